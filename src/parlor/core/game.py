@@ -1,0 +1,314 @@
+"""The protocol every game implements: :class:`Game` (the facts) and :class:`State`.
+
+A game package subclasses both. The base classes own what is the same for every
+game, so each game only writes its rules:
+
+* legality checking, the action history and the legal-move cache (``apply``);
+* playing forced moves automatically (a seat is never asked to pick from one option);
+* records, JSON round trips and the error types.
+
+Subclasses provide ``_legal_actions``, ``_apply``, ``view``, ``determinize``,
+``clone``, ``_state_json`` / ``_load_state_json`` and ``result``.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .actions import Action, ActionSpace
+from .errors import IllegalAction, StateError
+from .events import Event
+from .options import options_from_json, options_to_json
+from .rng import Rng
+
+ENGINE_VERSION = "1"
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The end of a game: per-seat scores, places (1 = best, ties share) and winners."""
+
+    scores: tuple[int, ...]
+    tiebreaks: tuple[int, ...]
+    places: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    @staticmethod
+    def rank(scores: tuple[int, ...], tiebreaks: tuple[int, ...], *, higher_wins: bool = True) -> "Result":
+        sign = 1 if higher_wins else -1
+        keys = [(sign * s, t) for s, t in zip(scores, tiebreaks)]
+        places = tuple(1 + sum(1 for k in keys if k > mine) for mine in keys)
+        winners = tuple(i for i, p in enumerate(places) if p == 1)
+        return Result(tuple(scores), tuple(tiebreaks), places, winners)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "tiebreaks": list(self.tiebreaks),
+            "places": list(self.places),
+            "winners": list(self.winners),
+        }
+
+
+class State(ABC):
+    """One position of one game. Mutable; ``clone`` it to explore."""
+
+    __slots__ = ("game", "players", "options", "seed", "rng", "to_move", "_history", "_legal_seat", "_legal")
+
+    # Play a seat's only legal action without asking (set False where a game wants every step shown).
+    auto_play_forced: ClassVar[bool] = True
+
+    game: "Game"
+    players: int
+    options: Any
+    seed: int
+    rng: Rng
+    to_move: tuple[int, ...]
+    _history: Any  # a persistent linked list (previous, seat, action) so clones share it
+    _legal_seat: int
+    _legal: list[Action] | None
+
+    # ---- what every game writes -------------------------------------------------------------
+    @abstractmethod
+    def _legal_actions(self, seat: int) -> list[Action]: ...
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> list[Event]: ...
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def determinize(self, seat: int, rng: Rng) -> "State": ...
+
+    @abstractmethod
+    def clone(self) -> "State": ...
+
+    @abstractmethod
+    def result(self) -> Result: ...
+
+    @abstractmethod
+    def _state_json(self) -> dict[str, Any]: ...
+
+    @property
+    def is_over(self) -> bool:
+        return not self.to_move
+
+    # ---- the shared machinery --------------------------------------------------------------
+    def _init_base(self, game: "Game", players: int, seed: int, options: Any) -> None:
+        self.game = game
+        self.players = players
+        self.options = options
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.to_move = ()
+        self._history = None
+        self._legal_seat = -1
+        self._legal = None
+
+    def _copy_base_into(self, other: "State") -> None:
+        other.game = self.game
+        other.players = self.players
+        other.options = self.options
+        other.seed = self.seed
+        other.rng = Rng(state=self.rng.state)
+        other.to_move = self.to_move
+        other._history = self._history
+        other._legal_seat = self._legal_seat
+        other._legal = self._legal  # never mutated in place, so sharing is safe
+
+    def _cached_legal(self, seat: int) -> list[Action]:
+        if self._legal is not None and self._legal_seat == seat:
+            return self._legal
+        legal = self._legal_actions(seat)
+        self._legal_seat = seat
+        self._legal = legal
+        return legal
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The actions ``seat`` may take now (empty if it is not that seat's turn)."""
+        if seat not in self.to_move:
+            return []
+        return list(self._cached_legal(seat))
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Play ``action`` for ``seat``; returns the events. Illegal input raises and changes nothing."""
+        if seat not in self.to_move:
+            if not self.to_move:
+                raise IllegalAction("the game is over")
+            raise IllegalAction(f"seat {seat!r} is not to move (waiting for seat(s) {list(self.to_move)})")
+        legal = self._cached_legal(seat)
+        for candidate in legal:
+            if candidate is action:
+                break
+        else:
+            try:
+                ok = action in legal
+            except Exception:  # an object whose comparison fails is simply not a legal action
+                ok = False
+            if not ok:
+                raise IllegalAction(f"{action} is not legal for seat {seat} now; legal: {[str(a) for a in legal]}")
+            action = legal[legal.index(action)]
+        events = self._apply(seat, action)
+        self._history = (self._history, seat, action)
+        self._legal = None
+        if self.auto_play_forced:
+            self._play_forced(events)
+        return events
+
+    def _settle(self) -> list[Event]:
+        """Play forced moves at the start of a game (called by ``new_game``)."""
+        events: list[Event] = []
+        if self.auto_play_forced:
+            self._play_forced(events)
+        return events
+
+    def _play_forced(self, events: list[Event]) -> None:
+        while True:
+            for seat in self.to_move:
+                legal = self._cached_legal(seat)
+                if len(legal) == 1:
+                    events.extend(self._apply(seat, legal[0]))
+                    self._legal = None
+                    break
+            else:
+                return
+
+    def apply_json(self, seat: int, data: Any) -> list[Event]:
+        return self.apply(seat, self.game.actions.from_json(data))
+
+    # ---- history and records ---------------------------------------------------------------
+    def history(self) -> list[tuple[int, Action]]:
+        """Every decision taken so far, oldest first (forced moves are not decisions)."""
+        out = []
+        node = self._history
+        while node is not None:
+            node, seat, action = node
+            out.append((seat, action))
+        out.reverse()
+        return out
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "game": self.game.name,
+            "engine_version": ENGINE_VERSION,
+            "options": options_to_json(self.options),
+            "players": self.players,
+            "seed": self.seed,
+            "actions": [[seat, action.to_json()] for seat, action in self.history()],
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The complete state (RNG included) as plain JSON; ``game.load_state`` reads it back."""
+        return {
+            "game": self.game.name,
+            "engine_version": ENGINE_VERSION,
+            "players": self.players,
+            "seed": self.seed,
+            "options": options_to_json(self.options),
+            "rng": self.rng.state,
+            "to_move": list(self.to_move),
+            "history": [[seat, action.to_json()] for seat, action in self.history()],
+            "state": self._state_json(),
+        }
+
+    def to_json_text(self) -> str:
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    def __repr__(self) -> str:
+        return f"<{self.game.name} state, {self.players} players, to move {list(self.to_move)}>"
+
+
+class Game(ABC):
+    """The facts of one game, stated once; subclasses fill in the class attributes."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    Options: ClassVar[type]
+    actions: ClassVar[ActionSpace]
+    summary: ClassVar[str] = ""
+
+    # ---- what every game writes -------------------------------------------------------------
+    @abstractmethod
+    def _new_state(self, players: int, seed: int, options: Any) -> State: ...
+
+    @abstractmethod
+    def _load_state_json(self, state: State, data: Mapping[str, Any]) -> None: ...
+
+    @abstractmethod
+    def scenario(self, data: Mapping[str, Any]) -> State: ...
+
+    # ---- shared --------------------------------------------------------------------------
+    @property
+    def num_actions(self) -> int:
+        return len(self.actions)
+
+    def action_id(self, action: Action) -> int:
+        return self.actions.id(action)
+
+    def action_from_id(self, action_id: int) -> Action:
+        return self.actions.from_id(action_id)
+
+    def action_from_json(self, data: Any) -> Action:
+        return self.actions.from_json(data)
+
+    def options_from_json(self, data: Mapping[str, Any] | None) -> Any:
+        return options_from_json(self.Options, data)
+
+    def check_players(self, players: Any) -> int:
+        from .errors import ParlorError
+
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            raise ParlorError(f"{self.title} is for {self.min_players}-{self.max_players} players, got {players!r}")
+        return players
+
+    def new_game(self, players: int, seed: int = 0, options: Any = None) -> State:
+        players = self.check_players(players)
+        if options is None:
+            options = self.Options()
+        elif isinstance(options, Mapping):
+            options = self.options_from_json(options)
+        elif not isinstance(options, self.Options):
+            raise TypeError(f"options must be {self.Options.__name__} or a JSON object")
+        if type(seed) is not int:
+            raise TypeError("seed must be an integer")
+        state = self._new_state(players, seed, options)
+        state._settle()
+        return state
+
+    def load_state(self, data: Mapping[str, Any] | str) -> State:
+        """Rebuild a state saved with ``to_json``; a damaged one raises :class:`StateError`."""
+        try:
+            if isinstance(data, str):
+                data = json.loads(data)
+            if not isinstance(data, Mapping):
+                raise StateError("a saved state must be a JSON object")
+            if data.get("game") != self.name:
+                raise StateError(f"this is a saved {data.get('game')!r} state, not {self.name!r}")
+            players = self.check_players(data["players"])
+            options = self.options_from_json(data["options"])
+            state = self._new_state(players, int(data["seed"]), options)
+            rng_state = data["rng"]
+            if type(rng_state) is not int or not 0 <= rng_state < 1 << 64:
+                raise StateError("rng must be a 64-bit unsigned integer")
+            state.rng = Rng(state=rng_state)
+            history = None
+            for seat, action in data["history"]:
+                history = (history, int(seat), self.actions.from_json(action))
+            state._history = history
+            state.to_move = tuple(int(s) for s in data["to_move"])
+            self._load_state_json(state, data["state"])
+            state._legal = None
+            return state
+        except StateError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise StateError(f"saved state is damaged: {type(exc).__name__}: {exc}") from None
+        except Exception as exc:  # IllegalAction, OptionError... all mean a damaged file
+            raise StateError(f"saved state is damaged: {exc}") from None

@@ -1,0 +1,91 @@
+"""Rule options: every game's ``Options`` is a frozen dataclass of named variants.
+
+This module turns JSON (or CLI ``key=value`` text) into such a dataclass with a
+clear error for an unknown name or a value of the wrong kind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar, get_args, get_origin
+
+from .errors import ParlorError
+
+O = TypeVar("O")
+
+
+class OptionError(ParlorError):
+    """An unknown rule option, or a value it does not accept."""
+
+
+def _allowed(tp: Any) -> tuple[type, tuple[Any, ...] | None]:
+    """(base type, allowed literal values or None) for a field's annotation."""
+    origin = get_origin(tp)
+    if origin is Literal:
+        values = get_args(tp)
+        return type(values[0]), values
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        return _allowed(args[0])
+    return tp, None
+
+
+def option_fields(cls: type) -> dict[str, tuple[type, tuple[Any, ...] | None, Any]]:
+    """name -> (type, allowed values or None, default) for every option."""
+    hints = typing.get_type_hints(cls)
+    out = {}
+    for f in dataclasses.fields(cls):
+        base, allowed = _allowed(hints[f.name])
+        out[f.name] = (base, allowed, f.default)
+    return out
+
+
+def options_from_json(cls: type[O], data: Mapping[str, Any] | None) -> O:
+    if data is None:
+        return cls()
+    if not isinstance(data, Mapping):
+        raise OptionError(f"options must be a JSON object, got {type(data).__name__}")
+    fields = option_fields(cls)
+    values: dict[str, Any] = {}
+    for name, value in data.items():
+        if name not in fields:
+            raise OptionError(f"unknown rule option {name!r}; known: {', '.join(sorted(fields))}")
+        base, allowed, _ = fields[name]
+        if allowed is not None:
+            if value not in allowed or type(value) is not base:
+                raise OptionError(f"option {name!r} must be one of {list(allowed)}, got {value!r}")
+        elif base is bool and type(value) is not bool:
+            raise OptionError(f"option {name!r} must be true or false, got {value!r}")
+        elif base is int and (type(value) is not int):
+            raise OptionError(f"option {name!r} must be an integer, got {value!r}")
+        values[name] = value
+    return cls(**values)
+
+
+def parse_option_text(cls: type, text: str) -> tuple[str, Any]:
+    """``"refill_mode=up_to"`` -> ``("refill_mode", "up_to")`` typed for ``cls``."""
+    if "=" not in text:
+        raise OptionError(f"write options as name=value, got {text!r}")
+    name, raw = (s.strip() for s in text.split("=", 1))
+    fields = option_fields(cls)
+    if name not in fields:
+        raise OptionError(f"unknown rule option {name!r}; known: {', '.join(sorted(fields))}")
+    base = fields[name][0]
+    value: Any = raw
+    if base is bool:
+        lowered = raw.lower()
+        if lowered not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+            raise OptionError(f"option {name!r} must be true or false, got {raw!r}")
+        value = lowered in ("true", "1", "yes", "on")
+    elif base is int:
+        try:
+            value = int(raw)
+        except ValueError:
+            raise OptionError(f"option {name!r} must be an integer, got {raw!r}") from None
+    return name, value
+
+
+def options_to_json(options: Any) -> dict[str, Any]:
+    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}

@@ -1,0 +1,93 @@
+"""Records: the save and replay format of every game.
+
+A record is plain JSON: ``{game, engine_version, options, players, seed, actions}``
+where ``actions`` is ``[[seat, action_json], ...]``, the decisions in order. Since
+every game is deterministic under its seed, a record rebuilds every state exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from .errors import ParlorError, RecordError
+from .game import ENGINE_VERSION, State
+
+REQUIRED = ("game", "players", "seed", "actions")
+
+
+def _start(record: Any) -> tuple[State, list[Any]]:
+    from parlor import games
+
+    if not isinstance(record, Mapping):
+        raise RecordError(f"a record must be a JSON object, got {type(record).__name__}")
+    missing = [k for k in REQUIRED if k not in record]
+    if missing:
+        raise RecordError(f"record is missing {', '.join(missing)}")
+    version = record.get("engine_version", ENGINE_VERSION)
+    if version != ENGINE_VERSION:
+        raise RecordError(f"record was made by engine version {version!r}; this engine is {ENGINE_VERSION!r}")
+    try:
+        game = games.get(record["game"])
+    except ParlorError as exc:
+        raise RecordError(f"record names {exc}") from None
+    seed = record["seed"]
+    if type(seed) is not int:
+        raise RecordError(f"record seed must be an integer, got {seed!r}")
+    actions = record["actions"]
+    if not isinstance(actions, list):
+        raise RecordError("record 'actions' must be a list of [seat, action] pairs")
+    try:
+        state = game.new_game(record["players"], seed, game.options_from_json(record.get("options")))
+    except ParlorError as exc:
+        raise RecordError(f"record cannot start the game: {exc}") from None
+    return state, actions
+
+
+def _step(state: State, index: int, entry: Any) -> None:
+    if not isinstance(entry, (list, tuple)) or len(entry) != 2:
+        raise RecordError(f"step {index}: expected [seat, action], got {entry!r}")
+    seat, action_json = entry
+    if type(seat) is not int:
+        raise RecordError(f"step {index}: seat must be an integer, got {seat!r}")
+    try:
+        state.apply(seat, state.game.action_from_json(action_json))
+    except ParlorError as exc:
+        raise RecordError(f"step {index} ({action_json!r} by seat {seat}) does not replay: {exc}") from None
+
+
+def replay_iter(record: Any) -> Iterator[State]:
+    """Yield the state before the first decision and after every step (fresh copies)."""
+    state, actions = _start(record)
+    yield state.clone()
+    for index, entry in enumerate(actions):
+        _step(state, index, entry)
+        yield state.clone()
+
+
+def replay(record: Any) -> State:
+    """The state a record ends in; a corrupt record raises :class:`RecordError` naming the step."""
+    state, actions = _start(record)
+    for index, entry in enumerate(actions):
+        _step(state, index, entry)
+    return state
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"cannot read record {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{path}: a record must be a JSON object")
+    return data
+
+
+def save_record(state: State, path: str | Path) -> None:
+    Path(path).write_text(json.dumps(state.record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

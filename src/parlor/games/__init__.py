@@ -1,0 +1,30 @@
+"""The game registry: ``parlor.games.get("mamma-mia")`` returns the game's ``Game`` object."""
+
+from __future__ import annotations
+
+import importlib
+
+from parlor.core.errors import ParlorError
+from parlor.core.game import Game
+
+# name -> module; a game is imported the first time it is asked for.
+_MODULES = {
+    "mamma-mia": "parlor.games.mamma_mia",
+}
+_ALIASES = {"mamma_mia": "mamma-mia", "mammamia": "mamma-mia"}
+
+
+def names() -> list[str]:
+    return list(_MODULES)
+
+
+def get(name: str) -> Game:
+    key = _ALIASES.get(str(name).lower(), str(name).lower())
+    module = _MODULES.get(key)
+    if module is None:
+        raise ParlorError(f"unknown game {name!r}; known games: {', '.join(_MODULES)}")
+    return importlib.import_module(module).GAME
+
+
+def all_games() -> list[Game]:
+    return [get(n) for n in _MODULES]

@@ -1,0 +1,779 @@
+"""Mamma Mia! rules, in rulebook order (spec: ``shared/rules/mamma_mia.md``).
+
+Setup (§3) -> rounds of phase 1, "filling the oven" (§4: a turn is step A toppings,
+step B an order, step C refill) and phase 2, "opening the oven" (§5: reveal card by
+card, check each order the moment it shows) -> between rounds (§6) -> winner (§7).
+
+The state is kept lean because bots clone it thousands of times per move: toppings
+are counted per kind (they are interchangeable), per-player sequences are tuples
+(copy on write, so a clone copies only the outer lists) and every action the engine
+offers is a prebuilt object.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlor.core.actions import Action
+from parlor.core.events import Event, private, public
+from parlor.core.game import Result, State
+from parlor.core.rng import Rng
+
+from . import actions as A
+from .data import (
+    BOMBASTICA,
+    CARDS_PER_KIND,
+    DECKS,
+    HAND_LIMIT,
+    KINDS,
+    MAMMA_MIA_CARD,
+    MINIMALE,
+    MONOTONI,
+    NUM_KINDS,
+    ORDER_BASE,
+    ORDERS,
+    REMOVED_PER_KIND,
+    ROUNDS,
+    TOPPINGS_DEALT,
+)
+
+# Steps and phases: where the game stands.
+TOPPINGS, ORDER, REFILL = 0, 1, 2  # phase 1, the three steps of a turn
+JOKER, RAREST, TOP_UP = 3, 4, 5  # phase 2, a decision of a revealed order's owner
+OVER = 6
+STEP_NAMES = ("toppings", "order", "refill", "joker", "rarest", "top_up", "over")
+
+SUPPLY, WAITER = "supply", "waiter"
+_KIND_RANGE = range(NUM_KINDS)
+
+
+def counts_json(counts: Any) -> dict[str, int]:
+    """``[0, 2, 0, 1, 0]`` -> ``{"pineapple": 2, "pepper": 1}``."""
+    return {KINDS[k]: n for k, n in enumerate(counts) if n}
+
+
+class MammaMiaState(State):
+    __slots__ = (
+        "round",
+        "step",
+        "active",
+        "start_player",
+        "decks",
+        "hand_toppings",
+        "hand_orders",
+        "known_hand_orders",
+        "waiters",
+        "waiter_known",
+        "completed",
+        "supply",
+        "holder",
+        "oven",
+        "plays",
+        "leftovers",
+        "played_toppings",
+        "quiet_turns",
+        "turn_active",
+        "counter",
+        "used",
+        "reveal",
+        "opener",
+        "pending",
+        "need",
+        "box",
+        "boxed_orders",
+        "turns",
+    )
+
+    round: int
+    step: int
+    active: int
+    start_player: int
+    decks: tuple[int, ...]  # seat -> deck index (DECKS)
+    hand_toppings: list[int]  # flat: seat * 5 + kind -> count
+    hand_orders: list[tuple[int, ...]]  # seat -> orders in hand
+    known_hand_orders: list[tuple[int, ...]]  # seat -> orders in hand that everyone can name
+    waiters: list[tuple[int, ...]]  # seat -> orders, top first
+    waiter_known: list[int]  # seat -> how many bottom cards of the waiter are public (returned orders)
+    completed: list[tuple[int, ...]]
+    supply: list[int]  # cards, top = last
+    holder: int  # seat holding the Mamma Mia! card, -1 if it is in the supply
+    oven: list[int]  # cards, bottom first (leftovers, then this round's plays)
+    plays: list[tuple[int, int, int]]  # this round's plays: (seat, card, count)
+    leftovers: tuple[int, ...]  # the leftover block at the oven's bottom, per kind
+    played_toppings: bool  # did the active player put toppings in the oven this turn?
+    quiet_turns: int  # consecutive turns in which nobody played or drew (deadlock guard)
+    turn_active: bool  # did the current turn play or draw anything?
+    counter: list[int]  # phase 2: revealed toppings not yet used, per kind
+    used: list[int]  # toppings consumed by completed orders this round, per kind
+    reveal: int  # phase 2: index of the next oven card to reveal
+    opener: int  # who opens the oven this round (-1 in phase 1)
+    pending: int  # phase 2: the order awaiting its owner's decision, -1 if none
+    need: tuple[int, ...]  # phase 2: that order's requirement once fixed
+    box: tuple[int, ...]  # toppings out of play, per kind
+    boxed_orders: tuple[int, ...]  # orders out of play (scenarios only)
+    turns: int  # turns played in the game (statistics)
+
+    # ------------------------------------------------------------------ cloning
+    def clone(self) -> "MammaMiaState":
+        c = object.__new__(MammaMiaState)
+        self._copy_base_into(c)
+        c.round = self.round
+        c.step = self.step
+        c.active = self.active
+        c.start_player = self.start_player
+        c.decks = self.decks
+        c.hand_toppings = self.hand_toppings[:]
+        c.hand_orders = self.hand_orders[:]
+        c.known_hand_orders = self.known_hand_orders[:]
+        c.waiters = self.waiters[:]
+        c.waiter_known = self.waiter_known[:]
+        c.completed = self.completed[:]
+        c.supply = self.supply[:]
+        c.holder = self.holder
+        c.oven = self.oven[:]
+        c.plays = self.plays[:]
+        c.leftovers = self.leftovers
+        c.played_toppings = self.played_toppings
+        c.quiet_turns = self.quiet_turns
+        c.turn_active = self.turn_active
+        c.counter = self.counter[:]
+        c.used = self.used[:]
+        c.reveal = self.reveal
+        c.opener = self.opener
+        c.pending = self.pending
+        c.need = self.need
+        c.box = self.box
+        c.boxed_orders = self.boxed_orders
+        c.turns = self.turns
+        return c
+
+    # ------------------------------------------------------------------ small helpers
+    def toppings_of(self, seat: int) -> list[int]:
+        base = seat * NUM_KINDS
+        return self.hand_toppings[base : base + NUM_KINDS]
+
+    def topping_count(self, seat: int) -> int:
+        base = seat * NUM_KINDS
+        return sum(self.hand_toppings[base : base + NUM_KINDS])
+
+    def hand_size(self, seat: int) -> int:
+        return self.topping_count(seat) + len(self.hand_orders[seat])
+
+    def own_topping(self, seat: int) -> int:
+        return DECKS[self.decks[seat]].own
+
+    def owner_of(self, order: int) -> int:
+        return self.decks.index(ORDERS[order].deck)
+
+    # ================================================================== phase 1: a turn
+    def start_turn(self, events: list[Event]) -> None:
+        self.step = TOPPINGS
+        self.played_toppings = False
+        self.turn_active = False
+        self.turns += 1
+        self.proceed(events)
+
+    def proceed(self, events: list[Event]) -> None:
+        """Move on to the next step that asks the active player something.
+
+        Steps without a choice are passed over: no topping to play, no order that may be
+        played, a full hand or two empty sources. A turn with nothing left to ask ends.
+        """
+        seat = self.active
+        if self.step == TOPPINGS:
+            if self.topping_count(seat):
+                self.to_move = (seat,)
+                return
+            self.step = ORDER
+        if self.step == ORDER:
+            if self.hand_orders[seat] and (self.played_toppings or not self.options.recipe_requires_topping_play):
+                self.to_move = (seat,)
+                return
+            self.step = REFILL
+        if self.refill_sources(seat):
+            self.to_move = (seat,)
+            return
+        self.end_turn(events)
+
+    # ---- step A: put toppings in the oven (§4.1)
+    def put_toppings_in_oven(self, seat: int, kind: int, count: int) -> list[Event]:
+        self.hand_toppings[seat * NUM_KINDS + kind] -= count
+        self.oven.extend([kind] * count)
+        self.plays.append((seat, kind, count))
+        self.played_toppings = True
+        self.turn_active = True
+        self.step = ORDER
+        return [public("toppings_played", seat=seat, kind=KINDS[kind], count=count)]
+
+    def skip_toppings(self, seat: int) -> list[Event]:
+        self.step = ORDER
+        return [public("toppings_skipped", seat=seat)]
+
+    # ---- step B: put an order in the oven (§4.2)
+    def put_order_in_oven(self, seat: int, order: int) -> list[Event]:
+        hand = list(self.hand_orders[seat])
+        hand.remove(order)
+        self.hand_orders[seat] = tuple(hand)
+        known = self.known_hand_orders[seat]
+        if order in known:
+            known_list = list(known)
+            known_list.remove(order)
+            self.known_hand_orders[seat] = tuple(known_list)
+        card = ORDER_BASE + order
+        self.oven.append(card)
+        self.plays.append((seat, card, 1))
+        self.turn_active = True
+        self.step = REFILL
+        return [public("order_played", seat=seat, order=ORDERS[order].name)]
+
+    # ---- step C: refill (§4.3, §4.4)
+    def refill_sources(self, seat: int) -> tuple[str, ...]:
+        """The sources the player may choose now (empty: the step is passed over)."""
+        if self.hand_size(seat) >= HAND_LIMIT:
+            return ()
+        supply, waiter = bool(self.supply), bool(self.waiters[seat])
+        if not supply and not waiter:
+            return ()
+        if self.options.allow_empty_source_choice:
+            return (SUPPLY, WAITER)
+        return tuple(s for s, ok in ((SUPPLY, supply), (WAITER, waiter)) if ok)
+
+    def refill(self, seat: int, source: str, count: int | None) -> list[Event]:
+        """Draw from one source: up to 7 cards (``count=None``) or exactly ``count``."""
+        wanted = HAND_LIMIT - self.hand_size(seat) if count is None else count
+        events: list[Event] = []
+        turn = self.turns
+        if source == SUPPLY:
+            drawn = self.draw_from_supply(seat, wanted, events)
+        else:
+            drawn = self.draw_from_waiter(seat, wanted, events)
+        if drawn:
+            self.turn_active = True
+        if self.step == REFILL and self.turns == turn:  # the supply's last card ends the turn itself
+            self.end_turn(events)
+        return events
+
+    def draw_from_supply(self, seat: int, wanted: int, events: list[Event]) -> int:
+        supply = self.supply
+        drawn = [0] * NUM_KINDS
+        got = 0
+        met_mamma_mia = False
+        while got < wanted and supply:
+            card = supply.pop()
+            if card == MAMMA_MIA_CARD:
+                # Laid face up in front of the drawer; the draw goes on as if it were not there.
+                self.holder = seat
+                met_mamma_mia = True
+                continue
+            drawn[card] += 1
+            got += 1
+        base = seat * NUM_KINDS
+        for k in _KIND_RANGE:
+            if drawn[k]:
+                self.hand_toppings[base + k] += drawn[k]
+        events.append(public("drew", seat=seat, source=SUPPLY, count=got))
+        if got:
+            events.append(private(seat, "drew_cards", seat=seat, toppings=counts_json(drawn), orders=[]))
+        if met_mamma_mia:
+            self.turn_active = True
+            events.append(public("mamma_mia_drawn", seat=seat))
+        if not supply:
+            # §4.5: phase 1 ends the moment the supply's last card is drawn.
+            self.end_phase_one("supply_empty", events)
+        return got + met_mamma_mia
+
+    def draw_from_waiter(self, seat: int, wanted: int, events: list[Event]) -> int:
+        waiter = self.waiters[seat]
+        taken, rest = waiter[:wanted], waiter[wanted:]
+        self.waiters[seat] = rest
+        # Cards drawn from the publicly returned bottom part are known to everyone.
+        unknown = len(waiter) - self.waiter_known[seat]
+        known_taken = taken[unknown:] if len(taken) > unknown else ()
+        if known_taken:
+            self.waiter_known[seat] -= len(known_taken)
+            self.known_hand_orders[seat] = self.known_hand_orders[seat] + known_taken
+        self.hand_orders[seat] = self.hand_orders[seat] + taken
+        events.append(
+            public("drew", seat=seat, source=WAITER, count=len(taken), known=[ORDERS[o].name for o in known_taken])
+        )
+        if taken:
+            events.append(private(seat, "drew_cards", seat=seat, toppings={}, orders=[ORDERS[o].name for o in taken]))
+        return len(taken)
+
+    def end_turn(self, events: list[Event]) -> None:
+        # §4.6 deadlock guard: a full lap of turns in which nobody played or drew ends phase 1.
+        self.quiet_turns = 0 if self.turn_active else self.quiet_turns + 1
+        if self.quiet_turns >= self.players:
+            self.end_phase_one("deadlock", events)
+            return
+        self.active = (self.active + 1) % self.players
+        self.start_turn(events)
+
+    def end_phase_one(self, reason: str, events: list[Event]) -> None:
+        self.opener = self.holder if self.holder >= 0 else self.start_player
+        events.append(public("phase_one_ended", reason=reason, opener=self.opener))
+        self.open_the_oven(events)
+
+    # ================================================================== phase 2 (§5)
+    def open_the_oven(self, events: list[Event]) -> None:
+        self.counter = [0] * NUM_KINDS
+        self.used = [0] * NUM_KINDS
+        self.reveal = 0
+        events.append(public("oven_opened", seat=self.opener, size=len(self.oven)))
+        self.reveal_cards(events)
+
+    def reveal_cards(self, events: list[Event]) -> None:
+        """Turn cards over one at a time, first played first, until an owner must decide."""
+        oven = self.oven
+        counter = self.counter
+        while self.reveal < len(oven):
+            card = oven[self.reveal]
+            self.reveal += 1
+            if card < NUM_KINDS:
+                counter[card] += 1
+                events.append(public("topping_revealed", kind=KINDS[card]))
+                continue
+            order = card - ORDER_BASE
+            events.append(public("order_revealed", seat=self.owner_of(order), order=ORDERS[order].name))
+            if self.check_order(order, events):
+                return
+        self.end_round(events)
+
+    def ask(self, order: int, step: int) -> bool:
+        self.pending = order
+        self.step = step
+        self.to_move = (self.owner_of(order),)
+        return True
+
+    def check_order(self, order: int, events: list[Event]) -> bool:
+        """Check a just-revealed order; True if its owner must now decide something."""
+        card = ORDERS[order]
+        if card.kind == BOMBASTICA:
+            return self.check_bombastica(order, events)
+        if card.kind == MONOTONI:
+            return self.ask(order, JOKER)
+        if card.kind == MINIMALE:
+            return self.check_minimale(order, events)
+        return self.settle(order, card.need, events)
+
+    def settle(self, order: int, need: tuple[int, ...], events: list[Event]) -> bool:
+        """§5.2: complete, or offer the owner a top-up, or fail."""
+        self.need = need
+        counter = self.counter
+        shortfall = [need[k] - counter[k] if need[k] > counter[k] else 0 for k in _KIND_RANGE]
+        if not any(shortfall):
+            if self.options.owner_may_decline_when_table_suffices:
+                return self.ask(order, TOP_UP)
+            self.complete_order(order, need, (0,) * NUM_KINDS, events)
+            return False
+        owner = self.owner_of(order)
+        hand = self.toppings_of(owner)
+        if all(hand[k] >= shortfall[k] for k in _KIND_RANGE):
+            return self.ask(order, TOP_UP)
+        self.fail_order(order, events)
+        return False
+
+    # ---- Pizza Bombastica (§5.4)
+    def check_bombastica(self, order: int, events: list[Event]) -> bool:
+        on_counter = sum(self.counter)
+        if on_counter >= ORDERS[order].min_total:
+            if self.options.owner_may_decline_when_table_suffices:
+                return self.ask(order, TOP_UP)
+            self.complete_bombastica(order, (0,) * NUM_KINDS, events)
+            return False
+        missing = ORDERS[order].min_total - on_counter
+        if self.options.bombastica_hand_topup and self.topping_count(self.owner_of(order)) >= missing:
+            self.need = ()
+            return self.ask(order, TOP_UP)
+        self.fail_order(order, events)
+        return False
+
+    def complete_bombastica(self, order: int, from_hand: tuple[int, ...], events: list[Event]) -> None:
+        owner = self.owner_of(order)
+        took = [self.counter[k] + from_hand[k] for k in _KIND_RANGE]
+        base = owner * NUM_KINDS
+        for k in _KIND_RANGE:
+            self.hand_toppings[base + k] -= from_hand[k]
+            self.used[k] += took[k]
+            self.counter[k] = 0
+        self.completed[owner] = self.completed[owner] + (order,)
+        events.append(
+            public(
+                "order_completed",
+                seat=owner,
+                order=ORDERS[order].name,
+                used=counts_json(took),
+                from_hand=counts_json(from_hand),
+            )
+        )
+
+    # ---- Pizza Monotoni (§5.5)
+    def joker_choices(self, order: int) -> list[int]:
+        own = ORDERS[order].own
+        kinds = [k for k in _KIND_RANGE if k != own]
+        if self.options.monotoni_joker == "table_first":
+            count = ORDERS[order].joker_count
+            covered = [k for k in kinds if self.counter[k] >= count and self.counter[own] >= 1]
+            if covered:
+                return covered
+        return kinds
+
+    def monotoni_need(self, order: int, joker: int) -> tuple[int, ...]:
+        card = ORDERS[order]
+        need = list(card.need)
+        need[joker] += card.joker_count
+        return tuple(need)
+
+    # ---- Pizza Minimale (§5.6)
+    def minimale_candidates(self, order: int) -> list[int]:
+        """The kinds that may be the '?' kind: the rarest face-up kinds (ties all listed)."""
+        own = ORDERS[order].own
+        counter = self.counter
+        present = [
+            k for k in _KIND_RANGE if counter[k] > 0 and not (k == own and self.options.minimale_excludes_pictured)
+        ]
+        if not present:
+            if self.options.minimale_when_no_candidate == "any_kind":
+                return [k for k in _KIND_RANGE if k != own]
+            return []
+        fewest = min(counter[k] for k in present)
+        return [k for k in present if counter[k] == fewest]
+
+    def minimale_need(self, order: int, rarest: int) -> tuple[int, ...]:
+        card = ORDERS[order]
+        need = list(card.need)
+        need[rarest] += card.rarest_count
+        return tuple(need)
+
+    def check_minimale(self, order: int, events: list[Event]) -> bool:
+        candidates = self.minimale_candidates(order)
+        if not candidates:
+            self.fail_order(order, events)
+            return False
+        if len(candidates) > 1:
+            return self.ask(order, RAREST)
+        return self.settle(order, self.minimale_need(order, candidates[0]), events)
+
+    # ---- the outcome of a check
+    def complete_order(self, order: int, need: tuple[int, ...], from_hand: tuple[int, ...], events: list[Event]) -> None:
+        """The counter's cards are used first; the hand adds only the difference (§5.2.3)."""
+        owner = self.owner_of(order)
+        base = owner * NUM_KINDS
+        for k in _KIND_RANGE:
+            if need[k]:
+                self.counter[k] -= need[k] - from_hand[k]
+                self.hand_toppings[base + k] -= from_hand[k]
+                self.used[k] += need[k]
+        self.completed[owner] = self.completed[owner] + (order,)
+        events.append(
+            public(
+                "order_completed",
+                seat=owner,
+                order=ORDERS[order].name,
+                used=counts_json(need),
+                from_hand=counts_json(from_hand),
+            )
+        )
+
+    def fail_order(self, order: int, events: list[Event]) -> None:
+        """A failed order goes face down to the bottom of its owner's waiter, in view of all."""
+        owner = self.owner_of(order)
+        self.waiters[owner] = self.waiters[owner] + (order,)
+        self.waiter_known[owner] += 1
+        events.append(public("order_failed", seat=owner, order=ORDERS[order].name))
+
+    def shortfall(self) -> tuple[int, ...]:
+        need, counter = self.need, self.counter
+        return tuple(need[k] - counter[k] if need[k] > counter[k] else 0 for k in _KIND_RANGE)
+
+    def resume_reveal(self, events: list[Event]) -> None:
+        self.pending = -1
+        self.need = ()
+        self.reveal_cards(events)
+
+    # ================================================================== between rounds (§6)
+    def end_round(self, events: list[Event]) -> None:
+        self.pending = -1
+        leftovers = tuple(self.counter)
+        events.append(public("round_ended", round=self.round, leftovers=counts_json(leftovers), used=counts_json(self.used)))
+        no_orders_left = not any(self.hand_orders) and not any(self.waiters)
+        if self.round >= ROUNDS or (self.options.end_early_when_no_orders_left and no_orders_left):
+            self.game_over(events)
+            return
+        # The used pile and the Mamma Mia! card (and, after a deadlock, the rest of the supply)
+        # form the new supply; the leftovers become the bottom of the next oven.
+        supply = self.supply
+        for k in _KIND_RANGE:
+            supply.extend([k] * self.used[k])
+        if self.holder >= 0:  # after a deadlock the card may still be in the supply
+            supply.append(MAMMA_MIA_CARD)
+        self.rng.shuffle(supply)
+        self.oven = [k for k in _KIND_RANGE for _ in range(leftovers[k])]
+        self.leftovers = leftovers
+        self.plays = []
+        self.counter = [0] * NUM_KINDS
+        self.used = [0] * NUM_KINDS
+        self.reveal = 0
+        self.start_player = self.opener
+        self.active = self.opener
+        self.holder = -1
+        self.opener = -1
+        self.quiet_turns = 0
+        self.round += 1
+        events.append(public("round_started", round=self.round, start_player=self.start_player, supply=len(supply)))
+        self.start_turn(events)
+
+    def game_over(self, events: list[Event]) -> None:
+        self.step = OVER
+        self.to_move = ()
+        events.append(public("game_over", **self.result().to_json()))
+
+    # ================================================================== the protocol
+    def _legal_actions(self, seat: int) -> list[Action]:
+        step = self.step
+        if step == TOPPINGS:
+            base = seat * NUM_KINDS
+            hand = self.hand_toppings
+            legal: list[Action] = []
+            for k in _KIND_RANGE:
+                n = hand[base + k]
+                if n:
+                    legal.extend(A.PLAY_TOPPINGS[k][1 : n + 1])
+            if not self.options.topping_play_required:
+                legal.append(A.SKIP_TOPPINGS)
+            return legal
+        if step == ORDER:
+            legal = [A.PLAY_ORDER[o] for o in sorted(self.hand_orders[seat])]
+            legal.append(A.NO_ORDER)
+            return legal
+        if step == REFILL:
+            sources = self.refill_sources(seat)
+            if self.options.refill_mode == "fill":
+                return [A.DRAW[s] for s in sources]
+            gap = HAND_LIMIT - self.hand_size(seat)
+            legal = []
+            for s in sources:
+                available = len(self.supply) - (self.holder < 0) if s == SUPPLY else len(self.waiters[seat])
+                legal.extend(A.DRAW_COUNT[s][: min(gap, available) + 1])
+            return legal
+        if step == JOKER:
+            return [A.CHOOSE_JOKER[k] for k in self.joker_choices(self.pending)]
+        if step == RAREST:
+            return [A.CHOOSE_RAREST[k] for k in self.minimale_candidates(self.pending)]
+        if step == TOP_UP:
+            if ORDERS[self.pending].kind == BOMBASTICA:
+                missing = ORDERS[self.pending].min_total - sum(self.counter)
+                if missing <= 0:
+                    legal = [A.COMPLETE]
+                else:
+                    hand = self.toppings_of(seat)
+                    legal = [a for v, a in A.BOMBASTICA_TOPUPS[missing] if all(v[k] <= hand[k] for k in _KIND_RANGE)]
+            else:
+                legal = [A.COMPLETE]
+            legal.append(A.DECLINE)
+            return legal
+        return []
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        step = self.step
+        if step == TOPPINGS:
+            if type(action) is A.PlayToppings:
+                events = self.put_toppings_in_oven(seat, KIND_OF[action.kind], action.count)
+            else:
+                events = self.skip_toppings(seat)
+            self.proceed(events)
+            return events
+        if step == ORDER:
+            if type(action) is A.PlayOrder:
+                events = self.put_order_in_oven(seat, ORDER_OF[action.order])
+            else:
+                events = []
+                self.step = REFILL
+            self.proceed(events)
+            return events
+        if step == REFILL:
+            count = action.count if type(action) is A.DrawCount else None
+            return self.refill(seat, action.source, count)  # type: ignore[attr-defined]
+        events = []
+        order = self.pending
+        if step == JOKER:
+            joker = KIND_OF[action.kind]  # type: ignore[attr-defined]
+            events.append(public("joker_chosen", seat=seat, order=ORDERS[order].name, kind=KINDS[joker]))
+            if self.settle(order, self.monotoni_need(order, joker), events):
+                return events
+        elif step == RAREST:
+            rarest = KIND_OF[action.kind]  # type: ignore[attr-defined]
+            events.append(public("rarest_chosen", seat=seat, order=ORDERS[order].name, kind=KINDS[rarest]))
+            if self.settle(order, self.minimale_need(order, rarest), events):
+                return events
+        elif step == TOP_UP:
+            if type(action) is A.Decline:
+                events.append(public("order_declined", seat=seat, order=ORDERS[order].name))
+                self.fail_order(order, events)
+            elif ORDERS[order].kind == BOMBASTICA:
+                from_hand = [0] * NUM_KINDS
+                for kind, n in action.toppings:  # type: ignore[attr-defined]
+                    from_hand[KIND_OF[kind]] = n
+                self.complete_bombastica(order, tuple(from_hand), events)
+            else:
+                self.complete_order(order, self.need, self.shortfall(), events)
+        self.resume_reveal(events)
+        return events
+
+    # ------------------------------------------------------------------ the end (§7)
+    def result(self) -> Result:
+        scores = tuple(len(c) for c in self.completed)
+        tiebreaks = tuple(self.topping_count(s) for s in range(self.players))
+        return Result.rank(scores, tiebreaks)
+
+    # ------------------------------------------------------------------ hidden information
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from .views import view
+
+        return view(self, seat)
+
+    def determinize(self, seat: int, rng: Rng) -> "MammaMiaState":
+        """A full state ``seat`` cannot tell apart from this one (§8).
+
+        Hidden: other hands, the supply's order and content, every waiter's shuffled part
+        (its owner's included). Toppings are exchangeable between other hands and the
+        supply; a player's unknown orders between their hand and their waiter's top part.
+        """
+        d = self.clone()
+        d.rng = rng.fork()  # the future shuffles are unknown too
+        d._legal = None
+        others = [p for p in range(self.players) if p != seat]
+        # Toppings: everything no one has seen, redealt to the same hand sizes.
+        pool: list[int] = []
+        has_mamma_mia = MAMMA_MIA_CARD in d.supply
+        pool.extend(c for c in d.supply if c != MAMMA_MIA_CARD)
+        sizes = []
+        for p in others:
+            base = p * NUM_KINDS
+            counts = d.hand_toppings[base : base + NUM_KINDS]
+            sizes.append(sum(counts))
+            for k in _KIND_RANGE:
+                pool.extend([k] * counts[k])
+                d.hand_toppings[base + k] = 0
+        rng.shuffle(pool)
+        for p, size in zip(others, sizes):
+            base = p * NUM_KINDS
+            for card in pool[:size]:
+                d.hand_toppings[base + card] += 1
+            del pool[:size]
+        if has_mamma_mia:
+            pool.insert(rng.below(len(pool) + 1), MAMMA_MIA_CARD)
+        d.supply = pool
+        # Orders: each player's unknown orders shuffle between hand and the waiter's top part.
+        for p in range(self.players):
+            waiter = d.waiters[p]
+            hidden_top = len(waiter) - d.waiter_known[p]
+            known_bottom = waiter[hidden_top:]
+            unknown = list(waiter[:hidden_top])
+            if p == seat:
+                rng.shuffle(unknown)
+                d.waiters[p] = tuple(unknown) + known_bottom
+                continue
+            hand = list(d.hand_orders[p])
+            for o in d.known_hand_orders[p]:
+                hand.remove(o)
+            slots = len(hand)
+            unknown.extend(hand)
+            rng.shuffle(unknown)
+            d.hand_orders[p] = d.known_hand_orders[p] + tuple(unknown[:slots])
+            d.waiters[p] = tuple(unknown[slots:]) + known_bottom
+        return d
+
+    # ------------------------------------------------------------------ persistence
+    def _state_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "step": STEP_NAMES[self.step],
+            "active": self.active,
+            "start_player": self.start_player,
+            "decks": list(self.decks),
+            "hand_toppings": list(self.hand_toppings),
+            "hand_orders": [list(h) for h in self.hand_orders],
+            "known_hand_orders": [list(h) for h in self.known_hand_orders],
+            "waiters": [list(w) for w in self.waiters],
+            "waiter_known": list(self.waiter_known),
+            "completed": [list(c) for c in self.completed],
+            "supply": list(self.supply),
+            "holder": self.holder,
+            "oven": list(self.oven),
+            "plays": [list(p) for p in self.plays],
+            "leftovers": list(self.leftovers),
+            "played_toppings": self.played_toppings,
+            "quiet_turns": self.quiet_turns,
+            "turn_active": self.turn_active,
+            "counter": list(self.counter),
+            "used": list(self.used),
+            "reveal": self.reveal,
+            "opener": self.opener,
+            "pending": self.pending,
+            "need": list(self.need),
+            "box": list(self.box),
+            "boxed_orders": list(self.boxed_orders),
+            "turns": self.turns,
+        }
+
+
+KIND_OF: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
+ORDER_OF: dict[str, int] = {o.name: o.index for o in ORDERS}
+
+
+# ====================================================================== setup (§3)
+def setup(state: MammaMiaState) -> None:
+    """Deal a new game: decks, the removal by player count, 6 toppings each, the supply."""
+    players, rng, options = state.players, state.rng, state.options
+    state.decks = tuple(range(players))
+    state.round = 1
+    state.step = TOPPINGS
+    state.box = (REMOVED_PER_KIND[players],) * NUM_KINDS
+    state.boxed_orders = ()
+    # 1. Each player shuffles their own colour deck: that is their waiter.
+    state.waiters = []
+    for seat in range(players):
+        deck = list(DECKS[state.decks[seat]].orders)
+        rng.shuffle(deck)
+        state.waiters.append(tuple(deck))
+    state.waiter_known = [0] * players
+    # 2-3. Remove toppings by player count, shuffle the rest, deal 6 to each player.
+    in_play = CARDS_PER_KIND - REMOVED_PER_KIND[players]
+    toppings = [k for k in range(NUM_KINDS) for _ in range(in_play)]
+    rng.shuffle(toppings)
+    state.hand_toppings = [0] * (players * NUM_KINDS)
+    for seat in range(players):
+        for card in toppings[seat * TOPPINGS_DEALT : (seat + 1) * TOPPINGS_DEALT]:
+            state.hand_toppings[seat * NUM_KINDS + card] += 1
+    # 4. Only now shuffle the Mamma Mia! card into the rest: nobody can start with it.
+    supply = toppings[players * TOPPINGS_DEALT :]
+    supply.append(MAMMA_MIA_CARD)
+    rng.shuffle(supply)
+    state.supply = supply
+    state.holder = -1
+    # 5. Everyone draws the top order of their waiter.
+    state.hand_orders = [w[:1] for w in state.waiters]
+    state.waiters = [w[1:] for w in state.waiters]
+    state.known_hand_orders = [()] * players
+    state.completed = [()] * players
+    # 6. The start player.
+    state.start_player = 0 if options.first_player == "seat0" else rng.below(players)
+    state.active = state.start_player
+    init_round_fields(state)
+
+
+def init_round_fields(state: MammaMiaState) -> None:
+    state.oven = []
+    state.plays = []
+    state.leftovers = (0,) * NUM_KINDS
+    state.played_toppings = False
+    state.quiet_turns = 0
+    state.turn_active = False
+    state.counter = [0] * NUM_KINDS
+    state.used = [0] * NUM_KINDS
+    state.reveal = 0
+    state.opener = -1
+    state.pending = -1
+    state.need = ()
+    state.turns = 0

@@ -1,0 +1,121 @@
+"""What a seat may see (spec §8). The only place that turns a Mamma Mia! state into
+something a player, a spectator, a bot or a UI receives.
+
+Public: every play into the oven (but the physical oven shows only its top card and
+height), draw sources and counts, the Mamma Mia! holder, everything in phase 2, the
+leftovers, completed orders, the number of topping and order cards in each hand (the
+backs differ), waiter sizes and their publicly returned bottom part.
+Private: a hand's contents (to its owner), the cards drawn (to the drawer).
+Nobody: the supply's order and content, the shuffled part of every waiter.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .data import DECKS, KINDS, MAMMA_MIA_CARD, NUM_KINDS, ORDER_BASE, ORDERS
+
+if TYPE_CHECKING:
+    from .rules import MammaMiaState
+
+
+def card_json(card: int) -> dict[str, Any]:
+    if card < NUM_KINDS:
+        return {"type": "topping", "kind": KINDS[card]}
+    if card == MAMMA_MIA_CARD:
+        return {"type": "mamma_mia"}
+    return {"type": "order", "order": ORDERS[card - ORDER_BASE].name}
+
+
+def _counts(counts: Any) -> dict[str, int]:
+    return {KINDS[k]: n for k, n in enumerate(counts) if n}
+
+
+def _player(state: "MammaMiaState", p: int, seat: int | None) -> dict[str, Any]:
+    deck = DECKS[state.decks[p]]
+    waiter = state.waiters[p]
+    known = state.waiter_known[p]
+    out: dict[str, Any] = {
+        "seat": p,
+        "deck": deck.colour,
+        "own_topping": KINDS[deck.own],
+        "toppings_in_hand": state.topping_count(p),
+        "orders_in_hand": len(state.hand_orders[p]),
+        "known_orders_in_hand": [ORDERS[o].name for o in state.known_hand_orders[p]],
+        "waiter_size": len(waiter),
+        # Failed orders went to the bottom in view of everyone, in this order (bottom last).
+        "waiter_known_bottom": [ORDERS[o].name for o in waiter[len(waiter) - known :]] if known else [],
+        "completed": [ORDERS[o].name for o in state.completed[p]],
+        "score": len(state.completed[p]),
+        "has_mamma_mia": state.holder == p,
+    }
+    if seat == p:
+        out["hand"] = {
+            "toppings": _counts(state.toppings_of(p)),
+            "orders": [ORDERS[o].name for o in sorted(state.hand_orders[p])],
+        }
+    return out
+
+
+def _pending(state: "MammaMiaState") -> dict[str, Any] | None:
+    from .rules import STEP_NAMES
+
+    if state.pending < 0:
+        return None
+    order = ORDERS[state.pending]
+    out: dict[str, Any] = {
+        "order": order.name,
+        "owner": state.owner_of(state.pending),
+        "decision": STEP_NAMES[state.step],
+    }
+    if state.need:
+        out["requirement"] = _counts(state.need)
+        out["shortfall"] = _counts(state.shortfall())
+    elif order.kind_name == "bombastica":
+        out["requirement"] = {"any": order.min_total}
+        out["shortfall"] = {"any": max(0, order.min_total - sum(state.counter))}
+    return out
+
+
+def view(state: "MammaMiaState", seat: int | None) -> dict[str, Any]:
+    from .rules import JOKER, OVER, RAREST, STEP_NAMES, TOP_UP
+
+    if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
+        raise ValueError(f"no seat {seat!r} at this table")
+    phase = "over" if state.step == OVER else ("oven" if state.step in (JOKER, RAREST, TOP_UP) else "turn")
+    oven = state.oven
+    in_phase_two = state.opener >= 0
+    remaining = oven[state.reveal :] if in_phase_two else oven
+    out: dict[str, Any] = {
+        "game": "mamma-mia",
+        "you": seat,
+        "players": state.players,
+        "round": state.round,
+        "phase": phase,
+        "step": STEP_NAMES[state.step],
+        "to_move": list(state.to_move),
+        "active": state.active,
+        "start_player": state.start_player,
+        "mamma_mia_holder": state.holder if state.holder >= 0 else None,
+        "supply_size": len(state.supply),
+        "mamma_mia_in_supply": MAMMA_MIA_CARD in state.supply,
+        "oven": {
+            "size": len(remaining),
+            "top": card_json(remaining[-1]) if remaining else None,
+        },
+        "box": _counts(state.box),
+        "used_pile": _counts(state.used),
+        "players_info": [_player(state, p, seat) for p in range(state.players)],
+    }
+    if state.options.show_oven_history and not in_phase_two:
+        out["oven"]["leftovers"] = _counts(state.leftovers)
+        out["oven"]["plays"] = [
+            {"seat": p, **card_json(card), **({"count": n} if card < NUM_KINDS else {})} for p, card, n in state.plays
+        ]
+    if in_phase_two:
+        out["opener"] = state.opener
+        out["counter"] = _counts(state.counter)
+        out["pending"] = _pending(state)
+    if state.step == OVER:
+        out["result"] = state.result().to_json()
+    return out
