@@ -8,15 +8,36 @@ otherwise only the listed seats (spectators never see a private event).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
-    kind: str
-    data: dict[str, Any]
-    visible_to: frozenset[int] | None = None
+    """One thing that happened. Treat as immutable.
+
+    A plain slotted class rather than a frozen dataclass: events are made on the
+    playout hot path, and a frozen dataclass costs several times more to construct.
+    """
+
+    __slots__ = ("data", "kind", "visible_to")
+
+    def __init__(self, kind: str, data: dict[str, Any], visible_to: frozenset[int] | None = None) -> None:
+        self.kind = kind
+        self.data = data
+        self.visible_to = visible_to
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Event)
+            and self.kind == other.kind
+            and self.data == other.data
+            and self.visible_to == other.visible_to
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        who = "" if self.visible_to is None else f", visible_to={sorted(self.visible_to)}"
+        return f"Event({self.kind!r}, {self.data!r}{who})"
 
     def visible(self, seat: int | None) -> bool:
         """May ``seat`` (``None`` = spectator) see this event?"""

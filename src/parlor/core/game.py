@@ -80,7 +80,12 @@ class State(ABC):
     def _apply(self, seat: int, action: Action) -> list[Event]: ...
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]: ...
+    def view(self, seat: int | None, recall: bool = False) -> dict[str, Any]:
+        """Exactly what ``seat`` (``None``: a spectator) may know now, as plain JSON.
+
+        ``recall=True`` adds what the seat could remember from public events it saw
+        (perfect recall, allowed to bots); the default is what the table shows.
+        """
 
     @abstractmethod
     def determinize(self, seat: int, rng: Rng) -> "State": ...

@@ -627,10 +627,10 @@ class MammaMiaState(State):
         return Result.rank(scores, tiebreaks)
 
     # ------------------------------------------------------------------ hidden information
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None, recall: bool = False) -> dict[str, Any]:
         from .views import view
 
-        return view(self, seat)
+        return view(self, seat, recall)
 
     def determinize(self, seat: int, rng: Rng) -> "MammaMiaState":
         """A full state ``seat`` cannot tell apart from this one (§8).

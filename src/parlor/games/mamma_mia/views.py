@@ -77,7 +77,9 @@ def _pending(state: "MammaMiaState") -> dict[str, Any] | None:
     return out
 
 
-def view(state: "MammaMiaState", seat: int | None) -> dict[str, Any]:
+def view(state: "MammaMiaState", seat: int | None, recall: bool = False) -> dict[str, Any]:
+    """What ``seat`` sees now; ``recall=True`` adds what it could remember from public events
+    (this round's oven plays and the leftovers), as a bot with perfect recall would."""
     from .rules import JOKER, OVER, RAREST, STEP_NAMES, TOP_UP
 
     if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
@@ -107,7 +109,7 @@ def view(state: "MammaMiaState", seat: int | None) -> dict[str, Any]:
         "used_pile": _counts(state.used),
         "players_info": [_player(state, p, seat) for p in range(state.players)],
     }
-    if state.options.show_oven_history and not in_phase_two:
+    if (recall or state.options.show_oven_history) and not in_phase_two:
         out["oven"]["leftovers"] = _counts(state.leftovers)
         out["oven"]["plays"] = [
             {"seat": p, **card_json(card), **({"count": n} if card < NUM_KINDS else {})} for p, card, n in state.plays
