@@ -138,7 +138,9 @@ class State(ABC):
         """The actions ``seat`` may take now (empty if it is not that seat's turn)."""
         if seat not in self.to_move:
             return []
-        return list(self._cached_legal(seat))
+        if self._legal_seat == seat and self._legal is not None:
+            return self._legal[:]
+        return self._cached_legal(seat)[:]
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Play ``action`` for ``seat``; returns the events. Illegal input raises and changes nothing."""
@@ -146,7 +148,8 @@ class State(ABC):
             if not self.to_move:
                 raise IllegalAction("the game is over")
             raise IllegalAction(f"seat {seat!r} is not to move (waiting for seat(s) {list(self.to_move)})")
-        legal = self._cached_legal(seat)
+        legal = self._legal if self._legal_seat == seat and self._legal is not None else self._cached_legal(seat)
+        # Legal actions are prebuilt objects, so an identity scan settles the usual case.
         for candidate in legal:
             if candidate is action:
                 break
@@ -173,8 +176,23 @@ class State(ABC):
         return events
 
     def _play_forced(self, events: list[Event]) -> None:
+        """Play every seat's only legal action until some seat has a real choice.
+
+        The legal actions computed here stay cached for the next ``legal_actions`` call.
+        """
         while True:
-            for seat in self.to_move:
+            to_move = self.to_move
+            if len(to_move) == 1:
+                seat = to_move[0]
+                legal = self._legal_actions(seat)
+                self._legal_seat = seat
+                self._legal = legal
+                if len(legal) != 1:
+                    return
+                events.extend(self._apply(seat, legal[0]))
+                self._legal = None
+                continue
+            for seat in to_move:
                 legal = self._cached_legal(seat)
                 if len(legal) == 1:
                     events.extend(self._apply(seat, legal[0]))

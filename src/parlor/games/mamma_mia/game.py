@@ -66,8 +66,7 @@ class MammaMia(Game):
         state.completed = [orders(c) for c in per_seat(data["completed"])]
         state.supply = [int(c) for c in data["supply"]]
         state.holder = int(data["holder"])
-        state.oven = [int(c) for c in data["oven"]]
-        state.plays = [tuple(int(x) for x in p) for p in data["plays"]]
+        state.oven = [(int(p), int(c), int(n)) for p, c, n in data["oven"]]
         state.leftovers = tuple(int(n) for n in data["leftovers"])
         state.played_toppings = bool(data["played_toppings"])
         state.quiet_turns = int(data["quiet_turns"])
@@ -81,6 +80,7 @@ class MammaMia(Game):
         state.box = tuple(int(n) for n in data["box"])
         state.boxed_orders = orders(data["boxed_orders"])
         state.turns = int(data["turns"])
+        state.recount_toppings()
         from .invariants import check_invariants
 
         problems = check_invariants(state)

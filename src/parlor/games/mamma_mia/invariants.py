@@ -15,7 +15,7 @@ def check_invariants(state: "MammaMiaState") -> list[str]:
     problems: list[str] = []
     players = state.players
     # Each kind: box + supply + hands + oven (unrevealed) + counter + used = 13.
-    unrevealed = state.oven[state.reveal :] if state.opener >= 0 else state.oven
+    unrevealed = [card for _, card, n in (state.oven[state.reveal :] if state.opener >= 0 else state.oven) for _ in range(n)]
     for k in range(NUM_KINDS):
         total = (
             state.box[k]
@@ -54,6 +54,8 @@ def check_invariants(state: "MammaMiaState") -> list[str]:
     held = 1 if state.holder >= 0 else 0
     if state.step != 6 and in_supply + held != 1:  # after the game it is simply gone back
         problems.append(f"Mamma Mia! card: {in_supply} in supply, {held} held")
-    if any(c >= ORDER_BASE + len(ORDERS) or NUM_KINDS <= c < ORDER_BASE for c in state.oven):
+    if any(c >= ORDER_BASE + len(ORDERS) or NUM_KINDS <= c < ORDER_BASE for _, c, _ in state.oven):
         problems.append("an unknown card in the oven")
+    if state.n_toppings != [sum(state.hand_toppings[p * NUM_KINDS : (p + 1) * NUM_KINDS]) for p in range(players)]:
+        problems.append("n_toppings does not match the hands")
     return problems

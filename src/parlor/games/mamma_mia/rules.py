@@ -60,6 +60,7 @@ class MammaMiaState(State):
         "start_player",
         "decks",
         "hand_toppings",
+        "n_toppings",
         "hand_orders",
         "known_hand_orders",
         "waiters",
@@ -68,7 +69,6 @@ class MammaMiaState(State):
         "supply",
         "holder",
         "oven",
-        "plays",
         "leftovers",
         "played_toppings",
         "quiet_turns",
@@ -90,6 +90,7 @@ class MammaMiaState(State):
     start_player: int
     decks: tuple[int, ...]  # seat -> deck index (DECKS)
     hand_toppings: list[int]  # flat: seat * 5 + kind -> count
+    n_toppings: list[int]  # seat -> topping cards in hand (kept in step with hand_toppings)
     hand_orders: list[tuple[int, ...]]  # seat -> orders in hand
     known_hand_orders: list[tuple[int, ...]]  # seat -> orders in hand that everyone can name
     waiters: list[tuple[int, ...]]  # seat -> orders, top first
@@ -97,8 +98,7 @@ class MammaMiaState(State):
     completed: list[tuple[int, ...]]
     supply: list[int]  # cards, top = last
     holder: int  # seat holding the Mamma Mia! card, -1 if it is in the supply
-    oven: list[int]  # cards, bottom first (leftovers, then this round's plays)
-    plays: list[tuple[int, int, int]]  # this round's plays: (seat, card, count)
+    oven: list[tuple[int, int, int]]  # plays, bottom first: (seat, card, count); leftovers have seat -1
     leftovers: tuple[int, ...]  # the leftover block at the oven's bottom, per kind
     played_toppings: bool  # did the active player put toppings in the oven this turn?
     quiet_turns: int  # consecutive turns in which nobody played or drew (deadlock guard)
@@ -123,6 +123,7 @@ class MammaMiaState(State):
         c.start_player = self.start_player
         c.decks = self.decks
         c.hand_toppings = self.hand_toppings[:]
+        c.n_toppings = self.n_toppings[:]
         c.hand_orders = self.hand_orders[:]
         c.known_hand_orders = self.known_hand_orders[:]
         c.waiters = self.waiters[:]
@@ -131,7 +132,6 @@ class MammaMiaState(State):
         c.supply = self.supply[:]
         c.holder = self.holder
         c.oven = self.oven[:]
-        c.plays = self.plays[:]
         c.leftovers = self.leftovers
         c.played_toppings = self.played_toppings
         c.quiet_turns = self.quiet_turns
@@ -153,11 +153,17 @@ class MammaMiaState(State):
         return self.hand_toppings[base : base + NUM_KINDS]
 
     def topping_count(self, seat: int) -> int:
-        base = seat * NUM_KINDS
-        return sum(self.hand_toppings[base : base + NUM_KINDS])
+        return self.n_toppings[seat]
 
     def hand_size(self, seat: int) -> int:
-        return self.topping_count(seat) + len(self.hand_orders[seat])
+        return self.n_toppings[seat] + len(self.hand_orders[seat])
+
+    def recount_toppings(self) -> None:
+        h = self.hand_toppings
+        self.n_toppings = [sum(h[p * NUM_KINDS : (p + 1) * NUM_KINDS]) for p in range(self.players)]
+
+    def oven_size(self) -> int:
+        return sum(entry[2] for entry in self.oven[self.reveal if self.opener >= 0 else 0 :])
 
     def own_topping(self, seat: int) -> int:
         return DECKS[self.decks[seat]].own
@@ -198,8 +204,8 @@ class MammaMiaState(State):
     # ---- step A: put toppings in the oven (§4.1)
     def put_toppings_in_oven(self, seat: int, kind: int, count: int) -> list[Event]:
         self.hand_toppings[seat * NUM_KINDS + kind] -= count
-        self.oven.extend([kind] * count)
-        self.plays.append((seat, kind, count))
+        self.n_toppings[seat] -= count
+        self.oven.append((seat, kind, count))
         self.played_toppings = True
         self.turn_active = True
         self.step = ORDER
@@ -219,9 +225,7 @@ class MammaMiaState(State):
             known_list = list(known)
             known_list.remove(order)
             self.known_hand_orders[seat] = tuple(known_list)
-        card = ORDER_BASE + order
-        self.oven.append(card)
-        self.plays.append((seat, card, 1))
+        self.oven.append((seat, ORDER_BASE + order, 1))
         self.turn_active = True
         self.step = REFILL
         return [public("order_played", seat=seat, order=ORDERS[order].name)]
@@ -271,6 +275,7 @@ class MammaMiaState(State):
         for k in _KIND_RANGE:
             if drawn[k]:
                 self.hand_toppings[base + k] += drawn[k]
+        self.n_toppings[seat] += got
         events.append(public("drew", seat=seat, source=SUPPLY, count=got))
         if got:
             events.append(private(seat, "drew_cards", seat=seat, toppings=counts_json(drawn), orders=[]))
@@ -319,19 +324,23 @@ class MammaMiaState(State):
         self.counter = [0] * NUM_KINDS
         self.used = [0] * NUM_KINDS
         self.reveal = 0
-        events.append(public("oven_opened", seat=self.opener, size=len(self.oven)))
+        events.append(public("oven_opened", seat=self.opener, size=self.oven_size()))
         self.reveal_cards(events)
 
     def reveal_cards(self, events: list[Event]) -> None:
-        """Turn cards over one at a time, first played first, until an owner must decide."""
+        """Turn the oven over, first played first, until an owner must decide.
+
+        Cards come up one at a time; a play of several toppings of one kind is reported as
+        one event, since nothing can happen between its cards.
+        """
         oven = self.oven
         counter = self.counter
         while self.reveal < len(oven):
-            card = oven[self.reveal]
+            seat, card, count = oven[self.reveal]
             self.reveal += 1
             if card < NUM_KINDS:
-                counter[card] += 1
-                events.append(public("topping_revealed", kind=KINDS[card]))
+                counter[card] += count
+                events.append(public("toppings_revealed", kind=KINDS[card], count=count, on_counter=counter[card]))
                 continue
             order = card - ORDER_BASE
             events.append(public("order_revealed", seat=self.owner_of(order), order=ORDERS[order].name))
@@ -396,6 +405,7 @@ class MammaMiaState(State):
             self.hand_toppings[base + k] -= from_hand[k]
             self.used[k] += took[k]
             self.counter[k] = 0
+        self.n_toppings[owner] -= sum(from_hand)
         self.completed[owner] = self.completed[owner] + (order,)
         events.append(
             public(
@@ -464,6 +474,7 @@ class MammaMiaState(State):
                 self.counter[k] -= need[k] - from_hand[k]
                 self.hand_toppings[base + k] -= from_hand[k]
                 self.used[k] += need[k]
+        self.n_toppings[owner] -= sum(from_hand)
         self.completed[owner] = self.completed[owner] + (order,)
         events.append(
             public(
@@ -508,9 +519,8 @@ class MammaMiaState(State):
         if self.holder >= 0:  # after a deadlock the card may still be in the supply
             supply.append(MAMMA_MIA_CARD)
         self.rng.shuffle(supply)
-        self.oven = [k for k in _KIND_RANGE for _ in range(leftovers[k])]
+        self.oven = [(-1, k, leftovers[k]) for k in _KIND_RANGE if leftovers[k]]
         self.leftovers = leftovers
-        self.plays = []
         self.counter = [0] * NUM_KINDS
         self.used = [0] * NUM_KINDS
         self.reveal = 0
@@ -700,8 +710,7 @@ class MammaMiaState(State):
             "completed": [list(c) for c in self.completed],
             "supply": list(self.supply),
             "holder": self.holder,
-            "oven": list(self.oven),
-            "plays": [list(p) for p in self.plays],
+            "oven": [list(p) for p in self.oven],
             "leftovers": list(self.leftovers),
             "played_toppings": self.played_toppings,
             "quiet_turns": self.quiet_turns,
@@ -746,6 +755,7 @@ def setup(state: MammaMiaState) -> None:
     for seat in range(players):
         for card in toppings[seat * TOPPINGS_DEALT : (seat + 1) * TOPPINGS_DEALT]:
             state.hand_toppings[seat * NUM_KINDS + card] += 1
+    state.n_toppings = [TOPPINGS_DEALT] * players
     # 4. Only now shuffle the Mamma Mia! card into the rest: nobody can start with it.
     supply = toppings[players * TOPPINGS_DEALT :]
     supply.append(MAMMA_MIA_CARD)
@@ -765,7 +775,6 @@ def setup(state: MammaMiaState) -> None:
 
 def init_round_fields(state: MammaMiaState) -> None:
     state.oven = []
-    state.plays = []
     state.leftovers = (0,) * NUM_KINDS
     state.played_toppings = False
     state.quiet_turns = 0

@@ -141,6 +141,7 @@ def build(game: Any, data: Mapping[str, Any]) -> MammaMiaState:
         if sum(counts) + len(orders) > 7:
             raise ScenarioError(f"hands[{seat}]: more than 7 cards")
     state.known_hand_orders = [()] * players
+    state.recount_toppings()
     state.waiters = [
         tuple(take_order(o, s, f"waiters[{s}]") for o in (w or []))
         for s, w in enumerate(_seat_list(data.get("waiters"), players, "waiters"))
@@ -156,7 +157,7 @@ def build(game: Any, data: Mapping[str, Any]) -> MammaMiaState:
     ]
 
     leftovers = _counts(data.get("leftovers"), "leftovers")
-    oven = [k for k in range(NUM_KINDS) for _ in range(leftovers[k])]
+    oven = [(-1, k, leftovers[k]) for k in range(NUM_KINDS) if leftovers[k]]
     for i, name in enumerate(data.get("oven") or []):
         card = _card(name, f"oven[{i}]")
         if card == MAMMA_MIA_CARD:
@@ -166,13 +167,14 @@ def build(game: Any, data: Mapping[str, Any]) -> MammaMiaState:
             if deck not in state.decks:
                 raise ScenarioError(f"oven[{i}]: {name} belongs to a deck nobody plays")
             take_order(name, state.decks.index(deck), f"oven[{i}]")
-        oven.append(card)
-    for card in oven:
+            oven.append((state.decks.index(deck), card, 1))
+        else:
+            oven.append((-1, card, 1))
+    for _, card, n in oven:
         if card < NUM_KINDS:
-            placed_toppings[card] += 1
+            placed_toppings[card] += n
     state.oven = oven
     state.leftovers = tuple(leftovers)
-    state.plays = []
     counter = _counts(data.get("counter"), "counter")
     for k in range(NUM_KINDS):
         placed_toppings[k] += counter[k]

@@ -85,9 +85,8 @@ def view(state: "MammaMiaState", seat: int | None, recall: bool = False) -> dict
     if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
         raise ValueError(f"no seat {seat!r} at this table")
     phase = "over" if state.step == OVER else ("oven" if state.step in (JOKER, RAREST, TOP_UP) else "turn")
-    oven = state.oven
     in_phase_two = state.opener >= 0
-    remaining = oven[state.reveal :] if in_phase_two else oven
+    remaining = state.oven[state.reveal :] if in_phase_two else state.oven
     out: dict[str, Any] = {
         "game": "mamma-mia",
         "you": seat,
@@ -102,8 +101,8 @@ def view(state: "MammaMiaState", seat: int | None, recall: bool = False) -> dict
         "supply_size": len(state.supply),
         "mamma_mia_in_supply": MAMMA_MIA_CARD in state.supply,
         "oven": {
-            "size": len(remaining),
-            "top": card_json(remaining[-1]) if remaining else None,
+            "size": state.oven_size(),
+            "top": card_json(remaining[-1][1]) if remaining else None,
         },
         "box": _counts(state.box),
         "used_pile": _counts(state.used),
@@ -112,7 +111,9 @@ def view(state: "MammaMiaState", seat: int | None, recall: bool = False) -> dict
     if (recall or state.options.show_oven_history) and not in_phase_two:
         out["oven"]["leftovers"] = _counts(state.leftovers)
         out["oven"]["plays"] = [
-            {"seat": p, **card_json(card), **({"count": n} if card < NUM_KINDS else {})} for p, card, n in state.plays
+            {"seat": p, **card_json(card), **({"count": n} if card < NUM_KINDS else {})}
+            for p, card, n in state.oven
+            if p >= 0
         ]
     if in_phase_two:
         out["opener"] = state.opener
