@@ -99,6 +99,15 @@ class State(ABC):
     @abstractmethod
     def _state_json(self) -> dict[str, Any]: ...
 
+    def _forced_move_is_public(self) -> bool:
+        """May the engine play a single legal action by itself here?
+
+        A game returns False where *being asked* is public but the number of options
+        depends on hidden cards: skipping the question would show the others that the
+        seat had no real choice.
+        """
+        return True
+
     @property
     def is_over(self) -> bool:
         return not self.to_move
@@ -187,11 +196,13 @@ class State(ABC):
                 legal = self._legal_actions(seat)
                 self._legal_seat = seat
                 self._legal = legal
-                if len(legal) != 1:
+                if len(legal) != 1 or not self._forced_move_is_public():
                     return
                 events.extend(self._apply(seat, legal[0]))
                 self._legal = None
                 continue
+            if not self._forced_move_is_public():
+                return
             for seat in to_move:
                 legal = self._cached_legal(seat)
                 if len(legal) == 1:

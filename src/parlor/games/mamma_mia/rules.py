@@ -375,9 +375,11 @@ class MammaMiaState(State):
                 return self.ask(order, TOP_UP)
             self.complete_order(order, need, (0,) * NUM_KINDS, events)
             return False
-        owner = self.owner_of(order)
-        hand = self.toppings_of(owner)
-        if all(hand[k] >= shortfall[k] for k in _KIND_RANGE):
+        # Whether the owner is asked must not give their hand away: everyone can count the
+        # topping cards in a hand (the backs differ), nobody else knows their kinds. So the
+        # owner is asked whenever they hold enough cards, even if the kinds do not fit and
+        # declining is all they can do.
+        if self.n_toppings[self.owner_of(order)] >= sum(shortfall):
             return self.ask(order, TOP_UP)
         self.fail_order(order, events)
         return False
@@ -539,6 +541,10 @@ class MammaMiaState(State):
         events.append(public("game_over", **self.result().to_json()))
 
     # ================================================================== the protocol
+    def _forced_move_is_public(self) -> bool:
+        # A top-up offer with "decline" as the only choice must still be asked (see settle).
+        return self.step != TOP_UP
+
     def _legal_actions(self, seat: int) -> list[Action]:
         step = self.step
         if step == TOPPINGS:
@@ -579,7 +585,10 @@ class MammaMiaState(State):
                     hand = self.toppings_of(seat)
                     legal = [a for v, a in A.BOMBASTICA_TOPUPS[missing] if all(v[k] <= hand[k] for k in _KIND_RANGE)]
             else:
-                legal = [A.COMPLETE]
+                hand = self.toppings_of(seat)
+                shortfall = self.shortfall()
+                covered = all(hand[k] >= shortfall[k] for k in _KIND_RANGE)
+                legal = [A.COMPLETE] if covered else []
             legal.append(A.DECLINE)
             return legal
         return []
