@@ -44,6 +44,9 @@ OVER = 6
 STEP_NAMES = ("toppings", "order", "refill", "joker", "rarest", "top_up", "over")
 
 SUPPLY, WAITER = "supply", "waiter"
+_BOTH_SOURCES, _SUPPLY_ONLY, _WAITER_ONLY = (SUPPLY, WAITER), (SUPPLY,), (WAITER,)
+# Legal lists are never changed in place (the engine hands out copies), so they can be shared.
+_FILL_CHOICES = {s: [A.DRAW[x] for x in s] for s in (_BOTH_SOURCES, _SUPPLY_ONLY, _WAITER_ONLY)}
 _KIND_RANGE = range(NUM_KINDS)
 
 
@@ -233,14 +236,15 @@ class MammaMiaState(State):
     # ---- step C: refill (§4.3, §4.4)
     def refill_sources(self, seat: int) -> tuple[str, ...]:
         """The sources the player may choose now (empty: the step is passed over)."""
-        if self.hand_size(seat) >= HAND_LIMIT:
+        if self.n_toppings[seat] + len(self.hand_orders[seat]) >= HAND_LIMIT:
             return ()
-        supply, waiter = bool(self.supply), bool(self.waiters[seat])
-        if not supply and not waiter:
-            return ()
-        if self.options.allow_empty_source_choice:
-            return (SUPPLY, WAITER)
-        return tuple(s for s, ok in ((SUPPLY, supply), (WAITER, waiter)) if ok)
+        if self.supply:
+            if self.waiters[seat] or self.options.allow_empty_source_choice:
+                return _BOTH_SOURCES
+            return _SUPPLY_ONLY
+        if self.waiters[seat]:
+            return _BOTH_SOURCES if self.options.allow_empty_source_choice else _WAITER_ONLY
+        return ()
 
     def refill(self, seat: int, source: str, count: int | None) -> list[Event]:
         """Draw from one source: up to 7 cards (``count=None``) or exactly ``count``."""
@@ -565,7 +569,7 @@ class MammaMiaState(State):
         if step == REFILL:
             sources = self.refill_sources(seat)
             if self.options.refill_mode == "fill":
-                return [A.DRAW[s] for s in sources]
+                return _FILL_CHOICES[sources] if sources else []
             gap = HAND_LIMIT - self.hand_size(seat)
             legal = []
             for s in sources:
