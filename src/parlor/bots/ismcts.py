@@ -1,0 +1,150 @@
+"""Information-set Monte Carlo tree search (single observer, with determinization).
+
+Cowling, Powley & Whitehouse (2012), "Information Set Monte Carlo Tree Search": one tree
+over the bot's information set. Each iteration samples a determinization — a complete
+state consistent with everything the bot's seat has seen, from ``state.determinize`` —
+and walks the tree using only the actions legal in that sample. Children are scored with
+UCB where the exploration term counts how often a child was *available* rather than how
+often its parent was visited, since in a hidden-information game not every action exists
+in every sample.
+
+The bot never reads hidden state: the real state is used only to ask for a
+determinization and for the bot's own legal actions.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+from parlor.core.actions import Action
+from parlor.core.game import Game, State
+from parlor.core.rng import Rng
+
+# A playout policy picks an action for ``seat`` in a (determinized) state.
+Policy = Callable[[State, int, Rng], Action]
+
+
+def random_policy(state: State, seat: int, rng: Rng) -> Action:
+    legal = state.legal_actions(seat)
+    return legal[rng.below(len(legal))]
+
+
+def rewards(state: State) -> list[float]:
+    """Per-seat reward of a finished game: a share of the win, plus a little for rank."""
+    result = state.result()
+    players = len(result.places)
+    win_share = 1.0 / len(result.winners)
+    out = []
+    for seat, place in enumerate(result.places):
+        rank_score = (players - place) / (players - 1)
+        out.append(0.8 * (win_share if seat in result.winners else 0.0) + 0.2 * rank_score)
+    return out
+
+
+class Node:
+    __slots__ = ("action", "available", "children", "parent", "reward", "seat", "visits")
+
+    def __init__(self, parent: "Node | None", action: Action | None, seat: int) -> None:
+        self.parent = parent
+        self.action = action
+        self.seat = seat  # the seat that took ``action`` to reach this node
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0
+
+
+class ISMCTSBot:
+    """ISMCTS with an iteration budget (deterministic under its seed) and an optional time cap."""
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int = 0,
+        *,
+        iterations: int = 1000,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        policy: Policy | None = None,
+        max_playout_steps: int = 10_000,
+        name: str = "ismcts",
+    ) -> None:
+        self.game = game
+        self.rng = Rng(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.policy = policy or random_policy
+        self.max_playout_steps = max_playout_steps
+        self.name = name
+        self.last_iterations = 0
+
+    def choose(self, state: State, seat: int) -> Action:
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        root = Node(None, None, seat)
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        rng = self.rng
+        done = 0
+        while done < self.iterations:
+            if deadline is not None and done and time.perf_counter() > deadline:
+                break
+            self.iterate(root, state.determinize(seat, rng), seat, rng)
+            done += 1
+        self.last_iterations = done
+        best = max(
+            (child for child in root.children.values() if child.action in legal),
+            key=lambda c: (c.visits, c.reward),
+            default=None,
+        )
+        return best.action if best is not None else legal[rng.below(len(legal))]
+
+    def iterate(self, root: Node, state: State, observer: int, rng: Rng) -> None:
+        node = root
+        # Selection and expansion: descend while every legal action has been tried.
+        while state.to_move:
+            mover = state.to_move[0]
+            legal = state.legal_actions(mover)
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            for a in legal:
+                child = children.get(a)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                action = untried[rng.below(len(untried))]
+                child = Node(node, action, mover)
+                child.available = 1
+                children[action] = child
+                state.apply(mover, action)
+                node = child
+                break
+            node = self.select(node, legal)
+            state.apply(mover, node.action)  # type: ignore[arg-type]
+        # Playout with the policy.
+        steps = 0
+        policy = self.policy
+        while state.to_move and steps < self.max_playout_steps:
+            mover = state.to_move[0]
+            state.apply(mover, policy(state, mover, rng))
+            steps += 1
+        values = rewards(state) if state.is_over else [0.0] * state.players
+        # Backpropagation: each node scores for the seat that chose its action.
+        while node is not root and node is not None:
+            node.visits += 1
+            node.reward += values[node.seat]
+            node = node.parent  # type: ignore[assignment]
+        root.visits += 1
+
+    def select(self, node: Node, legal: list[Action]) -> Node:
+        c = self.exploration
+        best, best_score = None, -1.0
+        for a in legal:
+            child = node.children[a]
+            score = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best  # type: ignore[return-value]
