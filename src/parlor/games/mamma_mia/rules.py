@@ -665,6 +665,9 @@ class MammaMiaState(State):
         d = self.clone()
         d.rng = rng.fork()  # the future shuffles are unknown too
         d._legal = None
+        d._history = None  # a sampled position has no real past
+        # Every pool below is sorted before it is shuffled, so the sample depends only on
+        # what the seat knows and on ``rng``, never on where the hidden cards really are.
         others = [p for p in range(self.players) if p != seat]
         # Toppings: everything no one has seen, redealt to the same hand sizes.
         pool: list[int] = []
@@ -678,6 +681,7 @@ class MammaMiaState(State):
             for k in _KIND_RANGE:
                 pool.extend([k] * counts[k])
                 d.hand_toppings[base + k] = 0
+        pool.sort()
         rng.shuffle(pool)
         for p, size in zip(others, sizes):
             base = p * NUM_KINDS
@@ -694,6 +698,7 @@ class MammaMiaState(State):
             known_bottom = waiter[hidden_top:]
             unknown = list(waiter[:hidden_top])
             if p == seat:
+                unknown.sort()
                 rng.shuffle(unknown)
                 d.waiters[p] = tuple(unknown) + known_bottom
                 continue
@@ -702,6 +707,7 @@ class MammaMiaState(State):
                 hand.remove(o)
             slots = len(hand)
             unknown.extend(hand)
+            unknown.sort()
             rng.shuffle(unknown)
             d.hand_orders[p] = d.known_hand_orders[p] + tuple(unknown[:slots])
             d.waiters[p] = tuple(unknown[slots:]) + known_bottom
