@@ -81,7 +81,9 @@ def operation_costs(samples: list[Any], loops: int) -> dict[str, float]:
         "clone_us": clone,
         "legal_actions_us": best_of(3, lambda: per_call_us(samples, legal, loops)),
         "apply_us": max(0.0, best_of(3, clone_apply) - clone),
-        "determinize_us": best_of(3, lambda: per_call_us(samples, lambda s: s.determinize(s.to_move[0], rng), max(1, loops // 4))),
+        "determinize_us": best_of(
+            3, lambda: per_call_us(samples, lambda s: s.determinize(s.to_move[0], rng), max(1, loops // 4))
+        ),
     }
 
 

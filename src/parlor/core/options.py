@@ -13,7 +13,7 @@ from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from .errors import ParlorError
 
-O = TypeVar("O")
+OptionsT = TypeVar("OptionsT")
 
 
 class OptionError(ParlorError):
@@ -42,7 +42,12 @@ def option_fields(cls: type) -> dict[str, tuple[type, tuple[Any, ...] | None, An
     return out
 
 
-def options_from_json(cls: type[O], data: Mapping[str, Any] | None) -> O:
+def _optional(cls: type, name: str) -> bool:
+    """Does the field's annotation admit ``None`` (``int | None``)?"""
+    return type(None) in get_args(typing.get_type_hints(cls)[name])
+
+
+def options_from_json(cls: type[OptionsT], data: Mapping[str, Any] | None) -> OptionsT:
     if data is None:
         return cls()
     if not isinstance(data, Mapping):
@@ -53,8 +58,11 @@ def options_from_json(cls: type[O], data: Mapping[str, Any] | None) -> O:
         if name not in fields:
             raise OptionError(f"unknown rule option {name!r}; known: {', '.join(sorted(fields))}")
         base, allowed, _ = fields[name]
+        if value is None and _optional(cls, name):
+            values[name] = None
+            continue
         if allowed is not None:
-            if value not in allowed or type(value) is not base:
+            if not any(value == a and type(value) is type(a) for a in allowed):
                 raise OptionError(f"option {name!r} must be one of {list(allowed)}, got {value!r}")
         elif base is bool and type(value) is not bool:
             raise OptionError(f"option {name!r} must be true or false, got {value!r}")
@@ -72,8 +80,15 @@ def parse_option_text(cls: type, text: str) -> tuple[str, Any]:
     fields = option_fields(cls)
     if name not in fields:
         raise OptionError(f"unknown rule option {name!r}; known: {', '.join(sorted(fields))}")
-    base = fields[name][0]
+    base, allowed = fields[name][0], fields[name][1]
     value: Any = raw
+    if raw.lower() in ("none", "null") and _optional(cls, name):
+        return name, None
+    if allowed is not None and raw not in allowed:
+        # A literal that also admits numbers (e.g. "random" or a seat number).
+        for a in allowed:
+            if type(a) is int and raw.lstrip("-").isdigit() and int(raw) == a:
+                return name, a
     if base is bool:
         lowered = raw.lower()
         if lowered not in ("true", "false", "1", "0", "yes", "no", "on", "off"):

@@ -15,7 +15,8 @@ def check_invariants(state: "MammaMiaState") -> list[str]:
     problems: list[str] = []
     players = state.players
     # Each kind: box + supply + hands + oven (unrevealed) + counter + used = 13.
-    unrevealed = [card for _, card, n in (state.oven[state.reveal :] if state.opener >= 0 else state.oven) for _ in range(n)]
+    entries = state.oven[state.reveal :] if state.opener >= 0 else state.oven
+    unrevealed = [card for _, card, n in entries for _ in range(n)]
     for k in range(NUM_KINDS):
         total = (
             state.box[k]

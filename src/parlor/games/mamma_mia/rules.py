@@ -340,7 +340,7 @@ class MammaMiaState(State):
         oven = self.oven
         counter = self.counter
         while self.reveal < len(oven):
-            seat, card, count = oven[self.reveal]
+            _, card, count = oven[self.reveal]
             self.reveal += 1
             if card < NUM_KINDS:
                 counter[card] += count
@@ -361,6 +361,7 @@ class MammaMiaState(State):
     def check_order(self, order: int, events: list[Event]) -> bool:
         """Check a just-revealed order; True if its owner must now decide something."""
         card = ORDERS[order]
+        self.need = ()  # fixed below, once the requirement is known
         if card.kind == BOMBASTICA:
             return self.check_bombastica(order, events)
         if card.kind == MONOTONI:
@@ -468,10 +469,15 @@ class MammaMiaState(State):
             return False
         if len(candidates) > 1:
             return self.ask(order, RAREST)
+        events.append(
+            public("rarest_kind", seat=self.owner_of(order), order=ORDERS[order].name, kind=KINDS[candidates[0]])
+        )
         return self.settle(order, self.minimale_need(order, candidates[0]), events)
 
     # ---- the outcome of a check
-    def complete_order(self, order: int, need: tuple[int, ...], from_hand: tuple[int, ...], events: list[Event]) -> None:
+    def complete_order(
+        self, order: int, need: tuple[int, ...], from_hand: tuple[int, ...], events: list[Event]
+    ) -> None:
         """The counter's cards are used first; the hand adds only the difference (§5.2.3)."""
         owner = self.owner_of(order)
         base = owner * NUM_KINDS
@@ -512,7 +518,9 @@ class MammaMiaState(State):
     def end_round(self, events: list[Event]) -> None:
         self.pending = -1
         leftovers = tuple(self.counter)
-        events.append(public("round_ended", round=self.round, leftovers=counts_json(leftovers), used=counts_json(self.used)))
+        events.append(
+            public("round_ended", round=self.round, leftovers=counts_json(leftovers), used=counts_json(self.used))
+        )
         no_orders_left = not any(self.hand_orders) and not any(self.waiters)
         if self.round >= ROUNDS or (self.options.end_early_when_no_orders_left and no_orders_left):
             self.game_over(events)
@@ -574,6 +582,8 @@ class MammaMiaState(State):
             legal = []
             for s in sources:
                 available = len(self.supply) - (self.holder < 0) if s == SUPPLY else len(self.waiters[seat])
+                if s == SUPPLY and not available and self.supply:
+                    available = 1  # only the Mamma Mia! card is left: drawing meets it, keeps 0 (§4.4-4.5)
                 legal.extend(A.DRAW_COUNT[s][: min(gap, available) + 1])
             return legal
         if step == JOKER:

@@ -32,8 +32,18 @@ from typing import Any
 from parlor.core.errors import ParlorError, ScenarioError
 from parlor.core.events import Event
 
-from .data import CARDS_PER_KIND, DECK_BY_OWN, KIND_INDEX, KINDS, MAMMA_MIA_CARD, NUM_KINDS, ORDER_BASE, ORDER_INDEX, ORDERS
-from .data import REMOVED_PER_KIND
+from .data import (
+    CARDS_PER_KIND,
+    DECK_BY_OWN,
+    KIND_INDEX,
+    KINDS,
+    MAMMA_MIA_CARD,
+    NUM_KINDS,
+    ORDER_BASE,
+    ORDER_INDEX,
+    ORDERS,
+    REMOVED_PER_KIND,
+)
 from .rules import TOPPINGS, MammaMiaState, init_round_fields
 
 _KEYS = {
@@ -132,6 +142,9 @@ def build(game: Any, data: Mapping[str, Any]) -> MammaMiaState:
         hand = hand or {}
         if not isinstance(hand, Mapping):
             raise ScenarioError(f"hands[{seat}]: expected an object with toppings and orders")
+        extra = sorted(set(hand) - {"toppings", "orders"})
+        if extra:
+            raise ScenarioError(f"hands[{seat}]: unknown key(s) {', '.join(map(str, extra))}")
         counts = _counts(hand.get("toppings"), f"hands[{seat}].toppings")
         for k in range(NUM_KINDS):
             state.hand_toppings[seat * NUM_KINDS + k] = counts[k]
@@ -147,7 +160,9 @@ def build(game: Any, data: Mapping[str, Any]) -> MammaMiaState:
         for s, w in enumerate(_seat_list(data.get("waiters"), players, "waiters"))
     ]
     known = data.get("waiter_known") or [0] * players
-    state.waiter_known = [int(k) for k in _seat_list(known, players, "waiter_known")]
+    state.waiter_known = list(_seat_list(known, players, "waiter_known"))
+    if any(type(k) is not int for k in state.waiter_known):
+        raise ScenarioError(f"waiter_known: expected one integer per seat, got {known!r}")
     for s in range(players):
         if not 0 <= state.waiter_known[s] <= len(state.waiters[s]):
             raise ScenarioError(f"waiter_known[{s}] is larger than the waiter")

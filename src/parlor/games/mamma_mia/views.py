@@ -110,12 +110,16 @@ def view(state: "MammaMiaState", seat: int | None, recall: bool = False) -> dict
         "used_pile": _counts(state.used),
         "players_info": [_player(state, p, seat) for p in range(state.players)],
     }
-    if (recall or state.options.show_oven_history) and not in_phase_two:
-        out["oven"]["leftovers"] = _counts(state.leftovers)
+    if recall or state.options.show_oven_history:
+        # Everything went in face up and was announced: a seat may remember it all. The
+        # leftover block is the bottom entries, one per kind; in phase 2 only what is still
+        # to be revealed is listed.
+        leftover_entries = sum(1 for n in state.leftovers if n)
+        start = state.reveal if in_phase_two else leftover_entries
+        out["oven"]["leftovers"] = {} if in_phase_two else _counts(state.leftovers)
         out["oven"]["plays"] = [
-            {"seat": p, **card_json(card), **({"count": n} if card < NUM_KINDS else {})}
-            for p, card, n in state.oven
-            if p >= 0
+            {"seat": p if p >= 0 else None, **card_json(card), **({"count": n} if card < NUM_KINDS else {})}
+            for p, card, n in state.oven[max(start, leftover_entries) :]
         ]
     if in_phase_two:
         out["opener"] = state.opener

@@ -1,0 +1,115 @@
+"""What every command shares: finding a game and its text module, options, bots, seeds, errors."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from types import ModuleType
+from typing import Any
+
+import typer
+from rich.console import Console
+
+from parlor import games
+from parlor.bots import BOT_KINDS, make_bot
+from parlor.core import Game, ParlorError, Rng
+from parlor.core.options import OptionError, parse_option_text
+
+from . import generic_text
+
+
+def console() -> Console:
+    """A console on the current stdout (made per command so test runners can capture it)."""
+    return Console(file=sys.stdout, highlight=False)
+
+
+def err_console() -> Console:
+    return Console(file=sys.stderr, highlight=False)
+
+
+def fail(message: str) -> typer.Exit:
+    """Print a one-line error and return the exit to raise."""
+    err_console().print(f"[bold red]Error:[/] {message}", markup=True, soft_wrap=True)
+    return typer.Exit(1)
+
+
+@contextmanager
+def clean_errors() -> Iterator[None]:
+    """Every Parlor error becomes one line on stderr and exit code 1, never a traceback."""
+    try:
+        yield
+    except ParlorError as exc:
+        raise fail(str(exc)) from None
+
+
+def get_game(name: str) -> Game:
+    return games.get(name)
+
+
+def text_module(game: Game) -> ModuleType:
+    """The game's words: ``parlor.games.<pkg>.text`` by convention, or a plain fallback."""
+    package = type(game).__module__.rsplit(".", 1)[0]
+    name = f"{package}.text"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return generic_text
+
+
+def parse_options(game: Game, texts: Sequence[str] | None) -> Any:
+    """``["refill_mode=up_to", ...]`` -> the game's ``Options`` (a clear error if wrong)."""
+    values: dict[str, Any] = {}
+    for text in texts or ():
+        name, value = parse_option_text(game.Options, text)
+        values[name] = value
+    try:
+        return game.options_from_json(values)
+    except (TypeError, ValueError) as exc:
+        raise OptionError(str(exc)) from None
+
+
+def changed_options(game: Game, options: Any) -> dict[str, Any]:
+    """The options that differ from the defaults (for headers)."""
+    from parlor.core.options import options_to_json
+
+    default = options_to_json(game.Options())
+    return {k: v for k, v in options_to_json(options).items() if default.get(k) != v}
+
+
+def bot_list(text: str | None, count: int, default: str = "heuristic") -> list[str]:
+    """``"heuristic,random"`` for ``count`` seats: the last one given is repeated."""
+    kinds = [k.strip() for k in (text or default).split(",") if k.strip()]
+    if not kinds:
+        raise ParlorError("--bots needs at least one bot name")
+    for k in kinds:
+        if k not in BOT_KINDS:
+            raise ParlorError(f"unknown bot {k!r}; choose from {', '.join(BOT_KINDS)}")
+    if len(kinds) > count:
+        raise ParlorError(f"{len(kinds)} bots given for {count} seat(s)")
+    return kinds + [kinds[-1]] * (count - len(kinds))
+
+
+def new_bot(kind: str, game: Game, seed: int) -> Any:
+    try:
+        return make_bot(kind, game, seed)
+    except ModuleNotFoundError as exc:
+        raise ParlorError(f"the {kind!r} bot is not available for {game.title} yet ({exc.name} is missing)") from None
+
+
+def sub_seed(seed: int, *parts: int) -> int:
+    """A seed derived from ``seed`` and ``parts``: independent streams, reproducible."""
+    rng = Rng(seed)
+    for p in parts:
+        rng = Rng(rng.next64() ^ (p & ((1 << 64) - 1)))
+    return rng.next64() >> 2
+
+
+def is_interactive() -> bool:
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,260 @@
+"""The ``parlor`` command: play, simulate, replay, rules, games.
+
+Generic over games: a game is found with ``parlor.games.get(name)`` and its words with
+``parlor.games.<pkg>.text`` (see ``common.text_module``). Every ``ParlorError`` ends the
+command with a one-line message and exit code 1.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markdown import Markdown
+from rich.table import Table
+
+from parlor import games as registry
+from parlor.core import ParlorError, load_record
+from parlor.core.options import option_fields
+
+from . import common
+from .common import bot_list, clean_errors, console, get_game, is_interactive, parse_options, text_module
+
+app = typer.Typer(
+    name="parlor",
+    help="Parlor: play board games in the terminal against bots, simulate bot matches, replay saved games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+GameArg = Annotated[str, typer.Argument(help="The game, e.g. mamma-mia (see `parlor games`).")]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="A rule option as name=value (repeatable; see `parlor games`)."),
+]
+
+
+@app.command()
+def play(
+    game: GameArg,
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players, you included.")] = 4,
+    seat: Annotated[int, typer.Option("--seat", help="Your seat (0 = first).")] = 0,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            help="Bots for the other seats in seat order, comma-separated; the last repeats. [default: heuristic]",
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed for a reproducible game (random if omitted).")
+    ] = None,
+    save: Annotated[
+        Path | None, typer.Option("--save", help="Write the game record (JSON) here at the end or on quit.")
+    ] = None,
+    option: OptionOpt = None,
+    delay: Annotated[
+        float, typer.Option("--delay", help="Seconds to dwell on each step when the oven opens (TTY only; 0 = none).")
+    ] = 0.6,
+) -> None:
+    """Play against bots. Type a move's number; h help, r rules, t table, q quit. Works with piped input."""
+    from .play import play as run_play
+
+    with clean_errors():
+        g = get_game(game)
+        options = parse_options(g, option)
+        g.check_players(players)
+        kinds = bot_list(bots, players - 1)
+        if seed is None:
+            seed = secrets.randbelow(1_000_000)
+        code = run_play(
+            g,
+            text_module(g),
+            players=players,
+            seat=seat,
+            bots=kinds,
+            seed=seed,
+            options=options,
+            save=save,
+            delay=max(0.0, delay),
+            out=console(),
+        )
+    raise typer.Exit(code)
+
+
+@app.command()
+def simulate(
+    game: GameArg,
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 4,
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 1000,
+    bots: Annotated[
+        str, typer.Option("--bots", help="Bot per seat, comma-separated (random, heuristic); the last repeats.")
+    ] = "heuristic",
+    seed: Annotated[int, typer.Option("--seed", help="Base seed: the same seed gives the same results.")] = 1,
+    rotate: Annotated[
+        bool, typer.Option("--rotate/--no-rotate", help="Rotate the bots across seats from game to game.")
+    ] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")] = False,
+    option: OptionOpt = None,
+) -> None:
+    """Bots against bots: win rate per seat and per bot, scores, game length, speed.
+
+    Shared wins count 1/k. Per bot, "win share" is the part of all games that bot kind won (sums
+    to 1) and "win rate" is how often one such bot wins a game it sits in (compare with 1/players).
+    """
+    from .simulate import simulate as run_simulate
+
+    with clean_errors():
+        g = get_game(game)
+        options = parse_options(g, option)
+        g.check_players(players)
+        kinds = bot_list(bots, players)
+        text = text_module(g)
+        label = getattr(text, "SCORE_LABEL", "score")
+        progress = None
+        bar = None
+        if not as_json and sys.stderr.isatty():
+            from rich.progress import Progress
+
+            bar = Progress(console=common.err_console(), transient=True)
+            task = bar.add_task("simulating", total=games)
+            bar.start()
+
+            def progress(done: int) -> None:
+                bar.update(task, completed=done)
+
+        try:
+            report = run_simulate(
+                g,
+                players=players,
+                games=games,
+                bots=kinds,
+                seed=seed,
+                options=options,
+                rotate=rotate,
+                progress=progress,
+                score_label=label,
+            )
+        finally:
+            if bar is not None:
+                bar.stop()
+    if as_json:
+        sys.stdout.write(json.dumps(report, indent=2, sort_keys=True) + "\n")
+        return
+    out = console()
+    out.print(
+        f"[bold]{g.title}[/] · {players} players · {games} games · seed {seed} · "
+        f"bots {', '.join(kinds)}{' (rotated across seats)' if rotate else ''}"
+    )
+    seats = Table(title="Per seat", header_style="bold")
+    seats.add_column("Seat", justify="right")
+    if not rotate:
+        seats.add_column("Bot")
+    seats.add_column("Win rate", justify="right")
+    seats.add_column(f"Avg {label}", justify="right")
+    for row in report["per_seat"]:
+        cells = [str(row["seat"])] + ([row["bot"]] if not rotate else [])
+        seats.add_row(*cells, f"{row['win_rate']:.1%}", f"{row['avg_score']:.2f}")
+    out.print(seats)
+    per_bot = Table(title="Per bot", header_style="bold")
+    per_bot.caption = "Win share: part of all games won. Win rate: part of the games this bot sat in that it won."
+    for col in ("Bot", "Seat-games", "Win share", "Win rate", f"Avg {label}"):
+        per_bot.add_column(col, justify="right" if col != "Bot" else "left")
+    for row in report["per_bot"]:
+        per_bot.add_row(
+            row["bot"],
+            str(row["seat_games"]),
+            f"{row['win_share']:.1%}",
+            f"{row['win_rate']:.1%}",
+            f"{row['avg_score']:.2f}",
+        )
+    out.print(per_bot)
+    turns = report["avg_turns"]
+    out.print(
+        f"Average game: {report['avg_decisions']:.1f} decisions"
+        + (f", {turns:.1f} turns" if turns is not None else "")
+        + f". Shared wins: {report['shared_wins']}. Baseline win rate: {1 / players:.1%}."
+    )
+    t = report["timing"]
+    out.print(f"{t['seconds']:.2f} s, {t['games_per_second']} games/s.")
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A saved record (JSON), e.g. from `parlor play --save`.")],
+    seat: Annotated[int | None, typer.Option("--seat", help="Tell the game as this seat saw it.")] = None,
+    spectator: Annotated[bool, typer.Option("--spectator", help="Public events only (the default).")] = False,
+    step: Annotated[bool, typer.Option("--step", help="Wait for Enter between decisions (on a terminal).")] = False,
+) -> None:
+    """Replay a saved game as a log of events, then the final table."""
+    from .replay import replay as run_replay
+
+    with clean_errors():
+        if spectator and seat is not None:
+            raise ParlorError("give either --seat or --spectator, not both")
+        record = load_record(file)
+        code = run_replay(
+            record,
+            text_module,
+            seat=None if spectator else seat,
+            step=step,
+            interactive=is_interactive(),
+            out=console(),
+        )
+    raise typer.Exit(code)
+
+
+@app.command()
+def rules(game: GameArg) -> None:
+    """A short summary of a game's rules."""
+    with clean_errors():
+        g = get_game(game)
+        text = text_module(g)
+    console().print(Markdown(getattr(text, "RULES", "") or g.summary))
+
+
+@app.command(name="games")
+def list_games() -> None:
+    """The games, their player counts and their rule options."""
+    out = console()
+    for name in registry.names():
+        try:
+            g = registry.get(name)
+        except (ParlorError, ImportError) as exc:  # a game still being written must not hide the others
+            out.print(f"[bold]{name}[/] · not available: {exc}")
+            continue
+        out.print(f"[bold]{g.name}[/] · {g.title} · {g.min_players}-{g.max_players} players")
+        if g.summary:
+            out.print(f"  {g.summary}")
+        defaults = g.Options()
+        table = Table(header_style="bold", box=None, pad_edge=False)
+        table.add_column("option")
+        table.add_column("default")
+        table.add_column("allowed values")
+        for name, (base, allowed, default) in option_fields(g.Options).items():
+            value = getattr(defaults, name)
+            shown = _value(value) + (" (from ruleset)" if default is None else "")
+            if allowed is not None:
+                values = " | ".join(_value(v) for v in allowed)
+            elif base is bool:
+                values = "true | false"
+            else:
+                values = base.__name__
+            table.add_row(name, shown, values)
+        out.print(table)
+        out.print(f"  Use: parlor play {g.name} --option name=value")
+
+
+def _value(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

@@ -1,0 +1,272 @@
+"""``parlor play``: one human seat against bots, in the terminal or through a pipe.
+
+Hidden information: the human's screen is built only from ``state.view(seat)`` and from
+events passed through ``for_seat(events, seat)``. The bots receive the state (that is
+the table) and read it through their own seat's eyes (see ``parlor.bots``).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.markup import escape
+from rich.rule import Rule
+from rich.text import Text
+
+from parlor.core import Event, Game, State, for_seat, save_record
+
+from .common import is_interactive, new_bot, sub_seed
+
+# Events that belong to the acting player's own turn in phase 1: after these alone the
+# next decision shows just the hand, not the whole table again.
+_OWN_TURN_EVENTS = {"toppings_played", "toppings_skipped", "order_played", "drew", "drew_cards"}
+
+
+class _Quit(Exception):
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+@dataclass
+class Session:
+    game: Game
+    text: ModuleType
+    state: State
+    seat: int
+    bots: dict[int, Any]
+    bot_kinds: dict[int, str]
+    out: Console
+    save: Path | None = None
+    delay: float = 0.6
+    interactive: bool = False
+    narrator: Any = None
+    full_table_due: bool = True
+    legend_shown: bool = False
+    last_hand: str = ""
+
+    # ------------------------------------------------------------------ output
+    def say(self, markup: str = "") -> None:
+        self.out.print(markup, markup=True, highlight=False)
+
+    def narrate(self, events: list[Event]) -> None:
+        """Events this seat may see (filtered here, the one gate), one line each, paced on a TTY."""
+        for event in for_seat(events, self.seat):
+            for line in self.narrator.lines(event):
+                self.say(line)
+            if self.interactive and self.delay > 0:
+                pause = self.narrator.pause(event)
+                if pause:
+                    self.out.file.flush()
+                    time.sleep(pause * self.delay)
+
+    def view(self) -> dict[str, Any]:
+        return self.state.view(self.seat)
+
+    def show_table(self) -> None:
+        self.out.print(Rule(style="dim"))
+        view = self.view()
+        self.out.print(self.text.render_view(view))
+        with self.out.capture() as shown:
+            self.out.print(self.text.render_hand(view))
+        self.last_hand = shown.get()
+
+    # ------------------------------------------------------------------ input
+    def read_line(self, prompt: str) -> str | None:
+        """One line of input; None at end of input. Never needs a TTY."""
+        if self.interactive:
+            try:
+                return self.out.input(prompt, markup=True)
+            except EOFError:
+                return None
+        self.out.print(prompt, end="", markup=True)
+        self.out.file.flush()
+        line = sys.stdin.readline()
+        if not line:
+            self.say()
+            return None
+        self.out.print(
+            line.rstrip("\n"), markup=False, highlight=False
+        )  # echo: a piped transcript reads like a session
+        return line
+
+    def choose(self, legal: list[Any]) -> int:
+        n = len(legal)
+        prompt = (
+            f"[bold]Your move[/] (1-{n}, h help, q quit): " if n > 1 else "[bold]Your move[/] (1, h help, q quit): "
+        )
+        while True:
+            line = self.read_line(prompt)
+            if line is None:
+                raise _Quit("eof")
+            entry = line.strip().lower()
+            if entry in ("h", "help", "?"):
+                self.say(self.text.HELP)
+                self.show_moves(legal)
+                continue
+            if entry in ("r", "rules"):
+                self.out.print(Markdown(self.text.RULES))
+                self.show_moves(legal)
+                continue
+            if entry in ("t", "table"):
+                self.show_table()
+                self.show_moves(legal)
+                continue
+            if entry in ("q", "quit", "exit"):
+                raise _Quit("quit")
+            if entry.isascii() and entry.isdigit() and 1 <= int(entry) <= n:
+                return int(entry) - 1
+            shown = line.strip()
+            if not shown:
+                self.say(f"[yellow]Please type a number from 1 to {n}[/] (or h for help).")
+            else:
+                typed = escape(repr(shown))
+                self.say(f"[yellow]{typed} is not one of the moves: type a number from 1 to {n}[/] (h for help).")
+
+    def show_moves(self, legal: list[Any]) -> None:
+        view = self.view()
+        self.say(f"[bold]{self.text.decision_words(view)}[/] — your options:")
+        items = [f"[bold cyan]{i:>2}[/]  {self.text.describe_action(a, view)}" for i, a in enumerate(legal, 1)]
+        if len(items) > 16:
+            self.out.print(Columns([Text.from_markup(s) for s in items], equal=True, column_first=True))
+        else:
+            for item in items:
+                self.say(item)
+
+    # ------------------------------------------------------------------ the game
+    def human_turn(self) -> None:
+        legal = self.state.legal_actions(self.seat)
+        if len(legal) == 1:
+            # Nothing to decide: say what happens and go on (the engine asks only so as not to
+            # reveal a hand to the others; on this screen the hand is known anyway).
+            self.say(f"[dim]Your only possible move:[/] {self.text.describe_action(legal[0], self.view())}")
+            action = legal[0]
+        else:
+            if self.full_table_due:
+                self.show_table()
+                if not self.legend_shown and getattr(self.text, "LEGEND", ""):
+                    self.say(self.text.LEGEND)
+                    self.legend_shown = True
+            else:
+                hand = self.text.render_hand(self.view())
+                with self.out.capture() as shown:
+                    self.out.print(hand)
+                if shown.get() != self.last_hand:  # the same hand twice in a row says nothing new
+                    self.out.print(hand)
+                self.last_hand = shown.get()
+            self.show_moves(legal)
+            action = legal[self.choose(legal)]
+        events = self.state.apply(self.seat, action)
+        self.full_table_due = any(e.kind not in _OWN_TURN_EVENTS for e in events)
+        self.narrate(events)
+
+    def bot_turn(self, seat: int) -> None:
+        action = self.bots[seat].choose(self.state, seat)
+        events = self.state.apply(seat, action)
+        self.full_table_due = True
+        self.narrate(events)
+
+    def run(self) -> int:
+        try:
+            while not self.state.is_over:
+                to_move = self.state.to_move
+                if self.seat in to_move:
+                    self.human_turn()
+                else:
+                    self.bot_turn(to_move[0])
+        except _Quit as q:
+            return self.leave(q.reason)
+        except KeyboardInterrupt:
+            self.say()
+            return self.leave("interrupt")
+        self.finish()
+        return 0
+
+    def finish(self) -> None:
+        self.out.print(Rule("Final table"))
+        view = self.view()
+        self.out.print(self.text.render_view(view))
+        self.out.print(self.text.render_result(view))
+        if self.save:
+            self.write_save(self.save)
+
+    def write_save(self, path: Path) -> None:
+        try:
+            save_record(self.state, path)
+        except OSError as exc:
+            self.say(f"[red]Could not save to {path}: {exc.strerror}[/]")
+            return
+        self.say(f"Game saved to {path}. Replay it with: parlor replay {path} --seat {self.seat}")
+
+    def leave(self, reason: str) -> int:
+        if reason == "eof":
+            self.say("Input ended: leaving the game unfinished.")
+        else:
+            self.say("You left the game.")
+        if self.save:
+            self.write_save(self.save)
+        elif self.interactive and reason == "quit":
+            try:
+                answer = self.out.input("Save the game? Type a file name, or press Enter to skip: ").strip()
+            except (EOFError, KeyboardInterrupt):
+                answer = ""
+            if answer:
+                self.write_save(Path(answer))
+        return 130 if reason == "interrupt" else 0
+
+
+def play(
+    game: Game,
+    text: ModuleType,
+    *,
+    players: int,
+    seat: int,
+    bots: list[str],
+    seed: int,
+    options: Any,
+    save: Path | None,
+    delay: float,
+    out: Console,
+) -> int:
+    """Set up the table and play it out; returns the exit code."""
+    game.check_players(players)
+    if not 0 <= seat < players:
+        from parlor.core import ParlorError
+
+        raise ParlorError(f"--seat must be between 0 and {players - 1}, got {seat}")
+    state = game.new_game(players, seed, options)
+    others = [s for s in range(players) if s != seat]
+    kinds = dict(zip(others, bots))
+    bot_objects = {s: new_bot(kinds[s], game, sub_seed(seed, 1, s)) for s in others}
+    view = state.view(seat)
+    colours = {p["seat"]: p["deck"] for p in view.get("players_info", []) if "deck" in p}
+    session = Session(
+        game=game,
+        text=text,
+        state=state,
+        seat=seat,
+        bots=bot_objects,
+        bot_kinds=kinds,
+        out=out,
+        save=save,
+        delay=delay,
+        interactive=is_interactive(),
+        narrator=text.Narrator(seat, players, colours),
+    )
+    name = text.player_name
+    seats = ", ".join(f"{name(s, seat, colours.get(s))} {kinds[s]}" for s in others)
+    me = view["players_info"][seat] if "players_info" in view else {}
+    own = f" (the {me['deck']} deck; your own topping: {me['own_topping']})" if "deck" in me else ""
+    session.say(f"[bold]{game.title}[/] · {players} players · seed {seed}")
+    session.say(f"You are Seat {seat}{own}. Bots: {seats}.")
+    if getattr(text, "INTRO", ""):
+        session.say(text.INTRO)
+    session.say("Type the number of a move; h for help, r for the rules, q to quit.")
+    return session.run()
