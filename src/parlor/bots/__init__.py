@@ -35,13 +35,57 @@ class RandomBot:
         return self.rng.choice(state.legal_actions(seat))
 
 
-BOT_KINDS = ("random", "heuristic")
+class NoisyBot:
+    """Another bot that, with probability ``noise``, plays a random legal move instead.
+
+    The ``easy`` level: the heuristic's plan with human-like slips.
+    """
+
+    def __init__(self, inner: Bot, noise: float, seed: int, name: str) -> None:
+        self.inner = inner
+        self.noise = noise
+        self.rng = Rng(seed ^ 0x5EED)
+        self.name = name
+
+    def choose(self, state: State, seat: int) -> Action:
+        if self.rng.random() < self.noise:
+            return self.rng.choice(state.legal_actions(seat))
+        return self.inner.choose(state, seat)
+
+
+# The same level names for every game. Search budgets are iterations (so a seeded game is
+# reproducible); ``hard`` aims at well under a second per decision on one core.
+LEVELS = {
+    "easy": "the heuristic, with a random move 30% of the time",
+    "medium": "the game's heuristic",
+    "hard": "information-set MCTS, 400 iterations",
+    "expert": "information-set MCTS, 1600 iterations",
+}
+BOT_KINDS = ("random", "heuristic", *LEVELS, "ismcts")
+
+
+def heuristic_bot(game: Game, seed: int = 0) -> Bot:
+    module = importlib.import_module(f"parlor.games.{game.name.replace('-', '_')}.heuristic")
+    return module.HeuristicBot(game, seed)
 
 
 def make_bot(kind: str, game: Game, seed: int = 0) -> Bot:
+    """A bot by name: ``random``, ``heuristic``, a level (``easy`` ... ``expert``) or ``ismcts``."""
+    from .ismcts import ISMCTSBot
+
     if kind == "random":
         return RandomBot(game, seed)
-    if kind == "heuristic":
-        module = importlib.import_module(f"parlor.games.{game.name.replace('-', '_')}.heuristic")
-        return module.HeuristicBot(game, seed)
+    if kind in ("heuristic", "medium"):
+        bot = heuristic_bot(game, seed)
+        if kind == "medium":
+            bot.name = "medium"
+        return bot
+    if kind == "easy":
+        return NoisyBot(heuristic_bot(game, seed), 0.3, seed, "easy")
+    if kind == "hard":
+        return ISMCTSBot(game, seed, iterations=400, name="hard")
+    if kind == "expert":
+        return ISMCTSBot(game, seed, iterations=1600, name="expert")
+    if kind == "ismcts":
+        return ISMCTSBot(game, seed)
     raise ParlorError(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}")
