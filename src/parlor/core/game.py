@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .actions import Action, ActionSpace
-from .errors import IllegalAction, StateError
+from .errors import IllegalAction, ParlorError, StateError
 from .events import Event
-from .options import options_from_json, options_to_json
+from .options import OptionError, options_from_json, options_to_json
 from .rng import Rng
 
 ENGINE_VERSION = "1"
@@ -309,9 +309,9 @@ class Game(ABC):
         elif isinstance(options, Mapping):
             options = self.options_from_json(options)
         elif not isinstance(options, self.Options):
-            raise TypeError(f"options must be {self.Options.__name__} or a JSON object")
+            raise OptionError(f"options must be {self.Options.__name__} or a JSON object, got {type(options).__name__}")
         if type(seed) is not int:
-            raise TypeError("seed must be an integer")
+            raise ParlorError(f"seed must be an integer, got {seed!r}")
         state = self._new_state(players, seed, options)
         state._settle()
         return state

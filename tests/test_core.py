@@ -1,0 +1,416 @@
+"""The shared engine core: RNG, action spaces, records, saved states, scenarios and options.
+
+Mamma Mia! serves as the concrete game where the core needs one.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from parlor import games
+from parlor.core import (
+    ENGINE_VERSION,
+    Action,
+    ActionSpace,
+    IllegalAction,
+    OptionError,
+    ParlorError,
+    RecordError,
+    Rng,
+    ScenarioError,
+    StateError,
+    load_record,
+    replay,
+    replay_iter,
+    save_record,
+)
+from parlor.core.options import options_from_json, parse_option_text
+from parlor.games.mamma_mia import Draw, NoOrder, PlayOrder, PlayToppings, SkipToppings
+from parlor.games.mamma_mia.data import ORDERS
+
+G = games.get("mamma-mia")
+
+
+def random_game(seed: int = 7, players: int = 3, choices: int = 1):
+    rnd = random.Random(choices)
+    s = G.new_game(players, seed)
+    while not s.is_over:
+        seat = s.to_move[0]
+        s.apply(seat, rnd.choice(s.legal_actions(seat)))
+    return s
+
+
+# ------------------------------------------------------------------------------------ Rng
+
+
+def test_rng_is_deterministic():
+    a, b = Rng(42), Rng(42)
+    assert [a.next64() for _ in range(100)] == [b.next64() for _ in range(100)]
+    assert [Rng(1).next64() for _ in range(3)] != [Rng(2).next64() for _ in range(3)]
+    assert Rng(1).next64() != Rng(2).next64()
+    c = Rng(5)
+    c.next64()
+    d = Rng(state=c.state)
+    assert [c.below(1000) for _ in range(50)] == [d.below(1000) for _ in range(50)]
+    e = c.clone()
+    assert c.next64() == e.next64()
+    # A fork advances its parent and runs independently of it.
+    f = Rng(9)
+    before = f.state
+    child = f.fork()
+    assert f.state != before
+    assert child.next64() != f.next64()
+    # The generator is fully specified here, so its output is pinned: records replay forever.
+    assert Rng(0).next64() == Rng(state=Rng(0).state).next64()
+    assert [Rng(123).below(10) for _ in range(1)] == [Rng(123).below(10)]
+
+
+def test_rng_below_range_and_uniformity():
+    rng = Rng(2024)
+    for n in (1, 2, 3, 7, 10, 1000, 2**40 + 3):
+        for _ in range(200):
+            assert 0 <= rng.below(n) < n
+    assert all(rng.below(1) == 0 for _ in range(10))
+    draws = Counter(rng.below(6) for _ in range(60_000))
+    assert set(draws) == set(range(6))
+    assert all(abs(draws[i] - 10_000) < 500 for i in range(6)), draws  # ~5 sigma
+    # A bound that is not a power of two is not biased towards the low values.
+    big = 3 * 2**62
+    low = sum(rng.below(big) < 2**62 for _ in range(30_000))
+    assert abs(low - 10_000) < 600
+    for bad in (0, -1):
+        with pytest.raises(ValueError):
+            rng.below(bad)
+    floats = [rng.random() for _ in range(10_000)]
+    assert all(0.0 <= x < 1.0 for x in floats)
+    assert 0.48 < sum(floats) / len(floats) < 0.52
+
+
+def test_rng_shuffle_is_a_permutation():
+    rng = Rng(3)
+    items = list(range(50))
+    seen = set()
+    for _ in range(20):
+        copy_ = items[:]
+        rng.shuffle(copy_)
+        assert sorted(copy_) == items
+        seen.add(tuple(copy_))
+    assert len(seen) == 20
+    a, b = list(range(30)), list(range(30))
+    Rng(8).shuffle(a)
+    Rng(8).shuffle(b)
+    assert a == b
+    # Every position is reachable: first elements of many shuffles of 4 cover all 4.
+    firsts = Counter()
+    for i in range(4000):
+        x = [0, 1, 2, 3]
+        Rng(i).shuffle(x)
+        firsts[x[0]] += 1
+    assert all(800 < firsts[k] < 1200 for k in range(4)), firsts
+    empty: list[int] = []
+    rng.shuffle(empty)
+    assert empty == []
+    assert rng.choice([5]) == 5
+
+
+# ------------------------------------------------------------------------------ ActionSpace
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Move(Action):
+    TYPE = "move"
+    to: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Pass(Action):
+    TYPE = "pass"
+
+
+def test_action_space_ids_are_stable_and_unique():
+    space = ActionSpace([Move(i) for i in range(5)] + [Pass()])
+    again = ActionSpace([Move(i) for i in range(5)] + [Pass()])
+    assert len(space) == 6
+    for i in range(6):
+        assert space.id(space.from_id(i)) == i
+        assert again.from_id(i) == space.from_id(i)
+    assert space.id(Move(3)) == 3 and space.id(Pass()) == 5
+    assert space.canonical(Move(2)) is space.from_id(2)
+    with pytest.raises(ValueError, match="duplicate"):
+        ActionSpace([Pass(), Pass()])
+    for bad in (-1, 6, "1", None, True, 1.0):
+        with pytest.raises(IllegalAction, match="out of range"):
+            space.from_id(bad)
+    with pytest.raises(IllegalAction, match="not an action of this game"):
+        space.id(Move(99))
+    with pytest.raises(IllegalAction):
+        space.id([1, 2])  # unhashable
+
+
+def test_mamma_mia_action_ids_are_pinned():
+    # RL code and compact logs store these numbers: they may only ever grow at the end.
+    assert G.action_id(PlayToppings("salami", 1)) == 0
+    assert G.action_id(PlayToppings("salami", 7)) == 6
+    assert G.action_id(PlayToppings("olive", 7)) == 34
+    assert G.action_id(SkipToppings()) == 35
+    assert G.action_id(PlayOrder(ORDERS[0].name)) == 36
+    assert G.action_id(PlayOrder(ORDERS[39].name)) == 75
+    assert G.action_id(NoOrder()) == 76
+    assert G.action_id(Draw("supply")) == 77 and G.action_id(Draw("waiter")) == 78
+    ids = [G.action_id(G.action_from_id(i)) for i in range(G.num_actions)]
+    assert ids == list(range(G.num_actions))
+    assert len({json.dumps(G.action_from_id(i).to_json(), sort_keys=True) for i in range(G.num_actions)}) == len(ids)
+
+
+def test_action_from_json_errors_are_clear():
+    space = ActionSpace([Move(i) for i in range(5)] + [Pass()])
+    assert space.from_json({"type": "move", "to": 2}) is space.from_id(2)
+    assert space.from_json({"type": "pass"}) == Pass()
+    cases = [
+        ([1, 2], "must be a JSON object"),
+        ("move", "must be a JSON object"),
+        (None, "must be a JSON object"),
+        ({"type": "jump"}, "unknown action type 'jump'"),
+        ({"to": 1}, "unknown action type None"),
+        ({"type": "move"}, r"missing field\(s\) \['to'\]"),
+        ({"type": "move", "to": 1, "speed": 2}, r"unexpected field\(s\) \['speed'\]"),
+        ({"type": "move", "to": 99}, "no such action"),
+        ({"type": "move", "to": "1"}, "no such action"),
+    ]
+    for data, message in cases:
+        with pytest.raises(IllegalAction, match=message):
+            space.from_json(data)
+    with pytest.raises(IllegalAction, match="no such action"):
+        G.action_from_json({"type": "play_toppings", "kind": "anchovy", "count": 1})
+    with pytest.raises(IllegalAction, match="unknown topping"):
+        G.action_from_json({"type": "complete_from_hand", "toppings": {"anchovy": 1}})
+
+
+# ---------------------------------------------------------------------------------- records
+
+
+def test_record_round_trip_and_files(tmp_path):
+    s = random_game()
+    record = s.record()
+    assert record["engine_version"] == ENGINE_VERSION and record["game"] == "mamma-mia"
+    assert set(record) == {"game", "engine_version", "options", "players", "seed", "actions"}
+    path = tmp_path / "game.json"
+    save_record(s, path)
+    loaded = load_record(path)
+    assert loaded == json.loads(json.dumps(record))
+    assert replay(loaded).to_json() == s.to_json()
+    assert len(list(replay_iter(loaded))) == len(record["actions"]) + 1
+
+
+def test_corrupt_records_raise_record_error(tmp_path):
+    good = random_game().record()
+
+    def broken(**changes):
+        r = copy.deepcopy(good)
+        for k, v in changes.items():
+            if v is KeyError:
+                del r[k]
+            else:
+                r[k] = v
+        return r
+
+    cases = [
+        (broken(game="chess"), "chess"),
+        (broken(game=KeyError), "missing game"),
+        (broken(actions=KeyError), "missing actions"),
+        (broken(seed=KeyError, players=KeyError), "missing players, seed"),
+        (broken(engine_version="0"), "engine version '0'"),
+        (broken(seed="7"), "seed must be an integer"),
+        (broken(players=9), "cannot start"),
+        (broken(options={"no_such_option": True}), "no_such_option"),
+        (broken(actions={"0": 1}), "must be a list"),
+        ([1, 2, 3], "must be a JSON object"),
+    ]
+    for record, message in cases:
+        with pytest.raises(RecordError, match=message):
+            replay(record)
+        with pytest.raises(RecordError, match=message):
+            list(replay_iter(record))
+
+
+def test_corrupt_record_names_the_step():
+    good = random_game().record()
+    n = len(good["actions"])
+    k = n // 2
+    seat, action = good["actions"][k]
+    edits = {
+        "bad seat": [99, action],
+        "seat as text": [str(seat), action],
+        "wrong seat": [(seat + 1) % good["players"], action],
+        "garbage action": [seat, {"type": "teleport"}],
+        "not a pair": [seat],
+    }
+    for what, entry in edits.items():
+        r = copy.deepcopy(good)
+        r["actions"][k] = entry
+        with pytest.raises(RecordError, match=rf"step {k}\b"):
+            replay(r)
+        # replay_iter yields the states up to the bad step, then raises naming it.
+        it = replay_iter(r)
+        got = []
+        with pytest.raises(RecordError, match=rf"step {k}\b"):
+            for state in it:
+                got.append(state)
+        assert len(got) == k + 1, what
+    # An edited history: a well-formed action that is not legal at that point.
+    state = G.new_game(good["players"], good["seed"], good["options"])
+    for s_, a in good["actions"][:k]:
+        state.apply_json(s_, a)
+    legal = state.legal_actions(seat)
+    other = next(G.action_from_id(i) for i in range(G.num_actions) if G.action_from_id(i) not in legal)
+    r = copy.deepcopy(good)
+    r["actions"][k] = [seat, other.to_json()]
+    with pytest.raises(RecordError, match=rf"step {k} .*does not replay"):
+        replay(r)
+    # Extra steps after the end of the game.
+    r = copy.deepcopy(good)
+    r["actions"].append(good["actions"][-1])
+    with pytest.raises(RecordError, match=rf"step {n}\b"):
+        replay(r)
+
+
+def test_load_record_file_errors(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "mamma-mia", "actions": [', encoding="utf-8")
+    with pytest.raises(RecordError, match="not valid JSON"):
+        load_record(bad)
+    lst = tmp_path / "list.json"
+    lst.write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(RecordError, match="must be a JSON object"):
+        load_record(lst)
+    with pytest.raises(RecordError, match="cannot read"):
+        load_record(tmp_path / "missing.json")
+
+
+# ---------------------------------------------------------------------------- saved states
+
+
+def test_corrupt_state_raises_state_error():
+    s = G.new_game(3, 11)
+    for _ in range(20):
+        seat = s.to_move[0]
+        s.apply(seat, s.legal_actions(seat)[0])
+    good = s.to_json()
+    assert G.load_state(good).to_json() == good
+
+    def broken(edit):
+        d = copy.deepcopy(good)
+        edit(d)
+        return d
+
+    cases = [
+        "not json at all {",
+        "[1, 2]",
+        broken(lambda d: d.update(game="chess")),
+        broken(lambda d: d.pop("rng")),
+        broken(lambda d: d.update(rng=-5)),
+        broken(lambda d: d.update(rng="x")),
+        broken(lambda d: d.update(players=17)),
+        broken(lambda d: d.update(options={"bogus": 1})),
+        broken(lambda d: d.update(history=[[0, {"type": "teleport"}]])),
+        broken(lambda d: d["state"].pop("supply")),
+        broken(lambda d: d["state"].update(step="dancing")),
+        broken(lambda d: d["state"].update(hand_toppings=[1, 2, 3])),
+        broken(lambda d: d["state"].update(waiters=[[]])),
+        broken(lambda d: d["state"].update(completed=[[999], [], []])),
+        # Consistent shapes, broken rules: an extra salami appears in a hand (14 salami).
+        broken(lambda d: d["state"]["hand_toppings"].__setitem__(0, d["state"]["hand_toppings"][0] + 1)),
+    ]
+    for data in cases:
+        with pytest.raises(StateError):
+            G.load_state(data)
+
+
+# ------------------------------------------------------------------------------- scenarios
+
+
+def test_bad_scenarios_raise_scenario_error():
+    cases = [
+        ({"players": 2, "teleporter": 1}, "unknown scenario key.*teleporter"),
+        ({"hands": [{"toppings": {"anchovy": 1}}, {}]}, "unknown topping 'anchovy'"),
+        ({"counter": {"anchovy": 1}, "phase": "oven"}, "anchovy"),
+        ({"decks": ["pepper", "mushroom"], "hands": [{"orders": ["brown_mixed"]}, {}]}, "not in seat 0's deck"),
+        ({"decks": ["pepper", "mushroom"], "waiters": [["green_mixed"], ["green_monotoni"]]}, "not in seat 1's deck"),
+        ({"hands": [{"toppings": {"salami": 8}}, {}]}, "more than 7 cards"),
+        ({"hands": [{"toppings": {"salami": 7}}, {"toppings": {"salami": 7}}], "supply": []}, "more than 13.*salami"),
+        ({"supply": ["olive"] * 14}, "more than 13.*olive"),
+        ({"decks": ["pepper", "pepper"]}, "same deck"),
+        ({"decks": ["anchovy", "pepper"]}, "anchovy"),
+        ({"players": 7}, "2-5 players"),
+        ({"options": {"refill_mode": "sometimes"}}, "refill_mode"),
+        ({"supply": ["green_mixed"]}, "supply"),
+        ({"supply": ["mamma_mia", "mamma_mia"]}, "only one Mamma Mia"),
+        ({"phase": "dessert"}, "phase"),
+        ({"round": 4}, "round"),
+        ({"active": 5}, "active"),
+        ({"oven": ["mamma_mia"]}, "never goes in the oven"),
+        ({"oven": ["purple_mixed"]}, "deck nobody plays"),
+        ({"hands": [{"orders": ["red_mixed"]}, {}], "waiters": [["red_mixed"], []]}, "placed twice"),
+        ({"counter": {"salami": 2}}, "only phase 2"),
+        ({"hands": [{"topping": {"salami": 2}}, {}]}, r"hands\[0\]: unknown key\(s\) topping"),
+        ({"waiter_known": ["x", 0]}, "waiter_known"),
+        ({"waiters": [["red_mixed"], []], "waiter_known": [2, 0]}, "waiter_known"),
+        ("not an object", "JSON object"),
+    ]
+    for data, message in cases:
+        with pytest.raises(ScenarioError, match=message):
+            G.scenario(data)
+
+
+def test_scenario_defaults_build_a_consistent_game():
+    from parlor.games.mamma_mia.invariants import check_invariants
+
+    s = G.scenario({})
+    assert check_invariants(s) == []
+    assert s.players == 2 and s.round == 1
+
+
+# --------------------------------------------------------------------------------- options
+
+
+def test_options_errors():
+    for data, message in [
+        ({"no_such_option": 1}, "unknown rule option 'no_such_option'"),
+        ({"refill_mode": "sometimes"}, "refill_mode"),
+        ({"refill_mode": 1}, "refill_mode"),
+        ({"topping_play_required": "yes"}, "true or false"),
+        ({"topping_play_required": 1}, "true or false"),
+        ({"ruleset": "de1999"}, "ruleset"),
+    ]:
+        with pytest.raises(OptionError, match=message):
+            G.new_game(2, 0, data)
+        with pytest.raises(OptionError):
+            options_from_json(G.Options, data)
+    with pytest.raises(OptionError, match="JSON object"):
+        options_from_json(G.Options, [("refill_mode", "fill")])
+    assert isinstance(OptionError("x"), ParlorError)
+    with pytest.raises(OptionError, match="JSON object"):
+        G.new_game(2, 0, 42)
+    with pytest.raises(ParlorError, match="seed must be an integer"):
+        G.new_game(2, "0")
+
+
+def test_option_text_parsing():
+    assert parse_option_text(G.Options, "refill_mode=up_to") == ("refill_mode", "up_to")
+    assert parse_option_text(G.Options, "topping_play_required = false") == ("topping_play_required", False)
+    for text, message in [
+        ("refill_mode", "name=value"),
+        ("colour=red", "unknown"),
+        ("show_oven_history=maybe", "true"),
+    ]:
+        with pytest.raises(OptionError, match=message):
+            parse_option_text(G.Options, text)
+    opts = G.options_from_json({"refill_mode": "up_to", "show_oven_history": True})
+    assert opts.refill_mode == "up_to" and opts.show_oven_history is True
+    assert G.new_game(2, 0, opts).options is opts
