@@ -14,8 +14,9 @@ from rich.console import Console
 
 from parlor import games
 from parlor.bots import BOT_KINDS, make_bot
-from parlor.core import Game, ParlorError, Rng
+from parlor.core import Game, ParlorError
 from parlor.core.options import OptionError, parse_option_text
+from parlor.core.rng import derive_seed
 
 from . import generic_text
 
@@ -100,13 +101,7 @@ def new_bot(kind: str, game: Game, seed: int) -> Any:
         raise ParlorError(f"the {kind!r} bot is not available for {game.title} yet ({exc.name} is missing)") from None
 
 
-def sub_seed(seed: int, *parts: int) -> int:
-    """A seed derived from ``seed`` and ``parts``: independent streams, reproducible."""
-    rng = Rng(seed)
-    for p in parts:
-        rng = Rng(rng.next64() ^ (p & ((1 << 64) - 1)))
-    return rng.next64() >> 2
-
+sub_seed = derive_seed  # seeds of the games and seats of a simulation
 
 def is_interactive() -> bool:
     try:

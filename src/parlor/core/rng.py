@@ -24,6 +24,15 @@ def _mix(z: int) -> int:
     return z ^ (z >> 31)
 
 
+def derive_seed(seed: int, *parts: int) -> int:
+    """A seed derived from ``seed`` and ``parts`` (e.g. game index, seat): reproducible,
+    independent streams for the games and seats of a simulation or tournament."""
+    rng = Rng(seed)
+    for p in parts:
+        rng = Rng(state=_mix(rng.next64() ^ (p & _MASK)))
+    return rng.next64() >> 2
+
+
 class Rng:
     """SplitMix64 with unbiased bounded draws and Fisher-Yates shuffles."""
 

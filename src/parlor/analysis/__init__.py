@@ -1,0 +1,1 @@
+"""Analysis: tournaments, ratings and balance reports over many simulated games."""

@@ -1,0 +1,65 @@
+"""Tournaments: fair schedules, reproducible results, sound intervals, a working CLI."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from parlor.analysis.tournament import lineups, run_tournament, wilson
+from parlor.cli.main import app
+
+
+@pytest.mark.parametrize(
+    ("bots", "players"), [(["a", "b", "c", "d"], 4), (["a", "b", "c", "d", "e"], 2), (["a", "b"], 4)]
+)
+def test_every_bot_sits_in_every_seat_equally_often(bots, players):
+    schedule = lineups(bots, players)
+    per_seat = [Counter(lineup[s] for lineup in schedule) for s in range(players)]
+    for counts in per_seat:
+        assert set(counts) == set(bots)
+        assert len(set(counts.values())) == 1  # the same number of times for every bot
+    if len(bots) >= players:
+        meetings = Counter(frozenset(p) for lineup in schedule for p in itertools.combinations(lineup, 2))
+        assert len(set(meetings.values())) == 1  # every pair meets equally often
+
+
+def test_wilson_interval():
+    low, high = wilson(50, 100)
+    assert low < 0.5 < high and abs((low + high) / 2 - 0.5) < 1e-9
+    assert wilson(100, 100)[1] == 1.0 and wilson(100, 100)[0] > 0.95
+    assert wilson(0, 0) == (0.0, 1.0)
+    narrow, wide = wilson(600, 1000), wilson(60, 100)
+    assert narrow[1] - narrow[0] < wide[1] - wide[0]
+
+
+def test_same_seed_same_tournament_in_one_or_two_processes():
+    one = run_tournament("mamma-mia", players=2, bots=["medium", "random"], games=12, seed=4, workers=1)
+    two = run_tournament("mamma-mia", players=2, bots=["medium", "random"], games=12, seed=4, workers=2)
+    assert one.to_json() == two.to_json()
+    other = run_tournament("mamma-mia", players=2, bots=["medium", "random"], games=12, seed=5, workers=1)
+    assert [r.scores for r in other.results] != [r.scores for r in one.results]
+
+
+def test_the_heuristic_beats_random_on_the_ladder():
+    t = run_tournament("mamma-mia", players=2, bots=["medium", "random"], games=40, seed=1)
+    step = t.ladder()[0]
+    assert step["a"] == "medium" and step["games"] == 40 and step["a_better"]
+    medium, rand = t.standings()
+    assert medium.mu > rand.mu and medium.wins > rand.wins
+
+
+def test_cli_json_and_errors():
+    runner = CliRunner()
+    res = runner.invoke(app, ["tournament", "mamma-mia", "-p", "3", "--bots", "medium,random", "-n", "6", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["games"] == 6 and {s["bot"] for s in data["standings"]} == {"medium", "random"}
+    assert sum(s["win_rate"] * s["games"] for s in data["standings"]) == pytest.approx(6)
+    bad = runner.invoke(app, ["tournament", "mamma-mia", "--bots", "medium,nobody", "-n", "2"])
+    assert bad.exit_code == 1 and "unknown bot" in bad.output
+    same = runner.invoke(app, ["tournament", "mamma-mia", "--bots", "medium", "-n", "2"])
+    assert same.exit_code == 1 and "two different bots" in same.output
