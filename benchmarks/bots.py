@@ -1,0 +1,107 @@
+"""Bot speed: ISMCTS iterations per second and the time of one ``hard`` decision.
+
+    python benchmarks/bots.py [--players 4] [--positions 6] [--quick]
+
+For each registered game, at mid-game positions of random play, it measures the random
+playout speed of the engine (decisions/s, the baseline, in the same process), ISMCTS
+iterations per second, and the wall time of one ``hard`` decision; and reports the
+iterations as a ratio to playout decisions, since machines are noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+from parlor import games
+from parlor.bots import make_bot
+from parlor.bots.ismcts import ISMCTSBot
+
+
+def positions(name: str, players: int, count: int) -> list[Any]:
+    game = games.get(name)
+    rnd = random.Random(5)
+    out: list[Any] = []
+    seed = 0
+    while len(out) < count:
+        state = game.new_game(players, seed)
+        seed += 1
+        steps = 0
+        while state.to_move:
+            seat = state.to_move[0]
+            legal = state.legal_actions(seat)
+            if len(legal) > 1 and steps > 20 and rnd.random() < 0.05:
+                out.append(state.clone())
+                break
+            state.apply(seat, rnd.choice(legal))
+            steps += 1
+    return out
+
+
+def playout_rate(name: str, players: int, seconds: float) -> float:
+    game = games.get(name)
+    rnd = random.Random(1)
+    decisions, start, seed = 0, time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        state = game.new_game(players, seed)
+        seed += 1
+        while state.to_move:
+            seat = state.to_move[0]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rnd.randrange(len(legal))])
+            decisions += 1
+    return decisions / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--positions", type=int, default=6)
+    parser.add_argument("--quick", action="store_true", help="one position, tiny budgets (smoke test)")
+    args = parser.parse_args(argv)
+    rows = []
+    for name in games.names():
+        game = games.get(name)
+        players = min(max(args.players, game.min_players), game.max_players)
+        sample = positions(name, players, 1 if args.quick else args.positions)
+        baseline = playout_rate(name, players, 0.2 if args.quick else 2.0)
+        rates, hard_times = [], []
+        for i, state in enumerate(sample):
+            seat = state.to_move[0]
+            bot = ISMCTSBot(game, seed=i, iterations=20 if args.quick else 300)
+            start = time.perf_counter()
+            bot.choose(state, seat)
+            rates.append(bot.last_iterations / (time.perf_counter() - start))
+            hard = make_bot("hard", game, i)
+            if args.quick:
+                hard.iterations = 20  # type: ignore[attr-defined]
+            start = time.perf_counter()
+            hard.choose(state, seat)
+            hard_times.append(time.perf_counter() - start)
+        row = {
+            "game": name,
+            "players": players,
+            "playout_decisions_per_s": baseline,
+            "ismcts_iterations_per_s": statistics.median(rates),
+            "hard_decision_s": statistics.median(hard_times),
+            "hard_decision_max_s": max(hard_times),
+        }
+        row["iterations_per_1000_decisions"] = 1000 * row["ismcts_iterations_per_s"] / baseline
+        rows.append(row)
+    header = f"{'game':<11} {'P':>2} {'playout dec/s':>14} {'ISMCTS it/s':>12} {'it per 1k dec':>14}"
+    print(f"{header} {'hard (median, max)':>20}")
+    for r in rows:
+        print(
+            f"{r['game']:<11} {r['players']:>2} {r['playout_decisions_per_s']:>14,.0f} "
+            f"{r['ismcts_iterations_per_s']:>12,.0f} {r['iterations_per_1000_decisions']:>14.2f} "
+            f"{r['hard_decision_s']:>10.2f} s, {r['hard_decision_max_s']:.2f} s"
+        )
+    return rows
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
