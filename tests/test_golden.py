@@ -36,6 +36,9 @@ CASES = {
             "show_oven_history": True,
         },
     ),
+    "sweet-nose-3p-default": ("sweet-nose", 3, {}),
+    "sweet-nose-4p-ascension": ("sweet-nose", 4, {"ascension": True}),
+    "sweet-nose-5p-shopkeeper-hidden-tiles": ("sweet-nose", 5, {"shopkeeper": True, "shop_tiles_visible": False}),
 }
 
 

@@ -10,8 +10,10 @@ from parlor.core.game import Game
 # name -> module; a game is imported the first time it is asked for.
 _MODULES = {
     "mamma-mia": "parlor.games.mamma_mia",
+    "sweet-nose": "parlor.games.sweet_nose",
 }
 _ALIASES = {"mamma_mia": "mamma-mia", "mammamia": "mamma-mia"}
+_ALIASES.update({"sweet_nose": "sweet-nose", "sweetnose": "sweet-nose"})
 
 
 def names() -> list[str]:

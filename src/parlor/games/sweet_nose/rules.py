@@ -1,0 +1,989 @@
+"""Sweet Nose rules, in rulebook order (spec: ``shared/rules/sweet_nose.md``).
+
+Setup (§3) -> [Shopkeeper auction (§7.2)] -> rounds of phase 1 "set sweetness"
+(§4.1, simultaneous and secret), phase 2 "exchange sweets and use shops" (§4.2),
+phase 3 "score sweetness" (§4.3) and phase 4 "choose a shop" (§4.4) -> the end (§6).
+
+Sweets of a kind are interchangeable, so every container is a count per kind: trays and
+bowls are flat lists (``seat * 5 + kind``), the market a list of 5. Per-seat data that
+rarely changes (cards, tiles, flags) is kept in tuples, copied on write, so ``clone`` only
+copies a few short lists. Every action the engine offers is a prebuilt object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from parlor.core.actions import Action
+from parlor.core.events import Event, private, public
+from parlor.core.game import Result, State
+from parlor.core.options import OptionError
+from parlor.core.rng import Rng
+
+from . import actions as A
+from .data import (
+    BAG_PER_KIND,
+    BOWL_SWAP,
+    CHANGE_TASTE,
+    DOUBLE_TRADE,
+    IGNORE_MARKET,
+    KINDS,
+    MARKET_FROM_SUPPLY,
+    MARKET_TO_BOWL,
+    NUM_KINDS,
+    REARRANGE,
+    ROUNDS,
+    SEND_BACK,
+    SHOPKEEPER_LEVELS,
+    STASH,
+    SWEETS_PER_KIND,
+    TAKE_BACK,
+    TILE_INDEX,
+    TILES,
+    TILES_OF_LEVEL,
+    TRAY_SIZE,
+    TWIN_TRADE,
+    max_level,
+)
+
+# Steps: where the game stands.
+AUCTION, ASSIGN, EXCHANGE, TASTE, DECLARE, SHOP, OVER = range(7)
+STEP_NAMES = ("auction", "set_sweetness", "exchange", "change_taste", "declare_ignore_market", "choose_shop", "over")
+
+_K = range(NUM_KINDS)
+NO_TILE = -1
+KIND_OF: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
+
+
+def counts_json(counts: Any) -> dict[str, int]:
+    """``[0, 2, 0, 1, 0]`` -> ``{"longevity_peach_bun": 2, "zhuangyuan_cake": 1}``."""
+    return {KINDS[k]: n for k, n in enumerate(counts) if n}
+
+
+def values_json(values: tuple[int, ...]) -> dict[str, int]:
+    """A sweetness assignment as ``{kind: value}``."""
+    return {KINDS[k]: v for k, v in enumerate(values)}
+
+
+class SweetNoseState(State):
+    __slots__ = (
+        "round",
+        "step",
+        "start_player",
+        "active",
+        "trays",
+        "bowls",
+        "market",
+        "supply",
+        "sweetness",
+        "revealed",
+        "scores",
+        "round_scores",
+        "held",
+        "ignoring",
+        "exchanged",
+        "phase_turns",
+        "quiet_turns",
+        "idle_turns",
+        "picks",
+        "in_auction",
+        "swaps",
+        "past",
+    )
+
+    round: int  # 1.. (0 during the Shopkeeper auction)
+    step: int
+    start_player: int  # holder of the Thunder God marker
+    active: int  # whose turn it is in phase 2 and in the auction
+    trays: list[int]  # flat: seat * 5 + kind -> count
+    bowls: list[int]  # flat, as trays
+    market: list[int]  # per kind
+    supply: tuple[int, ...]  # per kind: sweets out of play (beside the board)
+    sweetness: tuple[tuple[int, ...], ...]  # seat -> card value per kind; () until set this round
+    revealed: bool  # have this round's cards been turned face up?
+    scores: list[int]  # seat -> total on the score track
+    round_scores: tuple[int, ...]  # seat -> the last scored round's score (() before any)
+    held: tuple[int, ...]  # seat -> shop tile held (NO_TILE: none)
+    ignoring: tuple[bool, ...]  # seat -> has activated l5_ignore_market this round
+    exchanged: bool  # has the active player exchanged this turn?
+    phase_turns: int  # turns begun in this phase 2
+    quiet_turns: int  # consecutive turns that ended without an exchange (A4)
+    idle_turns: int  # consecutive turns in which the player could do nothing at all
+    picks: tuple[tuple[int, int], ...]  # phase 4 / auction: (seat, highest level) still to pick, in order
+    in_auction: tuple[bool, ...]  # Shopkeeper: seat -> has not passed yet
+    swaps: tuple[tuple[int, int, int], ...]  # this round's public card swaps (seat, kind, kind)
+    past: tuple[tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...]], ...]  # (round, cards, scores)
+
+    # ------------------------------------------------------------------ cloning
+    def clone(self) -> "SweetNoseState":
+        c = object.__new__(SweetNoseState)
+        self._copy_base_into(c)
+        c.round = self.round
+        c.step = self.step
+        c.start_player = self.start_player
+        c.active = self.active
+        c.trays = self.trays[:]
+        c.bowls = self.bowls[:]
+        c.market = self.market[:]
+        c.supply = self.supply
+        c.sweetness = self.sweetness
+        c.revealed = self.revealed
+        c.scores = self.scores[:]
+        c.round_scores = self.round_scores
+        c.held = self.held
+        c.ignoring = self.ignoring
+        c.exchanged = self.exchanged
+        c.phase_turns = self.phase_turns
+        c.quiet_turns = self.quiet_turns
+        c.idle_turns = self.idle_turns
+        c.picks = self.picks
+        c.in_auction = self.in_auction
+        c.swaps = self.swaps
+        c.past = self.past
+        return c
+
+    # ------------------------------------------------------------------ small helpers
+    def tray(self, seat: int) -> list[int]:
+        base = seat * NUM_KINDS
+        return self.trays[base : base + NUM_KINDS]
+
+    def bowl(self, seat: int) -> list[int]:
+        base = seat * NUM_KINDS
+        return self.bowls[base : base + NUM_KINDS]
+
+    def tray_size(self, seat: int) -> int:
+        base = seat * NUM_KINDS
+        return sum(self.trays[base : base + NUM_KINDS])
+
+    def held_sweets(self, seat: int) -> list[int]:
+        base = seat * NUM_KINDS
+        t, b = self.trays, self.bowls
+        return [t[base + k] + b[base + k] for k in _K]
+
+    def some_tray_empty(self) -> bool:
+        t = self.trays
+        return any(not (t[b] or t[b + 1] or t[b + 2] or t[b + 3] or t[b + 4]) for b in range(0, len(t), NUM_KINDS))
+
+    def turn_order(self, start: int | None = None) -> list[int]:
+        first = self.start_player if start is None else start
+        return [(first + i) % self.players for i in range(self.players)]
+
+    def others(self, seat: int) -> Iterator[int]:
+        for i in range(1, self.players):
+            yield (seat + i) % self.players
+
+    def tiles_in_shop(self) -> list[int]:
+        held = self.held
+        return [t for t in range(len(TILES)) if t not in held]
+
+    def holder_of(self, tile: int) -> int:
+        return self.held.index(tile) if tile in self.held else -1
+
+    def _set_held(self, seat: int, tile: int) -> None:
+        held = list(self.held)
+        held[seat] = tile
+        self.held = tuple(held)
+
+    # ================================================================== Shopkeeper (§7.2)
+    def start_auction(self, events: list[Event]) -> None:
+        self.step = AUCTION
+        self.round = 0
+        self.in_auction = (True,) * self.players
+        self.active = self.start_player
+        self.to_move = (self.active,)
+        events.append(public("auction_started", start_player=self.start_player))
+
+    def bid_spaces(self, seat: int) -> list[int]:
+        """The score spaces ``seat`` may move its marker to now (A21)."""
+        options = self.options
+        taken = {self.scores[q] for q in range(self.players) if q != seat}
+        low = self.scores[seat] + 1
+        if options.shopkeeper_bid_rule == "must_raise":
+            low = max(low, max(self.scores) + 1)
+        return [s for s in range(low, options.shopkeeper_max_bid + 1) if s not in taken]
+
+    def bid(self, seat: int, space: int) -> list[Event]:
+        self.scores[seat] = space
+        events = [public("bid", seat=seat, space=space)]
+        self.next_bidder(events)
+        return events
+
+    def pass_bid(self, seat: int) -> list[Event]:
+        in_auction = list(self.in_auction)
+        in_auction[seat] = False
+        self.in_auction = tuple(in_auction)
+        events = [public("passed", seat=seat, space=self.scores[seat])]
+        self.next_bidder(events)
+        return events
+
+    def next_bidder(self, events: list[Event]) -> None:
+        for seat in self.others(self.active):
+            if self.in_auction[seat]:
+                self.active = seat
+                self.to_move = (seat,)
+                return
+        if self.in_auction[self.active]:
+            self.to_move = (self.active,)
+            return
+        self.end_auction(events)
+
+    def end_auction(self, events: list[Event]) -> None:
+        """Markers off the start space take tiles in rank order: levels 1-5, 1-4, ..."""
+        bidders = sorted((s for s in range(self.players) if self.scores[s] > 0), key=lambda s: -self.scores[s])
+        self.picks = tuple((s, SHOPKEEPER_LEVELS[rank]) for rank, s in enumerate(bidders))
+        events.append(public("auction_ended", scores=list(self.scores), pick_order=[s for s, _ in self.picks]))
+        self.step = SHOP
+        self.next_pick(events)
+
+    # ================================================================== a round (§4)
+    def start_round(self, events: list[Event]) -> None:
+        self.round += 1
+        if self.round > 1 and self.options.redeal_each_round:  # A19
+            deal_sweets(self)
+            events.append(
+                public(
+                    "sweets_redealt",
+                    trays=[counts_json(self.tray(p)) for p in range(self.players)],
+                    market=counts_json(self.market),
+                )
+            )
+        self.sweetness = ((),) * self.players
+        self.revealed = False
+        self.ignoring = (False,) * self.players
+        self.swaps = ()
+        self.exchanged = False
+        self.step = ASSIGN
+        self.to_move = tuple(range(self.players))
+        rounds = None if self.options.ascension else ROUNDS
+        events.append(public("round_started", round=self.round, rounds=rounds, start_player=self.start_player))
+
+    # ---- phase 1: set sweetness (§4.1), simultaneous and secret
+    def set_sweetness(self, seat: int, values: tuple[int, ...]) -> list[Event]:
+        cards = list(self.sweetness)
+        cards[seat] = values
+        self.sweetness = tuple(cards)
+        self.to_move = tuple(s for s in self.to_move if s != seat)
+        events = [
+            public("sweetness_set", seat=seat),
+            private(seat, "sweetness_chosen", seat=seat, values=values_json(values)),
+        ]
+        if not self.to_move:
+            self.start_exchange_phase(events)
+        return events
+
+    # ---- phase 2: exchange sweets and use shops (§4.2)
+    def start_exchange_phase(self, events: list[Event]) -> None:
+        self.step = EXCHANGE
+        self.phase_turns = 0
+        self.quiet_turns = 0
+        self.idle_turns = 0
+        self.active = self.start_player
+        events.append(public("exchange_phase_started", start_player=self.start_player))
+        self.start_turn(events)
+
+    def start_turn(self, events: list[Event]) -> None:
+        """Begin the active player's turn; a turn with nothing to do passes by itself."""
+        while True:
+            limit = self.options.phase2_turn_limit
+            if limit is not None and self.phase_turns >= limit:  # A7
+                self.end_exchange_phase("turn_limit", events)
+                return
+            self.phase_turns += 1
+            self.exchanged = False
+            seat = self.active
+            self.to_move = (seat,)
+            if self.can_exchange(seat) or self.tile_usable(seat):
+                self.idle_turns = 0
+                return
+            # Nothing at all to do: the turn is skipped (A4).
+            events.append(public("turn_skipped", seat=seat))
+            self.idle_turns += 1
+            if self.close_turn(events):
+                return
+            if self.idle_turns >= self.players:  # a full lap in which nobody could do anything
+                self.end_exchange_phase("deadlock", events)
+                return
+
+    def close_turn(self, events: list[Event]) -> bool:
+        """End the active turn; True if phase 2 ended, else the next player is active."""
+        self.quiet_turns = 0 if self.exchanged else self.quiet_turns + 1
+        if self.options.phase_end_timing == "end_of_turn" and self.some_tray_empty():  # A6
+            self.end_exchange_phase("tray_empty", events)
+            return True
+        if self.options.end_phase_on_stalemate and self.quiet_turns >= self.players:  # A4
+            self.end_exchange_phase("stalemate", events)
+            return True
+        self.active = (self.active + 1) % self.players
+        return False
+
+    def end_turn(self, seat: int) -> list[Event]:
+        events = [public("turn_ended", seat=seat)]
+        if not self.close_turn(events):
+            self.start_turn(events)
+        return events
+
+    def after_action(self, events: list[Event]) -> None:
+        """§4.2 turn procedure, step 2: the phase may end, the turn may end by itself."""
+        if self.options.phase_end_timing == "immediate" and self.some_tray_empty():  # A6
+            self.end_exchange_phase("tray_empty", events)
+            return
+        seat = self.active
+        turn_done = (self.exchanged or not self.can_exchange(seat)) and not self.tile_usable(seat)
+        if turn_done and not self.close_turn(events):
+            self.start_turn(events)
+
+    # ---- the exchange (A and B)
+    def can_exchange(self, seat: int) -> bool:
+        """Is some exchange A or B legal? (Without listing them: this runs after every action.)"""
+        trays, n = self.trays, NUM_KINDS
+        mine = [k for k in _K if trays[seat * n + k]]
+        if not mine:
+            return False
+        if len(mine) > 1:  # any sweet anywhere differs from one of mine
+            return True
+        only = mine[0]
+        for target in range(self.players):
+            if target != seat and any(trays[target * n + k] for k in _K if k != only):
+                return True
+        return any(self.market[k] for k in _K if k != only)
+
+    def exchanges(self, seat: int) -> list[Action]:
+        """Every legal exchange A (by target, kind taken, kind given) and B (given, taken)."""
+        trays, base = self.trays, seat * NUM_KINDS
+        mine = 0
+        for k in _K:
+            if trays[base + k]:
+                mine |= 1 << k
+        if not mine:
+            return []
+        out: list[Action] = []
+        for target in self.others(seat):
+            tbase = target * NUM_KINDS
+            by_take = A.EXCHANGE_A_BY_MASK[target]
+            for take in _K:
+                if trays[tbase + take]:
+                    out += by_take[take][mine]
+        market = self.market
+        held = 0
+        for k in _K:
+            if market[k]:
+                held |= 1 << k
+        out += A.EXCHANGE_B_BY_MASK[mine][held]
+        return out
+
+    def exchange_with_player(self, seat: int, target: int, take: int, give: int) -> list[Event]:
+        """A: their tray -> my bowl, my tray -> their bowl; the kinds differ."""
+        move_between(self, target, take, seat, give, kind_rule="different")
+        self.exchanged = True
+        events = [public("exchanged_with_player", seat=seat, target=target, took=KINDS[take], gave=KINDS[give])]
+        self.after_action(events)
+        return events
+
+    def exchange_with_market(self, seat: int, give: int, take: int, into_bowl: bool = False) -> list[Event]:
+        """B: my tray -> market, market -> my tray (or bowl, with l2_market_to_bowl)."""
+        base = seat * NUM_KINDS
+        self.trays[base + give] -= 1
+        self.market[give] += 1
+        self.market[take] -= 1
+        (self.bowls if into_bowl else self.trays)[base + take] += 1
+        return [public("exchanged_with_market", seat=seat, gave=KINDS[give], took=KINDS[take], into_bowl=into_bowl)]
+
+    def exchange_b(self, seat: int, give: int, take: int) -> list[Event]:
+        events = self.exchange_with_market(seat, give, take)
+        self.exchanged = True
+        self.after_action(events)
+        return events
+
+    # ---- the shop action (§5): when a held tile may be used, and how
+    def tile_usable(self, seat: int) -> bool:
+        return self.held[seat] != NO_TILE and next(self.tile_uses(seat), None) is not None
+
+    def tile_uses(self, seat: int) -> Iterator[Action]:
+        """Every legal use of ``seat``'s held tile on its own turn in phase 2."""
+        tile = self.held[seat]
+        if tile == NO_TILE:
+            return
+        options = self.options
+        trays, bowls, base = self.trays, self.bowls, seat * NUM_KINDS
+        if tile == STASH:
+            for k in _K:
+                if trays[base + k]:
+                    yield A.STASH[k]
+        elif tile == TWIN_TRADE:
+            same = options.l1_twin_trade_kind_rule == "same"  # A8
+            for target in self.others(seat):
+                tbase = target * NUM_KINDS
+                for take in _K:
+                    if trays[tbase + take]:
+                        for give in _K:
+                            if trays[base + give] and (give == take or not same):
+                                yield A.TWIN_TRADE[target][take][give]
+        elif tile == TAKE_BACK:
+            for k in _K:
+                if bowls[base + k]:
+                    yield A.TAKE_BACK[k]
+        elif tile == MARKET_TO_BOWL:
+            if self.exchanged and options.l2_market_to_bowl_mode == "modify":  # A9
+                return
+            for give in _K:
+                if trays[base + give]:
+                    for take in _K:
+                        if self.market[take] and take != give:
+                            yield A.MARKET_TO_BOWL[give][take]
+        elif tile == BOWL_SWAP:
+            for mine in _K:
+                if bowls[base + mine]:
+                    for target in self.others(seat):
+                        tbase = target * NUM_KINDS
+                        for theirs in _K:
+                            if bowls[tbase + theirs] and theirs != mine:
+                                yield A.BOWL_SWAP[target][mine][theirs]
+        elif tile == SEND_BACK:
+            for target in self.others(seat):
+                tbase = target * NUM_KINDS
+                for k in _K:
+                    if bowls[tbase + k]:
+                        yield A.SEND_BACK[target][k]
+        elif tile == REARRANGE:
+            for b in _K:
+                if bowls[base + b]:
+                    for t in _K:
+                        if trays[base + t] and t != b:
+                            yield A.REARRANGE[b][t]
+        elif tile == DOUBLE_TRADE:
+            yield from self.double_trades(seat)
+        elif tile == CHANGE_TASTE:
+            if options.l5_change_taste_timing == "own_turn":  # A11
+                yield from A.CHANGE_TASTE.values()
+        elif tile == IGNORE_MARKET and options.l5_ignore_market_timing == "own_turn":  # A12
+            yield A.IGNORE_MARKET
+
+    def double_trades(self, seat: int) -> Iterator[Action]:
+        trays = self.trays
+        mine = self.tray(seat)
+        my_size = sum(mine)
+        for target in self.others(seat):
+            theirs = trays[target * NUM_KINDS : target * NUM_KINDS + NUM_KINDS]
+            size = min(my_size, sum(theirs))
+            if size >= 2:
+                groups = A.PAIRS
+            elif size == 1 and self.options.l4_double_trade_short:  # A10
+                groups = A.SINGLES
+            else:
+                continue
+            gives = [g for g in groups if _contains(mine, g)]
+            takes = [g for g in groups if _contains(theirs, g)]
+            for give in gives:
+                for take in takes:
+                    if give != take:
+                        yield A.DOUBLE_TRADE[(target, give, take)]
+
+    def use_tile(self, seat: int, tile: int, detail: dict[str, Any], events: list[Event]) -> None:
+        """Flip the tile, then return it level side up to its shop space (§4.2)."""
+        self._set_held(seat, NO_TILE)
+        events.insert(0, public("shop_used", seat=seat, tile=TILES[tile].id, **detail))
+
+    # The ten abilities (§5), one function each.
+    def stash(self, seat: int, kind: int) -> list[Event]:
+        """l1_stash: tray -> own bowl."""
+        base = seat * NUM_KINDS
+        self.trays[base + kind] -= 1
+        self.bowls[base + kind] += 1
+        events: list[Event] = []
+        self.use_tile(seat, STASH, {"kind": KINDS[kind]}, events)
+        return events
+
+    def twin_trade(self, seat: int, target: int, take: int, give: int) -> list[Event]:
+        """l1_twin_trade: an extra trade routed like A, same kind by default (A8)."""
+        rule = "same" if self.options.l1_twin_trade_kind_rule == "same" else "any"
+        move_between(self, target, take, seat, give, kind_rule=rule)
+        events: list[Event] = []
+        self.use_tile(seat, TWIN_TRADE, {"target": target, "took": KINDS[take], "gave": KINDS[give]}, events)
+        return events
+
+    def take_back(self, seat: int, kind: int) -> list[Event]:
+        """l2_take_back: own bowl -> own tray."""
+        base = seat * NUM_KINDS
+        self.bowls[base + kind] -= 1
+        self.trays[base + kind] += 1
+        events: list[Event] = []
+        self.use_tile(seat, TAKE_BACK, {"kind": KINDS[kind]}, events)
+        return events
+
+    def market_to_bowl(self, seat: int, give: int, take: int) -> list[Event]:
+        """l2_market_to_bowl: exchange B into the bowl; the turn's exchange (A9 'modify')."""
+        events = self.exchange_with_market(seat, give, take, into_bowl=True)
+        if self.options.l2_market_to_bowl_mode == "modify":
+            self.exchanged = True
+        self.use_tile(seat, MARKET_TO_BOWL, {"gave": KINDS[give], "took": KINDS[take]}, events)
+        return events
+
+    def bowl_swap(self, seat: int, target: int, give: int, take: int) -> list[Event]:
+        """l3_bowl_swap: one of my bowl's sweets for one of another bowl's."""
+        mine, theirs = seat * NUM_KINDS, target * NUM_KINDS
+        self.bowls[mine + give] -= 1
+        self.bowls[theirs + give] += 1
+        self.bowls[theirs + take] -= 1
+        self.bowls[mine + take] += 1
+        events: list[Event] = []
+        self.use_tile(seat, BOWL_SWAP, {"target": target, "gave": KINDS[give], "took": KINDS[take]}, events)
+        return events
+
+    def send_back(self, seat: int, target: int, kind: int) -> list[Event]:
+        """l3_send_back: another player's bowl -> that player's tray."""
+        base = target * NUM_KINDS
+        self.bowls[base + kind] -= 1
+        self.trays[base + kind] += 1
+        events: list[Event] = []
+        self.use_tile(seat, SEND_BACK, {"target": target, "kind": KINDS[kind]}, events)
+        return events
+
+    def rearrange(self, seat: int, from_bowl: int, from_tray: int) -> list[Event]:
+        """l4_rearrange: swap one bowl sweet with one tray sweet of my own."""
+        base = seat * NUM_KINDS
+        self.bowls[base + from_bowl] -= 1
+        self.trays[base + from_bowl] += 1
+        self.trays[base + from_tray] -= 1
+        self.bowls[base + from_tray] += 1
+        events: list[Event] = []
+        self.use_tile(seat, REARRANGE, {"from_bowl": KINDS[from_bowl], "from_tray": KINDS[from_tray]}, events)
+        return events
+
+    def double_trade(self, seat: int, target: int, give: tuple[int, ...], take: tuple[int, ...]) -> list[Event]:
+        """l4_double_trade: two of my tray's sweets for two of theirs, all staying in trays."""
+        mine, theirs = seat * NUM_KINDS, target * NUM_KINDS
+        for k in give:
+            self.trays[mine + k] -= 1
+            self.trays[theirs + k] += 1
+        for k in take:
+            self.trays[theirs + k] -= 1
+            self.trays[mine + k] += 1
+        events: list[Event] = []
+        detail = {"target": target, "gave": [KINDS[k] for k in give], "took": [KINDS[k] for k in take]}
+        self.use_tile(seat, DOUBLE_TRADE, detail, events)
+        return events
+
+    def change_taste(self, seat: int, first: int, second: int) -> list[Event]:
+        """l5_change_taste: the two kinds' cards change places (A11: who sees which kinds)."""
+        values = list(self.sweetness[seat])
+        values[first], values[second] = values[second], values[first]
+        cards = list(self.sweetness)
+        cards[seat] = tuple(values)
+        self.sweetness = tuple(cards)
+        kinds = [KINDS[first], KINDS[second]]
+        events: list[Event] = []
+        if self.options.l5_change_taste_public:
+            self.swaps = (*self.swaps, (seat, first, second))
+            self.use_tile(seat, CHANGE_TASTE, {"kinds": kinds}, events)
+        else:
+            self.use_tile(seat, CHANGE_TASTE, {}, events)
+        events.append(private(seat, "sweetness_swapped", seat=seat, kinds=kinds, values=values_json(tuple(values))))
+        return events
+
+    def ignore_market(self, seat: int) -> list[Event]:
+        """l5_ignore_market: no market bonus at this round's scoring (A12: for whom)."""
+        flags = list(self.ignoring)
+        flags[seat] = True
+        self.ignoring = tuple(flags)
+        events: list[Event] = []
+        self.use_tile(seat, IGNORE_MARKET, {"scope": self.options.l5_ignore_market_scope}, events)
+        return events
+
+    # ---- the end of phase 2, and the deferred tiles (A11, A12)
+    def end_exchange_phase(self, reason: str, events: list[Event]) -> None:
+        events.append(public("exchange_phase_ended", reason=reason, turns=self.phase_turns))
+        self.exchanged = False
+        if self.options.l5_change_taste_timing == "phase_end":
+            holder = self.holder_of(CHANGE_TASTE)
+            if holder >= 0:
+                self.step = TASTE
+                self.active = holder
+                self.to_move = (holder,)
+                return
+        self.score_sweetness(events)
+
+    def deferred_change_taste(self, seat: int, action: Action) -> list[Event]:
+        if type(action) is A.Decline:
+            events = [public("shop_kept", seat=seat)]
+        else:
+            events = self.change_taste(seat, KIND_OF[action.first], KIND_OF[action.second])  # type: ignore[attr-defined]
+        self.score_sweetness(events)
+        return events
+
+    # ---- phase 3: score sweetness (§4.3)
+    def score_sweetness(self, events: list[Event]) -> None:
+        self.revealed = True
+        events.append(public("sweetness_revealed", values=[values_json(v) for v in self.sweetness]))
+        if self.options.l5_ignore_market_timing == "scoring":
+            holder = self.holder_of(IGNORE_MARKET)
+            if holder >= 0:
+                self.step = DECLARE
+                self.active = holder
+                self.to_move = (holder,)
+                return
+        self.move_score_markers(events)
+
+    def declare_ignore_market(self, seat: int, action: Action) -> list[Event]:
+        if type(action) is A.Decline:
+            events = [public("shop_kept", seat=seat)]
+        else:
+            events = self.ignore_market(seat)
+        self.move_score_markers(events)
+        return events
+
+    def score_by_kind(self, seat: int) -> list[int]:
+        """Per kind: (card value + market bonus) x sweets held (tray and bowl)."""
+        if self.options.l5_ignore_market_scope == "all":  # A12
+            no_bonus = any(self.ignoring)
+        else:
+            no_bonus = self.ignoring[seat]
+        flat = self.options.market_bonus == "flat"  # A1
+        cards, market = self.sweetness[seat], self.market
+        held = self.held_sweets(seat)
+        return [(cards[k] + (0 if no_bonus else (min(market[k], 1) if flat else market[k]))) * held[k] for k in _K]
+
+    def round_score(self, seat: int) -> int:
+        return sum(self.score_by_kind(seat))
+
+    def move_score_markers(self, events: list[Event]) -> None:
+        self.round_scores = tuple(self.round_score(p) for p in range(self.players))
+        for p, s in enumerate(self.round_scores):
+            self.scores[p] += s
+        self.past = (*self.past, (self.round, self.sweetness, self.round_scores))
+        events.append(
+            public("round_scored", round=self.round, round_scores=list(self.round_scores), totals=list(self.scores))
+        )
+        if self.game_ends():
+            self.game_over(events)
+            return
+        self.choose_shop(events)
+
+    def game_ends(self) -> bool:
+        options = self.options
+        if options.ascension:  # §7.1
+            return max(self.scores) >= options.ascension_target
+        return self.round >= ROUNDS
+
+    # ---- phase 4: choose a shop (§4.4)
+    def choose_shop(self, events: list[Event]) -> None:
+        # 1. Bowls back into trays; 2. unused tiles back to the shop.
+        for i, n in enumerate(self.bowls):
+            if n:
+                self.trays[i] += n
+                self.bowls[i] = 0
+        for seat, tile in enumerate(self.held):
+            if tile != NO_TILE:
+                events.append(public("shop_returned", seat=seat, tile=TILES[tile].id))
+        self.held = (NO_TILE,) * self.players
+        # 3. The next start player: the highest round score (A17 for a tie).
+        old_start = self.start_player
+        new_start = self.next_start_player()
+        # 4. The picking order (A16).
+        n = self.players
+        options = self.options
+        tie_from = new_start if options.shop_pick_tie_break == "next_round_order" else old_start
+        order = sorted(range(n), key=lambda s: (-self.round_scores[s], (s - tie_from) % n))
+        if options.shop_pick_order == "start_player_first":
+            order.remove(old_start)
+            order.insert(0, old_start)
+        self.start_player = new_start
+        events.append(public("start_player", seat=new_start, round=self.round + 1))
+        self.picks = tuple((s, max_level(self.round_scores[s])) for s in order if max_level(self.round_scores[s]) > 0)
+        events.append(public("shop_phase_started", pick_order=[s for s, _ in self.picks]))
+        self.step = SHOP
+        self.next_pick(events)
+
+    def next_start_player(self) -> int:
+        top = max(self.round_scores)
+        tied = [s for s in self.turn_order() if self.round_scores[s] == top]
+        if len(tied) > 1 and self.options.top_tie_start_player == "random":
+            return self.rng.choice(tied)
+        return tied[0]
+
+    def pickable(self, seat: int) -> list[int]:
+        """The tiles still in the shop the next picker may take."""
+        limit = self.picks[0][1]
+        return [t for t in self.tiles_in_shop() if TILES[t].level <= limit]
+
+    def next_pick(self, events: list[Event]) -> None:
+        while self.picks:
+            seat, limit = self.picks[0]
+            if self.pickable(seat):
+                self.active = seat
+                self.to_move = (seat,)
+                return
+            events.append(public("shop_none_left", seat=seat, max_level=limit))
+            self.picks = self.picks[1:]
+        self.start_round(events)
+
+    def take_tile(self, seat: int, tile: int) -> list[Event]:
+        self._set_held(seat, tile)
+        self.picks = self.picks[1:]
+        events = [public("shop_chosen", seat=seat, tile=TILES[tile].id, level=TILES[tile].level)]
+        self.next_pick(events)
+        return events
+
+    def take_tile_of_level(self, seat: int, level: int) -> list[Event]:
+        """Hidden tiles (A14): one of the level's remaining tiles at random, seen by the taker only."""
+        tile = self.rng.choice([t for t in TILES_OF_LEVEL[level] if t not in self.held])
+        self._set_held(seat, tile)
+        self.picks = self.picks[1:]
+        events = [
+            public("shop_chosen", seat=seat, level=level),
+            private(seat, "shop_drawn", seat=seat, tile=TILES[tile].id, level=level),
+        ]
+        self.next_pick(events)
+        return events
+
+    def decline_tile(self, seat: int) -> list[Event]:
+        self.picks = self.picks[1:]
+        events = [public("shop_declined", seat=seat)]
+        self.next_pick(events)
+        return events
+
+    # ================================================================== the end (§6)
+    def game_over(self, events: list[Event]) -> None:
+        self.step = OVER
+        self.to_move = ()
+        events.append(public("game_over", **self.result().to_json()))
+
+    def result(self) -> Result:
+        """Lowest total sweetness wins; ties share the place (no further tie-break)."""
+        return Result.rank(tuple(self.scores), (0,) * self.players, higher_wins=False)
+
+    # ================================================================== the protocol
+    def _legal_actions(self, seat: int) -> list[Action]:
+        step = self.step
+        if step == ASSIGN:
+            return A.ASSIGN_ALL if not self.sweetness[seat] else []
+        if step == EXCHANGE:
+            legal: list[Action] = self.exchanges(seat) if not self.exchanged else []
+            uses = list(self.tile_uses(seat)) if self.held[seat] != NO_TILE else []
+            legal.extend(uses)
+            may_end = self.exchanged or not self.options.exchange_required or not self.can_exchange(seat)
+            if uses and self.options.shop_tile_use == "mandatory_first_turn":  # A13
+                may_end = False
+            if may_end:
+                legal.append(A.END_TURN)
+            return legal
+        if step == SHOP:
+            limit = self.picks[0][1]
+            if self.options.shop_tiles_visible:  # A14
+                legal = [A.CHOOSE_SHOP[t] for t in self.pickable(seat)]
+            else:
+                levels = sorted({TILES[t].level for t in self.tiles_in_shop() if TILES[t].level <= limit})
+                legal = [A.CHOOSE_SHOP_LEVEL[lv] for lv in levels]
+            if not self.options.shop_pick_required:  # A15
+                legal.append(A.DECLINE)
+            return legal
+        if step == AUCTION:
+            legal = [A.BIDS[s] for s in self.bid_spaces(seat)]
+            legal.append(A.PASS)
+            return legal
+        if step in (TASTE, DECLARE):
+            legal = list(A.CHANGE_TASTE.values()) if step == TASTE else [A.IGNORE_MARKET]
+            if self.options.shop_tile_use == "optional":  # A13: a deferred tile may stay unused
+                legal.append(A.DECLINE)
+            return legal
+        return []
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        step = self.step
+        if step == ASSIGN:
+            return self.set_sweetness(seat, action.values)  # type: ignore[attr-defined]
+        if step == EXCHANGE:
+            kind = type(action)
+            if kind is A.ExchangeWithPlayer:
+                return self.exchange_with_player(seat, action.target, KIND_OF[action.take], KIND_OF[action.give])
+            if kind is A.ExchangeWithMarket:
+                return self.exchange_b(seat, KIND_OF[action.give], KIND_OF[action.take])
+            if kind is A.EndTurn:
+                return self.end_turn(seat)
+            events = self.use_shop(seat, action)
+            self.after_action(events)
+            return events
+        if step == SHOP:
+            if type(action) is A.ChooseShop:
+                return self.take_tile(seat, TILE_INDEX[action.tile])
+            if type(action) is A.ChooseShopLevel:
+                return self.take_tile_of_level(seat, action.level)
+            return self.decline_tile(seat)
+        if step == AUCTION:
+            if type(action) is A.Bid:
+                return self.bid(seat, action.space)
+            return self.pass_bid(seat)
+        if step == TASTE:
+            return self.deferred_change_taste(seat, action)
+        if step == DECLARE:
+            return self.declare_ignore_market(seat, action)
+        raise AssertionError(f"no action is possible in step {STEP_NAMES[step]}")
+
+    def use_shop(self, seat: int, a: Any) -> list[Event]:
+        """The shop action: resolve the held tile's ability (§5) with its own function."""
+        kind = type(a)
+        if kind is A.UseStash:
+            return self.stash(seat, KIND_OF[a.kind])
+        if kind is A.UseTwinTrade:
+            return self.twin_trade(seat, a.target, KIND_OF[a.take], KIND_OF[a.give])
+        if kind is A.UseTakeBack:
+            return self.take_back(seat, KIND_OF[a.kind])
+        if kind is A.UseMarketToBowl:
+            return self.market_to_bowl(seat, KIND_OF[a.give], KIND_OF[a.take])
+        if kind is A.UseBowlSwap:
+            return self.bowl_swap(seat, a.target, KIND_OF[a.give], KIND_OF[a.take])
+        if kind is A.UseSendBack:
+            return self.send_back(seat, a.target, KIND_OF[a.kind])
+        if kind is A.UseRearrange:
+            return self.rearrange(seat, KIND_OF[a.from_bowl], KIND_OF[a.from_tray])
+        if kind is A.UseDoubleTrade:
+            return self.double_trade(
+                seat, a.target, tuple(KIND_OF[k] for k in a.give), tuple(KIND_OF[k] for k in a.take)
+            )
+        if kind is A.UseChangeTaste:
+            return self.change_taste(seat, KIND_OF[a.first], KIND_OF[a.second])
+        if kind is A.UseIgnoreMarket:
+            return self.ignore_market(seat)
+        raise AssertionError(f"unexpected action {a}")
+
+    # ------------------------------------------------------------------ hidden information
+    def view(self, seat: int | None, recall: bool = False) -> dict[str, Any]:
+        from .views import view
+
+        return view(self, seat, recall)
+
+    def determinize(self, seat: int, rng: Rng) -> "SweetNoseState":
+        """A full state ``seat`` cannot tell apart from this one (§8).
+
+        Hidden: every other player's unrevealed sweetness cards (any of the 120
+        permutations; a public card swap does not narrow them) and, with hidden tiles
+        (A14), which tile of its level another player holds.
+        """
+        d = self.clone()
+        d.rng = rng.fork()  # future draws are unknown too
+        d._legal = None
+        d._history = None  # a sampled position has no real past (it would show the cards)
+        if not self.revealed:
+            cards = list(d.sweetness)
+            for p in range(self.players):
+                if p != seat and cards[p]:
+                    cards[p] = A.PERMUTATIONS[rng.below(len(A.PERMUTATIONS))]
+            d.sweetness = tuple(cards)
+        if not self.options.shop_tiles_visible:
+            held = list(d.held)
+            for tiles in TILES_OF_LEVEL.values():
+                holders = [p for p in range(self.players) if p != seat and held[p] in tiles]
+                if holders:
+                    candidates = [t for t in tiles if t != held[seat]]
+                    rng.shuffle(candidates)
+                    for p, t in zip(holders, candidates):
+                        held[p] = t
+            d.held = tuple(held)
+        return d
+
+    # ------------------------------------------------------------------ persistence
+    def _state_json(self) -> dict[str, Any]:
+        n = self.players
+        return {
+            "round": self.round,
+            "step": STEP_NAMES[self.step],
+            "start_player": self.start_player,
+            "active": self.active,
+            "trays": [self.tray(p) for p in range(n)],
+            "bowls": [self.bowl(p) for p in range(n)],
+            "market": list(self.market),
+            "supply": list(self.supply),
+            "sweetness": [list(v) for v in self.sweetness],
+            "revealed": self.revealed,
+            "scores": list(self.scores),
+            "round_scores": list(self.round_scores),
+            "held": [TILES[t].id if t != NO_TILE else None for t in self.held],
+            "ignoring": list(self.ignoring),
+            "exchanged": self.exchanged,
+            "phase_turns": self.phase_turns,
+            "quiet_turns": self.quiet_turns,
+            "idle_turns": self.idle_turns,
+            "picks": [list(p) for p in self.picks],
+            "in_auction": list(self.in_auction),
+            "swaps": [list(s) for s in self.swaps],
+            "past": [[r, [list(v) for v in cards], list(scores)] for r, cards, scores in self.past],
+        }
+
+
+def _contains(counts: list[int], group: tuple[int, ...]) -> bool:
+    if len(group) == 2 and group[0] == group[1]:
+        return counts[group[0]] >= 2
+    return all(counts[k] for k in group)
+
+
+def move_between(state: SweetNoseState, target: int, take: int, seat: int, give: int, kind_rule: str) -> None:
+    """The routing of exchange A (and the twin trade): their tray -> my bowl, my tray -> their bowl."""
+    assert kind_rule == "any" or (take != give) == (kind_rule == "different")
+    mine, theirs = seat * NUM_KINDS, target * NUM_KINDS
+    state.trays[theirs + take] -= 1
+    state.bowls[mine + take] += 1
+    state.trays[mine + give] -= 1
+    state.bowls[theirs + give] += 1
+
+
+# ====================================================================== setup (§3)
+def setup(state: SweetNoseState) -> list[Event]:
+    """A new game: sweets by player count, 8 per tray, the market, the start player."""
+    players, options = state.players, state.options
+    state.round = 0
+    state.trays = [0] * (players * NUM_KINDS)
+    state.bowls = [0] * (players * NUM_KINDS)
+    deal_sweets(state)
+    state.scores = [0] * players
+    state.round_scores = ()
+    state.held = (NO_TILE,) * players  # 2. all ten tiles in the shop
+    state.ignoring = (False,) * players
+    state.sweetness = ((),) * players
+    state.revealed = False
+    state.exchanged = False
+    state.phase_turns = state.quiet_turns = state.idle_turns = 0
+    state.picks = ()
+    state.in_auction = (False,) * players
+    state.swaps = ()
+    state.past = ()
+    # 6. The start player (A18).
+    first = options.first_start_player
+    if first != "random" and first >= players:
+        raise OptionError(f"first_start_player is seat {first}, but there are only {players} seats")
+    state.start_player = state.rng.below(players) if first == "random" else first
+    state.active = state.start_player
+    events = [
+        public(
+            "setup",
+            market=counts_json(state.market),
+            trays=[counts_json(state.tray(p)) for p in range(players)],
+            start_player=state.start_player,
+        )
+    ]
+    if options.shopkeeper:
+        state.start_auction(events)
+    else:
+        state.start_round(events)
+    return events
+
+
+def deal_sweets(state: SweetNoseState) -> None:
+    """Setup steps 3-5: fill the bag by player count, 8 sweets into each tray, then the market."""
+    players, rng = state.players, state.rng
+    per_kind = BAG_PER_KIND[players]
+    bag = [k for k in _K for _ in range(per_kind)]
+    rng.shuffle(bag)
+    state.trays = [0] * (players * NUM_KINDS)
+    state.bowls = [0] * (players * NUM_KINDS)
+    for seat in range(players):
+        for k in bag[seat * TRAY_SIZE : (seat + 1) * TRAY_SIZE]:
+            state.trays[seat * NUM_KINDS + k] += 1
+    market = [0] * NUM_KINDS
+    for k in bag[players * TRAY_SIZE :]:  # whatever is left in the bag goes to the market
+        market[k] += 1
+    supply = [k for k in _K for _ in range(SWEETS_PER_KIND - per_kind)]
+    rng.shuffle(supply)
+    for k in supply[: MARKET_FROM_SUPPLY[players]]:
+        market[k] += 1
+    state.market = market
+    state.supply = tuple(supply[MARKET_FROM_SUPPLY[players] :].count(k) for k in _K)

@@ -1,0 +1,469 @@
+"""Sweet Nose in words: names, actions, events and a seat's table, for the terminal.
+
+Everything here works from what a seat may know: a view (``state.view(seat)``) and the
+events already filtered for that seat (``parlor.core.for_seat``). Nothing in this module
+reads a game state, so it cannot show a hidden sweetness card.
+
+The terminal (``parlor.cli``) finds this module by convention (``parlor.games.<pkg>.text``)
+and uses: ``describe_action``, ``Narrator``, ``render_view``, ``render_hand``,
+``render_result``, ``decision_words``, ``player_name``, ``RULES``, ``HELP``, ``INTRO``,
+``LEGEND``, ``SCORE_LABEL``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .data import KINDS, TILE_INDEX, TILES, max_level
+
+SCORE_LABEL = "sweetness (lowest wins)"
+
+SHORT = {
+    "mung_bean_cake": "Mung",
+    "longevity_peach_bun": "Peach",
+    "peanut_brittle": "Brittle",
+    "zhuangyuan_cake": "Zhuangyuan",
+    "candied_haws": "Haws",
+}
+SWEET_STYLE = {
+    "mung_bean_cake": "bold green",
+    "longevity_peach_bun": "bold magenta",
+    "peanut_brittle": "bold dark_orange3",
+    "zhuangyuan_cake": "bold yellow",
+    "candied_haws": "bold red",
+}
+SEAT_STYLE = ("red", "hot_pink", "blue", "green", "purple")
+
+PHASE_WORDS = {
+    "auction": "Shopkeeper auction: bid sweetness for a shop tile, or pass",
+    "set_sweetness": "Phase 1: set your sweetness cards (secret)",
+    "exchange": "Phase 2: exchange a sweet (and use your shop tile if you like)",
+    "change_taste": "Change of Taste: swap two of your cards before the reveal, or not",
+    "declare_ignore_market": "Ignore the Market: drop the market bonus from your score, or not",
+    "choose_shop": "Phase 4: choose a shop tile for next round",
+    "over": "the game is over",
+}
+
+
+# ---------------------------------------------------------------------------- names
+def sweet(kind: str) -> str:
+    """``"candied_haws"`` -> ``"Haws"`` in its colour."""
+    return f"[{SWEET_STYLE.get(kind, 'bold')}]{SHORT.get(kind, kind)}[/]"
+
+
+def counts_words(counts: Mapping[str, int], *, empty: str = "nothing") -> str:
+    """``{"candied_haws": 2, "mung_bean_cake": 1}`` -> ``"1 Mung, 2 Haws"`` (kind order)."""
+    parts = [f"{counts[k]} {sweet(k)}" for k in KINDS if counts.get(k)]
+    return ", ".join(parts) if parts else empty
+
+
+def tile_name(tile_id: str) -> str:
+    t = TILES[TILE_INDEX[tile_id]]
+    return f"[bold]{t.name}[/] (level {t.level})"
+
+
+def player_name(seat: int | None, you: int | None = None, colour: str | None = None) -> str:
+    """``"You"`` for the viewer, else ``"Seat 2"`` in the seat's colour."""
+    if seat is None or seat < 0:
+        return "Nobody"
+    if you is not None and seat == you:
+        return "[bold]You[/]"
+    style = SEAT_STYLE[seat] if 0 <= seat < len(SEAT_STYLE) else "bold"
+    return f"[{style}]Seat {seat}[/]"
+
+
+def _me(view: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    you = view.get("you")
+    if you is None:
+        return None
+    return view["players_info"][you]
+
+
+def estimate(view: Mapping[str, Any], cards: Mapping[str, int], held: Mapping[str, int]) -> int:
+    """The viewer's score if the round were scored now with these cards (per-sweet bonus)."""
+    market = view.get("market", {})
+    return sum((cards[k] + market.get(k, 0)) * held.get(k, 0) for k in KINDS)
+
+
+def _held(p: Mapping[str, Any]) -> dict[str, int]:
+    return {k: p["tray"].get(k, 0) + p["bowl"].get(k, 0) for k in KINDS}
+
+
+# ---------------------------------------------------------------------------- actions
+def describe_action(action: Any, view: Mapping[str, Any]) -> str:
+    """One legal action in words, for the menu."""
+    kind = action.TYPE
+    you = view.get("you")
+    d = action.to_json()
+
+    def them(seat: int) -> str:
+        return player_name(seat, you)
+
+    if kind == "assign_sweetness":
+        cards = dict(zip(KINDS, d["values"]))
+        words = " ".join(f"{SHORT[k][:5]}={v}" for k, v in cards.items())
+        me = _me(view)
+        now = f"  [dim](now {estimate(view, cards, _held(me))})[/]" if me else ""
+        return words + now
+    if kind == "exchange_with_player":
+        return f"Trade with {them(d['target'])}: take their {sweet(d['take'])}, give your {sweet(d['give'])}"
+    if kind == "exchange_with_market":
+        return f"Trade with the market: give {sweet(d['give'])}, take {sweet(d['take'])}"
+    if kind == "end_turn":
+        return "End your turn"
+    if kind == "use_stash":
+        return f"Shop Stash: your {sweet(d['kind'])} from tray to bowl"
+    if kind == "use_twin_trade":
+        return f"Shop Twin Trade with {them(d['target'])}: take their {sweet(d['take'])}, give your {sweet(d['give'])}"
+    if kind == "use_take_back":
+        return f"Shop Take Back: your {sweet(d['kind'])} from bowl to tray"
+    if kind == "use_market_to_bowl":
+        return f"Shop Straight to the Bowl: give {sweet(d['give'])} to the market, {sweet(d['take'])} into your bowl"
+    if kind == "use_bowl_swap":
+        return f"Shop Bowl Swap with {them(d['target'])}: your {sweet(d['give'])} for their {sweet(d['take'])}"
+    if kind == "use_send_back":
+        return f"Shop Send Back: {them(d['target'])}'s {sweet(d['kind'])} from bowl to tray"
+    if kind == "use_rearrange":
+        return f"Shop Rearrange: bowl {sweet(d['from_bowl'])} to tray, tray {sweet(d['from_tray'])} to bowl"
+    if kind == "use_double_trade":
+        give = "+".join(SHORT[k] for k in d["give"])
+        take = "+".join(SHORT[k] for k in d["take"])
+        return f"Shop Double Trade with {them(d['target'])}: give {give}, take {take}"
+    if kind == "use_change_taste":
+        me = _me(view)
+        cards = (me or {}).get("sweetness") or {}
+        values = f" ({cards.get(d['first'])} and {cards.get(d['second'])})" if cards else ""
+        return f"Change of Taste: swap your cards on {sweet(d['first'])} and {sweet(d['second'])}{values}"
+    if kind == "use_ignore_market":
+        return "Ignore the Market: no market bonus for you this round"
+    if kind == "choose_shop":
+        return f"Take {tile_name(d['tile'])}: {TILES[TILE_INDEX[d['tile']]].text}"
+    if kind == "choose_shop_level":
+        return f"Take a level {d['level']} tile (you will see which)"
+    if kind == "decline":
+        phase = view.get("phase")
+        if phase == "change_taste":
+            return "Keep your cards as they are"
+        if phase == "declare_ignore_market":
+            return "Keep the market bonus"
+        return "Take no tile"
+    if kind == "bid":
+        return f"Bid: move your marker to {d['space']}"
+    if kind == "pass":
+        return "Pass (out of the auction for good)"
+    return str(action)
+
+
+# ---------------------------------------------------------------------------- events
+class Narrator:
+    """Turns the events one seat may see into lines of text, in order (``seat=None``: a spectator)."""
+
+    def __init__(self, seat: int | None, players: int | None = None, colours: Mapping[int, str] | None = None) -> None:
+        self.seat = seat
+        self.players = players
+
+    def who(self, seat: int | None, obj: bool = False) -> str:
+        if obj and seat is not None and seat == self.seat:
+            return "[bold]you[/]"
+        return player_name(seat, self.seat)
+
+    def _verb(self, seat: int | None, you: str, other: str) -> str:
+        return you if seat == self.seat else other
+
+    def pause(self, event: Any) -> float:
+        return {"sweetness_revealed": 1.0, "round_scored": 1.0, "exchange_phase_ended": 0.6}.get(event.kind, 0.3)
+
+    def lines(self, event: Any) -> list[str]:
+        k, d = event.kind, event.data
+        s = d.get("seat")
+        if k == "setup":
+            return [f"Setup: 8 sweets in every tray; the market shows {counts_words(d['market'])}."]
+        if k == "auction_started":
+            return [f"[bold]Shopkeeper auction[/]: {self.who(d['start_player'])} bids first."]
+        if k == "bid":
+            return [f"{self.who(s)} {self._verb(s, 'move', 'moves')} to {d['space']} on the score track."]
+        if k == "passed":
+            return [f"{self.who(s)} {self._verb(s, 'pass', 'passes')} (marker on {d['space']})."]
+        if k == "auction_ended":
+            order = ", ".join(self.who(p, True) for p in d["pick_order"]) or "nobody"
+            return [f"The auction is over. Tiles are taken by: {order}."]
+        if k == "round_started":
+            of = f" of {d['rounds']}" if d.get("rounds") else " (Ascension)"
+            return ["", f"[bold]Round {d['round']}{of}[/]: {self.who(d['start_player'])} holds the Thunder God."]
+        if k == "sweets_redealt":
+            return [f"The sweets are dealt again; the market shows {counts_words(d['market'])}."]
+        if k == "sweetness_set":
+            return [f"{self.who(s)} {self._verb(s, 'have', 'has')} placed the sweetness cards."]
+        if k == "sweetness_chosen":
+            return [f"Your cards: {_cards_words(d['values'])}."]
+        if k == "exchange_phase_started":
+            return [f"[bold]Phase 2[/]: trading starts with {self.who(d['start_player'], True)}."]
+        if k == "turn_skipped":
+            return [f"{self.who(s)} can do nothing this turn."]
+        if k == "turn_ended":
+            return []
+        if k == "exchanged_with_player":
+            return [
+                f"{self.who(s)} {self._verb(s, 'take', 'takes')} {sweet(d['took'])} from "
+                f"{self.who(d['target'], True)} and {self._verb(s, 'give', 'gives')} {sweet(d['gave'])} back."
+            ]
+        if k == "exchanged_with_market":
+            where = "bowl" if d.get("into_bowl") else "tray"
+            return [
+                f"{self.who(s)} {self._verb(s, 'put', 'puts')} {sweet(d['gave'])} in the market and "
+                f"{self._verb(s, 'take', 'takes')} {sweet(d['took'])} into the {where}."
+            ]
+        if k == "shop_used":
+            return [f"{self.who(s)} {self._verb(s, 'use', 'uses')} {tile_name(d['tile'])}{_use_words(d, self)}."]
+        if k == "sweetness_swapped":
+            return [f"Your cards now: {_cards_words(d['values'])}."]
+        if k == "exchange_phase_ended":
+            why = {
+                "tray_empty": "a tray is empty",
+                "stalemate": "a full lap passed without an exchange",
+                "turn_limit": "the turn limit was reached",
+                "deadlock": "nobody can do anything",
+            }.get(d["reason"], d["reason"])
+            return [f"[bold]Phase 2 ends[/]: {why}."]
+        if k == "sweetness_revealed":
+            out = ["[bold]The sweetness cards are revealed:[/]"]
+            for p, values in enumerate(d["values"]):
+                out.append(f"  {self.who(p)}: {_cards_words(values)}")
+            return out
+        if k == "round_scored":
+            parts = [f"{self.who(p)} +{r} = {t}" for p, (r, t) in enumerate(zip(d["round_scores"], d["totals"]))]
+            return [f"[bold]Round {d['round']} scores[/]: " + "; ".join(parts)]
+        if k == "shop_returned":
+            return [f"{self.who(s)} {self._verb(s, 'return', 'returns')} the unused {tile_name(d['tile'])}."]
+        if k == "start_player":
+            return [f"{self.who(s)} will start round {d['round']}."]
+        if k == "shop_phase_started":
+            order = ", ".join(self.who(p, True) for p in d["pick_order"]) or "nobody (all scored 16 or less)"
+            return [f"[bold]Phase 4[/]: tiles are chosen by {order}."]
+        if k == "shop_none_left":
+            return [f"No tile up to level {d['max_level']} is left for {self.who(s, True)}."]
+        if k == "shop_chosen":
+            what = tile_name(d["tile"]) if "tile" in d else f"a level {d['level']} tile"
+            return [f"{self.who(s)} {self._verb(s, 'take', 'takes')} {what}."]
+        if k == "shop_drawn":
+            return [f"It is {tile_name(d['tile'])}."]
+        if k == "shop_declined":
+            return [f"{self.who(s)} {self._verb(s, 'take', 'takes')} no tile."]
+        if k == "shop_kept":
+            return [f"{self.who(s)} {self._verb(s, 'leave', 'leaves')} the tile unused."]
+        if k == "game_over":
+            return ["", "[bold]The game is over.[/]"]
+        return [f"{k}: {d}"]
+
+
+def _cards_words(values: Mapping[str, int]) -> str:
+    return ", ".join(f"{sweet(k)} {values[k]}" for k in KINDS if k in values)
+
+
+def _use_words(d: Mapping[str, Any], n: Narrator) -> str:
+    if "kinds" in d:
+        return f": swaps the cards on {sweet(d['kinds'][0])} and {sweet(d['kinds'][1])}"
+    if "target" in d and "took" in d:
+        took = d["took"] if isinstance(d["took"], list) else [d["took"]]
+        gave = d["gave"] if isinstance(d["gave"], list) else [d["gave"]]
+        return (
+            f" with {n.who(d['target'], True)}: takes {', '.join(sweet(x) for x in took)}, "
+            f"gives {', '.join(sweet(x) for x in gave)}"
+        )
+    if "target" in d:
+        return f" on {n.who(d['target'], True)}'s {sweet(d['kind'])}"
+    if "kind" in d:
+        return f" on {sweet(d['kind'])}"
+    if "from_bowl" in d:
+        return f": {sweet(d['from_bowl'])} to the tray, {sweet(d['from_tray'])} to the bowl"
+    if "took" in d:
+        return f": gives {sweet(d['gave'])} to the market, {sweet(d['took'])} into the bowl"
+    return ""
+
+
+def describe_event(event: Any, seat: int | None) -> str:
+    """One event as seen by ``seat``, as plain text."""
+    return Text.from_markup("\n".join(Narrator(seat).lines(event))).plain.strip()
+
+
+# ---------------------------------------------------------------------------- the table
+def _tile_words(tile: Mapping[str, Any] | None) -> str:
+    if not tile:
+        return "-"
+    if "id" not in tile:
+        return f"level {tile['level']} (hidden)"
+    return f"{tile['name']} ({tile['level']})"
+
+
+def render_players(view: Mapping[str, Any]) -> RenderableType:
+    you = view.get("you")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, header_style="bold", show_edge=False)
+    for col, justify in (
+        ("Player", "left"),
+        ("Total", "right"),
+        ("Last", "right"),
+        ("Tray", "left"),
+        ("Bowl", "left"),
+        ("Cards", "left"),
+        ("Tile", "left"),
+    ):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    to_move = view.get("to_move", [])
+    for p in view.get("players_info", []):
+        seat = p["seat"]
+        name = player_name(seat, you)
+        if seat == view.get("start_player"):
+            name += " [bold yellow]⚡[/]"
+        if seat in to_move and view.get("phase") != "over":
+            name += " [bold]◀[/]"
+        if p["sweetness"]:
+            cards = " ".join(f"{v}" for v in (p["sweetness"][k] for k in KINDS))
+        else:
+            cards = "set" if p["sweetness_set"] else "-"
+        if p.get("ignoring_market"):
+            cards += " [dim](no market)[/]"
+        last = "" if p["round_score"] is None else str(p["round_score"])
+        table.add_row(
+            name,
+            str(p["score"]),
+            last,
+            counts_words(p["tray"], empty="[dim]empty[/]"),
+            counts_words(p["bowl"], empty="-"),
+            cards,
+            _tile_words(p["tile"]),
+        )
+    return table
+
+
+def render_hand(view: Mapping[str, Any]) -> RenderableType:
+    """The viewer's own position: cards, tray, bowl and the score as things stand."""
+    me = _me(view)
+    if me is None:
+        return Text("")
+    lines = [
+        f"[bold]Your tray[/]: {counts_words(me['tray'], empty='empty')}   "
+        f"[bold]bowl[/]: {counts_words(me['bowl'], empty='empty')}"
+    ]
+    if me["sweetness"]:
+        cards = me["sweetness"]
+        lines.append(
+            f"[bold]Your cards[/]: {_cards_words(cards)}   [dim](score now: {estimate(view, cards, _held(me))})[/]"
+        )
+    if me["tile"]:
+        lines.append(f"[bold]Your tile[/]: {_tile_words(me['tile'])}")
+    return Text.from_markup("\n".join(lines))
+
+
+def render_view(view: Mapping[str, Any]) -> RenderableType:
+    """The table as ``view``'s seat sees it."""
+    phase = view.get("phase")
+    rnd = view.get("round")
+    rounds = view.get("rounds")
+    if phase == "over":
+        head = f"[bold]Sweet Nose[/] · game over after round {rnd}"
+    elif phase == "auction" or rnd == 0:
+        head = "[bold]Sweet Nose[/] · Shopkeeper auction before round 1"
+    else:
+        of = f" of {rounds}" if rounds else " (Ascension: until someone reaches 100)"
+        head = f"[bold]Sweet Nose[/] · Round {rnd}{of} · {PHASE_WORDS.get(phase, phase)}"
+    lines = [head, f"[bold]Market[/]: {counts_words(view.get('market', {}))}   [dim](each adds +1 to its kind)[/]"]
+    if "shop" in view:
+        lines.append("[bold]Shop[/]: " + (", ".join(_tile_words(_tile_of(t)) for t in view["shop"]) or "empty"))
+    else:
+        lines.append("[bold]Shop[/]: levels " + (", ".join(str(lv) for lv in view.get("shop_levels", [])) or "none"))
+    if view.get("picks"):
+        lines.append(
+            "Choosing: "
+            + ", ".join(
+                f"{player_name(p['seat'], view.get('you'))} (up to level {p['max_level']})" for p in view["picks"]
+            )
+        )
+    parts: list[RenderableType] = [Text.from_markup("\n".join(lines)), render_players(view)]
+    if view.get("you") is not None:
+        parts.append(render_hand(view))
+    return Group(*parts)
+
+
+def _tile_of(tile_id: str) -> dict[str, Any]:
+    t = TILES[TILE_INDEX[tile_id]]
+    return {"id": t.id, "level": t.level, "name": t.name}
+
+
+def decision_words(view: Mapping[str, Any]) -> str:
+    return PHASE_WORDS.get(view.get("phase", ""), "Your decision")
+
+
+def render_result(view: Mapping[str, Any]) -> RenderableType:
+    """The final table: places by lowest total sweetness; ties share."""
+    result = view.get("result")
+    you = view.get("you")
+    if not result:
+        return Text("The game is not over.")
+    table = Table(title="Final result", header_style="bold", title_style="bold", box=box.SIMPLE_HEAD)
+    table.add_column("Place", justify="right")
+    table.add_column("Player", no_wrap=True)
+    table.add_column("Sweetness", justify="right")
+    for s in sorted(range(len(result["scores"])), key=lambda s: (result["places"][s], s)):
+        table.add_row(str(result["places"][s]), player_name(s, you), str(result["scores"][s]))
+    table.caption = "Lowest total sweetness wins; equal totals share the place."
+    names = " and ".join(Text.from_markup(player_name(w, you)).plain for w in result["winners"])
+    best = min(result["scores"])
+    line = f"{'Shared win' if len(result['winners']) > 1 else 'Winner'}: {names}, with {best} sweetness."
+    if you is not None and you in result["winners"]:
+        line += " [bold green]Congratulations![/]"
+    return Group(table, Text.from_markup(f"[bold]{line}[/]"))
+
+
+# ---------------------------------------------------------------------------- help texts
+INTRO = (
+    "Goal: the least sweetness after three rounds. Each round you secretly rate the five sweets 1-5 "
+    "for yourself; then trade sweets, pushing the ones you rated high onto others. A round scores "
+    "(your card + market sweets of that kind) x sweets you hold."
+)
+LEGEND = (
+    "[dim]Total: sweetness so far (low is good). Last: last round's score. Cards: sweetness values in "
+    "sweet order Mung Peach Brittle Zhuangyuan Haws (others' stay hidden until scoring). ⚡ holds the "
+    "Thunder God (starts the round). ◀ is to move.[/]"
+)
+RULES = f"""\
+# Sweet Nose (好鼻師)
+
+**Goal**: the lowest total sweetness after three rounds (ties share the win).
+
+**Setup**: every player gets 8 random sweets in their tray; the market holds 3.
+
+**Each round**
+1. **Set sweetness** (all at once, secret): put your cards 1-5 on the five sweet kinds.
+2. **Trade**, in turn from the start player: each turn make one exchange —
+   *with a player*: take a sweet from their tray into your bowl and give one of a **different**
+   kind from your tray into their bowl; or *with the market*: swap one of your tray's sweets for
+   a market sweet of a different kind. You may also use your shop tile, before or after.
+   The moment any tray is empty, trading stops.
+3. **Score**: the cards are revealed. Each kind scores (card + market sweets of that kind) x the
+   sweets of it you hold, tray and bowl together.
+4. **Shop**: bowls go back into trays. The highest scorer starts next round. From the highest
+   score down, players take a tile: 31+ any level, 26-30 up to 4, 22-25 up to 3, 19-21 up to 2,
+   17-18 level 1, 16 or less none. A tile is used once in the next round, then goes back.
+
+**Tiles**: {"; ".join(f"{t.name} ({t.level})" for t in TILES)}.
+
+**Variants**: `--option ascension=true` plays until someone reaches 100;
+`--option shopkeeper=true` opens with an auction of tiles paid in sweetness.
+Example check of the shop threshold: a round score of 26 allows up to level {max_level(26)}.
+"""
+HELP = (
+    """\
+Type the number of a move and press Enter. Other keys: [bold]h[/] help, [bold]r[/] rules summary,
+[bold]t[/] show the table again, [bold]q[/] quit (offers to save).
+
+Phase 1 lists every way to place your five cards (value per sweet, in sweet order) with the score
+you would get if the round ended now. In phase 2 pick one exchange; shop tile uses start "Shop".
+"""
+    + LEGEND
+)

@@ -1,0 +1,33 @@
+"""The benchmarks must keep running (their figures are printed, never asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def load(name: str):
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_engine_benchmark_runs_for_every_registered_game(capsys):
+    from parlor import games
+
+    engine = load("engine")
+    report = engine.main(["--quick", "--json"])
+    rows = report["rows"]
+    assert {r["game"] for r in rows} == set(games.names())
+    for row in rows:
+        for key in ("games_per_s", "decisions_per_s", "clone_us", "legal_actions_us", "apply_us", "determinize_us"):
+            assert row[key] > 0, (row["game"], key)
+    # The OpenSpiel baseline is part of the test install, so the ratio is really computed.
+    assert report["baseline"] is not None and report["baseline"]["decisions_per_s"] > 0
+    assert all(r["ratio_to_hearts"] > 0 for r in rows)
+    assert '"rows"' in capsys.readouterr().out
