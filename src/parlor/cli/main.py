@@ -48,7 +48,8 @@ def play(
         str | None,
         typer.Option(
             "--bots",
-            help="Bots for the other seats in seat order, comma-separated; the last repeats. [default: heuristic]",
+            help="Bots for the other seats in seat order, comma-separated; the last repeats: random, heuristic, "
+            "easy, medium, hard, expert. [default: heuristic]",
         ),
     ] = None,
     seed: Annotated[
@@ -248,6 +249,60 @@ def list_games() -> None:
             table.add_row(name, shown, values)
         out.print(table)
         out.print(f"  Use: parlor play {g.name} --option name=value")
+
+
+@app.command()
+def tournament(
+    game: GameArg,
+    players: Annotated[int, typer.Option("--players", "-p", help="Players per game.")] = 4,
+    bots: Annotated[
+        str, typer.Option("--bots", help="Bots, comma-separated, strongest first (e.g. hard,medium,easy,random).")
+    ] = "medium,easy,random",
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 200,
+    seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same tournament.")] = 1,
+    workers: Annotated[int, typer.Option("--workers", help="Processes to play games in parallel.")] = 1,
+    option: OptionOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+) -> None:
+    """Bots against bots with seats rotated: openskill ratings, win rates and head-to-head with 95% intervals."""
+    from parlor.analysis.tournament import run_tournament, standings_rows
+
+    with clean_errors():
+        g = get_game(game)
+        options = parse_options(g, option)
+        from parlor.core.options import options_to_json
+
+        kinds = [b.strip() for b in bots.split(",") if b.strip()]
+        result = run_tournament(
+            g.name,
+            players=players,
+            bots=kinds,
+            games=games,
+            seed=seed,
+            options=options_to_json(options),
+            workers=workers,
+        )
+        if as_json:
+            print(json.dumps(result.to_json(), indent=1, sort_keys=True))
+            return
+        out = console()
+        table = Table(title=f"{g.title}: {games} games, {players} players, seed {seed}")
+        for col in ("bot", "games", "win rate [95% CI]", "mean place", "openskill mu ± sigma", "ordinal"):
+            table.add_column(col, justify="left" if col == "bot" else "right")
+        for row in standings_rows(result):
+            table.add_row(*row)
+        out.print(table)
+        ladder = Table(title="Ladder: each bot against the next (share of games finishing ahead)")
+        for col in ("pair", "games", "score [95% CI]", "verdict"):
+            ladder.add_column(col, justify="left" if col in ("pair", "verdict") else "right")
+        for step in result.ladder():
+            low, high = step["ci95"]
+            verdict = "stronger" if step["a_better"] else ("weaker" if high < 0.5 else "not separated")
+            score = f"{step['score']:.3f} [{low:.3f}, {high:.3f}]"
+            ladder.add_row(f"{step['a']} > {step['b']}", str(step["games"]), score, verdict)
+        out.print(ladder)
+        out.print("[dim]A shared win counts 1/k for each of the k winners; in head-to-head, the same place 1/2.[/]")
+        out.print(f"{result.seconds:.1f} s, {len(result.results) / max(result.seconds, 1e-9):.1f} games/s")
 
 
 def _value(v: object) -> str:

@@ -123,6 +123,10 @@ class Session:
                 raise _Quit("quit")
             if entry.isascii() and entry.isdigit() and 1 <= int(entry) <= n:
                 return int(entry) - 1
+            parse = getattr(self.text, "parse_move", None)  # a game may accept moves typed in words
+            typed_move = parse(entry, legal, self.view()) if parse else None
+            if typed_move is not None:
+                return typed_move
             shown = line.strip()
             if not shown:
                 self.say(f"[yellow]Please type a number from 1 to {n}[/] (or h for help).")
@@ -133,6 +137,14 @@ class Session:
     def show_moves(self, legal: list[Any]) -> None:
         view = self.view()
         self.say(f"[bold]{self.text.decision_words(view)}[/] — your options:")
+        shortlist = getattr(self.text, "shortlist", None)  # a game may list only the sensible few
+        picked = shortlist(legal, view) if shortlist else None
+        if picked is not None:
+            indices, note = picked
+            for i in indices:
+                self.say(f"[bold cyan]{i + 1:>3}[/]  {self.text.describe_action(legal[i], view)}")
+            self.say(note)
+            return
         items = [f"[bold cyan]{i:>2}[/]  {self.text.describe_action(a, view)}" for i, a in enumerate(legal, 1)]
         if len(items) > 16:
             self.out.print(Columns([Text.from_markup(s) for s in items], equal=True, column_first=True))

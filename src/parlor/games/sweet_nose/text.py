@@ -95,6 +95,39 @@ def _held(p: Mapping[str, Any]) -> dict[str, int]:
     return {k: p["tray"].get(k, 0) + p["bowl"].get(k, 0) for k in KINDS}
 
 
+# ---------------------------------------------------------------------------- the menu
+SHORTLIST = 8
+
+
+def shortlist(legal: list[Any], view: Mapping[str, Any]) -> tuple[list[int], str] | None:
+    """Phase 1 has 120 placements: list the few that score lowest now (the rest can be typed)."""
+    if not legal or any(a.TYPE != "assign_sweetness" for a in legal):
+        return None
+    me = _me(view)
+    if me is None or len(legal) <= SHORTLIST:
+        return None
+    held = _held(me)
+    ranked = sorted(range(len(legal)), key=lambda i: (estimate(view, dict(zip(KINDS, legal[i].values)), held), i))
+    order = " ".join(SHORT[k] for k in KINDS)
+    note = (
+        f"[dim]Your {SHORTLIST} lowest-scoring placements for now. To place the cards any other way, type "
+        f"the five values in sweet order ({order}), e.g. 3 1 5 2 4.[/]"
+    )
+    return ranked[:SHORTLIST], note
+
+
+def parse_move(entry: str, legal: list[Any], view: Mapping[str, Any]) -> int | None:
+    """A placement typed as five values in sweet order ("3 1 5 2 4" or "31524")."""
+    digits = [c for c in entry if c.isdigit()]
+    if len(digits) != len(KINDS) or not all(c in " ,/-" or c.isdigit() for c in entry):
+        return None
+    values = tuple(int(c) for c in digits)
+    for i, action in enumerate(legal):
+        if action.TYPE == "assign_sweetness" and tuple(action.values) == values:
+            return i
+    return None
+
+
 # ---------------------------------------------------------------------------- actions
 def describe_action(action: Any, view: Mapping[str, Any]) -> str:
     """One legal action in words, for the menu."""
@@ -139,9 +172,9 @@ def describe_action(action: Any, view: Mapping[str, Any]) -> str:
         me = _me(view)
         cards = (me or {}).get("sweetness") or {}
         values = f" ({cards.get(d['first'])} and {cards.get(d['second'])})" if cards else ""
-        return f"Change of Taste: swap your cards on {sweet(d['first'])} and {sweet(d['second'])}{values}"
+        return f"Shop Change of Taste: swap your cards on {sweet(d['first'])} and {sweet(d['second'])}{values}"
     if kind == "use_ignore_market":
-        return "Ignore the Market: no market bonus for you this round"
+        return "Shop Ignore the Market: no market bonus for you this round"
     if kind == "choose_shop":
         return f"Take {tile_name(d['tile'])}: {TILES[TILE_INDEX[d['tile']]].text}"
     if kind == "choose_shop_level":
@@ -195,7 +228,8 @@ class Narrator:
             return [f"The auction is over. Tiles are taken by: {order}."]
         if k == "round_started":
             of = f" of {d['rounds']}" if d.get("rounds") else " (Ascension)"
-            return ["", f"[bold]Round {d['round']}{of}[/]: {self.who(d['start_player'])} holds the Thunder God."]
+            holds = self._verb(d["start_player"], "hold", "holds")
+            return ["", f"[bold]Round {d['round']}{of}[/]: {self.who(d['start_player'])} {holds} the Thunder God."]
         if k == "sweets_redealt":
             return [f"The sweets are dealt again; the market shows {counts_words(d['market'])}."]
         if k == "sweetness_set":
@@ -440,11 +474,12 @@ RULES = f"""\
 
 **Each round**
 1. **Set sweetness** (all at once, secret): put your cards 1-5 on the five sweet kinds.
-2. **Trade**, in turn from the start player: each turn make one exchange —
-   *with a player*: take a sweet from their tray into your bowl and give one of a **different**
-   kind from your tray into their bowl; or *with the market*: swap one of your tray's sweets for
-   a market sweet of a different kind. You may also use your shop tile, before or after.
-   The moment any tray is empty, trading stops.
+2. **Trade**, in turn from the start player (who holds the Thunder God ⚡): each turn make one
+   exchange — **trade A**, *with a player*: take a sweet from their tray into your bowl and give
+   one of a **different** kind from your tray into their bowl; or **trade B**, *with the market*:
+   swap one of your tray's sweets for a market sweet of a different kind. You may also use your
+   shop tile ("this turn" on a tile means a turn of the round you use it in), before or after
+   the exchange. The moment any tray is empty, trading stops.
 3. **Score**: the cards are revealed. Each kind scores (card + market sweets of that kind) x the
    sweets of it you hold, tray and bowl together.
 4. **Shop**: bowls go back into trays. The highest scorer starts next round. From the highest
@@ -462,8 +497,9 @@ HELP = (
 Type the number of a move and press Enter. Other keys: [bold]h[/] help, [bold]r[/] rules summary,
 [bold]t[/] show the table again, [bold]q[/] quit (offers to save).
 
-Phase 1 lists every way to place your five cards (value per sweet, in sweet order) with the score
-you would get if the round ended now. In phase 2 pick one exchange; shop tile uses start "Shop".
+Phase 1 lists your best ways to place your five cards (value per sweet, in sweet order) with the
+score you would get if the round ended now; to place them any other way, type the five values in
+sweet order, e.g. [bold]3 1 5 2 4[/]. In phase 2 pick one exchange; shop tile uses start "Shop".
 """
     + LEGEND
 )
