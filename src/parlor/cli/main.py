@@ -305,6 +305,25 @@ def tournament(
         out.print(f"{result.seconds:.1f} s, {len(result.results) / max(result.seconds, 1e-9):.1f} games/s")
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (0.0.0.0 for your network).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            "--database-url",
+            help="SQLAlchemy URL, e.g. postgresql://user@host/db [default: SQLite in ~/.local/share/parlor]",
+        ),
+    ] = None,
+    bot_delay: Annotated[float, typer.Option("--bot-delay", help="Seconds a bot waits before moving.")] = 0.8,
+) -> None:
+    """Run the multiplayer server: friends play in their browsers, bots fill empty seats (docs/protocol.md)."""
+    from parlor.server import run as run_server
+
+    run_server(host, port, database_url, bot_delay=bot_delay)
+
+
 def _value(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"

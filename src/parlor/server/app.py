@@ -1,0 +1,316 @@
+"""The FastAPI application: the REST lobby and the WebSocket per connection (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from parlor import games as registry
+from parlor.bots import LEVELS
+from parlor.core import ParlorError
+from parlor.core.options import option_fields
+
+from .db import Database
+from .hub import BOT_LEVELS, Connection, Hub, ServerError, bot_level_description
+
+PROTOCOL = 1
+CLIENT_TYPES = ("action", "undo", "play_again", "sync", "ping")
+
+
+def create_app(
+    database_url: str | None = None,
+    *,
+    bot_delay: float = 0.8,
+    seat_timeout: float | None = 120.0,
+    max_frame_bytes: int = 16 * 1024,
+    rate_per_second: float = 20.0,
+    burst: int = 40,
+) -> FastAPI:
+    """The Parlor server as an ASGI app.
+
+    ``database_url``: SQLAlchemy URL (``sqlite:///path``, ``postgresql://user@host/db``); default
+    ``$PARLOR_DATABASE_URL`` or SQLite in ``~/.local/share/parlor/parlor.db``. ``bot_delay``: seconds a
+    bot waits before moving (randomised ±40%). ``seat_timeout``: the default seconds after which a
+    disconnected player's seat is played by a bot. The frame size and rate limits apply per connection.
+    """
+    db = Database(database_url)
+    limits = {"max_frame_bytes": max_frame_bytes, "rate_per_second": rate_per_second, "burst": burst}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = Hub(db, bot_delay=bot_delay, default_seat_timeout=seat_timeout)
+        app.state.hub = hub
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.close()
+
+    app = FastAPI(title="Parlor", version=str(PROTOCOL), lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.state.database_url = db.url
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        return request.app.state.hub
+
+    def error(code: str, message: str, status: int) -> JSONResponse:
+        return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+    @app.exception_handler(ServerError)
+    async def _server_error(_request: Request, exc: ServerError) -> JSONResponse:
+        return error(exc.code, exc.message, exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return error(code, str(exc.detail), exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return error("bad_request", str(exc.errors()), 422)
+
+    async def body_of(request: Request) -> Any:
+        raw = await request.body()
+        if len(raw) > 64 * 1024:
+            raise ServerError("too_large", "the request body is larger than 64 KiB", 413)
+        try:
+            return json.loads(raw or b"{}")
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ServerError("bad_json", f"the body is not valid JSON: {exc}", 400) from None
+
+    # ---- REST ---------------------------------------------------------------------------------
+    @app.get("/", response_class=HTMLResponse)
+    async def index() -> str:
+        return (
+            "<!doctype html><title>Parlor</title><h1>Parlor server</h1>"
+            "<p>The web front end is not built yet. API: <a href='/api/games'>/api/games</a>, "
+            "<a href='/api/docs'>/api/docs</a>; protocol: docs/protocol.md.</p>"
+        )
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "protocol": PROTOCOL}
+
+    @app.get("/api/games")
+    async def list_games() -> dict[str, Any]:
+        out = []
+        for name in registry.names():
+            try:
+                g = registry.get(name)
+            except (ParlorError, ImportError, Exception) as exc:  # a game still being written
+                out.append({"name": name, "available": False, "error": str(exc)})
+                continue
+            defaults = g.Options()
+            options = []
+            for opt, (base, allowed, _default) in option_fields(g.Options).items():
+                options.append(
+                    {
+                        "name": opt,
+                        "type": getattr(base, "__name__", str(base)),
+                        "default": getattr(defaults, opt),
+                        "allowed": list(allowed) if allowed is not None else None,
+                    }
+                )
+            out.append(
+                {
+                    "name": g.name,
+                    "title": g.title,
+                    "available": True,
+                    "min_players": g.min_players,
+                    "max_players": g.max_players,
+                    "summary": g.summary,
+                    "options": options,
+                }
+            )
+        levels = [{"level": lvl, "description": bot_level_description(lvl)} for lvl in BOT_LEVELS]
+        assert all(lvl in LEVELS or lvl == "random" for lvl in BOT_LEVELS)
+        return {"games": out, "bot_levels": levels}
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(request: Request) -> dict[str, Any]:
+        return await hub_of(request).create(await body_of(request))
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(table_id: str, request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        table = await hub.get(table_id)
+        summary = table.summary()
+        hub.release(table)
+        return summary
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        body = await body_of(request)
+        if not isinstance(body, dict):
+            raise ServerError("bad_request", "the body must be a JSON object")
+        table = await hub.get(table_id)
+        try:
+            return await hub.join(table, body.get("token"), body.get("name"))
+        finally:
+            hub.release(table)
+
+    @app.post("/api/tables/{table_id}/play-again")
+    async def play_again(table_id: str, request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        body = await body_of(request)
+        if not isinstance(body, dict):
+            raise ServerError("bad_request", "the body must be a JSON object")
+        table = await hub.get(table_id)
+        try:
+            seat = hub.authenticate(table, body.get("token"))
+            new_id = await hub.play_again(table, seat)
+            hub.announce_next(table)
+            return {"table_id": new_id}
+        finally:
+            hub.release(table)
+
+    # ---- WebSocket --------------------------------------------------------------------------------
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(ws: WebSocket, table_id: str) -> None:
+        hub = hub_of(ws)
+        await ws.accept()
+        token = ws.query_params.get("token", "")
+        try:
+            table = await hub.get(table_id)
+            seat = hub.authenticate(table, token)
+        except ServerError as exc:
+            close = {"table_not_found": 4404, "bad_token": 4403}.get(exc.code, 4409)
+            with contextlib.suppress(Exception):
+                await ws.send_text(_frame({"type": "error", "code": exc.code, "message": exc.message}))
+                await ws.close(code=close)
+            return
+        conn = await hub.connect(table, seat, ws.send_text, lambda code, reason: ws.close(code=code, reason=reason))
+        writer = asyncio.get_running_loop().create_task(conn.writer())
+        bucket = _Bucket(rate_per_second, burst)
+        try:
+            welcome = {
+                "type": "welcome",
+                "protocol": PROTOCOL,
+                "role": "spectator" if seat is None else "seat",
+                "seat": seat,
+                "table": table.summary(),
+                "limits": limits,
+            }
+            conn.push(_frame(welcome))
+            conn.push(hub.state_frame(conn, "join"))
+            while not conn.closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    data = message.get("bytes") or b""
+                    size = len(data)
+                else:
+                    size = len(text.encode("utf-8", "surrogatepass")) if len(text) * 4 > max_frame_bytes else len(text)
+                limited = not bucket.take()
+                if size > max_frame_bytes:
+                    conn.push(_error("too_large", f"frames are limited to {max_frame_bytes} bytes, got {size}"))
+                    continue
+                if text is None:
+                    try:
+                        text = data.decode("utf-8")
+                    except UnicodeDecodeError:
+                        conn.push(_error("bad_json", "binary frames must be UTF-8 JSON"))
+                        continue
+                await handle(hub, conn, text, limited)
+        except WebSocketDisconnect:
+            pass
+        except Exception:  # a broken socket must never take the table down
+            logging.getLogger("parlor.server").exception("connection to table %s failed", table_id)
+        finally:
+            hub.disconnect(conn)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+
+    async def handle(hub: Hub, conn: Connection, text: str, limited: bool) -> None:
+        try:
+            msg = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            conn.push(_error("bad_json", f"not valid JSON: {exc}"))
+            return
+        if not isinstance(msg, dict):
+            conn.push(_error("bad_frame", "a frame must be a JSON object with a 'type'"))
+            return
+        ref = msg.get("ref")
+        if ref is not None and not (
+            (isinstance(ref, str) and len(ref) <= 64) or (type(ref) is int and abs(ref) < 1 << 53)
+        ):
+            conn.push(_error("bad_frame", "'ref' must be a string of at most 64 characters or an integer"))
+            return
+        if limited:
+            conn.push(_error("rate_limited", f"slow down: at most {rate_per_second:g} frames a second", ref))
+            return
+        kind = msg.get("type")
+        if not isinstance(kind, str):
+            conn.push(_error("bad_frame", "a frame needs a string 'type'", ref))
+            return
+        if kind not in CLIENT_TYPES:
+            conn.push(
+                _error("unknown_type", f"unknown frame type {kind[:40]!r}; known: {', '.join(CLIENT_TYPES)}", ref)
+            )
+            return
+        try:
+            if kind == "ping":
+                conn.push(_frame({"type": "pong", "ref": ref}))
+            elif kind == "sync":
+                conn.push(hub.state_frame(conn, "sync"))
+            elif kind == "action":
+                await hub.act(conn, msg, ref)  # the ack goes out with the state frames
+            elif kind == "undo":
+                await hub.undo(conn, ref)
+            elif kind == "play_again":
+                if conn.seat is None:
+                    raise ServerError("spectator", "spectators cannot start a new game")
+                new_id = await hub.play_again(conn.table, conn.seat)
+                conn.push(_frame({"type": "ack", "ref": ref, "version": conn.table.version, "table_id": new_id}))
+                hub.announce_next(conn.table)
+        except ServerError as exc:
+            conn.push(_error(exc.code, exc.message, ref))
+        except Exception as exc:  # never let one frame take the connection (or the table) down
+            logging.getLogger("parlor.server").exception("frame %r failed", kind)
+            conn.push(_error("server_error", f"the server failed on this frame ({type(exc).__name__})", ref))
+
+    return app
+
+
+class _Bucket:
+    """A token bucket: ``burst`` frames at once, ``rate`` a second sustained."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.capacity = float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _frame(value: dict[str, Any]) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _error(code: str, message: str, ref: Any = None) -> str:
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if ref is not None:
+        out["ref"] = ref
+    return _frame(out)

@@ -1,0 +1,301 @@
+"""Persistence: SQLAlchemy 2 (Core) on SQLite (WAL, the default) or PostgreSQL.
+
+A table is stored as its record (game, players, options, seed and the decisions in order)
+plus the event log of every decision. Every write is one transaction, committed before the
+server acknowledges the action it stores. The schema is created and upgraded by the Alembic
+migrations shipped in ``parlor/server/migrations`` (run at start-up by :meth:`Database.migrate`).
+
+All methods are synchronous; the server calls them from a worker thread.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine, make_url
+
+metadata = MetaData()
+
+tables_t = Table(
+    "parlor_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", Text, nullable=False),  # JSON
+    Column("seed", BigInteger, nullable=False),
+    Column("engine_version", String(16), nullable=False),
+    Column("status", String(16), nullable=False),  # playing | over | broken
+    Column("version", Integer, nullable=False),  # number of decisions in the record
+    Column("seat_timeout", Float, nullable=True),
+    Column("substitute_level", String(16), nullable=False),
+    Column("spectator_hash", String(64), nullable=False),
+    Column("result", Text, nullable=True),  # JSON, when over
+    Column("error", Text, nullable=True),  # why a table is broken
+    Column("previous_table", String(32), nullable=True),
+    Column("next_table", String(32), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Index("ix_parlor_tables_status", "status"),
+)
+
+seats_t = Table(
+    "parlor_seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # human | bot
+    Column("level", String(16), nullable=True),
+    Column("name", String(40), nullable=True),
+    Column("token_hash", String(64), nullable=True),  # sha256 of the seat's token (humans)
+    Column("joined", Boolean, nullable=False),
+)
+
+actions_t = Table(
+    "parlor_actions",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),  # position in the record
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),  # the action's JSON
+    Column("by", String(12), nullable=False),  # player | bot | substitute
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+events_t = Table(
+    "parlor_events",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),  # position in the table's event log
+    Column("action_idx", Integer, nullable=False),  # the decision that caused it
+    Column("kind", String(64), nullable=False),
+    Column("data", Text, nullable=False),  # JSON
+    Column("visible_to", Text, nullable=True),  # JSON list of seats; NULL = public
+)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def default_database_url() -> str:
+    """``$PARLOR_DATABASE_URL``, else SQLite in the user's data directory."""
+    env = os.environ.get("PARLOR_DATABASE_URL")
+    if env:
+        return env
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return f"sqlite:///{Path(base) / 'parlor' / 'parlor.db'}"
+
+
+def normalize_url(url: str) -> str:
+    """``postgresql://`` means psycopg 3 (the driver Parlor ships with its ``postgres`` extra)."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class Database:
+    def __init__(self, url: str | None = None) -> None:
+        self.url = normalize_url(url or default_database_url())
+        parsed = make_url(self.url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        kwargs: dict[str, Any] = {}
+        if self.is_sqlite:
+            if parsed.database and parsed.database != ":memory:":
+                Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    # ---- schema -------------------------------------------------------------------------
+    def migrate(self) -> None:
+        """Create or upgrade the schema to the newest Alembic revision."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+        cfg.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
+        with self.engine.begin() as connection:
+            cfg.attributes["connection"] = connection
+            command.upgrade(cfg, "head")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ---- writes (each one transaction) -------------------------------------------------------
+    def create_table(self, table: dict[str, Any], seats: list[dict[str, Any]], link_from: str | None = None) -> None:
+        stamp = now()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(tables_t).values(
+                    **{**table, "options": _dumps(table["options"])}, created_at=stamp, updated_at=stamp
+                )
+            )
+            conn.execute(insert(seats_t), [{"table_id": table["id"], **s} for s in seats])
+            if link_from is not None:
+                conn.execute(
+                    update(tables_t).where(tables_t.c.id == link_from).values(next_table=table["id"], updated_at=stamp)
+                )
+
+    def append_action(
+        self,
+        table_id: str,
+        idx: int,
+        seat: int,
+        action: Any,
+        by: str,
+        first_event: int,
+        events: list[tuple[str, dict[str, Any], list[int] | None]],
+        status: str,
+        result: dict[str, Any] | None,
+    ) -> None:
+        stamp = now()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(actions_t).values(
+                    table_id=table_id, idx=idx, seat=seat, action=_dumps(action), by=by, created_at=stamp
+                )
+            )
+            if events:
+                conn.execute(
+                    insert(events_t),
+                    [
+                        {
+                            "table_id": table_id,
+                            "idx": first_event + i,
+                            "action_idx": idx,
+                            "kind": kind,
+                            "data": _dumps(data),
+                            "visible_to": None if who is None else _dumps(who),
+                        }
+                        for i, (kind, data, who) in enumerate(events)
+                    ],
+                )
+            values: dict[str, Any] = {"version": idx + 1, "status": status, "updated_at": stamp}
+            if result is not None:
+                values["result"] = _dumps(result)
+            done = conn.execute(
+                update(tables_t).where(tables_t.c.id == table_id, tables_t.c.version == idx).values(**values)
+            )
+            if done.rowcount != 1:
+                raise RuntimeError(f"table {table_id} is not at version {idx} in the database")
+
+    def remove_last_action(self, table_id: str, idx: int) -> None:
+        """Undo: drop decision ``idx`` (the last one) and its events."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(events_t).where(events_t.c.table_id == table_id, events_t.c.action_idx == idx))
+            conn.execute(delete(actions_t).where(actions_t.c.table_id == table_id, actions_t.c.idx == idx))
+            done = conn.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id, tables_t.c.version == idx + 1)
+                .values(version=idx, updated_at=now())
+            )
+            if done.rowcount != 1:
+                raise RuntimeError(f"table {table_id} is not at version {idx + 1} in the database")
+
+    def set_seat(self, table_id: str, seat: int, name: str | None, joined: bool) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                .values(name=name, joined=joined)
+            )
+
+    def mark_broken(self, table_id: str, error: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables_t).where(tables_t.c.id == table_id).values(status="broken", error=error, updated_at=now())
+            )
+
+    # ---- reads -------------------------------------------------------------------------
+    def unfinished_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_t.c.id).where(tables_t.c.status == "playing").order_by(tables_t.c.created_at)
+            )
+            return [r[0] for r in rows]
+
+    def load(self, table_id: str) -> dict[str, Any] | None:
+        """A table with its seats and record, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
+            if row is None:
+                return None
+            table = dict(row)
+            table["options"] = json.loads(table["options"])
+            table["result"] = json.loads(table["result"]) if table["result"] else None
+            table["seats"] = [
+                dict(r)
+                for r in conn.execute(
+                    select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+                ).mappings()
+            ]
+            table["actions"] = [
+                {"seat": r.seat, "action": json.loads(r.action), "by": r.by}
+                for r in conn.execute(
+                    select(actions_t.c.seat, actions_t.c.action, actions_t.c.by)
+                    .where(actions_t.c.table_id == table_id)
+                    .order_by(actions_t.c.idx)
+                )
+            ]
+            table["event_count"] = conn.execute(
+                select(func.count()).select_from(events_t).where(events_t.c.table_id == table_id)
+            ).scalar_one()
+            return table
+
+    def events(self, table_id: str) -> list[dict[str, Any]]:
+        """The stored event log of a table, oldest first."""
+        with self.engine.connect() as conn:
+            return [
+                {
+                    "action_idx": r.action_idx,
+                    "kind": r.kind,
+                    "data": json.loads(r.data),
+                    "visible_to": None if r.visible_to is None else json.loads(r.visible_to),
+                }
+                for r in conn.execute(select(events_t).where(events_t.c.table_id == table_id).order_by(events_t.c.idx))
+            ]
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    # In WAL mode NORMAL keeps every committed transaction across a crash of the process
+    # (the server's failure mode); only a power loss may cost the last transactions.
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
