@@ -22,7 +22,7 @@ from typing import Any
 from parlor import games
 from parlor.core import Rng
 
-GAMES_AND_PLAYERS = {"mamma-mia": (2, 4, 5), "sweet-nose": (3, 4, 5)}
+GAMES_AND_PLAYERS = {"mamma-mia": (2, 4, 5), "sweet-nose": (3, 4, 5), "mottainai": (2, 4, 5)}
 
 
 def best_of(repeats: int, fn: Callable[[], float]) -> float:

@@ -39,6 +39,14 @@ CASES = {
     "sweet-nose-3p-default": ("sweet-nose", 3, {}),
     "sweet-nose-4p-ascension": ("sweet-nose", 4, {"ascension": True}),
     "sweet-nose-5p-shopkeeper-hidden-tiles": ("sweet-nose", 5, {"shopkeeper": True, "shop_tiles_visible": False}),
+    "mottainai-2p-default": ("mottainai", 2, {}),
+    "mottainai-3p-v084": ("mottainai", 3, {"ruleset": "v0.84"}),
+    "mottainai-4p-team-extended": ("mottainai", 4, {"team_play": True, "extended_game": True}),
+    "mottainai-5p-options": (
+        "mottainai",
+        5,
+        {"cover_mode": "partial", "allow_pass_action": True, "return_order": "random", "trigger_order": "card_order"},
+    ),
 }
 
 

@@ -11,6 +11,7 @@ from parlor.core.game import Game
 _MODULES = {
     "mamma-mia": "parlor.games.mamma_mia",
     "sweet-nose": "parlor.games.sweet_nose",
+    "mottainai": "parlor.games.mottainai",
 }
 _ALIASES = {"mamma_mia": "mamma-mia", "mammamia": "mamma-mia"}
 _ALIASES.update({"sweet_nose": "sweet-nose", "sweetnose": "sweet-nose"})

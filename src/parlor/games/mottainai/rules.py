@@ -1,0 +1,1413 @@
+"""Mottainai rules, in rulebook order (spec: ``shared/rules/mottainai.md``).
+
+Setup (§3) -> turns (§4): ``morning`` (hand limit, morning effects, clear the task slot,
+choose a task — in the order ``morning_order`` says), ``noon`` (perform every opponent's
+task clockwise, then your own or one Prayer: ``perform_task``), ``night`` (night effects,
+pick up the waiting area) -> game end (§12) -> scoring (§13, in ``cards.py``).
+
+The turn is driven by a small stack of *frames* (plain tuples, so a clone copies one list):
+a flow frame does its step and moves on; a decision frame waits for the active player's
+action. Every player action happens on the active player's turn, so ``to_move`` is always
+the active seat. Card effects live in ``cards.py`` and plug into the same stack.
+
+Cards are card types 0..53 (two decks hold two copies of each); per-player zones are
+tuples (copy on write).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from parlor.core.actions import Action
+from parlor.core.events import Event, private, public
+from parlor.core.game import Result, State
+from parlor.core.rng import Rng
+
+from . import actions as A
+from . import cards as C
+from .data import (
+    BANGLE,
+    BELL,
+    BRICK,
+    CARD_IDS,
+    CHOPSTICKS,
+    CLAY,
+    CLERK,
+    CLOTH,
+    CRANE,
+    CUP,
+    CURTAIN,
+    DICE,
+    DOLL,
+    FAN,
+    FIGURINE,
+    FLAG,
+    FLUTE,
+    FOUNTAIN,
+    GALLERY,
+    GIFT_SHOP,
+    GO_SET,
+    GONG,
+    HAND_DEALT,
+    HAND_LIMIT,
+    HANDKERCHIEF,
+    KITE,
+    MASK,
+    MAT,
+    MATERIALS,
+    MONK,
+    NAMES,
+    NUM_TYPES,
+    PAPER,
+    PINWHEEL,
+    PLANE,
+    POTTER,
+    PUPPET,
+    RING,
+    ROBE,
+    ROLES,
+    SKETCH,
+    SMITH,
+    SOCKS,
+    STONE,
+    STRAW,
+    SWORD,
+    TAILOR,
+    TOWER,
+    TURTLE,
+    VAL,
+    WINGS,
+    decks_for,
+)
+
+CARD = CARD_IDS
+WING_INDEX = {w: i for i, w in enumerate(WINGS)}
+MATERIAL_OF = {m: i for i, m in enumerate(MATERIALS)}
+CARD_OF = {c: i for i, c in enumerate(CARD_IDS)}
+NOBODY, EVERYONE = -1, -2  # deck_info: who knows the card at that deck position
+
+# Frame handlers: FLOW[kind](state, frame) advances; DECIDE[kind] = (legal, act).
+FlowFn = Callable[["MottainaiState", tuple], None]
+LegalFn = Callable[["MottainaiState", tuple], list[Action]]
+ActFn = Callable[["MottainaiState", tuple, Action], None]
+FLOW: dict[str, FlowFn] = {}
+DECIDE: dict[str, tuple[LegalFn, ActFn]] = {}
+
+
+def _uniq(cards: tuple[int, ...]) -> list[int]:
+    return sorted(set(cards))
+
+
+class MottainaiState(State):
+    __slots__ = (
+        "deck",
+        "deck_info",
+        "floor",
+        "box",
+        "hands",
+        "known",
+        "waiting",
+        "tasks",
+        "task_up",
+        "doll_task",
+        "helpers",
+        "bench",
+        "sales",
+        "gallery",
+        "gift",
+        "kite",
+        "active",
+        "start_player",
+        "extra_turns",
+        "turns",
+        "stack",
+        "over",
+        "end_reason",
+        "turtle_winner",
+        "t_left",
+        "t_bonus",
+        "t_fountain",
+        "t_skip",
+        "used_fx",
+        "ret_batch",
+        "pending",
+        "ev",
+    )
+
+    deck: list[int]  # top = last
+    deck_info: list[int]  # parallel to deck: NOBODY, EVERYONE or the one seat that knows the card
+    floor: tuple[int, ...]
+    box: tuple[int, ...]  # out of play (scenarios only)
+    hands: list[tuple[int, ...]]
+    known: list[tuple[int, ...]]  # revealed cards still in that hand (public)
+    waiting: list[tuple[int, ...]]
+    tasks: list[int]  # -1: empty slot
+    task_up: list[bool]  # False: a face-down starting card
+    doll_task: list[bool]  # the task in that slot was taken with Doll
+    helpers: list[tuple[int, ...]]
+    bench: list[tuple[int, ...]]
+    sales: list[tuple[int, ...]]
+    gallery: list[tuple[int, ...]]
+    gift: list[tuple[int, ...]]
+    kite: list[tuple[int, ...]]  # the works each Kite copies this turn (Kites in wing order)
+    active: int
+    start_player: int
+    extra_turns: int
+    turns: int
+    stack: list[tuple]
+    over: bool
+    end_reason: str
+    turtle_winner: int
+    t_left: int  # actions left in the task being performed
+    t_bonus: int  # Flag / Figurine extra actions for it
+    t_fountain: int  # Fountain's revealed Stone cards for it
+    t_skip: bool  # the task is skipped (Curtain / Tower)
+    used_fx: tuple[int, ...]  # morning / night effects used in this step
+    ret_batch: int  # cards returned together so far (random return order)
+    pending: list[Action] | None
+    ev: list[Event]
+
+    # ------------------------------------------------------------------ cloning
+    def clone(self) -> "MottainaiState":
+        c = object.__new__(MottainaiState)
+        self._copy_base_into(c)
+        c.deck = self.deck[:]
+        c.deck_info = self.deck_info[:]
+        c.floor = self.floor
+        c.box = self.box
+        c.hands = self.hands[:]
+        c.known = self.known[:]
+        c.waiting = self.waiting[:]
+        c.tasks = self.tasks[:]
+        c.task_up = self.task_up[:]
+        c.doll_task = self.doll_task[:]
+        c.helpers = self.helpers[:]
+        c.bench = self.bench[:]
+        c.sales = self.sales[:]
+        c.gallery = self.gallery[:]
+        c.gift = self.gift[:]
+        c.kite = self.kite[:]
+        c.active = self.active
+        c.start_player = self.start_player
+        c.extra_turns = self.extra_turns
+        c.turns = self.turns
+        c.stack = self.stack[:]
+        c.over = self.over
+        c.end_reason = self.end_reason
+        c.turtle_winner = self.turtle_winner
+        c.t_left = self.t_left
+        c.t_bonus = self.t_bonus
+        c.t_fountain = self.t_fountain
+        c.t_skip = self.t_skip
+        c.used_fx = self.used_fx
+        c.ret_batch = self.ret_batch
+        c.pending = self.pending
+        c.ev = []
+        return c
+
+    # ------------------------------------------------------------------ small helpers
+    def emit(self, event: Event) -> None:
+        self.ev.append(event)
+
+    def opponents(self, p: int) -> list[int]:
+        """Every other player clockwise from ``p``'s left; in team play not the partner."""
+        n = self.players
+        out = [(p + i) % n for i in range(1, n)]
+        if self.options.team_play:
+            out.remove((p + 2) % n)
+        return out
+
+    def is_opponent(self, p: int, q: int) -> bool:
+        return p != q and not (self.options.team_play and (p + 2) % self.players == q)
+
+    def wings_of(self, p: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(Gallery, Gift Shop) as effective card types: a Kite that copies shows the copy."""
+        if not self.kite[p]:
+            return self.gallery[p], self.gift[p]
+        copies = list(self.kite[p])
+        out = []
+        for wing in (self.gallery[p], self.gift[p]):
+            eff = []
+            for c in wing:
+                if c == KITE and copies:
+                    c = copies.pop(0)
+                eff.append(c)
+            out.append(tuple(eff))
+        return out[0], out[1]
+
+    def works_of(self, p: int) -> tuple[int, ...]:
+        g, s = self.wings_of(p)
+        return g + s
+
+    def has(self, p: int, card: int) -> int:
+        """How many works ``card`` (an effect) ``p`` owns now."""
+        if not self.kite[p]:
+            return self.gallery[p].count(card) + self.gift[p].count(card)
+        return self.works_of(p).count(card)
+
+    def capacity(self, p: int, material: int, wing: int) -> int:
+        """Cover capacity of ``p``'s wing for ``material`` (Go Set: Stone works count in both)."""
+        wings = self.wings_of(p)
+        total = sum(VAL[c] for c in wings[wing] if MAT[c] == material)
+        if material == STONE and self.has(p, GO_SET):
+            total += sum(VAL[c] for c in wings[1 - wing] if MAT[c] == STONE)
+        return total
+
+    def covered(self, n: int, cap: int) -> int:
+        """How many of ``n`` helpers (or sales) a capacity covers (§8, option ``cover_mode``)."""
+        if self.options.cover_mode == "partial":
+            return min(n, cap)
+        return n if n <= cap else 0
+
+    def wing_count(self, p: int, wing: int) -> int:
+        wings = self.wings_of(p)
+        n = len(wings[wing])
+        if self.has(p, GO_SET):
+            n += sum(1 for c in wings[1 - wing] if MAT[c] == STONE)
+        return n
+
+    def add(self, zone: list[tuple[int, ...]], p: int, card: int) -> None:
+        zone[p] = zone[p] + (card,)
+
+    def take(self, zone: list[tuple[int, ...]], p: int, card: int) -> None:
+        t = zone[p]
+        i = t.index(card)
+        zone[p] = t[:i] + t[i + 1 :]
+
+    def take_from_hand(self, p: int, card: int) -> None:
+        self.take(self.hands, p, card)
+        known = self.known[p]
+        if card in known and known.count(card) > self.hands[p].count(card):
+            self.take(self.known, p, card)
+
+    def reveal(self, p: int, card: int) -> None:
+        """Show a hand card to everyone; it stays known while it stays in that hand."""
+        if self.options.revealed_cards_stay_public and self.known[p].count(card) < self.hands[p].count(card):
+            self.add(self.known, p, card)
+        self.emit(public("reveal", seat=p, card=CARD[card]))
+
+    def take_floor(self, card: int) -> None:
+        f = self.floor
+        i = f.index(card)
+        self.floor = f[:i] + f[i + 1 :]
+
+    def to_floor(self, card: int) -> None:
+        self.floor = (*self.floor, card)
+
+    def take_work(self, p: int, card: int, wing: int) -> None:
+        self.take(self.gallery if wing == GALLERY else self.gift, p, card)
+        if card == KITE and self.kite[p]:
+            self.kite[p] = ()  # a Kite leaving its wings stops being a copy
+
+    def put_work(self, p: int, card: int, wing: int) -> None:
+        self.add(self.gallery if wing == GALLERY else self.gift, p, card)
+
+    def find_work(self, p: int, card: int) -> int:
+        """The wing holding ``card`` (raw type), Gallery first; -1 if none."""
+        if card in self.gallery[p]:
+            return GALLERY
+        if card in self.gift[p]:
+            return GIFT_SHOP
+        return -1
+
+    def effect_work(self, p: int, card: int) -> tuple[int, int]:
+        """(physical card, wing) of a work giving ``card``'s effect: the card, or a Kite copying it."""
+        wing = self.find_work(p, card)
+        if wing >= 0:
+            return card, wing
+        return KITE, self.find_work(p, KITE)
+
+    # ------------------------------------------------------------------ the deck (§10)
+    def take_top(self) -> int | None:
+        """Take the deck's top card (the caller puts it somewhere, then calls ``after_take``)."""
+        if not self.deck:
+            if self.options.deck_out_trigger == "on_failed_draw":
+                self.end_game("deck")
+            return None
+        self.deck_info.pop()
+        return self.deck.pop()
+
+    def after_take(self) -> None:
+        if not self.deck and self.options.deck_out_trigger == "when_empty":
+            self.end_game("deck")
+
+    def draw(self, p: int) -> bool:
+        """Top card face down into ``p``'s waiting area (nobody sees it, by default)."""
+        card = self.take_top()
+        if card is None:
+            return False
+        self.add(self.waiting, p, card)
+        self.emit(public("draw", seat=p, deck_size=len(self.deck)))
+        if self.options.waiting_area_visible_to_owner:
+            self.emit(private(p, "drawn_card", seat=p, card=CARD[card]))
+        self.after_take()
+        return True
+
+    def return_card(self, card: int, knower: int) -> None:
+        """Put a card on the bottom of the deck; ``knower`` is who saw which card it was."""
+        if self.options.return_order == "random" and self.ret_batch:
+            i = self.rng.below(self.ret_batch + 1)
+        else:
+            i = 0
+        self.deck.insert(i, card)
+        self.deck_info.insert(i, knower)
+        self.ret_batch += 1
+
+    def return_from_hand(self, p: int, card: int) -> None:
+        self.take_from_hand(p, card)
+        self.return_card(card, p)
+        self.emit(public("return", seat=p, hand_size=len(self.hands[p])))
+        self.emit(private(p, "returned_card", seat=p, card=CARD[card]))
+
+    def deck_usable(self, needed: int) -> bool:
+        """Option ``short_deck_effects``: may an effect needing ``needed`` cards be used now?"""
+        if self.options.short_deck_effects == "unusable":
+            return len(self.deck) >= needed
+        return len(self.deck) > 0
+
+    # ------------------------------------------------------------------ game end (§12)
+    def end_game(self, reason: str) -> None:
+        if self.over:
+            return
+        self.over = True
+        self.end_reason = reason
+        self.stack.clear()
+        self.to_move = ()
+        self.emit(public("game_over", reason=reason, current=self.active))
+
+    def works_end_reason(self, completion: bool) -> str | None:
+        """Turtle, or five (six) works in one wing (§12 items 2 and 4)."""
+        threshold = 6 if self.options.extended_game else 5
+        wing_hit = False
+        if completion or self.options.wing_end_trigger == "any_change":
+            wing_hit = any(self.wing_count(p, w) >= threshold for p in range(self.players) for w in (0, 1))
+        turtles = [
+            p
+            for p in [(self.active + i) % self.players for i in range(self.players)]
+            if self.has(p, TURTLE) and len({MAT[c] for c in self.works_of(p)}) == 5
+        ]
+        if turtles and (self.options.turtle_precedence or not wing_hit):
+            self.turtle_winner = turtles[0]
+            return "turtle"
+        return "wing" if wing_hit else None
+
+    def check_works_end(self, completion: bool = False) -> bool:
+        reason = self.works_end_reason(completion)
+        if reason:
+            self.end_game(reason)
+            return True
+        return False
+
+    # ------------------------------------------------------------------ completing works (§7)
+    def support_needed(self, p: int, card: int, smith: bool) -> int:
+        """v - 1 cards of the work's material (§7.1); Straw: one fewer for Cloth / Clay by Smith."""
+        need = VAL[card] - 1
+        if smith and MAT[card] in (CLOTH, CLAY) and self.has(p, STRAW):
+            need -= 1
+        return max(0, need)
+
+    def brick_support(self, material: int) -> int:
+        n = 0
+        for q in range(self.players):
+            c = self.tasks[q]
+            if c >= 0 and MAT[c] == material and (self.task_up[q] or self.options.brick_counts_start_cards):
+                n += 1
+        return n
+
+    def smith_cost(self, p: int, card: int) -> int | None:
+        """Crane cards to spend to complete ``card`` with Smith, or None if impossible (§6.5)."""
+        need = self.support_needed(p, card, True)
+        if need == 0:
+            return 0
+        m = MAT[card]
+        have = sum(1 for c in self.hands[p] if MAT[c] == m) - 1
+        if self.has(p, BRICK):
+            have += self.brick_support(m)
+        if have >= need:
+            return 0
+        if self.has(p, CRANE):
+            paper = sum(1 for c in self.bench[p] if MAT[c] == PAPER)
+            if have + paper >= need:
+                return need - have
+        return None
+
+    def craft_cost(self, p: int, card: int) -> int | None:
+        """Crane cards to spend to Craft ``card`` (support counted in the craft bench, §6.6)."""
+        need = self.support_needed(p, card, False)
+        if need == 0:
+            return 0
+        m = MAT[card]
+        have = sum(1 for c in self.bench[p] if MAT[c] == m)
+        if have >= need:
+            return 0
+        if self.has(p, CRANE) and m != PAPER:
+            paper = sum(1 for c in self.bench[p] if MAT[c] == PAPER)
+            if have + paper >= need:
+                return need - have
+        return None
+
+    def spend_crane(self, p: int, n: int) -> None:
+        for _ in range(n):
+            card = min(c for c in self.bench[p] if MAT[c] == PAPER)
+            self.take(self.bench, p, card)
+            self.return_card(card, EVERYONE)
+            self.emit(public("crane_return", seat=p, card=CARD[card]))
+
+    def complete_work(self, p: int, card: int, wing: int, how: str) -> None:
+        """Place a work, check the game end first, then queue the triggered effects (§7.2)."""
+        self.put_work(p, card, wing)
+        self.emit(public("work_completed", seat=p, card=CARD[card], wing=WINGS[wing], how=how))
+        reason = self.works_end_reason(True)
+        if reason is None and not self.deck and self.options.deck_out_trigger == "when_empty":
+            reason = "deck"
+        if reason:
+            if not self.options.resolve_triggers_of_final_work or reason == "deck":
+                self.end_game(reason)
+                return
+            self.stack.append(("end_now", reason))
+        entries = C.completion_triggers(self, p, card, how)
+        if entries:
+            self.stack.append(("triggers", entries, card, wing))
+
+    # ================================================================== a turn (§4)
+    def start_turn(self, p: int) -> None:
+        self.active = p
+        self.turns += 1
+        self.stack.append(("turn", 0, 0))
+
+    def run(self) -> None:
+        """Advance through flow frames until the active player must decide (or the game ends)."""
+        self.pending = None
+        stack = self.stack
+        while stack and not self.over:
+            frame = stack[-1]
+            kind = frame[0]
+            decide = DECIDE.get(kind)
+            if decide is None:
+                FLOW[kind](self, frame)
+                continue
+            legal = decide[0](self, frame)
+            if legal:
+                self.pending = legal
+                self.to_move = (self.active,)
+                return
+            stack.pop()
+        self.to_move = ()
+        if not self.over:  # nothing left to do can only mean a broken scenario
+            self.end_game("stalled")
+
+    # ------------------------------------------------------------------ the protocol
+    def _legal_actions(self, seat: int) -> list[Action]:
+        if self.pending is None:
+            if not self.stack or self.over:
+                return []
+            frame = self.stack[-1]
+            self.pending = DECIDE[frame[0]][0](self, frame)
+        return self.pending
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        self.ev = events = []
+        if type(action) is not A.ReturnCard:
+            self.ret_batch = 0
+        frame = self.stack[-1]
+        DECIDE[frame[0]][1](self, frame, action)
+        self.run()
+        self.ev = []
+        return events
+
+    # ------------------------------------------------------------------ the end (§13)
+    def result(self) -> Result:
+        return C.final_result(self)
+
+    def view(self, seat: int | None, recall: bool = False) -> dict[str, Any]:
+        from .views import view
+
+        return view(self, seat, recall)
+
+    def determinize(self, seat: int, rng: Rng) -> "MottainaiState":
+        from .views import determinize
+
+        return determinize(self, seat, rng)
+
+    def _state_json(self) -> dict[str, Any]:
+        def frame_json(x: Any) -> Any:
+            return [frame_json(v) for v in x] if isinstance(x, tuple) else x
+
+        return {
+            "deck": list(self.deck),
+            "deck_info": list(self.deck_info),
+            "floor": list(self.floor),
+            "box": list(self.box),
+            "hands": [list(h) for h in self.hands],
+            "known": [list(h) for h in self.known],
+            "waiting": [list(h) for h in self.waiting],
+            "tasks": list(self.tasks),
+            "task_up": list(self.task_up),
+            "doll_task": list(self.doll_task),
+            "helpers": [list(h) for h in self.helpers],
+            "bench": [list(h) for h in self.bench],
+            "sales": [list(h) for h in self.sales],
+            "gallery": [list(h) for h in self.gallery],
+            "gift_shop": [list(h) for h in self.gift],
+            "kite": [list(h) for h in self.kite],
+            "active": self.active,
+            "start_player": self.start_player,
+            "extra_turns": self.extra_turns,
+            "turns": self.turns,
+            "stack": [frame_json(f) for f in self.stack],
+            "over": self.over,
+            "end_reason": self.end_reason,
+            "turtle_winner": self.turtle_winner,
+            "t_left": self.t_left,
+            "t_bonus": self.t_bonus,
+            "t_fountain": self.t_fountain,
+            "t_skip": self.t_skip,
+            "used_fx": list(self.used_fx),
+            "ret_batch": self.ret_batch,
+        }
+
+
+def empty_state(game: Any, players: int, seed: int, options: Any) -> MottainaiState:
+    s = object.__new__(MottainaiState)
+    s._init_base(game, players, seed, options)
+    n = players
+    s.deck, s.deck_info, s.floor, s.box = [], [], (), ()
+    s.hands = [()] * n
+    s.known = [()] * n
+    s.waiting = [()] * n
+    s.tasks = [-1] * n
+    s.task_up = [False] * n
+    s.doll_task = [False] * n
+    s.helpers = [()] * n
+    s.bench = [()] * n
+    s.sales = [()] * n
+    s.gallery = [()] * n
+    s.gift = [()] * n
+    s.kite = [()] * n
+    s.active = s.start_player = 0
+    s.extra_turns = s.turns = 0
+    s.stack = []
+    s.over = False
+    s.end_reason = ""
+    s.turtle_winner = -1
+    s.t_left = s.t_bonus = s.t_fountain = 0
+    s.t_skip = False
+    s.used_fx = ()
+    s.ret_batch = 0
+    s.pending = None
+    s.ev = []
+    return s
+
+
+# ====================================================================== setup (§3)
+def name_key(card: int, order: str) -> str:
+    name = NAMES[card].lower()
+    return name.replace(" ", "") if order == "letter_by_letter" else name
+
+
+def setup(s: MottainaiState) -> None:
+    """Shuffle, deal hands, face-down starting cards and floor cards, find the start player."""
+    o, n = s.options, s.players
+    deck = [t for _ in range(decks_for(n)) for t in range(NUM_TYPES)]
+    s.rng.shuffle(deck)
+    s.deck = deck
+    s.deck_info = [NOBODY] * len(deck)
+    for p in range(n):
+        for _ in range(HAND_DEALT):
+            s.add(s.hands, p, s.deck.pop())
+            s.deck_info.pop()
+        s.emit(private(p, "dealt", seat=p, hand=[CARD[c] for c in s.hands[p]]))
+    all_players = o.setup_facedown_tasks == "all_players"
+    if all_players:
+        deal_start_cards(s, range(n))
+    for p in range(n):
+        card = s.deck.pop()
+        s.deck_info.pop()
+        s.to_floor(card)
+        s.emit(public("floor_card", seat=p, card=CARD[card]))
+    s.start_player = choose_start_player(s, s.floor)
+    s.emit(public("start_player", seat=s.start_player))
+    if not all_players:
+        deal_start_cards(s, [p for p in range(n) if p != s.start_player])
+    s.start_turn(s.start_player)
+
+
+def deal_start_cards(s: MottainaiState, seats: Any) -> None:
+    for p in seats:
+        s.tasks[p] = s.deck.pop()
+        s.deck_info.pop()
+        s.task_up[p] = False
+        s.emit(public("start_card_dealt", seat=p))
+
+
+def choose_start_player(s: MottainaiState, floor: tuple[int, ...]) -> int:
+    """The floor card whose name comes first alphabetically (§3.1 step 5; §17 items 4, 5)."""
+    order = s.options.start_player_name_order
+    keys = {p: name_key(floor[p], order) for p in range(s.players)}
+    while True:
+        best = min(keys.values())
+        tied = [p for p in sorted(keys) if keys[p] == best]
+        if len(tied) == 1 or s.options.start_player_tie == "seat_order":
+            return tied[0]
+        if len(s.deck) <= 1:  # cannot happen with real decks; never empty the deck in setup
+            return tied[0]
+        keys = {}
+        for p in tied:
+            card = s.deck.pop()
+            s.deck_info.pop()
+            s.to_floor(card)
+            s.emit(public("floor_card", seat=p, card=CARD[card], tie_break=True))
+            keys[p] = name_key(card, order)
+
+
+# ====================================================================== the turn flow
+def turn(s: MottainaiState, frame: tuple) -> None:
+    """One day: Morning (M1-M4), Noon (N1, N2), Night (E1, E2), then the next player."""
+    step = frame[1]
+    if step < 4:
+        morning(s, step)
+    elif step == 4:
+        noon(s, frame[2])
+    elif step < 7:
+        night(s, step)
+    else:
+        end_of_turn(s)
+
+
+def morning(s: MottainaiState, step: int) -> None:
+    """M1 hand limit; M2 morning effects and M3 clear the task slot (order: ``morning_order``);
+    M4 choose a new task."""
+    stack = s.stack
+    effects_first = s.options.morning_order == "effects_then_discard"
+    stack[-1] = ("turn", step + 1, 0)
+    if step == 0:
+        s.emit(public("turn_start", seat=s.active, turn=s.turns))
+        stack.append(("hand_limit", False))
+    elif step == 1:
+        s.used_fx = ()
+        stack.append(("morning_effects",) if effects_first else ("clear_task",))
+    elif step == 2:
+        stack.append(("clear_task",) if effects_first else ("morning_effects",))
+    else:
+        stack.append(("choose_task",))
+
+
+def night(s: MottainaiState, step: int) -> None:
+    """E1 night effects (Pinwheel); E2 pick up the waiting area."""
+    s.stack[-1] = ("turn", step + 1, 0)
+    if step == 5:
+        s.used_fx = ()
+        s.stack.append(("night_effects",))
+    else:
+        night_pickup(s, s.active)
+
+
+def end_of_turn(s: MottainaiState) -> None:
+    """Kite copies end; Frog's extra turns come first, then the next player clockwise."""
+    p = s.active
+    s.stack.pop()
+    s.kite[p] = ()
+    s.used_fx = ()
+    if s.extra_turns > 0:
+        s.extra_turns -= 1
+        s.emit(public("extra_turn", seat=p))
+        s.start_turn(p)
+    else:
+        s.start_turn((p + 1) % s.players)
+
+
+FLOW["turn"] = turn
+
+
+def noon(s: MottainaiState, idx: int) -> None:
+    """N1: every other player's face-up task clockwise from the left; N2: your own, or a Prayer."""
+    p, n = s.active, s.players
+    if idx < n - 1:
+        s.stack[-1] = ("turn", 4, idx + 1)
+        q = (p + 1 + idx) % n
+        if s.tasks[q] >= 0 and s.task_up[q]:
+            s.stack.append(("perform", q, 0))
+        return
+    s.stack[-1] = ("turn", 5, 0)
+    if s.tasks[p] >= 0 and s.task_up[p]:
+        s.stack.append(("perform", p, 0))
+    else:
+        s.emit(public("no_task_prayer", seat=p))
+        s.stack.append(("prayer",))
+
+
+def night_pickup(s: MottainaiState, p: int) -> None:
+    cards = s.waiting[p]
+    s.hands[p] = s.hands[p] + cards
+    s.waiting[p] = ()
+    s.emit(public("pickup", seat=p, count=len(cards)))
+    if cards:
+        s.emit(private(p, "picked_up", seat=p, cards=[CARD[c] for c in cards]))
+
+
+# ------------------------------------------------------------------ Morning
+def morning_hand_limit_legal(s: MottainaiState, frame: tuple) -> list[Action]:
+    """M1: return down to five; Handkerchief may replace this step (at or under the limit too)."""
+    p = s.active
+    hand = s.hands[p]
+    size = len(hand) + (len(s.waiting[p]) if s.options.hand_limit_counts_waiting_area else 0)
+    over = size > HAND_LIMIT
+    legal: list[Action] = []
+    if s.has(p, HANDKERCHIEF) and not frame[1]:
+        legal.extend(A.DISCARD_TO_FLOOR[c] for c in _uniq(hand))
+        if s.options.handkerchief_discard == "zero_or_one" and over:
+            legal.append(A.USE_EFFECT[HANDKERCHIEF])
+        if not over and legal:
+            legal.append(A.DONE)
+    if over and hand:
+        legal.extend(A.RETURN_CARD[c] for c in _uniq(hand))
+    return legal
+
+
+def morning_hand_limit_act(s: MottainaiState, frame: tuple, action: Action) -> None:
+    p = s.active
+    t = type(action)
+    if t is A.ReturnCard:
+        s.return_from_hand(p, CARD_OF[action.card])  # type: ignore[attr-defined]
+        s.stack[-1] = ("hand_limit", True)
+        return
+    s.stack.pop()
+    if t is A.DiscardToFloor:
+        card = CARD_OF[action.card]  # type: ignore[attr-defined]
+        s.take_from_hand(p, card)
+        s.to_floor(card)
+        s.emit(public("handkerchief", seat=p, card=CARD[card]))
+    elif t is A.UseEffect:
+        s.emit(public("handkerchief", seat=p, card=None))
+
+
+DECIDE["hand_limit"] = (morning_hand_limit_legal, morning_hand_limit_act)
+
+
+def morning_effects_legal(s: MottainaiState, frame: tuple) -> list[Action]:
+    """M2: each "In the morning" effect at most once, in any order."""
+    p = s.active
+    legal: list[Action] = []
+    for card in C.MORNING:
+        if s.has(p, card) > s.used_fx.count(card) and C.MORNING[card][0](s, p):
+            legal.append(A.USE_EFFECT[card])
+    if legal:
+        legal.append(A.DONE)
+    return legal
+
+
+def morning_effects_act(s: MottainaiState, frame: tuple, action: Action) -> None:
+    if type(action) is A.Done:
+        s.stack.pop()
+        return
+    card = CARD_OF[action.card]  # type: ignore[attr-defined]
+    s.used_fx = (*s.used_fx, card)
+    s.emit(public("use_effect", seat=s.active, card=CARD[card]))
+    C.MORNING[card][1](s, s.active)
+
+
+DECIDE["morning_effects"] = (morning_effects_legal, morning_effects_act)
+
+
+def clear_task(s: MottainaiState, frame: tuple) -> None:
+    """M3: the card in the task slot goes face up to the floor (Chopsticks: to sales)."""
+    p = s.active
+    s.stack.pop()
+    card = s.tasks[p]
+    if card < 0:
+        return
+    if s.has(p, CHOPSTICKS) and (s.task_up[p] or s.options.chopsticks_on_start_card):
+        s.stack.append(("chopsticks",))
+        return
+    discard_old_task(s, p, to_sales=False)
+
+
+def discard_old_task(s: MottainaiState, p: int, to_sales: bool) -> None:
+    card = s.tasks[p]
+    s.tasks[p] = -1
+    s.task_up[p] = False
+    s.doll_task[p] = False
+    if to_sales:
+        s.add(s.sales, p, card)
+    else:
+        s.to_floor(card)
+    s.emit(public("old_task", seat=p, card=CARD[card], to="sales" if to_sales else "floor"))
+
+
+FLOW["clear_task"] = clear_task
+
+
+def choose_task_legal(s: MottainaiState, frame: tuple) -> list[Action]:
+    """M4: a hand card as the new task, or none (Doll / Sketch may replace this step)."""
+    p = s.active
+    legal: list[Action] = [A.CHOOSE_TASK[c] for c in _uniq(s.hands[p])]
+    legal.append(A.NO_TASK)
+    if s.has(p, DOLL):
+        legal.extend(A.TAKE_TASK[q] for q in s.opponents(p) if s.tasks[q] >= 0 and s.task_up[q])
+    if s.has(p, SKETCH):
+        legal.extend(A.TASK_FROM_HELPER[c] for c in _uniq(s.helpers[p]))
+    return legal
+
+
+def choose_task_act(s: MottainaiState, frame: tuple, action: Action) -> None:
+    p = s.active
+    s.stack.pop()
+    t = type(action)
+    if t is A.NoTask:
+        s.emit(public("no_task", seat=p))
+        return
+    if t is A.ChooseTask:
+        card = CARD_OF[action.card]  # type: ignore[attr-defined]
+        s.take_from_hand(p, card)
+        how = "hand"
+    elif t is A.TakeTask:
+        q = action.player  # type: ignore[attr-defined]
+        card = s.tasks[q]
+        s.tasks[q] = -1
+        s.task_up[q] = False
+        s.doll_task[q] = False
+        how = f"doll:{q}"
+    else:
+        card = CARD_OF[action.card]  # type: ignore[attr-defined]
+        s.take(s.helpers, p, card)
+        how = "sketch"
+    s.tasks[p] = card
+    s.task_up[p] = True
+    s.doll_task[p] = t is A.TakeTask
+    s.emit(public("task", seat=p, card=CARD[card], role=ROLES[MAT[card]], source=how))
+
+
+DECIDE["choose_task"] = (choose_task_legal, choose_task_act)
+
+
+# ------------------------------------------------------------------ Noon: performing a task (§5)
+def gate_applies(s: MottainaiState, owner: int, role: int) -> bool:
+    """Curtain (Tailor, Smith) and Tower (Clerk, Monk, Potter) of an opponent whose task it is."""
+    if not s.is_opponent(s.active, owner):
+        return False
+    if role in (TAILOR, SMITH):
+        return s.has(owner, CURTAIN) > 0
+    return s.has(owner, TOWER) > 0
+
+
+def perform_task(s: MottainaiState, frame: tuple) -> None:
+    """Gate, before-task effects, count the actions once, then resolve them one by one."""
+    owner, step = frame[1], frame[2]
+    p = s.active
+    if step == 0:
+        role = MAT[s.tasks[owner]]
+        s.t_skip = False
+        s.t_bonus = 0
+        s.t_fountain = 0
+        s.t_left = 0
+        s.stack[-1] = ("perform", owner, 1, role)
+        s.emit(public("perform_task", seat=p, owner=owner, role=ROLES[role]))
+        if gate_applies(s, owner, role) and s.options.reveal_gate_per == "task":
+            s.stack.append(("gate", owner, role, False))
+        return
+    role = frame[3]
+    if step == 1:
+        s.stack[-1] = ("perform", owner, 2, role)
+        if s.t_skip:
+            s.stack.pop()
+            s.emit(public("task_skipped", seat=p, owner=owner))
+            return
+        before = []
+        if role == CLERK and s.has(p, FOUNTAIN):
+            before.append(("reveal_bonus", FOUNTAIN, STONE, -1, ()))
+        if owner == p and s.has(p, FLAG):
+            before.append(("reveal_bonus", FLAG, role, s.has(p, FLAG), ()))
+        if s.is_opponent(p, owner) and s.has(p, FIGURINE):
+            before.append(("reveal_bonus", FIGURINE, role, s.has(p, FIGURINE), ()))
+        s.stack.extend(reversed(before))
+        return
+    if step == 2:
+        s.t_left = count_actions(s, owner, role)
+        s.emit(public("actions_counted", seat=p, owner=owner, role=ROLES[role], actions=s.t_left))
+        s.stack[-1] = ("perform", owner, 3, role)
+        s.stack.append(("actions", owner, role))
+        return
+    s.stack.pop()
+
+
+FLOW["perform"] = perform_task
+
+
+def count_actions(s: MottainaiState, owner: int, role: int) -> int:
+    """1 + helpers (2 each if covered) + Fountain + Flag/Figurine + Doll (§5 step 4)."""
+    p = s.active
+    o = s.options
+    total = 1 + s.t_bonus
+    if not (s.is_opponent(p, owner) and s.has(owner, BANGLE)):
+        n = sum(1 for c in s.helpers[p] if MAT[c] == role)
+        cap = s.capacity(p, role, GALLERY)
+        always = role == MONK and s.has(p, BANGLE) > 0
+        if o.fountain_counts_for_cover:
+            n += s.t_fountain
+            total += n + (n if always else s.covered(n, cap))
+        else:
+            total += n + (n if always else s.covered(n, cap)) + s.t_fountain
+    if s.doll_task[owner] and (o.doll_bonus_scope == "everyone" or owner == p):
+        total += 1
+    return total
+
+
+def gate_legal(s: MottainaiState, frame: tuple) -> list[Action]:
+    role = frame[2]
+    hand = s.hands[s.active]
+    legal: list[Action] = [A.REVEAL[c] for c in _uniq(hand) if MAT[c] == role]
+    legal.append(A.SKIP_TASK)
+    return legal
+
+
+def gate_act(s: MottainaiState, frame: tuple, action: Action) -> None:
+    owner, per_action = frame[1], frame[3]
+    s.stack.pop()
+    if type(action) is A.Reveal:
+        s.reveal(s.active, CARD_OF[action.card])
+        return
+    if per_action:
+        s.stack.pop()  # this action is lost
+        s.emit(public("action_skipped", seat=s.active, owner=owner))
+    else:
+        s.t_skip = True
+
+
+DECIDE["gate"] = (gate_legal, gate_act)
+
+
+def reveal_bonus_legal(s: MottainaiState, frame: tuple) -> list[Action]:
+    """Fountain (any number of Stone cards), Flag, Figurine (one matching card each)."""
+    material, remaining, revealed = frame[2], frame[3], frame[4]
+    if remaining == 0:
+        return []
+    hand = s.hands[s.active]
+    legal: list[Action] = [A.REVEAL[c] for c in _uniq(hand) if MAT[c] == material and hand.count(c) > revealed.count(c)]
+    legal.append(A.DONE)  # always offered: whether a card fits depends on a hidden hand
+    return legal
+
+
+def reveal_bonus_act(s: MottainaiState, frame: tuple, action: Action) -> None:
+    _, effect, material, remaining, revealed = frame
+    if type(action) is A.Done:
+        s.stack.pop()
+        return
+    card = CARD_OF[action.card]  # type: ignore[attr-defined]
+    s.reveal(s.active, card)
+    if effect == FOUNTAIN:
+        s.t_fountain += 1
+    else:
+        s.t_bonus += 1
+    s.emit(public("use_effect", seat=s.active, card=CARD[effect]))
+    s.stack[-1] = ("reveal_bonus", effect, material, remaining - 1, (*revealed, card))
+
+
+DECIDE["reveal_bonus"] = (reveal_bonus_legal, reveal_bonus_act)
+
+
+def resolve_actions(s: MottainaiState, frame: tuple) -> None:
+    """Resolve the counted actions one at a time."""
+    _, owner, role = frame
+    if s.t_left <= 0:
+        s.stack.pop()
+        return
+    s.t_left -= 1
+    s.stack.append(("action", owner, role, False))
+    if s.options.reveal_gate_per == "action" and gate_applies(s, owner, role):
+        s.stack.append(("gate", owner, role, True))
+
+
+FLOW["actions"] = resolve_actions
+
+
+# ------------------------------------------------------------------ the actions (§6)
+def role_options(s: MottainaiState, role: int) -> list[Action]:
+    """Every way to take the role action now (with the boosters of §6)."""
+    p = s.active
+    out: list[Action] = []
+    if role == CLERK:
+        bench = s.bench[p]
+        out.extend(A.SELL[c] for c in _uniq(bench))
+        if s.has(p, BELL) and s.deck:
+            out.append(A.SELL_TOP)
+        if s.has(p, ROBE):
+            for m in range(5):
+                if sum(1 for c in bench if MAT[c] == m) >= 2:
+                    out.append(A.SELL_ALL[m])
+    elif role in (MONK, POTTER):
+        out.extend((A.HIRE if role == MONK else A.COLLECT)[c] for c in _uniq(s.floor))
+        if role == POTTER and s.has(p, SOCKS) and s.deck:
+            out.append(A.COLLECT_TOP)
+        if s.has(p, FLUTE):
+            paper_only = s.options.flute_task_scope == "paper_only"
+            for q in s.opponents(p):
+                task = s.tasks[q]
+                if task >= 0 and s.task_up[q] and (not paper_only or MAT[task] == PAPER):
+                    out.append(A.TAKE_TASK[q])
+            for q in s.opponents(p):
+                for w, wing in enumerate((s.gallery[q], s.gift[q])):
+                    out.extend(A.TAKE_WORK[q][c][w] for c in _uniq(wing) if MAT[c] == PAPER)
+        if s.has(p, SWORD):
+            mine = s.helpers if role == MONK else s.bench
+            table = A.TAKE_HELPER if role == MONK else A.TAKE_MATERIAL
+            for q in s.opponents(p):
+                if len(mine[q]) > len(mine[p]):
+                    out.extend(table[q][c] for c in _uniq(mine[q]))
+    elif role == TAILOR:
+        if tailor_possible(s, p):
+            out.append(A.REFILL)
+    else:
+        for c in _uniq(s.hands[p]):
+            if s.smith_cost(p, c) is not None:
+                out.extend(A.COMPLETE[c])
+    return out
+
+
+def tailor_possible(s: MottainaiState, p: int) -> bool:
+    gap = HAND_LIMIT - len(s.hands[p]) - len(s.waiting[p])
+    if s.options.short_deck_effects == "unusable" and gap > len(s.deck):
+        return False
+    return s.options.tailor_always_legal or bool(s.hands[p]) or gap > 0
+
+
+def craft_options(s: MottainaiState, role: int) -> list[Action]:
+    p = s.active
+    return [a for c in _uniq(s.hands[p]) if MAT[c] == role and s.craft_cost(p, c) is not None for a in A.CRAFT[c]]
+
+
+def action_legal(s: MottainaiState, frame: tuple) -> list[Action]:
+    """One action of a task: the role action, Craft, or Prayer (Mask and Pin restrict this)."""
+    _, owner, role, pin = frame
+    p = s.active
+    o = s.options
+    legal = role_options(s, role)
+    if pin and not o.pin_action_convertible:
+        return legal
+    masked = owner >= 0 and s.is_opponent(p, owner) and s.has(owner, MASK) > 0
+    if not masked:
+        legal.extend(craft_options(s, role))
+        legal.append(A.PRAY)
+    if o.allow_pass_action or (masked and not (o.mask_forces_role_action and legal)):
+        legal.append(A.PASS)
+    return legal
+
+
+def action_act(s: MottainaiState, frame: tuple, action: Action) -> None:
+    role = frame[2]
+    s.stack.pop()
+    p = s.active
+    t = type(action)
+    if t is A.Pray:
+        s.stack.append(("prayer",))
+    elif t is A.Pass:
+        s.emit(public("pass", seat=p))
+    elif t is A.Craft or t is A.Complete:
+        card = CARD_OF[action.card]  # type: ignore[attr-defined]
+        wing = WING_INDEX[action.wing]  # type: ignore[attr-defined]
+        by_smith = t is A.Complete
+        cost = s.smith_cost(p, card) if by_smith else s.craft_cost(p, card)
+        s.take_from_hand(p, card)
+        if by_smith:  # show the support from hand (it stays there)
+            need = s.support_needed(p, card, True)
+            for c in [c for c in s.hands[p] if MAT[c] == MAT[card]][:need]:
+                s.reveal(p, c)
+        s.spend_crane(p, cost or 0)
+        if s.over:
+            return
+        if by_smith:
+            smith(s, p, card, wing)
+        else:
+            craft(s, p, card, wing)
+    elif role == CLERK:
+        clerk(s, p, action)
+    elif role == MONK:
+        monk(s, p, action)
+    elif role == TAILOR:
+        tailor(s, p)
+    elif role == POTTER:
+        potter(s, p, action)
+
+
+DECIDE["action"] = (action_legal, action_act)
+
+
+def clerk(s: MottainaiState, p: int, action: Action) -> None:
+    """Sell: craft bench -> sales (Bell: deck top; Robe: all of one material). After: Ring."""
+    before = len(s.sales[p])
+    t = type(action)
+    if t is A.Sell:
+        card = CARD_OF[action.card]  # type: ignore[attr-defined]
+        s.take(s.bench, p, card)
+        s.add(s.sales, p, card)
+        s.emit(public("sell", seat=p, card=CARD[card]))
+    elif t is A.SellTop:
+        card = s.take_top()
+        if card is None:
+            return
+        s.add(s.sales, p, card)
+        s.emit(public("sell", seat=p, card=CARD[card], source="deck"))
+        s.after_take()
+        if s.over:
+            return
+    else:
+        m = MATERIAL_OF[action.material]  # type: ignore[attr-defined]
+        for card in [c for c in s.bench[p] if MAT[c] == m]:
+            s.take(s.bench, p, card)
+            s.add(s.sales, p, card)
+            s.emit(public("sell", seat=p, card=CARD[card], source="robe"))
+    if s.has(p, RING):
+        base = before if s.options.steal_comparison_moment == "before_action" else -1
+        s.stack.append(("ring", s.has(p, RING), base))
+
+
+def monk(s: MottainaiState, p: int, action: Action) -> None:
+    """Hire: floor -> helpers (Flute: an opponent's task or Paper work; Sword: their helper)."""
+    card = take_source(s, p, action)
+    s.add(s.helpers, p, card)
+    s.emit(public("hire", seat=p, card=CARD[card], source=action.TYPE))
+
+
+def potter(s: MottainaiState, p: int, action: Action) -> None:
+    """Collect: floor -> craft bench (Socks: deck top; Flute; Sword). After: Plane."""
+    if type(action) is A.CollectTop:
+        card = s.take_top()
+        if card is None:
+            return
+        s.add(s.bench, p, card)
+        s.emit(public("collect", seat=p, card=CARD[card], source="deck"))
+        s.after_take()
+        if s.over:
+            return
+    else:
+        card = take_source(s, p, action)
+        s.add(s.bench, p, card)
+        s.emit(public("collect", seat=p, card=CARD[card], source=action.TYPE))
+        if s.over:
+            return
+    if s.has(p, PLANE):
+        s.stack.append(("plane", s.has(p, PLANE)))
+
+
+def take_source(s: MottainaiState, p: int, action: Action) -> int:
+    """Remove the card a Monk / Potter action names from where it is; returns it."""
+    t = type(action)
+    if t is A.Hire or t is A.Collect:
+        card = CARD_OF[action.card]  # type: ignore[attr-defined]
+        s.take_floor(card)
+    elif t is A.TakeTask:
+        q = action.player  # type: ignore[attr-defined]
+        card = s.tasks[q]
+        s.tasks[q] = -1
+        s.task_up[q] = False
+        s.doll_task[q] = False
+    elif t is A.TakeWork:
+        q = action.player  # type: ignore[attr-defined]
+        card = CARD_OF[action.card]  # type: ignore[attr-defined]
+        s.take_work(q, card, WING_INDEX[action.wing])  # type: ignore[attr-defined]
+        s.check_works_end()
+    elif t is A.TakeHelper:
+        card = CARD_OF[action.card]  # type: ignore[attr-defined]
+        s.take(s.helpers, action.player, card)  # type: ignore[attr-defined]
+    else:
+        card = CARD_OF[action.card]  # type: ignore[attr-defined]
+        s.take(s.bench, action.player, card)  # type: ignore[attr-defined]
+    return card
+
+
+def tailor(s: MottainaiState, p: int) -> None:
+    """Refill: before-Tailor effects, return any cards, draw until hand + waiting area = 5."""
+    s.emit(public("refill", seat=p))
+    s.stack.append(("tailor_return", 0))
+    s.stack.append(("before_tailor", (), 0))
+
+
+def before_tailor_legal(s: MottainaiState, frame: tuple) -> list[Action]:
+    _, used, _dice = frame
+    p = s.active
+    legal: list[Action] = []
+    if s.has(p, FAN) > used.count(FAN) and s.deck_usable(3):
+        legal.append(A.USE_EFFECT[FAN])
+    if s.has(p, DICE) > used.count(DICE) and s.deck_usable(1):
+        legal.append(A.USE_EFFECT[DICE])
+    if s.has(p, PUPPET):
+        legal.extend(A.SWAP_HANDS[q] for q in s.opponents(p))
+    if legal:
+        legal.append(A.DONE)
+    return legal
+
+
+def before_tailor_act(s: MottainaiState, frame: tuple, action: Action) -> None:
+    _, used, dice = frame
+    p = s.active
+    t = type(action)
+    if t is A.Done:
+        s.stack.pop()
+        s.stack[-1] = ("tailor_return", dice)
+        return
+    if t is A.SwapHands:
+        C.puppet(s, p, action.player)  # type: ignore[attr-defined]
+        return
+    card = CARD_OF[action.card]  # type: ignore[attr-defined]
+    s.stack[-1] = ("before_tailor", (*used, card), dice)
+    s.emit(public("use_effect", seat=p, card=CARD[card]))
+    if card == FAN:
+        C.fan(s, p)
+    elif C.dice(s, p):
+        s.stack[-1] = ("before_tailor", (*used, card), dice + 1)
+
+
+DECIDE["before_tailor"] = (before_tailor_legal, before_tailor_act)
+
+
+def tailor_return_legal(s: MottainaiState, frame: tuple) -> list[Action]:
+    legal: list[Action] = [A.RETURN_CARD[c] for c in _uniq(s.hands[s.active])]
+    legal.append(A.DONE)
+    return legal
+
+
+def tailor_return_act(s: MottainaiState, frame: tuple, action: Action) -> None:
+    p = s.active
+    if type(action) is A.ReturnCard:
+        s.return_from_hand(p, CARD_OF[action.card])  # type: ignore[attr-defined]
+        return
+    s.stack[-1] = ("tailor_draw",)
+    if frame[1]:
+        C.dice_after_return(s, p)
+
+
+DECIDE["tailor_return"] = (tailor_return_legal, tailor_return_act)
+
+
+def tailor_draw(s: MottainaiState, frame: tuple) -> None:
+    s.stack.pop()
+    p = s.active
+    while len(s.hands[p]) + len(s.waiting[p]) < HAND_LIMIT and not s.over:
+        if not s.draw(p):
+            break
+
+
+FLOW["tailor_draw"] = tailor_draw
+
+
+def smith(s: MottainaiState, p: int, card: int, wing: int) -> None:
+    """Complete any work from hand, support revealed from hand (§6.5). After: Deck of Cards."""
+    s.complete_work(p, card, wing, "smith")
+
+
+def craft(s: MottainaiState, p: int, card: int, wing: int) -> None:
+    """Complete a work of the action's material, support counted in the craft bench (§6.6)."""
+    s.complete_work(p, card, wing, "craft")
+
+
+def prayer(s: MottainaiState, frame: tuple) -> None:
+    """Draw one card. After: Gong, Cup (§6.7)."""
+    s.stack.pop()
+    p = s.active
+    s.emit(public("pray", seat=p))
+    if not s.draw(p) and s.over:
+        return
+    if s.over:
+        return
+    if s.has(p, GONG) or s.has(p, CUP):
+        s.stack.append(("after_prayer", ()))
+
+
+FLOW["prayer"] = prayer
+
+
+def end_now(s: MottainaiState, frame: tuple) -> None:
+    s.end_game(frame[1])
+
+
+FLOW["end_now"] = end_now
+
+
+# ------------------------------------------------------------------ triggered effects
+def triggers_legal(s: MottainaiState, frame: tuple) -> list[Action]:
+    """Effects triggered by a completion; the active player picks the order (§17 item 28)."""
+    _, entries, card, wing = frame
+    p = s.active
+    usable = [t for t in sorted(set(entries)) if C.TRIGGERS[t][0](s, p, card, wing)]
+    if not usable:
+        return []
+    if s.options.trigger_order == "card_order":
+        return [A.USE_EFFECT[usable[0]], A.DECLINE]
+    return [*(A.USE_EFFECT[t] for t in usable), A.DONE]
+
+
+def triggers_act(s: MottainaiState, frame: tuple, action: Action) -> None:
+    _, entries, card, wing = frame
+    p = s.active
+    if type(action) is A.Done:
+        s.stack.pop()
+        return
+    if type(action) is A.Decline:
+        first = next(t for t in sorted(set(entries)) if C.TRIGGERS[t][0](s, p, card, wing))
+        rest = list(entries)
+        rest.remove(first)
+        s.stack[-1] = ("triggers", tuple(rest), card, wing)
+        return
+    t = CARD_OF[action.card]  # type: ignore[attr-defined]
+    rest = list(entries)
+    rest.remove(t)
+    s.stack[-1] = ("triggers", tuple(rest), card, wing)
+    s.emit(public("use_effect", seat=p, card=CARD[t]))
+    C.TRIGGERS[t][1](s, p, card, wing)
+
+
+DECIDE["triggers"] = (triggers_legal, triggers_act)
+
+
+# ------------------------------------------------------------------ Night
+def night_effects_legal(s: MottainaiState, frame: tuple) -> list[Action]:
+    p = s.active
+    if s.has(p, PINWHEEL) > s.used_fx.count(PINWHEEL) and s.hands[p]:
+        return [A.USE_EFFECT[PINWHEEL], A.DONE]
+    return []
+
+
+def night_effects_act(s: MottainaiState, frame: tuple, action: Action) -> None:
+    if type(action) is A.Done:
+        s.stack.pop()
+        return
+    s.used_fx = (*s.used_fx, PINWHEEL)
+    s.emit(public("use_effect", seat=s.active, card=CARD[PINWHEEL]))
+    s.stack.append(("pinwheel",))
+
+
+DECIDE["night_effects"] = (night_effects_legal, night_effects_act)
+
+FLOW.update(C.FLOW)
+DECIDE.update(C.DECIDE)
+FRAME_KINDS = frozenset(FLOW) | frozenset(DECIDE)
+
+
+def _card_rules() -> dict[str, Callable[..., Any]]:
+    """Every card id -> the function that carries out its effect (cards.py or the rule it changes)."""
+    st = MottainaiState
+    return {
+        # Paper
+        "crane": st.smith_cost, "curtain": gate_applies, "deck_of_cards": C.draw_one, "doll": choose_task_act,
+        "fan": C.fan, "lampshade": C.backorder_materials, "pinwheel": C.pinwheel_act, "plane": C.plane_act,
+        "poem": C.poem, "scroll": C.SCORING[C.SCROLL], "sketch": choose_task_act, "straw": st.support_needed,
+        # Stone
+        "amulet": C.amulet_act, "bench": C.bench_bonus, "daitoro": C.daitoro, "fountain": count_actions,
+        "frog": C.frog, "go_set": st.capacity, "pillar": C.sales_points, "statue": C.statue, "stool": C.draw_one,
+        "tablet": C.tablet_act, "tower": gate_applies,
+        # Cloth
+        "cloak": C.cloak, "flag": reveal_bonus_act, "handkerchief": morning_hand_limit_act, "kite": C.kite_copy_act,
+        "mask": action_legal, "puppet": C.puppet, "quilt": C.sales_points, "robe": clerk, "socks": potter,
+        "tapestry": C.tapestry_bonus, "umbrella": C.umbrella,
+        # Clay
+        "bangle": count_actions, "bowl": C.bowl, "brick": st.brick_support, "cup": C.after_prayer_act,
+        "dice": C.dice, "figurine": reveal_bonus_act, "haniwa": C.SCORING[C.HANIWA], "jar": C.jar_act,
+        "teapot": C.SCORING[C.TEAPOT], "vase": C.vase,
+        # Metal
+        "bell": clerk, "chopsticks": C.chopsticks_act, "coin": C.final_scores, "flute": take_source,
+        "gong": C.after_prayer_act, "pin": C.pin, "ring": C.ring_act, "shuriken": C.shuriken_act,
+        "sword": take_source, "turtle": st.works_end_reason,
+    }  # fmt: skip
+
+
+CARD_RULES = _card_rules()

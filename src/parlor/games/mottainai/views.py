@@ -1,0 +1,177 @@
+"""What a seat may see (spec §14). The only place that turns a Mottainai state into
+something a player, a spectator, a bot or a UI receives — and the only place that decides
+what a determinization may change.
+
+Public: the floor, every task card once face up, helpers, craft benches, sales, both
+wings, Kite copies, the sizes of deck, hands and waiting areas, cards revealed from a hand
+(they stay known while they stay there), cards revealed on top of the deck.
+Private: a hand (to its owner); the cards a seat returned to the deck (to that seat, in
+``recall``). Nobody: the deck's order, face-down starting cards, every waiting area (its
+owner's included, unless ``waiting_area_visible_to_owner``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from parlor.core.rng import Rng
+
+from .data import CARD_IDS, MAT, MATERIALS, ROLES
+
+if TYPE_CHECKING:
+    from .rules import MottainaiState
+
+CARD = CARD_IDS
+NOBODY, EVERYONE = -1, -2
+
+
+def _cards(cards: Any) -> list[str]:
+    return [CARD[c] for c in sorted(cards)]
+
+
+def _player(s: "MottainaiState", p: int, seat: int | None) -> dict[str, Any]:
+    task = s.tasks[p]
+    if task < 0:
+        task_json: Any = None
+    elif s.task_up[p]:
+        task_json = {"card": CARD[task], "role": ROLES[MAT[task]], "doll": s.doll_task[p]}
+    else:
+        task_json = {"face_down": True}
+    gallery, gift = s.wings_of(p)
+    out: dict[str, Any] = {
+        "seat": p,
+        "hand_size": len(s.hands[p]),
+        "revealed_in_hand": _cards(s.known[p]),
+        "waiting_size": len(s.waiting[p]),
+        "task": task_json,
+        "helpers": _cards(s.helpers[p]),
+        "craft_bench": _cards(s.bench[p]),
+        "sales": _cards(s.sales[p]),
+        "gallery": [CARD[c] for c in s.gallery[p]],
+        "gift_shop": [CARD[c] for c in s.gift[p]],
+        "kite_copies": [CARD[c] for c in s.kite[p]],
+        "works_as": {"gallery": [CARD[c] for c in gallery], "gift_shop": [CARD[c] for c in gift]},
+    }
+    if s.over:  # hands are shown for the final scoring
+        out["final_hand"] = _cards(s.hands[p])
+        if s.options.waiting_area_scores:
+            out["final_waiting"] = _cards(s.waiting[p])
+    if seat == p:
+        out["hand"] = _cards(s.hands[p])
+        if s.options.waiting_area_visible_to_owner:
+            out["waiting"] = _cards(s.waiting[p])
+    return out
+
+
+# Public fields of a decision frame (frames never hold hidden cards except where listed).
+def _decision(s: "MottainaiState") -> dict[str, Any] | None:
+    if not s.stack or s.over:
+        return None
+    frame = s.stack[-1]
+    kind = frame[0]
+    out: dict[str, Any] = {"kind": kind}
+    if kind in ("gate", "perform", "actions"):
+        out["owner"] = frame[1]
+    if kind == "action":
+        out["owner"] = frame[1]
+        out["role"] = ROLES[frame[2]]
+        out["pin"] = bool(frame[3])
+        out["actions_left"] = 0 if frame[3] else s.t_left + 1
+    elif kind == "gate":
+        out["role"] = ROLES[frame[2]]
+    elif kind == "reveal_bonus":
+        out["effect"] = CARD[frame[1]]
+        out["material"] = MATERIALS[frame[2]]
+    elif kind == "fan":
+        out["revealed"] = [CARD[c] for c in frame[1]]
+    elif kind == "triggers":
+        out["effects"] = _cards(frame[1])
+        out["work"] = CARD[frame[2]]
+    elif kind in ("umbrella",):
+        out["material"] = MATERIALS[frame[1]]
+    elif kind == "kite_copy":
+        out["player"] = frame[1]
+    elif kind == "take_floor":
+        out["to"] = frame[1]
+        out["remaining"] = frame[2]
+    elif kind == "place_work":
+        out["work"] = CARD[frame[1]]
+    return out
+
+
+def view(s: "MottainaiState", seat: int | None, recall: bool = False) -> dict[str, Any]:
+    """What ``seat`` sees now; ``recall=True`` adds the deck cards it knows by position."""
+    if seat is not None and (type(seat) is not int or not 0 <= seat < s.players):
+        raise ValueError(f"no seat {seat!r} at this table")
+    top_known = bool(s.deck) and s.deck_info[-1] == EVERYONE
+    out: dict[str, Any] = {
+        "game": "mottainai",
+        "you": seat,
+        "players": s.players,
+        "active": s.active,
+        "start_player": s.start_player,
+        "turn": s.turns,
+        "to_move": list(s.to_move),
+        "deck_size": len(s.deck),
+        "deck_top": CARD[s.deck[-1]] if top_known else None,
+        "floor": _cards(s.floor),
+        "extra_turns": s.extra_turns,
+        "decision": _decision(s),
+        "players_info": [_player(s, p, seat) for p in range(s.players)],
+    }
+    if recall:
+        # Deck cards this seat knows, by position from the bottom (0 = bottom).
+        out["deck_known"] = [[i, CARD[c]] for i, (c, k) in enumerate(zip(s.deck, s.deck_info)) if k in (EVERYONE, seat)]
+    if s.over:
+        from .cards import final_scores
+
+        out["over"] = True
+        out["end_reason"] = s.end_reason
+        out["turtle_winner"] = s.turtle_winner if s.turtle_winner >= 0 else None
+        out["scores"] = final_scores(s)
+        out["result"] = s.result().to_json()
+    return out
+
+
+def determinize(s: "MottainaiState", seat: int, rng: Rng) -> "MottainaiState":
+    """A full state ``seat`` cannot tell apart from this one (§14).
+
+    Unknown to ``seat``: other hands (minus their revealed cards), every waiting area (its own
+    too unless visible by option), face-down starting cards, and every deck position it did
+    not see. These cards are shuffled among those same places, sizes kept.
+    """
+    d = s.clone()
+    d.rng = rng.fork()
+    d._legal = None
+    d.pending = None
+    if s.over:  # the final scoring showed every hand: nothing that matters is hidden any more
+        return d
+    pool: list[int] = []
+    hand_slots: list[tuple[int, int]] = []
+    for p in range(s.players):
+        if p != seat:
+            hidden = list(s.hands[p])
+            for c in s.known[p]:
+                hidden.remove(c)
+            pool.extend(hidden)
+            hand_slots.append((p, len(hidden)))
+    wait_players = [p for p in range(s.players) if p != seat or not s.options.waiting_area_visible_to_owner]
+    for p in wait_players:
+        pool.extend(s.waiting[p])
+    start_cards = [p for p in range(s.players) if s.tasks[p] >= 0 and not s.task_up[p]]
+    pool.extend(s.tasks[p] for p in start_cards)
+    deck_slots = [i for i, k in enumerate(s.deck_info) if k not in (EVERYONE, seat)]
+    pool.extend(s.deck[i] for i in deck_slots)
+    rng.shuffle(pool)
+    for p, n in hand_slots:
+        d.hands[p] = tuple(sorted(s.known[p] + tuple(pool[:n])))
+        del pool[:n]
+    for p in wait_players:
+        n = len(s.waiting[p])
+        d.waiting[p] = tuple(pool[:n])
+        del pool[:n]
+    for p in start_cards:
+        d.tasks[p] = pool.pop()
+    for i in deck_slots:
+        d.deck[i] = pool.pop()
+    return d
