@@ -295,26 +295,54 @@ class Game(ABC):
     def options_from_json(self, data: Mapping[str, Any] | None) -> Any:
         return options_from_json(self.Options, data)
 
-    def check_players(self, players: Any) -> int:
-        from .errors import ParlorError
+    def check_players(self, players: Any, options: Any = None) -> int:
+        """``players`` if this game (under ``options``, when given) can seat them; else ParlorError.
 
+        A game whose player range depends on its options adds that check in an override.
+        """
         if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise ParlorError(f"{self.title} is for {self.min_players}-{self.max_players} players, got {players!r}")
         return players
 
+    def default_options(self, players: int) -> Any:
+        """The options a new game gets when none are given (the spec's defaults)."""
+        return self.Options()
+
     def new_game(self, players: int, seed: int = 0, options: Any = None) -> State:
         players = self.check_players(players)
         if options is None:
-            options = self.Options()
+            options = self.default_options(players)
         elif isinstance(options, Mapping):
             options = self.options_from_json(options)
         elif not isinstance(options, self.Options):
             raise OptionError(f"options must be {self.Options.__name__} or a JSON object, got {type(options).__name__}")
         if type(seed) is not int:
             raise ParlorError(f"seed must be an integer, got {seed!r}")
+        players = self.check_players(players, options)
         state = self._new_state(players, seed, options)
         state._settle()
         return state
+
+    def scenario_basics(self, data: Any, keys: set[str], default_players: int) -> tuple[int, Any, int]:
+        """Check a scenario's top level (a JSON object with known keys) and read its player
+        count, options and seed; every problem is a :class:`ScenarioError`."""
+        from .errors import ScenarioError
+
+        if not isinstance(data, Mapping):
+            raise ScenarioError("a scenario must be a JSON object")
+        unknown = set(data) - keys
+        if unknown:
+            known = ", ".join(sorted(keys))
+            raise ScenarioError(f"unknown scenario key(s): {', '.join(sorted(unknown))}; known: {known}")
+        try:
+            options = self.options_from_json(data.get("options"))
+            players = self.check_players(data.get("players", default_players), options)
+        except ParlorError as exc:
+            raise ScenarioError(str(exc)) from None
+        seed = data.get("seed", 0)
+        if type(seed) is not int:
+            raise ScenarioError(f"seed must be an integer, got {seed!r}")
+        return players, options, seed
 
     def load_state(self, data: Mapping[str, Any] | str) -> State:
         """Rebuild a state saved with ``to_json``; a damaged one raises :class:`StateError`."""
@@ -325,8 +353,8 @@ class Game(ABC):
                 raise StateError("a saved state must be a JSON object")
             if data.get("game") != self.name:
                 raise StateError(f"this is a saved {data.get('game')!r} state, not {self.name!r}")
-            players = self.check_players(data["players"])
             options = self.options_from_json(data["options"])
+            players = self.check_players(data["players"], options)
             state = self._new_state(players, int(data["seed"]), options)
             rng_state = data["rng"]
             if type(rng_state) is not int or not 0 <= rng_state < 1 << 64:

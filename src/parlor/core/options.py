@@ -102,5 +102,18 @@ def parse_option_text(cls: type, text: str) -> tuple[str, Any]:
     return name, value
 
 
+def apply_ruleset(options: Any, rulesets: Mapping[str, Mapping[str, Any]]) -> None:
+    """Fill the options a ruleset governs and that were not given (left ``None``).
+
+    For a frozen ``Options`` dataclass with a ``ruleset`` field; call it from
+    ``__post_init__``. Explicit options always win over the ruleset.
+    """
+    if options.ruleset not in rulesets:
+        raise ValueError(f"unknown ruleset {options.ruleset!r}; known: {', '.join(rulesets)}")
+    for name, value in rulesets[options.ruleset].items():
+        if getattr(options, name) is None:
+            object.__setattr__(options, name, value)
+
+
 def options_to_json(options: Any) -> dict[str, Any]:
     return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from parlor.core.options import apply_ruleset
+
 # What each ruleset says about the three points where the Czech text differs (§11.24).
 RULESETS: dict[str, dict[str, object]] = {
     "revised": {"topping_play_required": True, "recipe_requires_topping_play": True, "refill_mode": "fill"},
@@ -46,8 +48,4 @@ class Options:
     show_oven_history: bool = False
 
     def __post_init__(self) -> None:
-        if self.ruleset not in RULESETS:
-            raise ValueError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
-        for name, value in RULESETS[self.ruleset].items():
-            if getattr(self, name) is None:
-                object.__setattr__(self, name, value)
+        apply_ruleset(self, RULESETS)

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from parlor.core.errors import ParlorError, ScenarioError
+from parlor.core.errors import ScenarioError
 from parlor.core.events import Event
 
 from .data import (
@@ -96,19 +96,7 @@ def _seat(value: Any, players: int, where: str) -> int:
 
 
 def build(game: Any, data: Mapping[str, Any]) -> MammaMiaState:
-    if not isinstance(data, Mapping):
-        raise ScenarioError("a scenario must be a JSON object")
-    unknown = set(data) - _KEYS
-    if unknown:
-        raise ScenarioError(f"unknown scenario key(s): {', '.join(sorted(unknown))}")
-    try:
-        players = game.check_players(data.get("players", 2))
-        options = game.options_from_json(data.get("options"))
-    except ParlorError as exc:
-        raise ScenarioError(str(exc)) from None
-    seed = data.get("seed", 0)
-    if type(seed) is not int:
-        raise ScenarioError(f"seed must be an integer, got {seed!r}")
+    players, options, seed = game.scenario_basics(data, _KEYS, default_players=2)
     state = game._new_state(players, seed, options, deal=False)
     init_round_fields(state)
 

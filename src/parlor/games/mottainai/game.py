@@ -36,16 +36,11 @@ class Mottainai(Game):
                 raise ParlorError(f"team play needs exactly 4 players, got {players}")
         return players
 
-    def new_game(self, players: int, seed: int = 0, options: Any = None) -> MottainaiState:
-        """A new game. Explicit options that do not allow ``players`` raise ``ParlorError``;
-        with no options at all, a 6-player table gets the defaults plus ``max_players=6``
-        (the one option that count needs), so every count up to ``max_players`` can start."""
-        if options is None:
-            options = Options(max_players=6) if players == 6 else Options()
-        elif isinstance(options, Mapping):
-            options = self.options_from_json(options)
-        self.check_players(players, options if isinstance(options, Options) else None)
-        return super().new_game(players, seed, options)  # type: ignore[return-value]
+    def default_options(self, players: int) -> Options:
+        """Explicit options that do not allow ``players`` raise ``ParlorError``; with no options
+        at all, a 6-player table gets the defaults plus ``max_players=6`` (the one option that
+        count needs), so every count up to ``max_players`` can start."""
+        return Options(max_players=6) if players == 6 else Options()
 
     def _new_state(self, players: int, seed: int, options: Any, deal: bool = True) -> MottainaiState:
         state = empty_state(self, players, seed, options)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from parlor.core.options import apply_ruleset
+
 RULESETS: dict[str, dict[str, object]] = {
     "v1.0": {
         "morning_order": "effects_then_discard",
@@ -111,8 +113,4 @@ class Options:
     team_play: bool = False
 
     def __post_init__(self) -> None:
-        if self.ruleset not in RULESETS:
-            raise ValueError(f"unknown ruleset {self.ruleset!r}; known: {', '.join(RULESETS)}")
-        for name, value in RULESETS[self.ruleset].items():
-            if getattr(self, name) is None:
-                object.__setattr__(self, name, value)
+        apply_ruleset(self, RULESETS)

@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from parlor.core.errors import ParlorError, ScenarioError
+from parlor.core.errors import ScenarioError
 
 from .data import CARD_INDEX, NUM_TYPES, decks_for
 from .rules import NOBODY, MottainaiState, empty_state
@@ -71,20 +71,7 @@ def _per_seat(data: Mapping[str, Any], key: str, players: int) -> list[tuple[int
 
 
 def build(game: Any, data: Mapping[str, Any]) -> MottainaiState:
-    if not isinstance(data, Mapping):
-        raise ScenarioError("a scenario must be a JSON object")
-    unknown = set(data) - _KEYS
-    if unknown:
-        raise ScenarioError(f"unknown scenario key(s) {sorted(unknown)}; known: {sorted(_KEYS)}")
-    players = data.get("players")
-    try:
-        options = game.options_from_json(data.get("options"))
-        game.check_players(players, options)
-    except ParlorError as exc:
-        raise ScenarioError(str(exc)) from None
-    seed = data.get("seed", 0)
-    if type(seed) is not int:
-        raise ScenarioError(f"seed must be an integer, got {seed!r}")
+    players, options, seed = game.scenario_basics(data, _KEYS, default_players=2)
     s = empty_state(game, players, seed, options)
     for key in ("active", "start_player"):
         v = data.get(key, 0)

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from parlor.core.errors import ParlorError, ScenarioError
+from parlor.core.errors import ScenarioError
 from parlor.core.events import Event
 
 from .actions import PERMUTATIONS
@@ -117,19 +117,7 @@ def _fill(counts: list[int], size: int, pool: list[int], where: str) -> None:
 
 
 def build(game: Any, data: Mapping[str, Any]) -> SweetNoseState:
-    if not isinstance(data, Mapping):
-        raise ScenarioError("a scenario must be a JSON object")
-    unknown = set(data) - _KEYS
-    if unknown:
-        raise ScenarioError(f"unknown scenario key(s): {', '.join(sorted(unknown))}; known: {', '.join(sorted(_KEYS))}")
-    try:
-        players = game.check_players(data.get("players", 3))
-        options = game.options_from_json(data.get("options"))
-    except ParlorError as exc:
-        raise ScenarioError(str(exc)) from None
-    seed = data.get("seed", 0)
-    if type(seed) is not int:
-        raise ScenarioError(f"seed must be an integer, got {seed!r}")
+    players, options, seed = game.scenario_basics(data, _KEYS, default_players=3)
     phase = data.get("phase", "exchange")
     if phase not in PHASES:
         raise ScenarioError(f"phase must be one of {', '.join(PHASES)}, got {phase!r}")
