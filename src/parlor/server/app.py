@@ -9,11 +9,13 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from parlor import games as registry
@@ -25,6 +27,7 @@ from .db import Database
 from .hub import BOT_LEVELS, Connection, Hub, ServerError, bot_level_description
 
 PROTOCOL = 1
+WEB = Path(__file__).resolve().parent.parent / "web"  # the browser front end (src/parlor/web)
 CLIENT_TYPES = ("action", "undo", "play_again", "sync", "ping")
 
 
@@ -89,13 +92,16 @@ def create_app(
             raise ServerError("bad_json", f"the body is not valid JSON: {exc}", 400) from None
 
     # ---- REST ---------------------------------------------------------------------------------
-    @app.get("/", response_class=HTMLResponse)
-    async def index() -> str:
-        return (
-            "<!doctype html><title>Parlor</title><h1>Parlor server</h1>"
-            "<p>The web front end is not built yet. API: <a href='/api/games'>/api/games</a>, "
-            "<a href='/api/docs'>/api/docs</a>; protocol: docs/protocol.md.</p>"
-        )
+    # ---- the web front end (static files, no build step) -------------------------------------------
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(WEB / "index.html")
+
+    @app.get("/play/{table_id}", include_in_schema=False)
+    async def play_page(table_id: str) -> FileResponse:
+        return FileResponse(WEB / "table.html")  # the token is in the URL fragment, read by the page
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:

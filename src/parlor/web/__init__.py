@@ -1,0 +1,1 @@
+"""The browser front end: static pages, ES modules, CSS and message catalogs served by parlor.server."""

@@ -1,0 +1,299 @@
+// Sweet Nose on the page: trays (square) and bowls (round), the market, the supply, your
+// sweetness cards (the others' lie face down until the reveal), the shop tiles and the scores.
+import { h, svg } from "../js/dom.js";
+
+export const KINDS = ["mung_bean_cake", "longevity_peach_bun", "peanut_brittle", "zhuangyuan_cake", "candied_haws"];
+const HEX = { mung_bean_cake: "#5E9E3A", longevity_peach_bun: "#8A5BB5", peanut_brittle: "#8B5A2B", zhuangyuan_cake: "#E8C33A", candied_haws: "#D0312D" };
+
+function sweet(ctx, kind) {
+  return ctx.tMaybe(`sn.sweet.${kind}`, kind);
+}
+
+function tileName(ctx, id) {
+  return ctx.tMaybe(`sn.tile.${id}`, id);
+}
+
+function tileText(ctx, id) {
+  return ctx.tMaybe(`sn.tile_text.${id}`, "");
+}
+
+function counts(ctx, map) {
+  const parts = KINDS.filter((k) => map && map[k]).map((k) => ctx.t("sn.n_of", { n: map[k], what: sweet(ctx, k) }));
+  return parts.length ? parts.join(", ") : ctx.t("sn.nothing");
+}
+
+function sweetIcon(kind, size = 24) {
+  const c = HEX[kind] || "#999";
+  const s = svg("svg", { viewBox: "0 0 40 40", width: size, height: size, class: `icon sweet-${kind}`, "aria-hidden": "true" });
+  if (kind === "mung_bean_cake") {
+    s.append(svg("rect", { x: 6, y: 6, width: 28, height: 28, rx: 4, fill: c, stroke: "#2f5a1b", "stroke-width": 2 }));
+    s.append(svg("rect", { x: 13, y: 13, width: 14, height: 14, rx: 2, fill: "none", stroke: "#cfe8bf", "stroke-width": 2 }));
+  } else if (kind === "longevity_peach_bun") {
+    s.append(svg("path", { d: "M20 5 C30 12 36 20 33 27 C30 35 10 35 7 27 C4 20 10 12 20 5 Z", fill: "#f3b3c9", stroke: c, "stroke-width": 3 }));
+    s.append(svg("path", { d: "M12 33 Q20 28 28 33", fill: "none", stroke: "#4d8a2e", "stroke-width": 3 }));
+  } else if (kind === "peanut_brittle") {
+    s.append(svg("rect", { x: 4, y: 11, width: 32, height: 18, rx: 3, fill: c, stroke: "#4f3216", "stroke-width": 2 }));
+    for (const [x, y] of [[11, 17], [19, 23], [27, 16], [30, 24], [14, 24]]) s.append(svg("ellipse", { cx: x, cy: y, rx: 2.6, ry: 1.8, fill: "#e9c89a" }));
+  } else if (kind === "zhuangyuan_cake") {
+    s.append(svg("circle", { cx: 20, cy: 20, r: 15, fill: c, stroke: "#8c6f10", "stroke-width": 2 }));
+    s.append(svg("circle", { cx: 20, cy: 20, r: 7, fill: "none", stroke: "#fff3bf", "stroke-width": 2 }));
+  } else if (kind === "candied_haws") {
+    s.append(svg("path", { d: "M20 2 L20 38", stroke: "#8b6a3e", "stroke-width": 2 }));
+    for (const y of [9, 19, 29]) s.append(svg("circle", { cx: 20, cy: y, r: 6.5, fill: c, stroke: "#7d1512", "stroke-width": 1.5 }));
+  }
+  return s;
+}
+
+function sweetChip(ctx, kind, n) {
+  return h("span", { class: "sweet-chip", "data-kind": kind, title: sweet(ctx, kind) }, sweetIcon(kind, 22), n !== undefined ? h("b", {}, `×${n}`) : null);
+}
+
+function pile(ctx, map, cls, label) {
+  const chips = KINDS.filter((k) => map && map[k]).map((k) => sweetChip(ctx, k, map[k]));
+  return h("div", { class: `sn-pile ${cls}` }, h("small", {}, label), h("div", { class: "chips" }, chips.length ? chips : h("span", { class: "muted" }, "—")));
+}
+
+function tileCard(ctx, tile, extra = "") {
+  if (!tile) return null;
+  if (!tile.id) return h("div", { class: `sn-tile hidden-tile ${extra}` }, h("b", { class: "lvl" }, String(tile.level)), h("span", {}, ctx.t("sn.tile_hidden")));
+  return h(
+    "div",
+    { class: `sn-tile lvl-${tile.level} ${extra}`, "data-tile": tile.id, title: tileText(ctx, tile.id) },
+    h("b", { class: "lvl" }, String(tile.level)),
+    h("span", { class: "tile-name" }, tileName(ctx, tile.id)),
+  );
+}
+
+function levelOf(id) {
+  return Number(String(id).slice(1, 2)) || 0;
+}
+
+function sweetnessCards(ctx, p) {
+  const values = p.sweetness;
+  return h(
+    "div",
+    { class: "sweetness", "data-seat": p.seat },
+    KINDS.map((k) =>
+      h(
+        "div",
+        { class: `sn-card${values ? " face" : " down"}`, title: sweet(ctx, k) },
+        sweetIcon(k, 18),
+        h("b", {}, values ? String(values[k]) : p.sweetness_set ? "?" : "·"),
+      ),
+    ),
+  );
+}
+
+function playerPanel(ctx, view, p) {
+  const me = p.seat === ctx.you;
+  const moving = view.to_move.includes(p.seat);
+  return h(
+    "section",
+    { class: `card player sn-player col-${p.colour}${me ? " me" : ""}${moving ? " moving" : ""}`, "data-seat": p.seat },
+    h(
+      "h3",
+      {},
+      h("span", { class: `dot col-${p.colour}` }),
+      ctx.seatName(p.seat),
+      h("span", { class: "score" }, ctx.t("sn.score", { n: p.score })),
+      p.round_score !== null && p.round_score !== undefined ? h("small", { class: "muted" }, ctx.t("sn.round_score", { n: p.round_score })) : null,
+    ),
+    h("div", { class: "tray-bowl" }, pile(ctx, p.tray, "tray", ctx.t("sn.tray_n", { n: p.tray_size })), pile(ctx, p.bowl, "bowl", ctx.t("sn.bowl"))),
+    h("div", { class: "sn-row" }, h("small", {}, me ? ctx.t("sn.your_cards") : ctx.t("sn.cards")), sweetnessCards(ctx, p)),
+    p.tile ? h("div", { class: "sn-row" }, h("small", {}, ctx.t("sn.held_tile")), tileCard(ctx, p.tile)) : null,
+    p.ignoring_market ? h("span", { class: "badge" }, ctx.t("sn.ignoring")) : null,
+  );
+}
+
+function phaseText(ctx, view) {
+  const what = ctx.tMaybe(`sn.phase.${view.phase}`, view.phase);
+  if (view.phase === "over") return what;
+  const who = view.to_move.map((s) => ctx.seatName(s)).join(", ");
+  return ctx.t("sn.status", { what, who });
+}
+
+function whoOf(ctx, seat, obj) {
+  return ctx.seatName(seat, obj ? { object: true } : {});
+}
+
+export default {
+  renderTable(view, ctx) {
+    const shop = view.shop
+      ? view.shop.map((id) => tileCard(ctx, { id, level: levelOf(id) }))
+      : (view.shop_levels || []).map((level) => tileCard(ctx, { level }));
+    return h(
+      "div",
+      { class: "sn" },
+      h(
+        "div",
+        { class: "card info-bar" },
+        h("span", { class: "round" }, view.rounds ? ctx.t("sn.round", { round: view.round, rounds: view.rounds }) : ctx.t("sn.round_open", { round: view.round })),
+        h("span", { class: "step" }, phaseText(ctx, view)),
+        h("span", {}, ctx.t("sn.order", { order: view.turn_order.map((s) => ctx.seatName(s)).join(" → ") })),
+      ),
+      h(
+        "div",
+        { class: "sn-top" },
+        h("section", { class: "card market" }, h("h2", {}, ctx.t("sn.market")), h("div", { class: "chips big" }, KINDS.filter((k) => view.market[k]).map((k) => sweetChip(ctx, k, view.market[k]))),
+          h("p", { class: "muted small" }, ctx.t("sn.supply", { what: counts(ctx, view.supply) }))),
+        h("section", { class: "card shop" }, h("h2", {}, ctx.t("sn.shop")), h("div", { class: "tiles" }, shop.length ? shop : h("span", { class: "muted" }, "—"))),
+      ),
+      h("div", { class: "players" }, view.players_info.map((p) => playerPanel(ctx, view, p))),
+      h("p", { class: "muted small legend" }, KINDS.map((k) => h("span", { class: "legend-item" }, sweetIcon(k, 16), sweet(ctx, k)))),
+    );
+  },
+
+  seatBadge(seat, view) {
+    const p = view && view.players_info.find((x) => x.seat === seat);
+    return p ? h("span", { class: `dot col-${p.colour}` }) : null;
+  },
+
+  scoreLabel(ctx) {
+    return ctx.t("sn.score_label");
+  },
+
+  moveHint(view, ctx) {
+    return ctx.tMaybe(`sn.hint.${view.phase}`, "");
+  },
+
+  actionText(a, view, ctx) {
+    const S = (k) => sweet(ctx, k);
+    const who = (s) => ctx.seatName(s);
+    switch (a.type) {
+      case "assign_sweetness":
+        return h(
+          "span",
+          { class: "assign", "aria-label": KINDS.map((k, i) => `${S(k)} ${a.values[i]}`).join(", ") },
+          KINDS.map((k, i) => h("span", { class: "assign-one" }, sweetIcon(k, 18), h("b", {}, String(a.values[i])))),
+        );
+      case "exchange_with_player":
+        return ctx.t("sn.act.exchange_with_player", { who: who(a.target), take: S(a.take), give: S(a.give) });
+      case "exchange_with_market":
+        return ctx.t("sn.act.exchange_with_market", { take: S(a.take), give: S(a.give) });
+      case "end_turn":
+        return ctx.t("sn.act.end_turn");
+      case "use_stash":
+        return ctx.t("sn.act.use_stash", { tile: tileName(ctx, "l1_stash"), sweet: S(a.kind) });
+      case "use_twin_trade":
+        return ctx.t("sn.act.use_twin_trade", { tile: tileName(ctx, "l1_twin_trade"), who: who(a.target), take: S(a.take), give: S(a.give) });
+      case "use_take_back":
+        return ctx.t("sn.act.use_take_back", { tile: tileName(ctx, "l2_take_back"), sweet: S(a.kind) });
+      case "use_market_to_bowl":
+        return ctx.t("sn.act.use_market_to_bowl", { tile: tileName(ctx, "l2_market_to_bowl"), take: S(a.take), give: S(a.give) });
+      case "use_bowl_swap":
+        return ctx.t("sn.act.use_bowl_swap", { tile: tileName(ctx, "l3_bowl_swap"), who: who(a.target), take: S(a.take), give: S(a.give) });
+      case "use_send_back":
+        return ctx.t("sn.act.use_send_back", { tile: tileName(ctx, "l3_send_back"), who: who(a.target), sweet: S(a.kind) });
+      case "use_rearrange":
+        return ctx.t("sn.act.use_rearrange", { tile: tileName(ctx, "l4_rearrange"), bowl: S(a.from_bowl), tray: S(a.from_tray) });
+      case "use_double_trade":
+        return ctx.t("sn.act.use_double_trade", { tile: tileName(ctx, "l4_double_trade"), who: who(a.target), give: a.give.map(S).join(" + "), take: a.take.map(S).join(" + ") });
+      case "use_change_taste":
+        return ctx.t("sn.act.use_change_taste", { tile: tileName(ctx, "l5_change_taste"), first: S(a.first), second: S(a.second) });
+      case "use_ignore_market":
+        return ctx.t("sn.act.use_ignore_market", { tile: tileName(ctx, "l5_ignore_market") });
+      case "choose_shop":
+        return ctx.t("sn.act.choose_shop", { tile: tileName(ctx, a.tile), level: levelOf(a.tile), text: tileText(ctx, a.tile) });
+      case "choose_shop_level":
+        return ctx.t("sn.act.choose_shop_level", { level: a.level });
+      case "decline":
+        if (view.phase === "change_taste") return ctx.t("sn.act.keep_cards");
+        if (view.phase === "declare_ignore_market") return ctx.t("sn.act.keep_bonus");
+        return ctx.t("sn.act.no_tile");
+      case "bid":
+        return ctx.t("sn.act.bid", { space: a.space });
+      case "pass":
+        return ctx.t("sn.act.pass");
+      default:
+        return null;
+    }
+  },
+
+  eventLines(ev, ctx) {
+    const d = ev.data || {};
+    const who = whoOf(ctx, d.seat);
+    const S = (k) => sweet(ctx, k);
+    const cards = (values) => KINDS.filter((k) => k in values).map((k) => `${S(k)} ${values[k]}`).join(", ");
+    switch (ev.event) {
+      case "setup":
+        return [ctx.t("sn.ev.setup", { what: counts(ctx, d.market) })];
+      case "auction_started":
+        return [ctx.t("sn.ev.auction_started", { who: whoOf(ctx, d.start_player) })];
+      case "bid":
+        return [ctx.t("sn.ev.bid", { who, space: d.space })];
+      case "passed":
+        return [ctx.t("sn.ev.passed", { who, space: d.space })];
+      case "auction_ended":
+        return [ctx.t("sn.ev.auction_ended", { order: (d.pick_order || []).map((s) => whoOf(ctx, s)).join(", ") || ctx.t("ui.nobody") })];
+      case "round_started":
+        return [{ text: ctx.t("sn.ev.round_started", { round: d.round, who: whoOf(ctx, d.start_player) }), cls: "big" }];
+      case "sweets_redealt":
+        return [ctx.t("sn.ev.sweets_redealt", { what: counts(ctx, d.market) })];
+      case "sweetness_set":
+        return [ctx.t("sn.ev.sweetness_set", { who })];
+      case "sweetness_chosen":
+        return [{ text: ctx.t("sn.ev.sweetness_chosen", { cards: cards(d.values) }), cls: "private" }];
+      case "exchange_phase_started":
+        return [{ text: ctx.t("sn.ev.exchange_phase_started", { who: whoOf(ctx, d.start_player) }), cls: "big" }];
+      case "turn_skipped":
+        return [ctx.t("sn.ev.turn_skipped", { who })];
+      case "turn_ended":
+        return [];
+      case "exchanged_with_player":
+        return [ctx.t("sn.ev.exchanged_with_player", { who, target: whoOf(ctx, d.target, true), took: S(d.took), gave: S(d.gave) })];
+      case "exchanged_with_market":
+        return [ctx.t(d.into_bowl ? "sn.ev.exchanged_with_market_bowl" : "sn.ev.exchanged_with_market", { who, took: S(d.took), gave: S(d.gave) })];
+      case "shop_used": {
+        const bits = [];
+        for (const key of ["kind", "take", "give", "from_bowl", "from_tray"]) if (typeof d[key] === "string") bits.push(S(d[key]));
+        if (Array.isArray(d.kinds)) bits.push(d.kinds.map(S).join(" ⇄ "));
+        if (d.target !== undefined && d.target !== null) bits.push(whoOf(ctx, d.target, true));
+        const line = ctx.t("sn.ev.shop_used", { who, tile: tileName(ctx, d.tile) });
+        return [bits.length ? `${line} (${bits.join(", ")})` : line];
+      }
+      case "sweetness_swapped":
+        return [{ text: ctx.t("sn.ev.sweetness_swapped", { cards: cards(d.values) }), cls: "private" }];
+      case "exchange_phase_ended":
+        return [{ text: ctx.t("sn.ev.exchange_phase_ended", { why: ctx.tMaybe(`sn.why.${d.reason}`, d.reason) }), cls: "big" }];
+      case "sweetness_revealed":
+        return [
+          { text: ctx.t("sn.ev.sweetness_revealed"), cls: "big" },
+          ...(d.values || []).map((v, seat) => `${whoOf(ctx, seat)}: ${cards(v)}`),
+        ];
+      case "round_scored":
+        return [
+          {
+            text: ctx.t("sn.ev.round_scored", {
+              round: d.round,
+              scores: d.round_scores.map((r, seat) => `${whoOf(ctx, seat)} +${r} = ${d.totals[seat]}`).join("; "),
+            }),
+            cls: "big",
+          },
+        ];
+      case "shop_returned":
+        return [ctx.t("sn.ev.shop_returned", { who, tile: tileName(ctx, d.tile) })];
+      case "start_player":
+        return [ctx.t("sn.ev.start_player", { who, round: d.round })];
+      case "shop_phase_started":
+        return [{ text: ctx.t("sn.ev.shop_phase_started", { order: (d.pick_order || []).map((s) => whoOf(ctx, s)).join(", ") || ctx.t("ui.nobody") }), cls: "big" }];
+      case "shop_none_left":
+        return [ctx.t("sn.ev.shop_none_left", { who, level: d.max_level })];
+      case "shop_chosen":
+        return [ctx.t("sn.ev.shop_chosen", { who, tile: d.tile ? tileName(ctx, d.tile) : ctx.t("sn.level_tile", { level: d.level }) })];
+      case "shop_drawn":
+        return [ctx.t("sn.ev.shop_drawn", { tile: tileName(ctx, d.tile) })];
+      case "shop_declined":
+        return [ctx.t("sn.ev.shop_declined", { who })];
+      case "shop_kept":
+        return [ctx.t("sn.ev.shop_kept", { who })];
+      case "game_over":
+        return [{ text: ctx.t("sn.ev.game_over"), cls: "big" }];
+      default:
+        return null;
+    }
+  },
+
+  pause(ev) {
+    return { sweetness_revealed: 1200, round_scored: 1200, exchange_phase_ended: 700, shop_phase_started: 600 }[ev.event] ?? 250;
+  },
+};

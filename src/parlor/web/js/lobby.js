@@ -1,0 +1,262 @@
+// The lobby: pick a game, players, rule options and seats; create the table; hand out the links.
+import { h, humanize } from "./dom.js";
+import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
+
+const app = document.getElementById("app");
+let catalog = null; // the answer of GET /api/games
+let form = { game: null, players: 0, options: {}, seats: [] };
+let created = null; // the answer of POST /api/tables
+
+export function optionLabel(game, name) {
+  return tMaybe(`opt.${game}.${name}`, humanize(name));
+}
+
+export function optionValue(game, name, value) {
+  if (value === true) return t("ui.yes");
+  if (value === false) return t("ui.no");
+  return tMaybe(`optval.${game}.${name}.${value}`, tMaybe(`optval.${value}`, String(value)));
+}
+
+function gameOf(name) {
+  return catalog.games.find((g) => g.name === name);
+}
+
+function chooseGame(name) {
+  const g = gameOf(name);
+  form.game = name;
+  form.players = Math.min(Math.max(form.players || 3, g.min_players), g.max_players);
+  form.options = {};
+  for (const o of g.options) form.options[o.name] = o.default;
+  resizeSeats();
+}
+
+function resizeSeats() {
+  const seats = [];
+  for (let i = 0; i < form.players; i++) {
+    seats.push(form.seats[i] || (i === 0 ? { kind: "human", name: "" } : { kind: "bot", level: "medium" }));
+  }
+  form.seats = seats;
+}
+
+function gameTitle(g) {
+  return tMaybe(`game.${g.name}.title`, g.title || g.name);
+}
+
+function optionInput(g, o) {
+  const id = `opt-${o.name}`;
+  const value = form.options[o.name];
+  let input;
+  if (o.type === "bool") {
+    input = h("input", { type: "checkbox", id, name: o.name, checked: value === true });
+    input.addEventListener("change", () => (form.options[o.name] = input.checked));
+  } else if (o.allowed) {
+    input = h(
+      "select",
+      { id, name: o.name },
+      o.allowed.map((a) => h("option", { value: JSON.stringify(a), selected: a === value }, optionValue(g.name, o.name, a))),
+    );
+    input.addEventListener("change", () => (form.options[o.name] = JSON.parse(input.value)));
+  } else {
+    const numeric = o.type === "int" || o.type === "float";
+    input = h("input", { type: numeric ? "number" : "text", id, name: o.name, value: value ?? "" });
+    input.addEventListener("change", () => {
+      form.options[o.name] = numeric ? Number(input.value) : input.value;
+    });
+  }
+  const changed = JSON.stringify(value) !== JSON.stringify(o.default);
+  return h(
+    "div",
+    { class: `opt opt-${o.type}${changed ? " changed" : ""}` },
+    h("label", { for: id }, optionLabel(g.name, o.name)),
+    input,
+  );
+}
+
+function seatRow(i) {
+  const seat = form.seats[i];
+  const kind = h(
+    "select",
+    { name: `seat-${i}-kind`, "aria-label": t("lobby.seat_kind") },
+    h("option", { value: "human", selected: seat.kind === "human" }, t("lobby.human")),
+    h("option", { value: "bot", selected: seat.kind === "bot" }, t("lobby.bot")),
+  );
+  kind.addEventListener("change", () => {
+    form.seats[i] = kind.value === "human" ? { kind: "human", name: "" } : { kind: "bot", level: "medium" };
+    render();
+  });
+  let extra;
+  if (seat.kind === "human") {
+    extra = h("input", {
+      type: "text",
+      name: `seat-${i}-name`,
+      maxlength: 40,
+      placeholder: t("lobby.name_placeholder"),
+      value: seat.name || "",
+    });
+    extra.addEventListener("input", () => (form.seats[i].name = extra.value));
+  } else {
+    extra = h(
+      "select",
+      { name: `seat-${i}-level`, "aria-label": t("lobby.level") },
+      catalog.bot_levels.map((l) =>
+        h("option", { value: l.level, selected: l.level === seat.level, title: l.description }, t(`level.${l.level}`)),
+      ),
+    );
+    extra.addEventListener("change", () => (form.seats[i].level = extra.value));
+  }
+  return h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, t("lobby.seat_n", { n: i + 1 })), kind, extra);
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  const g = gameOf(form.game);
+  const seats = form.seats.map((s) =>
+    s.kind === "human" ? { kind: "human", ...(s.name ? { name: s.name } : {}) } : { kind: "bot", level: s.level },
+  );
+  if (!seats.some((s) => s.kind === "human")) {
+    showError(t("lobby.need_human"));
+    return;
+  }
+  const options = {};
+  for (const o of g.options) {
+    if (JSON.stringify(form.options[o.name]) !== JSON.stringify(o.default)) options[o.name] = form.options[o.name];
+  }
+  const button = ev.target.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    const res = await fetch("/api/tables", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ game: form.game, players: form.players, options, seats }),
+    });
+    const body = await res.json();
+    if (!res.ok) throw new Error(body.error ? body.error.message : `HTTP ${res.status}`);
+    created = body;
+    render();
+  } catch (err) {
+    showError(t("lobby.error", { message: err.message }));
+    button.disabled = false;
+  }
+}
+
+function showError(text) {
+  const box = document.getElementById("lobby-error");
+  if (box) box.textContent = text;
+}
+
+function linkRow(label, path, cls) {
+  const url = new URL(path, location.href).href;
+  const copy = h("button", { type: "button", class: "small" }, t("lobby.copy"));
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      copy.textContent = t("lobby.copied");
+    } catch {
+      window.prompt(label, url);
+    }
+  });
+  return h(
+    "li",
+    { class: `link-row ${cls}` },
+    h("span", { class: "link-label" }, label),
+    h("a", { href: path, target: "_blank", rel: "noopener", class: "join-link" }, t("lobby.open")),
+    copy,
+    h("code", { class: "link-url" }, url),
+  );
+}
+
+function renderCreated() {
+  const table = created.table;
+  const rows = created.seats.map((s) =>
+    s.kind === "human"
+      ? linkRow(t("lobby.join_seat", { n: s.seat + 1 }), s.join_path, "seat-link")
+      : h("li", { class: "link-row bot-row" }, h("span", { class: "link-label" }, t("lobby.seat_n", { n: s.seat + 1 })),
+          h("span", { class: "muted" }, t("lobby.bot_at", { level: t(`level.${s.level}`) }))),
+  );
+  rows.push(linkRow(t("lobby.spectator_link"), created.spectator_path, "spectator-link"));
+  return h(
+    "section",
+    { class: "card created" },
+    h("h2", {}, t("lobby.created", { game: tMaybe(`game.${table.game}.title`, table.title) })),
+    h("p", { class: "muted" }, t("lobby.links_help")),
+    h("ul", { class: "links" }, rows),
+    h("button", { type: "button", onclick: () => { created = null; render(); } }, t("lobby.another")),
+  );
+}
+
+function render() {
+  document.title = `Parlor — ${t("lobby.heading")}`;
+  if (!catalog) return;
+  if (created) {
+    app.replaceChildren(renderCreated());
+    return;
+  }
+  const g = gameOf(form.game);
+  const games = h(
+    "div",
+    { class: "game-picks", role: "radiogroup", "aria-label": t("lobby.game") },
+    catalog.games.map((x) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: `game-pick${x.name === form.game ? " chosen" : ""}`,
+          "data-game": x.name,
+          "aria-pressed": x.name === form.game ? "true" : "false",
+          disabled: !x.available,
+          onclick: () => { chooseGame(x.name); render(); },
+        },
+        h("strong", {}, gameTitle(x)),
+        h("small", {}, x.available
+          ? t("lobby.players_range", { min: x.min_players, max: x.max_players })
+          : t("lobby.unavailable")),
+      ),
+    ),
+  );
+  const players = h(
+    "select",
+    { id: "players", name: "players" },
+    Array.from({ length: g.max_players - g.min_players + 1 }, (_, i) => g.min_players + i).map((n) =>
+      h("option", { value: n, selected: n === form.players }, String(n)),
+    ),
+  );
+  players.addEventListener("change", () => {
+    form.players = Number(players.value);
+    resizeSeats();
+    render();
+  });
+  const summary = tMaybe(`game.${g.name}.summary`, g.summary || "");
+  app.replaceChildren(
+    h(
+      "form",
+      { class: "card lobby-form", onsubmit: create },
+      h("h1", {}, t("lobby.heading")),
+      h("h2", {}, t("lobby.game")),
+      games,
+      summary ? h("p", { class: "summary muted" }, summary) : null,
+      h("div", { class: "field" }, h("label", { for: "players" }, t("lobby.players")), players),
+      h("h2", {}, t("lobby.seats")),
+      h("div", { class: "seats" }, form.seats.map((_, i) => seatRow(i))),
+      g.options.length
+        ? h("details", { class: "options" }, h("summary", {}, t("lobby.options")),
+            h("div", { class: "opts" }, g.options.map((o) => optionInput(g, o))))
+        : null,
+      h("p", { id: "lobby-error", class: "error", role: "alert" }),
+      h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create")),
+    ),
+  );
+}
+
+async function main() {
+  await loadLang();
+  document.getElementById("lang-slot").replaceChildren(languagePicker(() => render()));
+  const res = await fetch("/api/games");
+  catalog = await res.json();
+  const first = catalog.games.find((g) => g.available);
+  chooseGame(first.name);
+  render();
+}
+
+main().catch((err) => {
+  app.textContent = String(err);
+});

@@ -1,0 +1,123 @@
+"""Fixtures for the browser tests: the real server (uvicorn in a subprocess, SQLite in a temporary
+directory, bots moving at once) and Debian's Chromium driven by Python Playwright.
+
+A missing Chromium or Playwright FAILS the tests (it does not skip them): ``scripts/install-system-deps``
+installs Debian's ``chromium``; ``pip install -e ".[test]"`` installs Playwright. Never run
+``playwright install`` (its browser download does not work here, and the tests do not use it).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+        self.base = base
+        self.proc = proc
+        self.log = log
+
+    def create(
+        self, game: str, players: int, seats: list[dict[str, Any]], options: dict[str, Any] | None = None
+    ) -> dict:
+        body = {"game": game, "players": players, "seats": seats, "options": options or {}}
+        r = httpx.post(f"{self.base}/api/tables", json=body, timeout=10)
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def url(self, path: str, anim: bool = False) -> str:
+        """A join path (``/play/<id>#token=...``) as a full URL; animations off unless asked."""
+        page, _, fragment = path.partition("#")
+        return f"{self.base}{page}{'' if anim else '?anim=0'}#{fragment}"
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    tmp = Path(tempfile.mkdtemp(prefix="parlor-web-"))
+    port = free_port()
+    log = tmp / "server.log"
+    cmd = [
+        sys.executable, "-m", "parlor.server", "--host", "127.0.0.1", "--port", str(port),
+        "--database-url", f"sqlite:///{tmp / 'parlor.db'}", "--bot-delay", "0", "--log-level", "warning",
+    ]  # fmt: skip
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env={**os.environ})
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"the server did not start:\n{log.read_text(errors='replace')}", pytrace=False)
+        time.sleep(0.1)
+    try:
+        yield Server(base, proc, log)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(
+            f"Chromium is not installed ({CHROMIUM} is missing): the browser tests need Debian's 'chromium' package. "
+            "Install it with scripts/install-system-deps.",
+            pytrace=False,
+        )
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail(
+            "Playwright is not installed: pip install -e '.[test]' (do not run 'playwright install').", pytrace=False
+        )
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

@@ -1,0 +1,280 @@
+"""The browser front end, end to end: the real server, Debian's Chromium, Python Playwright.
+
+Two humans and a bot play whole games by clicking the legal-move buttons; the other seat and a
+spectator never receive seat 0's hidden cards (DOM and WebSocket frames); a reload reconnects to the
+same seat; each game's table is photographed in the four languages (artifacts/screenshots/).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Server
+
+LANGS = ["en", "zh-Hant", "ja", "cs"]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+class Seat:
+    """One browser context on one seat (or the spectator), with the WebSocket frames it received."""
+
+    def __init__(self, browser: Any, url: str, viewport: dict[str, int] = DESKTOP, lang: str = "en") -> None:
+        self.context = browser.new_context(viewport=viewport)
+        self.context.add_init_script(
+            f"localStorage.getItem('parlor.lang') || localStorage.setItem('parlor.lang', '{lang}')"
+        )
+        self.page = self.context.new_page()
+        self.frames: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        self.page.on("websocket", self._socket)
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.goto(url)
+        self.page.wait_for_selector("body[data-version]", timeout=15000)
+
+    def _socket(self, ws: Any) -> None:
+        def received(payload: Any) -> None:
+            text = payload if isinstance(payload, str) else bytes(payload).decode()
+            self.frames.append(json.loads(text))
+
+        ws.on("framereceived", received)
+
+    def states(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f.get("type") == "state"]
+
+    def version(self) -> str:
+        return self.page.evaluate("document.body.dataset.version || ''")
+
+    def over(self) -> bool:
+        return self.page.evaluate("document.body.dataset.over === '1'") and self.page.locator("#result").count() > 0
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def click_one(seat: Seat, rng: random.Random) -> bool:
+    """Clicks one enabled legal-move button (if any) and waits for the state it causes."""
+    buttons = seat.page.locator("button.move:not([disabled])")
+    n = buttons.count()
+    if not n:
+        return False
+    before = seat.version()
+    try:
+        buttons.nth(rng.randrange(n)).click(timeout=3000)
+    except Exception:  # the buttons were redrawn under the pointer (a bot moved): try again
+        return False
+    seat.page.wait_for_function(f"document.body.dataset.version !== '{before}'", timeout=15000)
+    return True
+
+
+def play_to_the_end(seats: list[Seat], rng: random.Random, limit: float = 90.0) -> int:
+    start = time.monotonic()
+    clicks = 0
+    while not all(s.over() for s in seats):
+        assert time.monotonic() - start < limit, f"the game did not end within {limit}s ({clicks} clicks)"
+        moved = False
+        for s in seats:
+            if click_one(s, rng):
+                clicks += 1
+                moved = True
+        if not moved:
+            time.sleep(0.05)
+    return clicks
+
+
+def check_no_private(observer: Seat, seat: int = 0) -> None:
+    """Nothing private to ``seat`` in the frames an observer (another seat or the spectator) received."""
+    me = None if observer.frames[0].get("role") == "spectator" else observer.frames[0]["seat"]
+    assert observer.states(), "no state frame received"
+    for frame in observer.frames:
+        if frame.get("type") != "state":
+            continue
+        for p in frame["view"]["players_info"]:
+            if p["seat"] != me:
+                assert "hand" not in p, f"{observer.page.url}: a state frame holds seat {p['seat']}'s hand"
+                if frame["view"]["game"] == "sweet-nose" and not frame["view"]["revealed"]:
+                    assert p["sweetness"] is None, f"seat {p['seat']}'s sweetness cards leaked before the reveal"
+        for ev in frame["events"]:
+            vis = ev.get("visible_to")
+            assert vis is None or vis == [me], f"a private event of {vis} reached seat {me}: {ev}"
+            if vis is not None:
+                assert ev["data"].get("seat", me) == me, ev
+
+
+@pytest.fixture()
+def rng() -> random.Random:
+    return random.Random(7)
+
+
+# ---------------------------------------------------------------------------- the lobby
+def test_lobby_creates_a_table_with_links(server: Server, browser: Any) -> None:
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector("button.game-pick[data-game=mamma-mia]")
+    page.click("button.game-pick[data-game=mamma-mia]")
+    page.select_option("#players", "3")
+    page.select_option("select[name=seat-1-kind]", "human")
+    page.select_option("select[name=seat-2-level]", "hard")
+    page.fill("input[name=seat-0-name]", "Ann")
+    page.click("#create")
+    page.wait_for_selector(".created")
+    assert page.locator(".seat-link").count() == 2
+    assert page.locator(".spectator-link").count() == 1
+    href = page.locator(".seat-link a.join-link").first.get_attribute("href")
+    assert href.startswith("/play/") and "#token=" in href
+    table_id = href.split("/")[2].split("#")[0]
+    page.goto(server.base + href)
+    page.wait_for_selector("body[data-version]")
+    assert page.evaluate("document.body.dataset.role") == "seat"
+    assert "Ann" in page.locator(".seat-strip").inner_text() or "You" in page.locator(".seat-strip").inner_text()
+    summary = page.request.get(f"{server.base}/api/tables/{table_id}").json()
+    assert [s["kind"] for s in summary["seats"]] == ["human", "human", "bot"]
+    assert summary["seats"][2]["level"] == "hard"
+    ctx.close()
+
+
+# ---------------------------------------------------------------------------- Mamma Mia!
+def test_mamma_mia_whole_game_hidden_cards_and_reload(server: Server, browser: Any, rng: random.Random) -> None:
+    table = server.create("mamma-mia", 3, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}])
+    seat0 = Seat(browser, server.url(table["seats"][0]["join_path"]))
+    seat1 = Seat(browser, server.url(table["seats"][1]["join_path"]), viewport=PHONE)
+    spectator = Seat(browser, server.url(table["spectator_path"]))
+    try:
+        # Seat 0's hand, from its own first frame; at the start none of its orders is public anywhere else.
+        hand = seat0.states()[0]["view"]["players_info"][0]["hand"]
+        assert hand["orders"], "seat 0 was dealt no order?"
+        seat0.page.wait_for_selector("#my-hand")
+        for o in hand["orders"]:
+            assert seat0.page.locator(f"#my-hand [data-order='{o}']").count() >= 1
+        for other in (seat1, spectator):
+            first = json.dumps(other.states()[0])
+            for o in hand["orders"]:
+                assert o not in first, f"seat 0's order {o} is in another seat's first state frame"
+            html = other.page.content()
+            text = other.page.locator("body").inner_text()
+            for o in hand["orders"]:
+                assert o not in html, f"seat 0's order {o} is in another page's DOM"
+                label = seat0.page.locator(f"#my-hand [data-order='{o}'] .card-name").first.inner_text()
+                assert label not in text or label.startswith(("Mixed", "Bombastica", "Monotoni", "Minimale"))
+        assert spectator.page.locator("#my-hand").count() == 0
+        assert spectator.page.locator("button.move").count() == 0
+
+        # Play a while, then reload seat 1: it comes back on the same seat at the same version.
+        for _ in range(12):
+            click_one(seat0, rng) or click_one(seat1, rng)
+        seat1.page.reload()
+        seat1.page.wait_for_selector("body[data-version]")
+        assert seat1.page.evaluate("document.body.dataset.role") == "seat"
+        assert seat1.frames[-1]["type"] in ("state", "seats")
+        welcomes = [f for f in seat1.frames if f.get("type") == "welcome"]
+        assert len(welcomes) == 2 and all(w["seat"] == 1 for w in welcomes)
+        # Without the fragment, the token kept in localStorage opens the same seat.
+        bare = seat1.context.new_page()
+        bare.goto(f"{server.base}/play/{table['table']['id']}?anim=0")
+        bare.wait_for_selector("body[data-version]")
+        assert bare.evaluate("document.body.dataset.role") == "seat"
+        assert "#token=" in bare.url
+        assert bare.locator(".seat-chip.me").get_attribute("data-seat") == "1"
+        bare.close()
+
+        clicks = play_to_the_end([seat0, seat1], rng)
+        assert clicks > 20
+        for s in (seat0, seat1, spectator):
+            s.page.wait_for_selector("#result")
+            rows = s.page.locator("#result tbody tr").count()
+            assert rows == 3
+            assert not s.errors, s.errors
+        result = seat0.states()[-1]["result"]
+        assert result is not None and sorted(result["places"])[0] == 1
+
+        check_no_private(seat1)
+        check_no_private(spectator)
+        # Seat 0 did receive its own private draws (so the check above is not vacuous) and none of
+        # them (the cards drawn, by content) reached the others.
+        private = [ev for f in seat0.states() for ev in f["events"] if ev.get("visible_to") == [0]]
+        assert private
+        for other in (seat1, spectator):
+            seen = [ev for f in other.states() for ev in f["events"]]
+            for ev in private:
+                assert not any(e["event"] == ev["event"] and e["data"] == ev["data"] for e in seen), ev
+        # At the end: seat 0's hand orders that were never shown to all are nowhere in the others' DOM.
+        last = seat0.states()[-1]["view"]["players_info"][0]
+        hidden = set(last["hand"]["orders"]) - set(last["known_orders_in_hand"])
+        for other in (seat1, spectator):
+            html = other.page.content()
+            for o in hidden:
+                assert f'data-order="{o}"' not in html, f"seat 0's hidden order {o} is in {other.page.url}"
+            assert other.page.locator("#my-hand").count() == (1 if other is seat1 else 0)
+    finally:
+        for s in (seat0, seat1, spectator):
+            s.close()
+
+
+# ---------------------------------------------------------------------------- Sweet Nose
+def test_sweet_nose_whole_game(server: Server, browser: Any, rng: random.Random) -> None:
+    table = server.create("sweet-nose", 3, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}])
+    seat0 = Seat(browser, server.url(table["seats"][0]["join_path"]))
+    seat1 = Seat(browser, server.url(table["seats"][1]["join_path"]))
+    spectator = Seat(browser, server.url(table["spectator_path"]), viewport=PHONE)
+    try:
+        clicks = play_to_the_end([seat0, seat1], rng, limit=100.0)
+        assert clicks > 6
+        for s in (seat0, seat1, spectator):
+            s.page.wait_for_selector("#result")
+            assert s.page.locator("#result tbody tr").count() == 3
+            assert not s.errors, s.errors
+        check_no_private(seat1)
+        check_no_private(spectator)
+        # Play again: a new table with the same seats; the link leads there with the same token.
+        seat0.page.click("#play-again")
+        seat0.page.wait_for_selector("#next-table")
+        seat1.page.wait_for_selector("#next-table")
+        seat0.page.click("#next-table")
+        seat0.page.wait_for_function("document.body.dataset.over === '0'")
+        assert table["table"]["id"] not in seat0.page.url
+        assert seat0.page.evaluate("document.body.dataset.role") == "seat"
+        assert seat0.page.locator(".seat-chip.me").get_attribute("data-seat") == "0"
+    finally:
+        for s in (seat0, seat1, spectator):
+            s.close()
+
+
+# ---------------------------------------------------------------------------- screenshots, 4 languages
+@pytest.mark.parametrize("game", ["mamma-mia", "sweet-nose"])
+def test_screenshots_in_every_language(server: Server, browser: Any, screenshots: Path, game: str) -> None:
+    rng = random.Random(3)
+    table = server.create(
+        game, 3, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]
+    )
+    seat = Seat(browser, server.url(table["seats"][0]["join_path"], anim=True))
+    try:
+        for _ in range(4):
+            click_one(seat, rng)
+        seat.page.wait_for_timeout(400)
+        en_text = seat.page.locator("main").inner_text()
+        stem = game.replace("-", "_")
+        for lang in LANGS:
+            seat.page.select_option("#lang", lang)
+            seat.page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+            seat.page.wait_for_timeout(150)
+            if lang != "en":
+                assert seat.page.locator("main").inner_text() != en_text
+            for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+                seat.page.set_viewport_size(size)
+                out = screenshots / f"{stem}_{lang}_{name}.png"
+                seat.page.screenshot(path=str(out), full_page=True)
+                assert out.stat().st_size > 10_000
+        # The choice is remembered.
+        seat.page.reload()
+        seat.page.wait_for_selector("body[data-version]")
+        assert seat.page.evaluate("document.documentElement.lang") == "cs"
+        assert not seat.errors, seat.errors
+    finally:
+        seat.close()

@@ -1,0 +1,110 @@
+"""The web front end's message catalogs (src/parlor/web/i18n/*.json): complete, non-empty, consistent
+with each other, with the JS that uses them and with the games' own data (topping, sweet and tile names)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from parlor import games as registry
+from parlor.core.options import option_fields
+from parlor.server.hub import BOT_LEVELS
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
+LANGS = ["en", "zh-Hant", "ja", "cs"]
+GAMES = Path(__file__).resolve().parents[2] / "src" / "parlor" / "games"
+# t("key"...), tMaybe("key"...), ctx.t("key"...): the literal keys the JS looks up.
+LOOKUP = re.compile(r"""\bt(?:Maybe)?\(\s*["']([^"']+)["']""")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def load(lang: str) -> dict[str, str]:
+    return json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def js_files() -> list[Path]:
+    return sorted(WEB.glob("js/*.js")) + sorted(WEB.glob("games/*.js"))
+
+
+def test_catalog_files_exist() -> None:
+    for lang in LANGS:
+        assert (WEB / "i18n" / f"{lang}.json").is_file(), lang
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_every_key_translated(lang: str) -> None:
+    en, other = load("en"), load(lang)
+    missing = sorted(set(en) - set(other))
+    extra = sorted(set(other) - set(en))
+    assert not missing, f"{lang}.json lacks {missing}"
+    assert not extra, f"{lang}.json has keys en.json does not: {extra}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_empty_strings(lang: str) -> None:
+    empty = [k for k, v in load(lang).items() if not isinstance(v, str) or not v.strip()]
+    assert not empty, f"{lang}.json has empty texts: {empty}"
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_placeholders_match(lang: str) -> None:
+    en, other = load("en"), load(lang)
+    wrong = {
+        k: (sorted(set(PLACEHOLDER.findall(en[k]))), sorted(set(PLACEHOLDER.findall(other[k]))))
+        for k in en
+        if k in other and set(PLACEHOLDER.findall(en[k])) != set(PLACEHOLDER.findall(other[k]))
+    }
+    assert not wrong, f"{lang}.json placeholders differ from en.json: {wrong}"
+
+
+def test_every_key_used_in_js_exists() -> None:
+    en = load("en")
+    used: dict[str, str] = {}
+    for f in js_files():
+        for key in LOOKUP.findall(f.read_text(encoding="utf-8")):
+            used.setdefault(key, f.name)
+    assert len(used) > 100, f"the key-lookup pattern found only {len(used)} keys: is it still right?"
+    missing = {k: f for k, f in used.items() if k not in en}
+    assert not missing, f"keys used in the JS but missing from en.json: {missing}"
+
+
+def test_run_time_keys_exist() -> None:
+    """Keys the JS builds from data (`mm.top.${kind}`...) exist for every value the games can send."""
+    en = load("en")
+    recipes = json.loads((GAMES / "mamma_mia" / "recipes.json").read_text(encoding="utf-8"))
+    components = json.loads((GAMES / "sweet_nose" / "components.json").read_text(encoding="utf-8"))
+    from parlor.games.mamma_mia.rules import STEP_NAMES as MM_STEPS
+    from parlor.games.sweet_nose.rules import STEP_NAMES as SN_STEPS
+
+    need = [f"mm.top.{t['id']}" for t in recipes["toppings"]]
+    need += [f"mm.deck.{d['colour']}" for d in recipes["decks"].values()]
+    need += [f"mm.step.{s}" for s in MM_STEPS]
+    need += [f"sn.sweet.{s['id']}" for s in components["sweets"]]
+    need += [f"sn.tile.{t['id']}" for t in components["shop_tiles"]]
+    need += [f"sn.tile_text.{t['id']}" for t in components["shop_tiles"]]
+    need += [f"sn.phase.{s}" for s in SN_STEPS]
+    need += [f"level.{lvl}" for lvl in BOT_LEVELS]
+    need += [f"conn.{s}" for s in ("connecting", "online", "reconnecting", "closed")]
+    for name in ("mamma-mia", "sweet-nose"):
+        g = registry.get(name)
+        need.append(f"game.{name}.title")
+        need += [f"opt.{name}.{opt}" for opt in option_fields(g.Options)]
+    missing = [k for k in need if k not in en]
+    assert not missing, f"en.json lacks {missing}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_game_names_follow_the_data(lang: str) -> None:
+    """Topping, sweet and shop tile names come from the games' data files."""
+    cat = load(lang)
+    recipes = json.loads((GAMES / "mamma_mia" / "recipes.json").read_text(encoding="utf-8"))
+    components = json.loads((GAMES / "sweet_nose" / "components.json").read_text(encoding="utf-8"))
+    for t in recipes["toppings"]:
+        assert cat[f"mm.top.{t['id']}"].lower() == t["names"][lang].lower(), t["id"]
+    for s in components["sweets"]:
+        assert s["names"][lang].startswith(cat[f"sn.sweet.{s['id']}"]), s["id"]
+    for t in components["shop_tiles"]:
+        assert cat[f"sn.tile.{t['id']}"] == t["names"][lang], t["id"]
