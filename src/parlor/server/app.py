@@ -103,6 +103,10 @@ def create_app(
     async def play_page(table_id: str) -> FileResponse:
         return FileResponse(WEB / "table.html")  # the token is in the URL fragment, read by the page
 
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    async def replay_page(table_id: str) -> FileResponse:
+        return FileResponse(WEB / "replay.html")
+
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
         return {"ok": True, "protocol": PROTOCOL}
@@ -163,6 +167,15 @@ def create_app(
         table = await hub.get(table_id)
         try:
             return await hub.join(table, body.get("token"), body.get("name"))
+        finally:
+            hub.release(table)
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def replay(table_id: str, request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        table = await hub.get(table_id)
+        try:
+            return await hub.replay(table)
         finally:
             hub.release(table)
 

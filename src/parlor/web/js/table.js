@@ -3,8 +3,8 @@
 import { h } from "./dom.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import generic from "../games/generic.js";
+import { eventLines as eventLinesOf, loadRenderer, resultTable } from "./game_ui.js";
 
-const RENDERERS = { "mamma-mia": "mamma_mia", "sweet-nose": "sweet_nose" };
 const app = document.getElementById("app");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const params = new URLSearchParams(location.hash.slice(1));
@@ -160,17 +160,6 @@ async function onFrame(msg) {
   render();
 }
 
-async function loadRenderer(game) {
-  const file = RENDERERS[game];
-  if (!file) return generic;
-  try {
-    return (await import(`../games/${file}.js`)).default;
-  } catch (err) {
-    console.error(err);
-    return generic;
-  }
-}
-
 // Events after an action are shown one at a time, each with the renderer's pause.
 function pump() {
   if (timer || !st.queue.length) return;
@@ -203,9 +192,7 @@ function play(entry) {
 
 // ---- rendering ----------------------------------------------------------------------------------
 function eventLines(ev) {
-  const r = st.renderer;
-  const lines = r.eventLines ? r.eventLines(ev, ctx()) : null;
-  return lines === null || lines === undefined ? generic.eventLines(ev, ctx()) : lines;
+  return eventLinesOf(st.renderer, ev, ctx());
 }
 
 function actionText(entry) {
@@ -302,9 +289,6 @@ function renderResult() {
   const f = st.frame;
   if (!f.over || !f.result || st.queue.length) return null;
   const r = f.result;
-  const rows = r.places
-    .map((place, seat) => ({ seat, place, score: r.scores[seat], tiebreak: r.tiebreaks ? r.tiebreaks[seat] : null }))
-    .sort((a, b) => a.place - b.place || a.seat - b.seat);
   const subs = (r.seats || []).filter((s) => s.substituted);
   const you = st.welcome.seat;
   const title = you === null ? t("result.over") : r.winners.includes(you) ? t("result.you_won") : t("result.over");
@@ -319,26 +303,15 @@ function renderResult() {
     "section",
     { class: "result card", id: "result", role: "dialog", "aria-label": t("result.title") },
     h("h2", {}, title),
-    h(
-      "table",
-      { class: "result-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("result.place")), h("th", {}, t("result.player")), h("th", {}, st.renderer.scoreLabel ? st.renderer.scoreLabel(ctx()) : t("result.score")))),
-      h(
-        "tbody",
-        {},
-        rows.map((row) =>
-          h(
-            "tr",
-            { class: r.winners.includes(row.seat) ? "winner" : "" },
-            h("td", {}, r.winners.includes(row.seat) ? `★ ${row.place}` : String(row.place)),
-            h("td", {}, seatName(row.seat)),
-            h("td", {}, String(row.score)),
-          ),
-        ),
-      ),
-    ),
+    resultTable(r, st.renderer, ctx()),
     subs.length ? h("p", { class: "muted" }, t("result.substituted", { who: subs.map((s) => seatName(s.seat)).join(", ") })) : null,
-    h("div", { class: "result-actions" }, next || again, h("a", { class: "button", href: "/" }, t("result.lobby"))),
+    h(
+      "div",
+      { class: "result-actions" },
+      next || again,
+      h("a", { class: "button", id: "replay-link", href: `/replay/${encodeURIComponent(tableId)}` }, t("result.replay")),
+      h("a", { class: "button", href: "/" }, t("result.lobby")),
+    ),
   );
 }
 
@@ -359,6 +332,9 @@ function renderSeats() {
     }),
   );
 }
+
+// Card texts in the reader's language arrive after the first drawing: draw again then.
+window.addEventListener("parlor:card-texts-loaded", () => render());
 
 function render() {
   const title = document.getElementById("game-title");

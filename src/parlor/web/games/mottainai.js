@@ -1,0 +1,289 @@
+// Mottainai on the page: every player's temple (task slot, helpers, craft bench, sales, Gallery and
+// Gift Shop works), the floor, the deck, your hand face up, whose turn, the part of the day and the
+// decision on hand. It draws only what the view holds (views.py): other hands and every waiting
+// area are counts. Card names are proper names and stay English in every language; the 54 effect
+// texts come in the reader's language from i18n/mottainai_cards.<lang>.json (English in
+// mottainai_cards.js until they load); materials, roles, zones, phases and all sentences are in
+// the catalogs under "mt.".
+import { h } from "../js/dom.js";
+import { effectNow } from "../js/card_text.js";
+import { currentLang } from "../js/i18n.js";
+import { CARDS } from "./mottainai_cards.js";
+
+export const MATERIALS = ["paper", "stone", "cloth", "clay", "metal"];
+const ROLE_OF = { paper: "clerk", stone: "monk", cloth: "tailor", clay: "potter", metal: "smith" };
+const MORNING = new Set(["hand_limit", "morning_effects", "chopsticks", "choose_task", "clear_task", "umbrella", "kite", "kite_copy"]);
+const NIGHT = new Set(["night_effects", "pinwheel", "pinwheel_draw"]);
+
+// ---- words ------------------------------------------------------------------------------------
+function info(id) {
+  const c = CARDS[id];
+  // The effect in the reader's language once its texts are loaded (i18n/mottainai_cards.*.json),
+  // English until then.
+  if (!c) return { name: String(id), material: "", value: "", effect: "" };
+  return { name: c[0], material: c[1], value: c[2], effect: effectNow(id, currentLang()) || c[3] };
+}
+
+function mat(ctx, m) {
+  return ctx.tMaybe(`mt.mat.${m}`, m);
+}
+
+function role(ctx, r) {
+  return ctx.tMaybe(`mt.role.${r}`, r);
+}
+
+function wing(ctx, w) {
+  return ctx.tMaybe(`mt.zone.${w}`, w);
+}
+
+/** "Bowl (clay 3)" in the reader's language; the card name itself stays English. */
+export function cardLabel(ctx, id) {
+  if (!id) return "?";
+  const c = info(id);
+  return ctx.t("mt.card_label", { name: c.name, material: mat(ctx, c.material), value: c.value });
+}
+
+function cardsText(ctx, ids) {
+  return ids && ids.length ? ids.map((c) => cardLabel(ctx, c)).join(", ") : "—";
+}
+
+function whoOf(ctx, seat, object = false) {
+  if (seat === null || seat === undefined) return ctx.t("mt.someone");
+  return ctx.seatName(seat, object ? { object: true } : {});
+}
+
+export function partOfDay(decision) {
+  if (!decision) return null;
+  if (MORNING.has(decision.kind)) return "morning";
+  if (NIGHT.has(decision.kind)) return "night";
+  return "noon";
+}
+
+function decisionText(ctx, view) {
+  const d = view.decision;
+  if (!d) return "";
+  if (d.kind === "action") {
+    if (d.pin) return ctx.t("mt.dec.pin");
+    if (d.owner === ctx.you) return ctx.t("mt.dec.action_own", { role: role(ctx, d.role), n: d.actions_left });
+    return ctx.t("mt.dec.action", { role: role(ctx, d.role), owner: whoOf(ctx, d.owner), n: d.actions_left });
+  }
+  const params = {
+    role: d.role ? role(ctx, d.role) : "",
+    material: d.material ? mat(ctx, d.material) : "",
+    card: d.effect ? info(d.effect).name : d.work ? info(d.work).name : "",
+    cards: d.revealed ? d.revealed.map((c) => info(c).name).join(", ") : "",
+    who: d.player !== undefined ? whoOf(ctx, d.player) : d.owner !== undefined ? whoOf(ctx, d.owner) : "",
+    n: d.remaining ?? "",
+  };
+  return ctx.tMaybe(`mt.dec.${d.kind}`, ctx.t("mt.dec.other"), params);
+}
+
+// ---- pictures ---------------------------------------------------------------------------------
+/** One card face: name, material colour, value; the effect on hover, focus or tap. */
+function cardFace(ctx, id, opts = {}) {
+  const c = info(id);
+  const effect = c.effect;
+  return h(
+    "div",
+    {
+      class: `mt-card mat-${c.material}${opts.big ? " big" : ""}${opts.cls ? ` ${opts.cls}` : ""}`,
+      "data-card": id,
+      tabindex: "0",
+      title: `${c.name} — ${mat(ctx, c.material)} ${c.value} · ${role(ctx, ROLE_OF[c.material])}\n${effect}`,
+      onclick: (e) => e.currentTarget.classList.toggle("open"),
+    },
+    h("span", { class: "mt-name" }, c.name),
+    h("span", { class: "mt-meta" }, h("span", { class: "mt-mat" }, mat(ctx, c.material)), h("b", { class: "mt-val" }, String(c.value))),
+    opts.big ? h("span", { class: "mt-role" }, role(ctx, ROLE_OF[c.material])) : null,
+    h("span", { class: `mt-effect${opts.big ? " shown" : ""}` }, effect),
+  );
+}
+
+function backCard(label, cls = "") {
+  return h("div", { class: `mt-card back ${cls}` }, h("span", { class: "mt-name" }, label));
+}
+
+function row(ctx, key, content, cls = "") {
+  return h("div", { class: `mt-row ${cls}` }, h("small", { class: "mt-zone" }, ctx.t(key)), h("div", { class: "mt-cards" }, content));
+}
+
+function cardsRow(ctx, key, ids, cls = "") {
+  return row(ctx, key, ids && ids.length ? ids.map((c) => cardFace(ctx, c)) : h("span", { class: "muted" }, "—"), cls);
+}
+
+/** Helpers (or another pile) grouped by material, each group with its role and count. */
+function grouped(ctx, key, ids, cls) {
+  if (!ids || !ids.length) return row(ctx, key, h("span", { class: "muted" }, "—"), cls);
+  const groups = MATERIALS.map((m) => [m, ids.filter((c) => info(c).material === m)]).filter(([, list]) => list.length);
+  return row(
+    ctx,
+    key,
+    groups.map(([m, list]) =>
+      h(
+        "div",
+        { class: `mt-group mat-${m}`, "data-material": m },
+        h("small", { class: "mt-group-head" }, ctx.t("mt.group_head", { material: mat(ctx, m), role: role(ctx, ROLE_OF[m]), n: list.length })),
+        h("div", { class: "mt-cards" }, list.map((c) => cardFace(ctx, c))),
+      ),
+    ),
+    cls,
+  );
+}
+
+function taskSlot(ctx, p) {
+  const t = p.task;
+  if (!t) return row(ctx, "mt.zone.task", h("span", { class: "muted" }, ctx.t("mt.no_task")), "task");
+  if (t.face_down) return row(ctx, "mt.zone.task", backCard(ctx.t("mt.face_down"), "start"), "task");
+  return row(
+    ctx,
+    "mt.zone.task",
+    [cardFace(ctx, t.card, { cls: "task-card" }), h("span", { class: "mt-task-role" }, role(ctx, t.role)), t.doll ? h("span", { class: "badge" }, "Doll") : null],
+    "task",
+  );
+}
+
+function temple(ctx, view, p) {
+  const me = p.seat === ctx.you;
+  const active = view.active === p.seat;
+  const moving = view.to_move.includes(p.seat);
+  const hand = ctx.t("mt.hand_n", { n: p.hand_size });
+  return h(
+    "section",
+    { class: `card player mt-temple${me ? " me" : ""}${moving ? " moving" : ""}${active ? " active" : ""}`, "data-seat": p.seat },
+    h(
+      "h3",
+      {},
+      ctx.seatName(p.seat),
+      active ? h("span", { class: "badge mt-turn" }, ctx.t("mt.their_turn")) : null,
+      view.start_player === p.seat ? h("span", { class: "badge mt-start" }, ctx.t("mt.start_player")) : null,
+      h("small", { class: "mt-counts muted" }, hand, " · ", ctx.t("mt.waiting_n", { n: p.waiting_size })),
+    ),
+    p.revealed_in_hand && p.revealed_in_hand.length ? cardsRow(ctx, "mt.zone.revealed", p.revealed_in_hand) : null,
+    taskSlot(ctx, p),
+    grouped(ctx, "mt.zone.helpers", p.helpers, "helpers"),
+    grouped(ctx, "mt.zone.craft_bench", p.craft_bench, "bench"),
+    grouped(ctx, "mt.zone.sales", p.sales, "sales"),
+    cardsRow(ctx, "mt.zone.gallery", p.works_as.gallery, "gallery"),
+    cardsRow(ctx, "mt.zone.gift_shop", p.works_as.gift_shop, "gift-shop"),
+    p.kite_copies && p.kite_copies.length ? cardsRow(ctx, "mt.zone.kite", p.kite_copies) : null,
+    p.final_hand ? cardsRow(ctx, "mt.zone.final_hand", p.final_hand) : null,
+    p.final_waiting ? cardsRow(ctx, "mt.zone.final_waiting", p.final_waiting) : null,
+  );
+}
+
+function myHand(ctx, p) {
+  return h(
+    "section",
+    { class: "card mt-hand", id: "my-hand" },
+    h("h2", {}, ctx.t("mt.your_hand", { n: p.hand.length })),
+    h("div", { class: "mt-cards hand" }, p.hand.length ? p.hand.map((c) => cardFace(ctx, c, { big: true })) : h("span", { class: "muted" }, ctx.t("mt.empty"))),
+    p.waiting
+      ? h("div", { class: "mt-waiting" }, h("h3", {}, ctx.t("mt.your_waiting", { n: p.waiting.length })), h("div", { class: "mt-cards" }, p.waiting.map((c) => cardFace(ctx, c))))
+      : null,
+  );
+}
+
+function statusBar(ctx, view) {
+  const part = partOfDay(view.decision);
+  const who = ctx.seatName(view.active);
+  return h(
+    "div",
+    { class: "card info-bar mt-status" },
+    h("span", { class: "round" }, ctx.t("mt.turn", { n: view.turn, who })),
+    part ? h("span", { class: `mt-part part-${part}`, "data-part": part }, ctx.t(`mt.part.${part}`)) : null,
+    view.decision
+      ? h("span", { class: "step" }, ctx.t("mt.pending", { who: view.to_move.map((s) => ctx.seatName(s)).join(", ") || "—", what: decisionText(ctx, view) }))
+      : null,
+    view.extra_turns ? h("span", {}, ctx.t("mt.extra_turns", { n: view.extra_turns })) : null,
+  );
+}
+
+// ---- the module -------------------------------------------------------------------------------
+export default {
+  renderTable(view, ctx) {
+    const me = ctx.you !== null && ctx.you !== undefined ? view.players_info.find((p) => p.seat === ctx.you) : null;
+    // Your own temple first, then the others clockwise from your left.
+    const order = view.players_info.slice();
+    if (me) order.sort((a, b) => ((a.seat - me.seat + view.players) % view.players) - ((b.seat - me.seat + view.players) % view.players));
+    return h(
+      "div",
+      { class: "mt" },
+      statusBar(ctx, view),
+      h(
+        "div",
+        { class: "mt-top" },
+        h(
+          "section",
+          { class: "card mt-deck" },
+          h("h2", {}, ctx.t("mt.zone.deck")),
+          h("div", { class: "mt-cards" }, backCard(String(view.deck_size), "deck"), view.deck_top ? cardFace(ctx, view.deck_top, { cls: "deck-top" }) : null),
+          h("p", { class: "muted small" }, ctx.t("mt.deck_n", { n: view.deck_size })),
+        ),
+        h(
+          "section",
+          { class: "card mt-floor" },
+          h("h2", {}, ctx.t("mt.zone.floor")),
+          h("div", { class: "mt-cards" }, view.floor.length ? view.floor.map((c) => cardFace(ctx, c)) : h("span", { class: "muted" }, ctx.t("mt.empty"))),
+        ),
+      ),
+      me && me.hand ? myHand(ctx, me) : null,
+      h("div", { class: "players mt-players" }, order.map((p) => temple(ctx, view, p))),
+      h("p", { class: "muted small legend" }, MATERIALS.map((m) => h("span", { class: `legend-item mt-legend mat-${m}` }, ctx.t("mt.legend_item", { material: mat(ctx, m), role: role(ctx, ROLE_OF[m]) })))),
+      h("p", { class: "muted small" }, ctx.t("mt.tap_hint")),
+    );
+  },
+
+  scoreLabel(ctx) {
+    return ctx.t("mt.score_label");
+  },
+
+  moveHint(view, ctx) {
+    return decisionText(ctx, view);
+  },
+
+  actionText(a, view, ctx) {
+    const p = {
+      card: a.card ? cardLabel(ctx, a.card) : "",
+      name: a.card ? info(a.card).name : "",
+      effect: a.card ? info(a.card).effect : "",
+      role: a.card ? role(ctx, ROLE_OF[info(a.card).material]) : "",
+      who: a.player !== undefined ? whoOf(ctx, a.player, true) : "",
+      wing: a.wing ? wing(ctx, a.wing) : "",
+      material: a.material ? mat(ctx, a.material) : "",
+    };
+    if (a.type === "pick_option") return ctx.tMaybe(`mt.act.pick_option.${a.option}`, a.option);
+    const text = ctx.tMaybe(`mt.act.${a.type}`, null, p);
+    return text;
+  },
+
+  eventLines(ev, ctx) {
+    const d = ev.data || {};
+    const p = {
+      who: whoOf(ctx, d.seat),
+      card: typeof d.card === "string" ? cardLabel(ctx, d.card) : "",
+      name: typeof d.card === "string" ? info(d.card).name : "",
+      cards: Array.isArray(d.cards) ? cardsText(ctx, d.cards) : Array.isArray(d.hand) ? cardsText(ctx, d.hand) : "",
+      role: d.role ? role(ctx, d.role) : "",
+      owner: d.owner !== undefined ? whoOf(ctx, d.owner, true) : "",
+      target: d.target !== undefined ? whoOf(ctx, d.target, true) : typeof d.to === "number" ? whoOf(ctx, d.to, true) : "",
+      giver: d.giver !== undefined ? whoOf(ctx, d.giver) : "",
+      wing: typeof d.wing === "string" ? wing(ctx, d.wing) : typeof d.to === "string" ? ctx.tMaybe(`mt.to.${d.to}`, d.to) : "",
+      material: d.material ? mat(ctx, d.material) : "",
+      n: d.count ?? d.actions ?? d.deck_size ?? d.turn ?? d.gave ?? "",
+      m: d.received ?? "",
+      reason: d.reason ? ctx.tMaybe(`mt.why.${d.reason}`, d.reason) : "",
+    };
+    const priv = ev.visible_to ? "private" : "";
+    const big = ["turn_start", "game_over", "work_completed", "extra_turn"].includes(ev.event) ? "big" : "";
+    let key = `mt.ev.${ev.event}`;
+    if (ev.event === "handkerchief" && !d.card) key = "mt.ev.handkerchief_none";
+    if (ev.event === "perform_task" && d.owner === d.seat) key = "mt.ev.perform_own_task";
+    const text = ctx.tMaybe(key, null, p);
+    if (text === null) return null;
+    return [{ text, cls: `${priv} ${big}`.trim() }];
+  },
+
+  pause(ev) {
+    return { turn_start: 500, work_completed: 700, game_over: 800, task: 400 }[ev.event] ?? 200;
+  },
+};

@@ -1,0 +1,51 @@
+// What the table page and the replay page share: which renderer draws a game, the event wording
+// (the game's own, else the generic one) and the result table.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import generic from "../games/generic.js";
+
+export const RENDERERS = { "mamma-mia": "mamma_mia", "sweet-nose": "sweet_nose", mottainai: "mottainai" };
+
+/** The game's renderer module (games/<file>.js), or the generic one. */
+export async function loadRenderer(game) {
+  const file = RENDERERS[game];
+  if (!file) return generic;
+  try {
+    return (await import(`../games/${file}.js`)).default;
+  } catch (err) {
+    console.error(err);
+    return generic;
+  }
+}
+
+/** An event in words: a list of strings or {text, cls}. */
+export function eventLines(renderer, ev, ctx) {
+  const lines = renderer.eventLines ? renderer.eventLines(ev, ctx) : null;
+  return lines === null || lines === undefined ? generic.eventLines(ev, ctx) : lines;
+}
+
+/** The result as a table: place (★ for the winners), player, score. */
+export function resultTable(result, renderer, ctx) {
+  const r = result;
+  const rows = r.places
+    .map((place, seat) => ({ seat, place, score: r.scores[seat], tiebreak: r.tiebreaks ? r.tiebreaks[seat] : null }))
+    .sort((a, b) => a.place - b.place || a.seat - b.seat);
+  return h(
+    "table",
+    { class: "result-table" },
+    h("thead", {}, h("tr", {}, h("th", {}, t("result.place")), h("th", {}, t("result.player")), h("th", {}, renderer.scoreLabel ? renderer.scoreLabel(ctx) : t("result.score")))),
+    h(
+      "tbody",
+      {},
+      rows.map((row) =>
+        h(
+          "tr",
+          { class: r.winners.includes(row.seat) ? "winner" : "" },
+          h("td", {}, r.winners.includes(row.seat) ? `★ ${row.place}` : String(row.place)),
+          h("td", {}, ctx.seatName(row.seat)),
+          h("td", {}, String(row.score)),
+        ),
+      ),
+    ),
+  );
+}

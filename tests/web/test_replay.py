@@ -1,0 +1,123 @@
+"""The replay page (/replay/<table>) in Debian's Chromium: a finished Mamma Mia! game stepped through
+with the buttons and the arrow keys, the result at the last step, the link from the table page's result
+screen, and the message for a game that is not over."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from .conftest import Server
+
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def finished_table(server: Server, game: str = "mamma-mia", players: int = 3) -> dict[str, Any]:
+    created = server.create(game, players, [{"kind": "bot", "level": "random"} for _ in range(players)])
+    table_id = created["table"]["id"]
+    deadline = time.monotonic() + 60
+    while True:
+        summary = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
+        if summary["status"] == "over":
+            return created
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.1)
+
+
+def open_page(
+    browser: Any, url: str, lang: str = "en", ready: str = "body[data-ready='1']"
+) -> tuple[Any, Any, list[str]]:
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(f"localStorage.setItem('parlor.lang', '{lang}')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    page.wait_for_selector(ready, timeout=15000)
+    return context, page, errors
+
+
+def step_of(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.step"))
+
+
+def test_replay_of_a_finished_mamma_mia_game(server: Server, browser: Any, screenshots: Path) -> None:
+    created = finished_table(server)
+    table_id = created["table"]["id"]
+    steps = len(httpx.get(f"{server.base}/api/tables/{table_id}/replay", timeout=30).json()["steps"])
+    assert steps > 10
+    context, page, errors = open_page(browser, f"{server.base}/replay/{table_id}")
+    try:
+        assert page.evaluate("document.body.dataset.steps") == str(steps)
+        assert step_of(page) == 0
+        assert page.locator("#step-counter").inner_text() == f"Step 0 of {steps - 1}"
+        assert page.locator("#replay-back").is_disabled() and page.locator("#replay-first").is_disabled()
+        assert page.locator(".board").count() == 1 and page.locator("#result").count() == 0
+        assert page.locator("#to-move").count() == 1
+
+        page.click("#replay-forward")
+        page.wait_for_function("document.body.dataset.step === '1'")
+        assert page.locator("#step-counter").inner_text() == f"Step 1 of {steps - 1}"
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("document.body.dataset.step === '2'")
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_function("document.body.dataset.step === '1'")
+        page.click("#replay-back")
+        page.wait_for_function("document.body.dataset.step === '0'")
+
+        # Some step shows its events in words (not the raw event names).
+        for _ in range(min(steps - 1, 40)):
+            page.click("#replay-forward")
+            if page.locator("#step-events li.ev").count():
+                break
+        assert page.locator("#step-events li.ev").count() > 0
+        assert "_" not in page.locator("#step-events").inner_text()
+
+        page.click("#replay-last")
+        page.wait_for_function(f"document.body.dataset.step === '{steps - 1}'")
+        page.wait_for_selector("#result")
+        assert page.locator("#result tbody tr").count() == 3
+        assert page.locator("#result tr.winner").count() >= 1
+        assert page.locator("#replay-forward").is_disabled() and page.locator("#replay-last").is_disabled()
+        assert page.locator("#to-move").count() == 0
+        page.screenshot(path=str(screenshots / "replay_mamma_mia_en.png"), full_page=True)
+        assert (screenshots / "replay_mamma_mia_en.png").stat().st_size > 10_000
+
+        page.keyboard.press("Home")
+        page.wait_for_function("document.body.dataset.step === '0'")
+        page.keyboard.press("End")
+        page.wait_for_function(f"document.body.dataset.step === '{steps - 1}'")
+
+        # The page speaks the chosen language.
+        page.select_option("#lang", "cs")
+        page.wait_for_function("document.documentElement.lang === 'cs'")
+        assert page.locator("#step-counter").inner_text() == f"Krok {steps - 1} z {steps - 1}"
+        assert not errors, errors
+    finally:
+        context.close()
+
+    # The table page's result screen links to the replay.
+    context, page, errors = open_page(browser, server.url(created["spectator_path"]), ready="body[data-version]")
+    try:
+        page.wait_for_selector("#result #replay-link")
+        assert page.locator("#replay-link").get_attribute("href") == f"/replay/{table_id}"
+        page.click("#replay-link")
+        page.wait_for_selector("body[data-ready='1'][data-steps]")
+        assert step_of(page) == 0
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_replay_page_of_a_game_in_progress(server: Server, browser: Any) -> None:
+    created = server.create("mamma-mia", 3, [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}])
+    context, page, errors = open_page(browser, f"{server.base}/replay/{created['table']['id']}", lang="ja")
+    try:
+        page.wait_for_selector(".error-box")
+        assert "リプレイは終了後" in page.locator(".error-box").inner_text()
+        assert not errors, errors
+    finally:
+        context.close()
