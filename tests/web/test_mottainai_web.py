@@ -237,11 +237,13 @@ def test_card_effects_are_shown_in_the_readers_language(server: Server, browser:
         "mottainai", 3, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}, {"kind": "human"}]
     )
     context = browser.new_context()
-    page = context.new_page()
     try:
+        # Chosen before the page runs (the page itself stores the language it loads).
+        context.add_init_script("localStorage.setItem('parlor.lang', 'ja')")
+        page = context.new_page()
         page.goto(server.url(table["seats"][0]["join_path"]))
-        page.evaluate("localStorage.setItem('parlor.lang', 'ja')")
-        page.reload()
+        assert page.locator("html").get_attribute("lang") in ("ja", None)
+        page.wait_for_function("document.documentElement.lang === 'ja'", timeout=15000)
         card = page.locator("#my-hand .mt-card").first
         card.wait_for(timeout=15000)
         card_id = card.get_attribute("data-card")

@@ -6,9 +6,13 @@
 // mottainai_cards.js until they load); materials, roles, zones, phases and all sentences are in
 // the catalogs under "mt.".
 import { h } from "../js/dom.js";
-import { effectNow } from "../js/card_text.js";
+import { effectNow, loadCardTexts } from "../js/card_text.js";
 import { currentLang } from "../js/i18n.js";
 import { CARDS } from "./mottainai_cards.js";
+
+// The page's language is known before a game module is loaded: have its card texts ready for the
+// first drawing (a later language change redraws when they arrive, see card_text.js).
+await loadCardTexts(currentLang());
 
 export const MATERIALS = ["paper", "stone", "cloth", "clay", "metal"];
 const ROLE_OF = { paper: "clerk", stone: "monk", cloth: "tailor", clay: "potter", metal: "smith" };

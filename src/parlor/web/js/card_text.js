@@ -52,6 +52,11 @@ export function effectNow(cardId, lang) {
   return effectOf(ready.get(code), cardId) || effectOf(ready.get(FALLBACK), cardId);
 }
 
+/** Loads lang's texts and the English fallback (resolves when both are ready for effectNow). */
+export async function loadCardTexts(lang) {
+  await Promise.all([load(FALLBACK), load(lang || FALLBACK)]);
+}
+
 /** Starts loading lang's texts (and the English fallback) without waiting for them. */
 export function preloadCardTexts(lang) {
   load(FALLBACK);
