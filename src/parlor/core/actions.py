@@ -28,9 +28,12 @@ class Action:
         out: dict[str, Any] = {"type": self.TYPE}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            # Tuples of (name, count) pairs travel as JSON objects.
-            if isinstance(value, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in value):
-                value = {k: v for k, v in value}
+            # Tuples of (name, count) pairs travel as JSON objects, other tuples as lists.
+            if isinstance(value, tuple):
+                if all(isinstance(p, tuple) and len(p) == 2 for p in value):  # () stays {} as ever
+                    value = {k: v for k, v in value}
+                else:
+                    value = list(value)
             out[f.name] = value
         return out
 
@@ -47,8 +50,11 @@ class Action:
         values = {}
         for n in names:
             v = data[n]
+            # JSON objects and lists become tuples, so equal actions are equal and hash alike.
             if isinstance(v, Mapping):
                 v = tuple((str(k), c) for k, c in v.items())
+            elif isinstance(v, list):
+                v = tuple(v)
             values[n] = v
         return cls(**values)
 

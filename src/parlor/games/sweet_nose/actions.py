@@ -28,24 +28,9 @@ from .options import MAX_BID_SPACE
 MAX_SEATS = 5
 
 
-class _ListFields:
-    """Mixin: JSON lists arrive as tuples, so equal actions hash alike."""
-
-    __slots__ = ()
-
-    @classmethod
-    def from_fields(cls, data: Mapping[str, Any]) -> Action:
-        fixed = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
-        return Action.from_fields.__func__(cls, fixed)  # type: ignore[attr-defined]
-
-    def to_json(self) -> dict[str, Any]:
-        out = Action.to_json(self)  # type: ignore[arg-type]
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
-
-
 # ---------------------------------------------------------------- phase 1
 @dataclass(frozen=True, slots=True)
-class AssignSweetness(_ListFields, Action):
+class AssignSweetness(Action):
     """Place the five sweetness cards: ``values[k]`` is the card on kind ``k``."""
 
     TYPE = "assign_sweetness"
@@ -143,7 +128,7 @@ class UseRearrange(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class UseDoubleTrade(_ListFields, Action):
+class UseDoubleTrade(Action):
     """l4_double_trade: your tray's ``give`` for ``target``'s tray's ``take`` (two kinds
     each, sorted in kind order; one each with ``l4_double_trade_short`` and a tray of one)."""
 
@@ -161,7 +146,7 @@ class UseDoubleTrade(_ListFields, Action):
             value = data.get(name)
             if isinstance(value, list) and all(k in order for k in value):
                 fixed[name] = sorted(value, key=order.__getitem__)
-        return _ListFields.from_fields.__func__(cls, fixed)  # type: ignore[attr-defined]
+        return Action.from_fields.__func__(cls, fixed)  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)
