@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from parlor.analysis.tournament import lineups, run_tournament, wilson
+from parlor.analysis.tournament import GameResult, Tournament, lineups, run_tournament, wilson
 from parlor.cli.main import app
 
 
@@ -42,6 +42,19 @@ def test_same_seed_same_tournament_in_one_or_two_processes():
     assert one.to_json() == two.to_json()
     other = run_tournament("mamma-mia", players=2, bots=["medium", "random"], games=12, seed=5, workers=1)
     assert [r.scores for r in other.results] != [r.scores for r in one.results]
+
+
+def test_head_to_head_scores_every_pair_of_seats_once_per_game():
+    t = Tournament("mamma-mia", 4, ["a", "b"], 1, {})
+    # a places 1st and 4th, b 2nd and 3rd: a is ahead in 2 of the 4 pairs.
+    t.results.append(GameResult(0, ("a", "b", "b", "a"), (1, 2, 3, 4), (9, 5, 4, 1), (0,), 10))
+    # a ties b for 1st (1/2) and is ahead of the other b (1); the other a is behind both.
+    t.results.append(GameResult(1, ("a", "b", "a", "b"), (1, 1, 3, 2), (9, 9, 1, 5), (0, 1), 10))
+    h = t.head_to_head("a", "b")
+    assert h["games"] == 2
+    assert h["score"] == (2 / 4 + 1.5 / 4) / 2
+    assert h["ci95"] == list(wilson(2 / 4 + 1.5 / 4, 2))
+    assert t.head_to_head("b", "a")["score"] == 1 - h["score"]
 
 
 def test_the_heuristic_beats_random_on_the_ladder():

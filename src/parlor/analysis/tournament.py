@@ -7,8 +7,8 @@ repeated to fill the table and rotated.) Game ``g`` is dealt with a seed derived
 ``(seed, g)``, so a tournament is reproducible and can be split across processes.
 
 Results: ratings with openskill's Plackett-Luce model (ranks = places); win rates (a
-shared win counts 1/k) and head-to-head scores (A ahead of B in the same game = 1,
-same place = 1/2) with 95% Wilson score intervals. The ladder check asks, for each bot
+shared win counts 1/k) and head-to-head scores (per game, the share of A-seat/B-seat
+pairs with A ahead; a tie = 1/2) with 95% Wilson score intervals. The ladder check asks, for each bot
 in the order given, whether it beats the next one with the whole interval above 1/2.
 """
 
@@ -139,7 +139,14 @@ class Tournament:
         return [table[k] for k in kinds]
 
     def head_to_head(self, a: str, b: str) -> dict[str, Any]:
-        """How often ``a`` finished ahead of ``b`` in games where both played."""
+        """How often ``a`` finished ahead of ``b`` in games where both played.
+
+        Each game scores the share of (``a`` seat, ``b`` seat) pairs in which ``a`` placed
+        ahead (a tie counts 1/2), so a four-player game with two seats each counts once
+        but uses all four comparisons. The interval treats a game's score as one trial:
+        a share in [0, 1] has at most the variance of a coin with the same mean, so the
+        Wilson interval is, if anything, too wide.
+        """
         score, n = 0.0, 0
         for r in self.results:
             pa = [r.places[s] for s, k in enumerate(r.lineup) if k == a]
@@ -147,8 +154,8 @@ class Tournament:
             if not pa or not pb:
                 continue
             n += 1
-            best_a, best_b = min(pa), min(pb)
-            score += 1.0 if best_a < best_b else 0.5 if best_a == best_b else 0.0
+            pairs = [1.0 if x < y else 0.5 if x == y else 0.0 for x in pa for y in pb]
+            score += sum(pairs) / len(pairs)
         low, high = wilson(score, n)
         share = score / n if n else 0.0
         return {"a": a, "b": b, "games": n, "score": share, "ci95": [low, high], "a_better": low > 0.5}

@@ -55,18 +55,33 @@ class NoisyBot:
 
 # The same level names for every game. Search budgets are iterations (so a seeded game is
 # reproducible); ``hard`` aims at well under a second per decision on one core.
+HARD_ITERATIONS = 400
+EXPERT_ITERATIONS = 1600
 LEVELS = {
     "easy": "the heuristic, with a random move 30% of the time",
     "medium": "the game's heuristic",
-    "hard": "information-set MCTS, 400 iterations",
-    "expert": "information-set MCTS, 1600 iterations",
+    "hard": f"information-set MCTS, {HARD_ITERATIONS} iterations",
+    "expert": f"information-set MCTS, {EXPERT_ITERATIONS} iterations",
 }
 BOT_KINDS = ("random", "heuristic", *LEVELS, "ismcts")
 
 
+def _heuristic_module(game: Game):  # type: ignore[no-untyped-def]
+    return importlib.import_module(f"parlor.games.{game.name.replace('-', '_')}.heuristic")
+
+
 def heuristic_bot(game: Game, seed: int = 0) -> Bot:
-    module = importlib.import_module(f"parlor.games.{game.name.replace('-', '_')}.heuristic")
-    return module.HeuristicBot(game, seed)
+    return _heuristic_module(game).HeuristicBot(game, seed)
+
+
+def search_settings(game: Game) -> dict[str, object]:
+    """The game's help for search: an ``evaluate`` of unfinished positions and the
+    ``PLAYOUT_DEPTH`` after which a playout stops to use it (none: play to the end)."""
+    module = _heuristic_module(game)
+    evaluate = getattr(module, "evaluate", None)
+    if evaluate is None:
+        return {}
+    return {"evaluate": evaluate, "playout_depth": getattr(module, "PLAYOUT_DEPTH", 0)}
 
 
 def make_bot(kind: str, game: Game, seed: int = 0) -> Bot:
@@ -83,9 +98,9 @@ def make_bot(kind: str, game: Game, seed: int = 0) -> Bot:
     if kind == "easy":
         return NoisyBot(heuristic_bot(game, seed), 0.3, seed, "easy")
     if kind == "hard":
-        return ISMCTSBot(game, seed, iterations=400, name="hard")
+        return ISMCTSBot(game, seed, iterations=HARD_ITERATIONS, name="hard", **search_settings(game))  # type: ignore[arg-type]
     if kind == "expert":
-        return ISMCTSBot(game, seed, iterations=1600, name="expert")
+        return ISMCTSBot(game, seed, iterations=EXPERT_ITERATIONS, name="expert", **search_settings(game))  # type: ignore[arg-type]
     if kind == "ismcts":
-        return ISMCTSBot(game, seed)
+        return ISMCTSBot(game, seed, **search_settings(game))  # type: ignore[arg-type]
     raise ParlorError(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}")

@@ -19,11 +19,14 @@ import time
 from collections.abc import Callable
 
 from parlor.core.actions import Action
-from parlor.core.game import Game, State
+from parlor.core.game import Game, Result, State
 from parlor.core.rng import Rng
 
 # A playout policy picks an action for ``seat`` in a (determinized) state.
 Policy = Callable[[State, int, Rng], Action]
+# An evaluator scores an unfinished (determinized) state, one reward per seat in [0, 1]
+# like ``rewards``, or returns None where the position cannot be judged yet.
+Evaluator = Callable[[State], "list[float] | None"]
 
 
 def random_policy(state: State, seat: int, rng: Rng) -> Action:
@@ -31,15 +34,50 @@ def random_policy(state: State, seat: int, rng: Rng) -> Action:
     return legal[rng.below(len(legal))]
 
 
+def heuristic_policy(game: Game, *, epsilon: float = 0.0, seed: int = 0) -> Policy:
+    """Playouts by the game's heuristic, with a random legal move a fraction ``epsilon`` of
+    the time (so playouts still explore). The heuristic reads only the determinized
+    state's view for the mover, like any bot."""
+    from parlor.bots import heuristic_bot
+
+    bot = heuristic_bot(game, seed)
+
+    def policy(state: State, seat: int, rng: Rng) -> Action:
+        if epsilon and rng.random() < epsilon:
+            legal = state.legal_actions(seat)
+            return legal[rng.below(len(legal))]
+        return bot.choose(state, seat)
+
+    return policy
+
+
 def rewards(state: State) -> list[float]:
     """Per-seat reward of a finished game: a share of the win, plus a little for rank."""
-    result = state.result()
+    return result_rewards(state.result())
+
+
+def result_rewards(result: Result) -> list[float]:
+    """A share of the win, plus a little for rank (so a lost game still prefers 2nd to 4th)."""
     players = len(result.places)
     win_share = 1.0 / len(result.winners)
     out = []
     for seat, place in enumerate(result.places):
         rank_score = (players - place) / (players - 1)
         out.append(0.8 * (win_share if seat in result.winners else 0.0) + 0.2 * rank_score)
+    return out
+
+
+def margin_rewards(scores: "list[int] | tuple[int, ...]", scale: float) -> list[float]:
+    """Rewards for an unfinished game judged by provisional scores: the win part is a
+    logistic of the lead over the best opponent (``scale`` points of lead ≈ 73%), the rank
+    part as in ``result_rewards``."""
+    players = len(scores)
+    out = []
+    for seat, mine in enumerate(scores):
+        best_other = max(s for q, s in enumerate(scores) if q != seat)
+        win = 1.0 / (1.0 + math.exp((best_other - mine) / scale))
+        place = 1 + sum(1 for s in scores if s > mine)
+        out.append(0.8 * win + 0.2 * (players - place) / (players - 1))
     return out
 
 
@@ -69,6 +107,8 @@ class ISMCTSBot:
         exploration: float = 0.7,
         policy: Policy | None = None,
         max_playout_steps: int = 10_000,
+        playout_depth: int | None = None,
+        evaluate: Evaluator | None = None,
         name: str = "ismcts",
     ) -> None:
         self.game = game
@@ -78,6 +118,10 @@ class ISMCTSBot:
         self.exploration = exploration
         self.policy = policy or random_policy
         self.max_playout_steps = max_playout_steps
+        # Truncated playouts: after ``playout_depth`` steps, stop as soon as ``evaluate``
+        # can judge the position. Shorter playouts buy more iterations per second.
+        self.playout_depth = playout_depth if evaluate is not None else None
+        self.evaluate = evaluate
         self.name = name
         self.last_iterations = 0
 
@@ -89,11 +133,16 @@ class ISMCTSBot:
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         rng = self.rng
         done = 0
-        while done < self.iterations:
+        budget = self.iterations
+        while done < budget:
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
             self.iterate(root, state.determinize(seat, rng), seat, rng)
             done += 1
+            # Stop early once no other move can catch up with the most visited one in the
+            # iterations left: the answer (most visits) can no longer change.
+            if done % 16 == 0 and self.decided(root, budget - done):
+                break
         self.last_iterations = done
         best = max(
             (child for child in root.children.values() if child.action in legal),
@@ -102,11 +151,25 @@ class ISMCTSBot:
         )
         return best.action if best is not None else legal[rng.below(len(legal))]
 
+    @staticmethod
+    def decided(root: Node, remaining: int) -> bool:
+        first = second = 0
+        for child in root.children.values():
+            v = child.visits
+            if v > first:
+                first, second = v, first
+            elif v > second:
+                second = v
+        return first - second > remaining
+
     def iterate(self, root: Node, state: State, observer: int, rng: Rng) -> None:
         node = root
         # Selection and expansion: descend while every legal action has been tried.
         while state.to_move:
-            mover = state.to_move[0]
+            # In a simultaneous step the observer moves first: the root's children must be
+            # its own actions, whatever the seat order.
+            to_move = state.to_move
+            mover = observer if observer in to_move else to_move[0]
             legal = state.legal_actions(mover)
             children = node.children
             untried = [a for a in legal if a not in children]
@@ -127,11 +190,18 @@ class ISMCTSBot:
         # Playout with the policy.
         steps = 0
         policy = self.policy
+        depth = self.playout_depth
+        values = None
         while state.to_move and steps < self.max_playout_steps:
+            if depth is not None and steps >= depth:
+                values = self.evaluate(state)  # type: ignore[misc]
+                if values is not None:
+                    break
             mover = state.to_move[0]
             state.apply(mover, policy(state, mover, rng))
             steps += 1
-        values = rewards(state) if state.is_over else [0.0] * state.players
+        if values is None:
+            values = rewards(state) if state.is_over else [0.0] * state.players
         # Backpropagation: each node scores for the seat that chose its action.
         while node is not root and node is not None:
             node.visits += 1

@@ -38,6 +38,23 @@ _OWN_NAME = {o.name: o for o in ORDERS}
 _INF = 1 << 20
 
 
+# Search judges a playout with ``evaluate`` at the first round boundary it reaches.
+PLAYOUT_DEPTH = 1
+
+
+def evaluate(state: Any) -> list[float] | None:
+    """Search's judgement of an unfinished (determinized) position, or None mid-round.
+
+    Orders in the oven are only settled at the round's end, so a position is judged only
+    between rounds (the oven holds nothing but leftovers): by pizzas completed so far.
+    """
+    if state.opener != -1 or any(seat != -1 for seat, _, _ in state.oven):
+        return None
+    from parlor.bots.ismcts import margin_rewards
+
+    return margin_rewards([len(c) for c in state.completed], scale=1.5)
+
+
 def _vec(counts: dict[str, int] | None) -> list[int]:
     out = [0] * len(KINDS)
     if counts:

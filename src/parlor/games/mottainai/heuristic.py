@@ -20,6 +20,7 @@ from parlor.core.actions import Action
 from parlor.core.rng import Rng
 
 from . import actions as A
+from . import cards as C
 from .data import CARD_INDEX, CUP, GONG, MAT, MATERIAL_INDEX, MORNING_CARDS, POEM, VAL
 
 WING_OF = {"gallery": 0, "gift_shop": 1}
@@ -53,6 +54,19 @@ def visible_points(info: dict[str, Any]) -> int:
 
 
 VAL_OF_MATERIAL = (1, 2, 2, 3, 3)
+
+
+# Search stops a playout after this many moves and judges the position with ``evaluate``.
+PLAYOUT_DEPTH = 20
+
+
+def evaluate(state: Any) -> list[float]:
+    """Search's judgement of an unfinished (determinized) position: the score each seat
+    would have if the game ended now (works, covered sales, backorders, bonuses; partners
+    added in team play), turned into rewards by the lead over the best opponent."""
+    from parlor.bots.ismcts import margin_rewards
+
+    return margin_rewards(C.final_result(state).scores, scale=4.0)
 
 
 class HeuristicBot:

@@ -162,6 +162,9 @@ def determinize(s: "MottainaiState", seat: int, rng: Rng) -> "MottainaiState":
     pool.extend(s.tasks[p] for p in start_cards)
     deck_slots = [i for i, k in enumerate(s.deck_info) if k not in (EVERYONE, seat)]
     pool.extend(s.deck[i] for i in deck_slots)
+    # Sorted first, so the sample depends only on what the seat knows and on ``rng``,
+    # never on where the hidden cards really lie.
+    pool.sort()
     rng.shuffle(pool)
     for p, n in hand_slots:
         d.hands[p] = tuple(sorted(s.known[p] + tuple(pool[:n])))
