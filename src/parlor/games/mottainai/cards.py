@@ -749,6 +749,8 @@ SCORING: dict[int, Callable[[S, int], int]] = {
 
 def sales_points(s: S, p: int) -> int:
     """Covered sales (§9); Pillar covers the most-sold material, Quilt Paper/Stone/Cloth."""
+    if not s.sales[p]:
+        return 0
     counts = [sum(1 for c in s.sales[p] if MAT[c] == m) for m in range(5)]
     base = []
     for m in range(5):
@@ -762,10 +764,18 @@ def sales_points(s: S, p: int) -> int:
     return total
 
 
-def backorder_materials(s: S, p: int) -> list[int]:
-    """Materials whose hand cards score for ``p`` (§9; Lampshade, Quilt, option ``sales_tie_cards``)."""
+def sales_by_material(s: S) -> list[list[int]]:
+    """Every player's sales, counted per material."""
+    return [[sum(1 for c in s.sales[q] if MAT[c] == m) for m in range(5)] for q in range(s.players)]
+
+
+def backorder_materials(s: S, p: int, sales: list[list[int]] | None = None) -> list[int]:
+    """Materials whose hand cards score for ``p`` (§9; Lampshade, Quilt, option ``sales_tie_cards``).
+
+    ``sales``: ``sales_by_material(s)``, when the caller already has it."""
     out = []
-    sales = [[sum(1 for c in s.sales[q] if MAT[c] == m) for m in range(5)] for q in range(s.players)]
+    if sales is None:
+        sales = sales_by_material(s)
     opps = s.opponents(p)
     exclusive = s.options.sales_tie_cards == "win_ties_exclusive"
 
@@ -776,8 +786,9 @@ def backorder_materials(s: S, p: int) -> list[int]:
         mine = sales[p][m]
         strict = all(mine > sales[q][m] for q in opps)
         tied = (
-            tie_card(p, m)
+            not strict
             and all(mine >= sales[q][m] for q in opps)
+            and tie_card(p, m)
             and (not exclusive or (mine >= 1 and not any(sales[q][m] == mine and tie_card(q, m) for q in opps)))
         )
         if strict or tied:
@@ -787,11 +798,13 @@ def backorder_materials(s: S, p: int) -> list[int]:
 
 def final_scores(s: S) -> list[dict[str, int]]:
     out = []
+    sales_table = sales_by_material(s)  # counted once: every player's backorders compare all sales
     for p in range(s.players):
         hand = s.hands[p] + (s.waiting[p] if s.options.waiting_area_scores else ())
-        works = sum(VAL[c] for c in s.works_of(p))
+        owned = s.works_of(p)
+        works = sum(VAL[c] for c in owned)
         sales = sales_points(s, p)
-        mats = backorder_materials(s, p)
+        mats = backorder_materials(s, p, sales_table) if hand else ()
         back = sum(VAL[c] for c in hand if MAT[c] in mats)
         coins = s.has(p, COIN)
         if coins:
@@ -799,7 +812,8 @@ def final_scores(s: S) -> list[dict[str, int]]:
                 back *= 1 + coins
             else:
                 back += coins * sum(VAL[c] for c in hand)
-        bonus = sum(fn(s, p) for fn in SCORING.values())
+        # Only cards the player owns score a bonus (each function is 0 without its card).
+        bonus = sum(fn(s, p) for card, fn in SCORING.items() if card in owned)
         out.append({"works": works, "sales": sales, "backorders": back, "bonus": bonus,
                     "total": works + sales + back + bonus})  # fmt: skip
     return out
