@@ -53,8 +53,35 @@ def test_head_to_head_scores_every_pair_of_seats_once_per_game():
     h = t.head_to_head("a", "b")
     assert h["games"] == 2
     assert h["score"] == (2 / 4 + 1.5 / 4) / 2
-    assert h["ci95"] == list(wilson(2 / 4 + 1.5 / 4, 2))
     assert t.head_to_head("b", "a")["score"] == 1 - h["score"]
+
+
+def test_win_loss_head_to_head_is_the_plain_wilson_interval():
+    t = Tournament("mamma-mia", 2, ["a", "b"], 1, {})
+    for i in range(10):
+        a_first = i < 7
+        lineup = ("a", "b") if i % 2 else ("b", "a")
+        places = (1, 2) if (lineup[0] == "a") == a_first else (2, 1)
+        t.results.append(GameResult(i, lineup, places, (0, 0), (places.index(1),), 10))
+    h = t.head_to_head("a", "b")
+    assert h["score"] == 0.7 and h["effective_games"] == 10
+    assert h["ci95"] == list(wilson(7, 10))
+
+
+def test_steady_multi_seat_games_narrow_the_interval_but_never_past_every_pair():
+    def tournament(scores_of_a):
+        t = Tournament("mamma-mia", 4, ["a", "b"], 1, {})
+        for i, places in enumerate(scores_of_a):
+            t.results.append(GameResult(i, ("a", "b", "a", "b"), places, (0,) * 4, (places.index(1),), 10))
+        return t.head_to_head("a", "b")
+
+    # Every game: a 1st and 3rd, b 2nd and 4th -> a ahead in 3 of 4 pairs, with no spread at all.
+    steady = tournament([(1, 2, 3, 4)] * 20)
+    assert steady["score"] == 0.75 and steady["effective_games"] == 80  # capped at every pair
+    # Same mean, but all-or-nothing games: no narrower than a coin's.
+    swings = tournament([(1, 3, 2, 4)] * 15 + [(3, 1, 4, 2)] * 5)
+    assert swings["score"] == 0.75 and swings["effective_games"] == 20
+    assert steady["ci95"][0] > swings["ci95"][0]
 
 
 def test_the_heuristic_beats_random_on_the_ladder():

@@ -142,23 +142,41 @@ class Tournament:
         """How often ``a`` finished ahead of ``b`` in games where both played.
 
         Each game scores the share of (``a`` seat, ``b`` seat) pairs in which ``a`` placed
-        ahead (a tie counts 1/2), so a four-player game with two seats each counts once
-        but uses all four comparisons. The interval treats a game's score as one trial:
-        a share in [0, 1] has at most the variance of a coin with the same mean, so the
-        Wilson interval is, if anything, too wide.
+        ahead (a tie counts 1/2), so a four-player game with two seats each counts once but
+        uses all four comparisons. The 95% interval is Wilson's with an effective number of
+        games, ``n * p(1-p) / variance`` of the per-game scores (Kish's design effect): for
+        one pair per game (a win/loss) that is exactly ``n``; when a game's several pairs
+        agree less than a coin would, the interval narrows as the normal interval of the
+        mean would. It never counts more than every pair as a game of its own.
         """
-        score, n = 0.0, 0
+        scores: list[float] = []
+        most_pairs = 1
         for r in self.results:
             pa = [r.places[s] for s, k in enumerate(r.lineup) if k == a]
             pb = [r.places[s] for s, k in enumerate(r.lineup) if k == b]
             if not pa or not pb:
                 continue
-            n += 1
             pairs = [1.0 if x < y else 0.5 if x == y else 0.0 for x in pa for y in pb]
-            score += sum(pairs) / len(pairs)
-        low, high = wilson(score, n)
-        share = score / n if n else 0.0
-        return {"a": a, "b": b, "games": n, "score": share, "ci95": [low, high], "a_better": low > 0.5}
+            most_pairs = max(most_pairs, len(pairs))
+            scores.append(sum(pairs) / len(pairs))
+        n = len(scores)
+        share = sum(scores) / n if n else 0.0
+        variance = sum((x - share) ** 2 for x in scores) / n if n else 0.0
+        effective = float(n)
+        if n and variance > 0:
+            effective = min(n * most_pairs, n * share * (1 - share) / variance)
+        elif n and 0 < share < 1:
+            effective = float(n * most_pairs)
+        low, high = wilson(share * effective, effective)
+        return {
+            "a": a,
+            "b": b,
+            "games": n,
+            "score": share,
+            "effective_games": effective,
+            "ci95": [low, high],
+            "a_better": low > 0.5,
+        }
 
     def ladder(self) -> list[dict[str, Any]]:
         kinds = list(dict.fromkeys(self.bots))
