@@ -4,8 +4,9 @@
 
 For each registered game, at mid-game positions of random play, it measures the random
 playout speed of the engine (decisions/s, the baseline, in the same process), ISMCTS
-iterations per second, and the wall time of one ``hard`` decision; and reports the
-iterations as a ratio to playout decisions, since machines are noisy.
+iterations per second (with the game's truncated playouts, as the levels search, and with
+playouts to the end), and the wall time of one ``hard`` and one ``expert`` decision; and
+reports the iterations as a ratio to playout decisions, since machines are noisy.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import time
 from typing import Any
 
 from parlor import games
-from parlor.bots import make_bot
+from parlor.bots import make_bot, search_settings
 from parlor.bots.ismcts import ISMCTSBot
 
 
@@ -69,36 +70,46 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         players = min(max(args.players, game.min_players), game.max_players)
         sample = positions(name, players, 1 if args.quick else args.positions)
         baseline = playout_rate(name, players, 0.2 if args.quick else 2.0)
-        rates, hard_times = [], []
+        rates, full_rates, hard_times, expert_times = [], [], [], []
         for i, state in enumerate(sample):
             seat = state.to_move[0]
-            bot = ISMCTSBot(game, seed=i, iterations=20 if args.quick else 300)
-            start = time.perf_counter()
-            bot.choose(state, seat)
-            rates.append(bot.last_iterations / (time.perf_counter() - start))
-            hard = make_bot("hard", game, i)
-            if args.quick:
-                hard.iterations = 20  # type: ignore[attr-defined]
-            start = time.perf_counter()
-            hard.choose(state, seat)
-            hard_times.append(time.perf_counter() - start)
+            # Iterations/s as the levels search (the game's truncated playouts), and with
+            # playouts to the end of the game for comparison.
+            for settings, out in ((search_settings(game), rates), ({}, full_rates)):
+                bot = ISMCTSBot(game, seed=i, iterations=20 if args.quick else 300, **settings)  # type: ignore[arg-type]
+                bot.decided = lambda root, remaining: False  # type: ignore[method-assign]  # the whole budget
+                start = time.perf_counter()
+                bot.choose(state, seat)
+                out.append(bot.last_iterations / (time.perf_counter() - start))
+            for level, times in (("hard", hard_times), ("expert", expert_times)):
+                bot = make_bot(level, game, i)
+                if args.quick:
+                    bot.iterations = 20  # type: ignore[attr-defined]
+                start = time.perf_counter()
+                bot.choose(state, seat)
+                times.append(time.perf_counter() - start)
         row = {
             "game": name,
             "players": players,
             "playout_decisions_per_s": baseline,
             "ismcts_iterations_per_s": statistics.median(rates),
+            "ismcts_full_playout_iterations_per_s": statistics.median(full_rates),
             "hard_decision_s": statistics.median(hard_times),
             "hard_decision_max_s": max(hard_times),
+            "expert_decision_s": statistics.median(expert_times),
+            "expert_decision_max_s": max(expert_times),
         }
         row["iterations_per_1000_decisions"] = 1000 * row["ismcts_iterations_per_s"] / baseline
         rows.append(row)
-    header = f"{'game':<11} {'P':>2} {'playout dec/s':>14} {'ISMCTS it/s':>12} {'it per 1k dec':>14}"
-    print(f"{header} {'hard (median, max)':>20}")
+    header = f"{'game':<11} {'P':>2} {'playout dec/s':>14} {'ISMCTS it/s':>12} {'(full)':>7} {'it per 1k dec':>14}"
+    print(f"{header} {'hard (median, max)':>20} {'expert (median, max)':>22}")
     for r in rows:
         print(
             f"{r['game']:<11} {r['players']:>2} {r['playout_decisions_per_s']:>14,.0f} "
-            f"{r['ismcts_iterations_per_s']:>12,.0f} {r['iterations_per_1000_decisions']:>14.2f} "
-            f"{r['hard_decision_s']:>10.2f} s, {r['hard_decision_max_s']:.2f} s"
+            f"{r['ismcts_iterations_per_s']:>12,.0f} {r['ismcts_full_playout_iterations_per_s']:>7,.0f} "
+            f"{r['iterations_per_1000_decisions']:>14.2f} "
+            f"{r['hard_decision_s']:>10.2f} s, {r['hard_decision_max_s']:.2f} s "
+            f"{r['expert_decision_s']:>10.2f} s, {r['expert_decision_max_s']:.2f} s"
         )
     return rows
 

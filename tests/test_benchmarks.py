@@ -31,3 +31,14 @@ def test_engine_benchmark_runs_for_every_registered_game(capsys):
     assert report["baseline"] is not None and report["baseline"]["decisions_per_s"] > 0
     assert all(r["ratio_to_hearts"] > 0 for r in rows)
     assert '"rows"' in capsys.readouterr().out
+
+
+def test_bot_benchmark_runs_for_every_registered_game(capsys):
+    from parlor import games
+
+    rows = load("bots").main(["--quick"])
+    assert {r["game"] for r in rows} == set(games.names())
+    for row in rows:
+        for key in ("playout_decisions_per_s", "ismcts_iterations_per_s", "hard_decision_s", "expert_decision_s"):
+            assert row[key] > 0, (row["game"], key)
+    assert "expert (median, max)" in capsys.readouterr().out

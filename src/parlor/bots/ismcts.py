@@ -10,6 +10,10 @@ in every sample.
 
 The bot never reads hidden state: the real state is used only to ask for a
 determinization and for the bot's own legal actions.
+
+Speed: playouts may be cut short and judged by the game's ``evaluate`` (see
+``parlor.bots.search_settings``), and the search stops once the most visited move can no
+longer be overtaken within the budget. docs/strength.md has the measurements.
 """
 
 from __future__ import annotations
