@@ -75,13 +75,18 @@ def heuristic_bot(game: Game, seed: int = 0) -> Bot:
 
 
 def search_settings(game: Game) -> dict[str, object]:
-    """The game's help for search: an ``evaluate`` of unfinished positions and the
-    ``PLAYOUT_DEPTH`` after which a playout stops to use it (none: play to the end)."""
+    """The game's help for search, from its heuristic module, each optional: an ``evaluate``
+    of unfinished positions and the ``PLAYOUT_DEPTH`` after which a playout stops to use it
+    (none: play to the end); ``search_candidates``, the moves worth searching."""
     module = _heuristic_module(game)
+    settings: dict[str, object] = {}
     evaluate = getattr(module, "evaluate", None)
-    if evaluate is None:
-        return {}
-    return {"evaluate": evaluate, "playout_depth": getattr(module, "PLAYOUT_DEPTH", 0)}
+    if evaluate is not None:
+        settings.update(evaluate=evaluate, playout_depth=getattr(module, "PLAYOUT_DEPTH", 0))
+    candidates = getattr(module, "search_candidates", None)
+    if candidates is not None:
+        settings["candidates"] = candidates
+    return settings
 
 
 def make_bot(kind: str, game: Game, seed: int = 0) -> Bot:

@@ -31,6 +31,10 @@ Policy = Callable[[State, int, Rng], Action]
 # An evaluator scores an unfinished (determinized) state, one reward per seat in [0, 1]
 # like ``rewards``, or returns None where the position cannot be judged yet.
 Evaluator = Callable[[State], "list[float] | None"]
+# Candidates narrow the bot's own legal actions at the root to the ones worth searching
+# (a game with 120 ways to do one thing cannot spread 400 iterations over all of them).
+# Called with the real state, so it must read only what the seat may know, like a bot.
+Candidates = Callable[[State, int, "list[Action]"], "list[Action]"]
 
 
 def random_policy(state: State, seat: int, rng: Rng) -> Action:
@@ -113,6 +117,7 @@ class ISMCTSBot:
         max_playout_steps: int = 10_000,
         playout_depth: int | None = None,
         evaluate: Evaluator | None = None,
+        candidates: Candidates | None = None,
         name: str = "ismcts",
     ) -> None:
         self.game = game
@@ -126,6 +131,8 @@ class ISMCTSBot:
         # can judge the position. Shorter playouts buy more iterations per second.
         self.playout_depth = playout_depth if evaluate is not None else None
         self.evaluate = evaluate
+        self.candidates = candidates
+        self.root_moves: set[Action] | None = None
         self.name = name
         self.last_iterations = 0
 
@@ -133,6 +140,7 @@ class ISMCTSBot:
         legal = state.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
+        self.root_moves = set(self.candidates(state, seat, legal)) if self.candidates is not None else None
         root = Node(None, None, seat)
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         rng = self.rng
@@ -175,6 +183,8 @@ class ISMCTSBot:
             to_move = state.to_move
             mover = observer if observer in to_move else to_move[0]
             legal = state.legal_actions(mover)
+            if node is root and self.root_moves is not None:
+                legal = [a for a in legal if a in self.root_moves]
             children = node.children
             untried = [a for a in legal if a not in children]
             for a in legal:
