@@ -33,7 +33,7 @@ from typing import Any
 import pytest
 
 from parlor import games
-from parlor.bots import make_bot
+from parlor.bots import make_bot, search_settings
 from parlor.bots.ismcts import ISMCTSBot
 from parlor.core import ParlorError, Rng
 
@@ -310,7 +310,11 @@ def assert_blind(kind: str, name: str, players: int, positions: int, iterations:
     game = games.get(name)
 
     def bot(seed: int) -> Any:
-        return ISMCTSBot(game, seed, iterations=iterations) if kind == "ismcts" else make_bot(kind, game, seed)
+        if kind == "ismcts":
+            return ISMCTSBot(game, seed, iterations=iterations)
+        if kind == "search":  # the levels' search: the game's evaluator, truncation and root candidates
+            return ISMCTSBot(game, seed, iterations=iterations, **search_settings(game))
+        return make_bot(kind, game, seed)
 
     for i, (state, seat, scrambles) in enumerate(scrambled_positions(name, players, positions)):
         before = state.to_json_text()
@@ -330,6 +334,12 @@ def test_heuristic_decisions_ignore_hidden_cards(kind, name, players):
 def test_ismcts_decisions_ignore_hidden_cards(name, players):
     """A small budget, complete playouts: a decision that read a hidden card would differ somewhere."""
     assert_blind("ismcts", name, players, 10)
+
+
+@pytest.mark.parametrize(("name", "players"), PEEK_CASES)
+def test_level_search_decisions_ignore_hidden_cards(name, players):
+    """As the hard and expert levels search: evaluator, truncated playouts, root candidates."""
+    assert_blind("search", name, players, 10, iterations=40)
 
 
 @pytest.mark.stress
