@@ -95,3 +95,20 @@ def test_mamma_mia_positions_are_judged_only_between_rounds():
         seat = state.to_move[0]
         state.apply(seat, rnd.choice(state.legal_actions(seat)))
     assert {2, 3} <= judged_rounds and unjudged > 50
+
+
+def test_root_candidates_limit_what_the_search_weighs():
+    game = games.get("mamma-mia")
+    state = mid_game_position("mamma-mia", 3, 12)
+    seat = state.to_move[0]
+    legal = state.legal_actions(seat)
+    assert len(legal) > 2
+    asked = []
+
+    def two_last(s, mover, moves):
+        asked.append(mover)
+        return moves[-2:]
+
+    bot = ISMCTSBot(game, seed=3, iterations=60, candidates=two_last)
+    assert bot.choose(state, seat) in legal[-2:]
+    assert asked == [seat]  # asked once, for the bot's own seat, with the real state

@@ -21,7 +21,6 @@ from parlor.core.rng import Rng
 
 from . import actions as A
 from .data import KIND_INDEX, KINDS, NUM_KINDS
-from .rules import ASSIGN, DECLARE, EXCHANGE, TASTE
 
 # Tiles in order of preference when choosing a shop.
 TILE_PREFERENCE = (
@@ -39,52 +38,6 @@ TILE_PREFERENCE = (
 GUESS = 3.0  # another player's unknown card value, on average
 USE_THRESHOLD = 0.5  # a tile must gain at least this much to be spent
 _K = range(NUM_KINDS)
-
-_ROUND_STEPS = (EXCHANGE, TASTE, DECLARE)  # sweetness set, the round not scored yet
-
-# Search stops a playout after this many moves and judges the position with ``evaluate``.
-PLAYOUT_DEPTH = 4
-
-
-def evaluate(state: Any) -> list[float] | None:
-    """Search's judgement of an unfinished (determinized) position.
-
-    Once everyone's sweetness is set, each seat's total is its points so far plus what the
-    round would score if it ended now (every sweetness is known in a sampled state); at a
-    round's start, the points so far. Elsewhere (sweetness half set, the round scored and
-    a shop being chosen) it waits. The lowest total leads.
-    """
-    if state.step in _ROUND_STEPS and all(state.sweetness):
-        totals = [state.scores[p] + state.round_score(p) for p in range(state.players)]
-    elif state.step == ASSIGN and not any(state.sweetness):
-        totals = list(state.scores)
-    else:
-        return None
-    from parlor.bots.ismcts import margin_rewards
-
-    return margin_rewards([-total for total in totals], scale=4.0)
-
-
-SEARCH_WIDTH = 8
-
-
-def search_candidates(state: Any, seat: int, legal: list[Action]) -> list[Action]:
-    """The moves search considers at its root: the heuristic's eight best.
-
-    Setting sweetness has 120 orders and an exchange up to a hundred (kind taken x kind
-    given x partner); a search of a few hundred iterations spread over all of them learns
-    nothing about any. So search weighs only the eight this heuristic rates best, judged
-    from the seat's own view like the heuristic's own choice.
-    """
-    if len(legal) <= SEARCH_WIDTH:
-        return legal
-    view = state.view(seat, recall=True)
-    if view["phase"] == "set_sweetness":
-        held = state.held_sweets(seat)
-        return sorted(legal, key=lambda a: sum(v * h for v, h in zip(a.values, held)))[:SEARCH_WIDTH]
-    if view["phase"] in ("choose_shop", "auction"):
-        return legal
-    return HeuristicBot.ranked(view, seat, legal, state.options, Rng(0))[:SEARCH_WIDTH]
 
 
 def _vec(counts: dict[str, int]) -> list[int]:
