@@ -237,8 +237,10 @@ def test_sweet_nose_whole_game(server: Server, browser: Any, rng: random.Random)
         seat0.page.wait_for_selector("#next-table")
         seat1.page.wait_for_selector("#next-table")
         seat0.page.click("#next-table")
-        seat0.page.wait_for_function("document.body.dataset.over === '0'")
-        assert table["table"]["id"] not in seat0.page.url
+        # The click navigates: wait for the new address, and until the new page has a body
+        # the check must not throw.
+        seat0.page.wait_for_url(lambda url: table["table"]["id"] not in url)
+        seat0.page.wait_for_function("document.body !== null && document.body.dataset.over === '0'")
         assert seat0.page.evaluate("document.body.dataset.role") == "seat"
         assert seat0.page.locator(".seat-chip.me").get_attribute("data-seat") == "0"
     finally:
