@@ -12,6 +12,8 @@ from parlor import games
 from parlor.bots import make_bot, search_settings
 from parlor.bots.ismcts import ISMCTSBot, Node
 from parlor.core import Rng
+from parlor.games.sweet_nose import actions as SN
+from parlor.games.sweet_nose.data import KINDS
 
 
 def mid_game_position(name: str, players: int, steps: int, seed: int = 0):
@@ -112,3 +114,67 @@ def test_root_candidates_limit_what_the_search_weighs():
     bot = ISMCTSBot(game, seed=3, iterations=60, candidates=two_last)
     assert bot.choose(state, seat) in legal[-2:]
     assert asked == [seat]  # asked once, for the bot's own seat, with the real state
+
+
+def test_a_sampler_replaces_determinize_for_the_whole_decision():
+    game = games.get("sweet-nose")
+    state = mid_game_position("sweet-nose", 3, 5)
+    seat = state.to_move[0]
+    calls, dealt = [], []
+
+    def sampler(real, who):
+        calls.append(who)
+
+        def deal(rng):
+            world = real.determinize(who, rng)
+            dealt.append(world)
+            return world
+
+        return deal
+
+    bot = ISMCTSBot(game, seed=2, iterations=40, sampler=sampler)
+    assert bot.choose(state, seat) in state.legal_actions(seat)
+    assert calls == [seat]  # built once per decision, for the asking seat
+    assert len(dealt) == bot.last_iterations  # one sampled world per iteration
+
+
+def test_the_expert_level_may_play_longer_playouts():
+    mottainai = games.get("mottainai")
+    hard, expert = search_settings(mottainai, "hard"), search_settings(mottainai, "expert")
+    assert expert["playout_depth"] > hard["playout_depth"] == 20
+    assert make_bot("expert", mottainai, 1).playout_depth == expert["playout_depth"]
+    mamma_mia = games.get("mamma-mia")  # no expert setting of its own: the same as hard
+    assert search_settings(mamma_mia, "expert")["playout_depth"] == search_settings(mamma_mia)["playout_depth"]
+
+
+def test_sweet_nose_search_plays_greedy_playouts_to_the_end_of_the_round():
+    game = games.get("sweet-nose")
+    settings = search_settings(game)
+    evaluate, policy = settings["evaluate"], settings["policy"]
+    state = game.new_game(4, 7)
+    assert evaluate(state) is not None  # a round's start (nothing placed) is judged
+    rng = Rng(1)
+    rounds_judged, exchanges, best_trades = set(), 0, 0
+    trades = (SN.ExchangeWithPlayer, SN.ExchangeWithMarket)
+    while state.to_move:
+        seat = state.to_move[0]
+        action = policy(state, seat, rng)
+        assert action in state.legal_actions(seat)
+        if type(action) in trades:
+            cards = dict(zip(KINDS, state.sweetness[seat]))
+            gain = [cards[a.give] - cards[a.take] for a in state.legal_actions(seat) if type(a) in trades]
+            exchanges += 1
+            best_trades += cards[action.give] - cards[action.take] == max(gain)
+        state.apply(seat, action)
+        values = evaluate(state)
+        if values is not None:
+            assert not any(state.sweetness) and len(values) == 4
+            assert all(0.0 <= v <= 1.0 for v in values)
+            scores = state.scores  # lower total sweetness is better; a held tile is worth < 3
+            assert all(values[p] > values[q] for p in range(4) for q in range(4) if scores[p] + 3 <= scores[q])
+            rounds_judged.add(state.round)
+        else:
+            assert state.is_over or any(state.sweetness)  # mid-round: not judged
+    assert rounds_judged == {2, 3}
+    # It mostly makes the trade that sends away the sweetest kind it can for the mildest.
+    assert exchanges > 10 and best_trades >= 0.8 * exchanges

@@ -74,18 +74,27 @@ def heuristic_bot(game: Game, seed: int = 0) -> Bot:
     return _heuristic_module(game).HeuristicBot(game, seed)
 
 
-def search_settings(game: Game) -> dict[str, object]:
+def search_settings(game: Game, level: str = "hard") -> dict[str, object]:
     """The game's help for search, from its heuristic module, each optional: an ``evaluate``
     of unfinished positions and the ``PLAYOUT_DEPTH`` after which a playout stops to use it
-    (none: play to the end); ``search_candidates``, the moves worth searching."""
+    (none: play to the end), with ``EXPERT_PLAYOUT_DEPTH`` for the ``expert`` level (a
+    bigger budget is better spent on longer playouts where the short ones saturate);
+    ``search_candidates``, the moves worth searching; ``playout_policy``, a cheap policy for
+    playouts (default: uniformly random legal moves)."""
     module = _heuristic_module(game)
     settings: dict[str, object] = {}
     evaluate = getattr(module, "evaluate", None)
     if evaluate is not None:
-        settings.update(evaluate=evaluate, playout_depth=getattr(module, "PLAYOUT_DEPTH", 0))
+        depth = getattr(module, "PLAYOUT_DEPTH", 0)
+        if level == "expert":
+            depth = getattr(module, "EXPERT_PLAYOUT_DEPTH", depth)
+        settings.update(evaluate=evaluate, playout_depth=depth)
     candidates = getattr(module, "search_candidates", None)
     if candidates is not None:
         settings["candidates"] = candidates
+    policy = getattr(module, "playout_policy", None)
+    if policy is not None:
+        settings["policy"] = policy
     return settings
 
 
@@ -105,7 +114,7 @@ def make_bot(kind: str, game: Game, seed: int = 0) -> Bot:
     if kind == "hard":
         return ISMCTSBot(game, seed, iterations=HARD_ITERATIONS, name="hard", **search_settings(game))  # type: ignore[arg-type]
     if kind == "expert":
-        return ISMCTSBot(game, seed, iterations=EXPERT_ITERATIONS, name="expert", **search_settings(game))  # type: ignore[arg-type]
+        return ISMCTSBot(game, seed, iterations=EXPERT_ITERATIONS, name="expert", **search_settings(game, "expert"))  # type: ignore[arg-type]
     if kind == "ismcts":
         return ISMCTSBot(game, seed, **search_settings(game))  # type: ignore[arg-type]
     raise ParlorError(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}")

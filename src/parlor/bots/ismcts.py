@@ -35,6 +35,10 @@ Evaluator = Callable[[State], "list[float] | None"]
 # (a game with 120 ways to do one thing cannot spread 400 iterations over all of them).
 # Called with the real state, so it must read only what the seat may know, like a bot.
 Candidates = Callable[[State, int, "list[Action]"], "list[Action]"]
+# A sampler replaces ``state.determinize`` with a game's own belief about the hidden parts:
+# called once per decision with the real state and the seat (so, like a bot, it may read
+# only what the seat knows), it returns a function that deals one determinization.
+Sampler = Callable[[State, int], Callable[[Rng], State]]
 
 
 def random_policy(state: State, seat: int, rng: Rng) -> Action:
@@ -118,6 +122,7 @@ class ISMCTSBot:
         playout_depth: int | None = None,
         evaluate: Evaluator | None = None,
         candidates: Candidates | None = None,
+        sampler: Sampler | None = None,
         name: str = "ismcts",
     ) -> None:
         self.game = game
@@ -132,6 +137,7 @@ class ISMCTSBot:
         self.playout_depth = playout_depth if evaluate is not None else None
         self.evaluate = evaluate
         self.candidates = candidates
+        self.sampler = sampler
         self.root_moves: set[Action] | None = None
         self.name = name
         self.last_iterations = 0
@@ -142,6 +148,7 @@ class ISMCTSBot:
             return legal[0]
         self.root_moves = set(self.candidates(state, seat, legal)) if self.candidates is not None else None
         root = Node(None, None, seat)
+        sample = self.sampler(state, seat) if self.sampler is not None else None
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         rng = self.rng
         done = 0
@@ -149,7 +156,8 @@ class ISMCTSBot:
         while done < budget:
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
-            self.iterate(root, state.determinize(seat, rng), seat, rng)
+            world = sample(rng) if sample is not None else state.determinize(seat, rng)
+            self.iterate(root, world, seat, rng)
             done += 1
             # Stop early once no other move can catch up with the most visited one in the
             # iterations left: the answer (most visits) can no longer change.
