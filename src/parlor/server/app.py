@@ -25,6 +25,8 @@ from parlor.core.options import option_fields
 
 from .db import Database
 from .hub import BOT_LEVELS, Connection, Hub, ServerError, bot_level_description
+from .limits import Limits, RateLimiter, install_log_redaction, raise_open_files_limit
+from .protocol import loads
 
 PROTOCOL = 1
 WEB = Path(__file__).resolve().parent.parent / "web"  # the browser front end (src/parlor/web)
@@ -39,20 +41,28 @@ def create_app(
     max_frame_bytes: int = 16 * 1024,
     rate_per_second: float = 20.0,
     burst: int = 40,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The Parlor server as an ASGI app.
 
     ``database_url``: SQLAlchemy URL (``sqlite:///path``, ``postgresql://user@host/db``); default
     ``$PARLOR_DATABASE_URL`` or SQLite in ``~/.local/share/parlor/parlor.db``. ``bot_delay``: seconds a
     bot waits before moving (randomised ±40%). ``seat_timeout``: the default seconds after which a
-    disconnected player's seat is played by a bot. The frame size and rate limits apply per connection.
+    disconnected player's seat is played by a bot. The frame size and rate limits apply per connection;
+    ``limits`` holds the server-wide ones (docs/protocol.md, "Limits").
     """
     db = Database(database_url)
-    limits = {"max_frame_bytes": max_frame_bytes, "rate_per_second": rate_per_second, "burst": burst}
+    caps = limits or Limits()
+    frame_limits = {"max_frame_bytes": max_frame_bytes, "rate_per_second": rate_per_second, "burst": burst}
+    install_log_redaction()
+    syncs_per_table = RateLimiter(caps.syncs_per_table_per_second, caps.syncs_per_table_per_second * 2)
+    syncs_per_address = RateLimiter(caps.syncs_per_address_per_second, caps.syncs_per_address_per_second * 2)
+    sockets_per_address: dict[str, int] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(db, bot_delay=bot_delay, default_seat_timeout=seat_timeout)
+        raise_open_files_limit()
+        hub = Hub(db, bot_delay=bot_delay, default_seat_timeout=seat_timeout, limits=caps)
         app.state.hub = hub
         await hub.start()
         try:
@@ -66,12 +76,15 @@ def create_app(
     def hub_of(request: Request | WebSocket) -> Hub:
         return request.app.state.hub
 
+    def address_of(request: Request) -> str | None:
+        return request.client.host if request.client is not None else None
+
     def error(code: str, message: str, status: int) -> JSONResponse:
         return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
     @app.exception_handler(ServerError)
     async def _server_error(_request: Request, exc: ServerError) -> JSONResponse:
-        return error(exc.code, exc.message, exc.status)
+        return JSONResponse({"error": exc.to_json()}, status_code=exc.status)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -83,13 +96,29 @@ def create_app(
         return error("bad_request", str(exc.errors()), 422)
 
     async def body_of(request: Request) -> Any:
-        raw = await request.body()
-        if len(raw) > 64 * 1024:
-            raise ServerError("too_large", "the request body is larger than 64 KiB", 413)
+        """The request's JSON, read as it streams: refused as soon as it passes the size limit, or when
+        it arrives slower than the body timeout allows (a body announced but never sent)."""
+        announced = request.headers.get("content-length")
+        if announced is not None and announced.isdigit() and int(announced) > caps.max_body_bytes:
+            raise ServerError("too_large", f"the request body is larger than {caps.max_body_bytes} bytes", 413)
+        chunks: list[bytes] = []
+        size = 0
+
+        async def read() -> None:
+            nonlocal size
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > caps.max_body_bytes:
+                    raise ServerError("too_large", f"the request body is larger than {caps.max_body_bytes} bytes", 413)
+                chunks.append(chunk)
+
         try:
-            return json.loads(raw or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise ServerError("bad_json", f"the body is not valid JSON: {exc}", 400) from None
+            await asyncio.wait_for(read(), caps.body_timeout)
+        except TimeoutError:
+            raise ServerError(
+                "timeout", f"the request body did not arrive within {caps.body_timeout:g} s", 408
+            ) from None
+        return loads(b"".join(chunks) or b"{}")
 
     # ---- REST ---------------------------------------------------------------------------------
     # ---- the web front end (static files, no build step) -------------------------------------------
@@ -148,7 +177,7 @@ def create_app(
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
-        return await hub_of(request).create(await body_of(request))
+        return await hub_of(request).create(await body_of(request), address_of(request))
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str, request: Request) -> dict[str, Any]:
@@ -188,7 +217,7 @@ def create_app(
         table = await hub.get(table_id)
         try:
             seat = hub.authenticate(table, body.get("token"))
-            new_id = await hub.play_again(table, seat)
+            new_id = await hub.play_again(table, seat, address_of(request))
             hub.announce_next(table)
             return {"table_id": new_id}
         finally:
@@ -200,16 +229,44 @@ def create_app(
         hub = hub_of(ws)
         await ws.accept()
         token = ws.query_params.get("token", "")
+        address = ws.client.host if ws.client is not None else "?"
         try:
+            if sockets_per_address.get(address, 0) >= caps.max_connections_per_address:
+                raise ServerError(
+                    "too_many_connections",
+                    f"at most {caps.max_connections_per_address} connections from one address",
+                    429,
+                )
             table = await hub.get(table_id)
             seat = hub.authenticate(table, token)
+            if len(table.connections) >= caps.max_connections_per_table:
+                raise ServerError(
+                    "too_many_connections", f"at most {caps.max_connections_per_table} connections to one table", 429
+                )
         except ServerError as exc:
-            close = {"table_not_found": 4404, "bad_token": 4403}.get(exc.code, 4409)
+            close = {"table_not_found": 4404, "bad_token": 4403, "too_many_connections": 4429}.get(exc.code, 4409)
             with contextlib.suppress(Exception):
                 await ws.send_text(_frame({"type": "error", "code": exc.code, "message": exc.message}))
                 await ws.close(code=close)
             return
-        conn = await hub.connect(table, seat, ws.send_text, lambda code, reason: ws.close(code=code, reason=reason))
+        sockets_per_address[address] = sockets_per_address.get(address, 0) + 1
+        try:
+            await serve_socket(hub, ws, table, seat, address)
+        finally:
+            sockets_per_address[address] -= 1
+            if sockets_per_address[address] <= 0:
+                del sockets_per_address[address]
+
+    async def serve_socket(hub: Hub, ws: WebSocket, table: Any, seat: int | None, address: str) -> None:
+        table_id = table.id
+        conn = await hub.connect(
+            table,
+            seat,
+            ws.send_text,
+            lambda code, reason: ws.close(code=code, reason=reason),
+            max_queue_bytes=caps.max_queue_bytes,
+        )
+        conn.address = address
         writer = asyncio.get_running_loop().create_task(conn.writer())
         bucket = _Bucket(rate_per_second, burst)
         try:
@@ -219,12 +276,17 @@ def create_app(
                 "role": "spectator" if seat is None else "seat",
                 "seat": seat,
                 "table": table.summary(),
-                "limits": limits,
+                "limits": frame_limits,
             }
             conn.push(_frame(welcome))
             conn.push(hub.state_frame(conn, "join"))
             while not conn.closed:
-                message = await ws.receive()
+                try:
+                    message = await asyncio.wait_for(ws.receive(), caps.idle_timeout)
+                except TimeoutError:  # silent for too long: not even the browser's keep-alive ping
+                    with contextlib.suppress(Exception):
+                        await ws.close(code=4008, reason="idle for too long")
+                    break
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
@@ -256,9 +318,9 @@ def create_app(
 
     async def handle(hub: Hub, conn: Connection, text: str, limited: bool) -> None:
         try:
-            msg = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            conn.push(_error("bad_json", f"not valid JSON: {exc}"))
+            msg = loads(text)
+        except ServerError as exc:
+            conn.push(_error(exc.code, exc.message))
             return
         if not isinstance(msg, dict):
             conn.push(_error("bad_frame", "a frame must be a JSON object with a 'type'"))
@@ -285,6 +347,12 @@ def create_app(
             if kind == "ping":
                 conn.push(_frame({"type": "pong", "ref": ref}))
             elif kind == "sync":
+                # Served from the table's cache; still throttled per table and per address, so that many
+                # connections together cannot keep the loop busy.
+                if not syncs_per_table.take(conn.table.id) or not syncs_per_address.take(conn.address):
+                    raise ServerError(
+                        "rate_limited", "too many syncs on this table or from this address; wait a moment"
+                    )
                 conn.push(hub.state_frame(conn, "sync"))
             elif kind == "action":
                 await hub.act(conn, msg, ref)  # the ack goes out with the state frames
@@ -293,11 +361,11 @@ def create_app(
             elif kind == "play_again":
                 if conn.seat is None:
                     raise ServerError("spectator", "spectators cannot start a new game")
-                new_id = await hub.play_again(conn.table, conn.seat)
+                new_id = await hub.play_again(conn.table, conn.seat, conn.address)
                 conn.push(_frame({"type": "ack", "ref": ref, "version": conn.table.version, "table_id": new_id}))
                 hub.announce_next(conn.table)
         except ServerError as exc:
-            conn.push(_error(exc.code, exc.message, ref))
+            conn.push(_error(exc.code, exc.message, ref, exc.field))
         except Exception as exc:  # never let one frame take the connection (or the table) down
             logging.getLogger("parlor.server").exception("frame %r failed", kind)
             conn.push(_error("server_error", f"the server failed on this frame ({type(exc).__name__})", ref))
@@ -328,8 +396,10 @@ def _frame(value: dict[str, Any]) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def _error(code: str, message: str, ref: Any = None) -> str:
+def _error(code: str, message: str, ref: Any = None, field: str | None = None) -> str:
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if field is not None:
+        out["field"] = field
     if ref is not None:
         out["ref"] = ref
     return _frame(out)

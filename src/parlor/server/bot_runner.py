@@ -62,7 +62,13 @@ class BotRunnerMixin:
                     try:
                         # In a worker thread, on a copy: a search bot thinks for up to a second or so, and
                         # even a fast heuristic measured no slower this way (it overlaps the loop's I/O).
-                        action = await loop.run_in_executor(self._bot_pool, bot.choose, snapshot, seat)
+                        thinking = loop.run_in_executor(self._bot_pool, bot.choose, snapshot, seat)
+                        action = await asyncio.wait_for(thinking, self.limits.bot_move_budget)
+                    except TimeoutError:
+                        # Over its time budget: a legal move now rather than a table kept waiting.
+                        log.warning("table %s: bot for seat %d over its time budget; a random move", table.id, seat)
+                        action = random.choice(table.state.legal_actions(seat))
+                        table.seats[seat].bot = None  # still thinking in its thread: the next move gets a new one
                     except Exception:
                         log.exception("table %s: bot for seat %d failed; playing a random move", table.id, seat)
                         action = random.choice(table.state.legal_actions(seat))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Callable
@@ -21,9 +22,7 @@ Ack = tuple["Connection", Any] | None  # (the connection whose frame caused a ch
 
 
 class Connection:
-    """One WebSocket: a seat (or ``None`` for a spectator) and its outgoing queue."""
-
-    MAX_QUEUE = 1000
+    """One WebSocket: a seat (or ``None`` for a spectator) and its outgoing queue, bounded in bytes."""
 
     def __init__(
         self,
@@ -31,36 +30,55 @@ class Connection:
         seat: int | None,
         send: Callable[[str], Any],
         close: Callable[[int, str], Any] | None = None,
+        max_queue_bytes: int = 8 * 1024 * 1024,
     ) -> None:
         self.table = table
         self.seat = seat
+        self.address = "?"
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queued_bytes = 0  # characters waiting in the queue (a close bound on the bytes)
+        self.max_queue_bytes = max_queue_bytes
         self.sent_events = 0  # how much of the table's event log this connection has been offered
         self.closed = False
         self.ready = False  # set once its join frame is queued: broadcasts skip it until then
         self.too_slow = False
+        self.dead = asyncio.Event()  # set when the writer stops for good: the reader then lets go
         self._send = send
         self._close = close
 
     def push(self, text: str) -> None:
         if self.closed or not self.ready:
             return
-        if self.queue.qsize() >= self.MAX_QUEUE:
+        if self.queued_bytes + len(text) > self.max_queue_bytes:
+            # A reader that does not keep up is dropped, never buffered without bound.
             log.warning("dropping a connection that cannot keep up (table %s)", self.table.id)
             self.closed = True
             self.too_slow = True
             self.queue.put_nowait(None)
             return
+        self.queued_bytes += len(text)
         self.queue.put_nowait(text)
 
     async def writer(self) -> None:
-        while True:
-            text = await self.queue.get()
-            if text is None:
-                if self.too_slow and self._close is not None:
-                    await self._close(4008, "too slow: more than 1000 frames waiting")
-                return
-            await self._send(text)
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    if self.too_slow and self._close is not None:
+                        await self._close(4008, f"too slow: more than {self.max_queue_bytes} bytes waiting")
+                    return
+                self.queued_bytes -= len(text)
+                await self._send(text)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a socket that cannot be written: close it so the seat is freed
+            log.warning("table %s: a connection's writer failed (%s); closing it", self.table.id, exc)
+            self.closed = True
+            if self._close is not None:
+                with contextlib.suppress(Exception):
+                    await self._close(1011, "the server could not send a frame")
+        finally:
+            self.dead.set()
 
 
 def event_json(event: Event) -> dict[str, Any]:
@@ -93,18 +111,46 @@ class BroadcastMixin:
                 self._text_modules[game.name] = None
         return self._text_modules[game.name]
 
-    def state_frame(self, conn: Connection, cause: str, extra_events: list[dict[str, Any]] | None = None) -> str:
-        from .moves import undo_refusal
+    def _seat_log(self, table: LiveTable, seat: int | None) -> str:
+        """The table's whole event log as ``seat`` may see it, as JSON array items: kept per seat and
+        extended with each change, so that a ``join`` or ``sync`` never walks the whole log again."""
+        cached = table.seat_logs.get(seat)
+        if cached is None:
+            cached = table.seat_logs[seat] = (0, [])
+        done, items = cached
+        if done < len(table.events):
+            items.extend(dumps(event_json(e)) for e in for_seat([e for _, e in table.events[done:]], seat))
+            table.seat_logs[seat] = (len(table.events), items)
+        return ",".join(items)
 
-        table, seat, state = conn.table, conn.seat, conn.table.state
-        if cause in ("join", "sync"):
-            conn.sent_events = 0
+    def state_frame(self, conn: Connection, cause: str, extra_events: list[dict[str, Any]] | None = None) -> str:
+        table, seat = conn.table, conn.seat
+        if cause in ("join", "sync") and not extra_events:
+            # The full frame for this seat at this change is built once, whoever asks how often.
+            conn.sent_events = len(table.events)
+            key = (seat, cause)
+            hit = table.full_frames.get(key)
+            if hit is not None and hit[0] == table.changes:
+                return hit[1]
+            body = self._frame_body(table, seat, cause)
+            text = body[:-1] + ',"events":[' + self._seat_log(table, seat) + "]}"
+            table.full_frames[key] = (table.changes, text)
+            return text
         new_events = [e for _, e in table.events[conn.sent_events :]]
         conn.sent_events = len(table.events)
         events = [event_json(e) for e in for_seat(new_events, seat)]
         if extra_events:
             events.extend(extra_events)
-        over = state.is_over
+        return self._frame_body(table, seat, cause, events)
+
+    def _frame_body(
+        self, table: LiveTable, seat: int | None, cause: str, events: list[dict[str, Any]] | None = None
+    ) -> str:
+        """A state frame; without ``events`` the key is left out (the caller splices the log in)."""
+        from .moves import undo_refusal
+
+        state = table.state
+        over = state.is_over or table.status == "over"  # "over" also when abandoned at the decision cap
         legal: list[dict[str, Any]] = []
         view = state.view(seat)
         if seat is not None and not over and seat in state.to_move:
@@ -116,19 +162,20 @@ class BroadcastMixin:
                 except Exception:
                     entry["text"] = str(a)
                 legal.append(entry)
-        frame = {
+        frame: dict[str, Any] = {
             "type": "state",
             "version": table.version,
             "cause": cause,
             "view": view,
-            "to_move": list(state.to_move),
-            "your_turn": seat is not None and seat in state.to_move,
+            "to_move": [] if over else list(state.to_move),
+            "your_turn": not over and seat is not None and seat in state.to_move,
             "legal": legal,
-            "events": events,
             "over": over,
             "result": table.result if over else None,
             "can_undo": undo_refusal(table, seat) is None,
         }
+        if events is not None:
+            frame["events"] = events
         return dumps(frame)
 
     def _broadcast_state(

@@ -123,6 +123,10 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+class DamagedDatabase(Exception):
+    """The database file fails its integrity check: the server refuses to start on it."""
+
+
 class Database:
     def __init__(self, url: str | None = None) -> None:
         self.url = normalize_url(url or default_database_url())
@@ -140,6 +144,31 @@ class Database:
             event.listen(self.engine, "connect", _sqlite_pragmas)
 
     # ---- schema -------------------------------------------------------------------------
+    def check_integrity(self) -> str | None:
+        """Before serving: on SQLite, ``PRAGMA quick_check`` (raises :class:`DamagedDatabase` on damage).
+
+        Returns a notice to print when an empty or missing file is about to become a new database."""
+        if not self.is_sqlite:
+            return None
+        path = make_url(self.url).database
+        if not path or path == ":memory:":
+            return None
+        file = Path(path).expanduser()
+        if not file.exists() or file.stat().st_size == 0:
+            return f"{file} is {'empty' if file.exists() else 'missing'}: starting a new, empty Parlor database there"
+        try:
+            with self.engine.connect() as conn:
+                rows = [r[0] for r in conn.exec_driver_sql("PRAGMA quick_check").fetchall()]
+        except Exception as exc:  # not a database at all, or unreadable
+            raise DamagedDatabase(f"{file} cannot be read as an SQLite database ({exc}); refusing to start") from None
+        if rows != ["ok"]:
+            detail = "; ".join(str(r) for r in rows[:5])
+            raise DamagedDatabase(
+                f"{file} is damaged (PRAGMA quick_check: {detail}); refusing to start. Restore it from a backup, "
+                f"or move it away to start with a new database"
+            )
+        return None
+
     def migrate(self) -> None:
         """Create or upgrade the schema to the newest Alembic revision."""
         from alembic import command
@@ -232,6 +261,15 @@ class Database:
                 update(seats_t)
                 .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
                 .values(name=name, joined=joined)
+            )
+
+    def close_unplayed(self, table_id: str, result: dict[str, Any]) -> None:
+        """End a table nobody joined (it no longer resumes at start)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id, tables_t.c.status == "playing")
+                .values(status="over", result=_dumps(result), updated_at=now())
             )
 
     def mark_broken(self, table_id: str, error: str) -> None:

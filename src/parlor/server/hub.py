@@ -29,7 +29,8 @@ from typing import Any
 from .bot_runner import BOT_LEVELS, BotRunnerMixin, bot_level_description
 from .broadcast import BroadcastMixin, Connection, event_json
 from .clocks import ClocksMixin
-from .db import Database
+from .db import Database, now
+from .limits import Limits, RateLimiter
 from .moves import MovesMixin, undo_refusal
 from .protocol import ServerError
 from .replays import ReplaysMixin, spectator_steps
@@ -63,8 +64,13 @@ class Hub(TablesMixin, SeatsMixin, ClocksMixin, MovesMixin, BotRunnerMixin, Broa
         bot_delay: float = 0.8,
         default_seat_timeout: float | None = 120.0,
         db_workers: int | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.db = db
+        self.limits = limits or Limits()
+        per_minute = self.limits.tables_per_address_per_minute
+        self._creations = RateLimiter(per_minute / 60.0, max(1.0, per_minute))
+        self._sweeper: asyncio.Task[None] | None = None
         self.bot_delay = bot_delay
         self.default_seat_timeout = default_seat_timeout
         self.tables: dict[str, LiveTable] = {}
@@ -80,14 +86,61 @@ class Hub(TablesMixin, SeatsMixin, ClocksMixin, MovesMixin, BotRunnerMixin, Broa
         return await asyncio.get_running_loop().run_in_executor(self._db_pool, fn, *args)
 
     async def start(self) -> None:
+        notice = await self.run_db(self.db.check_integrity)  # raises DamagedDatabase: refuse to serve
+        if notice:
+            log.warning("%s", notice)
         await self.run_db(self.db.migrate)
         ids = await self.run_db(self.db.unfinished_ids)
         for table_id in ids:
             await self.load(table_id)
         log.info("restored %d unfinished table(s)", len(ids))
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_unjoined())
+
+    async def _sweep_unjoined(self) -> None:
+        """Close tables whose human seats nobody took within ``limits.unjoined_table_ttl``."""
+        ttl = self.limits.unjoined_table_ttl
+        while not self._closing:
+            await asyncio.sleep(max(0.05, min(60.0, ttl / 4)))
+            try:
+                await self.expire_unjoined()
+            except Exception:
+                log.exception("sweeping unjoined tables failed")
+
+    async def expire_unjoined(self) -> list[str]:
+        ttl = self.limits.unjoined_table_ttl
+        stamp = now()
+        expired = []
+        for table in list(self.tables.values()):
+            if not isinstance(table, LiveTable) or table.status != "playing" or table.created_at is None:
+                continue
+            humans = [s for s in table.seats if s.kind == "human"]
+            if not humans or any(s.joined for s in humans) or table.connections:
+                continue
+            created = table.created_at
+            if created.tzinfo is None:  # SQLite gives the stored UTC time back without its zone
+                created = created.replace(tzinfo=stamp.tzinfo)
+            if (stamp - created).total_seconds() < ttl:
+                continue
+            async with table.lock:
+                if table.status != "playing":
+                    continue
+                result = table.abandoned_result(f"nobody joined within {ttl:g} seconds")
+                await self.run_db(self.db.close_unplayed, table.id, result)
+                table.status, table.result = "over", result
+                table.changes += 1
+                self._stop_clocks(table)
+                if table.bot_task is not None:
+                    table.bot_task.cancel()
+                expired.append(table.id)
+                self.release(table)
+        if expired:
+            log.info("closed %d table(s) nobody joined", len(expired))
+        return expired
 
     async def close(self) -> None:
         self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()

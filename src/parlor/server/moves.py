@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from parlor.core import IllegalAction, ParlorError, replay
+from parlor.core import Event, IllegalAction, ParlorError, Rng, State, replay
 
 from .broadcast import Ack, Connection
 from .protocol import ServerError
@@ -14,6 +14,31 @@ if TYPE_CHECKING:
     from .tables import LiveTable
 
 log = logging.getLogger("parlor.server")
+
+REVEAL_SAMPLES = 8  # hidden arrangements tried when checking whether a decision showed something hidden
+
+
+def _public(events: list[Event]) -> list[tuple[str, Any]]:
+    return [(e.kind, e.data) for e in events if e.visible_to is None]
+
+
+def shows_hidden(before: State, seat: int, action: Any, events: list[Event], salt: int) -> bool:
+    """Did ``seat``'s decision turn up something ``seat`` could not know (a card from the deck, …)?
+
+    The general rule, from the events: redo the decision in positions that look the same to ``seat``
+    but with everything hidden from it dealt afresh (``determinize``). If the public events of the
+    decision differ in any of them, they depended on hidden cards: undoing it would give those cards
+    back to the deck while everyone has seen them."""
+    expected = _public(events)
+    rng = Rng(salt)
+    for _ in range(REVEAL_SAMPLES):
+        try:
+            other = before.determinize(seat, rng)
+            if _public(other.apply(seat, action)) != expected:
+                return True
+        except Exception:  # the decision does not even replay there: it depended on what was hidden
+            return True
+    return False
 
 
 def undo_refusal(table: LiveTable, seat: int | None) -> str | None:
@@ -33,6 +58,15 @@ def undo_refusal(table: LiveTable, seat: int | None) -> str | None:
         return "something hidden was revealed since (a private event)"
     if table.rng_before[last] != table.state.rng.state:
         return "chance happened since (a shuffle or a random draw)"
+    if table.reveals[last] is None:  # a table restored from the database: checked once, on demand
+        record = table.state.record()
+        record["actions"] = record["actions"][:-1]
+        before = replay(record)
+        action = table.game.action_from_json(table.state.record()["actions"][-1][1])
+        events = [e for i, e in table.events if i == last]
+        table.reveals[last] = shows_hidden(before, seat, action, events, table.seed ^ last)
+    if table.reveals[last]:
+        return "the decision turned up something hidden"
     return None
 
 
@@ -53,7 +87,7 @@ class MovesMixin:
             if table.status == "broken":
                 raise ServerError("unavailable", "this table is closed")
             state = table.state
-            if state.is_over:
+            if state.is_over or table.status != "playing":
                 raise ServerError("game_over", "the game is over")
             if version is not None and version != table.version:
                 raise ServerError("stale", f"the table is at version {table.version}, not {version}")
@@ -88,9 +122,17 @@ class MovesMixin:
             log.exception("table %s: the engine failed on %s by seat %d", table.id, action, seat)
             raise ServerError("server_error", f"the game engine failed on this action ({type(exc).__name__})") from None
         idx = table.version
-        status = "over" if new.is_over else "playing"
+        reveals = None
+        # Only where the other rules would allow an undo (no chance, nothing private) is it worth looking.
+        chance = new.rng.state != table.state.rng.state
+        if by == "player" and not new.is_over and not chance and all(e.visible_to is None for e in events):
+            reveals = shows_hidden(table.state, seat, action, events, table.seed ^ idx)
+        abandoned = not new.is_over and idx + 1 >= self.limits.max_decisions
+        status = "over" if new.is_over or abandoned else "playing"
         result = None
         stored = [(e.kind, e.data, None if e.visible_to is None else sorted(e.visible_to)) for e in events]
+        if abandoned:
+            result = table.abandoned_result(f"the game reached the limit of {self.limits.max_decisions} decisions")
         if new.is_over:
             old_state = table.state
             table.state = new
@@ -123,8 +165,15 @@ class MovesMixin:
         table.actions_by.append(by)
         table.action_seats.append(seat)
         table.events.extend((idx, e) for e in events)
+        table.reveals.append(reveals)
+        table.changes += 1
         if by == "substitute":
             table.seats[seat].bot_moves += 1
+        if abandoned:
+            log.warning("table %s: abandoned after %d decisions", table.id, idx + 1)
+            table.status = "over"
+            table.result = result
+            self._stop_clocks(table)
         if new.is_over:
             table.status = "over"
             table.result = result
@@ -156,6 +205,9 @@ class MovesMixin:
             table.actions_by.pop()
             table.action_seats.pop()
             table.rng_before.pop()
+            table.reveals.pop()
+            table.changes += 1
+            table.seat_logs.clear()
             while table.events and table.events[-1][0] == last:
                 table.events.pop()
             for c in table.connections:

@@ -39,7 +39,7 @@ def clean_name(name: Any, seat: int) -> str | None:
     if name is None:
         return None
     if not isinstance(name, str):
-        raise ServerError("bad_request", f"seat {seat}: a name must be a string")
+        raise ServerError("bad_request", f"seat {seat}: a name must be a string", field=f"seats[{seat}].name")
     name = " ".join(name.split())[:MAX_NAME]
     return name or None
 
@@ -113,8 +113,9 @@ class SeatsMixin:
         seat: int | None,
         send: Callable[[str], Any],
         close: Callable[[int, str], Any] | None = None,
+        max_queue_bytes: int = 8 * 1024 * 1024,
     ) -> Connection:
-        conn = Connection(table, seat, send, close)
+        conn = Connection(table, seat, send, close, max_queue_bytes)
         table.connections.add(conn)  # at once, so that the table counts as watched; frames wait for ready
         if seat is not None:
             s = table.seats[seat]

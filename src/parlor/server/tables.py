@@ -45,6 +45,11 @@ class LiveTable:
         self.connections: set[Connection] = set()
         self.bot_task: asyncio.Task[None] | None = None
         self.result: dict[str, Any] | None = row.get("result")
+        self.changes = 0  # counts every change (an action, an undo): the key of the cached frames
+        self.seat_logs: dict[int | None, tuple[int, list[str]]] = {}  # seat -> (events covered, JSON items)
+        self.full_frames: dict[tuple[int | None, str], tuple[int, str]] = {}  # (seat, cause) -> (changes, frame)
+        self.reveals: list[bool | None] = []  # per decision: did it show the mover something hidden?
+        self.creator: str | None = None  # the client address that created it (for the per-address caps)
 
     @property
     def version(self) -> int:
@@ -71,6 +76,18 @@ class LiveTable:
             "previous_table": self.previous_table,
             "next_table": self.next_table,
             "created_at": created.isoformat().replace("+00:00", "Z") if created is not None else None,
+        }
+
+    def abandoned_result(self, reason: str) -> dict[str, Any]:
+        """The result of a game ended by the server (the decision cap, nobody joining): nobody wins."""
+        n = self.players
+        return {
+            "scores": [0] * n,
+            "tiebreaks": [0] * n,
+            "places": [1] * n,
+            "winners": [],
+            "abandoned": reason,
+            "seats": [{"seat": s.seat, "bot_moves": s.bot_moves, "substituted": s.bot_moves > 0} for s in self.seats],
         }
 
     def full_result(self) -> dict[str, Any]:
@@ -147,6 +164,7 @@ class TablesMixin:
         table.rng_before = rng_before
         table.actions_by = [a["by"] for a in row["actions"]]
         table.action_seats = [a["seat"] for a in row["actions"]]
+        table.reveals = [None] * len(row["actions"])
         for s in row["seats"]:
             table.seats.append(Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], bool(s["joined"])))
         for a in row["actions"]:
@@ -169,43 +187,116 @@ class TablesMixin:
         if table.status != "playing" and not table.connections and self.tables.get(table.id) is table:
             del self.tables[table.id]
 
-    async def create(self, body: Any) -> dict[str, Any]:
+    def check_creation_allowed(self, address: str | None) -> None:
+        """The per-address creation rate and cap on unfinished tables (docs/protocol.md, "Limits")."""
+        if address is None:
+            return
+        unfinished = sum(
+            1 for t in self.tables.values() if getattr(t, "creator", None) == address and t.status == "playing"
+        )
+        if unfinished >= self.limits.max_unfinished_tables_per_address:
+            raise ServerError(
+                "too_many_tables",
+                f"{unfinished} unfinished tables were created from your address already "
+                f"(at most {self.limits.max_unfinished_tables_per_address}); finish or leave some first",
+                429,
+            )
+        if not self._creations.take(address):
+            raise ServerError(
+                "rate_limited",
+                f"at most {self.limits.tables_per_address_per_minute:g} new tables a minute from one address",
+                429,
+            )
+
+    def _options_of(self, game: Any, raw: Any) -> Any:
+        if raw is not None and not isinstance(raw, dict):
+            raise ServerError("bad_options", "'options' must be a JSON object", field="options")
+        for name, value in (raw or {}).items():
+            if type(value) is int and abs(value) > self.limits.max_option_int:
+                raise ServerError(
+                    "bad_options",
+                    f"option {name!r} must lie within ±{self.limits.max_option_int}, got {value}",
+                    field=f"options.{name}",
+                )
+        try:
+            return game.options_from_json(raw or {})
+        except (ParlorError, TypeError, ValueError) as exc:
+            bad = next((n for n in (raw or {}) if repr(n) in str(exc) or str(n) in str(exc)), None)
+            raise ServerError("bad_options", str(exc), field=f"options.{bad}" if bad else "options") from None
+
+    async def create(self, body: Any, address: str | None = None) -> dict[str, Any]:
         if not isinstance(body, dict):
             raise ServerError("bad_request", "the body must be a JSON object")
+        known = {"game", "players", "options", "seats", "seat_timeout", "substitute_level"}
+        unknown = sorted(k for k in body if k not in known)
+        if unknown:
+            raise ServerError(
+                "bad_request", f"unknown field {unknown[0]!r}; known: {', '.join(sorted(known))}", field=unknown[0]
+            )
+        name = body.get("game", "")
+        if not isinstance(name, str):
+            raise ServerError("unknown_game", "'game' must be a game's name", field="game")
         try:
-            game = registry.get(body.get("game", ""))
+            game = registry.get(name)
         except (ParlorError, ImportError) as exc:
-            raise ServerError("unknown_game", str(exc)) from None
+            raise ServerError("unknown_game", str(exc), field="game") from None
         players = body.get("players", game.min_players)
         try:
             game.check_players(players)
         except ParlorError as exc:
-            raise ServerError("bad_players", str(exc)) from None
+            raise ServerError("bad_players", str(exc), field="players") from None
+        raw_options = body.get("options")
+        if not raw_options and type(players) is int:  # nothing chosen: the game's defaults for this count
+            options = game.default_options(players)
+        else:
+            options = self._options_of(game, raw_options)
         try:
-            options = game.options_from_json(body.get("options") or {})
+            game.check_players(players, options)  # a player range that depends on the options
+        except ParlorError as exc:
+            raise ServerError("bad_players", str(exc), field="players") from None
+        try:  # the options together with the player count (a seat number in range, teams at 4, …)
+            game.new_game(players, 0, options)
         except (ParlorError, TypeError, ValueError) as exc:
-            raise ServerError("bad_options", str(exc)) from None
+            raise ServerError(
+                "bad_options", f"these options do not work at {players} players: {exc}", field="options"
+            ) from None
         seats_in = body.get("seats")
         if seats_in is None:
             seats_in = [{"kind": "human"}] + [{"kind": "bot", "level": "medium"}] * (players - 1)
         if not isinstance(seats_in, list) or len(seats_in) != players:
-            raise ServerError("bad_seats", f"'seats' must be a list of {players} seats")
+            raise ServerError("bad_seats", f"'seats' must be a list of {players} seats", field="seats")
         timeout = body.get("seat_timeout", self.default_seat_timeout)
-        if timeout is not None and (type(timeout) not in (int, float) or timeout < 0):
-            raise ServerError("bad_request", "'seat_timeout' must be a number of seconds >= 0 or null")
+        if timeout is not None and (
+            type(timeout) not in (int, float) or not 0 <= timeout <= self.limits.max_seat_timeout
+        ):
+            raise ServerError(
+                "bad_request",
+                f"'seat_timeout' must be a number of seconds from 0 to {self.limits.max_seat_timeout:g}, or null",
+                field="seat_timeout",
+            )
         substitute = body.get("substitute_level", "medium")
         if substitute not in BOT_LEVELS:
-            raise ServerError("bad_request", f"'substitute_level' must be one of {', '.join(BOT_LEVELS)}")
+            raise ServerError(
+                "bad_request", f"'substitute_level' must be one of {', '.join(BOT_LEVELS)}", field="substitute_level"
+            )
         seats: list[dict[str, Any]] = []
         tokens: dict[int, str] = {}
         for i, spec in enumerate(seats_in):
             if not isinstance(spec, dict) or spec.get("kind") not in ("human", "bot"):
-                raise ServerError("bad_seats", f"seat {i}: give {{'kind': 'human'}} or {{'kind': 'bot', 'level': …}}")
+                raise ServerError(
+                    "bad_seats",
+                    f"seat {i}: give {{'kind': 'human'}} or {{'kind': 'bot', 'level': …}}",
+                    field=f"seats[{i}]",
+                )
             name = clean_name(spec.get("name"), i)
             if spec["kind"] == "bot":
                 level = spec.get("level", "medium")
                 if level not in BOT_LEVELS:
-                    raise ServerError("bad_seats", f"seat {i}: bot level must be one of {', '.join(BOT_LEVELS)}")
+                    raise ServerError(
+                        "bad_seats",
+                        f"seat {i}: bot level must be one of {', '.join(BOT_LEVELS)}",
+                        field=f"seats[{i}].level",
+                    )
                 seats.append(
                     {"seat": i, "kind": "bot", "level": level, "name": name, "token_hash": None, "joined": True}
                 )
@@ -232,7 +323,9 @@ class TablesMixin:
             "previous_table": None,
             "next_table": None,
         }
+        self.check_creation_allowed(address)
         table = await self._start_table(row, seats)
+        table.creator = address
         return {
             "table": table.summary(),
             "seats": [
@@ -279,7 +372,7 @@ class TablesMixin:
         self.schedule(table)
         return table
 
-    async def play_again(self, table: LiveTable, seat: int | None) -> str:
+    async def play_again(self, table: LiveTable, seat: int | None, address: str | None = None) -> str:
         if seat is None:
             raise ServerError("spectator", "spectators cannot start a new game", 403)
         async with self._create_lock:
@@ -287,6 +380,7 @@ class TablesMixin:
                 return table.next_table
             if table.status != "over":
                 raise ServerError("not_over", "the game is not over yet", 409)
+            self.check_creation_allowed(address)
             row = {
                 "game": table.game.name,
                 "players": table.players,
@@ -309,5 +403,6 @@ class TablesMixin:
                 for s in table.seats
             ]
             new = await self._start_table(row, seats, link_from=table.id)
+            new.creator = address
             table.next_table = new.id
         return new.id

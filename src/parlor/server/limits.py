@@ -1,0 +1,103 @@
+"""The server's limits (every one documented in docs/protocol.md, "Limits") and the small tools that
+enforce them: per-key token buckets, the open-files limit, and keeping secrets out of the logs."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from dataclasses import dataclass
+
+log = logging.getLogger("parlor.server")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Server-wide limits; ``create_app(limits=Limits(...))`` changes them."""
+
+    max_body_bytes: int = 64 * 1024  # a REST request body, counted while it streams in
+    body_timeout: float = 10.0  # seconds for a whole request body to arrive
+    idle_timeout: float = 120.0  # seconds a WebSocket may stay silent (the browser pings every 25 s)
+    max_queue_bytes: int = 8 * 1024 * 1024  # frames waiting for one slow reader before it is dropped
+    max_connections_per_table: int = 64
+    max_connections_per_address: int = 256
+    syncs_per_table_per_second: float = 20.0  # burst: twice as many
+    syncs_per_address_per_second: float = 20.0
+    tables_per_address_per_minute: float = 30.0  # creations (and play-again) per client address; burst: as many
+    max_unfinished_tables_per_address: int = 50
+    max_decisions: int = 5000  # a game still going after this many decisions ends as abandoned
+    max_option_int: int = 1000  # every integer rule option lies within ±this
+    max_seat_timeout: float = 7 * 24 * 3600.0
+    unjoined_table_ttl: float = 24 * 3600.0  # seconds before a table whose humans never came is closed
+    bot_move_budget: float = 5.0  # seconds a bot may think before a random legal move is played instead
+
+
+class RateLimiter:
+    """One token bucket per key (a table id, a client address): ``rate`` a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, key: str) -> bool:
+        now = time.monotonic()
+        tokens, stamp = self._buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
+        if len(self._buckets) > 10_000:  # forget full buckets: they hold no information
+            self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < self.burst / self.rate}
+        if tokens < 1:
+            self._buckets[key] = (tokens, now)
+            return False
+        self._buckets[key] = (tokens - 1, now)
+        return True
+
+
+def raise_open_files_limit() -> int | None:
+    """Raise the soft open-files limit to the hard one (each connection holds a file descriptor)."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if soft == resource.RLIM_INFINITY or soft >= target:
+        return soft
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ValueError, OSError):
+        return soft
+    log.info("open-files limit raised from %d to %d", soft, target)
+    return target
+
+
+_SECRET_QUERY = re.compile(r"([?&](?:token|spectator)=)[^&\s\"']*", re.IGNORECASE)
+
+
+def redact(text: str) -> str:
+    """``/ws/tables/x?token=abc`` -> ``/ws/tables/x?token=[redacted]``."""
+    return _SECRET_QUERY.sub(r"\1[redacted]", text)
+
+
+class _RedactSecrets(logging.Filter):
+    """Rewrites a record's arguments so that no seat token reaches a log (uvicorn logs full paths)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and record.args:
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: redact(v) if isinstance(v, str) else v for k, v in record.args.items()}
+        if isinstance(record.msg, str) and "token=" in record.msg:
+            record.msg = redact(record.msg)
+        return True
+
+
+_FILTER = _RedactSecrets()
+
+
+def install_log_redaction() -> None:
+    """On uvicorn's access and error loggers (the WebSocket "[accepted]" lines go to the latter)."""
+    for name in ("uvicorn.access", "uvicorn.error", "uvicorn", "parlor.server"):
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)

@@ -1,0 +1,421 @@
+"""The attacks of issue 18, each reproduced against a real server (SQLite and PostgreSQL) and refused."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sqlite3
+import time
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from parlor.server.db import Database
+from parlor.server.limits import Limits
+
+from .conftest import BACKENDS, Client, ServerProcess, ServerThread, create_table, make_url, sync_state, token_of
+
+HUMANS2 = [{"kind": "human"}, {"kind": "human"}]
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def tight(request, tmp_path_factory):
+    """A server with small limits, so that each one is reached quickly."""
+    url = make_url(request.param, request, tmp_path_factory.mktemp("db"))
+    limits = Limits(
+        max_queue_bytes=256 * 1024,
+        max_connections_per_table=6,
+        syncs_per_table_per_second=5,
+        syncs_per_address_per_second=50,
+        body_timeout=1.0,
+        idle_timeout=2.0,
+        max_decisions=30,
+        unjoined_table_ttl=1.0,
+        tables_per_address_per_minute=1e6,
+        max_unfinished_tables_per_address=10**6,
+    )
+    with ServerThread(url, seat_timeout=None, rate_per_second=1000, burst=1000, limits=limits) as s:
+        yield s
+
+
+def raw_http(port: int, data: bytes, wait: float = 5.0) -> bytes:
+    """Send raw bytes to the server and read what comes back until it closes (or ``wait`` passes)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=wait) as sock:
+        sock.sendall(data)
+        out = b""
+        try:
+            while chunk := sock.recv(65536):
+                out += chunk
+        except (TimeoutError, ConnectionResetError):
+            pass
+        return out
+
+
+def status_and_json(response: bytes) -> tuple[int, dict]:
+    head, _, body = response.partition(b"\r\n\r\n")
+    status = int(head.split(b" ")[1])
+    if b"transfer-encoding: chunked" in head.lower():  # one chunk is enough for an error body
+        body = body.split(b"\r\n", 1)[1].rsplit(b"\r\n0\r\n", 1)[0]
+    return status, json.loads(body)
+
+
+# ---------------------------------------------------------------- 1. sync storms, slow readers, caps
+def test_sync_is_served_from_the_cache_and_throttled_per_table(tight):
+    created = create_table(tight.base, players=2, seats=HUMANS2)
+    tid = created["table"]["id"]
+    with Client(tight.base, tid, token_of(created, 0)) as a, Client(tight.base, tid, created["spectator_token"]) as s:
+        first = sync_state(a)
+        assert sync_state(a) == first  # the same change: the same frame
+        for _ in range(30):  # far more than 5 a second (burst 10) from two connections on one table
+            a.send({"type": "sync"})
+            s.send({"type": "sync"})
+        time.sleep(0.5)
+        a.drain()
+        s.drain()
+        limited = [f for f in a.frames + s.frames if f["type"] == "error" and f["code"] == "rate_limited"]
+        served = [f for f in a.frames + s.frames if f["type"] == "state" and f["cause"] == "sync"]
+        assert limited and len(served) < 40
+        assert a.request({"type": "ping"})["type"] == "pong"  # still healthy
+
+
+def test_a_reader_that_never_reads_is_dropped_not_buffered(tight):
+    created = create_table(tight.base, players=2, seats=HUMANS2)
+    tid = created["table"]["id"]
+    url = tight.base.replace("http://", "ws://") + f"/ws/tables/{tid}?token={created['spectator_token']}"
+    with connect(url, max_size=1 << 22, open_timeout=10) as ws:
+        # Send syncs but never read: the frames pile up in the server until its byte budget is spent.
+        closed = None
+        for _ in range(400):
+            try:
+                ws.send(json.dumps({"type": "sync"}))
+            except ConnectionClosed as exc:
+                closed = exc
+                break
+            time.sleep(0.01)
+        if closed is None:  # the close frame waits behind everything the kernel buffered: read to it
+            with pytest.raises(ConnectionClosed) as info:
+                while True:
+                    ws.recv(timeout=20)
+            closed = info.value
+    assert closed.rcvd is not None and closed.rcvd.code in (4008, 1011), closed
+    # the table lives on for everyone else
+    with Client(tight.base, tid, token_of(created, 0)) as a:
+        assert a.request({"type": "ping"})["type"] == "pong"
+
+
+def test_connections_per_table_are_capped(tight):
+    created = create_table(tight.base, players=2, seats=HUMANS2)
+    tid = created["table"]["id"]
+    clients = [Client(tight.base, tid, created["spectator_token"]) for _ in range(6)]
+    try:
+        url = tight.base.replace("http://", "ws://") + f"/ws/tables/{tid}?token={created['spectator_token']}"
+        with connect(url, open_timeout=10) as ws:
+            first = json.loads(ws.recv(timeout=10))
+            assert first["type"] == "error" and first["code"] == "too_many_connections"
+            with pytest.raises(ConnectionClosed) as info:
+                ws.recv(timeout=10)
+            assert info.value.rcvd.code == 4429
+    finally:
+        for c in clients:
+            c.close()
+    time.sleep(0.3)
+    with Client(tight.base, tid, token_of(created, 0)) as a:  # room again once they left
+        assert a.request({"type": "ping"})["type"] == "pong"
+
+
+def test_a_silent_connection_is_closed_after_the_idle_timeout(tight):
+    created = create_table(tight.base, players=2, seats=HUMANS2)
+    with Client(tight.base, created["table"]["id"], token_of(created, 0)) as a:
+        with pytest.raises(ConnectionClosed) as info:
+            while True:
+                a.recv(timeout=10)
+        assert info.value.rcvd.code == 4008
+    summary = httpx.get(f"{tight.base}/api/tables/{created['table']['id']}").json()
+    assert summary["seats"][0]["connected"] is False  # the seat is free again
+
+
+# ---------------------------------------------------------------- 2. undo as a peek
+def test_undo_is_refused_when_the_decision_turned_up_hidden_cards():
+    """The Mottainai Fan shows the deck's top cards to everyone: undoing it would put known cards back.
+    The rule is general (the decision's public events depend on what was hidden); the Fan is the proof."""
+    from parlor import games
+    from parlor.core import Rng
+    from parlor.server.moves import shows_hidden
+
+    game = games.get("mottainai")
+    fans = plain = 0
+    for seed in range(60):
+        state = game.new_game(2, seed)
+        rng = Rng(seed)
+        while not state.is_over and fans < 3:
+            seat = state.to_move[0]
+            legal = state.legal_actions(seat)
+            for action in legal:
+                probe = state.clone()
+                events = probe.apply(seat, action)
+                if probe.rng.state != state.rng.state or any(e.visible_to is not None for e in events):
+                    continue  # refused by the older rules already
+                if any(e.kind == "fan_reveal" for e in events):
+                    assert shows_hidden(state, seat, action, events, seed)
+                    fans += 1
+                elif plain < 50 and not shows_hidden(state, seat, action, events, seed):
+                    plain += 1
+            state.apply(seat, legal[rng.below(len(legal))])
+        if fans >= 3:
+            break
+    assert fans >= 3, "no Fan was ever used"
+    assert plain >= 50  # ordinary decisions stay undoable
+
+
+# ---------------------------------------------------------------- 3. tokens in logs
+def test_tokens_never_reach_the_log(tmp_path):
+    server = ServerProcess(f"sqlite:///{tmp_path / 'p.db'}", None, "--log-level", "info").start()
+    try:
+        created = create_table(server.base, players=2, seats=HUMANS2)
+        tid, token = created["table"]["id"], token_of(created, 0)
+        with Client(server.base, tid, token) as a:
+            assert a.request({"type": "ping"})["type"] == "pong"
+        url = server.base.replace("http://", "ws://") + f"/ws/tables/{tid}?token=not-a-real-token-at-all"
+        with connect(url, open_timeout=10) as ws:
+            ws.recv(timeout=10)
+        httpx.get(f"{server.base}/api/tables/{tid}?token={token}")
+        time.sleep(0.5)
+    finally:
+        server.stop()
+    out = server.output()
+    assert "WebSocket" in out or "GET" in out, out[-2000:]  # connections are logged at INFO …
+    assert token not in out and "not-a-real-token-at-all" not in out  # … without their tokens
+    assert "token=[redacted]" in out
+
+
+# ---------------------------------------------------------------- 4. bodies and half-sent requests
+def test_request_bodies_are_limited_while_streaming(tight):
+    port = tight.port
+    huge = (
+        b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200000000\r\n\r\n"
+    )
+    status, body = status_and_json(raw_http(port, huge + b"{" * 1000))
+    assert status == 413 and body["error"]["code"] == "too_large"
+    chunked = b"POST /api/tables HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+    chunk = b"8000\r\n" + b" " * 0x8000 + b"\r\n"
+    status, body = status_and_json(raw_http(port, chunked + chunk * 4))
+    assert status == 413 and body["error"]["code"] == "too_large"
+
+
+def test_a_body_announced_but_never_sent_times_out(tight):
+    half = b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+    started = time.monotonic()
+    status, body = status_and_json(raw_http(tight.port, half, wait=15))
+    assert status == 408 and body["error"]["code"] == "timeout"
+    assert time.monotonic() - started < 10
+
+
+# ---------------------------------------------------------------- 5. filling the server
+def test_absurd_option_values_are_refused_with_the_field(tight):
+    for value in (10**6, 10**14, -(10**6)):
+        r = httpx.post(
+            tight.base + "/api/tables",
+            json={"game": "sweet-nose", "players": 3, "options": {"ascension": True, "ascension_target": value}},
+        )
+        assert r.status_code == 400, r.text
+        assert r.json()["error"]["field"] == "options.ascension_target"
+
+
+def test_a_game_that_never_ends_stops_at_the_decision_cap(tight):
+    # a substitute takes the only human seat at once: bots play until the cap of 30 decisions
+    created = create_table(
+        tight.base,
+        game="mottainai",
+        players=2,
+        seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}],
+        seat_timeout=0,
+    )
+    tid = created["table"]["id"]
+    deadline = time.monotonic() + 60
+    while True:
+        summary = httpx.get(f"{tight.base}/api/tables/{tid}").json()
+        if summary["status"] != "playing" or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert summary["status"] == "over"
+    assert summary["version"] <= 30
+    if summary["version"] == 30:  # not ended by the rules first: ended by the cap, and said so
+        assert "30 decisions" in summary["result"]["abandoned"] and summary["result"]["winners"] == []
+        with Client(tight.base, tid, token_of(created, 0)) as a:
+            assert a.state["over"] and not a.state["legal"]
+            assert a.act(0)["code"] == "game_over"
+
+
+def test_tables_nobody_joined_expire(tight):
+    created = create_table(tight.base, players=2, seats=HUMANS2)
+    tid = created["table"]["id"]
+    joined = create_table(tight.base, players=2, seats=HUMANS2)
+    with Client(tight.base, joined["table"]["id"], token_of(joined, 0)):
+        deadline = time.monotonic() + 20
+        while httpx.get(f"{tight.base}/api/tables/{tid}").json()["status"] == "playing":
+            assert time.monotonic() < deadline, "the unjoined table never expired"
+            time.sleep(0.2)
+    summary = httpx.get(f"{tight.base}/api/tables/{tid}").json()
+    assert summary["status"] == "over" and "nobody joined" in summary["result"]["abandoned"]
+    assert httpx.get(f"{tight.base}/api/tables/{joined['table']['id']}").json()["status"] == "playing"
+    db = Database(tight.database_url)
+    try:
+        assert tid not in db.unfinished_ids()  # it does not come back after a restart
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_creation_is_limited_per_address(backend, request, tmp_path):
+    url = make_url(backend, request, tmp_path)
+    limits = Limits(tables_per_address_per_minute=4, max_unfinished_tables_per_address=3)
+    with ServerThread(url, seat_timeout=None, limits=limits) as s:
+        answers = [httpx.post(s.base + "/api/tables", json={"game": "mamma-mia", "seats": HUMANS2}) for _ in range(5)]
+        codes = [r.status_code for r in answers]
+        assert codes[:3] == [201, 201, 201] and codes[3] == 429, codes
+        assert answers[3].json()["error"]["code"] == "too_many_tables"
+        # a finished one no longer counts; the rate still does
+        time.sleep(0.1)
+        assert answers[4].status_code == 429
+
+
+# ---------------------------------------------------------------- 6. clean errors
+BAD_BODIES = [
+    ('{"game":"mamma-mia","seat_timeout":NaN}', "seat_timeout"),
+    ('{"game":"mamma-mia","seat_timeout":Infinity}', "seat_timeout"),
+    ('{"game":"mamma-mia","seat_timeout":1e999}', "seat_timeout"),
+    ('{"game":"mamma-mia","seat_timeout":-1}', "seat_timeout"),
+    ('{"game":"mamma-mia","players":' + "9" * 5000 + "}", "players"),
+    ('{"game":"mamma-mia","players":' + "9" * 4301 + "}", "players"),
+    ('{"game":"mamma-mia","seats":[{"kind":"human","name":"\\ud800"},{"kind":"human"}]}', "seats[0].name"),
+    ('{"game":"mamma-mia","options":' + '{"a":' * 20000 + "1" + "}" * 20000 + "}", None),
+    ("[" * 20000 + "]" * 20000, None),
+    ('{"game":"sweet-nose","players":3,"options":{"first_start_player":4}}', "options"),
+    ('{"game":"mottainai","players":3,"options":{"team_play":true}}', "players"),
+    ('{"game":"mottainai","players":6,"options":{"extended_game":true}}', "players"),
+    ('{"game":"mamma-mia","players":"2"}', "players"),
+    ('{"game":7}', "game"),
+    ('{"game":"mamma-mia","seats":"all"}', "seats"),
+    ('{"game":"mamma-mia","substitute_level":"god"}', "substitute_level"),
+    ('{"game":"mamma-mia","options":[1]}', "options"),
+]
+
+
+@pytest.mark.parametrize("body,field", BAD_BODIES, ids=[str(i) for i in range(len(BAD_BODIES))])
+def test_bad_create_requests_are_4xx_json_naming_the_field(tight, body, field):
+    before = _table_count(tight)
+    r = httpx.post(tight.base + "/api/tables", content=body.encode(), headers={"content-type": "application/json"})
+    assert 400 <= r.status_code < 500, (r.status_code, r.text[:300])
+    error = r.json()["error"]
+    assert error["code"] and error["message"]
+    if field is not None:
+        assert error.get("field") == field, error
+    assert _table_count(tight) == before  # nothing stored
+
+
+def _table_count(server) -> int:
+    db = Database(server.database_url)
+    try:
+        with db.engine.connect() as conn:
+            return conn.exec_driver_sql("SELECT count(*) FROM parlor_tables").scalar_one()
+    finally:
+        db.close()
+
+
+def test_bad_frames_get_an_error_and_the_connection_stays_healthy(tight):
+    created = create_table(tight.base, players=2, seats=HUMANS2)
+    with Client(tight.base, created["table"]["id"], token_of(created, 0)) as a:
+        for frame in (
+            '{"type":"action","id":' + "1" * 4301 + "}",
+            '{"type":"ping","ref":"\\ud800"}',
+            '{"type":"ping","ref":NaN}',
+            '{"type":"sync","x":' + "[" * 5000 + "]" * 5000 + "}",
+        ):
+            a.send(frame)
+            reply = a.next(lambda f: f["type"] == "error")
+            assert reply["code"] == "bad_json", reply
+            assert a.request({"type": "ping"})["type"] == "pong"
+        assert sync_state(a)["version"] == 0
+
+
+def test_every_option_the_lobby_can_produce_gets_201_or_a_4xx(tmp_path):
+    """The lobby (src/parlor/web/js/lobby.js) sends each option's default or one of its allowed values (a
+    checkbox for a boolean; a number box, hence any number or null, for a free integer) at every player
+    count it offers. Each option on its own, and all non-default values at once, at every count.
+    (Validation happens before the database is touched: SQLite alone keeps this test short.)"""
+    limits = Limits(tables_per_address_per_minute=1e6, max_unfinished_tables_per_address=10**6)
+    with ServerThread(f"sqlite:///{tmp_path / 'lobby.db'}", seat_timeout=None, limits=limits) as server:
+        _every_lobby_option(server)
+
+
+def _every_lobby_option(tight):
+    games = httpx.get(tight.base + "/api/games").json()["games"]
+    seen = {201: 0, "4xx": 0}
+    limits = Limits()
+    for g in games:
+        if not g["available"]:
+            continue
+        candidates = {}
+        for o in g["options"]:
+            if o["allowed"] is not None:
+                values = list(o["allowed"])
+            elif o["type"] == "bool":
+                values = [True, False]
+            else:  # Number(input.value): "", "abc" (NaN -> null), decimals, big and negative numbers
+                values = [0, -1, 1, 2.5, None, 10**9, limits.max_option_int, o["default"]]
+            candidates[o["name"]] = [v for v in values if v != o["default"] or o["allowed"] is None]
+        bodies = []
+        counts = range(g["min_players"], g["max_players"] + 1)
+        for players in counts:
+            seats = [{"kind": "human"}] * players  # no bots: nothing keeps the machine busy afterwards
+            bodies.append({"game": g["name"], "players": players, "options": {}, "seats": seats})
+            # every option at its first non-default value, all at once
+            opts = {n: vs[0] for n, vs in candidates.items() if vs}
+            bodies.append({"game": g["name"], "players": players, "options": opts, "seats": seats})
+        for players in (counts[0], counts[-1]):  # each value on its own at the smallest and largest table
+            seats = [{"kind": "human"}] * players
+            for name, values in candidates.items():
+                for v in values:
+                    bodies.append({"game": g["name"], "players": players, "options": {name: v}, "seats": seats})
+        for body in bodies:
+            r = httpx.post(tight.base + "/api/tables", json=body, timeout=30)
+            assert r.status_code == 201 or (400 <= r.status_code < 500 and r.status_code != 429), (body, r.text)
+            if r.status_code == 201:
+                seen[201] += 1
+            else:
+                assert r.json()["error"]["message"]
+                seen["4xx"] += 1
+    assert seen[201] > 50 and seen["4xx"] > 10, seen
+
+
+# ---------------------------------------------------------------- 8. integrity at start
+def test_a_damaged_sqlite_file_is_refused_and_an_empty_one_announced(tmp_path):
+    path = tmp_path / "p.db"
+    server = ServerProcess(f"sqlite:///{path}").start()
+    try:
+        for _ in range(12):
+            create_table(server.base, players=2, seats=HUMANS2)
+    finally:
+        server.stop()
+    with sqlite3.connect(path) as c:
+        c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page = c.execute("PRAGMA page_size").fetchone()[0]
+        pages = c.execute("PRAGMA page_count").fetchone()[0]
+    assert pages > 4
+    data = bytearray(path.read_bytes())
+    middle = (pages // 2) * page
+    data[middle : middle + page] = b"\xa5" * page  # one page of garbage in the middle
+    path.write_bytes(bytes(data))
+    with pytest.raises(RuntimeError, match=r"damaged|cannot be read"):
+        ServerProcess(f"sqlite:///{path}").start()
+
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    fresh = ServerProcess(f"sqlite:///{empty}").start()
+    try:
+        assert httpx.get(fresh.base + "/api/health").status_code == 200
+    finally:
+        fresh.stop()
+    assert "empty" in fresh.output() and str(empty) in fresh.output()
