@@ -136,7 +136,32 @@ def test_wing_end_trigger():
              hands=[["coin"], ["doll"]], floor=FLOOR, options={"wing_end_trigger": "on_completion"})  # fmt: skip
     play(s, Collect("bench"))
     play(s, MoveWork("crane", "gift_shop"))
-    assert not s.is_over
+    assert s.is_over  # the Plane move makes the fifth work arrive in the Gift Shop (v0.84's wording)
+    # Only a change nobody "makes" differs: a Kite becoming Go Set counts Stone works in both wings.
+    base = dict(start="morning", hands=[["coin"], []], gallery=[["kite", "frog", "tablet", "stool"], ["go_set"]],
+                gift_shop=[["poem"], []], floor=FLOOR)  # fmt: skip
+    s = scen(**base)
+    play(s, UseEffect("kite"))
+    play(s, KiteGive("coin", 1))  # Go Set is the only work to copy: the copy needs no question
+    assert s.is_over and s.end_reason == "wing"  # four Stone works count in the Gift Shop too
+    s = scen(**base, options={"wing_end_trigger": "on_completion"})
+    play(s, UseEffect("kite"))
+    events = play(s, KiteGive("coin", 1))
+    assert "kite_copy" in kinds(events) and not s.is_over
+
+
+def test_v084_ends_on_a_plane_move_to_five_and_implies_on_completion():
+    from parlor.games.mottainai.options import Options
+
+    assert Options(ruleset="v0.84").wing_end_trigger == "on_completion"
+    assert Options().wing_end_trigger == "any_change"
+    assert Options(ruleset="v0.84", wing_end_trigger="any_change").wing_end_trigger == "any_change"
+    # Worked example: Plane moves Crane from a Gallery of four into a Gift Shop of four.
+    s = scen(tasks=["bowl", None], gallery=[["plane", "poem", "fan", "scroll"], []],
+             gift_shop=[["crane", "frog", "stool", "tablet"], []], floor=FLOOR, options={"ruleset": "v0.84"})  # fmt: skip
+    play(s, Collect("bench"))
+    play(s, MoveWork("poem", "gallery"))
+    assert s.is_over and s.end_reason == "wing"
 
 
 def test_extended_game():
@@ -211,9 +236,11 @@ def test_fountain_counts_for_cover():
                 craft_bench=[["jar"], []], floor=FLOOR)  # fmt: skip
     s = scen(**base)
     play(s, Reveal("frog"))
+    play(s, Done())
     assert actions_left(s) == 1 + 2 + 1
     s = scen(**base, options={"fountain_counts_for_cover": True})
     play(s, Reveal("frog"))
+    play(s, Done())
     assert actions_left(s) == 1 + 2  # two "helpers", capacity 1: none covered
 
 
@@ -363,10 +390,12 @@ def test_turtle_precedence():
                 gallery=[[], ["coin", "gong", "flute", "sword", "ring", "pin"]],
                 gift_shop=[["turtle", "poem", "frog", "kite"], []], floor=FLOOR)  # fmt: skip
     s = scen(**base)
-    play(s, Complete("bowl", "gift_shop"))
+    for a in (Complete("bowl", "gift_shop"), Reveal("cup"), Reveal("dice")):
+        play(s, a)
     assert s.end_reason == "turtle" and final_result(s).winners == (0,)
     s = scen(**base, options={"turtle_precedence": False})
-    play(s, Complete("bowl", "gift_shop"))
+    for a in (Complete("bowl", "gift_shop"), Reveal("cup"), Reveal("dice")):
+        play(s, a)
     assert s.end_reason == "wing" and final_result(s).winners == (1,)
 
 
