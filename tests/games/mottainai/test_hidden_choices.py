@@ -138,7 +138,8 @@ def test_same_public_action_gives_the_observer_the_same_view(players, options):
 
 def test_the_issue_reproduction_gives_identical_views():
     base = dict(players=2, options={"ruleset": "v0.84"}, active=0, start="morning",
-                hands=[["bell", "scroll"], ["cup", "dice", "jar"]], deck=["pin", "ring", "gong", "vase", "bowl"])  # fmt: skip
+                hands=[["bell", "scroll"], ["cup", "dice", "jar"]],
+                deck=["pin", "ring", "gong", "vase", "bowl"])  # fmt: skip
     a = G.scenario(base)
     b = G.scenario(dict(base, hands=[["bell", "tower"], ["cup", "dice", "jar"]]))
     assert a.view(1) == b.view(1)

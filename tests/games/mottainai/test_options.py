@@ -156,9 +156,11 @@ def test_v084_ends_on_a_plane_move_to_five_and_implies_on_completion():
     assert Options(ruleset="v0.84").wing_end_trigger == "on_completion"
     assert Options().wing_end_trigger == "any_change"
     assert Options(ruleset="v0.84", wing_end_trigger="any_change").wing_end_trigger == "any_change"
-    # Worked example: Plane moves Crane from a Gallery of four into a Gift Shop of four.
+    # Worked example: after a Potter action, Plane moves Poem from a Gallery of four into a Gift
+    # Shop of four: the fifth work arrives there and the game ends at once.
     s = scen(tasks=["bowl", None], gallery=[["plane", "poem", "fan", "scroll"], []],
-             gift_shop=[["crane", "frog", "stool", "tablet"], []], floor=FLOOR, options={"ruleset": "v0.84"})  # fmt: skip
+             gift_shop=[["crane", "frog", "stool", "tablet"], []], floor=FLOOR,
+             options={"ruleset": "v0.84"})  # fmt: skip
     play(s, Collect("bench"))
     play(s, MoveWork("poem", "gallery"))
     assert s.is_over and s.end_reason == "wing"
@@ -421,6 +423,27 @@ def test_dice_hand_size_moment():
     play(s, ReturnCard("poem"))
     play(s, Done())  # 1 card left, frog is worth 2: no completion
     assert "work_completed" not in kinds(s.ev) and names(s.gift[0]) == []
+
+
+def test_v084_dice_counts_the_waiting_area_too():
+    # Worked example: two cards in hand, one drawn card waiting (a Prayer earlier this noon); the
+    # deck shows Bowl (Clay, value 3). v1.0 compares 3 with the hand (2): no free work. v0.84's
+    # note counts the waiting area for card effects: 2 + 1 = 3, Bowl may be completed for free.
+    from parlor.games.mottainai.actions import PickWing
+
+    base = dict(tasks=["kite", None], hands=[["poem", "scroll"], []], waiting=[["fan"], []], gallery=[["dice"], []],
+                deck=["bowl", "vase", "cup", "jar"], floor=FLOOR)  # fmt: skip
+    s = scen(**base)
+    play(s, Refill())
+    play(s, UseEffect("dice"))
+    assert decision(s) == "tailor_return"
+    assert Options(ruleset="v0.84").effects_count_waiting_area and not Options().effects_count_waiting_area
+    s = scen(**base, options={"ruleset": "v0.84"})
+    play(s, Refill())
+    play(s, UseEffect("dice"))
+    assert decision(s) == "dice"
+    play(s, PickWing("gallery"))
+    assert names(s.gallery[0]) == ["bowl", "dice"]
 
 
 def test_brick_counts_start_cards():
