@@ -1168,6 +1168,8 @@ def start_support(s: MottainaiState, p: int, card: int, wing: int, how: str) -> 
     if smith_action and need and s.has(p, BRICK):
         need = max(0, need - s.brick_support(MAT[card]))
     s.ret_batch = 0
+    if card not in s.known[p]:  # everyone saw which card is becoming a work
+        s.add(s.known, p, card)
     s.stack.append(("support", card, wing, how, need, ()))
     settle_support(s, p)
 
