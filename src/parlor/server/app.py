@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -181,11 +181,7 @@ def create_app(
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str, request: Request) -> dict[str, Any]:
-        hub = hub_of(request)
-        table = await hub.get(table_id)
-        summary = table.summary()
-        hub.release(table)
-        return summary
+        return await hub_of(request).summary_of(table_id)
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
@@ -200,13 +196,8 @@ def create_app(
             hub.release(table)
 
     @app.get("/api/tables/{table_id}/replay")
-    async def replay(table_id: str, request: Request) -> dict[str, Any]:
-        hub = hub_of(request)
-        table = await hub.get(table_id)
-        try:
-            return await hub.replay(table)
-        finally:
-            hub.release(table)
+    async def replay(table_id: str, request: Request) -> Response:
+        return Response(await hub_of(request).replay_text(table_id), media_type="application/json")
 
     @app.post("/api/tables/{table_id}/play-again")
     async def play_again(table_id: str, request: Request) -> dict[str, Any]:

@@ -87,6 +87,13 @@ actions_t = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+finished_t = Table(
+    "parlor_finished",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("steps", Text, nullable=False),  # JSON: the replay's steps, as a spectator saw them
+)
+
 events_t = Table(
     "parlor_events",
     metadata,
@@ -263,6 +270,11 @@ class Database:
                 .values(name=name, joined=joined)
             )
 
+    def store_replay(self, table_id: str, steps_json: str) -> None:
+        with self.engine.begin() as conn:
+            if conn.execute(select(finished_t.c.table_id).where(finished_t.c.table_id == table_id)).first() is None:
+                conn.execute(insert(finished_t).values(table_id=table_id, steps=steps_json))
+
     def close_unplayed(self, table_id: str, result: dict[str, Any]) -> None:
         """End a table nobody joined (it no longer resumes at start)."""
         with self.engine.begin() as conn:
@@ -312,6 +324,26 @@ class Database:
             table["event_count"] = conn.execute(
                 select(func.count()).select_from(events_t).where(events_t.c.table_id == table_id)
             ).scalar_one()
+            return table
+
+    def load_finished(self, table_id: str) -> dict[str, Any] | None:
+        """A finished table's row, seats and stored replay steps (JSON text or None): no record, no events."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
+            if row is None or row["status"] != "over":
+                return None
+            table = dict(row)
+            table["options"] = json.loads(table["options"])
+            table["result"] = json.loads(table["result"]) if table["result"] else None
+            table["seats"] = [
+                dict(r)
+                for r in conn.execute(
+                    select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+                ).mappings()
+            ]
+            table["steps"] = conn.execute(
+                select(finished_t.c.steps).where(finished_t.c.table_id == table_id)
+            ).scalar_one_or_none()
             return table
 
     def events(self, table_id: str) -> list[dict[str, Any]]:

@@ -71,6 +71,7 @@ class Hub(TablesMixin, SeatsMixin, ClocksMixin, MovesMixin, BotRunnerMixin, Broa
         per_minute = self.limits.tables_per_address_per_minute
         self._creations = RateLimiter(per_minute / 60.0, max(1.0, per_minute))
         self._sweeper: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[Any]] = set()
         self.bot_delay = bot_delay
         self.default_seat_timeout = default_seat_timeout
         self.tables: dict[str, LiveTable] = {}
@@ -132,6 +133,7 @@ class Hub(TablesMixin, SeatsMixin, ClocksMixin, MovesMixin, BotRunnerMixin, Broa
                 if table.bot_task is not None:
                     table.bot_task.cancel()
                 expired.append(table.id)
+                self.store_replay_soon(table)
                 self.release(table)
         if expired:
             log.info("closed %d table(s) nobody joined", len(expired))
@@ -141,6 +143,8 @@ class Hub(TablesMixin, SeatsMixin, ClocksMixin, MovesMixin, BotRunnerMixin, Broa
         self._closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
+        for task in list(self._background):
+            task.cancel()
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()

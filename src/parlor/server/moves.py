@@ -178,6 +178,8 @@ class MovesMixin:
             table.status = "over"
             table.result = result
             self._stop_clocks(table)
+        if table.status == "over":
+            self.store_replay_soon(table)
         self.after_change(table, "action", ack=ack)
 
     def after_change(
