@@ -15,9 +15,9 @@ def test_migrations_create_the_schema_idempotently_and_match_the_models(database
         db.migrate()
         db.migrate()  # a second start-up changes nothing
         with db.engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == "0001"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == "0002"
             tables = set(inspect(conn).get_table_names())
-            assert {"parlor_tables", "parlor_seats", "parlor_actions", "parlor_events"} <= tables
+            assert {"parlor_tables", "parlor_seats", "parlor_actions", "parlor_events", "parlor_finished"} <= tables
             diff = compare_metadata(MigrationContext.configure(conn), metadata)
             assert diff == [], diff
         if db.is_sqlite:

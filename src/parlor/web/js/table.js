@@ -76,6 +76,8 @@ function connect() {
     retry = 0;
     setConn("online");
   });
+  // The server closes a connection silent for longer than its idle timeout (docs/protocol.md, "Limits").
+  const keepAlive = setInterval(() => send({ type: "ping" }), 25000);
   ws.addEventListener("message", (m) => {
     let msg;
     try {
@@ -86,6 +88,7 @@ function connect() {
     onFrame(msg);
   });
   ws.addEventListener("close", (ev) => {
+    clearInterval(keepAlive);
     ws = null;
     st.pending = false;
     if (ev.code === 4403 || ev.code === 4404) {
