@@ -113,7 +113,7 @@ def simulate(
         str,
         typer.Option(
             "--bots",
-            help="Bot per seat, comma-separated (random, heuristic, hard:iterations=800, file.py:Class); the last repeats.",
+            help="Bot per seat, comma-separated (random, heuristic, hard:iterations=800, file.py:Class); last repeats.",
         ),
     ] = "heuristic",
     seed: Annotated[int, typer.Option("--seed", help="Base seed: the same seed gives the same results.")] = 1,
