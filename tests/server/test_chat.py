@@ -16,7 +16,7 @@ from parlor.server.db import Database
 from .conftest import BACKENDS, Client, ServerThread, create_table, make_url, token_of
 from .test_replay import stored_record, wait_over
 
-NASTY = '<img src=x onerror="alert(1)"> & <b>bold</b> \'quotes\' 你好'
+NASTY = "<img src=x onerror=\"alert(1)\"> & <b>bold</b> 'quotes' 你好"
 
 
 @pytest.fixture(params=BACKENDS)
@@ -132,10 +132,15 @@ def test_a_seat_replays_its_own_game_and_nothing_more(server: ServerThread, game
     for version in live:
         assert steps[version]["view"] == seen[version], version
     # Its own private events are there, nobody else's; its hand is there, nobody else's.
-    state = states[0].game.new_game(record["players"], record["seed"], states[0].game.options_from_json(record["options"]))
+    state = states[0].game.new_game(
+        record["players"], record["seed"], states[0].game.options_from_json(record["options"])
+    )
     for i, (seat, action) in enumerate(record["actions"], start=1):
         events = state.apply(seat, state.game.action_from_json(action))
-        expected = [{"event": e.kind, "data": e.data, **({"visible_to": sorted(e.visible_to)} if e.visible_to else {})} for e in for_seat(events, 0)]
+        expected = [
+            {"event": e.kind, "data": e.data, **({"visible_to": sorted(e.visible_to)} if e.visible_to else {})}
+            for e in for_seat(events, 0)
+        ]
         got = [e for e in steps[i]["events"] if e["event"] != "bot_played"]
         assert got == json.loads(json.dumps(expected)), i
         assert all(e.get("visible_to") in (None, [0]) for e in steps[i]["events"])

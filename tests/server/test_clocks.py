@@ -22,7 +22,9 @@ def clock_server(request, tmp_path_factory):
 
 
 def two_humans(base: str, **body: Any) -> dict[str, Any]:
-    return create_table(base, players=2, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], **body)
+    return create_table(
+        base, players=2, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], **body
+    )
 
 
 def summary(base: str, tid: str) -> dict[str, Any]:
@@ -163,7 +165,9 @@ def test_bad_clock_settings_are_refused(clock_server):
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request", (bad, r.text)
         assert "turn_time" in r.json()["error"]["message"]
     r = httpx.post(
-        f"{clock_server.base}/api/tables", json={"game": "mamma-mia", "players": 2, "bots_before_join": "yes"}, timeout=10
+        f"{clock_server.base}/api/tables",
+        json={"game": "mamma-mia", "players": 2, "bots_before_join": "yes"},
+        timeout=10,
     )
     assert r.status_code == 400 and "bots_before_join" in r.json()["error"]["message"]
 
@@ -185,7 +189,11 @@ def test_the_host_lets_a_bot_play_a_missing_seat_until_its_player_comes(clock_se
             assert r.status_code == 403 and r.json()["error"]["code"] == "not_host", token
         for seat in (0 - 1, 2, "x", 99):
             r = host_post(clock_server.base, tid, seat, "stand-in", {"host_token": host, "on": True})
-            assert r.status_code in (400, 404, 422) and r.json()["error"]["code"] in ("bad_seat", "not_found", "bad_request")
+            assert r.status_code in (400, 404, 422) and r.json()["error"]["code"] in (
+                "bad_seat",
+                "not_found",
+                "bad_request",
+            )
         r = host_post(clock_server.base, tid, 1, "stand-in", {"host_token": host, "on": "yes"})
         assert r.status_code == 400
         time.sleep(0.3)
@@ -246,9 +254,7 @@ def test_the_host_gives_a_seat_a_new_link(clock_server):
 
 
 def test_host_actions_on_bots_and_finished_tables_are_refused(clock_server):
-    created = create_table(
-        clock_server.base, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}]
-    )
+    created = create_table(clock_server.base, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}])
     tid, host = created["table"]["id"], created["host_token"]
     r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": host})
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_seat"
