@@ -248,16 +248,24 @@ class Database:
             if done.rowcount != 1:
                 raise RuntimeError(f"table {table_id} is not at version {idx + 1} in the database")
 
-    def set_seat(self, table_id: str, seat: int, name: str | None, joined: bool, **more: Any) -> None:
-        """Update a seat: its name and joined mark, and optionally ``stand_in`` or ``token_hash``."""
-        unknown = set(more) - {"stand_in", "token_hash"}
-        if unknown:
-            raise ValueError(f"set_seat: unknown fields {sorted(unknown)}")
+    def set_seat(
+        self,
+        table_id: str,
+        seat: int,
+        name: str | None,
+        joined: bool,
+        stand_in: bool | None = None,
+        token_hash: str | None = None,
+    ) -> None:
+        """Update a seat: its name and joined mark, and ``stand_in`` or ``token_hash`` unless None."""
+        values: dict[str, Any] = {"name": name, "joined": joined}
+        if stand_in is not None:
+            values["stand_in"] = stand_in
+        if token_hash is not None:
+            values["token_hash"] = token_hash
         with self.engine.begin() as conn:
             conn.execute(
-                update(seats_t)
-                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-                .values(name=name, joined=joined, **more)
+                update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(**values)
             )
 
     def add_chat(self, table_id: str, idx: int, seat: int, text: str, version: int) -> datetime:

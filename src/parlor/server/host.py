@@ -49,7 +49,7 @@ class HostMixin:
             if on and s.connections > 0:
                 raise ServerError("bad_seat", f"seat {seat}'s player is at the table")
             if s.stand_in != on:
-                await self.run_db(self.db.set_seat, table.id, s.seat, s.name, s.joined, stand_in=on)
+                await self.run_db(self.db.set_seat, table.id, s.seat, s.name, s.joined, on)
                 s.stand_in = on
                 log.info("table %s: the host %s a bot for seat %d", table.id, "asked" if on else "stopped", s.seat)
             self._seat_control_changed(table, s)
@@ -62,7 +62,7 @@ class HostMixin:
             s = self.host_seat(table, seat)
             token = new_token()
             digest = hash_token(token)
-            await self.run_db(self.db.set_seat, table.id, s.seat, None, False, token_hash=digest, stand_in=False)
+            await self.run_db(self.db.set_seat, table.id, s.seat, None, False, False, digest)
             s.token_hash, s.name, s.joined, s.stand_in = digest, None, False, False
             refusal = dumps({"type": "error", "code": "bad_token", "message": "this seat was given a new link"})
             for conn in [c for c in table.connections if c.seat == s.seat]:
