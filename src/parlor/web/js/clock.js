@@ -66,7 +66,11 @@ export function botNote(info, you) {
     return h(
       "small",
       { class: "bot-note" },
-      info.seat === you ? t("seat.bot_played_for_you", { n: info.bot_moves }) : t("seat.bot_played", { n: info.bot_moves }),
+      info.bot_moves === 1
+        ? t(info.seat === you ? "seat.bot_played_for_you_one" : "seat.bot_played_one")
+        : info.seat === you
+          ? t("seat.bot_played_for_you", { n: info.bot_moves })
+          : t("seat.bot_played", { n: info.bot_moves }),
     );
   }
   if (!info.joined) return h("small", { class: "bot-note muted" }, t("seat.not_joined"));
