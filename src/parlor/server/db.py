@@ -264,9 +264,7 @@ class Database:
         if token_hash is not None:
             values["token_hash"] = token_hash
         with self.engine.begin() as conn:
-            conn.execute(
-                update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(**values)
-            )
+            conn.execute(update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(**values))
 
     def add_chat(self, table_id: str, idx: int, seat: int, text: str, version: int) -> datetime:
         """Store chat line ``idx`` of a table; returns its time stamp."""
