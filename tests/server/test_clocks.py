@@ -113,6 +113,9 @@ def test_the_turn_clock_runs_out_and_a_bot_moves_marked_for_the_seat(clock_serve
         catch_up([ann, bob, spec])
         for c in (ann, bob, spec):
             assert marks(c.frames)[:1] == [{"seat": mover, "reason": "clock"}]
+            # ... and a seats frame counts it for the seat chips.
+            if not any(f["type"] == "seats" and f["seats"][mover]["bot_moves"] >= 1 for f in c.frames):
+                c.next(lambda f: f["type"] == "seats" and f["seats"][mover]["bot_moves"] >= 1, timeout=5)
         seats = summary(clock_server.base, tid)["seats"]
         assert seats[mover]["bot_moves"] >= 1 and not seats[mover]["substituted"]
         # The player keeps the seat: the next decision waits for them (their clock starts full).

@@ -136,6 +136,8 @@ class MovesMixin:
             table.result = result
             self._stop_clocks(table)
         self.after_change(table, "action", ack=ack)
+        if for_human:  # the seat chips count the moves bots made for a player
+            self._broadcast_seats(table)
 
     def after_change(
         self, table: LiveTable, cause: str, extra: list[dict[str, Any]] | None = None, ack: Ack = None
