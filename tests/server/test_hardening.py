@@ -9,11 +9,10 @@ import time
 
 import httpx
 import pytest
-from sqlalchemy import delete
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from parlor.server.db import Database, actions_t, events_t
+from parlor.server.db import Database
 from parlor.server.limits import Limits
 
 from .conftest import BACKENDS, Client, ServerProcess, ServerThread, create_table, make_url, sync_state, token_of
@@ -424,34 +423,3 @@ def test_a_damaged_sqlite_file_is_refused_and_an_empty_one_announced(tmp_path):
     finally:
         fresh.stop()
     assert "empty" in fresh.output() and str(empty) in fresh.output()
-
-
-# ---------------------------------------------------------------- 7. finished tables are a lookup
-def test_finished_tables_are_read_from_their_stored_result_and_replay(tight):
-    created = create_table(
-        tight.base, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}], seat_timeout=0
-    )
-    tid = created["table"]["id"]
-    deadline = time.monotonic() + 60
-    while httpx.get(f"{tight.base}/api/tables/{tid}").json()["status"] == "playing":
-        assert time.monotonic() < deadline
-        time.sleep(0.2)
-    db = Database(tight.database_url)
-    try:
-        for _ in range(100):  # the replay is stored in the background just after the end
-            row = db.load_finished(tid)
-            if row is not None and row["steps"] is not None:
-                break
-            time.sleep(0.1)
-        assert row is not None and row["steps"] is not None
-        summary = httpx.get(f"{tight.base}/api/tables/{tid}").json()
-        replay = httpx.get(f"{tight.base}/api/tables/{tid}/replay").json()
-        assert len(replay["steps"]) == summary["version"] + 1 and replay["result"] == summary["result"]
-        # Take the record away: reads still answer the same, so they do not replay it.
-        with db.engine.begin() as conn:
-            conn.execute(delete(events_t).where(events_t.c.table_id == tid))
-            conn.execute(delete(actions_t).where(actions_t.c.table_id == tid))
-        assert httpx.get(f"{tight.base}/api/tables/{tid}").json() == summary
-        assert httpx.get(f"{tight.base}/api/tables/{tid}/replay").json() == replay
-    finally:
-        db.close()

@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -30,7 +30,7 @@ from .protocol import loads
 
 PROTOCOL = 1
 WEB = Path(__file__).resolve().parent.parent / "web"  # the browser front end (src/parlor/web)
-CLIENT_TYPES = ("action", "undo", "play_again", "sync", "ping")
+CLIENT_TYPES = ("action", "undo", "play_again", "chat", "sync", "ping")
 
 
 def create_app(
@@ -181,7 +181,11 @@ def create_app(
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str, request: Request) -> dict[str, Any]:
-        return await hub_of(request).summary_of(table_id)
+        hub = hub_of(request)
+        table = await hub.get(table_id)
+        summary = table.summary()
+        hub.release(table)
+        return summary
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
@@ -196,8 +200,46 @@ def create_app(
             hub.release(table)
 
     @app.get("/api/tables/{table_id}/replay")
-    async def replay(table_id: str, request: Request) -> Response:
-        return Response(await hub_of(request).replay_text(table_id), media_type="application/json")
+    async def replay(table_id: str, request: Request) -> dict[str, Any]:
+        """The spectators' replay, or with a seat's token (``Authorization: Bearer``, or ``?token=``) that
+        seat's own."""
+        hub = hub_of(request)
+        table = await hub.get(table_id)
+        try:
+            auth = request.headers.get("authorization", "")
+            token = auth[7:].strip() if auth[:7].lower() == "bearer " else request.query_params.get("token")
+            seat = None if token is None else hub.authenticate(table, token)
+            return await hub.replay(table, seat)
+        finally:
+            hub.release(table)
+
+    # ---- the host ---------------------------------------------------------------------------------
+    async def host_request(table_id: str, seat: str, request: Request) -> tuple[Hub, Any, dict[str, Any], int]:
+        hub = hub_of(request)
+        body = await body_of(request)
+        if not isinstance(body, dict):
+            raise ServerError("bad_request", "the body must be a JSON object")
+        try:
+            number = int(seat)
+        except ValueError:
+            raise ServerError("bad_seat", f"{seat[:20]!r} is not a seat number") from None
+        return hub, await hub.get(table_id), body, number
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/stand-in")
+    async def stand_in(table_id: str, seat: str, request: Request) -> dict[str, Any]:
+        hub, table, body, number = await host_request(table_id, seat, request)
+        try:
+            return await hub.set_stand_in(table, body.get("host_token"), number, body.get("on", True))
+        finally:
+            hub.release(table)
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/new-link")
+    async def new_link(table_id: str, seat: str, request: Request) -> dict[str, Any]:
+        hub, table, body, number = await host_request(table_id, seat, request)
+        try:
+            return await hub.new_link(table, body.get("host_token"), number)
+        finally:
+            hub.release(table)
 
     @app.post("/api/tables/{table_id}/play-again")
     async def play_again(table_id: str, request: Request) -> dict[str, Any]:
@@ -271,6 +313,7 @@ def create_app(
             }
             conn.push(_frame(welcome))
             conn.push(hub.state_frame(conn, "join"))
+            conn.push(hub.chat_history_frame(table))
             while not conn.closed:
                 try:
                     message = await asyncio.wait_for(ws.receive(), caps.idle_timeout)
@@ -349,6 +392,8 @@ def create_app(
                 await hub.act(conn, msg, ref)  # the ack goes out with the state frames
             elif kind == "undo":
                 await hub.undo(conn, ref)
+            elif kind == "chat":
+                await hub.say(conn, msg.get("text"), ref)  # its ack, then the chat frame to everyone
             elif kind == "play_again":
                 if conn.seat is None:
                     raise ServerError("spectator", "spectators cannot start a new game")

@@ -43,6 +43,7 @@ class Connection:
         self.ready = False  # set once its join frame is queued: broadcasts skip it until then
         self.too_slow = False
         self.dead = asyncio.Event()  # set when the writer stops for good: the reader then lets go
+        self.close_code: int | None = None  # set to close the socket with this code once its queue is sent
         self._send = send
         self._close = close
 
@@ -66,6 +67,8 @@ class Connection:
                 if text is None:
                     if self.too_slow and self._close is not None:
                         await self._close(4008, f"too slow: more than {self.max_queue_bytes} bytes waiting")
+                    elif self.close_code is not None and self._close is not None:
+                        await self._close(self.close_code, "this seat's link no longer works")
                     return
                 self.queued_bytes -= len(text)
                 await self._send(text)
@@ -131,17 +134,24 @@ class BroadcastMixin:
             key = (seat, cause)
             hit = table.full_frames.get(key)
             if hit is not None and hit[0] == table.changes:
-                return hit[1]
+                return self._with_clocks(table, hit[1])
             body = self._frame_body(table, seat, cause)
             text = body[:-1] + ',"events":[' + self._seat_log(table, seat) + "]}"
             table.full_frames[key] = (table.changes, text)
-            return text
+            return self._with_clocks(table, text)
         new_events = [e for _, e in table.events[conn.sent_events :]]
         conn.sent_events = len(table.events)
         events = [event_json(e) for e in for_seat(new_events, seat)]
         if extra_events:
             events.extend(extra_events)
-        return self._frame_body(table, seat, cause, events)
+        return self._with_clocks(table, self._frame_body(table, seat, cause, events))
+
+    @staticmethod
+    def _with_clocks(table: LiveTable, text: str) -> str:
+        """The clocks run between changes: added to each frame as it is sent, never cached."""
+        from .clocks import clocks_left
+
+        return text[:-1] + ',"clocks":' + dumps(clocks_left(table)) + "}"
 
     def _frame_body(
         self, table: LiveTable, seat: int | None, cause: str, events: list[dict[str, Any]] | None = None
@@ -193,7 +203,9 @@ class BroadcastMixin:
                 conn.push(dumps({"type": "error", "code": "server_error", "message": "cannot show the table"}))
 
     def _broadcast_seats(self, table: LiveTable) -> None:
-        frame = dumps({"type": "seats", "seats": [s.summary() for s in table.seats]})
+        from .clocks import clocks_left
+
+        frame = dumps({"type": "seats", "seats": [s.summary() for s in table.seats], "clocks": clocks_left(table)})
         for conn in list(table.connections):
             conn.push(frame)
 

@@ -9,11 +9,13 @@ The hub is assembled from one part per concern, each in its own module:
 
 - ``tables``      tables and the lobby: creating, restoring, forgetting, playing again
 - ``seats``       seats and tokens: joining, authenticating, connections arriving and leaving
-- ``clocks``      clocks and leavers: an absent player's seat handed to a bot
+- ``clocks``      clocks and leavers: turn clocks, an absent player's seat handed to a bot
 - ``moves``       actions and undo: validate, store, swap in
 - ``bot_runner``  bots taking their turns
 - ``broadcast``   each connection's queue and the frames it is sent
-- ``replays``     a finished game step by step
+- ``replays``     a finished game step by step, from the spectators' or a seat's view
+- ``chat``        the table's chat
+- ``host``        what the table's host may do: a stand-in bot, a new link
 
 Game-agnostic: only ``parlor.games.get`` and the State protocol are used.
 """
@@ -28,8 +30,10 @@ from typing import Any
 
 from .bot_runner import BOT_LEVELS, BotRunnerMixin, bot_level_description
 from .broadcast import BroadcastMixin, Connection, event_json
+from .chat import ChatMixin
 from .clocks import ClocksMixin
 from .db import Database, now
+from .host import HostMixin
 from .limits import Limits, RateLimiter
 from .moves import MovesMixin, undo_refusal
 from .protocol import ServerError
@@ -56,7 +60,17 @@ __all__ = [
 log = logging.getLogger("parlor.server")
 
 
-class Hub(TablesMixin, SeatsMixin, ClocksMixin, MovesMixin, BotRunnerMixin, BroadcastMixin, ReplaysMixin):
+class Hub(
+    TablesMixin,
+    SeatsMixin,
+    ClocksMixin,
+    MovesMixin,
+    BotRunnerMixin,
+    BroadcastMixin,
+    ReplaysMixin,
+    ChatMixin,
+    HostMixin,
+):
     def __init__(
         self,
         db: Database,
@@ -71,7 +85,7 @@ class Hub(TablesMixin, SeatsMixin, ClocksMixin, MovesMixin, BotRunnerMixin, Broa
         per_minute = self.limits.tables_per_address_per_minute
         self._creations = RateLimiter(per_minute / 60.0, max(1.0, per_minute))
         self._sweeper: asyncio.Task[None] | None = None
-        self._background: set[asyncio.Task[Any]] = set()
+
         self.bot_delay = bot_delay
         self.default_seat_timeout = default_seat_timeout
         self.tables: dict[str, LiveTable] = {}
@@ -133,7 +147,6 @@ class Hub(TablesMixin, SeatsMixin, ClocksMixin, MovesMixin, BotRunnerMixin, Broa
                 if table.bot_task is not None:
                     table.bot_task.cancel()
                 expired.append(table.id)
-                self.store_replay_soon(table)
                 self.release(table)
         if expired:
             log.info("closed %d table(s) nobody joined", len(expired))
@@ -143,8 +156,6 @@ class Hub(TablesMixin, SeatsMixin, ClocksMixin, MovesMixin, BotRunnerMixin, Broa
         self._closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
-        for task in list(self._background):
-            task.cancel()
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
