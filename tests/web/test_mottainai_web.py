@@ -63,15 +63,17 @@ def test_run_time_keys_exist_in_every_language() -> None:
         assert not missing, f"{lang}.json lacks {missing}"
 
 
-def test_card_names_stay_english_and_the_rest_is_translated() -> None:
-    """Card names are proper names (English everywhere); materials and roles are translated."""
+def test_card_names_and_the_rest_are_translated() -> None:
+    """Card names come in every language (i18n/mottainai_cards.<lang>.json); so do materials and roles."""
     en = catalog("en")
+    cards = json.loads((GAME / "cards.json").read_text(encoding="utf-8"))
     for lang in LANGS[1:]:
         cat = catalog(lang)
         for key in [k for k in en if k.startswith(("mt.mat.", "mt.role.", "mt.part.", "mt.zone."))]:
             assert cat[key] != en[key], f"{lang}: {key} is not translated"
-    js = (WEB / "games" / "mottainai.js").read_text(encoding="utf-8")
-    assert "stay English in every language" in js
+        texts = json.loads((WEB / "i18n" / f"mottainai_cards.{lang}.json").read_text(encoding="utf-8"))
+        names = [texts[c["id"]]["name"] for c in cards]
+        assert all(n.strip() for n in names) and len(set(names)) == 54, lang
 
 
 # ---------------------------------------------------------------------------- the browser
@@ -225,7 +227,6 @@ def test_mottainai_screenshots_in_every_language(server: Server, browser: Any, s
         assert not seat.errors, seat.errors
     finally:
         seat.close()
-
 
 
 def test_card_effects_are_shown_in_the_readers_language(server: Server, browser: Any) -> None:
