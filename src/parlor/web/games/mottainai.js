@@ -76,7 +76,7 @@ function decisionText(ctx, view) {
     role: d.role ? role(ctx, d.role) : "",
     material: d.material ? mat(ctx, d.material) : "",
     card: d.effect ? info(d.effect).name : d.work ? info(d.work).name : "",
-    cards: d.revealed ? d.revealed.map((c) => info(c).name).join(", ") : "",
+    cards: (d.revealed || d.cards || []).map((c) => info(c).name).join(", "),
     who: d.player !== undefined ? whoOf(ctx, d.player) : d.owner !== undefined ? whoOf(ctx, d.owner) : "",
     n: d.remaining ?? "",
   };
