@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .conftest import Server
-from .test_browser import DESKTOP, LANGS, PHONE, Seat, check_no_private, click_one
+from .test_browser import DESKTOP, LANGS, PHONE, Seat, check_no_private, click_one, phone_view
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "src" / "parlor" / "web"
@@ -224,6 +224,8 @@ def test_mottainai_screenshots_in_every_language(server: Server, browser: Any, s
                 out = screenshots / f"mottainai_{lang}_{name}.png"
                 seat.page.screenshot(path=str(out), full_page=True)
                 assert out.stat().st_size > 10_000
+                if name == "phone":
+                    phone_view(seat.page, screenshots / f"mottainai_{lang}_{name}.png".replace(".png", "_view.png"))
         assert not seat.errors, seat.errors
     finally:
         seat.close()

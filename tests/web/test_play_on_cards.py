@@ -32,6 +32,9 @@ def click_on_cards(seat: Seat, rng: random.Random) -> bool:
     page = seat.page
     if page.evaluate("document.body.dataset.yourTurn") != "1":
         return False
+    # Your turn is noticed in a background tab too: the title and the icon say it.
+    assert page.title().startswith("●"), page.title()
+    assert page.evaluate("document.querySelector('link[rel=icon]').dataset.state") == "turn"
     before, drawn = seat.version(), page.evaluate("document.body.dataset.drawn")
     picker = page.locator("#sweetness-picker")
     if picker.count():

@@ -103,7 +103,8 @@ export function orderCard(ctx, order, extra = "", pick = null) {
   const deck = deckOf(order);
   return h(
     "div",
-    { class: `mm-card order deck-${deck} ${extra}`, "data-order": order, title: orderPhrase(ctx, order), "data-pick": pick, "data-key": pick || undefined },
+    // Every order card is unique: it slides from the hand to the oven or the baked pile (patch.js).
+    { class: `mm-card order deck-${deck} ${extra}`, "data-order": order, title: orderPhrase(ctx, order), "data-pick": pick, "data-key": pick || undefined, "data-flip": extra.includes("mini") ? undefined : `mm:${order}` },
     h("span", { class: "order-pic" }, orderPicture(order)),
     h("span", { class: "card-name" }, cardLabel(ctx, order)),
   );

@@ -615,8 +615,10 @@ function render() {
     // A new position (or animation step) is on screen: moves wait until it has been seen.
     const now = performance.now();
     guard.until = now + GUARD_MS;
-    if (guard.spotUntil === Infinity) guard.spotUntil = now + SAME_SPOT_MS;
   }
+  // The same-spot rule runs from the moment the answer to the last move is on screen (a new
+  // position, or a refusal that leaves the old one).
+  if (!st.pending && guard.spotUntil === Infinity) guard.spotUntil = performance.now() + SAME_SPOT_MS;
   guard.version = version;
   guard.shown = st.shown;
   document.body.dataset.pending = st.pending ? "1" : "0";
