@@ -250,11 +250,14 @@ def execute(
     resume: bool = False,
     shard: tuple[int, int] | None = None,
     progress: Callable[[int], None] | None = None,
+    on_rows: Callable[[list[Row]], None] | None = None,
 ) -> list[Row]:
     """Play a run (or one shard of it) and return its rows in game order.
 
     With ``out`` every finished chunk is on disk the moment it completes; ``resume`` plays only
-    the missing ones. ``progress`` is told the number of games finished so far.
+    the missing ones. ``progress`` is told the number of games finished so far and ``on_rows``
+    gets each finished chunk's rows (those of kept chunks first, on resume), so a caller
+    interrupted by Ctrl-C still holds every finished game.
     """
     from .simulation import run
 
@@ -270,6 +273,8 @@ def execute(
             nonlocal finished
             collected.extend(rows)
             finished += len(rows)
+            if on_rows:
+                on_rows(rows)
             if progress:
                 progress(finished)
 
@@ -281,6 +286,8 @@ def execute(
         if not resume:
             raise ParlorError(f"{out} exists; choose another --out or remove it")
         rows = read_rows(out)  # a finished run: nothing left to play
+        if on_rows:
+            on_rows(rows)
         if progress:
             progress(len(rows))
         return rows
@@ -288,6 +295,8 @@ def execute(
     done = store.done()
     todo = [c for c in chunks if c[0] not in done]
     finished = sum(end - start for number, start, end in chunks if number in done)
+    if on_rows and done:
+        on_rows(store.rows(c[0] for c in chunks if c[0] in done))
     if progress:
         progress(finished)
 
@@ -295,6 +304,8 @@ def execute(
         nonlocal finished
         store.write_chunk(number, rows)
         finished += len(rows)
+        if on_rows:
+            on_rows(rows)
         if progress:
             progress(finished)
 

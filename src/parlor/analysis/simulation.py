@@ -46,6 +46,9 @@ class RunSpec:
     lineups: tuple[tuple[str, ...], ...] = ()
     records: bool = False
     chunk_size: int = 100
+    # Seat s of game g gets the bot seed derive_seed(seed, g, s + bot_seed_offset); tournaments
+    # use 1, the numbering they have always had (so their published results replay).
+    bot_seed_offset: int = 0
 
     def lineup(self, index: int) -> tuple[str, ...]:
         if self.seating == "schedule":
@@ -111,7 +114,8 @@ def play_game(spec: RunSpec, index: int) -> Row:
     seed = derive_seed(spec.seed, index)
     state = game.new_game(spec.players, seed, options)
     start = int(getattr(state, "start_player", 0))
-    seats = [make_bot(kind, game, derive_seed(spec.seed, index, s)) for s, kind in enumerate(lineup)]
+    offset = spec.bot_seed_offset
+    seats = [make_bot(kind, game, derive_seed(spec.seed, index, s + offset)) for s, kind in enumerate(lineup)]
     metrics = collector(game, state)
     decisions = 0
     while state.to_move:

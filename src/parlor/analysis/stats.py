@@ -83,6 +83,12 @@ def distribution(values: Iterable[float]) -> dict[str, Any]:
     counts = Counter(data)
     if len(counts) <= 60:  # a readable histogram of exact values (scores, rounds)
         out["histogram"] = [[value, count] for value, count in sorted(counts.items())]
+    else:  # many values (game lengths): 30 equal bins, [low, high, count]
+        low, width = data[0], (data[-1] - data[0]) / 30
+        bins = [0] * 30
+        for x in data:
+            bins[min(29, int((x - low) / width))] += 1
+        out["bins"] = [[low + i * width, low + (i + 1) * width, c] for i, c in enumerate(bins)]
     return out
 
 

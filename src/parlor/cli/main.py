@@ -343,49 +343,105 @@ def tournament(
     ] = "medium,easy,random",
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 200,
     seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same tournament.")] = 1,
-    workers: Annotated[int, typer.Option("--workers", help="Processes to play games in parallel.")] = 1,
+    workers: WorkersOpt = 1,
+    backend: Annotated[
+        str | None,
+        typer.Option("--backend", help="serial, processes or ray. [default: processes if -w > 1, else serial]"),
+    ] = None,
+    address: AddressOpt = None,
     option: OptionOpt = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write one row per game (.parquet, .csv or .jsonl).")
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Finish an interrupted tournament of --out.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
 ) -> None:
-    """Bots against bots with seats rotated: openskill ratings, win rates and head-to-head with 95% intervals."""
-    from parlor.analysis.tournament import run_tournament, standings_rows
+    """Bots against bots with seats balanced: openskill ratings, win rates and head-to-head with 95% intervals.
+
+    Ctrl-C stops the workers at once and reports the games finished so far (with --out they are
+    kept on disk: --resume finishes the tournament).
+    """
+    from parlor.analysis.tournament import run_tournament
+    from parlor.core.options import options_to_json
 
     with clean_errors():
         g = get_game(game)
         options = parse_options(g, option)
-        from parlor.core.options import options_to_json
-
         kinds = [b.strip() for b in bots.split(",") if b.strip()]
-        result = run_tournament(
-            g.name,
-            players=players,
-            bots=kinds,
-            games=games,
-            seed=seed,
-            options=options_to_json(options),
-            workers=workers,
-        )
+        progress, bar = _progress_bar(games, "playing")
+        try:
+            result = run_tournament(
+                g.name,
+                players=players,
+                bots=kinds,
+                games=games,
+                seed=seed,
+                options=options_to_json(options),
+                workers=workers,
+                backend=backend,
+                address=address,
+                out=out,
+                resume=resume,
+                progress=progress,
+            )
+        finally:
+            if bar is not None:
+                bar.stop()
+        if result.interrupted:
+            kept = f"; they are kept in {out}.parts/ (--resume finishes the run)" if out else ""
+            common.err_console().print(
+                f"Interrupted: {len(result.results)} of {games} games finished{kept}.", soft_wrap=True
+            )
+        if result.balance:
+            common.err_console().print(f"Note: {result.balance}.", soft_wrap=True)
         if as_json:
             print(json.dumps(result.to_json(), indent=1, sort_keys=True))
-            return
-        out = console()
-        table = Table(title=f"{g.title}: {games} games, {players} players, seed {seed}")
-        for col in ("bot", "games", "win rate [95% CI]", "mean place", "openskill mu ± sigma", "ordinal"):
-            table.add_column(col, justify="left" if col == "bot" else "right")
-        for row in standings_rows(result):
-            table.add_row(*row)
-        out.print(table)
-        ladder = Table(title="Ladder: each bot against the next (share of games finishing ahead)")
-        for col in ("pair", "games", "score [95% CI]", "verdict"):
-            ladder.add_column(col, justify="left" if col in ("pair", "verdict") else "right")
-        for step in result.ladder():
-            low, high = step["ci95"]
-            verdict = "stronger" if step["a_better"] else ("weaker" if high < 0.5 else "not separated")
-            score = f"{step['score']:.3f} [{low:.3f}, {high:.3f}]"
-            ladder.add_row(f"{step['a']} > {step['b']}", str(step["games"]), score, verdict)
-        out.print(ladder)
-        out.print("[dim]A shared win counts 1/k for each of the k winners; in head-to-head, the same place 1/2.[/]")
-        out.print(f"{result.seconds:.1f} s, {len(result.results) / max(result.seconds, 1e-9):.1f} games/s")
+        elif result.results:
+            _print_tournament(g, result)
+        if result.interrupted:
+            raise typer.Exit(130)
+
+
+def _print_tournament(g: Any, result: Any) -> None:
+    from parlor.analysis.tournament import standings_rows
+
+    out = console()
+    played = len(result.results)
+    table = Table(title=f"{g.title}: {played} games, {result.players} players, seed {result.seed}")
+    for col in ("bot", "games", "win rate [95% CI]", "mean place", "openskill mu ± sigma", "ordinal"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for row in standings_rows(result):
+        table.add_row(*row)
+    out.print(table)
+    kinds = list(dict.fromkeys(result.bots))
+    pairs = {(h["a"], h["b"]): h for h in result.all_pairs()}
+    grid = Table(title="Head to head: share of games the row bot finished ahead of the column bot [95% CI]")
+    grid.add_column("")
+    for b in kinds:
+        grid.add_column(b, justify="right")
+    for a in kinds:
+        cells = []
+        for b in kinds:
+            if a == b:
+                cells.append("-")
+                continue
+            h = pairs[(a, b)]
+            low, high = h["ci95"]
+            mark = " ▲" if low > 0.5 else (" ▼" if high < 0.5 else "")
+            cells.append(f"{h['score']:.2f} [{low:.2f}, {high:.2f}]{mark}" if h["games"] else "no games")
+        grid.add_row(a, *cells)
+    out.print(grid)
+    ladder = Table(title="Ladder: each bot against the next (share of games finishing ahead)")
+    for col in ("pair", "games", "score [95% CI]", "verdict"):
+        ladder.add_column(col, justify="left" if col in ("pair", "verdict") else "right")
+    for step in result.ladder():
+        low, high = step["ci95"]
+        verdict = "stronger" if step["a_better"] else ("weaker" if high < 0.5 else "not separated")
+        score = f"{step['score']:.3f} [{low:.3f}, {high:.3f}]"
+        ladder.add_row(f"{step['a']} > {step['b']}", str(step["games"]), score, verdict)
+    out.print(ladder)
+    out.print("[dim]A shared win counts 1/k for each of the k winners; in head-to-head, the same place 1/2.[/]")
+    out.print(f"{result.seconds:.1f} s, {played / max(result.seconds, 1e-9):.1f} games/s")
 
 
 @app.command()
