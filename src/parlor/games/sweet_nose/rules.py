@@ -720,8 +720,12 @@ class SweetNoseState(State):
                 self.trays[i] += n
                 self.bowls[i] = 0
         for seat, tile in enumerate(self.held):
-            if tile != NO_TILE:
+            if tile == NO_TILE:
+                continue
+            if self.options.shop_tiles_visible:
                 events.append(public("shop_returned", seat=seat, tile=TILES[tile].id))
+            else:  # A14: an unused tile goes back level side up, its ability never shown
+                events.append(public("shop_returned", seat=seat, level=TILES[tile].level))
         self.held = (NO_TILE,) * self.players
         self.spent = ()
         # 3. The next start player: the highest round score (A17 for a tie).
