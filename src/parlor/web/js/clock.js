@@ -38,7 +38,7 @@ function tick() {
       continue;
     }
     el.hidden = false;
-    el.textContent = `⏱ ${formatClock(left)}`;
+    el.textContent = formatClock(left);
     el.classList.toggle("low", left <= 10);
     el.setAttribute("aria-label", t("clock.left", { time: formatClock(left) }));
   }
@@ -51,7 +51,7 @@ export function clockBadge(seat) {
   return h(
     "span",
     { class: `seat-clock${left <= 10 ? " low" : ""}`, "data-clock-seat": seat, role: "timer", "aria-label": t("clock.left", { time: formatClock(left) }) },
-    `⏱ ${formatClock(left)}`,
+    formatClock(left),
   );
 }
 
