@@ -21,9 +21,28 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.text import Text
 
-from parlor.core import Event, Game, State, for_seat, save_record
+from parlor.core import Event, Game, ParlorError, State, for_seat, save_record
 
-from .common import is_interactive, new_bot, sub_seed
+from .common import is_interactive, new_bot, options_words, sub_seed
+
+
+def check_save_path(path: Path) -> None:
+    """Before the game starts: can a record be written at ``path``? (Else a ParlorError, and
+    nothing is played that could not be kept.) Leaves no file behind."""
+    if path.is_dir():
+        raise ParlorError(f"--save {path}: that is a folder; give a file name")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ParlorError(f"--save {path}: the folder {folder} does not exist")
+    existed = path.exists()
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise ParlorError(f"--save {path}: cannot write there ({exc.strerror})") from None
+    if not existed:
+        path.unlink(missing_ok=True)
+
 
 # Events that belong to the acting player's own turn in phase 1: after these alone the
 # next decision shows just the hand, not the whole table again.
@@ -198,40 +217,43 @@ class Session:
         except KeyboardInterrupt:
             self.say()
             return self.leave("interrupt")
-        self.finish()
-        return 0
+        return self.finish()
 
-    def finish(self) -> None:
+    def finish(self) -> int:
         self.out.print(Rule("Final table"))
         view = self.view()
         self.out.print(self.text.render_view(view))
         self.out.print(self.text.render_result(view))
-        if self.save:
-            self.write_save(self.save)
+        if self.save and not self.write_save(self.save):
+            return 1  # the path was checked at the start; it went away during the game
+        return 0
 
-    def write_save(self, path: Path) -> None:
+    def write_save(self, path: Path) -> bool:
         try:
             save_record(self.state, path)
         except OSError as exc:
-            self.say(f"[red]Could not save to {path}: {exc.strerror}[/]")
-            return
-        self.say(f"Game saved to {path}. Replay it with: parlor replay {path} --seat {self.seat}")
+            self.say(f"[red]Could not save to {escape(str(path))}: {exc.strerror}[/]")
+            return False
+        self.say(f"Game saved to {escape(str(path))}. Replay it with: parlor replay {path} --seat {self.seat + 1}")
+        return True
 
     def leave(self, reason: str) -> int:
+        """Exit codes: 0 when you chose to quit, 1 when the input ended first, 130 on Ctrl-C."""
         if reason == "eof":
-            self.say("Input ended: leaving the game unfinished.")
+            self.say("Input ended before the game was over: leaving it unfinished.")
         else:
             self.say("You left the game.")
         if self.save:
             self.write_save(self.save)
         elif self.interactive and reason == "quit":
-            try:
-                answer = self.out.input("Save the game? Type a file name, or press Enter to skip: ").strip()
-            except (EOFError, KeyboardInterrupt):
-                answer = ""
-            if answer:
-                self.write_save(Path(answer))
-        return 130 if reason == "interrupt" else 0
+            while True:
+                try:
+                    answer = self.out.input("Save the game? Type a file name, or press Enter to skip: ").strip()
+                except (EOFError, KeyboardInterrupt):
+                    answer = ""
+                if not answer or self.write_save(Path(answer)):
+                    break
+        return {"interrupt": 130, "eof": 1}.get(reason, 0)
 
 
 def play(
@@ -247,12 +269,12 @@ def play(
     delay: float,
     out: Console,
 ) -> int:
-    """Set up the table and play it out; returns the exit code."""
-    game.check_players(players)
+    """Set up the table and play it out; returns the exit code. ``seat`` counts from 0."""
+    game.check_players(players, options)
     if not 0 <= seat < players:
-        from parlor.core import ParlorError
-
-        raise ParlorError(f"--seat must be between 0 and {players - 1}, got {seat}")
+        raise ParlorError(f"--seat must be between 1 and {players}, got {seat + 1}")
+    if save is not None:
+        check_save_path(save)
     state = game.new_game(players, seed, options)
     others = [s for s in range(players) if s != seat]
     kinds = dict(zip(others, bots))
@@ -277,7 +299,10 @@ def play(
     me = view["players_info"][seat] if "players_info" in view else {}
     own = f" (the {me['deck']} deck; your own topping: {me['own_topping']})" if "deck" in me else ""
     session.say(f"[bold]{game.title}[/] · {players} players · seed {seed}")
-    session.say(f"You are Seat {seat}{own}. Bots: {seats}.")
+    changed = options_words(game, options)
+    if changed:
+        session.say(f"Rule options: {escape(changed)} (the others as usual: parlor options {game.name})")
+    session.say(f"You are Seat {seat + 1}{own}. Bots: {seats}.")
     if getattr(text, "INTRO", ""):
         session.say(text.INTRO)
     session.say("Type the number of a move; h for help, r for the rules, q to quit.")

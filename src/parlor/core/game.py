@@ -295,25 +295,63 @@ class Game(ABC):
     def options_from_json(self, data: Mapping[str, Any] | None) -> Any:
         return options_from_json(self.Options, data)
 
-    def check_players(self, players: Any, options: Any = None) -> int:
-        """``players`` if this game (under ``options``, when given) can seat them; else ParlorError.
+    def player_range(self, options: Any = None) -> tuple[int, int]:
+        """(fewest, most) players a game can start with under ``options``.
 
-        A game whose player range depends on its options adds that check in an override.
+        ``options`` is this game's ``Options``, or a mapping of only the options a person chose
+        (then a game may count the options it switches by itself for a player count, see
+        :meth:`options_for`), or None for none chosen. The one truth about player counts: the
+        CLI, the server's table creation and ``/api/games`` all ask here. A game whose range
+        depends on its options overrides this.
         """
-        if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise ParlorError(f"{self.title} is for {self.min_players}-{self.max_players} players, got {players!r}")
+        return self.min_players, self.max_players
+
+    def player_ranges_by_option(self) -> list[dict[str, Any]]:
+        """The option values that change :meth:`player_range` when chosen alone, e.g.
+        ``[{"option": "team_play", "value": True, "min_players": 4, "max_players": 4}]``."""
+        from .options import describe_options
+
+        base = self.player_range()
+        out = []
+        for info in describe_options(self.Options):
+            for value in info["allowed"] or ():
+                low, high = self.player_range({info["name"]: value})
+                if (low, high) != base:
+                    out.append({"option": info["name"], "value": value, "min_players": low, "max_players": high})
+        return out
+
+    def check_players(self, players: Any, options: Any = None) -> int:
+        """``players`` if this game (under ``options``, when given) can seat them; else ParlorError."""
+        low, high = self.player_range(options)
+        if type(players) is not int or not low <= players <= high:
+            count = f"{low}" if low == high else f"{low}-{high}"
+            under = self._range_reason(options) if (low, high) != (self.min_players, self.max_players) else ""
+            raise ParlorError(f"{self.title} is for {count} players{under}, got {players!r}")
         return players
+
+    def _range_reason(self, options: Any) -> str:
+        """Words for why ``options`` narrow the player range (``" with team_play=true"``)."""
+        return " with these options"
+
+    def options_for(self, players: int, given: Mapping[str, Any] | None = None) -> Any:
+        """The ``Options`` a ``players``-player game starts with when ``given`` are the options a
+        person chose (a JSON mapping): a game may switch an option that count needs and that was
+        not given (Mottainai: 6 players set ``max_players=6``). Raises ``OptionError`` for bad
+        options and ``ParlorError`` when the count does not fit them."""
+        self.check_players(players, dict(given or {}))
+        options = self.options_from_json(given)
+        self.check_players(players, options)
+        return options
 
     def default_options(self, players: int) -> Any:
         """The options a new game gets when none are given (the spec's defaults)."""
-        return self.Options()
+        return self.options_for(players, {})
 
     def new_game(self, players: int, seed: int = 0, options: Any = None) -> State:
-        players = self.check_players(players)
         if options is None:
             options = self.default_options(players)
         elif isinstance(options, Mapping):
-            options = self.options_from_json(options)
+            options = self.options_for(players, options)
         elif not isinstance(options, self.Options):
             raise OptionError(f"options must be {self.Options.__name__} or a JSON object, got {type(options).__name__}")
         if type(seed) is not int:

@@ -2,6 +2,11 @@
 
 This module turns JSON (or CLI ``key=value`` text) into such a dataclass with a
 clear error for an unknown name or a value of the wrong kind.
+
+Each field is declared with :func:`option`, which records what a person needs to choose it:
+a one-line meaning and the rule text the default follows. :func:`describe_options` reads that
+back, with the type, default and allowed values, for ``parlor options``, ``parlor games``
+and the server's ``/api/games`` (one source of truth for every screen).
 """
 
 from __future__ import annotations
@@ -18,6 +23,26 @@ OptionsT = TypeVar("OptionsT")
 
 class OptionError(ParlorError):
     """An unknown rule option, or a value it does not accept."""
+
+
+def option(
+    default: Any,
+    meaning: str,
+    follows: str,
+    *,
+    safeguard: bool = False,
+    view_only: bool = False,
+) -> Any:
+    """A rule option field: its default, what it means in one line, and which rule text the
+    default follows (an edition, or "engine decision" where no rulebook decides).
+
+    ``safeguard``: an engine guard that is not in any rulebook (e.g. a turn limit).
+    ``view_only``: changes what a seat is shown, not the rules.
+    """
+    return dataclasses.field(
+        default=default,
+        metadata={"meaning": meaning, "follows": follows, "safeguard": safeguard, "view_only": view_only},
+    )
 
 
 def _allowed(tp: Any) -> tuple[type, tuple[Any, ...] | None]:
@@ -40,6 +65,45 @@ def option_fields(cls: type) -> dict[str, tuple[type, tuple[Any, ...] | None, An
         base, allowed = _allowed(hints[f.name])
         out[f.name] = (base, allowed, f.default)
     return out
+
+
+def describe_options(cls: type) -> list[dict[str, Any]]:
+    """Every option of an ``Options`` class, as plain JSON-able facts, in declaration order.
+
+    Each entry: ``name``, ``type`` (``"bool"``, ``"int"`` or ``"choice"``), ``default`` (the value
+    a game gets when the option is not given; for options a ruleset fills in, the default
+    ruleset's value, with ``set_by_ruleset``), ``allowed`` (the choices, or None for a free int),
+    ``nullable`` (``None`` accepted), ``meaning``, ``follows``, ``safeguard``, ``view_only``.
+    """
+    defaults = cls()
+    out = []
+    for name, (base, allowed, declared) in option_fields(cls).items():
+        meta = next(f for f in dataclasses.fields(cls) if f.name == name).metadata
+        kind = "choice" if allowed is not None else getattr(base, "__name__", str(base))
+        out.append(
+            {
+                "name": name,
+                "type": kind,
+                "default": getattr(defaults, name),
+                "set_by_ruleset": declared is None and getattr(defaults, name) is not None,
+                "allowed": list(allowed) if allowed is not None else ([True, False] if base is bool else None),
+                "nullable": _optional(cls, name) and declared is not None and not allowed,
+                "meaning": meta.get("meaning", ""),
+                "follows": meta.get("follows", ""),
+                "safeguard": bool(meta.get("safeguard", False)),
+                "view_only": bool(meta.get("view_only", False)),
+            }
+        )
+    return out
+
+
+def option_value_text(value: Any) -> str:
+    """An option value as a person types it: ``true``, ``none``, ``up_to``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value)
 
 
 def _optional(cls: type, name: str) -> bool:

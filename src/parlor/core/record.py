@@ -77,9 +77,13 @@ def replay(record: Any) -> State:
 
 def load_record(path: str | Path) -> dict[str, Any]:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
     except OSError as exc:
         raise RecordError(f"cannot read record {path}: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8-sig")  # a byte-order mark (some Windows editors add one) is fine
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{path} is not a saved record: not UTF-8 text (byte {exc.start})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -149,7 +149,7 @@ def player_name(seat: int | None, you: int | None = None, colour: str | None = N
     if you is not None and seat == you:
         return "[bold]You[/]"
     colour = colour or (DECKS[seat].colour if seat < len(DECKS) else None)
-    return f"[{DECK_STYLE.get(colour or '', 'bold')}]Seat {seat}[/]"
+    return f"[{DECK_STYLE.get(colour or '', 'bold')}]Seat {seat + 1}[/]"
 
 
 def _colour_of_seat(view: Mapping[str, Any] | None, seat: int) -> str | None:

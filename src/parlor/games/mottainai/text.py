@@ -100,7 +100,7 @@ def cards_words(cards: list[str], empty: str = "—", *, short: bool = False) ->
 def player_name(seat: int | None, you: int | None = None, colour: str | None = None) -> str:
     if seat is None:
         return "Nobody"
-    return "[bold]You[/]" if seat == you else f"Seat {seat}"
+    return "[bold]You[/]" if seat == you else f"Seat {seat + 1}"
 
 
 def role_of(card: str) -> str:

@@ -75,7 +75,7 @@ def player_name(seat: int | None, you: int | None = None, colour: str | None = N
     if you is not None and seat == you:
         return "[bold]You[/]"
     style = SEAT_STYLE[seat] if 0 <= seat < len(SEAT_STYLE) else "bold"
-    return f"[{style}]Seat {seat}[/]"
+    return f"[{style}]Seat {seat + 1}[/]"
 
 
 def _me(view: Mapping[str, Any]) -> Mapping[str, Any] | None:
