@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 from collections import Counter
@@ -11,6 +12,8 @@ from typer.testing import CliRunner
 
 from parlor.analysis.tournament import GameResult, Tournament, lineups, run_tournament, wilson
 from parlor.cli.main import app
+
+runner = CliRunner()
 
 
 @pytest.mark.parametrize(
@@ -103,3 +106,114 @@ def test_cli_json_and_errors():
     assert bad.exit_code == 1 and "unknown bot" in bad.output
     same = runner.invoke(app, ["tournament", "mamma-mia", "--bots", "medium", "-n", "2"])
     assert same.exit_code == 1 and "two different bots" in same.output
+
+
+# ------------------------------------------------------------------ balance, rows, workers, Ctrl-C
+def test_three_bots_at_four_seats_sit_in_every_seat_equally_often():
+    t = run_tournament("mamma-mia", players=4, bots=["medium", "easy", "random"], games=6, seed=2)
+    assert t.balance is None
+    assert t.seat_counts() == {"medium": [2, 2, 2, 2], "easy": [2, 2, 2, 2], "random": [2, 2, 2, 2]}
+    pairs = {(h["a"], h["b"]) for h in t.all_pairs()}
+    assert len(pairs) == 6 and all(h["games"] == 6 for h in t.all_pairs())
+
+
+def test_an_unbalanceable_game_count_is_explained():
+    from parlor.analysis.tournament import balance_note
+
+    assert balance_note(["a", "b", "c"], 4, 6) is None
+    note = balance_note(["a", "b", "c"], 4, 7)
+    assert note and "multiple of 3" in note
+    result = runner.invoke(app, ["tournament", "mamma-mia", "-p", "4", "--bots", "medium,easy,random", "-n", "4"])
+    assert result.exit_code == 0 and "not exactly balanced" in result.output
+
+
+def test_tournament_games_are_the_simulator_rows(tmp_path):
+    from parlor.analysis.results import read_rows
+    from parlor.analysis.tournament import play_one
+
+    out = tmp_path / "t.csv"
+    t = run_tournament("sweet-nose", players=3, bots=["medium", "random"], games=4, seed=3, out=out)
+    rows = read_rows(out)
+    assert [r["index"] for r in rows] == [0, 1, 2, 3]
+    for r, g in zip(rows, t.results):
+        assert tuple(r["bots"]) == g.lineup and tuple(r["places"]) == g.places
+        again = play_one("sweet-nose", 3, {}, 3, g.index, g.lineup)  # the seeds tournaments always had
+        assert again.places == g.places and again.decisions == g.decisions
+
+
+@pytest.mark.parametrize("workers", ["0", "-2"])
+def test_workers_must_be_at_least_one(workers):
+    result = runner.invoke(app, ["tournament", "mamma-mia", "-p", "2", "--bots", "medium,random", "-w", workers])
+    assert result.exit_code == 1 and "--workers must be at least 1" in result.output
+    with pytest.raises(Exception, match="at least 1"):
+        run_tournament("mamma-mia", players=2, bots=["medium", "random"], games=2, seed=1, workers=int(workers))
+
+
+def _children(pid: int) -> set[int]:
+    from pathlib import Path
+
+    out: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            out.update(int(x) for x in (task / "children").read_text().split())
+    return out
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is gone too (its parent has not reaped it yet)
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_ctrl_c_stops_the_workers_and_keeps_finished_games(tmp_path):
+    """A real SIGINT to a real `parlor tournament` with two worker processes."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "t.parquet"
+    parts = tmp_path / "t.parquet.parts"
+    cmd = [sys.executable, "-m", "parlor.cli.main", "tournament", "mamma-mia", "-p", "2", "--bots", "medium,easy"]
+    proc = subprocess.Popen(
+        [*cmd, "-n", "100000", "-w", "2", "--out", str(out), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not list(parts.glob("chunk-*.parquet")):
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no game finished in two minutes"
+            time.sleep(0.1)
+        workers = _children(proc.pid)
+        assert len(workers) >= 2  # the pool's processes (spawn may add a resource tracker)
+        proc.send_signal(signal.SIGINT)
+        stopped = time.monotonic()
+        stdout, stderr = proc.communicate(timeout=30)
+        waited = time.monotonic() - stopped
+        while any(_alive(w) for w in workers) and time.monotonic() - stopped < 30:
+            time.sleep(0.05)
+        assert not any(_alive(w) for w in workers)
+        print(f"stopped {waited:.2f} s after SIGINT")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, stderr
+    assert "Interrupted" in stderr and "--resume" in stderr
+    report = json.loads(stdout)
+    assert report["interrupted"] and 0 < report["games"] < 100000
+    kept = list(parts.glob("chunk-*.parquet"))
+    assert kept and not out.exists()
+    import pyarrow.parquet as pq
+
+    assert sum(pq.read_table(p).num_rows for p in kept) == report["games"]  # every reported game is on disk

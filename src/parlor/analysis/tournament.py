@@ -1,10 +1,13 @@
 """Tournaments: bots against bots, seats rotated, ratings and confidence intervals.
 
-Schedule: with K bots at an N-player table, the lineups are every ordered choice of N
-distinct bots (K!/(K-N)!), played in turn, so over a whole cycle every bot sits in every
-seat equally often and meets every other bot equally often. (With K < N the list is
-repeated to fill the table and rotated.) Game ``g`` is dealt with a seed derived from
-``(seed, g)``, so a tournament is reproducible and can be split across processes.
+Schedule: with K bots at an N-player table and K >= N, the lineups are every ordered choice
+of N distinct bots (K!/(K-N)!), played in turn, so over a whole cycle every bot sits in every
+seat equally often and meets every other bot equally often. With K < N some bot must sit twice
+at one table: lineup r (r = 0..K-1) puts bot (s + r) mod K at seat s, so over K games every bot
+sits in every seat exactly once (a Latin square). A number of games that is not a whole number
+of cycles cannot be balanced, and :func:`balance_note` says so. Game ``g`` is dealt with a seed
+derived from ``(seed, g)``, so a tournament is reproducible and can be split across processes
+or Ray workers (``parlor.analysis.simulation``), and its games are rows like ``simulate``'s.
 
 Results: ratings with openskill's Plackett-Luce model (ranks = places); win rates (a
 shared win counts 1/k) and head-to-head scores (per game, the share of A-seat/B-seat
@@ -18,8 +21,8 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from parlor import games as registry
@@ -27,25 +30,29 @@ from parlor.bots import make_bot
 from parlor.core.errors import ParlorError
 from parlor.core.rng import derive_seed as sub_seed
 
-Z95 = 1.959963984540054
+from .stats import Z95, wilson
 
-
-def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
-    """95% Wilson score interval for a proportion (fractional successes allowed)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+__all__ = ["Z95", "GameResult", "Tournament", "balance_note", "lineups", "play_one", "run_tournament", "wilson"]
 
 
 def lineups(bots: list[str], players: int) -> list[tuple[str, ...]]:
-    if len(bots) >= players:
+    """One cycle of the schedule: every bot in every seat equally often (see the module doc)."""
+    k = len(bots)
+    if k >= players:
         return list(itertools.permutations(bots, players))
-    base = [bots[s % len(bots)] for s in range(players)]
-    return [tuple(base[(s + r) % players] for s in range(players)) for r in range(players)]
+    return [tuple(bots[(s + r) % k] for s in range(players)) for r in range(k)]
+
+
+def balance_note(bots: list[str], players: int, games: int) -> str | None:
+    """Why ``games`` games cannot sit every bot in every seat equally often (None: they do)."""
+    cycle = len(lineups(bots, players))
+    if games % cycle == 0:
+        return None
+    return (
+        f"{games} games are not a whole number of cycles of {cycle} lineups, so the seats are not exactly "
+        f"balanced (each bot's seat counts differ by at most {math.ceil(games / cycle) - games // cycle}); "
+        f"play a multiple of {cycle} games for exact balance"
+    )
 
 
 @dataclass
@@ -71,9 +78,11 @@ def play_one(game_name: str, players: int, options: Any, seed: int, index: int, 
     return GameResult(index, lineup, result.places, result.scores, result.winners, decisions)
 
 
-def _play_chunk(args: tuple[str, int, Any, int, list[tuple[int, tuple[str, ...]]]]) -> list[GameResult]:
-    game_name, players, options, seed, jobs = args
-    return [play_one(game_name, players, options, seed, i, lineup) for i, lineup in jobs]
+def result_of_row(row: dict[str, Any]) -> GameResult:
+    return GameResult(
+        row["index"], tuple(row["bots"]), tuple(row["places"]), tuple(row["scores"]), tuple(row["winners"]),
+        row["decisions"],
+    )
 
 
 @dataclass
@@ -110,6 +119,9 @@ class Tournament:
     options: dict[str, Any]
     results: list[GameResult] = field(default_factory=list)
     seconds: float = 0.0
+    games_planned: int = 0
+    interrupted: bool = False
+    balance: str | None = None
 
     def standings(self) -> list[Standing]:
         from openskill.models import PlackettLuce
@@ -182,6 +194,19 @@ class Tournament:
         kinds = list(dict.fromkeys(self.bots))
         return [self.head_to_head(a, b) for a, b in itertools.pairwise(kinds)]
 
+    def all_pairs(self) -> list[dict[str, Any]]:
+        """Head-to-head for every ordered pair of different bots (the table's rows and columns)."""
+        kinds = list(dict.fromkeys(self.bots))
+        return [self.head_to_head(a, b) for a in kinds for b in kinds if a != b]
+
+    def seat_counts(self) -> dict[str, list[int]]:
+        """bot -> how many games it played at each seat."""
+        counts = {k: [0] * self.players for k in dict.fromkeys(self.bots)}
+        for r in self.results:
+            for s, k in enumerate(r.lineup):
+                counts[k][s] += 1
+        return counts
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
@@ -192,6 +217,11 @@ class Tournament:
             "games": len(self.results),
             "standings": [s.to_json() for s in self.standings()],
             "ladder": self.ladder(),
+            "head_to_head": self.all_pairs(),
+            "seat_counts": self.seat_counts(),
+            "balance": self.balance,
+            "games_planned": self.games_planned,
+            "interrupted": self.interrupted,
             "mean_decisions": sum(r.decisions for r in self.results) / max(1, len(self.results)),
         }
 
@@ -205,10 +235,22 @@ def run_tournament(
     seed: int,
     options: dict[str, Any] | None = None,
     workers: int = 1,
+    backend: str | None = None,
+    address: str | None = None,
+    out: Path | None = None,
+    resume: bool = False,
     progress: Callable[[int], None] | None = None,
+    chunk_size: int | None = None,
 ) -> Tournament:
+    """Play the tournament; Ctrl-C stops it at once and returns the games finished so far
+    (``interrupted=True``; with ``out`` they stay on disk for ``resume``)."""
+    from .results import execute
+    from .simulation import RunSpec
+
     game = registry.get(game_name)
     game.check_players(players)
+    if type(workers) is not int or workers < 1:
+        raise ParlorError(f"--workers must be at least 1, got {workers!r}")
     if games < 1:
         raise ParlorError(f"--games must be at least 1, got {games}")
     if len(set(bots)) < 2:
@@ -217,24 +259,38 @@ def run_tournament(
     for kind in set(bots):
         make_bot(kind, game, 0)  # fail early on an unknown bot
     schedule = lineups(bots, players)
-    jobs = [(g, schedule[g % len(schedule)]) for g in range(games)]
-    out = Tournament(game.name, players, bots, seed, dict(options or {}))
+    if backend is None:
+        backend = "processes" if workers > 1 else "serial"
+    spec = RunSpec(
+        game=game.name,
+        players=players,
+        games=games,
+        seed=seed,
+        bots=tuple(bots),
+        options=dict(options or {}),
+        seating="schedule",
+        lineups=tuple(schedule),
+        # small chunks: a slow bot's games are finished (and kept) a few at a time
+        chunk_size=chunk_size or max(1, min(20, games // (16 * workers))),
+        bot_seed_offset=1,
+    )
+    result = Tournament(game.name, players, bots, seed, dict(options or {}))
+    result.games_planned = games
+    result.balance = balance_note(bots, players, games)
+
+    def keep(rows: list[dict[str, Any]]) -> None:
+        result.results.extend(result_of_row(r) for r in rows)
+        if progress:
+            progress(len(result.results))
+
     start = time.perf_counter()
-    if workers <= 1:
-        for i, lineup in jobs:
-            out.results.append(play_one(game.name, players, options, seed, i, lineup))
-            if progress:
-                progress(len(out.results))
-    else:
-        chunks = [jobs[i :: workers * 4] for i in range(workers * 4)]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for chunk in pool.map(_play_chunk, [(game.name, players, options, seed, c) for c in chunks if c]):
-                out.results.extend(chunk)
-                if progress:
-                    progress(len(out.results))
-    out.results.sort(key=lambda r: r.index)
-    out.seconds = time.perf_counter() - start
-    return out
+    try:
+        execute(spec, out=out, backend=backend, workers=workers, address=address, resume=resume, on_rows=keep)
+    except KeyboardInterrupt:
+        result.interrupted = True
+    result.results.sort(key=lambda r: r.index)
+    result.seconds = time.perf_counter() - start
+    return result
 
 
 def standings_rows(t: Tournament) -> Iterable[list[str]]:

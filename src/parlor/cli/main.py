@@ -11,7 +11,7 @@ import json
 import secrets
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markdown import Markdown
@@ -137,6 +137,23 @@ def play(
     raise typer.Exit(code)
 
 
+WorkersOpt = Annotated[
+    int, typer.Option("--workers", "-w", help="Processes (or Ray workers) playing games in parallel; at least 1.")
+]
+BackendOpt = Annotated[
+    str,
+    typer.Option(
+        "--backend",
+        metavar="NAME",
+        help="Where games are played: serial or processes (local) or ray.",
+        show_default="processes if -w > 1, else serial",
+    ),
+]
+AddressOpt = Annotated[
+    str | None, typer.Option("--address", help="With --backend ray: the cluster to join (default: a local one).")
+]
+
+
 @app.command()
 def simulate(
     game: GameArg,
@@ -158,12 +175,31 @@ def simulate(
     ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")] = False,
     option: OptionOpt = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write one row per game: results.parquet, .csv or .jsonl (see docs/analysis.md)."),
+    ] = None,
+    records: Annotated[bool, typer.Option("--records", help="Put each game's full record in its row.")] = False,
+    workers: WorkersOpt = 1,
+    backend: BackendOpt = "serial",
+    address: AddressOpt = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Finish an interrupted run of --out, playing only the missing chunks.")
+    ] = False,
+    shard: Annotated[
+        str | None, typer.Option("--shard", help="Play only shard i of n (i/n from 0/n); join with `parlor merge`.")
+    ] = None,
+    chunk_size: Annotated[
+        int | None, typer.Option("--chunk-size", help="Games per chunk (a unit of work and of resume).")
+    ] = None,
 ) -> None:
-    """Bots against bots: win rate per seat and per bot, scores, game length, speed.
+    """Bots against bots: win rates by seat, turn position and bot with 95% intervals, scores, game length.
 
     Shared wins count 1/k. Per bot, "win share" is the part of all games that bot kind won (sums
     to 1) and "win rate" is how often one such bot wins a game it sits in (compare with 1/players).
     """
+    from parlor.analysis.results import parse_shard
+
     from .simulate import simulate as run_simulate
 
     with clean_errors():
@@ -174,18 +210,11 @@ def simulate(
         kinds = bot_list(bots, players)
         text = text_module(g)
         label = getattr(text, "SCORE_LABEL", "score")
-        progress = None
-        bar = None
-        if not as_json and sys.stderr.isatty():
-            from rich.progress import Progress
-
-            bar = Progress(console=common.err_console(), transient=True)
-            task = bar.add_task("simulating", total=games)
-            bar.start()
-
-            def progress(done: int) -> None:
-                bar.update(task, completed=done)
-
+        if workers < 1:
+            raise ParlorError(f"--workers must be at least 1, got {workers}")
+        if chunk_size is not None and chunk_size < 1:
+            raise ParlorError(f"--chunk-size must be at least 1, got {chunk_size}")
+        progress, bar = _progress_bar(games, "simulating", show=not as_json)
         try:
             report = run_simulate(
                 g,
@@ -197,47 +226,104 @@ def simulate(
                 rotate=rotate,
                 progress=progress,
                 score_label=label,
+                out=out,
+                records=records,
+                workers=workers,
+                backend=backend,
+                address=address,
+                resume=resume,
+                shard=parse_shard(shard),
+                chunk_size=chunk_size,
             )
+        except KeyboardInterrupt:
+            if bar is not None:
+                bar.stop()
+            where = f"; finished chunks are kept: run again with --resume to finish {out}" if out else ""
+            common.err_console().print(f"Interrupted{where}.")
+            raise typer.Exit(130) from None
         finally:
             if bar is not None:
                 bar.stop()
     if as_json:
         sys.stdout.write(json.dumps(report, indent=2, sort_keys=True) + "\n")
         return
+    _print_simulation(g, report, kinds, label)
+
+
+def _progress_bar(total: int, what: str, *, show: bool = True) -> tuple[Any, Any]:
+    """A Rich progress bar on stderr (only on a terminal) and the callback that moves it."""
+    if not show or not sys.stderr.isatty():
+        return None, None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(
+        TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=common.err_console(), transient=True,
+    )
+    task = bar.add_task(what, total=total)
+    bar.start()
+
+    def progress(done: int) -> None:
+        bar.update(task, completed=done)
+
+    return progress, bar
+
+
+def _ci(rate: dict[str, Any]) -> str:
+    low, high = rate["ci95"]
+    return f"{rate['rate']:.1%} [{low:.1%}, {high:.1%}]"
+
+
+def _print_simulation(g: Any, report: dict[str, Any], kinds: list[str], label: str) -> None:
     out = console()
+    players, games, rotate = report["players"], report["games"], report["rotate"]
+    summary = report["summary"]
     out.print(
-        f"[bold]{g.title}[/] · {players} players · {games} games · seed {seed} · "
+        f"[bold]{g.title}[/] · {players} players · {games} games · seed {report['seed']} · "
         f"bots {', '.join(kinds)}{' (rotated across seats)' if rotate else ''}"
     )
     seats = Table(title="Per seat", header_style="bold")
     seats.add_column("Seat", justify="right")
     if not rotate:
         seats.add_column("Bot")
-    seats.add_column("Win rate", justify="right")
+    seats.add_column("Win rate [95% CI]", justify="right")
     seats.add_column(f"Avg {label}", justify="right")
-    for row in report["per_seat"]:
+    for row, full in zip(report["per_seat"], summary["by_seat"]):
         cells = [str(row["seat"] + 1)] + ([row["bot"]] if not rotate else [])
-        seats.add_row(*cells, f"{row['win_rate']:.1%}", f"{row['avg_score']:.2f}")
+        seats.add_row(*cells, _ci(full["wins"]), f"{row['avg_score']:.2f}")
     out.print(seats)
+    positions = Table(title="Per turn position (0 = plays first)", header_style="bold")
+    for col in ("Position", "Win rate [95% CI]", f"Avg {label}"):
+        positions.add_column(col, justify="right")
+    for row in summary["by_turn_position"]:
+        positions.add_row(str(row["position"]), _ci(row["wins"]), f"{row['score']['mean']:.2f}")
+    out.print(positions)
     per_bot = Table(title="Per bot", header_style="bold")
     per_bot.caption = "Win share: part of all games won. Win rate: part of the games this bot sat in that it won."
-    for col in ("Bot", "Seat-games", "Win share", "Win rate", f"Avg {label}"):
+    for col in ("Bot", "Seat-games", "Win share", "Win rate [95% CI]", f"Avg {label}"):
         per_bot.add_column(col, justify="right" if col != "Bot" else "left")
+    by_bot = {b["bot"]: b for b in summary["by_bot"]}
     for row in report["per_bot"]:
         per_bot.add_row(
             row["bot"],
             str(row["seat_games"]),
             f"{row['win_share']:.1%}",
-            f"{row['win_rate']:.1%}",
+            _ci(by_bot[row["bot"]]["wins"]),
             f"{row['avg_score']:.2f}",
         )
     out.print(per_bot)
     turns = report["avg_turns"]
+    length = summary["length"]["decisions"]
     out.print(
-        f"Average game: {report['avg_decisions']:.1f} decisions"
+        f"Average game: {report['avg_decisions']:.1f} decisions (5-95%: {length['quantiles']['0.05']:.0f}-"
+        f"{length['quantiles']['0.95']:.0f})"
         + (f", {turns:.1f} turns" if turns is not None else "")
-        + f". Shared wins: {report['shared_wins']}. Baseline win rate: {1 / players:.1%}."
+        + f". Shared wins: {report['shared_wins']:g} ({_ci(summary['ties'])}). Baseline win rate: {1 / players:.1%}."
     )
+    ends = ", ".join(f"{k} {_ci(v)}" for k, v in summary["end_conditions"].items())
+    out.print(f"End conditions: {ends}.")
+    if report.get("out"):
+        out.print(f"Per-game rows: {report['out']}")
     t = report["timing"]
     out.print(f"{t['seconds']:.2f} s, {t['games_per_second']} games/s.")
 
@@ -334,51 +420,110 @@ def tournament(
     seed: Annotated[
         int, typer.Option("--seed", metavar="N", help="Seed; the same seed gives the same tournament.")
     ] = 1,
-    workers: Annotated[
-        int, typer.Option("--workers", metavar="N", help="Processes playing games in parallel (at least 1).")
-    ] = 1,
+    workers: WorkersOpt = 1,
+    backend: Annotated[
+        str | None,
+        typer.Option(
+            "--backend",
+            metavar="NAME",
+            help="serial, processes or ray.",
+            show_default="processes if --workers > 1, else serial",
+        ),
+    ] = None,
+    address: AddressOpt = None,
     option: OptionOpt = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write one row per game (.parquet, .csv or .jsonl).")
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Finish an interrupted tournament of --out.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
 ) -> None:
-    """Bots against bots with seats rotated: openskill ratings, win rates and head-to-head with 95% intervals."""
-    from parlor.analysis.tournament import run_tournament, standings_rows
+    """Bots against bots with seats balanced: openskill ratings, win rates and head-to-head with 95% intervals.
+
+    Ctrl-C stops the workers at once and reports the games finished so far (with --out they are
+    kept on disk: --resume finishes the tournament).
+    """
+    from parlor.analysis.tournament import run_tournament
+    from parlor.core.options import options_to_json
 
     with clean_errors():
         g = get_game(game)
         options = parse_options(g, option)
-        from parlor.core.options import options_to_json
-
         kinds = [b.strip() for b in bots.split(",") if b.strip()]
-        result = run_tournament(
-            g.name,
-            players=players,
-            bots=kinds,
-            games=games,
-            seed=seed,
-            options=options_to_json(options),
-            workers=workers,
-        )
+        progress, bar = _progress_bar(games, "playing")
+        try:
+            result = run_tournament(
+                g.name,
+                players=players,
+                bots=kinds,
+                games=games,
+                seed=seed,
+                options=options_to_json(options),
+                workers=workers,
+                backend=backend,
+                address=address,
+                out=out,
+                resume=resume,
+                progress=progress,
+            )
+        finally:
+            if bar is not None:
+                bar.stop()
+        if result.interrupted:
+            kept = f"; they are kept in {out}.parts/ (--resume finishes the run)" if out else ""
+            common.err_console().print(
+                f"Interrupted: {len(result.results)} of {games} games finished{kept}.", soft_wrap=True
+            )
+        if result.balance:
+            common.err_console().print(f"Note: {result.balance}.", soft_wrap=True)
         if as_json:
             print(json.dumps(result.to_json(), indent=1, sort_keys=True))
-            return
-        out = console()
-        table = Table(title=f"{g.title}: {games} games, {players} players, seed {seed}")
-        for col in ("bot", "games", "win rate [95% CI]", "mean place", "openskill mu ± sigma", "ordinal"):
-            table.add_column(col, justify="left" if col == "bot" else "right")
-        for row in standings_rows(result):
-            table.add_row(*row)
-        out.print(table)
-        ladder = Table(title="Ladder: each bot against the next (share of games finishing ahead)")
-        for col in ("pair", "games", "score [95% CI]", "verdict"):
-            ladder.add_column(col, justify="left" if col in ("pair", "verdict") else "right")
-        for step in result.ladder():
-            low, high = step["ci95"]
-            verdict = "stronger" if step["a_better"] else ("weaker" if high < 0.5 else "not separated")
-            score = f"{step['score']:.3f} [{low:.3f}, {high:.3f}]"
-            ladder.add_row(f"{step['a']} > {step['b']}", str(step["games"]), score, verdict)
-        out.print(ladder)
-        out.print("[dim]A shared win counts 1/k for each of the k winners; in head-to-head, the same place 1/2.[/]")
-        out.print(f"{result.seconds:.1f} s, {len(result.results) / max(result.seconds, 1e-9):.1f} games/s")
+        elif result.results:
+            _print_tournament(g, result)
+        if result.interrupted:
+            raise typer.Exit(130)
+
+
+def _print_tournament(g: Any, result: Any) -> None:
+    from parlor.analysis.tournament import standings_rows
+
+    out = console()
+    played = len(result.results)
+    table = Table(title=f"{g.title}: {played} games, {result.players} players, seed {result.seed}")
+    for col in ("bot", "games", "win rate [95% CI]", "mean place", "openskill mu ± sigma", "ordinal"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for row in standings_rows(result):
+        table.add_row(*row)
+    out.print(table)
+    kinds = list(dict.fromkeys(result.bots))
+    pairs = {(h["a"], h["b"]): h for h in result.all_pairs()}
+    grid = Table(title="Head to head: share of games the row bot finished ahead of the column bot [95% CI]")
+    grid.add_column("")
+    for b in kinds:
+        grid.add_column(b, justify="right")
+    for a in kinds:
+        cells = []
+        for b in kinds:
+            if a == b:
+                cells.append("-")
+                continue
+            h = pairs[(a, b)]
+            low, high = h["ci95"]
+            mark = " ▲" if low > 0.5 else (" ▼" if high < 0.5 else "")
+            cells.append(f"{h['score']:.2f} [{low:.2f}, {high:.2f}]{mark}" if h["games"] else "no games")
+        grid.add_row(a, *cells)
+    out.print(grid)
+    ladder = Table(title="Ladder: each bot against the next (share of games finishing ahead)")
+    for col in ("pair", "games", "score [95% CI]", "verdict"):
+        ladder.add_column(col, justify="left" if col in ("pair", "verdict") else "right")
+    for step in result.ladder():
+        low, high = step["ci95"]
+        verdict = "stronger" if step["a_better"] else ("weaker" if high < 0.5 else "not separated")
+        score = f"{step['score']:.3f} [{low:.3f}, {high:.3f}]"
+        ladder.add_row(f"{step['a']} > {step['b']}", str(step["games"]), score, verdict)
+    out.print(ladder)
+    out.print("[dim]A shared win counts 1/k for each of the k winners; in head-to-head, the same place 1/2.[/]")
+    out.print(f"{result.seconds:.1f} s, {played / max(result.seconds, 1e-9):.1f} games/s")
 
 
 @app.command()
@@ -411,6 +556,10 @@ def serve(
     with clean_errors():
         run_server(host, port, database_url, bot_delay=bot_delay)
 
+
+from . import study as _study  # noqa: E402  (the study commands: merge, compare, analyze, dataset)
+
+_study.register(app)
 
 if __name__ == "__main__":  # pragma: no cover
     app()

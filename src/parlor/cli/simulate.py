@@ -1,29 +1,32 @@
-"""``parlor simulate``: bots against bots, many games, summary statistics.
+"""``parlor simulate``: bots against bots, many games, statistics with 95% intervals.
 
-Deterministic under the seed: game ``g`` is dealt with ``sub_seed(seed, g)`` and the bot at
-seat ``s`` of game ``g`` gets ``sub_seed(seed, g, s)``. With rotation, game ``g`` shifts the
-bot list by ``g`` seats, so over a multiple of ``players`` games every bot plays every seat
-equally often. A shared win counts ``1/k`` for each of the ``k`` winners.
+The games are played by ``parlor.analysis`` (one row per game; see ``analysis/simulation.py``
+for the seeds and seating, ``analysis/results.py`` for files, chunks, resume and shards). This
+module turns the rows into the command's report: the summary of ``analysis.summary`` plus the
+short per-seat / per-bot figures the command has always printed.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from parlor.analysis.results import execute
+from parlor.analysis.simulation import RunSpec
+from parlor.analysis.summary import summarize
 from parlor.core import Game
 from parlor.core.options import options_to_json
 
-from .common import new_bot, sub_seed
-
 
 def seat_assignment(bots: list[str], game_index: int, rotate: bool) -> list[str]:
-    n = len(bots)
-    if not rotate:
-        return list(bots)
-    shift = game_index % n
-    return [bots[(s + shift) % n] for s in range(n)]
+    return list(RunSpec("", len(bots), 1, 0, tuple(bots), seating="rotate" if rotate else "fixed").lineup(game_index))
+
+
+def default_chunk_size(games: int, workers: int) -> int:
+    """Chunks small enough to keep every worker busy and to lose little to an interruption."""
+    return max(1, min(200, -(-games // max(8, 8 * workers))))
 
 
 def simulate(
@@ -37,56 +40,41 @@ def simulate(
     rotate: bool = True,
     progress: Callable[[int], None] | None = None,
     score_label: str = "score",
+    out: Path | None = None,
+    records: bool = False,
+    workers: int = 1,
+    backend: str = "serial",
+    address: str | None = None,
+    resume: bool = False,
+    shard: tuple[int, int] | None = None,
+    chunk_size: int | None = None,
 ) -> dict[str, Any]:
-    game.check_players(players)
-    if games < 1:
-        from parlor.core import ParlorError
-
-        raise ParlorError(f"--games must be at least 1, got {games}")
-    kinds = list(dict.fromkeys(bots))
-    seat_wins = [0.0] * players
-    seat_scores = [0] * players
-    bot_wins = dict.fromkeys(kinds, 0.0)
-    bot_seat_games = dict.fromkeys(kinds, 0)
-    bot_scores = dict.fromkeys(kinds, 0)
-    decisions = 0
-    turns = 0
-    turns_known = True
-    shared = 0
+    if backend == "serial" and workers > 1:
+        backend = "processes"
+    spec = RunSpec(
+        game=game.name,
+        players=players,
+        games=games,
+        seed=seed,
+        bots=tuple(bots),
+        options=options_to_json(options),
+        seating="rotate" if rotate else "fixed",
+        records=records,
+        chunk_size=chunk_size or default_chunk_size(games, workers),
+    )
     start = time.perf_counter()
-    for g in range(games):
-        assignment = seat_assignment(bots, g, rotate)
-        state = game.new_game(players, sub_seed(seed, g), options)
-        seat_bots = [new_bot(assignment[s], game, sub_seed(seed, g, s)) for s in range(players)]
-        steps = 0
-        while not state.is_over:
-            seat = state.to_move[0]
-            state.apply(seat, seat_bots[seat].choose(state, seat))
-            steps += 1
-        result = state.result()
-        share = 1.0 / len(result.winners)
-        if len(result.winners) > 1:
-            shared += 1
-        for w in result.winners:
-            seat_wins[w] += share
-            bot_wins[assignment[w]] += share
-        for s in range(players):
-            seat_scores[s] += result.scores[s]
-            bot_seat_games[assignment[s]] += 1
-            bot_scores[assignment[s]] += result.scores[s]
-        decisions += steps
-        t = getattr(state, "turns", None)
-        if isinstance(t, int):
-            turns += t
-        else:
-            turns_known = False
-        if progress:
-            progress(g + 1)
+    rows = execute(
+        spec, out=out, backend=backend, workers=workers, address=address, resume=resume, shard=shard,
+        progress=progress,
+    )
     seconds = time.perf_counter() - start
+    summary = summarize(rows)
+    played = len(rows)
+    turns = [r["turns"] for r in rows]
     return {
         "game": game.name,
         "players": players,
-        "games": games,
+        "games": played,
         "seed": seed,
         "rotate": rotate,
         "bots": list(bots),
@@ -96,25 +84,29 @@ def simulate(
             {
                 "seat": s,
                 "bot": None if rotate else bots[s],
-                "wins": seat_wins[s],
-                "win_rate": seat_wins[s] / games,
-                "avg_score": seat_scores[s] / games,
+                "wins": row["wins"]["count"],
+                "win_rate": row["wins"]["rate"],
+                "win_rate_ci95": row["wins"]["ci95"],
+                "avg_score": row["score"]["mean"],
             }
-            for s in range(players)
+            for s, row in enumerate(summary["by_seat"])
         ],
         "per_bot": [
             {
-                "bot": k,
-                "seat_games": bot_seat_games[k],
-                "wins": bot_wins[k],
-                "win_share": bot_wins[k] / games,
-                "win_rate": bot_wins[k] / bot_seat_games[k],
-                "avg_score": bot_scores[k] / bot_seat_games[k],
+                "bot": row["bot"],
+                "seat_games": row["seat_games"],
+                "wins": row["wins"]["count"],
+                "win_share": row["wins"]["count"] / played,
+                "win_rate": row["wins"]["rate"],
+                "win_rate_ci95": row["wins"]["ci95"],
+                "avg_score": row["score"]["mean"],
             }
-            for k in kinds
+            for row in sorted(summary["by_bot"], key=lambda r: bots.index(r["bot"]))
         ],
-        "shared_wins": shared,
-        "avg_decisions": decisions / games,
-        "avg_turns": turns / games if turns_known else None,
-        "timing": {"seconds": round(seconds, 3), "games_per_second": round(games / seconds, 2) if seconds else None},
+        "shared_wins": summary["ties"]["count"],
+        "avg_decisions": summary["length"]["decisions"]["mean"],
+        "avg_turns": sum(turns) / played if all(t is not None for t in turns) else None,
+        "summary": summary,
+        "out": str(out) if out else None,
+        "timing": {"seconds": round(seconds, 3), "games_per_second": round(played / seconds, 2) if seconds else None},
     }

@@ -4,7 +4,9 @@ A game package subclasses both. The base classes own what is the same for every
 game, so each game only writes its rules:
 
 * legality checking, the action history and the legal-move cache (``apply``);
-* playing forced moves automatically (a seat is never asked to pick from one option);
+* playing forced moves automatically, but only where being forced is public
+  (``_forced_move_is_public``: a seat is never asked to pick from one option unless
+  skipping the question would tell the others something hidden);
 * records, JSON round trips and the error types.
 
 Subclasses provide ``_legal_actions``, ``_apply``, ``view``, ``determinize``,
@@ -99,12 +101,28 @@ class State(ABC):
     @abstractmethod
     def _state_json(self) -> dict[str, Any]: ...
 
-    def _forced_move_is_public(self) -> bool:
-        """May the engine play a single legal action by itself here?
+    def _forced_move_is_public(self, seat: int) -> bool:
+        """May the engine play ``seat``'s single legal action by itself here?
 
-        A game returns False where *being asked* is public but the number of options
-        depends on hidden cards: skipping the question would show the others that the
-        seat had no real choice.
+        The root rule for forced moves (docs/engine.md, "Forced moves"): a decision with
+        one legal option may be auto-played **only where the fact that it is forced is
+        public**, i.e. every other seat could work out from its own ``view`` that ``seat``
+        has exactly one option. Whether a seat is asked shows in everyone's
+        ``view(...)["to_move"]``, so auto-playing a move that is forced *because of hidden
+        cards* (no matching card in hand, a face-down tile that allows nothing else...)
+        would tell the others about those cards.
+
+        Called only when ``seat`` is to move and has exactly one legal action (the
+        engine's cached ``legal_actions(seat)``). Return ``False`` when the number of
+        options this decision has depends on anything some other seat cannot see: the
+        seat is then asked, and answers with its single option like any other decision
+        (which goes into the record). Return ``True`` when the option count follows from
+        public facts alone (the phase, counts everyone sees, public cards).
+
+        The default, ``True``, is right for decisions built only from public facts; a game
+        overrides it for the decisions where that is not so. ``tests/test_secrecy.py``
+        checks every game: the same public action in worlds a seat cannot tell apart
+        must leave that seat's view (``to_move`` included) identical.
         """
         return True
 
@@ -187,7 +205,9 @@ class State(ABC):
     def _play_forced(self, events: list[Event]) -> None:
         """Play every seat's only legal action until some seat has a real choice.
 
-        The legal actions computed here stay cached for the next ``legal_actions`` call.
+        A single option is played only where :meth:`_forced_move_is_public` allows it;
+        otherwise the seat is asked. The legal actions computed here stay cached for the
+        next ``legal_actions`` call.
         """
         while True:
             to_move = self.to_move
@@ -196,16 +216,14 @@ class State(ABC):
                 legal = self._legal_actions(seat)
                 self._legal_seat = seat
                 self._legal = legal
-                if len(legal) != 1 or not self._forced_move_is_public():
+                if len(legal) != 1 or not self._forced_move_is_public(seat):
                     return
                 events.extend(self._apply(seat, legal[0]))
                 self._legal = None
                 continue
-            if not self._forced_move_is_public():
-                return
             for seat in to_move:
                 legal = self._cached_legal(seat)
-                if len(legal) == 1:
+                if len(legal) == 1 and self._forced_move_is_public(seat):
                     events.extend(self._apply(seat, legal[0]))
                     self._legal = None
                     break

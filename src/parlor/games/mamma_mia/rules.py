@@ -553,7 +553,7 @@ class MammaMiaState(State):
         events.append(public("game_over", **self.result().to_json()))
 
     # ================================================================== the protocol
-    def _forced_move_is_public(self) -> bool:
+    def _forced_move_is_public(self, seat: int) -> bool:
         # A top-up offer with "decline" as the only choice must still be asked (see settle).
         return self.step != TOP_UP
 

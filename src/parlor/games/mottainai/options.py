@@ -2,7 +2,8 @@
 
 Defaults are the published v1.0 rules. ``ruleset="v0.84"`` switches on the print-and-play
 readings together (morning order, face-down starting cards, Lampshade/Quilt ties, up to 6
-players); an option given explicitly wins over the ruleset (fields left ``None`` are filled
+players, the game ending when a player makes a fifth work in a wing, the waiting area counted
+by Dice); an option given explicitly wins over the ruleset (fields left ``None`` are filled
 in from it).
 """
 
@@ -19,12 +20,16 @@ RULESETS: dict[str, dict[str, object]] = {
         "setup_facedown_tasks": "all_players",
         "sales_tie_cards": "ahead_or_tied",
         "max_players": 5,
+        "wing_end_trigger": "any_change",
+        "effects_count_waiting_area": False,
     },
     "v0.84": {
         "morning_order": "discard_then_effects",
         "setup_facedown_tasks": "all_but_start_player",
         "sales_tie_cards": "win_ties_exclusive",
         "max_players": 6,
+        "wing_end_trigger": "on_completion",
+        "effects_count_waiting_area": True,
     },
 }
 
@@ -76,8 +81,10 @@ class Options:
         "when_empty", "The game ends when the deck becomes empty, or only when a draw finds it empty", V10
     )
     # 11
-    wing_end_trigger: Literal["any_change", "on_completion"] = option(
-        "any_change", "Five works in a wing end the game whenever they appear, or only on a completion", OURS
+    wing_end_trigger: Literal["any_change", "on_completion"] | None = option(
+        None,
+        "Five works in a wing end the game whenever they appear, or only when a player makes a work arrive there",
+        V10,
     )
     # 11
     extended_game: bool = option(False, "Extended game: six works in a wing end the game instead of five", V10)
@@ -151,6 +158,10 @@ class Options:
     )
     # 31
     hand_limit_counts_waiting_area: bool = option(False, "The morning hand limit also counts the waiting area", OURS)
+    # 31b
+    effects_count_waiting_area: bool | None = option(
+        None, "The waiting area counts with the hand for card effects (Dice), as for the Tailor action", V10
+    )
     # 32
     waiting_area_scores: bool = option(False, "Cards in the waiting area score with the hand at the end", V084)
     # 33

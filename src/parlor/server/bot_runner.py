@@ -1,0 +1,80 @@
+"""The bot runner: a table's bots (and the substitutes for absent players) take their turns."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from typing import TYPE_CHECKING, Any
+
+from parlor.bots import LEVELS, make_bot
+
+from .protocol import ServerError
+
+if TYPE_CHECKING:
+    from .tables import LiveTable
+
+log = logging.getLogger("parlor.server")
+
+BOT_LEVELS = ("easy", "medium", "hard", "expert", "random")
+
+
+def bot_level_description(level: str) -> str:
+    return LEVELS.get(level, "uniformly random legal moves")
+
+
+class BotRunnerMixin:
+    """The hub's part that moves for bots."""
+
+    def schedule(self, table: LiveTable) -> None:
+        """Start the table's bot loop if a bot (or a substitute) is to move."""
+        if self._closing or table.status != "playing":
+            return
+        if table.bot_task is not None and not table.bot_task.done():
+            return
+        if any(table.bot_controls(s) for s in table.state.to_move):
+            table.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(table))
+
+    def _bot_for(self, table: LiveTable, seat: int) -> Any:
+        s = table.seats[seat]
+        level = s.level if s.kind == "bot" else table.substitute_level
+        if s.bot is None or s.bot_level != level:
+            s.bot = make_bot(level or "medium", table.game, (table.seed * 31 + seat * 7919 + 17) % (1 << 62))
+            s.bot_level = level
+        return s.bot
+
+    async def _bot_loop(self, table: LiveTable) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while not self._closing and table.status == "playing":
+                seats = [s for s in table.state.to_move if table.bot_controls(s)]
+                if not seats:
+                    return
+                if self.bot_delay > 0:
+                    await asyncio.sleep(self.bot_delay * random.uniform(0.6, 1.4))
+                async with table.lock:
+                    seat = next((s for s in table.state.to_move if table.bot_controls(s)), None)
+                    if seat is None or table.status != "playing":
+                        continue
+                    by = "bot" if table.seats[seat].kind == "bot" else "substitute"
+                    bot = self._bot_for(table, seat)
+                    snapshot = table.state.clone()
+                    try:
+                        # In a worker thread, on a copy: a search bot thinks for up to a second or so, and
+                        # even a fast heuristic measured no slower this way (it overlaps the loop's I/O).
+                        action = await loop.run_in_executor(self._bot_pool, bot.choose, snapshot, seat)
+                    except Exception:
+                        log.exception("table %s: bot for seat %d failed; playing a random move", table.id, seat)
+                        action = random.choice(table.state.legal_actions(seat))
+                    try:
+                        await self._commit(table, seat, action, by)
+                    except ServerError as exc:
+                        log.error("table %s: bot move refused: %s", table.id, exc.message)
+                        await asyncio.sleep(0.5)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: bot loop crashed", table.id)
+        finally:
+            if table.bot_task is asyncio.current_task():
+                table.bot_task = None

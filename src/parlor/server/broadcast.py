@@ -1,0 +1,156 @@
+"""Broadcasting: each connection's outgoing queue and the frames a seat (or spectator) is sent."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from parlor.core import Event, for_seat
+
+from .protocol import dumps
+
+if TYPE_CHECKING:
+    from .tables import LiveTable
+
+log = logging.getLogger("parlor.server")
+
+Ack = tuple["Connection", Any] | None  # (the connection whose frame caused a change, its ref)
+
+
+class Connection:
+    """One WebSocket: a seat (or ``None`` for a spectator) and its outgoing queue."""
+
+    MAX_QUEUE = 1000
+
+    def __init__(
+        self,
+        table: LiveTable,
+        seat: int | None,
+        send: Callable[[str], Any],
+        close: Callable[[int, str], Any] | None = None,
+    ) -> None:
+        self.table = table
+        self.seat = seat
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.sent_events = 0  # how much of the table's event log this connection has been offered
+        self.closed = False
+        self.ready = False  # set once its join frame is queued: broadcasts skip it until then
+        self.too_slow = False
+        self._send = send
+        self._close = close
+
+    def push(self, text: str) -> None:
+        if self.closed or not self.ready:
+            return
+        if self.queue.qsize() >= self.MAX_QUEUE:
+            log.warning("dropping a connection that cannot keep up (table %s)", self.table.id)
+            self.closed = True
+            self.too_slow = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    async def writer(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                if self.too_slow and self._close is not None:
+                    await self._close(4008, "too slow: more than 1000 frames waiting")
+                return
+            await self._send(text)
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    out: dict[str, Any] = {"event": event.kind, "data": event.data}
+    if event.visible_to is not None:
+        out["visible_to"] = sorted(event.visible_to)
+    return out
+
+
+@functools.lru_cache(maxsize=8192)
+def _plain(markup: str) -> str:
+    try:
+        from rich.text import Text
+
+        return Text.from_markup(markup).plain
+    except Exception:
+        return markup
+
+
+class BroadcastMixin:
+    """The hub's part that tells every connection what it may see."""
+
+    def _text(self, game: Any) -> Any:
+        if game.name not in self._text_modules:
+            try:
+                from parlor.cli.common import text_module
+
+                self._text_modules[game.name] = text_module(game)
+            except Exception:
+                self._text_modules[game.name] = None
+        return self._text_modules[game.name]
+
+    def state_frame(self, conn: Connection, cause: str, extra_events: list[dict[str, Any]] | None = None) -> str:
+        from .moves import undo_refusal
+
+        table, seat, state = conn.table, conn.seat, conn.table.state
+        if cause in ("join", "sync"):
+            conn.sent_events = 0
+        new_events = [e for _, e in table.events[conn.sent_events :]]
+        conn.sent_events = len(table.events)
+        events = [event_json(e) for e in for_seat(new_events, seat)]
+        if extra_events:
+            events.extend(extra_events)
+        over = state.is_over
+        legal: list[dict[str, Any]] = []
+        view = state.view(seat)
+        if seat is not None and not over and seat in state.to_move:
+            text = self._text(table.game)
+            for a in state.legal_actions(seat):
+                entry = {"id": table.game.action_id(a), "action": a.to_json()}
+                try:
+                    entry["text"] = _plain(text.describe_action(a, view)) if text is not None else str(a)
+                except Exception:
+                    entry["text"] = str(a)
+                legal.append(entry)
+        frame = {
+            "type": "state",
+            "version": table.version,
+            "cause": cause,
+            "view": view,
+            "to_move": list(state.to_move),
+            "your_turn": seat is not None and seat in state.to_move,
+            "legal": legal,
+            "events": events,
+            "over": over,
+            "result": table.result if over else None,
+            "can_undo": undo_refusal(table, seat) is None,
+        }
+        return dumps(frame)
+
+    def _broadcast_state(
+        self, table: LiveTable, cause: str, extra: list[dict[str, Any]] | None = None, ack: Ack = None
+    ) -> None:
+        for conn in list(table.connections):
+            if not conn.ready:
+                continue
+            if ack is not None and ack[0] is conn:  # the committed change is acknowledged before its state
+                conn.push(dumps({"type": "ack", "ref": ack[1], "version": table.version}))
+            try:
+                conn.push(self.state_frame(conn, cause, extra))
+            except Exception:  # a view that fails (a game's bug) must not stop the others' frames
+                log.exception("table %s: cannot build the state frame for seat %s", table.id, conn.seat)
+                conn.push(dumps({"type": "error", "code": "server_error", "message": "cannot show the table"}))
+
+    def _broadcast_seats(self, table: LiveTable) -> None:
+        frame = dumps({"type": "seats", "seats": [s.summary() for s in table.seats]})
+        for conn in list(table.connections):
+            conn.push(frame)
+
+    def announce_next(self, table: LiveTable) -> None:
+        frame = dumps({"type": "next_table", "table_id": table.next_table})
+        for conn in list(table.connections):
+            conn.push(frame)

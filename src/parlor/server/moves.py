@@ -1,0 +1,166 @@
+"""Moves: a player's action validated, stored and applied; undo and the rules for it."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from parlor.core import IllegalAction, ParlorError, replay
+
+from .broadcast import Ack, Connection
+from .protocol import ServerError
+
+if TYPE_CHECKING:
+    from .tables import LiveTable
+
+log = logging.getLogger("parlor.server")
+
+
+def undo_refusal(table: LiveTable, seat: int | None) -> str | None:
+    """Why ``seat`` may not undo now, or None if it may (rules in docs/protocol.md)."""
+    if seat is None:
+        return "spectators cannot undo"
+    if table.status != "playing":
+        return "the game is over"
+    if not table.actions_by:
+        return "there is nothing to undo"
+    last = table.version - 1
+    if table.action_seats[last] != seat:
+        return "the last decision was not yours"
+    if table.actions_by[last] != "player":
+        return "the last decision was made by a bot"
+    if any(e.visible_to is not None for i, e in reversed(table.events) if i == last):
+        return "something hidden was revealed since (a private event)"
+    if table.rng_before[last] != table.state.rng.state:
+        return "chance happened since (a shuffle or a random draw)"
+    return None
+
+
+class MovesMixin:
+    """The hub's part that changes a table: all under the table's lock, the database first."""
+
+    async def act(self, conn: Connection, msg: dict[str, Any], ref: Any = None) -> int:
+        """A client's action; returns the new version once committed (raises ServerError)."""
+        table, seat = conn.table, conn.seat
+        if seat is None:
+            raise ServerError("spectator", "spectators cannot act")
+        if "seat" in msg and msg["seat"] != seat:
+            raise ServerError("wrong_seat", f"this connection holds seat {seat}, not {msg['seat']!r}")
+        version = msg.get("version")
+        if version is not None and type(version) is not int:
+            raise ServerError("bad_frame", "'version' must be an integer")
+        async with table.lock:
+            if table.status == "broken":
+                raise ServerError("unavailable", "this table is closed")
+            state = table.state
+            if state.is_over:
+                raise ServerError("game_over", "the game is over")
+            if version is not None and version != table.version:
+                raise ServerError("stale", f"the table is at version {table.version}, not {version}")
+            if seat not in state.to_move:
+                raise ServerError(
+                    "not_your_turn", f"seat {seat} is not to move (waiting for seat(s) {list(state.to_move)})"
+                )
+            try:
+                if "id" in msg:
+                    if type(msg["id"]) is not int:
+                        raise IllegalAction("'id' must be an integer action id")
+                    action = table.game.action_from_id(msg["id"])
+                elif "action" in msg:
+                    action = table.game.action_from_json(msg["action"])
+                else:
+                    raise ServerError("bad_frame", "an action frame needs 'action' (the action's JSON) or 'id'")
+            except ServerError:
+                raise
+            except (ParlorError, ValueError, TypeError, KeyError, IndexError) as exc:
+                raise ServerError("illegal_action", f"not an action of {table.game.title}: {exc}") from None
+            await self._commit(table, seat, action, "player", (conn, ref))
+            return table.version
+
+    async def _commit(self, table: LiveTable, seat: int, action: Any, by: str, ack: Ack = None) -> None:
+        """Validate on a copy, store, then swap in; the caller holds ``table.lock``."""
+        new = table.state.clone()
+        try:
+            events = new.apply(seat, action)
+        except IllegalAction as exc:
+            raise ServerError("illegal_action", str(exc)) from None
+        except Exception as exc:  # a bug in a game's rules: refuse the move, keep the table as it was
+            log.exception("table %s: the engine failed on %s by seat %d", table.id, action, seat)
+            raise ServerError("server_error", f"the game engine failed on this action ({type(exc).__name__})") from None
+        idx = table.version
+        status = "over" if new.is_over else "playing"
+        result = None
+        stored = [(e.kind, e.data, None if e.visible_to is None else sorted(e.visible_to)) for e in events]
+        if new.is_over:
+            old_state = table.state
+            table.state = new
+            if by == "substitute":
+                table.seats[seat].bot_moves += 1
+            result = table.full_result()
+            table.state = old_state
+            if by == "substitute":
+                table.seats[seat].bot_moves -= 1
+        try:
+            await self.run_db(
+                self.db.append_action,
+                table.id,
+                idx,
+                seat,
+                action.to_json(),
+                by,
+                len(table.events),
+                stored,
+                status,
+                result,
+            )
+        except Exception as exc:
+            log.exception("table %s: cannot store decision %d", table.id, idx)
+            raise ServerError(
+                "server_error", f"the action could not be stored ({type(exc).__name__}); try again"
+            ) from None
+        table.rng_before.append(table.state.rng.state)
+        table.state = new
+        table.actions_by.append(by)
+        table.action_seats.append(seat)
+        table.events.extend((idx, e) for e in events)
+        if by == "substitute":
+            table.seats[seat].bot_moves += 1
+        if new.is_over:
+            table.status = "over"
+            table.result = result
+            self._stop_clocks(table)
+        self.after_change(table, "action", ack=ack)
+
+    def after_change(
+        self, table: LiveTable, cause: str, extra: list[dict[str, Any]] | None = None, ack: Ack = None
+    ) -> None:
+        self.schedule(table)
+        self._broadcast_state(table, cause, extra, ack)
+
+    async def undo(self, conn: Connection, ref: Any = None) -> int:
+        table, seat = conn.table, conn.seat
+        async with table.lock:
+            why = undo_refusal(table, seat)
+            if why is not None:
+                raise ServerError("undo_not_allowed", f"cannot undo: {why}")
+            last = table.version - 1
+            record = table.state.record()
+            record["actions"] = record["actions"][:-1]
+            state = replay(record)
+            try:
+                await self.run_db(self.db.remove_last_action, table.id, last)
+            except Exception as exc:
+                log.exception("table %s: cannot undo", table.id)
+                raise ServerError("server_error", f"the undo could not be stored ({type(exc).__name__})") from None
+            table.state = state
+            table.actions_by.pop()
+            table.action_seats.pop()
+            table.rng_before.pop()
+            while table.events and table.events[-1][0] == last:
+                table.events.pop()
+            for c in table.connections:
+                c.sent_events = min(c.sent_events, len(table.events))
+            self.after_change(
+                table, "undo", [{"event": "undone", "data": {"seat": seat, "version": last}}], (conn, ref)
+            )
+            return table.version

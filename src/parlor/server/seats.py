@@ -1,0 +1,151 @@
+"""Seats and tokens: who holds which seat, how a token opens it, and connections arriving and leaving."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .broadcast import Connection
+from .protocol import ServerError
+
+if TYPE_CHECKING:
+    from .tables import LiveTable
+
+log = logging.getLogger("parlor.server")
+
+MAX_NAME = 40
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)  # 32 characters
+
+
+def join_path(table_id: str, token: str) -> str:
+    return f"/play/{table_id}#token={token}"
+
+
+def clean_name(name: Any, seat: int) -> str | None:
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise ServerError("bad_request", f"seat {seat}: a name must be a string")
+    name = " ".join(name.split())[:MAX_NAME]
+    return name or None
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # human | bot
+    level: str | None
+    name: str | None
+    token_hash: str | None
+    joined: bool
+    connections: int = 0
+    gone_since: float = field(default_factory=time.monotonic)
+    substituted: bool = False
+    bot_moves: int = 0  # decisions a substitute bot made for this human seat
+    bot: Any = None
+    bot_level: str | None = None  # the level ``bot`` was made for
+    timer: asyncio.TimerHandle | None = None
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "level": self.level,
+            "name": self.name,
+            "joined": self.joined,
+            "connected": self.connections > 0,
+            "substituted": self.substituted,
+            "bot_moves": self.bot_moves,
+        }
+
+
+def seat_of_token(table: LiveTable, token: str) -> int | bool | None:
+    """The seat a token opens, ``None`` for the spectator token, ``False`` for no match."""
+    digest = hash_token(token)
+    found: int | bool | None = False
+    for s in table.seats:
+        if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+            found = s.seat
+    if hmac.compare_digest(table.spectator_hash, digest):
+        found = None
+    return found
+
+
+class SeatsMixin:
+    """The hub's part that seats people: joining, authenticating, connecting, disconnecting."""
+
+    async def join(self, table: LiveTable, token: Any, name: Any) -> dict[str, Any]:
+        seat = self.authenticate(table, token)
+        if seat is not None:
+            s = table.seats[seat]
+            new_name = clean_name(name, seat) if name is not None else s.name
+            if new_name != s.name or not s.joined:
+                await self.run_db(self.db.set_seat, table.id, seat, new_name, True)
+                s.name, s.joined = new_name, True
+                self._broadcast_seats(table)
+        return {"role": "spectator" if seat is None else "seat", "seat": seat, "table": table.summary()}
+
+    def authenticate(self, table: LiveTable, token: Any) -> int | None:
+        if not isinstance(token, str) or not token or len(token) > 200:
+            raise ServerError("bad_token", "a token is required (the secret from your join link)", 403)
+        seat = seat_of_token(table, token)
+        if seat is False:
+            raise ServerError("bad_token", "this token does not open any seat at this table", 403)
+        return seat  # type: ignore[return-value]
+
+    async def connect(
+        self,
+        table: LiveTable,
+        seat: int | None,
+        send: Callable[[str], Any],
+        close: Callable[[int, str], Any] | None = None,
+    ) -> Connection:
+        conn = Connection(table, seat, send, close)
+        table.connections.add(conn)  # at once, so that the table counts as watched; frames wait for ready
+        if seat is not None:
+            s = table.seats[seat]
+            s.connections += 1
+            if s.timer is not None:
+                s.timer.cancel()
+                s.timer = None
+            changed = s.substituted or not s.joined
+            s.substituted = False
+            if not s.joined:
+                s.joined = True
+                try:
+                    await self.run_db(self.db.set_seat, table.id, seat, s.name, True)
+                except Exception:  # only the "joined" mark: not worth refusing the player
+                    log.exception("table %s: cannot mark seat %d joined", table.id, seat)
+            if changed or s.connections == 1:
+                self._broadcast_seats(table)
+        # Only now (after the last await) may broadcasts reach it: the caller queues the join state at once.
+        conn.ready = True
+        return conn
+
+    def disconnect(self, conn: Connection) -> None:
+        table = conn.table
+        conn.closed = True
+        conn.queue.put_nowait(None)
+        table.connections.discard(conn)
+        if conn.seat is not None:
+            s = table.seats[conn.seat]
+            s.connections -= 1
+            if s.connections == 0:
+                s.gone_since = time.monotonic()
+                self._arm_timeout(table, s)
+                self._broadcast_seats(table)
+        self.release(table)

@@ -1,0 +1,316 @@
+"""Tables and the lobby: a live table's state, creating one, restoring one, playing again."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from parlor import games as registry
+from parlor.core import ENGINE_VERSION, Event, ParlorError, State
+from parlor.core.options import OptionError, options_to_json
+
+from .bot_runner import BOT_LEVELS
+from .protocol import ServerError
+from .seats import Seat, clean_name, hash_token, join_path, new_token
+
+if TYPE_CHECKING:
+    from .broadcast import Connection
+
+log = logging.getLogger("parlor.server")
+
+
+class LiveTable:
+    def __init__(self, row: dict[str, Any], state: State) -> None:
+        self.id: str = row["id"]
+        self.game = state.game
+        self.players: int = row["players"]
+        self.options = state.options
+        self.seed: int = row["seed"]
+        self.status: str = row["status"]
+        self.seat_timeout: float | None = row["seat_timeout"]
+        self.substitute_level: str = row["substitute_level"]
+        self.spectator_hash: str = row["spectator_hash"]
+        self.previous_table: str | None = row.get("previous_table")
+        self.next_table: str | None = row.get("next_table")
+        self.created_at = row.get("created_at")
+        self.state = state
+        self.seats: list[Seat] = []
+        self.events: list[tuple[int, Event]] = []  # (decision index, event): the table's log
+        self.actions_by: list[str] = []  # who made each decision: player | bot | substitute
+        self.action_seats: list[int] = []
+        self.rng_before: list[int] = []  # the RNG state before each decision (for undo)
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.bot_task: asyncio.Task[None] | None = None
+        self.result: dict[str, Any] | None = row.get("result")
+
+    @property
+    def version(self) -> int:
+        return len(self.actions_by)
+
+    def bot_controls(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return s.kind == "bot" or s.substituted
+
+    def summary(self) -> dict[str, Any]:
+        created = self.created_at
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "players": self.players,
+            "options": options_to_json(self.options),
+            "status": self.status,
+            "version": self.version,
+            "seat_timeout": self.seat_timeout,
+            "substitute_level": self.substitute_level,
+            "seats": [s.summary() for s in self.seats],
+            "result": self.result,
+            "previous_table": self.previous_table,
+            "next_table": self.next_table,
+            "created_at": created.isoformat().replace("+00:00", "Z") if created is not None else None,
+        }
+
+    def full_result(self) -> dict[str, Any]:
+        out = self.state.result().to_json()
+        out["seats"] = [{"seat": s.seat, "bot_moves": s.bot_moves, "substituted": s.bot_moves > 0} for s in self.seats]
+        return out
+
+
+class BrokenTable:
+    """A table whose record does not replay: listed, never played."""
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.id = row["id"]
+        self.status = "broken"
+        self.connections: set[Connection] = set()
+        self.bot_task: asyncio.Task[None] | None = None
+
+
+class TablesMixin:
+    """The hub's part that creates, restores and forgets tables."""
+
+    async def get(self, table_id: str) -> LiveTable:
+        table = self.tables.get(table_id)
+        if table is None:
+            table = await self.load(table_id)
+        if table is None:
+            raise ServerError("table_not_found", f"no table {table_id!r}", 404)
+        if table.status == "broken":
+            raise ServerError("unavailable", f"table {table_id} is closed: its record no longer replays", 409)
+        return table
+
+    async def load(self, table_id: str) -> LiveTable | None:
+        """Rebuild a table from the database by replaying its record."""
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
+            return None
+        row = await self.run_db(self.db.load, table_id)
+        if row is None:
+            return None
+        if table_id in self.tables:  # loaded meanwhile
+            return self.tables[table_id]
+        if row["status"] == "broken":
+            broken = BrokenTable(row)
+            self.tables[table_id] = broken  # type: ignore[assignment]
+            return broken  # type: ignore[return-value]
+        try:
+            game = registry.get(row["game"])
+        except Exception as exc:  # a game missing or failing to import now: retried at the next start
+            log.error("table %s cannot be restored now: %s", table_id, exc)
+            unavailable = BrokenTable(row)
+            self.tables[table_id] = unavailable  # type: ignore[assignment]
+            return unavailable  # type: ignore[return-value]
+        try:
+            if row["engine_version"] != ENGINE_VERSION:
+                raise ParlorError(f"made by engine version {row['engine_version']}, this is {ENGINE_VERSION}")
+            state = game.new_game(row["players"], row["seed"], game.options_from_json(row["options"]))
+            rng_before, events = [], []
+            for i, entry in enumerate(row["actions"]):
+                rng_before.append(state.rng.state)
+                try:
+                    new = state.apply(entry["seat"], game.action_from_json(entry["action"]))
+                except ParlorError as exc:
+                    raise ParlorError(f"step {i} does not replay: {exc}") from None
+                events.extend((i, e) for e in new)
+        except Exception as exc:  # the record does not replay (or the game's code fails on it)
+            log.error("table %s cannot be restored: %s", table_id, exc)
+            if isinstance(exc, ParlorError):  # for good; a crash in a game's code is retried at the next start
+                await self.run_db(self.db.mark_broken, table_id, str(exc))
+            row["status"] = "broken"
+            dummy = BrokenTable(row)
+            self.tables[table_id] = dummy  # type: ignore[assignment]
+            return dummy  # type: ignore[return-value]
+        table = LiveTable(row, state)
+        table.events = events
+        table.rng_before = rng_before
+        table.actions_by = [a["by"] for a in row["actions"]]
+        table.action_seats = [a["seat"] for a in row["actions"]]
+        for s in row["seats"]:
+            table.seats.append(Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], bool(s["joined"])))
+        for a in row["actions"]:
+            if a["by"] == "substitute":
+                table.seats[a["seat"]].bot_moves += 1
+        if state.is_over and table.status == "playing":
+            table.status = "over"
+        if table.status == "over" and table.result is None:
+            table.result = table.full_result()
+        self.tables[table_id] = table
+        if table.status == "playing":
+            for s in table.seats:
+                if s.kind == "human":
+                    self._arm_timeout(table, s)
+            self.schedule(table)
+        return table
+
+    def release(self, table: LiveTable) -> None:
+        """Forget a finished table nobody watches (it is loaded again on demand)."""
+        if table.status != "playing" and not table.connections and self.tables.get(table.id) is table:
+            del self.tables[table.id]
+
+    async def create(self, body: Any) -> dict[str, Any]:
+        if not isinstance(body, dict):
+            raise ServerError("bad_request", "the body must be a JSON object")
+        try:
+            game = registry.get(body.get("game", ""))
+        except (ParlorError, ImportError) as exc:
+            raise ServerError("unknown_game", str(exc)) from None
+        players = body.get("players", game.min_players)
+        given = body.get("options") or {}
+        if not isinstance(given, dict):
+            raise ServerError("bad_options", "'options' must be a JSON object")
+        try:  # the one check of player counts under the options chosen (Game.player_range)
+            options = game.options_for(players, given)
+        except OptionError as exc:
+            raise ServerError("bad_options", str(exc)) from None
+        except ParlorError as exc:
+            raise ServerError("bad_players", str(exc)) from None
+        except (TypeError, ValueError) as exc:
+            raise ServerError("bad_options", str(exc)) from None
+        seats_in = body.get("seats")
+        if seats_in is None:
+            seats_in = [{"kind": "human"}] + [{"kind": "bot", "level": "medium"}] * (players - 1)
+        if not isinstance(seats_in, list) or len(seats_in) != players:
+            raise ServerError("bad_seats", f"'seats' must be a list of {players} seats")
+        timeout = body.get("seat_timeout", self.default_seat_timeout)
+        if timeout is not None and (type(timeout) not in (int, float) or timeout < 0):
+            raise ServerError("bad_request", "'seat_timeout' must be a number of seconds >= 0 or null")
+        substitute = body.get("substitute_level", "medium")
+        if substitute not in BOT_LEVELS:
+            raise ServerError("bad_request", f"'substitute_level' must be one of {', '.join(BOT_LEVELS)}")
+        seats: list[dict[str, Any]] = []
+        tokens: dict[int, str] = {}
+        for i, spec in enumerate(seats_in):
+            if not isinstance(spec, dict) or spec.get("kind") not in ("human", "bot"):
+                raise ServerError("bad_seats", f"seat {i}: give {{'kind': 'human'}} or {{'kind': 'bot', 'level': …}}")
+            name = clean_name(spec.get("name"), i)
+            if spec["kind"] == "bot":
+                level = spec.get("level", "medium")
+                if level not in BOT_LEVELS:
+                    raise ServerError("bad_seats", f"seat {i}: bot level must be one of {', '.join(BOT_LEVELS)}")
+                seats.append(
+                    {"seat": i, "kind": "bot", "level": level, "name": name, "token_hash": None, "joined": True}
+                )
+            else:
+                tokens[i] = new_token()
+                seats.append(
+                    {
+                        "seat": i,
+                        "kind": "human",
+                        "level": None,
+                        "name": name,
+                        "token_hash": hash_token(tokens[i]),
+                        "joined": False,
+                    }
+                )
+        spectator = new_token()
+        row = {
+            "game": game.name,
+            "players": players,
+            "options": options_to_json(options),
+            "seat_timeout": None if timeout is None else float(timeout),
+            "substitute_level": substitute,
+            "spectator_hash": hash_token(spectator),
+            "previous_table": None,
+            "next_table": None,
+        }
+        table = await self._start_table(row, seats)
+        return {
+            "table": table.summary(),
+            "seats": [
+                {
+                    "seat": s["seat"],
+                    "kind": "human",
+                    "token": tokens[s["seat"]],
+                    "join_path": join_path(table.id, tokens[s["seat"]]),
+                }
+                if s["kind"] == "human"
+                else {"seat": s["seat"], "kind": "bot", "level": s["level"]}
+                for s in seats
+            ],
+            "spectator_token": spectator,
+            "spectator_path": join_path(table.id, spectator),
+        }
+
+    async def _start_table(
+        self, row: dict[str, Any], seats: list[dict[str, Any]], link_from: str | None = None
+    ) -> LiveTable:
+        from .db import now
+
+        game = registry.get(row["game"])
+        seed = secrets.randbelow(1 << 62)
+        state = game.new_game(row["players"], seed, game.options_from_json(row["options"]))
+        row = {
+            **row,
+            "id": secrets.token_urlsafe(9),
+            "seed": seed,
+            "engine_version": ENGINE_VERSION,
+            "status": "playing" if not state.is_over else "over",
+            "version": 0,
+        }
+        await self.run_db(self.db.create_table, row, seats, link_from)
+        row["created_at"] = now()
+        table = LiveTable(row, state)
+        table.seats = [Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], s["joined"]) for s in seats]
+        if table.status == "over":
+            table.result = table.full_result()
+        self.tables[table.id] = table
+        for s in table.seats:
+            if s.kind == "human":
+                self._arm_timeout(table, s)
+        self.schedule(table)
+        return table
+
+    async def play_again(self, table: LiveTable, seat: int | None) -> str:
+        if seat is None:
+            raise ServerError("spectator", "spectators cannot start a new game", 403)
+        async with self._create_lock:
+            if table.next_table is not None:
+                return table.next_table
+            if table.status != "over":
+                raise ServerError("not_over", "the game is not over yet", 409)
+            row = {
+                "game": table.game.name,
+                "players": table.players,
+                "options": options_to_json(table.options),
+                "seat_timeout": table.seat_timeout,
+                "substitute_level": table.substitute_level,
+                "spectator_hash": table.spectator_hash,
+                "previous_table": table.id,
+                "next_table": None,
+            }
+            seats = [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "level": s.level,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                    "joined": s.kind == "bot",
+                }
+                for s in table.seats
+            ]
+            new = await self._start_table(row, seats, link_from=table.id)
+            table.next_table = new.id
+        return new.id
