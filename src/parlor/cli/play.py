@@ -70,6 +70,7 @@ class Session:
     full_table_due: bool = True
     legend_shown: bool = False
     last_hand: str = ""
+    menu: list[int] | None = None  # legal-move indices in the order the menu numbers them
 
     # ------------------------------------------------------------------ output
     def say(self, markup: str = "") -> None:
@@ -117,10 +118,13 @@ class Session:
         return line
 
     def choose(self, legal: list[Any]) -> int:
-        n = len(legal)
-        prompt = (
-            f"[bold]Your move[/] (1-{n}, h help, q quit): " if n > 1 else "[bold]Your move[/] (1, h help, q quit): "
-        )
+        """The index in ``legal`` of the move typed: a number as shown in the menu (1..shown),
+        or a move in words when the game reads them (``parse_move``)."""
+        menu = self.menu if self.menu else list(range(len(legal)))
+        n = len(menu)
+        typed_form = getattr(self.text, "TYPED_MOVE_HINT", "") if n < len(legal) else ""
+        numbers = f"1-{n}" if n > 1 else "1"
+        prompt = f"[bold]Your move[/] ({numbers}{typed_form}, h help, q quit): "
         while True:
             line = self.read_line(prompt)
             if line is None:
@@ -141,29 +145,42 @@ class Session:
             if entry in ("q", "quit", "exit"):
                 raise _Quit("quit")
             if entry.isascii() and entry.isdigit() and 1 <= int(entry) <= n:
-                return int(entry) - 1
+                return menu[int(entry) - 1]
+            command = getattr(self.text, "command", None)  # a game may read its own commands (e.g. c NAME)
+            if command is not None:
+                answer = command(entry, self.view())
+                if answer is not None:
+                    self.out.print(answer)
+                    continue
             parse = getattr(self.text, "parse_move", None)  # a game may accept moves typed in words
             typed_move = parse(entry, legal, self.view()) if parse else None
             if typed_move is not None:
                 return typed_move
             shown = line.strip()
-            if not shown:
+            explain = getattr(self.text, "explain_move", None)
+            why = explain(entry, legal, self.view()) if explain and shown else None
+            if why:
+                self.say(f"[yellow]{escape(why)}[/]")
+            elif not shown:
                 self.say(f"[yellow]Please type a number from 1 to {n}[/] (or h for help).")
             else:
                 typed = escape(repr(shown))
                 self.say(f"[yellow]{typed} is not one of the moves: type a number from 1 to {n}[/] (h for help).")
 
     def show_moves(self, legal: list[Any]) -> None:
+        """The menu, numbered 1..k as typed; ``self.menu`` maps those numbers to ``legal``."""
         view = self.view()
         self.say(f"[bold]{self.text.decision_words(view)}[/] — your options:")
         shortlist = getattr(self.text, "shortlist", None)  # a game may list only the sensible few
         picked = shortlist(legal, view) if shortlist else None
         if picked is not None:
             indices, note = picked
-            for i in indices:
-                self.say(f"[bold cyan]{i + 1:>3}[/]  {self.text.describe_action(legal[i], view)}")
+            self.menu = list(indices)
+            for number, i in enumerate(indices, 1):
+                self.say(f"[bold cyan]{number:>3}[/]  {self.text.describe_action(legal[i], view)}")
             self.say(note)
             return
+        self.menu = list(range(len(legal)))
         items = [f"[bold cyan]{i:>2}[/]  {self.text.describe_action(a, view)}" for i, a in enumerate(legal, 1)]
         if len(items) > 16:
             self.out.print(Columns([Text.from_markup(s) for s in items], equal=True, column_first=True))
