@@ -47,7 +47,17 @@ def test_mottainai_shows_your_hand_card_texts_legend_and_rules():
     child.expect(r"Mottainai \(summary\)")
     child.expect(PROMPT)
     rules = " ".join(child.before.split())
-    for word in ("Goal", "Gallery", "Gift Shop", "craft bench", "floor", "waiting", "backorders", "deck runs out", "Turtle"):
+    for word in (
+        "Goal",
+        "Gallery",
+        "Gift Shop",
+        "craft bench",
+        "floor",
+        "waiting",
+        "backorders",
+        "deck runs out",
+        "Turtle",
+    ):
         assert word in rules, word
     child.sendline("q")
     child.expect("You left the game")
