@@ -240,7 +240,7 @@ def decision_words(view: Mapping[str, Any]) -> str:
         return f"Noon: {whose} {d.get('role', '').title()} task — action ({d.get('actions_left')} left)"
     if kind == "support":
         how = "to reveal from hand" if d.get("how") == "smith" else "from the craft bench"
-        return f"Support for {card_name(d.get('work', ''))}: {d.get('remaining')} more card(s) {how}"
+        return f"Support for {card_name(d.get('work', ''))}: {plural(d.get('remaining', 0), 'more card')} {how}"
     return DECISION_WORDS.get(kind, kind.replace("_", " ").capitalize() or "Your decision")
 
 
