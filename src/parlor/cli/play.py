@@ -212,7 +212,8 @@ class Session:
             self.show_moves(legal)
             action = legal[self.choose(legal)]
         events = self.state.apply(self.seat, action)
-        self.full_table_due = any(e.kind not in _OWN_TURN_EVENTS for e in events)
+        quiet = getattr(self.text, "OWN_TURN_EVENTS", _OWN_TURN_EVENTS)
+        self.full_table_due = any(e.kind not in quiet for e in events)
         self.narrate(events)
 
     def bot_turn(self, seat: int) -> None:

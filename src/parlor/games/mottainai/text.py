@@ -349,6 +349,8 @@ class Narrator:
             "floor_card": lambda: says("turn", f"{c} onto the floor"),
             "start_player": lambda: says("start") + ".",
         }
+        if k == "pickup" and not d.get("count"):
+            return []  # nothing drawn this turn: nothing to say
         fn = table.get(k)
         if fn is not None:
             return [fn()]
@@ -394,23 +396,32 @@ def render_view(view: Mapping[str, Any]) -> RenderableType:
         )
     parts: list[RenderableType] = [Text.from_markup("\n".join(lines))]
     if you is not None and "hand" in view["players_info"][you]:
-        parts.append(render_hand(view))
+        parts.append(render_hand(view, effects=True))
     return Group(*parts)
 
 
-def render_hand(view: Mapping[str, Any]) -> RenderableType:
-    """Your hand, each card with its material, value, role as a task and effect as a work."""
+def render_hand(view: Mapping[str, Any], *, effects: bool = False) -> RenderableType:
+    """Your hand: each card's material, value and role as a task; with ``effects`` (the full
+    table) also its effect as a work. The short form reminds of ``c NAME``."""
     you = view.get("you")
     if you is None:
         return Text("")
     me = view["players_info"][you]
     hand = me.get("hand", [])
+    if not effects:
+        cards = ", ".join(f"{card_label(c)} ({ROLE_VERB[role_of(c)].split()[0]})" for c in hand) or "empty"
+        return Text.from_markup(f"[bold]Your hand[/] ({len(hand)}): {cards}  [dim](c NAME reads a card)[/]")
     lines = [f"[bold]Your hand[/] ({len(hand)}):"]
     for c in hand:
         lines.append(f"  {card_label(c)} — task: {ROLE_VERB[role_of(c)]}; work: {card_effect(c)}")
     if me.get("waiting"):
         lines.append(f"  [dim]waiting area (joins your hand at night): {cards_words(me['waiting'])}[/]")
     return Text.from_markup("\n".join(lines))
+
+
+# Events of your own decisions that change little on the table: after them the terminal shows
+# just your hand again, not the whole table (the other events redraw it).
+OWN_TURN_EVENTS = {"return", "returned_card", "reveal", "use_effect", "crane_return", "fan_bottom"}
 
 
 END_WORDS = {
