@@ -20,6 +20,7 @@ from rich.table import Table
 import parlor
 from parlor import games as registry
 from parlor.bots import BOT_KINDS
+from parlor.bots.spec import split_bot_specs
 from parlor.core import ParlorError, load_record
 
 from . import common, help_format
@@ -89,7 +90,7 @@ def play(
             metavar="LIST",
             help="Bots for the other seats in seat order, comma-separated; the last repeats: "
             + ", ".join(BOT_NAMES)
-            + ".",
+            + ", with parameters (hard:iterations=800) or your own (pkg.mod:Class, file.py:Class; docs/bots.md).",
         ),
     ] = "heuristic",
     seed: Annotated[
@@ -164,7 +165,9 @@ def simulate(
         typer.Option(
             "--bots",
             metavar="LIST",
-            help="Bot per seat, comma-separated; the last repeats: " + ", ".join(BOT_NAMES) + ".",
+            help="Bot per seat, comma-separated; the last repeats: "
+            + ", ".join(BOT_NAMES)
+            + ", with parameters (hard:iterations=800) or your own (file.py:Class).",
         ),
     ] = "heuristic",
     seed: Annotated[
@@ -413,7 +416,9 @@ def tournament(
         typer.Option(
             "--bots",
             metavar="LIST",
-            help="Bots, comma-separated, strongest first: " + ", ".join(BOT_NAMES) + ".",
+            help="Bots, comma-separated, strongest first: "
+            + ", ".join(BOT_NAMES)
+            + "; or your own (pkg.mod:Class, file.py:Class).",
         ),
     ] = "medium,easy,random",
     games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="Number of games.")] = 200,
@@ -449,7 +454,7 @@ def tournament(
     with clean_errors():
         g = get_game(game)
         options = parse_options(g, option)
-        kinds = [b.strip() for b in bots.split(",") if b.strip()]
+        kinds = split_bot_specs(bots)
         progress, bar = _progress_bar(games, "playing")
         try:
             result = run_tournament(
