@@ -88,6 +88,13 @@ class Options:
         "the Chinese rules show only the oven's top card",
         view_only=True,
     )
+    # §3.4: "after_dealing" [cs, ja, first zh rulebook]; "before_dealing" [second zh rulebook]
+    mamma_mia_card_setup: Literal["after_dealing", "before_dealing"] = option(
+        "after_dealing",
+        "When the Mamma Mia! card joins the supply: after the deal, or shuffled in before it "
+        "(a player dealt it lays it out and gets another card)",
+        "Czech, Japanese and the first Chinese rulebook",
+    )
 
     def __post_init__(self) -> None:
         apply_ruleset(self, RULESETS)
