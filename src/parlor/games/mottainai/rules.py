@@ -379,14 +379,7 @@ class MottainaiState(State):
         self.end_reason = reason
         self.stack.clear()
         self.to_move = ()
-        # Scoring shows every hand (and waiting area, if it scores): say so in the event too.
-        hands = [[CARD[c] for c in sorted(h)] for h in self.hands]
-        extra = (
-            {"waiting": [[CARD[c] for c in sorted(w)] for w in self.waiting]}
-            if self.options.waiting_area_scores
-            else {}
-        )
-        self.emit(public("game_over", reason=reason, current=self.active, hands=hands, **extra))
+        self.emit(public("game_over", reason=reason, current=self.active))
 
     def works_end_reason(self, completion: bool) -> str | None:
         """Turtle, or five (six) works in one wing (§12 items 2 and 4)."""
