@@ -56,10 +56,15 @@ class Server:
         assert r.status_code == 201, r.text
         return r.json()
 
-    def url(self, path: str, anim: bool = False) -> str:
-        """A join path (``/play/<id>#token=...``) as a full URL; animations off unless asked."""
+    def url(self, path: str, anim: bool = False, guard: int | None = 30) -> str:
+        """A join path (``/play/<id>#token=...``) as a full URL; animations off unless asked, and the
+        click guard (table.js) shortened to ``guard`` ms so tests may click as soon as a state shows
+        (None: the guard players get)."""
         page, _, fragment = path.partition("#")
-        return f"{self.base}{page}{'' if anim else '?anim=0'}#{fragment}"
+        query = [] if anim else ["anim=0"]
+        if guard is not None:
+            query.append(f"guard={guard}")
+        return f"{self.base}{page}{'?' + '&'.join(query) if query else ''}#{fragment}"
 
 
 @pytest.fixture(scope="session")

@@ -59,18 +59,24 @@ class Seat:
 
 
 def click_one(seat: Seat, rng: random.Random) -> bool:
-    """Clicks one enabled legal-move button (if any) and waits for the state it causes."""
+    """Clicks one enabled legal-move button of the sentence list (if any) and waits for the state it causes."""
+    seat.page.evaluate("(() => { const d = document.getElementById('move-list'); if (d && !d.open) d.open = true; })()")
     buttons = seat.page.locator("button.move:not([disabled])")
     n = buttons.count()
     if not n:
         return False
     before = seat.version()
+    ignored = seat.page.evaluate("document.body.dataset.ignoredClicks || '0'")
     try:
         buttons.nth(rng.randrange(n)).click(timeout=3000)
     except Exception:  # the buttons were redrawn under the pointer (a bot moved): try again
         return False
-    seat.page.wait_for_function(f"document.body.dataset.version !== '{before}'", timeout=15000)
-    return True
+    # The state the move causes, or the click guard's refusal (a bot's move was just drawn): try again.
+    seat.page.wait_for_function(
+        f"document.body.dataset.version !== '{before}' || (document.body.dataset.ignoredClicks || '0') !== '{ignored}'",
+        timeout=15000,
+    )
+    return seat.version() != before
 
 
 def play_to_the_end(seats: list[Seat], rng: random.Random, limit: float = 90.0) -> int:
@@ -188,7 +194,7 @@ def test_mamma_mia_whole_game_hidden_cards_and_reload(server: Server, browser: A
         assert clicks > 20
         for s in (seat0, seat1, spectator):
             s.page.wait_for_selector("#result")
-            rows = s.page.locator("#result tbody tr").count()
+            rows = s.page.locator("#result .result-table tbody tr").count()
             assert rows == 3
             assert not s.errors, s.errors
         result = seat0.states()[-1]["result"]
@@ -228,7 +234,7 @@ def test_sweet_nose_whole_game(server: Server, browser: Any, rng: random.Random)
         assert clicks > 6
         for s in (seat0, seat1, spectator):
             s.page.wait_for_selector("#result")
-            assert s.page.locator("#result tbody tr").count() == 3
+            assert s.page.locator("#result .result-table tbody tr").count() == 3
             assert not s.errors, s.errors
         check_no_private(seat1)
         check_no_private(spectator)

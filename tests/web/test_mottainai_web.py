@@ -157,7 +157,7 @@ def test_mottainai_whole_game_hidden_cards(server: Server, browser: Any) -> None
         assert clicks > 20
         for s in (seat0, seat1, spectator):
             s.page.wait_for_selector("#result")
-            assert s.page.locator("#result tbody tr").count() == 3
+            assert s.page.locator("#result .result-table tbody tr").count() == 3
             assert not s.errors, s.errors
 
         # Frames: no other seat's hand or waiting area, no private event of seat 0, and at every version

@@ -79,7 +79,7 @@ def test_replay_of_a_finished_mamma_mia_game(server: Server, browser: Any, scree
         page.click("#replay-last")
         page.wait_for_function(f"document.body.dataset.step === '{steps - 1}'")
         page.wait_for_selector("#result")
-        assert page.locator("#result tbody tr").count() == 3
+        assert page.locator("#result .result-table tbody tr").count() == 3
         assert page.locator("#result tr.winner").count() >= 1
         assert page.locator("#replay-forward").is_disabled() and page.locator("#replay-last").is_disabled()
         assert page.locator("#to-move").count() == 0

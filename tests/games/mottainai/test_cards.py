@@ -28,6 +28,7 @@ from parlor.games.mottainai.actions import (
     Sell,
     SellAll,
     SellTop,
+    SendPaper,
     SkipTask,
     SwapHands,
     TakeHelper,
@@ -63,8 +64,33 @@ def test_crane_returns_paper_from_the_bench_as_support():
     assert Complete("coin", "gallery") not in legal(scen(**base))
     s = scen(**base, gallery=[["crane"], []])
     play(s, Complete("coin", "gallery"))
+    assert decision(s) == "support" and set(legal(s)) == {Reveal("flute"), SendPaper("scroll")}
+    play(s, Reveal("flute"))
+    assert legal(s) == [SendPaper("scroll")]  # the hand has no second Metal card
+    play(s, SendPaper("scroll"))
     assert names(s.gallery[0]) == ["coin", "crane"]
     assert s.bench[0] == () and s.deck[0] == CARD_INDEX["scroll"]  # spent: on the deck bottom
+
+
+def test_crane_is_offered_even_when_the_hand_could_support_the_work():
+    s = scen(tasks=["bell", None], hands=[["coin", "flute", "gong", "pin"], []], craft_bench=[["scroll", "poem"], []],
+             gallery=[["crane"], []], floor=FLOOR)  # fmt: skip
+    play(s, Complete("coin", "gallery"))
+    assert set(legal(s)) == {Reveal("flute"), Reveal("gong"), Reveal("pin"), SendPaper("poem"), SendPaper("scroll")}
+    play(s, SendPaper("scroll"))
+    play(s, SendPaper("poem"))  # nothing revealed from the hand at all
+    assert names(s.gallery[0]) == ["coin", "crane"] and s.known[0] == ()
+    assert [CARD_IDS[c] for c in s.deck[:2]] == ["poem", "scroll"]  # the later one under the earlier
+
+
+def test_smith_support_is_the_players_choice():
+    s = scen(tasks=["bell", None], hands=[["gong", "pin", "ring", "shuriken"], []], floor=FLOOR)
+    play(s, Complete("gong", "gallery"))
+    assert decision(s) == "support" and set(legal(s)) == {Reveal("pin"), Reveal("ring"), Reveal("shuriken")}
+    play(s, Reveal("shuriken"))
+    assert set(legal(s)) == {Reveal("pin"), Reveal("ring")}
+    play(s, Reveal("ring"))
+    assert names(s.gallery[0]) == ["gong"] and names(s.known[0]) == ["ring", "shuriken"]
 
 
 @card("curtain")
@@ -111,7 +137,10 @@ def test_fan_keeps_one_of_three_on_top():
     play(s, UseEffect("fan"))
     assert set(legal(s)) == {PickCard("jar"), PickCard("vase"), PickCard("cup")}
     play(s, PickCard("cup"))
-    assert CARD_IDS[s.deck[-1]] == "cup" and names(s.deck[:2]) == ["jar", "vase"]
+    assert decision(s) == "fan_order" and set(legal(s)) == {PickCard("jar"), PickCard("vase")}
+    assert CARD_IDS[s.deck[-1]] == "jar"  # the cards stay on the deck until the order is chosen
+    play(s, PickCard("vase"))  # vase goes under first, jar under it
+    assert CARD_IDS[s.deck[-1]] == "cup" and [CARD_IDS[c] for c in s.deck[:2]] == ["jar", "vase"]
     assert s.view(1)["deck_top"] == "cup"  # revealed to everyone
 
 
@@ -199,6 +228,8 @@ def test_fountain_stone_reveals_add_clerk_actions():
     s = scen(**base, gallery=[["fountain"], []])
     play(s, Reveal("frog"))
     play(s, Reveal("stool"))
+    assert legal(s) == [Done()]  # still asked: the others cannot see the hand is out of Stone
+    play(s, Done())
     assert actions_left(s) == 3
 
 
@@ -250,7 +281,11 @@ def test_tablet_returns_the_floor():
     play(s, Craft("tablet", "gallery"))
     play(s, UseEffect("tablet"))
     play(s, PickOption("return_floor"))
+    assert decision(s) == "floor_return" and len(legal(s)) == 4  # the player orders them
+    for c in ("pillar", "haniwa", "lampshade"):
+        play(s, PickCard(c))
     assert s.floor == () and len(s.deck) == deck + 4
+    assert [CARD_IDS[c] for c in s.deck[:4]] == ["bench", "lampshade", "haniwa", "pillar"]
 
 
 def test_tablet_restocks_until_stone_and_metal():
@@ -511,6 +546,8 @@ def test_shuriken_takes_a_work_from_a_player_with_more():
     s = scen(tasks=["bell", None], hands=[["shuriken", "coin", "flute"], []], gallery=[[], ["poem", "scroll", "frog"]],
              floor=FLOOR)  # fmt: skip
     play(s, Complete("shuriken", "gallery"))
+    play(s, Reveal("coin"))
+    play(s, Reveal("flute"))
     play(s, UseEffect("shuriken"))
     play(s, TakeWork(1, "frog", "gallery"))
     play(s, PickWing("gift_shop"))
@@ -531,6 +568,8 @@ def test_turtle_wins_with_all_five_materials():
     s = scen(tasks=["bell", None], hands=[["bowl", "cup", "dice"], []], gallery=[["turtle", "poem"], ["coin", "gong"]],
              gift_shop=[["frog", "kite"], ["flute", "sword"]], floor=FLOOR)  # fmt: skip
     play(s, Complete("bowl", "gift_shop"))
+    play(s, Reveal("cup"))
+    play(s, Reveal("dice"))
     assert s.is_over and s.end_reason == "turtle"
     res = final_result(s)
     assert res.scores[1] > res.scores[0] and res.winners == (0,)

@@ -59,3 +59,24 @@ def test_bot_beats_random_play():
             wins += (seed % players) in state.result().winners
     # Chance is about 0.32 over this mix; the bot measures about 0.77.
     assert wins / games >= 0.5, wins / games
+
+
+def test_bot_chooses_its_support_sensibly():
+    """It shows a card the table has already seen before a fresh one, keeps its Crane Paper
+    while the hand can support the work, and sends Paper when the hand cannot."""
+    from parlor.games.mottainai.actions import Complete, Reveal, SendPaper
+
+    from .helpers import play, scen
+
+    bot = HeuristicBot(G, 0)
+    s = scen(tasks=["bell", None], hands=[["coin", "flute", "gong", "pin"], []], revealed=[["pin"], []],
+             craft_bench=[["scroll"], []], gallery=[["crane"], []], floor=["haniwa", "pillar"])  # fmt: skip
+    play(s, Complete("coin", "gift_shop"))
+    assert bot.choose(s, 0) == Reveal("pin")
+    play(s, Reveal("pin"))
+    assert type(bot.choose(s, 0)) is Reveal
+    s = scen(tasks=["bell", None], hands=[["coin", "flute"], []], craft_bench=[["scroll"], []],
+             gallery=[["crane"], []], floor=["haniwa", "pillar"])  # fmt: skip
+    play(s, Complete("coin", "gift_shop"))
+    play(s, Reveal("flute"))
+    assert bot.choose(s, 0) == SendPaper("scroll")

@@ -136,7 +136,34 @@ def test_wing_end_trigger():
              hands=[["coin"], ["doll"]], floor=FLOOR, options={"wing_end_trigger": "on_completion"})  # fmt: skip
     play(s, Collect("bench"))
     play(s, MoveWork("crane", "gift_shop"))
-    assert not s.is_over
+    assert s.is_over  # the Plane move makes the fifth work arrive in the Gift Shop (v0.84's wording)
+    # Only a change nobody "makes" differs: a Kite becoming Go Set counts Stone works in both wings.
+    base = dict(start="morning", hands=[["coin"], []], gallery=[["kite", "frog", "tablet", "stool"], ["go_set"]],
+                gift_shop=[["poem"], []], floor=FLOOR)  # fmt: skip
+    s = scen(**base)
+    play(s, UseEffect("kite"))
+    play(s, KiteGive("coin", 1))  # Go Set is the only work to copy: the copy needs no question
+    assert s.is_over and s.end_reason == "wing"  # four Stone works count in the Gift Shop too
+    s = scen(**base, options={"wing_end_trigger": "on_completion"})
+    play(s, UseEffect("kite"))
+    events = play(s, KiteGive("coin", 1))
+    assert "kite_copy" in kinds(events) and not s.is_over
+
+
+def test_v084_ends_on_a_plane_move_to_five_and_implies_on_completion():
+    from parlor.games.mottainai.options import Options
+
+    assert Options(ruleset="v0.84").wing_end_trigger == "on_completion"
+    assert Options().wing_end_trigger == "any_change"
+    assert Options(ruleset="v0.84", wing_end_trigger="any_change").wing_end_trigger == "any_change"
+    # Worked example: after a Potter action, Plane moves Poem from a Gallery of four into a Gift
+    # Shop of four: the fifth work arrives there and the game ends at once.
+    s = scen(tasks=["bowl", None], gallery=[["plane", "poem", "fan", "scroll"], []],
+             gift_shop=[["crane", "frog", "stool", "tablet"], []], floor=FLOOR,
+             options={"ruleset": "v0.84"})  # fmt: skip
+    play(s, Collect("bench"))
+    play(s, MoveWork("poem", "gallery"))
+    assert s.is_over and s.end_reason == "wing"
 
 
 def test_extended_game():
@@ -211,9 +238,11 @@ def test_fountain_counts_for_cover():
                 craft_bench=[["jar"], []], floor=FLOOR)  # fmt: skip
     s = scen(**base)
     play(s, Reveal("frog"))
+    play(s, Done())
     assert actions_left(s) == 1 + 2 + 1
     s = scen(**base, options={"fountain_counts_for_cover": True})
     play(s, Reveal("frog"))
+    play(s, Done())
     assert actions_left(s) == 1 + 2  # two "helpers", capacity 1: none covered
 
 
@@ -363,10 +392,12 @@ def test_turtle_precedence():
                 gallery=[[], ["coin", "gong", "flute", "sword", "ring", "pin"]],
                 gift_shop=[["turtle", "poem", "frog", "kite"], []], floor=FLOOR)  # fmt: skip
     s = scen(**base)
-    play(s, Complete("bowl", "gift_shop"))
+    for a in (Complete("bowl", "gift_shop"), Reveal("cup"), Reveal("dice")):
+        play(s, a)
     assert s.end_reason == "turtle" and final_result(s).winners == (0,)
     s = scen(**base, options={"turtle_precedence": False})
-    play(s, Complete("bowl", "gift_shop"))
+    for a in (Complete("bowl", "gift_shop"), Reveal("cup"), Reveal("dice")):
+        play(s, a)
     assert s.end_reason == "wing" and final_result(s).winners == (1,)
 
 
@@ -392,6 +423,27 @@ def test_dice_hand_size_moment():
     play(s, ReturnCard("poem"))
     play(s, Done())  # 1 card left, frog is worth 2: no completion
     assert "work_completed" not in kinds(s.ev) and names(s.gift[0]) == []
+
+
+def test_v084_dice_counts_the_waiting_area_too():
+    # Worked example: two cards in hand, one drawn card waiting (a Prayer earlier this noon); the
+    # deck shows Bowl (Clay, value 3). v1.0 compares 3 with the hand (2): no free work. v0.84's
+    # note counts the waiting area for card effects: 2 + 1 = 3, Bowl may be completed for free.
+    from parlor.games.mottainai.actions import PickWing
+
+    base = dict(tasks=["kite", None], hands=[["poem", "scroll"], []], waiting=[["fan"], []], gallery=[["dice"], []],
+                deck=["bowl", "vase", "cup", "jar"], floor=FLOOR)  # fmt: skip
+    s = scen(**base)
+    play(s, Refill())
+    play(s, UseEffect("dice"))
+    assert decision(s) == "tailor_return"
+    assert Options(ruleset="v0.84").effects_count_waiting_area and not Options().effects_count_waiting_area
+    s = scen(**base, options={"ruleset": "v0.84"})
+    play(s, Refill())
+    play(s, UseEffect("dice"))
+    assert decision(s) == "dice"
+    play(s, PickWing("gallery"))
+    assert names(s.gallery[0]) == ["bowl", "dice"]
 
 
 def test_brick_counts_start_cards():

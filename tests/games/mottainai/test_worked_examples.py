@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parlor.games.mottainai.actions import Collect, Complete, Craft, Hire, Sell
+from parlor.games.mottainai.actions import Collect, Complete, Craft, Hire, Reveal, Sell
 from parlor.games.mottainai.cards import final_result, final_scores
 
 from .helpers import actions_left, kinds, legal, names, play, scen
@@ -38,6 +38,9 @@ def test_smith_metal_work_needs_two_other_metal_cards_revealed_and_kept():
     s = scen(tasks=["bell", None], hands=[["coin", "flute", "gong", "poem"], []], floor=FLOOR)
     assert Complete("coin", "gallery") in legal(s)
     play(s, Complete("coin", "gallery"))
+    assert set(legal(s)) == {Reveal("flute"), Reveal("gong")}  # the player reveals the support
+    play(s, Reveal("gong"))
+    play(s, Reveal("flute"))
     assert names(s.hands[0]) == ["flute", "gong", "poem"]
     assert names(s.known[0]) == ["flute", "gong"]  # revealed support stays known, in hand
     assert names(s.gallery[0]) == ["coin"]
@@ -181,7 +184,8 @@ def test_the_game_ends_at_once_on_the_fifth_work_and_its_effect_does_not_resolve
         gallery=[["poem", "scroll", "fan", "plane"], []],
         floor=FLOOR,
     )
-    events = play(s, Complete("stool", "gallery"))
+    play(s, Complete("stool", "gallery"))
+    events = play(s, Reveal("frog"))
     assert s.is_over and s.end_reason == "wing"
     assert "use_effect" not in kinds(events)
 
@@ -198,8 +202,8 @@ def test_monk_hire_and_potter_collect_move_floor_cards():
 def test_one_smith_helper_completes_two_works():
     s = scen(tasks=["bell", None], helpers=[["ring"], []], hands=[["coin", "flute", "gong", "poem"], []], floor=FLOOR)
     assert actions_left(s) == 2
-    play(s, Complete("coin", "gallery"))
-    play(s, Complete("poem", "gift_shop"))
+    for a in (Complete("coin", "gallery"), Reveal("flute"), Reveal("gong"), Complete("poem", "gift_shop")):
+        play(s, a)
     assert names(s.gallery[0]) == ["coin"] and names(s.gift[0]) == ["poem"]
 
 
@@ -232,6 +236,7 @@ def test_a_before_tailor_effect_works_before_each_tailor_action():
         assert UseEffect("fan") in legal(s)
         play(s, UseEffect("fan"))
         play(s, PickCard(names(s.deck[-3:])[0]))
+        play(s, legal(s)[0])  # the order of the two cards going under the deck
         play(s, Done())
 
 

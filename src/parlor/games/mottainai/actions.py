@@ -13,6 +13,14 @@ action the role action — ``Sell`` / ``SellTop`` / ``SellAll`` (Clerk), ``Hire`
 ``TakeMaterial`` — or ``Craft``, ``Pray``, ``Pass``. Effects: ``UseEffect``, ``Decline``,
 ``PickCard``, ``PickWing``, ``PickMaterial``, ``PickOption``, ``MoveWork``, ``TakeSale``,
 ``SwapHands``, ``KiteGive``, ``KiteCopy``, ``FreeComplete``.
+
+Support for ``Complete`` (Smith) is chosen afterwards one card at a time: ``Reveal`` a hand card
+of the work's material, or ``SendPaper`` (Crane) a Paper card from the craft bench; a ``Craft``
+with Crane offers ``SendPaper`` / ``Done``. Cards returned together in the order the player
+chooses (Tablet's floor, Fan's two other cards) are picked one by one with ``PickCard``.
+
+Action ids (``ACTION_SPACE``) are stable: a new action type is appended at the end
+(``SendPaper`` came last, ids ``num_actions - 54`` onwards).
 """
 
 from __future__ import annotations
@@ -297,6 +305,14 @@ class KiteCopy(Action):
     card: str
 
 
+@dataclass(frozen=True, slots=True)
+class SendPaper(Action):
+    """Crane: send this Paper card from your craft bench to the bottom of the deck as one support."""
+
+    TYPE = "send_paper"
+    card: str
+
+
 TABLET_OPTIONS = ("return_floor", "restock_floor")
 _C = CARD_IDS
 _P = range(MAX_SEATS)
@@ -337,6 +353,7 @@ MOVE_WORK = [[MoveWork(c, w) for w in WINGS] for c in _C]
 SWAP_HANDS = [SwapHands(p) for p in _P]
 KITE_GIVE = [[KiteGive(c, p) for p in _P] for c in _C]
 KITE_COPY = [KiteCopy(c) for c in _C]
+SEND_PAPER = [SendPaper(c) for c in _C]
 
 
 def _flat(x: object) -> list[Action]:
@@ -352,6 +369,8 @@ ACTION_SPACE = ActionSpace(
             TASK_FROM_HELPER, REVEAL, SKIP_TASK, SELL, SELL_TOP, SELL_ALL, HIRE, REFILL, COLLECT, COLLECT_TOP,
             TAKE_WORK, TAKE_HELPER, TAKE_MATERIAL, TAKE_SALE, COMPLETE, CRAFT, FREE_COMPLETE, PRAY, PASS,
             PICK_CARD, PICK_WING, PICK_MATERIAL, PICK_OPTION, MOVE_WORK, SWAP_HANDS, KITE_GIVE, KITE_COPY,
+            # Added later: new actions go at the end, so every older action keeps its id.
+            SEND_PAPER,
         ]
     )
 )  # fmt: skip

@@ -261,19 +261,45 @@ def fan_legal(s: S, frame: tuple) -> list[Action]:
 
 @fan_legal.act
 def fan_act(s: S, frame: tuple, action: Action) -> None:
+    """Keep the chosen card on top; the others go to the bottom in the order the player picks."""
     s.stack.pop()
-    revealed = list(frame[1])
     keep = CARD_INDEX[action.card]
-    for _ in revealed:
+    others = list(frame[1])
+    others.remove(keep)
+    s.emit(public("fan_keep", seat=s.active, card=CARD[keep]))
+    if len(set(others)) > 1 and s.options.return_order == "chooser":
+        s.stack.append(("fan_order", tuple(others), keep))  # the cards stay on the deck meanwhile
+        return
+    fan_settle(s, len(frame[1]), keep, others)
+
+
+def fan_settle(s: S, revealed: int, keep: int, bottom: list[int]) -> None:
+    """Take Fan's cards off the top; ``bottom`` go under the deck in turn, ``keep`` back on top."""
+    for _ in range(revealed):
         s.deck.pop()
         s.deck_info.pop()
-    revealed.remove(keep)
-    for c in revealed:
-        s.deck.insert(0, c)
-        s.deck_info.insert(0, EVERYONE)
+    s.ret_batch = 0
+    for c in bottom:
+        s.return_card(c, EVERYONE)
+        s.emit(public("fan_bottom", seat=s.active, card=CARD[c]))
     s.deck.append(keep)
     s.deck_info.append(EVERYONE)
-    s.emit(public("fan_keep", seat=s.active, card=CARD[keep]))
+
+
+@_decide("fan_order")
+def fan_order_legal(s: S, frame: tuple) -> list[Action]:
+    return [A.PICK_CARD[c] for c in _uniq(frame[1])]
+
+
+@fan_order_legal.act
+def fan_order_act(s: S, frame: tuple, action: Action) -> None:
+    """The picked card goes to the bottom first; the other one under it."""
+    s.stack.pop()
+    _, others, keep = frame
+    rest = list(others)
+    first = CARD_INDEX[action.card]
+    rest.remove(first)
+    fan_settle(s, len(others) + 1, keep, [first, *rest])
 
 
 def dice(s: S, p: int) -> bool:
@@ -285,13 +311,18 @@ def dice(s: S, p: int) -> bool:
     s.emit(public("dice_reveal", seat=p, card=CARD[top]))
     if s.options.dice_hand_size_moment == "after_return":
         return True
-    if VAL[top] == len(s.hands[p]):
+    if VAL[top] == dice_hand_size(s, p):
         s.stack.append(("dice",))
     return False
 
 
+def dice_hand_size(s: S, p: int) -> int:
+    """The hand Dice compares with; v0.84 counts the waiting area for card effects too."""
+    return len(s.hands[p]) + (len(s.waiting[p]) if s.options.effects_count_waiting_area else 0)
+
+
 def dice_after_return(s: S, p: int) -> None:
-    if s.deck and s.deck_info[-1] == EVERYONE and VAL[s.deck[-1]] == len(s.hands[p]):
+    if s.deck and s.deck_info[-1] == EVERYONE and VAL[s.deck[-1]] == dice_hand_size(s, p):
         s.stack.append(("dice",))
 
 
@@ -425,13 +456,35 @@ def tablet_act(s: S, frame: tuple, action: Action) -> None:
     s.stack.pop()
     s.ret_batch = 0
     if action.option == "return_floor":
-        for c in sorted(s.floor):
-            s.return_card(c, EVERYONE)
-        s.emit(public("floor_returned", cards=[CARD[c] for c in sorted(s.floor)]))
-        s.floor = ()
+        if len(set(s.floor)) > 1 and s.options.return_order == "chooser":
+            s.stack.append(("floor_return",))
+            return
+        return_floor(s, sorted(s.floor))
         return
     while not ({STONE, METAL} <= {MAT[c] for c in s.floor}) and flip_to_floor(s):
         pass
+
+
+def return_floor(s: S, cards: list[int]) -> None:
+    """Floor cards to the bottom of the deck, each under the one before."""
+    for c in cards:
+        s.take_floor(c)
+        s.return_card(c, EVERYONE)
+    s.emit(public("floor_returned", cards=[CARD[c] for c in cards]))
+
+
+@_decide("floor_return")
+def floor_return_legal(s: S, frame: tuple) -> list[Action]:
+    return [A.PICK_CARD[c] for c in _uniq(s.floor)] if len(set(s.floor)) > 1 else []
+
+
+@floor_return_legal.act
+def floor_return_act(s: S, frame: tuple, action: Action) -> None:
+    """Tablet: the picked floor card goes under the deck next; the last kind goes by itself."""
+    return_floor(s, [CARD_INDEX[action.card]])
+    if len(set(s.floor)) <= 1:
+        s.stack.pop()
+        return_floor(s, sorted(s.floor))
 
 
 def jar(s: S, p: int, card: int, wing: int) -> None:
@@ -499,7 +552,7 @@ def place_work_act(s: S, frame: tuple, action: Action) -> None:
     s.take_work(owner, card, from_wing)  # the work stays with its owner until it is placed
     s.put_work(s.active, card, WING_INDEX[action.wing])
     s.emit(public("work_placed", seat=s.active, card=CARD[frame[1]], wing=action.wing))
-    s.check_works_end()
+    s.check_works_end(completion=True)
 
 
 def poem_ok(s: S, p: int, card: int, wing: int) -> bool:
@@ -653,7 +706,7 @@ def plane_act(s: S, frame: tuple, action: Action) -> None:
     s.put_work(p, card, 1 - wing)
     s.emit(public("work_moved", seat=p, card=CARD[card], to=WINGS[1 - wing]))
     s.stack[-1] = ("plane", frame[1] - 1)
-    s.check_works_end()
+    s.check_works_end(completion=True)  # the work arrives in the other wing
 
 
 @_decide("after_prayer")

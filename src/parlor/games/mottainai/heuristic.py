@@ -547,6 +547,8 @@ class _Context:
             return -self.keep(a.card)
         if t is A.DiscardToFloor:
             return -self.keep(a.card)
+        if self.kind == "support":
+            return self.support_cost(a)
         if t is A.Reveal or (t is A.Done and self.kind == "reveal_bonus"):
             return 1.0 if t is A.Reveal else 0.0
         if t is A.SkipTask:
@@ -569,9 +571,23 @@ class _Context:
             return -0.5
         return 0.0  # Done / Decline
 
+    def support_cost(self, a: Action) -> float:
+        """Support for a work: a revealed card stays in hand but tells the table about it (free if
+        it is already shown), a Paper card Crane sends leaves the craft bench for good."""
+        t = type(a)
+        if t is A.Reveal:
+            if a.card in self.me["revealed_in_hand"]:
+                return 0.0
+            return -0.2 - 0.05 * _val(a.card)
+        if t is A.SendPaper:
+            return -0.1 - max(0.0, self.bench_card_value(a.card))
+        return 0.0  # Done: the rest is counted in the craft bench
+
     def pick_value(self, card: str) -> float:
         """A card picked for an effect; what happens to it depends on the effect."""
         kind = self.kind
+        if kind in ("fan_order", "floor_return"):  # which card goes under the deck first
+            return 0.0
         if kind == "pinwheel":  # a hand card to the bottom of the deck
             return -self.keep(card)
         if kind == "amulet":  # craft bench to sales

@@ -2,7 +2,8 @@
 
 Defaults are the published v1.0 rules. ``ruleset="v0.84"`` switches on the print-and-play
 readings together (morning order, face-down starting cards, Lampshade/Quilt ties, up to 6
-players); an option given explicitly wins over the ruleset (fields left ``None`` are filled
+players, the game ending when a player makes a fifth work in a wing, the waiting area counted
+by Dice); an option given explicitly wins over the ruleset (fields left ``None`` are filled
 in from it).
 """
 
@@ -19,12 +20,16 @@ RULESETS: dict[str, dict[str, object]] = {
         "setup_facedown_tasks": "all_players",
         "sales_tie_cards": "ahead_or_tied",
         "max_players": 5,
+        "wing_end_trigger": "any_change",
+        "effects_count_waiting_area": False,
     },
     "v0.84": {
         "morning_order": "discard_then_effects",
         "setup_facedown_tasks": "all_but_start_player",
         "sales_tie_cards": "win_ties_exclusive",
         "max_players": 6,
+        "wing_end_trigger": "on_completion",
+        "effects_count_waiting_area": True,
     },
 }
 
@@ -49,8 +54,9 @@ class Options:
     cover_mode: Literal["all_or_nothing", "partial"] = "all_or_nothing"
     # 10: the deck ends the game when it becomes empty, or only on a failed draw
     deck_out_trigger: Literal["when_empty", "on_failed_draw"] = "when_empty"
-    # 11: five works in a wing: checked after any change, or only after a completion
-    wing_end_trigger: Literal["any_change", "on_completion"] = "any_change"
+    # 11: five works in a wing: checked after any change, or only when a player makes a work
+    # arrive in a wing (a completion, a Plane move, a Shuriken placement; v0.84)
+    wing_end_trigger: Literal["any_change", "on_completion"] | None = None
     # 11: the Extended game (six works in a wing)
     extended_game: bool = False
     # 12: do the triggered effects of the game-ending work still resolve?
@@ -93,6 +99,9 @@ class Options:
     return_order: Literal["chooser", "random"] = "chooser"
     # 31: does the hand limit count the waiting area too?
     hand_limit_counts_waiting_area: bool = False
+    # 31b: v0.84's note: the waiting area counts with the hand for the Tailor action *and card
+    # effects*; the one effect that counts the hand is Dice
+    effects_count_waiting_area: bool | None = None
     # 32: does the waiting area score at game end?
     waiting_area_scores: bool = False
     # 33: a Turtle win beats a simultaneous other ending

@@ -275,10 +275,12 @@ class MottainaiState(State):
         i = t.index(card)
         zone[p] = t[:i] + t[i + 1 :]
 
-    def take_from_hand(self, p: int, card: int) -> None:
+    def take_from_hand(self, p: int, card: int, face_up: bool = True) -> None:
+        """A card leaves the hand. Face up, a revealed copy is the one that goes (the table
+        cannot tell it from an unrevealed twin); face down, an unrevealed copy goes if any."""
         self.take(self.hands, p, card)
         known = self.known[p]
-        if card in known and known.count(card) > self.hands[p].count(card):
+        if card in known and (face_up or known.count(card) > self.hands[p].count(card)):
             self.take(self.known, p, card)
 
     def reveal(self, p: int, card: int) -> None:
@@ -355,7 +357,7 @@ class MottainaiState(State):
         self.ret_batch += 1
 
     def return_from_hand(self, p: int, card: int) -> None:
-        self.take_from_hand(p, card)
+        self.take_from_hand(p, card, face_up=False)
         self.return_card(card, p)
         self.emit(public("return", seat=p, hand_size=len(self.hands[p])))
         self.emit(private(p, "returned_card", seat=p, card=CARD[card]))
@@ -380,6 +382,8 @@ class MottainaiState(State):
         """Turtle, or five (six) works in one wing (§12 items 2 and 4)."""
         threshold = 6 if self.options.extended_game else 5
         wing_hit = False
+        # ``completion``: a player made a work arrive in a wing (completed, or moved / placed by
+        # Plane or Shuriken): v0.84's "makes a fifth work in a wing" counts these too.
         if completion or self.options.wing_end_trigger == "any_change":
             wing_hit = any(self.wing_count(p, w) >= threshold for p in range(self.players) for w in (0, 1))
         turtles = [
@@ -393,6 +397,7 @@ class MottainaiState(State):
         return "wing" if wing_hit else None
 
     def check_works_end(self, completion: bool = False) -> bool:
+        """End the game on a Turtle or a full wing; ``completion``: a work arrived in a wing."""
         reason = self.works_end_reason(completion)
         if reason:
             self.end_game(reason)
@@ -447,13 +452,6 @@ class MottainaiState(State):
                 return need - have
         return None
 
-    def spend_crane(self, p: int, n: int) -> None:
-        for _ in range(n):
-            card = min(c for c in self.bench[p] if MAT[c] == PAPER)
-            self.take(self.bench, p, card)
-            self.return_card(card, EVERYONE)
-            self.emit(public("crane_return", seat=p, card=CARD[card]))
-
     def complete_work(self, p: int, card: int, wing: int, how: str) -> None:
         """Place a work, check the game end first, then queue the triggered effects (§7.2)."""
         self.put_work(p, card, wing)
@@ -498,6 +496,23 @@ class MottainaiState(State):
             self.end_game("stalled")
 
     # ------------------------------------------------------------------ the protocol
+    def _forced_move_is_public(self, seat: int) -> bool:
+        """A single option is played without asking only if everyone can tell it is the only one.
+
+        Where the options come from the active hand (Smith's completable works, a card to
+        craft, to reveal for Curtain / Tower / Flag / Figurine / Fountain / Cloak, to choose as
+        support, to return...), the seat is asked even with one option while it holds cards:
+        skipping the question would tell the table that the hand lacked the others."""
+        if not self.stack or not self.hands[self.active]:
+            return True
+        frame = self.stack[-1]
+        kind = frame[0]
+        if kind == "action":
+            return not action_depends_on_hand(self, frame)
+        if kind == "support":
+            return frame[3] != "smith"
+        return kind not in HAND_DECISIONS
+
     def _legal_actions(self, seat: int) -> list[Action]:
         if self.pending is None:
             if not self.stack or self.over:
@@ -508,7 +523,7 @@ class MottainaiState(State):
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         self.ev = events = []
-        if type(action) is not A.ReturnCard:
+        if type(action) not in _RETURN_BATCH_ACTIONS:
             self.ret_batch = 0
         frame = self.stack[-1]
         DECIDE[frame[0]][1](self, frame, action)
@@ -1093,6 +1108,27 @@ def action_legal(s: MottainaiState, frame: tuple) -> list[Action]:
     return legal
 
 
+def action_depends_on_hand(s: MottainaiState, frame: tuple) -> bool:
+    """Could the hidden hand change this action's options (Smith's works, a work to Craft)?"""
+    _, owner, role, pin = frame
+    if role == SMITH:
+        return True
+    if pin and not s.options.pin_action_convertible:
+        return False
+    return not (owner >= 0 and s.is_opponent(s.active, owner) and s.has(owner, MASK) > 0)
+
+
+# Actions that continue a batch of cards going under the deck (``return_order="random"``
+# shuffles a batch); a batch of support starts afresh in ``start_support``.
+_RETURN_BATCH_ACTIONS = frozenset({A.ReturnCard, A.SendPaper, A.Reveal})
+
+# Decisions whose options are cards of the active hand (``action`` and ``support`` are
+# settled case by case in ``MottainaiState._forced_move_is_public``).
+HAND_DECISIONS = frozenset(
+    {"gate", "reveal_bonus", "cloak", "hand_limit", "tailor_return", "choose_task", "kite", "pinwheel"}
+)
+
+
 def action_act(s: MottainaiState, frame: tuple, action: Action) -> None:
     role = frame[2]
     s.stack.pop()
@@ -1105,20 +1141,7 @@ def action_act(s: MottainaiState, frame: tuple, action: Action) -> None:
     elif t is A.Craft or t is A.Complete:
         card = CARD_OF[action.card]  # type: ignore[attr-defined]
         wing = WING_INDEX[action.wing]  # type: ignore[attr-defined]
-        by_smith = t is A.Complete
-        cost = s.smith_cost(p, card) if by_smith else s.craft_cost(p, card)
-        s.take_from_hand(p, card)
-        if by_smith:  # show the support from hand (it stays there)
-            need = s.support_needed(p, card, True)
-            for c in [c for c in s.hands[p] if MAT[c] == MAT[card]][:need]:
-                s.reveal(p, c)
-        s.spend_crane(p, cost or 0)
-        if s.over:
-            return
-        if by_smith:
-            smith(s, p, card, wing)
-        else:
-            craft(s, p, card, wing)
+        start_support(s, p, card, wing, "smith" if t is A.Complete else "craft")
     elif role == CLERK:
         clerk(s, p, action)
     elif role == MONK:
@@ -1130,6 +1153,91 @@ def action_act(s: MottainaiState, frame: tuple, action: Action) -> None:
 
 
 DECIDE["action"] = (action_legal, action_act)
+
+
+# ------------------------------------------------------------------ support (§7.1)
+def start_support(s: MottainaiState, p: int, card: int, wing: int, how: str) -> None:
+    """The work's support is chosen one card at a time (the work stays in hand until then).
+
+    Brick's task cards count first (public, and they cost nothing). Smith: the player reveals
+    hand cards of the work's material or, with Crane, sends Paper cards from the craft bench.
+    Craft: the craft bench is only counted, so the player is asked only when Crane could send
+    Paper instead."""
+    smith_action = how == "smith"
+    need = s.support_needed(p, card, smith_action)
+    if smith_action and need and s.has(p, BRICK):
+        need = max(0, need - s.brick_support(MAT[card]))
+    s.ret_batch = 0
+    if card not in s.known[p]:  # everyone saw which card is becoming a work
+        s.add(s.known, p, card)
+    s.stack.append(("support", card, wing, how, need, ()))
+    settle_support(s, p)
+
+
+def settle_support(s: MottainaiState, p: int) -> None:
+    """Complete the work once nothing is left to choose (support frame on top)."""
+    frame = s.stack[-1]
+    if support_legal(s, frame):
+        return
+    _, card, wing, how = frame[:4]
+    s.stack.pop()
+    s.take_from_hand(p, card)
+    (smith if how == "smith" else craft)(s, p, card, wing)
+
+
+def crane_paper(s: MottainaiState, p: int, card: int, how: str) -> list[int]:
+    """Paper cards Crane may send for this work (none for a Paper Craft: it needs no support)."""
+    if not s.has(p, CRANE) or (how == "craft" and MAT[card] == PAPER):
+        return []
+    return _uniq(tuple(c for c in s.bench[p] if MAT[c] == PAPER))
+
+
+def support_legal(s: MottainaiState, frame: tuple) -> list[Action]:
+    _, card, _wing, how, remaining, revealed = frame
+    if remaining <= 0:
+        return []
+    p = s.active
+    m = MAT[card]
+    legal: list[Action] = []
+    if how == "smith":
+        hand = s.hands[p]
+        legal.extend(
+            A.REVEAL[c]
+            for c in _uniq(hand)
+            if MAT[c] == m and hand.count(c) - (c == card) > revealed.count(c)  # not the work itself
+        )
+    paper = crane_paper(s, p, card, how)
+    legal.extend(A.SEND_PAPER[c] for c in paper)
+    if how == "craft":
+        if not paper:
+            return []  # nothing to choose: the craft bench is counted
+        if sum(1 for c in s.bench[p] if MAT[c] == m) >= remaining:
+            legal.append(A.DONE)
+    return legal
+
+
+def support_act(s: MottainaiState, frame: tuple, action: Action) -> None:
+    _, card, wing, how, remaining, revealed = frame
+    p = s.active
+    t = type(action)
+    if t is A.Reveal:
+        shown = CARD_OF[action.card]  # type: ignore[attr-defined]
+        s.reveal(p, shown)
+        revealed = (*revealed, shown)
+        remaining -= 1
+    elif t is A.SendPaper:
+        sent = CARD_OF[action.card]  # type: ignore[attr-defined]
+        s.take(s.bench, p, sent)
+        s.return_card(sent, EVERYONE)
+        s.emit(public("crane_return", seat=p, card=CARD[sent]))
+        remaining -= 1
+    else:  # Done: the rest is counted in the craft bench
+        remaining = 0
+    s.stack[-1] = ("support", card, wing, how, remaining, revealed)
+    settle_support(s, p)
+
+
+DECIDE["support"] = (support_legal, support_act)
 
 
 def clerk(s: MottainaiState, p: int, action: Action) -> None:

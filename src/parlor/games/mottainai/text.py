@@ -56,7 +56,10 @@ RULES = """\
 **Roles**: Clerk sells a craft-bench card; Monk hires a floor card as helper; Tailor returns any
 cards and refills hand + waiting area to 5; Potter collects a floor card into the craft bench;
 Smith completes any work with support revealed from hand. A work of value v needs v-1 support
-cards of its material.
+cards of its material: you choose the work, then the support cards to reveal, one at a time
+(with Crane you may send Paper cards from your craft bench instead, each one support).
+Whenever you hold cards you are asked, even with a single option, so that nobody learns what
+your hand lacks from whether you were asked.
 
 **End**: the deck runs out, or someone has 5 works in a wing. Score works, sales covered by Gift
 Shop works, and backorders (hand cards of each material you lead in sales). Ties go to the
@@ -156,6 +159,7 @@ def describe_action(action: Any, view: Mapping[str, Any]) -> str:
         "swap_hands": lambda: f"Puppet: swap hands with {who}",
         "kite_give": lambda: f"Kite: put {label} into {who}'s craft bench",
         "kite_copy": lambda: f"Kite: become a copy of {label}",
+        "send_paper": lambda: f"Crane: send {label} from your craft bench to the deck bottom as support",
     }
     fn = words.get(t)
     return fn() if fn else str(action)
@@ -174,6 +178,8 @@ DECISION_WORDS = {
     "triggers": "Effects triggered by your new work",
     "after_prayer": "After your Prayer",
     "night_effects": "Night: your night effects",
+    "fan_order": "Fan: pick the card that goes under the deck first (the other goes under it)",
+    "floor_return": "Tablet: pick the next floor card to go under the deck",
 }
 
 
@@ -186,6 +192,9 @@ def decision_words(view: Mapping[str, Any]) -> str:
         owner = d.get("owner")
         whose = "your" if owner == view.get("you") else f"Seat {owner}'s"
         return f"Noon: {whose} {d.get('role', '').title()} task — action ({d.get('actions_left')} left)"
+    if kind == "support":
+        how = "revealed from your hand" if d.get("how") == "smith" else "counted in your craft bench"
+        return f"Support for {card_name(d.get('work', ''))}: {d.get('remaining')} more, {how} (Crane: or send Paper)"
     return DECISION_WORDS.get(kind, kind.replace("_", " ").capitalize() or "Your decision")
 
 
@@ -238,6 +247,9 @@ class Narrator:
             "reveal": lambda: "  " + says("reveal", c),
             "return": lambda: "  " + says("return", "a card to the deck bottom"),
             "returned_card": lambda: f"  (you returned {c})",
+            "crane_return": lambda: "  " + says("send", f"{c} under the deck (Crane support)"),
+            "fan_bottom": lambda: f"  {c} goes under the deck (Fan)",
+            "floor_returned": lambda: f"  {cards_words(d['cards'])} go(es) under the deck (Tablet)",
             "pickup": lambda: says("pick", f"up {d['count']} card(s) at night"),
             "picked_up": lambda: f"  (you picked up {cards_words(d['cards'])})",
             "use_effect": lambda: "  " + says("use", card_name(d["card"])),

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from parlor.core.rng import Rng
 
-from .data import CARD_IDS, MAT, MATERIALS, ROLES
+from .data import CARD_IDS, MAT, MATERIALS, PAPER, ROLES, WINGS
 
 if TYPE_CHECKING:
     from .rules import MottainaiState
@@ -96,6 +96,14 @@ def _decision(s: "MottainaiState") -> dict[str, Any] | None:
         out["remaining"] = frame[2]
     elif kind == "place_work":
         out["work"] = CARD[frame[1]]
+    elif kind == "support":
+        out["work"] = CARD[frame[1]]
+        out["wing"] = WINGS[frame[2]]
+        out["how"] = frame[3]
+        out["remaining"] = frame[4]
+        out["revealed"] = [CARD[c] for c in frame[5]]
+    elif kind == "fan_order":
+        out["cards"] = [CARD[c] for c in frame[1]]
     return out
 
 
@@ -146,12 +154,17 @@ def determinize(s: "MottainaiState", seat: int, rng: Rng) -> "MottainaiState":
     d.pending = None
     if s.over:  # the final scoring showed every hand: nothing that matters is hidden any more
         return d
+    pinned = [list(k) for k in s.known]  # hand cards every seat knows about
+    must_hold = (-1, 0)  # (material, count): hidden cards the active hand is known to hold
+    frame = s.stack[-1] if s.stack else ()
+    if frame and frame[0] == "support" and s.active != seat:
+        pinned[s.active], must_hold = _support_knowledge(s, frame, pinned[s.active])
     pool: list[int] = []
     hand_slots: list[tuple[int, int]] = []
     for p in range(s.players):
         if p != seat:
             hidden = list(s.hands[p])
-            for c in s.known[p]:
+            for c in pinned[p]:
                 hidden.remove(c)
             pool.extend(hidden)
             hand_slots.append((p, len(hidden)))
@@ -166,9 +179,15 @@ def determinize(s: "MottainaiState", seat: int, rng: Rng) -> "MottainaiState":
     # never on where the hidden cards really lie.
     pool.sort()
     rng.shuffle(pool)
+    material, count = must_hold
+    held = [c for c in pool if MAT[c] == material][:count]  # set aside before any slot is filled
+    for c in held:
+        pool.remove(c)
     for p, n in hand_slots:
-        d.hands[p] = tuple(sorted(s.known[p] + tuple(pool[:n])))
-        del pool[:n]
+        chosen = held if p == s.active else []
+        rest = n - len(chosen)
+        d.hands[p] = tuple(sorted(pinned[p] + chosen + pool[:rest]))
+        del pool[:rest]
     for p in wait_players:
         n = len(s.waiting[p])
         d.waiting[p] = tuple(pool[:n])
@@ -178,3 +197,24 @@ def determinize(s: "MottainaiState", seat: int, rng: Rng) -> "MottainaiState":
     for i in deck_slots:
         d.deck[i] = pool.pop()
     return d
+
+
+def _support_knowledge(s: "MottainaiState", frame: tuple, known: list[int]) -> tuple[list[int], tuple[int, int]]:
+    """While a Smith's support is being chosen everyone knows the work and the cards revealed
+    for it are in hand, and that the hand can supply the rest (what Crane cannot)."""
+    from collections import Counter
+
+    _, work, _wing, how, remaining, revealed = frame
+    pinned = list(known)
+    extra = Counter((work, *revealed)) - Counter(known)
+    pinned.extend(extra.elements())
+    if how != "smith":
+        return pinned, (-1, 0)
+    m = MAT[work]
+    spare_known = sum(1 for c in pinned if MAT[c] == m) - 1 - len(revealed)
+    paper = 0
+    from .data import CRANE
+
+    if s.has(s.active, CRANE):
+        paper = sum(1 for c in s.bench[s.active] if MAT[c] == PAPER)
+    return pinned, (m, max(0, remaining - paper - spare_known))

@@ -77,10 +77,10 @@ function toppingIcon(kind, size = 28) {
   return s;
 }
 
-function toppingCard(ctx, kind, count, extra = "") {
+function toppingCard(ctx, kind, count, extra = "", pick = null) {
   return h(
     "div",
-    { class: `mm-card topping ${extra}`, "data-kind": kind, title: top(ctx, kind) },
+    { class: `mm-card topping ${extra}`, "data-kind": kind, title: top(ctx, kind), "data-pick": pick, "data-key": pick || undefined },
     toppingIcon(kind, 34),
     h("span", { class: "card-name" }, top(ctx, kind)),
     count !== undefined ? h("span", { class: "count" }, `×${count}`) : null,
@@ -99,11 +99,11 @@ function orderPicture(order) {
   return [];
 }
 
-function orderCard(ctx, order, extra = "") {
+function orderCard(ctx, order, extra = "", pick = null) {
   const deck = deckOf(order);
   return h(
     "div",
-    { class: `mm-card order deck-${deck} ${extra}`, "data-order": order, title: orderPhrase(ctx, order) },
+    { class: `mm-card order deck-${deck} ${extra}`, "data-order": order, title: orderPhrase(ctx, order), "data-pick": pick, "data-key": pick || undefined },
     h("span", { class: "order-pic" }, orderPicture(order)),
     h("span", { class: "card-name" }, cardLabel(ctx, order)),
   );
@@ -152,7 +152,7 @@ function oven(ctx, view) {
         "div",
         { class: "counter" },
         h("h3", {}, ctx.t("mm.counter")),
-        h("div", { class: "counter-row" }, KINDS.filter((k) => counter[k]).map((k) => toppingCard(ctx, k, counter[k], "small"))),
+        h("div", { class: "counter-row" }, KINDS.filter((k) => counter[k]).map((k) => toppingCard(ctx, k, counter[k], "small", `kind:${k}`))),
         KINDS.some((k) => counter[k]) ? null : h("p", { class: "muted" }, ctx.t("mm.counter_empty")),
       ),
     );
@@ -202,7 +202,7 @@ function playerPanel(ctx, view, p) {
       { class: "stats" },
       h("span", { class: "stat", title: ctx.t("mm.toppings_in_hand") }, back(String(p.toppings_in_hand), "mini topping-back"), ctx.t("mm.toppings_short")),
       h("span", { class: "stat", title: ctx.t("mm.orders_in_hand") }, back(String(p.orders_in_hand), `mini order-back deck-${p.deck}`), ctx.t("mm.orders_short")),
-      h("span", { class: "stat", title: ctx.t("mm.waiter") }, back(String(p.waiter_size), `mini waiter deck-${p.deck}`), ctx.t("mm.waiter_short")),
+      h("span", { class: "stat waiter-stat", title: ctx.t("mm.waiter"), "data-pick": me ? "source:waiter" : null }, back(String(p.waiter_size), `mini waiter deck-${p.deck}`), ctx.t("mm.waiter_short")),
       h("span", { class: "stat score" }, h("b", {}, String(p.score)), ctx.t("mm.completed_short")),
     ),
     p.completed.length
@@ -223,8 +223,8 @@ function hand(ctx, me) {
     h(
       "div",
       { class: "hand-cards" },
-      KINDS.filter((k) => tops[k]).map((k) => toppingCard(ctx, k, tops[k])),
-      me.hand.orders.map((o) => orderCard(ctx, o)),
+      KINDS.filter((k) => tops[k]).map((k) => toppingCard(ctx, k, tops[k], "", `hand:${k}`)),
+      me.hand.orders.map((o) => orderCard(ctx, o, "", `order:${o}`)),
       !KINDS.some((k) => tops[k]) && !me.hand.orders.length ? h("p", { class: "muted" }, ctx.t("mm.hand_empty")) : null,
     ),
   );
@@ -239,7 +239,7 @@ export default {
       { class: "card info-bar" },
       h("span", { class: "round" }, ctx.t("mm.round", { round: view.round, rounds: 3 })),
       h("span", { class: "step" }, stepText(ctx, view)),
-      h("span", { class: "supply" }, back(String(view.supply_size), "mini topping-back"), ctx.t("mm.supply"),
+      h("span", { class: "supply", "data-pick": "source:supply" }, back(String(view.supply_size), "mini topping-back"), ctx.t("mm.supply"),
         view.mamma_mia_in_supply ? h("small", { class: "muted" }, ctx.t("mm.mamma_in_supply")) : null),
     );
     return h(
@@ -258,6 +258,71 @@ export default {
 
   scoreLabel(ctx) {
     return ctx.t("mm.completed_short");
+  },
+
+  // The parts of a move, as the table shows them (picks.js): a kind in your hand and a count, an
+  // order in your hand, the supply or your waiter, a kind on the counter.
+  parts(a) {
+    switch (a.type) {
+      case "play_toppings":
+        return [`hand:${a.kind}`, `count:${a.count}`];
+      case "play_order":
+        return [`order:${a.order}`];
+      case "draw":
+        return [`source:${a.source}`];
+      case "draw_count":
+        return [`source:${a.source}`, `count:${a.count}`];
+      case "choose_joker":
+      case "choose_rarest":
+        return [`kind:${a.kind}`];
+      default:
+        return null;
+    }
+  },
+
+  partLabel(key, view, ctx) {
+    const [kind, value] = key.split(":");
+    if (kind === "count") return ctx.t("mm.count_chip", { n: value });
+    if (kind === "hand" || kind === "kind") return top(ctx, value);
+    if (kind === "order") return orderLabel(ctx, value);
+    if (kind === "source") return value === "supply" ? ctx.t("mm.supply") : ctx.t("mm.waiter");
+    return null;
+  },
+
+  seatScore(seat, view, ctx) {
+    const p = view && view.players_info.find((x) => x.seat === seat);
+    return p ? h("b", { class: "live-score", title: ctx.t("mm.completed") }, String(p.score)) : null;
+  },
+
+  // The end screen: the orders each player baked, round by round (from the log).
+  resultDetails(view, log, ctx) {
+    const rounds = [1, 2, 3];
+    const baked = view.players_info.map(() => rounds.map(() => []));
+    let round = 1;
+    for (const ev of log) {
+      const d = ev.data || {};
+      if (ev.event === "round_started") round = d.round;
+      if (ev.event === "order_completed" && baked[d.seat]) baked[d.seat][Math.min(round, 3) - 1].push(d.order);
+    }
+    return h(
+      "table",
+      { class: "breakdown", id: "breakdown" },
+      h("caption", {}, ctx.t("mm.breakdown")),
+      h("thead", {}, h("tr", {}, h("th", {}, ctx.t("result.player")), rounds.map((r) => h("th", {}, ctx.t("mm.round_short", { round: r }))), h("th", {}, ctx.t("mm.completed_short")))),
+      h(
+        "tbody",
+        {},
+        view.players_info.map((p) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, ctx.seatName(p.seat)),
+            baked[p.seat].map((list) => h("td", {}, list.length ? h("div", { class: "mini-cards" }, list.map((o) => orderCard(ctx, o, "mini"))) : "—", h("small", {}, ` ${list.length}`))),
+            h("td", {}, h("b", {}, String(p.score))),
+          ),
+        ),
+      ),
+    );
   },
 
   moveHint(view, ctx) {

@@ -75,7 +75,7 @@ function decisionText(ctx, view) {
     role: d.role ? role(ctx, d.role) : "",
     material: d.material ? mat(ctx, d.material) : "",
     card: d.effect ? info(d.effect).name : d.work ? info(d.work).name : "",
-    cards: d.revealed ? d.revealed.map((c) => info(c).name).join(", ") : "",
+    cards: (d.revealed || d.cards || []).map((c) => info(c).name).join(", "),
     who: d.player !== undefined ? whoOf(ctx, d.player) : d.owner !== undefined ? whoOf(ctx, d.owner) : "",
     n: d.remaining ?? "",
   };
@@ -83,22 +83,44 @@ function decisionText(ctx, view) {
 }
 
 // ---- pictures ---------------------------------------------------------------------------------
-/** One card face: name, material colour, value; the effect on hover, focus or tap. */
+// Cards whose text the reader opened (by card id: every Mottainai card is unique) stay open while
+// the table changes around them.
+const openCards = new Set();
+
+function toggleOpen(ev, id) {
+  // A card lying in a clickable place (a wing to choose) lets the click choose the place; its ⓘ still opens it.
+  const own = ev.currentTarget.classList.contains("card-info");
+  if (!own && ev.currentTarget.parentElement && ev.currentTarget.parentElement.closest(".pickable, .picked")) return;
+  ev.stopPropagation();
+  const card = ev.currentTarget.closest(".mt-card");
+  if (openCards.has(id)) openCards.delete(id);
+  else openCards.add(id);
+  for (const el of document.querySelectorAll(`.mt-card[data-card="${id}"]`)) el.classList.toggle("open", openCards.has(id));
+  if (card) card.setAttribute("aria-expanded", openCards.has(id) ? "true" : "false");
+}
+
+/** One card face: name, material colour, value; the effect on hover, focus or tap (a tap keeps it open). */
 function cardFace(ctx, id, opts = {}) {
   const c = info(id);
   const effect = c.effect;
+  const open = openCards.has(id);
   return h(
     "div",
     {
-      class: `mt-card mat-${c.material}${opts.big ? " big" : ""}${opts.cls ? ` ${opts.cls}` : ""}`,
+      class: `mt-card mat-${c.material}${opts.big ? " big" : ""}${opts.cls ? ` ${opts.cls}` : ""}${open ? " open" : ""}`,
       "data-card": id,
+      "data-key": id,
+      "data-flip": `mt:${id}`,
+      "data-pick": `card:${id}`,
       tabindex: "0",
+      "aria-expanded": opts.big ? null : open ? "true" : "false",
       title: `${c.name} — ${mat(ctx, c.material)} ${c.value} · ${role(ctx, ROLE_OF[c.material])}\n${effect}`,
-      onclick: (e) => e.currentTarget.classList.toggle("open"),
+      onclick: (e) => toggleOpen(e, id),
     },
     h("span", { class: "mt-name" }, c.name),
     h("span", { class: "mt-meta" }, h("span", { class: "mt-mat" }, mat(ctx, c.material)), h("b", { class: "mt-val" }, String(c.value))),
     opts.big ? h("span", { class: "mt-role" }, role(ctx, ROLE_OF[c.material])) : null,
+    opts.big ? null : h("span", { class: "card-info", role: "button", tabindex: "0", "aria-label": ctx.t("mt.card_text"), onclick: (e) => toggleOpen(e, id) }, "i"),
     h("span", { class: `mt-effect${opts.big ? " shown" : ""}` }, effect),
   );
 }
@@ -107,12 +129,12 @@ function backCard(label, cls = "") {
   return h("div", { class: `mt-card back ${cls}` }, h("span", { class: "mt-name" }, label));
 }
 
-function row(ctx, key, content, cls = "") {
-  return h("div", { class: `mt-row ${cls}` }, h("small", { class: "mt-zone" }, ctx.t(key)), h("div", { class: "mt-cards" }, content));
+function row(ctx, key, content, cls = "", pick = null) {
+  return h("div", { class: `mt-row ${cls}`, "data-pick": pick }, h("small", { class: "mt-zone" }, ctx.t(key)), h("div", { class: "mt-cards" }, content));
 }
 
-function cardsRow(ctx, key, ids, cls = "") {
-  return row(ctx, key, ids && ids.length ? ids.map((c) => cardFace(ctx, c)) : h("span", { class: "muted" }, "—"), cls);
+function cardsRow(ctx, key, ids, cls = "", pick = null) {
+  return row(ctx, key, ids && ids.length ? ids.map((c) => cardFace(ctx, c)) : h("span", { class: "muted" }, "—"), cls, pick);
 }
 
 /** Helpers (or another pile) grouped by material, each group with its role and count. */
@@ -136,13 +158,15 @@ function grouped(ctx, key, ids, cls) {
 
 function taskSlot(ctx, p) {
   const t = p.task;
-  if (!t) return row(ctx, "mt.zone.task", h("span", { class: "muted" }, ctx.t("mt.no_task")), "task");
-  if (t.face_down) return row(ctx, "mt.zone.task", backCard(ctx.t("mt.face_down"), "start"), "task");
+  const pick = `player:${p.seat}`; // taking a player's task, swapping hands, giving by Kite
+  if (!t) return row(ctx, "mt.zone.task", h("span", { class: "muted" }, ctx.t("mt.no_task")), "task", pick);
+  if (t.face_down) return row(ctx, "mt.zone.task", backCard(ctx.t("mt.face_down"), "start"), "task", pick);
   return row(
     ctx,
     "mt.zone.task",
     [cardFace(ctx, t.card, { cls: "task-card" }), h("span", { class: "mt-task-role" }, role(ctx, t.role)), t.doll ? h("span", { class: "badge" }, "Doll") : null],
     "task",
+    pick,
   );
 }
 
@@ -167,8 +191,8 @@ function temple(ctx, view, p) {
     grouped(ctx, "mt.zone.helpers", p.helpers, "helpers"),
     grouped(ctx, "mt.zone.craft_bench", p.craft_bench, "bench"),
     grouped(ctx, "mt.zone.sales", p.sales, "sales"),
-    cardsRow(ctx, "mt.zone.gallery", p.works_as.gallery, "gallery"),
-    cardsRow(ctx, "mt.zone.gift_shop", p.works_as.gift_shop, "gift-shop"),
+    cardsRow(ctx, "mt.zone.gallery", p.works_as.gallery, "gallery", me ? "wing:gallery" : null),
+    cardsRow(ctx, "mt.zone.gift_shop", p.works_as.gift_shop, "gift-shop", me ? "wing:gift_shop" : null),
     p.kite_copies && p.kite_copies.length ? cardsRow(ctx, "mt.zone.kite", p.kite_copies) : null,
     p.final_hand ? cardsRow(ctx, "mt.zone.final_hand", p.final_hand) : null,
     p.final_waiting ? cardsRow(ctx, "mt.zone.final_waiting", p.final_waiting) : null,
@@ -243,6 +267,51 @@ export default {
 
   moveHint(view, ctx) {
     return decisionText(ctx, view);
+  },
+
+  // The parts of a move on the table (picks.js): a card wherever it lies (every card is unique), one
+  // of your wings, a player's task slot; materials and options become buttons of the pick bar.
+  parts(a) {
+    const parts = [];
+    if (a.card) parts.push(`card:${a.card}`);
+    if (a.wing) parts.push(`wing:${a.wing}`);
+    if (a.player !== undefined && a.player !== null) parts.push(`player:${a.player}`);
+    if (a.material) parts.push(`mat:${a.material}`);
+    if (a.type === "pick_option") parts.push(`opt:${a.option}`);
+    return parts.length ? parts : null;
+  },
+
+  partLabel(key, view, ctx) {
+    const [kind, value] = key.split(":");
+    if (kind === "card") return cardLabel(ctx, value);
+    if (kind === "wing") return wing(ctx, value);
+    if (kind === "player") return whoOf(ctx, Number(value));
+    if (kind === "mat") return mat(ctx, value);
+    if (kind === "opt") return ctx.tMaybe(`mt.act.pick_option.${value}`, value);
+    return null;
+  },
+
+  // The end screen: works, sales, backorders and bonuses per player, and why the game ended.
+  resultDetails(view, log, ctx) {
+    if (!view.scores) return null;
+    const cols = ["works", "sales", "backorders", "bonus", "total"];
+    const why = view.end_reason ? ctx.tMaybe(`mt.end.${view.end_reason}`, ctx.tMaybe(`mt.why.${view.end_reason}`, view.end_reason), { who: whoOf(ctx, view.turtle_winner) }) : "";
+    return h(
+      "div",
+      { class: "breakdown-box" },
+      why ? h("p", { class: "end-reason", id: "end-reason" }, why) : null,
+      h(
+        "table",
+        { class: "breakdown", id: "breakdown" },
+        h("caption", {}, ctx.t("mt.breakdown")),
+        h("thead", {}, h("tr", {}, h("th", {}, ctx.t("result.player")), cols.map((c) => h("th", {}, ctx.t(`mt.score.${c}`))))),
+        h(
+          "tbody",
+          {},
+          view.scores.map((sc, seat) => h("tr", {}, h("td", {}, ctx.seatName(seat)), cols.map((c) => h("td", {}, c === "total" ? h("b", {}, String(sc[c])) : String(sc[c]))))),
+        ),
+      ),
+    );
   },
 
   actionText(a, view, ctx) {

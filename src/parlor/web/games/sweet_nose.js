@@ -44,25 +44,33 @@ function sweetIcon(kind, size = 24) {
   return s;
 }
 
-function sweetChip(ctx, kind, n) {
-  return h("span", { class: "sweet-chip", "data-kind": kind, title: sweet(ctx, kind) }, sweetIcon(kind, 22), n !== undefined ? h("b", {}, `×${n}`) : null);
+function sweetChip(ctx, kind, n, pick = null) {
+  return h(
+    "span",
+    { class: "sweet-chip", "data-kind": kind, title: sweet(ctx, kind), "data-pick": pick, "data-key": pick || kind, "aria-label": `${sweet(ctx, kind)}${n !== undefined ? ` ×${n}` : ""}` },
+    sweetIcon(kind, 22),
+    n !== undefined ? h("b", {}, `×${n}`) : null,
+  );
 }
 
-function pile(ctx, map, cls, label) {
-  const chips = KINDS.filter((k) => map && map[k]).map((k) => sweetChip(ctx, k, map[k]));
+function pile(ctx, map, cls, label, prefix = null) {
+  const chips = KINDS.filter((k) => map && map[k]).map((k) => sweetChip(ctx, k, map[k], prefix ? `${prefix}:${k}` : null));
   return h("div", { class: `sn-pile ${cls}` }, h("small", {}, label), h("div", { class: "chips" }, chips.length ? chips : h("span", { class: "muted" }, "—")));
 }
 
-function tileCard(ctx, tile, extra = "") {
+function tileCard(ctx, tile, extra = "", pick = null) {
   if (!tile) return null;
-  if (!tile.id) return h("div", { class: `sn-tile hidden-tile ${extra}` }, h("b", { class: "lvl" }, String(tile.level)), h("span", {}, ctx.t("sn.tile_hidden")));
+  if (!tile.id) return h("div", { class: `sn-tile hidden-tile ${extra}`, "data-pick": pick }, h("b", { class: "lvl" }, String(tile.level)), h("span", {}, ctx.t("sn.tile_hidden")));
   return h(
     "div",
-    { class: `sn-tile lvl-${tile.level} ${extra}`, "data-tile": tile.id, title: tileText(ctx, tile.id) },
+    { class: `sn-tile lvl-${tile.level} ${extra}`, "data-tile": tile.id, title: tileText(ctx, tile.id), "data-pick": pick, "data-key": pick || undefined },
     h("b", { class: "lvl" }, String(tile.level)),
     h("span", { class: "tile-name" }, tileName(ctx, tile.id)),
+    h("small", { class: "tile-text" }, tileText(ctx, tile.id)),
   );
 }
+
+let sweetnessDraft = null; // the values being picked for the five sweets (phase 1)
 
 function levelOf(id) {
   return Number(String(id).slice(1, 2)) || 0;
@@ -70,13 +78,14 @@ function levelOf(id) {
 
 function sweetnessCards(ctx, p) {
   const values = p.sweetness;
+  const mine = p.seat === ctx.you;
   return h(
     "div",
     { class: "sweetness", "data-seat": p.seat },
     KINDS.map((k) =>
       h(
         "div",
-        { class: `sn-card${values ? " face" : " down"}`, title: sweet(ctx, k) },
+        { class: `sn-card${values ? " face" : " down"}`, title: sweet(ctx, k), "data-pick": mine ? `card:${k}` : null, "data-key": k },
         sweetIcon(k, 18),
         h("b", {}, values ? String(values[k]) : p.sweetness_set ? "?" : "·"),
       ),
@@ -98,9 +107,14 @@ function playerPanel(ctx, view, p) {
       h("span", { class: "score" }, ctx.t("sn.score", { n: p.score })),
       p.round_score !== null && p.round_score !== undefined ? h("small", { class: "muted" }, ctx.t("sn.round_score", { n: p.round_score })) : null,
     ),
-    h("div", { class: "tray-bowl" }, pile(ctx, p.tray, "tray", ctx.t("sn.tray_n", { n: p.tray_size })), pile(ctx, p.bowl, "bowl", ctx.t("sn.bowl"))),
+    h(
+      "div",
+      { class: "tray-bowl" },
+      pile(ctx, p.tray, "tray", ctx.t("sn.tray_n", { n: p.tray_size }), `tray:${p.seat}`),
+      pile(ctx, p.bowl, "bowl", ctx.t("sn.bowl"), `bowl:${p.seat}`),
+    ),
     h("div", { class: "sn-row" }, h("small", {}, me ? ctx.t("sn.your_cards") : ctx.t("sn.cards")), sweetnessCards(ctx, p)),
-    p.tile ? h("div", { class: "sn-row" }, h("small", {}, ctx.t("sn.held_tile")), tileCard(ctx, p.tile)) : null,
+    p.tile ? h("div", { class: "sn-row" }, h("small", {}, ctx.t("sn.held_tile")), tileCard(ctx, p.tile, "", me && p.tile.id ? `tile:${p.tile.id}` : null)) : null,
     p.ignoring_market ? h("span", { class: "badge" }, ctx.t("sn.ignoring")) : null,
   );
 }
@@ -119,8 +133,8 @@ function whoOf(ctx, seat, obj) {
 export default {
   renderTable(view, ctx) {
     const shop = view.shop
-      ? view.shop.map((id) => tileCard(ctx, { id, level: levelOf(id) }))
-      : (view.shop_levels || []).map((level) => tileCard(ctx, { level }));
+      ? view.shop.map((id) => tileCard(ctx, { id, level: levelOf(id) }, "", `shop:${id}`))
+      : (view.shop_levels || []).map((level) => tileCard(ctx, { level }, "", `shoplevel:${level}`));
     return h(
       "div",
       { class: "sn" },
@@ -134,7 +148,7 @@ export default {
       h(
         "div",
         { class: "sn-top" },
-        h("section", { class: "card market" }, h("h2", {}, ctx.t("sn.market")), h("div", { class: "chips big" }, KINDS.filter((k) => view.market[k]).map((k) => sweetChip(ctx, k, view.market[k]))),
+        h("section", { class: "card market" }, h("h2", {}, ctx.t("sn.market")), h("div", { class: "chips big" }, KINDS.filter((k) => view.market[k]).map((k) => sweetChip(ctx, k, view.market[k], `market:${k}`))),
           h("p", { class: "muted small" }, ctx.t("sn.supply", { what: counts(ctx, view.supply) }))),
         h("section", { class: "card shop" }, h("h2", {}, ctx.t("sn.shop")), h("div", { class: "tiles" }, shop.length ? shop : h("span", { class: "muted" }, "—"))),
       ),
@@ -150,6 +164,138 @@ export default {
 
   scoreLabel(ctx) {
     return ctx.t("sn.score_label");
+  },
+
+  // The parts of a move on the table (picks.js): sweets in trays, bowls and the market, your held
+  // tile, the shop's tiles, your own sweetness cards.
+  parts(a, view, ctx) {
+    const me = ctx.you;
+    const tile = (id) => `tile:${id}`;
+    switch (a.type) {
+      case "exchange_with_player":
+        return [`tray:${a.target}:${a.take}`, `tray:${me}:${a.give}`];
+      case "exchange_with_market":
+        return [`market:${a.take}`, `tray:${me}:${a.give}`];
+      case "use_stash":
+        return [tile("l1_stash"), `tray:${me}:${a.kind}`];
+      case "use_twin_trade":
+        return [tile("l1_twin_trade"), `tray:${a.target}:${a.take}`, `tray:${me}:${a.give}`];
+      case "use_take_back":
+        return [tile("l2_take_back"), `bowl:${me}:${a.kind}`];
+      case "use_market_to_bowl":
+        return [tile("l2_market_to_bowl"), `market:${a.take}`, `tray:${me}:${a.give}`];
+      case "use_bowl_swap":
+        return [tile("l3_bowl_swap"), `bowl:${a.target}:${a.take}`, `bowl:${me}:${a.give}`];
+      case "use_send_back":
+        return [tile("l3_send_back"), `bowl:${a.target}:${a.kind}`];
+      case "use_rearrange":
+        return [tile("l4_rearrange"), `bowl:${me}:${a.from_bowl}`, `tray:${me}:${a.from_tray}`];
+      case "use_double_trade":
+        return [tile("l4_double_trade"), `double:${a.target}:${a.give.join("+")}:${a.take.join("+")}`];
+      case "use_change_taste":
+        return [tile("l5_change_taste"), `card:${a.first}`, `card:${a.second}`];
+      case "use_ignore_market":
+        return [tile("l5_ignore_market")];
+      case "choose_shop":
+        return [`shop:${a.tile}`];
+      case "choose_shop_level":
+        return [`shoplevel:${a.level}`];
+      case "bid":
+        return [`bid:${a.space}`];
+      default:
+        return null;
+    }
+  },
+
+  partLabel(key, view, ctx) {
+    const [kind, a, b] = key.split(":");
+    if (kind === "tray" || kind === "bowl") {
+      const where = ctx.t(kind === "tray" ? "sn.part_tray" : "sn.part_bowl", { who: ctx.seatName(Number(a), { object: true }) });
+      return `${sweet(ctx, b)} (${where})`;
+    }
+    if (kind === "market") return `${sweet(ctx, a)} (${ctx.t("sn.market")})`;
+    if (kind === "tile" || kind === "shop") return tileName(ctx, a);
+    if (kind === "shoplevel") return ctx.t("sn.level_tile", { level: a });
+    if (kind === "card") return ctx.t("sn.part_card", { sweet: sweet(ctx, a) });
+    if (kind === "bid") return ctx.t("sn.act.bid", { space: a });
+    return null;
+  },
+
+  // Phase 1: the five sweetness cards are placed by picking 1–5 for each sweet (a value already
+  // used moves to the sweet that had the new one), with the round score these cards would give now.
+  picker(view, ctx, legal, play, redraw) {
+    const entries = legal.filter((e) => e.action.type === "assign_sweetness");
+    if (!entries.length) {
+      sweetnessDraft = null;
+      return null;
+    }
+    const me = view.players_info.find((p) => p.seat === ctx.you);
+    if (!sweetnessDraft) sweetnessDraft = [1, 2, 3, 4, 5];
+    const draft = sweetnessDraft;
+    const held = Object.fromEntries(KINDS.map((k) => [k, ((me.tray || {})[k] || 0) + ((me.bowl || {})[k] || 0)]));
+    const score = KINDS.reduce((sum, k, i) => sum + (draft[i] + (view.market[k] || 0)) * held[k], 0);
+    const chosen = entries.find((e) => e.action.values.every((v, i) => v === draft[i]));
+    const set = (i, v) => {
+      const j = draft.indexOf(v);
+      if (j === i) return;
+      draft[j] = draft[i];
+      draft[i] = v;
+      redraw();
+    };
+    const element = h(
+      "div",
+      { class: "sn-assign", id: "sweetness-picker", role: "group", "aria-label": ctx.t("sn.assign_title") },
+      KINDS.map((k, i) =>
+        h(
+          "div",
+          { class: "assign-row", "data-kind": k, "data-key": k },
+          h("span", { class: "assign-sweet" }, sweetIcon(k, 22), h("span", {}, sweet(ctx, k)), h("small", { class: "muted" }, ` ×${held[k]}`)),
+          h(
+            "span",
+            { class: "assign-values", role: "radiogroup", "aria-label": sweet(ctx, k) },
+            [1, 2, 3, 4, 5].map((v) =>
+              h(
+                "button",
+                { type: "button", class: `value${draft[i] === v ? " on" : ""}`, role: "radio", "aria-checked": draft[i] === v ? "true" : "false", "data-value": v, "data-act": "pick", onclick: () => set(i, v) },
+                String(v),
+              ),
+            ),
+          ),
+        ),
+      ),
+      h("p", { class: "assign-score", id: "assign-score", "aria-live": "polite" }, ctx.t("sn.assign_score", { n: score })),
+      h(
+        "button",
+        { type: "button", class: "primary confirm", id: "assign-confirm", "data-act": "confirm", disabled: !chosen, onclick: () => { if (chosen) { sweetnessDraft = null; play(chosen); } } },
+        ctx.t("sn.assign_confirm"),
+      ),
+    );
+    return { element, handles: new Set(["assign_sweetness"]) };
+  },
+
+  seatScore(seat, view, ctx) {
+    const p = view && view.players_info.find((x) => x.seat === seat);
+    return p ? h("b", { class: "live-score", title: ctx.t("sn.score_label") }, String(p.score)) : null;
+  },
+
+  // The end screen: each round's score per player (from the log's round_scored events).
+  resultDetails(view, log, ctx) {
+    const rounds = log.filter((ev) => ev.event === "round_scored").map((ev) => ev.data);
+    if (!rounds.length) return null;
+    return h(
+      "table",
+      { class: "breakdown", id: "breakdown" },
+      h("caption", {}, ctx.t("sn.breakdown")),
+      h("thead", {}, h("tr", {}, h("th", {}, ctx.t("result.player")), rounds.map((r) => h("th", {}, ctx.t("sn.round_short", { round: r.round }))), h("th", {}, ctx.t("sn.score_label")))),
+      h(
+        "tbody",
+        {},
+        view.players_info.map((p) =>
+          h("tr", {}, h("td", {}, ctx.seatName(p.seat)), rounds.map((r) => h("td", {}, `+${r.round_scores[p.seat]}`)), h("td", {}, h("b", {}, String(p.score)))),
+        ),
+      ),
+      h("tfoot", {}, h("tr", {}, h("td", { colspan: rounds.length + 2 }, ctx.t("sn.lowest_wins")))),
+    );
   },
 
   moveHint(view, ctx) {

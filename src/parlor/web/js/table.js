@@ -1,7 +1,9 @@
 // The table page: one WebSocket per tab (docs/protocol.md), the game's renderer, the legal moves,
 // the game log in words and the result. The token lives in the URL fragment and in localStorage.
 import { h } from "./dom.js";
-import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
+import { currentLang, languagePicker, loadLang, t, tMaybe } from "./i18n.js";
+import { patch, setMotion } from "./patch.js";
+import { decorate, describe, offBoard, options, prune } from "./picks.js";
 import generic from "../games/generic.js";
 import { eventLines as eventLinesOf, loadRenderer, resultTable } from "./game_ui.js";
 
@@ -11,6 +13,7 @@ const params = new URLSearchParams(location.hash.slice(1));
 const query = new URLSearchParams(location.search);
 let token = params.get("token") || localStorage.getItem(`parlor.table.${tableId}`) || "";
 const animate = query.get("anim") !== "0" && localStorage.getItem("parlor.anim") !== "0";
+setMotion(animate);
 
 const st = {
   welcome: null, // the welcome frame
@@ -26,6 +29,9 @@ const st = {
   queue: [], // events still to animate
   shown: 0, // how many log events are displayed
   stage: null, // what the renderer's animation shows (e.g. the card just revealed)
+  moves: [], // the legal moves with their parts (picks.js)
+  chosen: [], // the parts clicked so far
+  custom: null, // a renderer's own picker (Sweet Nose's sweetness)
 };
 let ws = null;
 let retry = 0;
@@ -53,7 +59,7 @@ export function seatName(seat, opts = {}) {
 
 function ctx() {
   const you = st.welcome ? st.welcome.seat : null;
-  return { you, seatName, seatInfo, t, tMaybe, view: st.frame ? st.frame.view : null, stage: st.stage, prevView: st.prevView, h, players: st.frame ? st.frame.view.players : 0 };
+  return { you, seatName, seatInfo, t, tMaybe, view: st.frame ? st.frame.view : null, stage: st.stage, prevView: st.prevView, h, players: st.frame ? st.frame.view.players : 0, chosen: st.chosen, log: st.log };
 }
 
 // ---- the connection ---------------------------------------------------------------------------
@@ -181,13 +187,58 @@ function pump() {
   );
 }
 
+// ---- playing: clicks, the guard against clicks meant for the previous position -----------------
+// After a new position is drawn, clicks on moves are ignored for GUARD_MS (the reader has not seen
+// it yet); a click on the very spot of the last played move stays ignored for SAME_SPOT_MS after the
+// position it caused appeared (a double click must not play the next step's button lying there).
+// (?guard=<ms> shortens both for the browser tests that play whole games by clicking.)
+const GUARD_MS = query.has("guard") ? Math.max(0, Number(query.get("guard")) || 0) : 450;
+const SAME_SPOT_MS = query.has("guard") ? GUARD_MS * 2 : 900;
+const SPOT_PX = 24;
+const guard = { until: 0, spot: null, spotUntil: 0, pointer: null };
+
+document.addEventListener("pointerdown", (ev) => (guard.pointer = { x: ev.clientX, y: ev.clientY }), true);
+document.addEventListener(
+  "click",
+  (ev) => {
+    const target = ev.target instanceof Element ? ev.target.closest("[data-act]") : null;
+    if (!target) return;
+    const now = performance.now();
+    const spot = guard.spot;
+    const sameSpot = spot && now < guard.spotUntil && Math.hypot(ev.clientX - spot.x, ev.clientY - spot.y) < SPOT_PX;
+    if (st.pending || now < guard.until || sameSpot) {
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+      document.body.dataset.ignoredClicks = String(Number(document.body.dataset.ignoredClicks || 0) + 1);
+    }
+  },
+  true,
+);
+
 function play(entry) {
-  if (st.pending) return;
+  if (st.pending || !st.frame) return;
   st.error = "";
   if (send({ type: "action", id: entry.id, version: st.frame.version, ref: `a${++refNo}` })) {
     st.pending = true;
+    st.chosen = [];
+    guard.spot = guard.pointer;
+    guard.spotUntil = Infinity; // until the next position has been shown long enough (render)
     render();
   }
+}
+
+function pick(key) {
+  if (st.pending) return;
+  if (st.chosen.includes(key)) st.chosen = st.chosen.filter((k) => k !== key);
+  else st.chosen = [...st.chosen, key];
+  const { fitting, complete } = options(st.moves, st.chosen);
+  if (!fitting.length) st.chosen = [key].filter((k) => options(st.moves, [k]).fitting.length);
+  // A move of one part is played at once; a longer one waits for Confirm.
+  if (complete.length === 1 && fitting.length === 1 && complete[0].parts.length === 1) {
+    play(complete[0].entry);
+    return;
+  }
+  render();
 }
 
 // ---- rendering ----------------------------------------------------------------------------------
@@ -201,6 +252,17 @@ function actionText(entry) {
   return text || generic.actionText(entry.action, st.frame.view, ctx());
 }
 
+function partLabel(key) {
+  const r = st.renderer;
+  const text = r.partLabel ? r.partLabel(key, st.frame.view, ctx()) : null;
+  if (text) return text;
+  // A part only one move has (a button of the bar): that move's sentence.
+  const holders = st.moves.filter((m) => m.parts.includes(key));
+  if (holders.length === 1) return actionText(holders[0].entry);
+  const [kind, value] = key.split(":");
+  return kind === "btn" ? tMaybe(`group.${value}`, value) : value || key;
+}
+
 function skipAnimation() {
   if (timer) clearTimeout(timer);
   timer = null;
@@ -210,9 +272,42 @@ function skipAnimation() {
   render();
 }
 
-function renderMoves() {
+function sentenceList(f) {
+  const groups = new Map();
+  for (const entry of f.legal) {
+    const type = entry.action.type;
+    if (!groups.has(type)) groups.set(type, []);
+    groups.get(type).push(entry);
+  }
+  const box = h(
+    "details",
+    { class: "move-list-box", id: "move-list", open: localStorage.getItem("parlor.movelist") === "1" },
+    h("summary", {}, t("ui.move_list", { n: f.legal.length })),
+  );
+  box.addEventListener("toggle", () => localStorage.setItem("parlor.movelist", box.open ? "1" : "0"));
+  for (const [type, entries] of groups) {
+    const group = h("div", { class: `move-group${entries.length > 8 ? " many" : ""}`, "data-type": type, "data-key": type });
+    const heading = tMaybe(`group.${type}`, null);
+    if (heading && (groups.size > 1 || entries.length > 8)) group.append(h("h3", {}, heading));
+    const list = h("div", { class: "move-list" });
+    for (const entry of entries) {
+      list.append(
+        h(
+          "button",
+          { type: "button", class: "move", "data-id": entry.id, "data-key": entry.id, "data-type": type, "data-act": "move", disabled: st.pending, onclick: () => play(entry) },
+          actionText(entry),
+        ),
+      );
+    }
+    group.append(list);
+    box.append(group);
+  }
+  return box;
+}
+
+function renderMoves(board) {
   const f = st.frame;
-  const wrap = h("section", { class: "moves card", "aria-live": "polite" });
+  const wrap = h("section", { class: "moves card", id: "moves" });
   if (st.queue.length) {
     wrap.append(h("button", { type: "button", class: "small skip", id: "skip", onclick: skipAnimation }, t("ui.skip", { n: st.queue.length })));
   }
@@ -230,62 +325,128 @@ function renderMoves() {
     const hint = st.renderer.moveHint(f.view, ctx());
     if (hint) wrap.append(h("p", { class: "hint" }, hint));
   }
-  const groups = new Map();
-  for (const entry of f.legal) {
-    const type = entry.action.type;
-    if (!groups.has(type)) groups.set(type, []);
-    groups.get(type).push(entry);
-  }
-  for (const [type, entries] of groups) {
-    const box = h("div", { class: `move-group${entries.length > 8 ? " many" : ""}`, "data-type": type });
-    const heading = tMaybe(`group.${type}`, null);
-    if (heading && (groups.size > 1 || entries.length > 8)) box.append(h("h3", {}, heading));
-    const list = h("div", { class: "move-list" });
-    for (const entry of entries) {
-      const label = actionText(entry);
-      list.append(
+  if (st.custom) wrap.append(st.custom);
+  if (st.moves.length) {
+    const { complete, next } = options(st.moves, st.chosen);
+    const chosen = st.chosen.map((k) => h("span", { class: "chosen-part", "data-key": k }, partLabel(k)));
+    // Confirm and Cancel always stand in the same place, so nothing new appears under the pointer;
+    // two moves made of the same parts (a Smith or a Craft completion) get one Confirm each.
+    const confirm = (m, i) =>
+      h(
+        "button",
+        { type: "button", class: "primary confirm", id: i ? `confirm-${i}` : "confirm", "data-key": `confirm-${i}`, "data-act": "confirm", disabled: !m || st.pending, onclick: () => m && play(m.entry) },
+        m ? t("ui.confirm", { what: actionText(m.entry) }) : t("ui.confirm_short"),
+      );
+    wrap.append(
+      h(
+        "div",
+        { class: "pick-state", "aria-live": "polite" },
+        h("span", { class: "chosen-parts" }, chosen.length ? chosen : h("span", { class: "muted" }, t("ui.pick_hint"))),
+      ),
+      h(
+        "div",
+        { class: "pick-confirm" },
+        complete.length ? complete.map((m, i) => confirm(m, i)) : confirm(null, 0),
+        h("button", { type: "button", class: "small cancel", id: "cancel", disabled: !st.chosen.length, onclick: () => { st.chosen = []; render(); } }, t("ui.cancel")),
+      ),
+    );
+    // Parts with no place on the table become buttons here, in the order the move lists them
+    // (a count only after its topping).
+    const ordered = new Set();
+    for (const m of options(st.moves, st.chosen).fitting) {
+      const first = m.parts.find((k) => !st.chosen.includes(k));
+      if (first) ordered.add(first);
+    }
+    const loose = offBoard(board, next).filter((k) => ordered.has(k));
+    if (loose.length) {
+      wrap.append(
         h(
-          "button",
-          {
-            type: "button",
-            class: "move",
-            "data-id": entry.id,
-            "data-type": type,
-            disabled: st.pending,
-            onclick: () => play(entry),
-          },
-          label,
+          "div",
+          { class: "pick-chips" },
+          loose.map((k) => h("button", { type: "button", class: "chip", "data-pick": k, "data-key": k, "data-act": "pick", disabled: st.pending, onclick: () => pick(k) }, partLabel(k))),
         ),
       );
     }
-    box.append(list);
-    wrap.append(box);
   }
+  wrap.append(sentenceList(f));
   if (f.can_undo) {
-    wrap.append(h("button", { type: "button", class: "undo small", onclick: () => send({ type: "undo", ref: `u${++refNo}` }) }, t("ui.undo")));
+    wrap.append(h("button", { type: "button", class: "undo small", id: "undo", onclick: () => send({ type: "undo", ref: `u${++refNo}` }) }, t("ui.undo")));
   }
   return wrap;
 }
 
-function renderLog() {
-  const list = h("ol", { class: "log-lines" });
-  const shown = st.log.slice(0, st.shown);
-  for (const ev of shown) {
+// The log is drawn once and then only grows: lines are appended, the reader's scroll position is
+// kept, and new lines below the visible part are announced by a "new moves" button.
+function logBox() {
+  return h(
+    "section",
+    { class: "log card", id: "log", "data-keep": "" },
+    h("h2", {}, t("ui.log")),
+    h("ol", { class: "log-lines", id: "log-lines", role: "log", "aria-live": "polite", "aria-relevant": "additions" }),
+    h("button", { type: "button", class: "small new-moves", id: "new-moves", hidden: true }, ""),
+  );
+}
+
+const logState = { drawn: 0, lang: null, renderer: null, unseen: 0 };
+
+function atBottom(list) {
+  return list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+}
+
+function updateLog() {
+  const box = document.getElementById("log");
+  if (!box) return;
+  const list = box.querySelector("#log-lines");
+  const marker = box.querySelector("#new-moves");
+  box.querySelector("h2").textContent = t("ui.log");
+  if (!list.__wired) {
+    list.__wired = true;
+    list.addEventListener("scroll", () => {
+      if (atBottom(list)) {
+        logState.unseen = 0;
+        marker.hidden = true;
+      }
+    });
+    marker.addEventListener("click", () => {
+      list.scrollTop = list.scrollHeight;
+      logState.unseen = 0;
+      marker.hidden = true;
+    });
+  }
+  const lang = currentLang();
+  // A new language or renderer (the game's own arrives after the first frames) words every line anew.
+  const reset = logState.lang !== lang || logState.renderer !== st.renderer || logState.drawn > st.shown;
+  const follow = reset ? logState.drawn === 0 || atBottom(list) : atBottom(list);
+  const keepTop = list.scrollTop;
+  if (reset) {
+    list.replaceChildren();
+    logState.drawn = 0;
+    logState.lang = lang;
+    logState.renderer = st.renderer;
+  }
+  let added = 0;
+  for (const ev of st.log.slice(logState.drawn, st.shown)) {
     for (const line of eventLines(ev)) {
       if (!line) continue;
       const text = typeof line === "string" ? line : line.text;
       const cls = typeof line === "string" ? "" : line.cls || "";
       list.append(h("li", { class: `ev ev-${ev.event} ${cls}` }, text));
+      added += 1;
     }
   }
-  const box = h("section", { class: "log card" }, h("h2", {}, t("ui.log")), list);
-  requestAnimationFrame(() => {
+  logState.drawn = st.shown;
+  if (follow) {
     list.scrollTop = list.scrollHeight;
-  });
-  return box;
+  } else if (reset) {
+    list.scrollTop = keepTop;
+  } else if (added) {
+    logState.unseen += added;
+    marker.hidden = false;
+    marker.textContent = t("ui.new_moves", { n: logState.unseen });
+  }
 }
 
-function renderResult() {
+function resultBox() {
   const f = st.frame;
   if (!f.over || !f.result || st.queue.length) return null;
   const r = f.result;
@@ -299,17 +460,20 @@ function renderResult() {
   const next = st.nextTable
     ? h("a", { class: "button primary", id: "next-table", href: `/play/${st.nextTable}#token=${token}` }, t("result.go_next"))
     : null;
+  const details = st.renderer.resultDetails ? st.renderer.resultDetails(f.view, st.log, ctx()) : null;
   return h(
     "section",
     { class: "result card", id: "result", role: "dialog", "aria-label": t("result.title") },
     h("h2", {}, title),
     resultTable(r, st.renderer, ctx()),
+    details,
     subs.length ? h("p", { class: "muted" }, t("result.substituted", { who: subs.map((s) => seatName(s.seat)).join(", ") })) : null,
     h(
       "div",
       { class: "result-actions" },
       next || again,
       h("a", { class: "button", id: "replay-link", href: `/replay/${encodeURIComponent(tableId)}` }, t("result.replay")),
+      h("a", { class: "button", href: `/rules/${st.game}` }, t("help.rules")),
       h("a", { class: "button", href: "/" }, t("result.lobby")),
     ),
   );
@@ -324,13 +488,84 @@ function renderSeats() {
       const state = s.kind === "bot" ? t("seat.bot", { level: t(`level.${s.level}`) }) : s.substituted ? t("seat.substituted") : s.connected ? t("seat.online") : t("seat.offline");
       return h(
         "li",
-        { class: `seat-chip${moving ? " moving" : ""}${s.seat === st.welcome.seat ? " me" : ""}`, "data-seat": s.seat },
+        { class: `seat-chip${moving ? " moving" : ""}${s.seat === st.welcome.seat ? " me" : ""}`, "data-seat": s.seat, "data-key": `seat${s.seat}` },
         st.renderer.seatBadge ? st.renderer.seatBadge(s.seat, st.frame && st.frame.view, ctx()) : null,
         h("span", { class: "seat-name" }, seatName(s.seat)),
         h("small", {}, state),
+        st.renderer.seatScore ? st.renderer.seatScore(s.seat, st.frame && st.frame.view, ctx()) : null,
       );
     }),
   );
+}
+
+// ---- your turn, noticed ---------------------------------------------------------------------------
+const FAVICON = {
+  idle: "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="6" fill="#6d5a4c"/></svg>'),
+  turn: "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#b23a1f"/><circle cx="8" cy="8" r="3" fill="#fff"/></svg>'),
+};
+const notice = { yourTurn: false };
+
+function setFavicon(kind) {
+  let link = document.querySelector("link[rel=icon]");
+  if (!link) {
+    link = document.createElement("link");
+    link.rel = "icon";
+    document.head.append(link);
+  }
+  if (link.getAttribute("href") !== FAVICON[kind]) link.setAttribute("href", FAVICON[kind]);
+  link.dataset.state = kind;
+}
+
+function beep() {
+  try {
+    const audio = new (window.AudioContext || window.webkitAudioContext)();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.35);
+  } catch {
+    /* no audio here: the title and the icon still say it */
+  }
+}
+
+function noticeTurn(gameTitle) {
+  const mine = Boolean(st.frame && !st.frame.over && st.frame.legal.length);
+  document.title = mine ? `● ${t("ui.title_your_move")} — ${gameTitle}` : `${gameTitle} — Parlor`;
+  setFavicon(mine ? "turn" : "idle");
+  document.body.dataset.yourTurn = mine ? "1" : "0";
+  if (mine && !notice.yourTurn) {
+    // Said once per turn: the live region, the optional sound, a notification if the tab is hidden.
+    const say = document.getElementById("announce");
+    if (say) say.textContent = t("ui.announce_your_move");
+    if (localStorage.getItem("parlor.sound") === "1") beep();
+    if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+      try {
+        new Notification(t("ui.title_your_move"), { body: gameTitle, tag: `parlor-${tableId}` });
+      } catch {
+        /* some browsers only notify from a service worker */
+      }
+    }
+  } else if (!mine && notice.yourTurn) {
+    const say = document.getElementById("announce");
+    if (say) say.textContent = "";
+  }
+  notice.yourTurn = mine;
+}
+
+function noticeControls() {
+  const sound = localStorage.getItem("parlor.sound") === "1";
+  const items = [
+    h("button", { type: "button", class: "small tool", id: "sound-toggle", "aria-pressed": sound ? "true" : "false", onclick: () => { localStorage.setItem("parlor.sound", sound ? "0" : "1"); if (!sound) beep(); render(); } }, sound ? t("ui.sound_on") : t("ui.sound_off")),
+  ];
+  if ("Notification" in window && Notification.permission === "default") {
+    items.push(h("button", { type: "button", class: "small tool", id: "notify", onclick: async () => { await Notification.requestPermission(); render(); } }, t("ui.notify")));
+  }
+  items.push(h("a", { class: "tool", id: "rules-link", href: `/rules/${st.game}`, target: "_blank", rel: "noopener" }, t("help.rules")));
+  return h("div", { class: "tools" }, items);
 }
 
 // Card texts in the reader's language arrive after the first drawing: draw again then.
@@ -345,25 +580,47 @@ function render() {
   if (!st.frame || !st.welcome) return;
   const gameTitle = tMaybe(`game.${st.game}.title`, st.welcome.table.title || st.game);
   title.textContent = gameTitle;
-  document.title = `${gameTitle} — Parlor`;
   const role = st.welcome.role === "spectator" ? t("ui.role_spectator") : t("ui.role_seat", { name: seatName(st.welcome.seat, {}), n: st.welcome.seat + 1 });
   document.body.dataset.role = st.welcome.role;
   document.body.dataset.over = st.frame.over ? "1" : "0";
   document.body.dataset.game = st.game;
-  const board = st.renderer.renderTable(st.frame.view, ctx());
+  // The legal moves as parts to click on the table; a renderer may handle some itself (a picker).
+  const c = ctx();
+  const custom = !st.frame.over && st.renderer.picker ? st.renderer.picker(st.frame.view, c, st.frame.legal, play, render) : null;
+  st.custom = custom ? custom.element : null;
+  const handled = custom ? custom.handles : new Set();
+  st.moves = st.frame.over ? [] : describe(st.renderer, st.frame.legal.filter((e) => !handled.has(e.action.type)), st.frame.view, c);
+  st.chosen = prune(st.moves, st.chosen);
+  const board = st.renderer.renderTable(st.frame.view, c);
   board.classList.add("board");
-  app.replaceChildren(
+  const state = options(st.moves, st.chosen);
+  if (!st.pending) decorate(board, { chosen: st.chosen, next: state.next }, pick);
+  const changed = patch(app, [
     h(
       "div",
       { class: "table-layout" },
-      h("div", { class: "status" }, h("span", { class: "role" }, role), renderSeats()),
+      h("div", { class: "status" }, h("span", { class: "role" }, role), renderSeats(), noticeControls()),
       st.error ? h("p", { class: "error", role: "alert" }, st.error) : null,
-      renderResult(),
-      h("div", { class: "area-moves" }, renderMoves()),
+      resultBox(),
+      h("div", { class: "area-moves" }, renderMoves(board)),
       h("div", { class: "area-board" }, board),
-      h("div", { class: "area-log" }, renderLog()),
+      h("div", { class: "area-log" }, logBox()),
     ),
-  );
+    h("div", { id: "announce", class: "sr-only", "aria-live": "assertive", "data-keep": "" }),
+  ]);
+  updateLog();
+  noticeTurn(gameTitle);
+  const version = st.frame.version;
+  if (changed && (version !== guard.version || st.shown !== guard.shown)) {
+    // A new position (or animation step) is on screen: moves wait until it has been seen.
+    const now = performance.now();
+    guard.until = now + GUARD_MS;
+    if (guard.spotUntil === Infinity) guard.spotUntil = now + SAME_SPOT_MS;
+  }
+  guard.version = version;
+  guard.shown = st.shown;
+  document.body.dataset.pending = st.pending ? "1" : "0";
+  document.body.dataset.drawn = String(Number(document.body.dataset.drawn || 0) + 1);
 }
 
 async function main() {

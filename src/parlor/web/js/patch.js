@@ -1,0 +1,148 @@
+// The state→DOM layer: the page is drawn as a fresh tree of elements (dom.js h()), then patch()
+// makes the live page look like it while keeping every element that is still there. Kept elements
+// keep their scroll position, focus, open <details>, typed input and CSS transitions; only the
+// attributes and texts that differ are written.
+//
+// Children are matched by key: data-key, else id, else their tag and position among same-tag
+// siblings. An element with data-keep is left alone after its first drawing (its owner updates it,
+// e.g. the game log). Elements with data-flip="key" are animated from where they stood before
+// (flip()), unless the reader prefers reduced motion.
+import { on } from "./dom.js";
+
+function keyOf(node, counts) {
+  if (node.nodeType !== 1) {
+    const k = `#${node.nodeType}`;
+    const n = counts.get(k) || 0;
+    counts.set(k, n + 1);
+    return `${k}:${n}`;
+  }
+  const explicit = node.getAttribute("data-key") || node.id;
+  if (explicit) return `=${node.tagName}:${explicit}`;
+  const k = node.tagName;
+  const n = counts.get(k) || 0;
+  counts.set(k, n + 1);
+  return `${k}:${n}`;
+}
+
+function syncAttributes(live, fresh) {
+  let changed = false;
+  for (const { name } of Array.from(live.attributes)) {
+    if (name === "open" && live.tagName === "DETAILS") continue; // the reader opened or closed it
+    if (!fresh.hasAttribute(name)) {
+      live.removeAttribute(name);
+      changed = true;
+    }
+  }
+  for (const { name, value } of Array.from(fresh.attributes)) {
+    if (name === "open" && live.tagName === "DETAILS") continue;
+    if (live.getAttribute(name) !== value) {
+      live.setAttribute(name, value);
+      changed = true;
+    }
+  }
+  // Form state the reader changed stays; a value the page itself changed is written.
+  if ((live.tagName === "INPUT" || live.tagName === "SELECT" || live.tagName === "TEXTAREA") && fresh.dataset.value !== undefined) {
+    if (live.value !== fresh.dataset.value) live.value = fresh.dataset.value;
+  }
+  if (live.tagName === "INPUT" && (live.type === "checkbox" || live.type === "radio")) live.checked = fresh.checked;
+  const handlers = fresh.__on || {};
+  for (const type of Object.keys(live.__on || {})) if (!(type in handlers)) live.__on[type] = null;
+  for (const [type, fn] of Object.entries(handlers)) on(live, type, fn);
+  return changed;
+}
+
+/** Makes live's children look like fresh's children (fresh is consumed). Returns whether anything changed. */
+export function patchChildren(live, fresh) {
+  let changed = false;
+  const old = new Map();
+  const counts = new Map();
+  for (const c of Array.from(live.childNodes)) old.set(keyOf(c, counts), c);
+  const freshCounts = new Map();
+  const wanted = Array.from(fresh.childNodes);
+  let cursor = live.firstChild;
+  for (const f of wanted) {
+    const key = keyOf(f, freshCounts);
+    let keep = old.get(key);
+    if (keep && keep.nodeType === 1 && keep.tagName !== f.tagName) keep = undefined;
+    if (keep) {
+      old.delete(key);
+      if (patchNode(keep, f)) changed = true;
+    } else {
+      keep = f;
+      changed = true;
+    }
+    if (keep !== cursor) {
+      live.insertBefore(keep, cursor);
+      changed = true;
+    } else {
+      cursor = cursor.nextSibling;
+    }
+  }
+  for (const rest of old.values()) {
+    rest.remove();
+    changed = true;
+  }
+  return changed;
+}
+
+function patchNode(live, fresh) {
+  if (live.nodeType !== 1) {
+    if (live.nodeValue !== fresh.nodeValue) {
+      live.nodeValue = fresh.nodeValue;
+      return true;
+    }
+    return false;
+  }
+  const changed = syncAttributes(live, fresh);
+  if (live.hasAttribute("data-keep")) return changed;
+  return patchChildren(live, fresh) || changed;
+}
+
+/** Replaces root's content by fresh's children, keeping what can be kept; animates data-flip elements. */
+export function patch(root, freshChildren) {
+  const holder = document.createElement(root.tagName);
+  for (const c of freshChildren) if (c) holder.append(c);
+  const before = positions(root);
+  const changed = patchChildren(root, holder);
+  if (changed && before.size) flip(root, before);
+  return changed;
+}
+
+export function reducedMotion() {
+  return Boolean(globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
+let motion = true;
+/** Turns the card movements off (the ?anim=0 of the tests, or the reader's choice). */
+export function setMotion(value) {
+  motion = value;
+}
+
+function positions(root) {
+  const out = new Map();
+  if (!motion || reducedMotion()) return out;
+  for (const el of root.querySelectorAll("[data-flip]")) {
+    const key = el.getAttribute("data-flip");
+    if (out.has(key)) out.set(key, null); // the same key twice: no identity, no animation
+    else out.set(key, el.getBoundingClientRect());
+  }
+  return out;
+}
+
+// FLIP: an element that moved (or was drawn anew elsewhere under the same key) starts where it was
+// and slides to its new place.
+function flip(root, before) {
+  const seen = new Set();
+  for (const el of root.querySelectorAll("[data-flip]")) {
+    const key = el.getAttribute("data-flip");
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const from = before.get(key);
+    if (!from) continue;
+    const to = el.getBoundingClientRect();
+    const dx = from.left - to.left;
+    const dy = from.top - to.top;
+    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
+    if (el.animate) el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 320, easing: "ease-out" });
+  }
+}

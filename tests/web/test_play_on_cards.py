@@ -1,0 +1,98 @@
+"""Playing on the cards (src/parlor/web/js/picks.js and each game's parts()): whole games of each game
+played only by clicking highlighted things on the table (cards, sweets, the supply, tiles), the
+buttons of the pick bar and Confirm — never the sentence list; Sweet Nose's sweetness picked per
+sweet with the live score; and the end screen's score breakdown."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+from .conftest import Server
+from .test_browser import DESKTOP, PHONE, Seat, check_no_private
+
+PICKS = ".board .pickable, .pick-chips .chip:not([disabled])"
+
+
+def settle(seat: Seat, before: str, drawn: str, timeout: float = 15000) -> None:
+    """Waits for the click's effect: a new position, or the pick bar redrawn (and no move in flight)."""
+    seat.page.wait_for_function(
+        f"document.body.dataset.pending === '0' && (document.body.dataset.version !== '{before}'"
+        f" || document.body.dataset.drawn !== '{drawn}')",
+        timeout=timeout,
+    )
+    seat.page.wait_for_timeout(40)  # past the (shortened) click guard
+
+
+def click_on_cards(seat: Seat, rng: random.Random) -> bool:
+    """One click on the table or the pick bar (a part, a picker value or Confirm). False if nothing to do."""
+    page = seat.page
+    if page.evaluate("document.body.dataset.yourTurn") != "1":
+        return False
+    before, drawn = seat.version(), page.evaluate("document.body.dataset.drawn")
+    picker = page.locator("#sweetness-picker")
+    if picker.count():
+        values = page.locator("#sweetness-picker button.value")
+        values.nth(rng.randrange(values.count())).click()
+        page.wait_for_function(f"document.body.dataset.drawn !== '{drawn}'")
+        page.locator("#assign-confirm").click()
+        settle(seat, before, page.evaluate("document.body.dataset.drawn"))
+        return True
+    picks = page.locator(PICKS)
+    confirm = page.locator("#confirm:not([disabled]), [id^=confirm-]:not([disabled])")
+    n = picks.count()
+    if confirm.count() and (not n or rng.random() < 0.6):
+        confirm.nth(rng.randrange(confirm.count())).click()
+    elif n:
+        picks.nth(rng.randrange(n)).click()
+    else:
+        raise AssertionError(f"your turn, but nothing to click on the table:\n{page.locator('#moves').inner_text()}")
+    settle(seat, before, drawn)
+    return True
+
+
+def play_by_cards(seats: list[Seat], rng: random.Random, limit: float) -> int:
+    start = time.monotonic()
+    clicks = 0
+    while not all(s.over() for s in seats):
+        assert time.monotonic() - start < limit, f"the game did not end within {limit}s ({clicks} clicks)"
+        moved = False
+        for s in seats:
+            if not s.over() and click_on_cards(s, rng):
+                clicks += 1
+                moved = True
+        if not moved:
+            time.sleep(0.05)
+    return clicks
+
+
+
+@pytest.mark.parametrize(
+    ("game", "viewport", "limit"),
+    [("mamma-mia", DESKTOP, 150.0), ("sweet-nose", PHONE, 150.0), ("mottainai", DESKTOP, 200.0)],
+)
+def test_whole_game_by_clicking_the_cards(
+    server: Server, browser: Any, game: str, viewport: dict, limit: float
+) -> None:
+    rng = random.Random(11)
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    table = server.create(game, 3, seats)
+    seat = Seat(browser, server.url(table["seats"][0]["join_path"]), viewport=viewport)
+    spectator = Seat(browser, server.url(table["spectator_path"]))
+    try:
+        clicks = play_by_cards([seat], rng, limit)
+        assert clicks > 5
+        # Only table clicks played: the sentence list was never opened.
+        assert seat.page.locator("#move-list[open]").count() == 0
+        seat.page.wait_for_selector("#result #breakdown")
+        assert seat.page.locator("#breakdown tbody tr").count() == 3
+        if game == "mottainai":
+            assert seat.page.locator("#end-reason").inner_text().strip()
+        assert not seat.errors, seat.errors
+        check_no_private(spectator)
+    finally:
+        seat.close()
+        spectator.close()
