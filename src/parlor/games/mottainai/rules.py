@@ -283,9 +283,13 @@ class MottainaiState(State):
         if card in known and (face_up or known.count(card) > self.hands[p].count(card)):
             self.take(self.known, p, card)
 
-    def reveal(self, p: int, card: int) -> None:
-        """Show a hand card to everyone; it stays known while it stays in that hand."""
-        if self.options.revealed_cards_stay_public and self.known[p].count(card) < self.hands[p].count(card):
+    def reveal(self, p: int, card: int, nth: int = 1) -> None:
+        """Show a hand card to everyone; it stays known while it stays in that hand.
+
+        ``nth``: this decision's how-many-th copy of the card. A copy already known is the one
+        shown again (the table cannot tell it from a twin), so only a copy beyond those becomes known."""
+        known = self.known[p].count(card)
+        if self.options.revealed_cards_stay_public and known < min(nth, self.hands[p].count(card)):
             self.add(self.known, p, card)
         self.emit(public("reveal", seat=p, card=CARD[card]))
 
@@ -1009,7 +1013,7 @@ def reveal_bonus_act(s: MottainaiState, frame: tuple, action: Action) -> None:
         s.stack.pop()
         return
     card = CARD_OF[action.card]  # type: ignore[attr-defined]
-    s.reveal(s.active, card)
+    s.reveal(s.active, card, revealed.count(card) + 1)
     if effect == FOUNTAIN:
         s.t_fountain += 1
     else:
@@ -1222,7 +1226,7 @@ def support_act(s: MottainaiState, frame: tuple, action: Action) -> None:
     t = type(action)
     if t is A.Reveal:
         shown = CARD_OF[action.card]  # type: ignore[attr-defined]
-        s.reveal(p, shown)
+        s.reveal(p, shown, revealed.count(shown) + 1 + (shown == card))  # the work is a copy too
         revealed = (*revealed, shown)
         remaining -= 1
     elif t is A.SendPaper:

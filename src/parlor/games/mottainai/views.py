@@ -159,6 +159,8 @@ def determinize(s: "MottainaiState", seat: int, rng: Rng) -> "MottainaiState":
     frame = s.stack[-1] if s.stack else ()
     if frame and frame[0] == "support" and s.active != seat:
         pinned[s.active], must_hold = _support_knowledge(s, frame, pinned[s.active])
+    elif frame and frame[0] == "reveal_bonus" and s.active != seat:  # cards shown for it stay in hand
+        pinned[s.active] = _with(pinned[s.active], frame[4])
     pool: list[int] = []
     hand_slots: list[tuple[int, int]] = []
     for p in range(s.players):
@@ -199,15 +201,18 @@ def determinize(s: "MottainaiState", seat: int, rng: Rng) -> "MottainaiState":
     return d
 
 
+def _with(known: list[int], shown: tuple[int, ...]) -> list[int]:
+    """``known`` plus the copies of ``shown`` it does not hold yet."""
+    from collections import Counter
+
+    return list(known) + list((Counter(shown) - Counter(known)).elements())
+
+
 def _support_knowledge(s: "MottainaiState", frame: tuple, known: list[int]) -> tuple[list[int], tuple[int, int]]:
     """While a Smith's support is being chosen everyone knows the work and the cards revealed
     for it are in hand, and that the hand can supply the rest (what Crane cannot)."""
-    from collections import Counter
-
     _, work, _wing, how, remaining, revealed = frame
-    pinned = list(known)
-    extra = Counter((work, *revealed)) - Counter(known)
-    pinned.extend(extra.elements())
+    pinned = _with(known, (work, *revealed))
     if how != "smith":
         return pinned, (-1, 0)
     m = MAT[work]
