@@ -9,15 +9,30 @@ from sqlalchemy import inspect, text
 from parlor.server.db import Database, default_database_url, metadata, normalize_url
 
 
+def head_revision() -> str:
+    """The newest migration shipped in the package (there is exactly one head)."""
+    from pathlib import Path
+
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    import parlor.server
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(parlor.server.__file__).parent / "migrations"))
+    (head,) = ScriptDirectory.from_config(cfg).get_heads()
+    return head
+
+
 def test_migrations_create_the_schema_idempotently_and_match_the_models(database_url):
     db = Database(database_url)
     try:
         db.migrate()
         db.migrate()  # a second start-up changes nothing
         with db.engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == "0001"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == head_revision()
             tables = set(inspect(conn).get_table_names())
-            assert {"parlor_tables", "parlor_seats", "parlor_actions", "parlor_events"} <= tables
+            assert {"parlor_tables", "parlor_seats", "parlor_actions", "parlor_events", "parlor_chat"} <= tables
             diff = compare_metadata(MigrationContext.configure(conn), metadata)
             assert diff == [], diff
         if db.is_sqlite:
@@ -35,3 +50,49 @@ def test_database_urls(monkeypatch, tmp_path):
     assert default_database_url() == "postgresql://u@h/db"
     assert normalize_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalize_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_upgrading_a_database_of_the_first_schema_keeps_its_tables(database_url):
+    """A database made by revision 0001 (before clocks, hosts and chat) upgrades in place: its tables
+    load with no clock, no host, bots only after a join, and an empty chat."""
+    from pathlib import Path
+
+    from alembic import command
+    from alembic.config import Config
+
+    import parlor.server
+
+    db = Database(database_url)
+    try:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(Path(parlor.server.__file__).parent / "migrations"))
+        cfg.set_main_option("sqlalchemy.url", db.url.replace("%", "%%"))
+        with db.engine.begin() as connection:
+            cfg.attributes["connection"] = connection
+            command.upgrade(cfg, "0001")
+        with db.engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO parlor_tables (id, game, players, options, seed, engine_version, status, version, "
+                    "seat_timeout, substitute_level, spectator_hash, created_at, updated_at) VALUES "
+                    "('old', 'mamma-mia', 2, '{}', 7, '1', 'playing', 0, 120, 'medium', 'x', "
+                    "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+                )
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO parlor_seats (table_id, seat, kind, level, name, token_hash, joined) VALUES "
+                    "('old', 0, 'human', NULL, 'Ann', 'h', false), ('old', 1, 'bot', 'easy', NULL, NULL, true)"
+                )
+            )
+        db.migrate()
+        row = db.load("old")
+        assert row is not None
+        assert row["turn_time"] is None and row["host_hash"] is None and row["bots_before_join"] is False
+        assert [s["stand_in"] for s in row["seats"]] == [False, False]
+        assert [s["name"] for s in row["seats"]] == ["Ann", None]
+        assert row["chat"] == []
+        stamp = db.add_chat("old", 0, 0, "hello <b>", 0)
+        assert db.load("old")["chat"] == [{"idx": 0, "seat": 0, "text": "hello <b>", "version": 0, "created_at": stamp}]
+    finally:
+        db.close()

@@ -1,4 +1,5 @@
-"""Table life: a bot takes the seat of a player gone too long (and the result says so); play again."""
+"""Table life: a bot takes the seat of a player gone too long (and the result says so), never before
+that player first joined unless the host allowed it; play again."""
 
 from __future__ import annotations
 
@@ -19,7 +20,13 @@ def life_server(request, tmp_path_factory):
 
 
 def test_a_bot_plays_for_a_seat_gone_too_long_until_the_player_is_back(life_server):
-    created = create_table(life_server.base, players=2, seats=[{"kind": "human"}, {"kind": "human"}], seat_timeout=0.3)
+    created = create_table(
+        life_server.base,
+        players=2,
+        seats=[{"kind": "human"}, {"kind": "human"}],
+        seat_timeout=0.3,
+        bots_before_join=True,  # the host allowed bots for players who never came
+    )
     tid = created["table"]["id"]
     with Client(life_server.base, tid, token_of(created, 0)) as ann:
         # Bob never came: after the timeout a bot plays his seat, and Ann sees it in a seats frame.

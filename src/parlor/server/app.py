@@ -28,7 +28,7 @@ from .hub import BOT_LEVELS, Connection, Hub, ServerError, bot_level_description
 
 PROTOCOL = 1
 WEB = Path(__file__).resolve().parent.parent / "web"  # the browser front end (src/parlor/web)
-CLIENT_TYPES = ("action", "undo", "play_again", "sync", "ping")
+CLIENT_TYPES = ("action", "undo", "play_again", "chat", "sync", "ping")
 
 
 def create_app(
@@ -172,10 +172,43 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str, request: Request) -> dict[str, Any]:
+        """The spectators' replay, or with a seat's token (``Authorization: Bearer``, or ``?token=``) that
+        seat's own."""
         hub = hub_of(request)
         table = await hub.get(table_id)
         try:
-            return await hub.replay(table)
+            auth = request.headers.get("authorization", "")
+            token = auth[7:].strip() if auth[:7].lower() == "bearer " else request.query_params.get("token")
+            seat = None if token is None else hub.authenticate(table, token)
+            return await hub.replay(table, seat)
+        finally:
+            hub.release(table)
+
+    # ---- the host ---------------------------------------------------------------------------------
+    async def host_request(table_id: str, seat: str, request: Request) -> tuple[Hub, Any, dict[str, Any], int]:
+        hub = hub_of(request)
+        body = await body_of(request)
+        if not isinstance(body, dict):
+            raise ServerError("bad_request", "the body must be a JSON object")
+        try:
+            number = int(seat)
+        except ValueError:
+            raise ServerError("bad_seat", f"{seat[:20]!r} is not a seat number") from None
+        return hub, await hub.get(table_id), body, number
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/stand-in")
+    async def stand_in(table_id: str, seat: str, request: Request) -> dict[str, Any]:
+        hub, table, body, number = await host_request(table_id, seat, request)
+        try:
+            return await hub.set_stand_in(table, body.get("host_token"), number, body.get("on", True))
+        finally:
+            hub.release(table)
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/new-link")
+    async def new_link(table_id: str, seat: str, request: Request) -> dict[str, Any]:
+        hub, table, body, number = await host_request(table_id, seat, request)
+        try:
+            return await hub.new_link(table, body.get("host_token"), number)
         finally:
             hub.release(table)
 
@@ -223,6 +256,7 @@ def create_app(
             }
             conn.push(_frame(welcome))
             conn.push(hub.state_frame(conn, "join"))
+            conn.push(hub.chat_history_frame(table))
             while not conn.closed:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -290,6 +324,8 @@ def create_app(
                 await hub.act(conn, msg, ref)  # the ack goes out with the state frames
             elif kind == "undo":
                 await hub.undo(conn, ref)
+            elif kind == "chat":
+                await hub.say(conn, msg.get("text"), ref)  # its ack, then the chat frame to everyone
             elif kind == "play_again":
                 if conn.seat is None:
                     raise ServerError("spectator", "spectators cannot start a new game")

@@ -19,6 +19,15 @@ log = logging.getLogger("parlor.server")
 BOT_LEVELS = ("easy", "medium", "hard", "expert", "random")
 
 
+def bot_move_kind(s: Any) -> str:
+    """How a bot's decision for this seat is recorded (``by``): bot, clock, stand_in or substitute."""
+    if s.kind == "bot":
+        return "bot"
+    if s.clock_out:
+        return "clock"
+    return "stand_in" if s.stand_in else "substitute"
+
+
 def bot_level_description(level: str) -> str:
     return LEVELS.get(level, "uniformly random legal moves")
 
@@ -56,7 +65,7 @@ class BotRunnerMixin:
                     seat = next((s for s in table.state.to_move if table.bot_controls(s)), None)
                     if seat is None or table.status != "playing":
                         continue
-                    by = "bot" if table.seats[seat].kind == "bot" else "substitute"
+                    by = bot_move_kind(table.seats[seat])
                     bot = self._bot_for(table, seat)
                     snapshot = table.state.clone()
                     try:

@@ -39,6 +39,7 @@ class Connection:
         self.closed = False
         self.ready = False  # set once its join frame is queued: broadcasts skip it until then
         self.too_slow = False
+        self.close_code: int | None = None  # set to close the socket with this code once its queue is sent
         self._send = send
         self._close = close
 
@@ -59,6 +60,8 @@ class Connection:
             if text is None:
                 if self.too_slow and self._close is not None:
                     await self._close(4008, "too slow: more than 1000 frames waiting")
+                elif self.close_code is not None and self._close is not None:
+                    await self._close(self.close_code, "this seat's link no longer works")
                 return
             await self._send(text)
 
@@ -94,6 +97,7 @@ class BroadcastMixin:
         return self._text_modules[game.name]
 
     def state_frame(self, conn: Connection, cause: str, extra_events: list[dict[str, Any]] | None = None) -> str:
+        from .clocks import clocks_left
         from .moves import undo_refusal
 
         table, seat, state = conn.table, conn.seat, conn.table.state
@@ -128,6 +132,7 @@ class BroadcastMixin:
             "over": over,
             "result": table.result if over else None,
             "can_undo": undo_refusal(table, seat) is None,
+            "clocks": clocks_left(table),
         }
         return dumps(frame)
 
@@ -146,7 +151,9 @@ class BroadcastMixin:
                 conn.push(dumps({"type": "error", "code": "server_error", "message": "cannot show the table"}))
 
     def _broadcast_seats(self, table: LiveTable) -> None:
-        frame = dumps({"type": "seats", "seats": [s.summary() for s in table.seats]})
+        from .clocks import clocks_left
+
+        frame = dumps({"type": "seats", "seats": [s.summary() for s in table.seats], "clocks": clocks_left(table)})
         for conn in list(table.connections):
             conn.push(frame)
 

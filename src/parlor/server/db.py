@@ -1,7 +1,7 @@
 """Persistence: SQLAlchemy 2 (Core) on SQLite (WAL, the default) or PostgreSQL.
 
 A table is stored as its record (game, players, options, seed and the decisions in order)
-plus the event log of every decision. Every write is one transaction, committed before the
+plus the event log of every decision, its seats and its chat. Every write is one transaction, committed before the
 server acknowledges the action it stores. The schema is created and upgraded by the Alembic
 migrations shipped in ``parlor/server/migrations`` (run at start-up by :meth:`Database.migrate`).
 
@@ -32,6 +32,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     func,
     insert,
     select,
@@ -61,6 +62,9 @@ tables_t = Table(
     Column("next_table", String(32), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("turn_time", Float, nullable=True),  # seconds per decision; NULL = no clock
+    Column("bots_before_join", Boolean, nullable=False, server_default=false()),
+    Column("host_hash", String(64), nullable=True),  # sha256 of the host's token
     Index("ix_parlor_tables_status", "status"),
 )
 
@@ -74,6 +78,7 @@ seats_t = Table(
     Column("name", String(40), nullable=True),
     Column("token_hash", String(64), nullable=True),  # sha256 of the seat's token (humans)
     Column("joined", Boolean, nullable=False),
+    Column("stand_in", Boolean, nullable=False, server_default=false()),  # the host let a bot play it
 )
 
 actions_t = Table(
@@ -99,6 +104,18 @@ events_t = Table(
 )
 
 
+chat_t = Table(
+    "parlor_chat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),  # position in the table's chat
+    Column("seat", Integer, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("version", Integer, nullable=False),  # decisions taken when it was said (for the replay)
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -117,6 +134,11 @@ def normalize_url(url: str) -> str:
     if url.startswith("postgresql://") or url.startswith("postgres://"):
         return "postgresql+psycopg://" + url.split("://", 1)[1]
     return url
+
+
+def _utc(stamp: datetime) -> datetime:
+    """SQLite hands back naive date-times: every stamp Parlor writes is UTC."""
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
 
 
 def _dumps(value: Any) -> str:
@@ -226,13 +248,34 @@ class Database:
             if done.rowcount != 1:
                 raise RuntimeError(f"table {table_id} is not at version {idx + 1} in the database")
 
-    def set_seat(self, table_id: str, seat: int, name: str | None, joined: bool) -> None:
+    def set_seat(
+        self,
+        table_id: str,
+        seat: int,
+        name: str | None,
+        joined: bool,
+        stand_in: bool | None = None,
+        token_hash: str | None = None,
+    ) -> None:
+        """Update a seat: its name and joined mark, and ``stand_in`` or ``token_hash`` unless None."""
+        values: dict[str, Any] = {"name": name, "joined": joined}
+        if stand_in is not None:
+            values["stand_in"] = stand_in
+        if token_hash is not None:
+            values["token_hash"] = token_hash
+        with self.engine.begin() as conn:
+            conn.execute(update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(**values))
+
+    def add_chat(self, table_id: str, idx: int, seat: int, text: str, version: int) -> datetime:
+        """Store chat line ``idx`` of a table; returns its time stamp."""
+        stamp = now()
         with self.engine.begin() as conn:
             conn.execute(
-                update(seats_t)
-                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-                .values(name=name, joined=joined)
+                insert(chat_t).values(
+                    table_id=table_id, idx=idx, seat=seat, text=text, version=version, created_at=stamp
+                )
             )
+        return stamp
 
     def mark_broken(self, table_id: str, error: str) -> None:
         with self.engine.begin() as conn:
@@ -270,6 +313,10 @@ class Database:
                     .where(actions_t.c.table_id == table_id)
                     .order_by(actions_t.c.idx)
                 )
+            ]
+            table["chat"] = [
+                {"idx": r.idx, "seat": r.seat, "text": r.text, "version": r.version, "created_at": _utc(r.created_at)}
+                for r in conn.execute(select(chat_t).where(chat_t.c.table_id == table_id).order_by(chat_t.c.idx))
             ]
             table["event_count"] = conn.execute(
                 select(func.count()).select_from(events_t).where(events_t.c.table_id == table_id)

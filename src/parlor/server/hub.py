@@ -9,11 +9,13 @@ The hub is assembled from one part per concern, each in its own module:
 
 - ``tables``      tables and the lobby: creating, restoring, forgetting, playing again
 - ``seats``       seats and tokens: joining, authenticating, connections arriving and leaving
-- ``clocks``      clocks and leavers: an absent player's seat handed to a bot
+- ``clocks``      clocks and leavers: turn clocks, an absent player's seat handed to a bot
 - ``moves``       actions and undo: validate, store, swap in
 - ``bot_runner``  bots taking their turns
 - ``broadcast``   each connection's queue and the frames it is sent
-- ``replays``     a finished game step by step
+- ``replays``     a finished game step by step, from the spectators' or a seat's view
+- ``chat``        the table's chat
+- ``host``        what the table's host may do: a stand-in bot, a new link
 
 Game-agnostic: only ``parlor.games.get`` and the State protocol are used.
 """
@@ -28,8 +30,10 @@ from typing import Any
 
 from .bot_runner import BOT_LEVELS, BotRunnerMixin, bot_level_description
 from .broadcast import BroadcastMixin, Connection, event_json
+from .chat import ChatMixin
 from .clocks import ClocksMixin
 from .db import Database
+from .host import HostMixin
 from .moves import MovesMixin, undo_refusal
 from .protocol import ServerError
 from .replays import ReplaysMixin, spectator_steps
@@ -55,7 +59,17 @@ __all__ = [
 log = logging.getLogger("parlor.server")
 
 
-class Hub(TablesMixin, SeatsMixin, ClocksMixin, MovesMixin, BotRunnerMixin, BroadcastMixin, ReplaysMixin):
+class Hub(
+    TablesMixin,
+    SeatsMixin,
+    ClocksMixin,
+    MovesMixin,
+    BotRunnerMixin,
+    BroadcastMixin,
+    ReplaysMixin,
+    ChatMixin,
+    HostMixin,
+):
     def __init__(
         self,
         db: Database,

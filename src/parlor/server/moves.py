@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from parlor.core import IllegalAction, ParlorError, replay
 
 from .broadcast import Ack, Connection
+from .clocks import BOT_FOR_HUMAN, bot_mark
 from .protocol import ServerError
 
 if TYPE_CHECKING:
@@ -89,16 +90,17 @@ class MovesMixin:
             raise ServerError("server_error", f"the game engine failed on this action ({type(exc).__name__})") from None
         idx = table.version
         status = "over" if new.is_over else "playing"
+        for_human = by in BOT_FOR_HUMAN  # a bot moved for a human seat: counted, and marked in the log
         result = None
         stored = [(e.kind, e.data, None if e.visible_to is None else sorted(e.visible_to)) for e in events]
         if new.is_over:
             old_state = table.state
             table.state = new
-            if by == "substitute":
+            if for_human:
                 table.seats[seat].bot_moves += 1
             result = table.full_result()
             table.state = old_state
-            if by == "substitute":
+            if for_human:
                 table.seats[seat].bot_moves -= 1
         try:
             await self.run_db(
@@ -122,18 +124,25 @@ class MovesMixin:
         table.state = new
         table.actions_by.append(by)
         table.action_seats.append(seat)
+        mark = bot_mark(seat, by)
+        if mark is not None:  # not stored as an event: derived from ``by`` when a table is restored
+            table.events.append((idx, mark))
         table.events.extend((idx, e) for e in events)
-        if by == "substitute":
+        if for_human:
             table.seats[seat].bot_moves += 1
+        table.seats[seat].clock_out = False  # whoever made it, this decision's clock is done
         if new.is_over:
             table.status = "over"
             table.result = result
             self._stop_clocks(table)
         self.after_change(table, "action", ack=ack)
+        if for_human:  # the seat chips count the moves bots made for a player
+            self._broadcast_seats(table)
 
     def after_change(
         self, table: LiveTable, cause: str, extra: list[dict[str, Any]] | None = None, ack: Ack = None
     ) -> None:
+        self._reset_clocks(table, restart=cause == "undo")
         self.schedule(table)
         self._broadcast_state(table, cause, extra, ack)
 

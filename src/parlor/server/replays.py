@@ -8,37 +8,49 @@ from typing import TYPE_CHECKING, Any
 from parlor.core import Event, for_seat
 
 from .broadcast import event_json
+from .chat import chat_json
+from .clocks import bot_mark
 from .protocol import ServerError
 
 if TYPE_CHECKING:
     from .tables import LiveTable
 
 
-def spectator_steps(game: Any, record: dict[str, Any]) -> list[dict[str, Any]]:
-    """Rebuild a record step by step: the start, then after each decision, what a spectator saw then
-    (``view(None)``, whose turn it was, and that step's public events). No seed, action or private event."""
+def spectator_steps(
+    game: Any, record: dict[str, Any], seat: int | None = None, actions_by: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """Rebuild a record step by step: the start, then after each decision, what ``seat`` saw then
+    (``view(seat)``, whose turn it was, and the events of that step it was shown, the ``bot_played``
+    marks from ``actions_by`` included). ``seat=None``: a spectator. No seed, no action, and no event
+    private to anyone else."""
     state = game.new_game(record["players"], record["seed"], game.options_from_json(record.get("options")))
 
     def step(index: int, events: list[Event]) -> dict[str, Any]:
         return {
             "step": index,
-            "view": state.view(None),
+            "view": state.view(seat),
             "to_move": list(state.to_move),
-            "events": [event_json(e) for e in for_seat(events, None)],
+            "events": [event_json(e) for e in for_seat(events, seat)],
         }
 
     steps = [step(0, [])]
-    for i, (seat, action_json) in enumerate(record["actions"], start=1):
-        steps.append(step(i, state.apply(seat, game.action_from_json(action_json))))
+    for i, (who, action_json) in enumerate(record["actions"], start=1):
+        events = state.apply(who, game.action_from_json(action_json))
+        mark = bot_mark(who, actions_by[i - 1]) if actions_by is not None else None
+        steps.append(step(i, events if mark is None else [mark, *events]))
     return steps
 
 
 class ReplaysMixin:
     """The hub's part that serves replays (``GET /api/tables/{id}/replay``)."""
 
-    async def replay(self, table: LiveTable) -> dict[str, Any]:
+    async def replay(self, table: LiveTable, seat: int | None = None) -> dict[str, Any]:
+        """The game as ``seat`` saw it (``None``: the spectators), with the table's chat."""
         if table.status != "over":
             raise ServerError("not_over", f"table {table.id} is not finished: the replay opens after the end", 409)
         record = table.state.record()  # holds the seed: used here only, never sent
-        steps = await asyncio.get_running_loop().run_in_executor(None, spectator_steps, table.game, record)
-        return {"table": table.summary(), "steps": steps, "result": table.result}
+        steps = await asyncio.get_running_loop().run_in_executor(
+            None, spectator_steps, table.game, record, seat, list(table.actions_by)
+        )
+        chat = [chat_json(m) for m in table.chat]
+        return {"table": table.summary(), "steps": steps, "result": table.result, "seat": seat, "chat": chat}

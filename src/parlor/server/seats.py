@@ -54,11 +54,16 @@ class Seat:
     joined: bool
     connections: int = 0
     gone_since: float = field(default_factory=time.monotonic)
-    substituted: bool = False
+    substituted: bool = False  # a bot plays it: its player is away longer than the seat timeout
+    stand_in: bool = False  # a bot plays it: the host asked, until its player connects
     bot_moves: int = 0  # decisions a substitute bot made for this human seat
     bot: Any = None
     bot_level: str | None = None  # the level ``bot`` was made for
     timer: asyncio.TimerHandle | None = None
+    clock: asyncio.TimerHandle | None = None  # the turn clock of the decision it is asked
+    clock_deadline: float | None = None  # loop time at which that clock runs out
+    clock_version: int = -1  # the table's version when that clock started
+    clock_out: bool = False  # its clock ran out: a bot makes this one decision
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -68,7 +73,8 @@ class Seat:
             "name": self.name,
             "joined": self.joined,
             "connected": self.connections > 0,
-            "substituted": self.substituted,
+            "substituted": self.substituted or self.stand_in,
+            "stand_in": self.stand_in,
             "bot_moves": self.bot_moves,
         }
 
@@ -93,10 +99,10 @@ class SeatsMixin:
         if seat is not None:
             s = table.seats[seat]
             new_name = clean_name(name, seat) if name is not None else s.name
-            if new_name != s.name or not s.joined:
-                await self.run_db(self.db.set_seat, table.id, seat, new_name, True)
-                s.name, s.joined = new_name, True
-                self._broadcast_seats(table)
+            if new_name != s.name or not s.joined or s.stand_in:
+                await self.run_db(self.db.set_seat, table.id, seat, new_name, True, False)
+                s.name, s.joined, s.stand_in = new_name, True, False
+                self._seat_control_changed(table, s)
         return {"role": "spectator" if seat is None else "seat", "seat": seat, "table": table.summary()}
 
     def authenticate(self, table: LiveTable, token: Any) -> int | None:
@@ -122,22 +128,24 @@ class SeatsMixin:
             if s.timer is not None:
                 s.timer.cancel()
                 s.timer = None
-            changed = s.substituted or not s.joined
+            changed = s.substituted or s.stand_in or not s.joined
             s.substituted = False
-            if not s.joined:
-                s.joined = True
+            if not s.joined or s.stand_in:  # the player is here: no stand-in from now on
+                s.joined, s.stand_in = True, False
                 try:
-                    await self.run_db(self.db.set_seat, table.id, seat, s.name, True)
+                    await self.run_db(self.db.set_seat, table.id, seat, s.name, True, False)
                 except Exception:  # only the "joined" mark: not worth refusing the player
                     log.exception("table %s: cannot mark seat %d joined", table.id, seat)
             if changed or s.connections == 1:
-                self._broadcast_seats(table)
+                self._seat_control_changed(table, s)
         # Only now (after the last await) may broadcasts reach it: the caller queues the join state at once.
         conn.ready = True
         return conn
 
     def disconnect(self, conn: Connection) -> None:
         table = conn.table
+        if conn not in table.connections:  # already gone (e.g. its seat was given a new link)
+            return
         conn.closed = True
         conn.queue.put_nowait(None)
         table.connections.discard(conn)

@@ -12,6 +12,7 @@ from parlor.core import ENGINE_VERSION, Event, ParlorError, State
 from parlor.core.options import options_to_json
 
 from .bot_runner import BOT_LEVELS
+from .clocks import BOT_FOR_HUMAN, MAX_TURN_TIME, with_bot_marks
 from .protocol import ServerError
 from .seats import Seat, clean_name, hash_token, join_path, new_token
 
@@ -45,6 +46,12 @@ class LiveTable:
         self.connections: set[Connection] = set()
         self.bot_task: asyncio.Task[None] | None = None
         self.result: dict[str, Any] | None = row.get("result")
+        self.turn_time: float | None = row.get("turn_time")
+        self.bots_before_join: bool = bool(row.get("bots_before_join", False))
+        self.host_hash: str | None = row.get("host_hash")
+        self.chat: list[dict[str, Any]] = list(row.get("chat") or [])
+        self.chat_lock = asyncio.Lock()
+        self.chat_buckets: dict[int, Any] = {}  # seat -> its chat rate bucket
 
     @property
     def version(self) -> int:
@@ -52,7 +59,7 @@ class LiveTable:
 
     def bot_controls(self, seat: int) -> bool:
         s = self.seats[seat]
-        return s.kind == "bot" or s.substituted
+        return s.kind == "bot" or s.substituted or s.stand_in or s.clock_out
 
     def summary(self) -> dict[str, Any]:
         created = self.created_at
@@ -66,6 +73,8 @@ class LiveTable:
             "version": self.version,
             "seat_timeout": self.seat_timeout,
             "substitute_level": self.substitute_level,
+            "turn_time": self.turn_time,
+            "bots_before_join": self.bots_before_join,
             "seats": [s.summary() for s in self.seats],
             "result": self.result,
             "previous_table": self.previous_table,
@@ -143,14 +152,16 @@ class TablesMixin:
             self.tables[table_id] = dummy  # type: ignore[assignment]
             return dummy  # type: ignore[return-value]
         table = LiveTable(row, state)
-        table.events = events
+        table.events = with_bot_marks(events, row["actions"])
         table.rng_before = rng_before
         table.actions_by = [a["by"] for a in row["actions"]]
         table.action_seats = [a["seat"] for a in row["actions"]]
         for s in row["seats"]:
-            table.seats.append(Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], bool(s["joined"])))
+            seat = Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], bool(s["joined"]))
+            seat.stand_in = bool(s.get("stand_in", False))
+            table.seats.append(seat)
         for a in row["actions"]:
-            if a["by"] == "substitute":
+            if a["by"] in BOT_FOR_HUMAN:
                 table.seats[a["seat"]].bot_moves += 1
         if state.is_over and table.status == "playing":
             table.status = "over"
@@ -161,6 +172,7 @@ class TablesMixin:
             for s in table.seats:
                 if s.kind == "human":
                     self._arm_timeout(table, s)
+            self._reset_clocks(table)
             self.schedule(table)
         return table
 
@@ -196,6 +208,16 @@ class TablesMixin:
         substitute = body.get("substitute_level", "medium")
         if substitute not in BOT_LEVELS:
             raise ServerError("bad_request", f"'substitute_level' must be one of {', '.join(BOT_LEVELS)}")
+        turn_time = body.get("turn_time")
+        if turn_time is not None and (
+            type(turn_time) not in (int, float) or not 0 < turn_time <= MAX_TURN_TIME or turn_time != turn_time
+        ):
+            raise ServerError(
+                "bad_request", f"'turn_time' must be a number of seconds > 0 and <= {MAX_TURN_TIME:g}, or null"
+            )
+        bots_before_join = body.get("bots_before_join", False)
+        if type(bots_before_join) is not bool:
+            raise ServerError("bad_request", "'bots_before_join' must be true or false")
         seats: list[dict[str, Any]] = []
         tokens: dict[int, str] = {}
         for i, spec in enumerate(seats_in):
@@ -222,6 +244,7 @@ class TablesMixin:
                     }
                 )
         spectator = new_token()
+        host = new_token()
         row = {
             "game": game.name,
             "players": players,
@@ -231,6 +254,9 @@ class TablesMixin:
             "spectator_hash": hash_token(spectator),
             "previous_table": None,
             "next_table": None,
+            "turn_time": None if turn_time is None else float(turn_time),
+            "bots_before_join": bots_before_join,
+            "host_hash": hash_token(host),
         }
         table = await self._start_table(row, seats)
         return {
@@ -248,6 +274,7 @@ class TablesMixin:
             ],
             "spectator_token": spectator,
             "spectator_path": join_path(table.id, spectator),
+            "host_token": host,
         }
 
     async def _start_table(
@@ -276,6 +303,7 @@ class TablesMixin:
         for s in table.seats:
             if s.kind == "human":
                 self._arm_timeout(table, s)
+        self._reset_clocks(table)
         self.schedule(table)
         return table
 
@@ -296,6 +324,9 @@ class TablesMixin:
                 "spectator_hash": table.spectator_hash,
                 "previous_table": table.id,
                 "next_table": None,
+                "turn_time": table.turn_time,
+                "bots_before_join": table.bots_before_join,
+                "host_hash": table.host_hash,
             }
             seats = [
                 {

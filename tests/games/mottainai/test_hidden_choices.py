@@ -24,7 +24,7 @@ from .helpers import G
 
 STRESS = os.environ.get("PARLOR_STRESS") == "1"
 EVERYONE = -2
-TOP_KEPT = 12  # deck cards kept as they really are: no single action flips more
+TOP_KEPT = 12  # deck cards kept as they really are (a pair that takes more is skipped)
 
 
 def _swap_slots(d: Any, s: Any, observer: int) -> list[tuple[str, int, int]]:
@@ -105,6 +105,8 @@ def compare_after_same_action(s: Any, observer: int, rng: Rng, pick: random.Rand
     a, b = s.clone(), d.clone()
     ev_a = [e.to_json() for e in for_seat(a.apply(seat, action), observer)]
     ev_b = [e.to_json() for e in for_seat(b.apply(seat, action), observer)]
+    if len(s.deck) - min(len(a.deck), len(b.deck)) > TOP_KEPT:
+        return False  # chance went deeper than the cards kept alike (Tablet restocking the floor)
     if a.is_over or b.is_over:  # the final scoring shows every hand: only the ending must agree
         assert (a.is_over, a.end_reason, ev_a[:-1]) == (b.is_over, b.end_reason, ev_b[:-1]), action
         return True

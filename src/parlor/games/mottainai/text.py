@@ -193,8 +193,8 @@ def decision_words(view: Mapping[str, Any]) -> str:
         whose = "your" if owner == view.get("you") else f"Seat {owner}'s"
         return f"Noon: {whose} {d.get('role', '').title()} task — action ({d.get('actions_left')} left)"
     if kind == "support":
-        how = "revealed from your hand" if d.get("how") == "smith" else "counted in your craft bench"
-        return f"Support for {card_name(d.get('work', ''))}: {d.get('remaining')} more, {how} (Crane: or send Paper)"
+        how = "to reveal from hand" if d.get("how") == "smith" else "from the craft bench"
+        return f"Support for {card_name(d.get('work', ''))}: {d.get('remaining')} more card(s) {how}"
     return DECISION_WORDS.get(kind, kind.replace("_", " ").capitalize() or "Your decision")
 
 

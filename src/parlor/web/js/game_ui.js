@@ -18,8 +18,19 @@ export async function loadRenderer(game) {
   }
 }
 
+/** The server's own mark before a decision a bot made for a human seat (docs/protocol.md). */
+function botPlayedLines(ev, ctx) {
+  const reason = ["clock", "away", "host"].includes(ev.data.reason) ? ev.data.reason : "away";
+  const text =
+    ev.data.seat === ctx.you
+      ? ctx.t(`log.bot_played_you.${reason}`)
+      : ctx.t(`log.bot_played.${reason}`, { who: ctx.seatName(ev.data.seat) });
+  return [{ text, cls: "bot-played" }];
+}
+
 /** An event in words: a list of strings or {text, cls}. */
 export function eventLines(renderer, ev, ctx) {
+  if (ev.event === "bot_played") return botPlayedLines(ev, ctx);
   const lines = renderer.eventLines ? renderer.eventLines(ev, ctx) : null;
   return lines === null || lines === undefined ? generic.eventLines(ev, ctx) : lines;
 }

@@ -1,10 +1,14 @@
 // The lobby: pick a game, players, rule options and seats; create the table; hand out the links.
 import { h, humanize } from "./dom.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
+import { rememberHost } from "./host.js";
+
+// Time per move offered in the lobby (seconds; null = no clock).
+export const TURN_TIMES = [null, 30, 60, 120, 300];
 
 const app = document.getElementById("app");
 let catalog = null; // the answer of GET /api/games
-let form = { game: null, players: 0, options: {}, seats: [] };
+let form = { game: null, players: 0, options: {}, seats: [], turnTime: null, botsBeforeJoin: false };
 let created = null; // the answer of POST /api/tables
 
 export function optionLabel(game, name) {
@@ -72,6 +76,30 @@ function optionInput(g, o) {
   );
 }
 
+function turnTimeLabel(seconds) {
+  if (seconds === null) return t("lobby.turn_none");
+  return seconds < 120 ? t("lobby.turn_seconds", { n: seconds }) : t("lobby.turn_minutes", { n: seconds / 60 });
+}
+
+/** Time per move and whether bots may play for players who never came. */
+function tableLife() {
+  const turn = h(
+    "select",
+    { id: "turn-time", name: "turn_time" },
+    TURN_TIMES.map((s) => h("option", { value: s === null ? "" : String(s), selected: s === form.turnTime }, turnTimeLabel(s))),
+  );
+  turn.addEventListener("change", () => (form.turnTime = turn.value === "" ? null : Number(turn.value)));
+  const early = h("input", { type: "checkbox", id: "bots-before-join", name: "bots_before_join", checked: form.botsBeforeJoin });
+  early.addEventListener("change", () => (form.botsBeforeJoin = early.checked));
+  return h(
+    "div",
+    { class: "lobby-life" },
+    h("div", { class: "field" }, h("label", { for: "turn-time" }, t("lobby.turn_time")), turn),
+    h("p", { class: "muted" }, t("lobby.turn_help")),
+    h("div", { class: "field" }, early, " ", h("label", { for: "bots-before-join" }, t("lobby.bots_before_join"))),
+  );
+}
+
 function seatRow(i) {
   const seat = form.seats[i];
   const kind = h(
@@ -127,11 +155,19 @@ async function create(ev) {
     const res = await fetch("/api/tables", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ game: form.game, players: form.players, options, seats }),
+      body: JSON.stringify({
+        game: form.game,
+        players: form.players,
+        options,
+        seats,
+        turn_time: form.turnTime,
+        bots_before_join: form.botsBeforeJoin,
+      }),
     });
     const body = await res.json();
     if (!res.ok) throw new Error(body.error ? body.error.message : `HTTP ${res.status}`);
     created = body;
+    rememberHost(body.table.id, body.host_token); // this browser is the table's host
     render();
   } catch (err) {
     showError(t("lobby.error", { message: err.message }));
@@ -180,6 +216,7 @@ function renderCreated() {
     h("h2", {}, t("lobby.created", { game: tMaybe(`game.${table.game}.title`, table.title) })),
     h("p", { class: "muted" }, t("lobby.links_help")),
     h("ul", { class: "links" }, rows),
+    h("p", { class: "muted host-note", id: "host-note" }, t("lobby.host_note")),
     h("button", { type: "button", onclick: () => { created = null; render(); } }, t("lobby.another")),
   );
 }
@@ -237,6 +274,7 @@ function render() {
       h("div", { class: "field" }, h("label", { for: "players" }, t("lobby.players")), players),
       h("h2", {}, t("lobby.seats")),
       h("div", { class: "seats" }, form.seats.map((_, i) => seatRow(i))),
+      tableLife(),
       g.options.length
         ? h("details", { class: "options" }, h("summary", {}, t("lobby.options")),
             h("div", { class: "opts" }, g.options.map((o) => optionInput(g, o))))

@@ -1,29 +1,59 @@
 // The replay page of a finished table (GET /api/tables/{id}/replay): every step as a spectator saw
-// it, drawn by the game's own renderer, with first/back/forward/last, a step counter, the arrow keys,
-// the step's events in words and, at the last step, the result.
+// it — or, with a seat's token in the fragment (#token=…), as that seat saw it — drawn by the game's
+// own renderer, with first/back/forward/last, a slider, jump-to-round, a step counter, the arrow keys,
+// the step's events in words, the chat said up to that step and, at the last step, the result.
 import { h } from "./dom.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { eventLines, loadRenderer, resultTable } from "./game_ui.js";
+import { chatList } from "./chat.js";
 import generic from "../games/generic.js";
 
 const app = document.getElementById("app");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
-const st = { data: null, step: 0, renderer: generic, error: null };
+const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+const st = { data: null, step: 0, renderer: generic, error: null, rounds: [] };
 
 function seatInfo(seat) {
   return (st.data && st.data.table.seats.find((s) => s.seat === seat)) || {};
 }
 
-function seatName(seat) {
+function you() {
+  return st.data && st.data.seat !== undefined ? st.data.seat : null;
+}
+
+function seatName(seat, opts = {}) {
   if (seat === null || seat === undefined || seat < 0) return t("ui.nobody");
+  if (seat === you()) return opts.object ? t("ui.you_object") : t("ui.you");
   return seatInfo(seat).name || t("ui.player_n", { n: seat + 1 });
+}
+
+/** The round (turn, for games counted in turns) a view shows, or null. */
+function roundOf(view) {
+  if (typeof view.round === "number") return view.round;
+  if (typeof view.turn === "number") return view.turn;
+  return null;
+}
+
+/** [{round, step}]: the first step of every round, in order. */
+function roundStarts(steps) {
+  const out = [];
+  steps.forEach((s, i) => {
+    const r = roundOf(s.view);
+    if (r !== null && (!out.length || out[out.length - 1].round !== r)) out.push({ round: r, step: i });
+  });
+  return out;
+}
+
+function roundLabel(n) {
+  const view = st.data.steps[0].view;
+  return typeof view.round === "number" ? t("replay.round_n", { n }) : t("replay.turn_n", { n });
 }
 
 function ctx() {
   const steps = st.data.steps;
   const view = steps[st.step].view;
   const prevView = st.step > 0 ? steps[st.step - 1].view : null;
-  return { you: null, seatName, seatInfo, t, tMaybe, view, stage: null, prevView, h, players: view.players };
+  return { you: you(), seatName, seatInfo, t, tMaybe, view, stage: null, prevView, h, players: view.players };
 }
 
 function last() {
@@ -38,20 +68,76 @@ function go(step) {
   render();
 }
 
+// The controls are made once and updated in place: a redraw must not drop the slider mid-drag.
+let nav = null;
+
 function controls() {
   const n = last();
-  const button = (id, label, target, disabled, key) =>
-    h("button", { type: "button", class: "small", id, disabled, "aria-keyshortcuts": key, onclick: () => go(target) }, label);
-  return h(
-    "nav",
-    { class: "replay-controls card", "aria-label": t("replay.title") },
-    button("replay-first", `◀◀ ${t("replay.first")}`, 0, st.step === 0, "Home"),
-    button("replay-back", `◀ ${t("replay.back")}`, st.step - 1, st.step === 0, "ArrowLeft"),
-    h("span", { class: "step-counter", id: "step-counter", "aria-live": "polite" }, t("replay.step", { n: st.step, total: n })),
-    button("replay-forward", `${t("replay.forward")} ▶`, st.step + 1, st.step === n, "ArrowRight"),
-    button("replay-last", `${t("replay.last")} ▶▶`, n, st.step === n, "End"),
-    h("small", { class: "muted replay-keys" }, t("replay.keys")),
-  );
+  if (!nav) {
+    const button = (id, target, key) =>
+      h("button", { type: "button", class: "small", id, "aria-keyshortcuts": key, onclick: () => go(target()) });
+    const slider = h("input", { type: "range", id: "replay-slider", min: 0, step: 1 });
+    slider.addEventListener("input", () => go(Number(slider.value)));
+    const rounds = h("select", { id: "replay-round" }, st.rounds.map((r) => h("option", { value: r.step })));
+    rounds.addEventListener("change", () => go(Number(rounds.value)));
+    const roundCaption = h("span", {});
+    nav = {
+      el: null,
+      first: button("replay-first", () => 0, "Home"),
+      back: button("replay-back", () => st.step - 1, "ArrowLeft"),
+      counter: h("span", { class: "step-counter", id: "step-counter", "aria-live": "polite" }),
+      forward: button("replay-forward", () => st.step + 1, "ArrowRight"),
+      last: button("replay-last", () => last(), "End"),
+      slider,
+      rounds,
+      roundCaption,
+      keys: h("small", { class: "muted replay-keys" }),
+    };
+    nav.el = h(
+      "nav",
+      { class: "replay-controls card" },
+      nav.first,
+      nav.back,
+      nav.counter,
+      nav.forward,
+      nav.last,
+      h(
+        "div",
+        { class: "replay-scrub" },
+        slider,
+        st.rounds.length > 1 ? h("label", { class: "replay-round" }, roundCaption, " ", rounds) : null,
+      ),
+      nav.keys,
+    );
+  }
+  nav.el.setAttribute("aria-label", t("replay.title"));
+  nav.first.textContent = `◀◀ ${t("replay.first")}`;
+  nav.back.textContent = `◀ ${t("replay.back")}`;
+  nav.forward.textContent = `${t("replay.forward")} ▶`;
+  nav.last.textContent = `${t("replay.last")} ▶▶`;
+  nav.first.disabled = nav.back.disabled = st.step === 0;
+  nav.forward.disabled = nav.last.disabled = st.step === n;
+  nav.counter.textContent = t("replay.step", { n: st.step, total: n });
+  nav.slider.max = String(n);
+  nav.slider.value = String(st.step);
+  nav.slider.setAttribute("aria-label", t("replay.slider"));
+  nav.slider.setAttribute("aria-valuetext", t("replay.step", { n: st.step, total: n }));
+  nav.roundCaption.textContent = t("replay.jump_round");
+  nav.rounds.setAttribute("aria-label", t("replay.jump_round"));
+  // The round shown is the last round that started at or before this step.
+  let current = 0;
+  st.rounds.forEach((r, i) => {
+    nav.rounds.options[i].textContent = roundLabel(r.round);
+    if (r.step <= st.step) current = i;
+  });
+  if (st.rounds.length) nav.rounds.selectedIndex = current;
+  nav.keys.textContent = t("replay.keys");
+  return nav.el;
+}
+
+function renderChat() {
+  const said = (st.data.chat || []).filter((m) => m.version <= st.step);
+  return h("section", { class: "chat card", id: "replay-chat" }, h("h2", {}, t("chat.title")), chatList(said, seatName, "replay-chat-lines"));
 }
 
 function renderLog(step) {
@@ -81,6 +167,9 @@ function renderStatus(step) {
     resultTable(st.data.result, st.renderer, ctx()),
   );
 }
+
+let layout = null; // the page's grid, made at the first drawing
+let statusBox = null;
 
 function renderError() {
   app.replaceChildren(h("section", { class: "card error-box" }, h("h1", {}, st.error), h("p", {}, h("a", { href: "/" }, t("result.lobby")))));
@@ -114,23 +203,30 @@ function render() {
     table.seats.map((s) =>
       h(
         "li",
-        { class: `seat-chip${step.to_move.includes(s.seat) ? " moving" : ""}`, "data-seat": s.seat },
+        { class: `seat-chip${step.to_move.includes(s.seat) ? " moving" : ""}${s.seat === you() ? " me" : ""}`, "data-seat": s.seat },
         st.renderer.seatBadge ? st.renderer.seatBadge(s.seat, step.view, ctx()) : null,
         h("span", { class: "seat-name" }, seatName(s.seat)),
         h("small", {}, s.kind === "bot" ? t("seat.bot", { level: t(`level.${s.level}`) }) : ""),
       ),
     ),
   );
-  app.replaceChildren(
-    h(
-      "div",
-      { class: "table-layout" },
-      h("div", { class: "status" }, controls(), seats),
-      renderStatus(step),
-      h("div", { class: "area-board" }, board),
-      h("div", { class: "area-log" }, renderLog(step)),
-    ),
-  );
+  const whose =
+    you() === null
+      ? h("p", { class: "muted replay-seat-view", id: "replay-view" }, t("replay.spectator_view"))
+      : h("p", { class: "replay-seat-view", id: "replay-view" }, t("replay.seat_view", { name: seatInfo(you()).name || t("ui.player_n", { n: you() + 1 }) }), " ",
+          h("a", { href: `/replay/${encodeURIComponent(tableId)}`, id: "replay-spectator-link" }, t("replay.show_spectator_view")));
+  // Everything but the controls is drawn afresh; the controls stay in the page.
+  if (!layout) {
+    statusBox = h("div", { class: "status" }, controls());
+    layout = h("div", { class: "table-layout" }, statusBox);
+    app.replaceChildren(layout);
+  }
+  const navEl = controls();
+  while (statusBox.lastChild && statusBox.lastChild !== navEl) statusBox.lastChild.remove();
+  statusBox.append(whose, seats);
+  while (layout.lastChild && layout.lastChild !== statusBox) layout.lastChild.remove();
+  const parts = [renderStatus(step), h("div", { class: "area-board" }, board), h("div", { class: "area-log" }, renderLog(step), renderChat())];
+  layout.append(...parts.filter(Boolean));
 }
 
 document.addEventListener("keydown", (ev) => {
@@ -145,13 +241,17 @@ async function main() {
   await loadLang();
   document.getElementById("lang-slot").replaceChildren(languagePicker(() => render()));
   try {
-    const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
+    // A seat's token (from its table page's result) asks for that seat's own view of its game.
+    const headers = token ? { authorization: `Bearer ${token}` } : {};
+    const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`, { headers });
     const body = await res.json();
     if (!res.ok) {
       const code = body.error ? body.error.code : "";
-      st.error = code === "not_over" ? t("replay.not_over") : code === "table_not_found" ? t("fatal.table_not_found") : t("replay.error");
+      st.error =
+        code === "not_over" ? t("replay.not_over") : code === "table_not_found" ? t("fatal.table_not_found") : code === "bad_token" ? t("fatal.bad_token") : t("replay.error");
     } else {
       st.data = body;
+      st.rounds = roundStarts(body.steps);
       st.renderer = await loadRenderer(body.table.game);
     }
   } catch (err) {

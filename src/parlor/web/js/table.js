@@ -6,6 +6,9 @@ import { patch, setMotion } from "./patch.js";
 import { decorate, describe, offBoard, options, prune } from "./picks.js";
 import generic from "../games/generic.js";
 import { eventLines as eventLinesOf, loadRenderer, resultTable } from "./game_ui.js";
+import { createChat } from "./chat.js";
+import { botNote, clockBadge, setClocks } from "./clock.js";
+import { createHost, hostTokenFor, rememberHost } from "./host.js";
 
 const app = document.getElementById("app");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -37,6 +40,8 @@ let ws = null;
 let retry = 0;
 let refNo = 0;
 let timer = null;
+let chat = null; // the chat panel (js/chat.js), made at the first welcome
+const host = createHost({ slot: document.getElementById("host-slot"), tableId, hostToken: hostTokenFor(tableId), seatName });
 
 if (token) {
   localStorage.setItem(`parlor.table.${tableId}`, token);
@@ -118,6 +123,8 @@ async function onFrame(msg) {
     case "welcome":
       st.welcome = msg;
       st.seats = msg.table.seats;
+      if (!chat) chat = createChat({ slot: document.getElementById("chat-slot"), send, seatName, canWrite: msg.role === "seat" });
+      host.update(st.seats, msg.table.status !== "playing");
       if (st.game !== msg.table.game) {
         st.game = msg.table.game;
         st.renderer = await loadRenderer(msg.table.game);
@@ -135,6 +142,7 @@ async function onFrame(msg) {
       st.frame = msg;
       st.pending = false;
       st.log.push(...msg.events);
+      setClocks(msg.clocks);
       if (fresh || !animate) {
         st.shown = st.log.length;
         st.queue = [];
@@ -148,17 +156,29 @@ async function onFrame(msg) {
     }
     case "seats":
       st.seats = msg.seats;
+      host.update(st.seats, st.frame && st.frame.over);
       break;
+    case "chat":
+      if (chat) chat.onFrame(msg);
+      return;
     case "error":
+      if (chat && typeof msg.ref === "string" && msg.ref.startsWith("c")) {
+        chat.onError(msg);
+        return;
+      }
       st.pending = false;
       st.error = tMaybe(`err.${msg.code}`, msg.message || msg.code);
       if (msg.code === "bad_token" || msg.code === "table_not_found") st.closedFor = msg.code;
       break;
     case "next_table":
       st.nextTable = msg.table_id;
+      rememberHost(msg.table_id, hostTokenFor(tableId)); // the new table keeps its host
       break;
     case "ack":
-      if (msg.table_id) st.nextTable = msg.table_id;
+      if (msg.table_id) {
+        st.nextTable = msg.table_id;
+        rememberHost(msg.table_id, hostTokenFor(tableId));
+      }
       break;
     default:
       return;
@@ -472,7 +492,7 @@ function resultBox() {
       "div",
       { class: "result-actions" },
       next || again,
-      h("a", { class: "button", id: "replay-link", href: `/replay/${encodeURIComponent(tableId)}` }, t("result.replay")),
+      h("a", { class: "button", id: "replay-link", href: `/replay/${encodeURIComponent(tableId)}${you !== null ? `#token=${token}` : ""}` }, t("result.replay")),
       h("a", { class: "button", href: `/rules/${st.game}` }, t("help.rules")),
       h("a", { class: "button", href: "/" }, t("result.lobby")),
     ),
@@ -493,6 +513,8 @@ function renderSeats() {
         h("span", { class: "seat-name" }, seatName(s.seat)),
         h("small", {}, state),
         st.renderer.seatScore ? st.renderer.seatScore(s.seat, st.frame && st.frame.view, ctx()) : null,
+        botNote(s, st.welcome.seat),
+        clockBadge(s.seat),
       );
     }),
   );
@@ -625,7 +647,7 @@ function render() {
 
 async function main() {
   await loadLang();
-  document.getElementById("lang-slot").replaceChildren(languagePicker(() => { setConn(document.getElementById("conn").dataset.state || "connecting"); render(); }));
+  document.getElementById("lang-slot").replaceChildren(languagePicker(() => { setConn(document.getElementById("conn").dataset.state || "connecting"); render(); if (chat) chat.redraw(); host.redraw(); }));
   connect();
 }
 

@@ -1,0 +1,210 @@
+"""Fixed-size float32 observations built from a seat's view, slice by slice.
+
+A game's ``encoding.py`` lists its slices once (a :class:`Layout`); the same list writes the
+tensor, names every slice for ``docs/rl.md`` (``Layout.describe``) and sizes the buffer.
+Every slice reads the dict returned by ``state.view(seat, recall=True)`` and nothing else, so
+an observation cannot hold anything the seat could not know at a real table.
+
+Seats are relative: player block 0 is always the observing seat, block 1 the next seat
+clockwise, and so on; blocks of seats the table does not have stay zero (the tensor's size
+depends on the game's ``max_players`` only, not on the table).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+View = dict[str, Any]
+Getter = Callable[[View], Any]
+
+
+@dataclass(frozen=True)
+class Slice:
+    """One named run of floats. ``write(buf, offset, source)`` fills ``size`` floats from ``source``."""
+
+    name: str
+    size: int
+    meaning: str
+    fill: Callable[[np.ndarray, int, Any], None]
+    get: Getter
+    relative_seats: bool = False  # the value is a seat or seats; written relative to the observer
+
+
+def scalar(name: str, get: Getter, scale: float, meaning: str) -> Slice:
+    """One number divided by ``scale`` (None counts as 0)."""
+
+    def fill(buf: np.ndarray, at: int, value: Any) -> None:
+        if value:
+            buf[at] = value / scale
+
+    return Slice(name, 1, f"{meaning} (÷{scale:g})", fill, get)
+
+
+def flag(name: str, get: Getter, meaning: str) -> Slice:
+    def fill(buf: np.ndarray, at: int, value: Any) -> None:
+        if value:
+            buf[at] = 1.0
+
+    return Slice(name, 1, f"{meaning} (1 = yes)", fill, get)
+
+
+def one_hot(name: str, get: Getter, vocab: Sequence[Any], meaning: str) -> Slice:
+    """One slot per value of ``vocab`` plus a last slot for any other value; None sets nothing."""
+    index = {v: i for i, v in enumerate(vocab)}
+    other = len(vocab)
+
+    def fill(buf: np.ndarray, at: int, value: Any) -> None:
+        if value is not None:
+            buf[at + index.get(value, other)] = 1.0
+
+    return Slice(name, len(vocab) + 1, f"{meaning}: one-hot over {_vocab_text(vocab)}, then 'other'", fill, get)
+
+
+def counts(name: str, get: Getter, vocab: Sequence[str], scale: float, meaning: str) -> Slice:
+    """A count per name: from a ``{name: n}`` dict or from a list of names (repeats add up)."""
+    index = {v: i for i, v in enumerate(vocab)}
+    step = 1.0 / scale
+
+    def fill(buf: np.ndarray, at: int, value: Any) -> None:
+        if not value:
+            return
+        if isinstance(value, dict):
+            for key, n in value.items():
+                i = index.get(key)
+                if i is not None:
+                    buf[at + i] += n * step
+        else:
+            for key in value:
+                i = index.get(key)
+                if i is not None:
+                    buf[at + i] += step
+
+    return Slice(name, len(vocab), f"{meaning}: count per {_vocab_text(vocab)} (÷{scale:g})", fill, get)
+
+
+def seat(name: str, get: Getter, max_players: int, meaning: str) -> Slice:
+    """A seat number, relative to the observer (0 = you), one-hot; None sets nothing."""
+    return Slice(name, max_players, f"{meaning}: one-hot relative seat (0 = you)", _no_fill, get, True)
+
+
+def seats(name: str, get: Getter, max_players: int, meaning: str) -> Slice:
+    """A set of seats, relative to the observer, multi-hot."""
+    return Slice(name, max_players, f"{meaning}: multi-hot relative seats (0 = you)", _no_fill, get, True)
+
+
+def _no_fill(buf: np.ndarray, at: int, value: Any) -> None:
+    return
+
+
+def _vocab_text(vocab: Sequence[Any]) -> str:
+    items = [str(v) for v in vocab]
+    if len(items) > 8:
+        return f"{len(items)} values ({', '.join(items[:4])}, …)"
+    return ", ".join(items)
+
+
+class Layout:
+    """The observation of one game: table slices, then one block of player slices per seat."""
+
+    def __init__(
+        self,
+        game_name: str,
+        max_players: int,
+        table: Iterable[Slice],
+        player: Iterable[Slice],
+        prepare: Callable[[View], None] | None = None,
+    ) -> None:
+        self.game_name = game_name
+        self.prepare = prepare  # copies per-round lists into the player blocks before encoding
+        self.max_players = max_players
+        self.table = list(table)
+        self.player = list(player)
+        self.player_size = sum(s.size for s in self.player)
+        self.table_size = sum(s.size for s in self.table)
+        self.size = self.table_size + max_players * self.player_size
+
+    def encode(self, view: View, out: np.ndarray | None = None) -> np.ndarray:
+        """Write the observation of ``view`` (a ``view(seat, recall=True)``) into ``out`` (zeroed first)."""
+        if out is None:
+            out = np.zeros(self.size, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        if self.prepare is not None:
+            self.prepare(view)
+        me = view["you"]
+        n = view["players"]
+        at = 0
+        for s in self.table:
+            self._write(s, out, at, s.get(view), me, n)
+            at += s.size
+        infos = view["players_info"]
+        for rel in range(n):
+            block = infos[(me + rel) % n]
+            base = self.table_size + rel * self.player_size
+            for s in self.player:
+                self._write(s, out, base, s.get(block), me, n)
+                base += s.size
+        return out
+
+    def _write(self, s: Slice, out: np.ndarray, at: int, value: Any, me: int, n: int) -> None:
+        if s.relative_seats:
+            if value is None:
+                return
+            if isinstance(value, int | np.integer):
+                out[at + (value - me) % n] = 1.0
+            else:
+                for v in value:
+                    out[at + (v - me) % n] = 1.0
+            return
+        s.fill(out, at, value)
+
+    def describe(self) -> list[tuple[int, int, str, str]]:
+        """(offset, size, name, meaning) per slice, player slices once with their offset in block 0."""
+        rows: list[tuple[int, int, str, str]] = []
+        at = 0
+        for s in self.table:
+            rows.append((at, s.size, s.name, s.meaning))
+            at += s.size
+        for s in self.player:
+            rows.append((at, s.size, f"player[k].{s.name}", s.meaning))
+            at += s.size
+        return rows
+
+    def markdown(self) -> str:
+        lines = [
+            f"Size {self.size} = {self.table_size} table floats + {self.max_players} player blocks of "
+            f"{self.player_size} (block k = the seat k places after you; missing seats stay 0).",
+            "",
+            "| offset | size | slice | meaning |",
+            "| --- | --- | --- | --- |",
+        ]
+        for offset, size, name, meaning in self.describe():
+            lines.append(f"| {offset} | {size} | `{name}` | {meaning} |")
+        return "\n".join(lines)
+
+
+def observe(layout: Layout, state: Any, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+    """The observation tensor of ``seat`` in ``state`` (read through ``state.view(seat, recall=True)``)."""
+    return layout.encode(state.view(seat, recall=True), out)
+
+
+def legal_action_mask(state: Any, seat: int, num_actions: int, out: np.ndarray | None = None) -> np.ndarray:
+    """An int8 mask over the game's action ids: 1 where ``seat`` may play that action now."""
+    if out is None:
+        out = np.zeros(num_actions, dtype=np.int8)
+    else:
+        out.fill(0)
+    game = state.game
+    for action in state.legal_actions(seat):
+        out[game.action_id(action)] = 1
+    return out
+
+
+def information_state_string(view: View) -> str:
+    """The seat's information state as text: its view (with recall), keys sorted, one line."""
+    return json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

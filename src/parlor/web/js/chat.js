@@ -1,0 +1,111 @@
+// The table's chat (docs/protocol.md, "chat" frames): seated players write, spectators read.
+// The panel lives outside the table's drawing (#chat-slot), so a redraw of the table never
+// loses what someone is typing. Every text goes in as a text node: a message is never markup.
+import { h } from "./dom.js";
+import { t, tMaybe } from "./i18n.js";
+
+export const MAX_CHAT = 300; // the server's limit (characters), checked there too
+
+/** One chat line: who said it and what (both as plain text). */
+export function chatLine(msg, seatName) {
+  return h(
+    "li",
+    { class: "chat-line", "data-seat": msg.seat, "data-idx": msg.idx },
+    h("span", { class: "chat-who" }, seatName(msg.seat)),
+    " ",
+    h("span", { class: "chat-text" }, msg.text),
+  );
+}
+
+/** The messages as a list (the replay draws the chat of a step with it). */
+export function chatList(messages, seatName, id = "chat-lines") {
+  const list = h("ol", { class: "chat-lines", id, "aria-live": "polite" }, messages.map((m) => chatLine(m, seatName)));
+  if (!messages.length) list.append(h("li", { class: "muted chat-empty" }, t("chat.empty")));
+  return list;
+}
+
+/**
+ * The live chat panel of the table page.
+ * options: {slot: element, send(frame) -> bool, seatName(seat), canWrite: bool}
+ */
+export function createChat(options) {
+  const messages = [];
+  let canWrite = options.canWrite;
+  let refNo = 0;
+  const status = h("p", { class: "chat-status muted", id: "chat-status", role: "status" });
+  const list = chatList([], options.seatName);
+  const input = h("input", {
+    type: "text",
+    id: "chat-input",
+    maxlength: MAX_CHAT,
+    autocomplete: "off",
+    "aria-label": t("chat.placeholder"),
+    placeholder: t("chat.placeholder"),
+  });
+  const button = h("button", { type: "submit", class: "small", id: "chat-send" }, t("chat.send"));
+  const form = h("form", { class: "chat-form", id: "chat-form" }, input, button);
+  const heading = h("h2", {}, t("chat.title"));
+  const readOnly = h("p", { class: "muted chat-readonly", id: "chat-readonly" }, t("chat.spectators_read"));
+  const panel = h("section", { class: "chat card", id: "chat", "aria-label": t("chat.title") }, heading, list, form, readOnly, status);
+
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    if (text.length > MAX_CHAT) {
+      status.textContent = t("chat.too_long", { n: MAX_CHAT });
+      return;
+    }
+    if (options.send({ type: "chat", text, ref: `c${++refNo}` })) {
+      input.value = "";
+      status.textContent = "";
+    }
+  });
+
+  function atBottom() {
+    return list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+  }
+
+  function redrawLabels() {
+    heading.textContent = t("chat.title");
+    button.textContent = t("chat.send");
+    input.placeholder = t("chat.placeholder");
+    input.setAttribute("aria-label", t("chat.placeholder"));
+    readOnly.textContent = t("chat.spectators_read");
+    list.replaceChildren(...chatList(messages, options.seatName).children);
+  }
+
+  function sync() {
+    form.hidden = !canWrite;
+    readOnly.hidden = canWrite;
+  }
+
+  options.slot.replaceChildren(panel);
+  sync();
+
+  return {
+    /** A `chat` frame: the history on joining (`history: true`), then each new message. */
+    onFrame(frame) {
+      const stick = atBottom();
+      if (frame.history) messages.length = 0;
+      for (const m of frame.messages || []) {
+        if (messages.some((x) => x.idx === m.idx)) continue;
+        messages.push(m);
+      }
+      messages.sort((a, b) => a.idx - b.idx);
+      list.replaceChildren(...chatList(messages, options.seatName).children);
+      if (stick || frame.history) list.scrollTop = list.scrollHeight;
+    },
+    /** An error frame answering one of our chat frames (its ref starts with "c"). */
+    onError(frame) {
+      status.textContent = tMaybe(`chat.err.${frame.code}`, frame.message || frame.code);
+    },
+    setCanWrite(value) {
+      canWrite = value;
+      sync();
+    },
+    /** Names or the language changed. */
+    redraw: redrawLabels,
+    messages,
+  };
+}

@@ -1,0 +1,190 @@
+"""The table's chat: seated players write, everyone reads; limits; stored with the table (it survives
+a restart of the server) and shown in the replay. Seat-view replays: a seat's own game, nothing more."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from parlor.core import for_seat, replay_iter
+from parlor.server.chat import CHAT_BURST, CHAT_RATE
+from parlor.server.db import Database
+
+from .conftest import BACKENDS, Client, ServerThread, create_table, make_url, token_of
+from .test_replay import stored_record, wait_over
+
+NASTY = "<img src=x onerror=\"alert(1)\"> & <b>bold</b> 'quotes' 你好"
+
+
+@pytest.fixture(params=BACKENDS)
+def chat_url(request, tmp_path) -> str:
+    return make_url(request.param, request, tmp_path)
+
+
+def chat_frames(client: Client) -> list[dict[str, Any]]:
+    return [f for f in client.frames if f["type"] == "chat"]
+
+
+def test_chat_delivered_limited_and_kept_across_a_restart(chat_url):
+    with ServerThread(chat_url, rate_per_second=1000, burst=1000) as server:
+        created = create_table(
+            server.base, players=3, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human"}, {"kind": "bot"}]
+        )
+        tid = created["table"]["id"]
+        with (
+            Client(server.base, tid, token_of(created, 0)) as ann,
+            Client(server.base, tid, token_of(created, 1)) as bob,
+            Client(server.base, tid, created["spectator_token"]) as spec,
+        ):
+            for c in (ann, bob, spec):  # the history comes right after the join state
+                first = c.next(lambda f: f["type"] == "chat")
+                assert first == {"type": "chat", "history": True, "messages": []}
+            reply = ann.request({"type": "chat", "text": f"  {NASTY}  "})
+            assert reply["type"] == "ack"
+            for c in (ann, bob, spec):
+                frame = c.next(lambda f: f["type"] == "chat" and not f["history"])
+                (msg,) = frame["messages"]
+                assert msg["text"] == NASTY and msg["seat"] == 0 and msg["idx"] == 0
+                assert msg["version"] == ann.state["version"] and msg["at"].endswith("Z")
+            # Spectators read only; bad texts are refused and change nothing.
+            assert spec.request({"type": "chat", "text": "hi"})["code"] == "spectator"
+            for bad in ("", "   ", None, 5, ["x"], "x" * 301):
+                reply = bob.request({"type": "chat", "text": bad})
+                assert reply["type"] == "error" and reply["code"] == "bad_chat", bad
+            assert bob.request({"type": "chat", "text": "x" * 300})["type"] == "ack"
+            assert bob.request({"type": "chat", "text": "tab\there\x07bell\nline"})["type"] == "ack"
+            # A burst: 5 at once per seat, then the chat is rate limited (the game frames are not).
+            began = time.monotonic()
+            acks = 0
+            for i in range(40):
+                reply = ann.request({"type": "chat", "text": f"spam {i}"})
+                if reply["type"] == "error":
+                    assert reply["code"] == "rate_limited"
+                    break
+                acks += 1
+            else:
+                pytest.fail("40 chat messages in a row were never rate limited")
+            # Ann had said one message; the bucket refills one message every 2 seconds.
+            assert 4 <= acks <= CHAT_BURST - 1 + (time.monotonic() - began) * CHAT_RATE + 1, acks
+            assert ann.request({"type": "ping"})["type"] == "pong"
+            want = 3 + acks  # Bob gets every message said, however slow the machine
+
+            def heard() -> int:
+                return sum(len(f["messages"]) for f in chat_frames(bob))
+
+            while heard() < want:
+                bob.next(lambda f: f["type"] == "chat", timeout=10)
+            time.sleep(0.2)
+            bob.drain()
+        said = [m for f in chat_frames(bob) for m in f["messages"]]
+        texts = [m["text"] for m in said]
+        assert texts[:3] == [NASTY, "x" * 300, "tab here bell line"]
+        assert [m["idx"] for m in said] == list(range(len(said)))
+        assert len(said) == 3 + acks
+    # A new server on the same database: the chat is still there, in order.
+    with ServerThread(chat_url, rate_per_second=1000, burst=1000) as server:
+        with Client(server.base, tid, created["spectator_token"]) as spec:
+            history = spec.next(lambda f: f["type"] == "chat")
+            assert history["history"] is True
+            assert [m["text"] for m in history["messages"]] == texts
+            assert [m["seat"] for m in history["messages"]][:3] == [0, 1, 1]
+        with Client(server.base, tid, token_of(created, 1)) as bob:
+            assert bob.request({"type": "chat", "text": "back"})["type"] == "ack"
+            msg = bob.next(lambda f: f["type"] == "chat" and not f["history"])["messages"][0]
+            assert msg["idx"] == len(texts) and msg["text"] == "back"
+
+
+def finish_as(server: ServerThread, game: str, players: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Seat 0 human (playing its last legal move), the rest random bots; returns what seat 0 saw at
+    every version it was shown, and the table creation answer."""
+    seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "level": "random"}] * (players - 1)
+    created = create_table(server.base, game=game, players=players, seats=seats)
+    tid = created["table"]["id"]
+    seen: dict[int, dict[str, Any]] = {}
+    with Client(server.base, tid, token_of(created, 0)) as ann:
+        assert ann.request({"type": "chat", "text": "good luck"})["type"] == "ack"
+        while True:
+            st = ann.wait_turn_or_over(timeout=60)
+            for f in ann.frames:
+                if f["type"] == "state":
+                    seen[f["version"]] = f["view"]
+            if st["over"]:
+                break
+            assert ann.act(st["legal"][-1]["id"])["type"] == "ack"
+        assert ann.request({"type": "chat", "text": "gg"})["type"] == "ack"
+    wait_over(server.base, tid)
+    return created, seen
+
+
+@pytest.mark.parametrize("game,players", [("mamma-mia", 3), ("sweet-nose", 3)])
+def test_a_seat_replays_its_own_game_and_nothing_more(server: ServerThread, game: str, players: int) -> None:
+    created, seen = finish_as(server, game, players)
+    tid = created["table"]["id"]
+    url = f"{server.base}/api/tables/{tid}/replay"
+    r = httpx.get(url, headers={"authorization": f"Bearer {token_of(created, 0)}"}, timeout=30)
+    assert r.status_code == 200, r.text
+    mine = r.json()
+    assert mine["seat"] == 0
+    # The same answer with ?token= ; the spectator token and no token give the spectators' replay.
+    assert httpx.get(url, params={"token": token_of(created, 0)}, timeout=30).json() == mine
+    public = httpx.get(url, timeout=30).json()
+    assert public["seat"] is None
+    assert httpx.get(url, params={"token": created["spectator_token"]}, timeout=30).json() == public
+    for bad in ("x" * 32, "nope"):
+        r = httpx.get(url, headers={"authorization": f"Bearer {bad}"}, timeout=30)
+        assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+
+    # Every step is exactly the seat's own view of that position, as the seat saw it live.
+    record = stored_record(server.database_url, tid)["record"]
+    states = list(replay_iter(record))
+    steps = mine["steps"]
+    assert len(steps) == len(states)
+    assert [s["view"] for s in steps] == json.loads(json.dumps([st.view(0) for st in states]))
+    live = [v for v in seen if v < len(steps)]
+    assert len(live) > 3
+    for version in live:
+        assert steps[version]["view"] == seen[version], version
+    # Its own private events are there, nobody else's; its hand is there, nobody else's.
+    state = states[0].game.new_game(
+        record["players"], record["seed"], states[0].game.options_from_json(record["options"])
+    )
+    for i, (seat, action) in enumerate(record["actions"], start=1):
+        events = state.apply(seat, state.game.action_from_json(action))
+        expected = [
+            {"event": e.kind, "data": e.data, **({"visible_to": sorted(e.visible_to)} if e.visible_to else {})}
+            for e in for_seat(events, 0)
+        ]
+        got = [e for e in steps[i]["events"] if e["event"] != "bot_played"]
+        assert got == json.loads(json.dumps(expected)), i
+        assert all(e.get("visible_to") in (None, [0]) for e in steps[i]["events"])
+    assert any(e.get("visible_to") == [0] for s in steps for e in s["events"]), "no private event: vacuous"
+    for step in steps:
+        for p in step["view"]["players_info"]:
+            if p["seat"] != 0:
+                assert "hand" not in p, (step["step"], p["seat"])
+    assert game != "mamma-mia" or all("hand" in s["view"]["players_info"][0] for s in steps)
+    # The chat is in both replays, placed by version.
+    for answer in (mine, public):
+        assert [m["text"] for m in answer["chat"]] == ["good luck", "gg"]
+        assert answer["chat"][0]["version"] <= answer["chat"][1]["version"] == len(steps) - 1
+
+
+def test_the_stored_decisions_say_who_made_them(chat_url):
+    with ServerThread(chat_url, rate_per_second=1000, burst=1000) as server:
+        created = create_table(
+            server.base, players=2, seats=[{"kind": "human"}, {"kind": "human"}], turn_time=0.3, seat_timeout=None
+        )
+        tid = created["table"]["id"]
+        with Client(server.base, tid, token_of(created, 0)) as ann, Client(server.base, tid, token_of(created, 1)):
+            ann.next(lambda f: f["type"] == "state" and f["version"] >= 2, timeout=10)
+    db = Database(chat_url)
+    try:
+        row = db.load(tid)
+    finally:
+        db.close()
+    assert row is not None
+    assert [a["by"] for a in row["actions"]][:2] == ["clock", "clock"]

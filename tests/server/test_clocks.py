@@ -1,0 +1,263 @@
+"""Clocks and leavers: no bot plays a seat before its player first joined (unless the host says so),
+the turn clock, the host's stand-in and new link, and the bot_played marks."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from .conftest import BACKENDS, Client, ServerThread, create_table, make_url, token_of
+from .test_play import catch_up
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def clock_server(request, tmp_path_factory):
+    url = make_url(request.param, request, tmp_path_factory.mktemp("db"))
+    with ServerThread(url, rate_per_second=1000, burst=1000) as s:
+        yield s
+
+
+def two_humans(base: str, **body: Any) -> dict[str, Any]:
+    return create_table(
+        base, players=2, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], **body
+    )
+
+
+def summary(base: str, tid: str) -> dict[str, Any]:
+    return httpx.get(f"{base}/api/tables/{tid}", timeout=10).json()
+
+
+def play_until_turn_of(ann: Client, seat: int, timeout: float = 30.0) -> dict[str, Any]:
+    """Ann plays her first legal move until ``seat`` is to move."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ann.drain()
+        st = ann.state
+        if seat in st["to_move"] or st["over"]:
+            return st
+        if st["your_turn"]:
+            assert ann.act(st["legal"][0]["id"])["type"] == "ack"
+        else:
+            ann.next_state(timeout=5)
+    raise TimeoutError
+
+
+def marks(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [e["data"] for f in frames if f["type"] == "state" for e in f["events"] if e["event"] == "bot_played"]
+
+
+def test_no_bot_plays_a_seat_whose_player_never_came(clock_server):
+    created = two_humans(clock_server.base, seat_timeout=0.2, turn_time=0.8)
+    tid = created["table"]["id"]
+    with Client(clock_server.base, tid, token_of(created, 0)) as ann:
+        st = play_until_turn_of(ann, 1)
+        assert not st["over"] and st["to_move"] == [1]
+        assert st["clocks"] == {}  # Bob never came: his clock does not run
+        version = st["version"]
+        time.sleep(1.2)  # far past both the seat timeout and the turn time
+        ann.drain()
+        assert ann.state["version"] == version
+        seats = summary(clock_server.base, tid)["seats"]
+        assert seats[1]["joined"] is False and seats[1]["substituted"] is False and seats[1]["bot_moves"] == 0
+        assert not [f for f in ann.frames if f["type"] == "seats" and f["seats"][1]["substituted"]]
+        assert not marks(ann.frames)
+        # Bob opens his link once and leaves: from then on the timeout applies to him.
+        Client(clock_server.base, tid, token_of(created, 1)).close()
+        ann.next(lambda f: f["type"] == "seats" and f["seats"][1]["substituted"], timeout=10)
+        ann.next(lambda f: f["type"] == "state" and f["version"] > version, timeout=10)
+        assert marks(ann.frames)[0] == {"seat": 1, "reason": "away"}
+
+
+def test_a_play_again_table_nobody_opened_is_not_played_by_bots(clock_server):
+    created = create_table(
+        clock_server.base,
+        players=3,
+        seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}],
+        seat_timeout=0.2,
+        turn_time=0.2,
+    )
+    tid = created["table"]["id"]
+    with Client(clock_server.base, tid, token_of(created, 0)) as ann:
+        while not (st := ann.wait_turn_or_over())["over"]:
+            assert ann.act(st["legal"][-1]["id"])["type"] == "ack"
+        new_id = ann.request({"type": "play_again"})["table_id"]
+    time.sleep(1.5)  # Ann never opens the new table
+    new = summary(clock_server.base, new_id)
+    assert new["status"] == "playing" and new["turn_time"] == 0.2
+    assert new["seats"][0] == {**new["seats"][0], "joined": False, "substituted": False, "bot_moves": 0}
+    with Client(clock_server.base, new_id, token_of(created, 0)) as ann:
+        st = ann.wait_turn_or_over()
+        assert st["your_turn"] and not marks(ann.frames)
+
+
+def test_the_turn_clock_runs_out_and_a_bot_moves_marked_for_the_seat(clock_server):
+    created = two_humans(clock_server.base, turn_time=0.6, seat_timeout=None)
+    tid = created["table"]["id"]
+    assert created["table"]["turn_time"] == 0.6
+    spectator = created["spectator_token"]
+    with (
+        Client(clock_server.base, tid, token_of(created, 0)) as ann,
+        Client(clock_server.base, tid, token_of(created, 1)) as bob,
+        Client(clock_server.base, tid, spectator) as spec,
+    ):
+        # Both joined: nobody acts, so the clocks run out and a bot moves for whoever is to move.
+        start = ann.state
+        mover = start["to_move"][0]
+        frames = ann.next(lambda f: f["type"] == "state" and f["version"] > start["version"], timeout=10)
+        assert frames["events"][0] == {"event": "bot_played", "data": {"seat": mover, "reason": "clock"}}
+        assert len(frames["events"]) > 1  # the decision's own events follow the mark
+        catch_up([ann, bob, spec])
+        for c in (ann, bob, spec):
+            assert marks(c.frames)[:1] == [{"seat": mover, "reason": "clock"}]
+            # ... and a seats frame counts it for the seat chips.
+            if not any(f["type"] == "seats" and f["seats"][mover]["bot_moves"] >= 1 for f in c.frames):
+                c.next(lambda f: f["type"] == "seats" and f["seats"][mover]["bot_moves"] >= 1, timeout=5)
+        seats = summary(clock_server.base, tid)["seats"]
+        assert seats[mover]["bot_moves"] >= 1 and not seats[mover]["substituted"]
+        # The player keeps the seat: the next decision waits for them (their clock starts full).
+        st = ann.state
+        assert not st["over"]
+        # Every connection got the same clocks, each a full turn at the start of a decision.
+        for c in (ann, bob, spec):
+            for f in c.frames:
+                if f["type"] == "state" and f["cause"] == "action" and not f["over"]:
+                    assert set(f["clocks"]) == {str(s) for s in f["to_move"]}
+                    assert all(0.4 <= left <= 0.6 for left in f["clocks"].values()), f["clocks"]
+    # The summary and the stored decisions say who moved.
+    with Client(clock_server.base, tid, spectator) as again:
+        assert marks(again.frames)[0] == {"seat": mover, "reason": "clock"}  # the join state replays the marks
+
+
+def test_the_clock_is_the_same_whatever_the_hand(clock_server):
+    """Hidden information includes timing: the time given never depends on the seat's cards."""
+    created = two_humans(clock_server.base, turn_time=30, seat_timeout=None)
+    tid = created["table"]["id"]
+    seen: list[float] = []
+    with (
+        Client(clock_server.base, tid, token_of(created, 0)) as ann,
+        Client(clock_server.base, tid, token_of(created, 1)) as bob,
+    ):
+        for _ in range(12):
+            catch_up([ann, bob])
+            st = ann.state if ann.state["your_turn"] else bob.state
+            if st["over"]:
+                break
+            seen.extend(st["clocks"].values())
+            mover = ann if ann.state["your_turn"] else bob
+            assert mover.act(mover.state["legal"][-1]["id"])["type"] == "ack"
+    assert len(seen) >= 10
+    assert all(29.0 <= s <= 30.0 for s in seen), seen
+    # Moves in time: no bot ever played for anyone.
+    assert [s["bot_moves"] for s in summary(clock_server.base, tid)["seats"]] == [0, 0]
+    assert not marks(ann.frames) and not marks(bob.frames)
+
+
+def test_bad_clock_settings_are_refused(clock_server):
+    for bad in (0, -1, "60", True, 86401, [5]):
+        r = httpx.post(
+            f"{clock_server.base}/api/tables", json={"game": "mamma-mia", "players": 2, "turn_time": bad}, timeout=10
+        )
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request", (bad, r.text)
+        assert "turn_time" in r.json()["error"]["message"]
+    r = httpx.post(
+        f"{clock_server.base}/api/tables",
+        json={"game": "mamma-mia", "players": 2, "bots_before_join": "yes"},
+        timeout=10,
+    )
+    assert r.status_code == 400 and "bots_before_join" in r.json()["error"]["message"]
+
+
+def host_post(base: str, tid: str, seat: Any, what: str, body: dict[str, Any]) -> httpx.Response:
+    return httpx.post(f"{base}/api/tables/{tid}/seats/{seat}/{what}", json=body, timeout=10)
+
+
+def test_the_host_lets_a_bot_play_a_missing_seat_until_its_player_comes(clock_server):
+    created = two_humans(clock_server.base, seat_timeout=None)
+    tid, host = created["table"]["id"], created["host_token"]
+    assert host and host not in {created["seats"][0]["token"], created["seats"][1]["token"]}
+    with Client(clock_server.base, tid, token_of(created, 0)) as ann:
+        st = play_until_turn_of(ann, 1)
+        version = st["version"]
+        # Wrong tokens, seats and bodies change nothing.
+        for token in (None, "", "x" * 32, token_of(created, 0), created["spectator_token"]):
+            r = host_post(clock_server.base, tid, 1, "stand-in", {"host_token": token, "on": True})
+            assert r.status_code == 403 and r.json()["error"]["code"] == "not_host", token
+        for seat in (0 - 1, 2, "x", 99):
+            r = host_post(clock_server.base, tid, seat, "stand-in", {"host_token": host, "on": True})
+            assert r.status_code in (400, 404, 422) and r.json()["error"]["code"] in (
+                "bad_seat",
+                "not_found",
+                "bad_request",
+            )
+        r = host_post(clock_server.base, tid, 1, "stand-in", {"host_token": host, "on": "yes"})
+        assert r.status_code == 400
+        time.sleep(0.3)
+        ann.drain()
+        assert ann.state["version"] == version and summary(clock_server.base, tid)["seats"][1]["stand_in"] is False
+        # The host says so: a bot plays Bob's seat now, marked as the host's stand-in.
+        r = host_post(clock_server.base, tid, 1, "stand-in", {"host_token": host, "on": True})
+        assert r.status_code == 200, r.text
+        assert r.json()["seats"][1]["stand_in"] is True and r.json()["seats"][1]["substituted"] is True
+        ann.next(lambda f: f["type"] == "state" and f["version"] > version, timeout=10)
+        assert marks(ann.frames)[0] == {"seat": 1, "reason": "host"}
+        # Bob arrives: the stand-in ends and the game waits for him.
+        with Client(clock_server.base, tid, token_of(created, 1)) as bob:
+            ann.next(lambda f: f["type"] == "seats" and not f["seats"][1]["substituted"], timeout=10)
+            s1 = summary(clock_server.base, tid)["seats"][1]
+            assert s1["stand_in"] is False and s1["joined"] and s1["bot_moves"] >= 1
+            for _ in range(60):
+                catch_up([ann, bob])
+                if bob.state["your_turn"] or bob.state["over"]:
+                    break
+                if ann.state["your_turn"]:
+                    assert ann.act(ann.state["legal"][0]["id"])["type"] == "ack"
+                else:
+                    ann.next_state(timeout=5)
+            v = bob.state["version"]
+            time.sleep(0.4)
+            bob.drain()
+            assert bob.state["version"] == v
+
+
+def test_the_host_gives_a_seat_a_new_link(clock_server):
+    created = two_humans(clock_server.base, seat_timeout=None)
+    tid, host = created["table"]["id"], created["host_token"]
+    old = token_of(created, 1)
+    with Client(clock_server.base, tid, old) as bob:
+        assert bob.welcome["seat"] == 1
+        r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": "nope"})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "not_host"
+        r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": host})
+        assert r.status_code == 200, r.text
+        answer = r.json()
+        new = answer["token"]
+        assert answer["seat"] == 1 and new != old and answer["join_path"] == f"/play/{tid}#token={new}"
+        assert answer["table"]["seats"][1]["joined"] is False and answer["table"]["seats"][1]["name"] is None
+        # The old link's open connection is closed as a bad token, and the old token opens nothing.
+        with pytest.raises(ConnectionClosed) as closed:
+            for _ in range(20):
+                bob.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+    r = httpx.post(f"{clock_server.base}/api/tables/{tid}/join", json={"token": old}, timeout=10)
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+    with Client(clock_server.base, tid, new) as carol:
+        assert carol.welcome["seat"] == 1 and carol.welcome["role"] == "seat"
+    assert summary(clock_server.base, tid)["seats"][1]["joined"] is True
+    # Ann's and the spectator's links still work.
+    with Client(clock_server.base, tid, token_of(created, 0)) as ann:
+        assert ann.welcome["seat"] == 0
+
+
+def test_host_actions_on_bots_and_finished_tables_are_refused(clock_server):
+    created = create_table(clock_server.base, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    tid, host = created["table"]["id"], created["host_token"]
+    r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": host})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_seat"
+    r = host_post(clock_server.base, tid, 1, "stand-in", {"host_token": host, "on": True})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_seat"
+    r = httpx.post(f"{clock_server.base}/api/tables/{tid}/seats/0/teleport", json={"host_token": host}, timeout=10)
+    assert r.status_code == 404
