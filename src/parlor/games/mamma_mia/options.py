@@ -8,7 +8,7 @@ ruleset (fields left at ``None`` are filled in from it).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 from parlor.core.options import apply_ruleset
 
@@ -40,12 +40,15 @@ class Options:
     minimale_when_no_candidate: Literal["fail", "any_kind"] = "fail"
     # §11.10: Monotoni joker: free choice, or forced to a kind the counter alone covers if any
     monotoni_joker: Literal["free", "table_first"] = "free"
-    # §11.11: the first round's start player
-    first_player: Literal["random", "seat0"] = "random"
+    # §11.11: the first round's start player: "random" (seeded) or a seat number (the same
+    # option, name and meaning, in every game; the old `first_player=seat0` still works)
+    start_player: Literal["random", 0, 1, 2, 3, 4] = "random"
     # §11.12: stop after a round in which no order is left anywhere
     end_early_when_no_orders_left: bool = False
     # §11.17-18: the view lists this round's oven plays and the leftovers (a memory aid)
     show_oven_history: bool = False
+
+    ALIASES: ClassVar[dict[str, tuple[str, dict]]] = {"first_player": ("start_player", {"seat0": 0})}
 
     def __post_init__(self) -> None:
         apply_ruleset(self, RULESETS)

@@ -44,6 +44,9 @@ class Options:
     setup_facedown_tasks: Literal["all_players", "all_but_start_player"] | None = None
     # 4: alphabetical comparison of floor card names for the start player
     start_player_name_order: Literal["word_by_word", "letter_by_letter"] = "word_by_word"
+    # the start player: "random" = by the rules' draw of floor cards (§3.1 step 5, a matter of
+    # chance), or a seat number (the same option, name and meaning, in every game)
+    start_player: Literal["random", 0, 1, 2, 3, 4] = "random"  # seats 0-4 (a sixth seat starts by the draw)
     # 5: a start-player tie (two copies of one name)
     start_player_tie: Literal["redraw", "seat_order"] = "redraw"
     # 6: may the owner look at their own waiting area?

@@ -5,7 +5,7 @@ in ``rules.py`` (the comment names the ambiguity)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 from parlor.core.options import OptionError
 
@@ -51,8 +51,9 @@ class Options:
     shop_pick_tie_break: Literal["next_round_order", "current_round_order"] = "next_round_order"
     # A17: a tie for the top score: earliest in this round's order, or random
     top_tie_start_player: Literal["current_order", "random"] = "current_order"
-    # A18: round 1's start player: "random" (seeded) or a seat number
-    first_start_player: Literal["random", 0, 1, 2, 3, 4] = "random"
+    # A18: round 1's start player: "random" (seeded) or a seat number (the same option, name and
+    # meaning, in every game; the old name `first_start_player` still works)
+    start_player: Literal["random", 0, 1, 2, 3, 4] = "random"
     # A19: sweets carry over between rounds, or setup steps 3-5 run again every round
     redeal_each_round: bool = False
     # §7.1 Ascension: play rounds until a total reaches the target
@@ -64,6 +65,8 @@ class Options:
     # A21: a bid may go to any free space, or must land above every marker
     shopkeeper_bid_rule: Literal["any_free_space", "must_raise"] = "any_free_space"
 
+    ALIASES: ClassVar[dict[str, tuple[str, dict]]] = {"first_start_player": ("start_player", {})}
+
     def __post_init__(self) -> None:
         if self.phase2_turn_limit is not None and (
             type(self.phase2_turn_limit) is not int or self.phase2_turn_limit < 1
@@ -73,7 +76,5 @@ class Options:
             raise OptionError(f"ascension_target must be a positive integer, got {self.ascension_target!r}")
         if type(self.shopkeeper_max_bid) is not int or not 1 <= self.shopkeeper_max_bid <= MAX_BID_SPACE:
             raise OptionError(f"shopkeeper_max_bid must be 1..{MAX_BID_SPACE}, got {self.shopkeeper_max_bid!r}")
-        if self.first_start_player != "random" and (
-            type(self.first_start_player) is not int or not 0 <= self.first_start_player <= 4
-        ):
-            raise OptionError(f"first_start_player must be 'random' or a seat 0..4, got {self.first_start_player!r}")
+        if self.start_player != "random" and (type(self.start_player) is not int or not 0 <= self.start_player <= 4):
+            raise OptionError(f"start_player must be 'random' or a seat 0..4, got {self.start_player!r}")
