@@ -277,7 +277,6 @@ class State(ABC):
             "to_move": list(self.to_move),
             "history": [[seat, action.to_json()] for seat, action in self.history()],
             "state": self._state_json(),
-            **({"scenario": self._scenario} if getattr(self, "_scenario", None) is not None else {}),
         }
 
     def to_json_text(self) -> str:
@@ -412,7 +411,6 @@ class Game(ABC):
                 history = (history, int(seat), self.actions.from_json(action))
             state._history = history
             state.to_move = tuple(int(s) for s in data["to_move"])
-            state._scenario = data.get("scenario")
             self._load_state_json(state, data["state"])
             state._legal = None
             return state
