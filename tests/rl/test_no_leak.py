@@ -18,7 +18,14 @@ from parlor.core.rng import Rng
 from parlor.rl import encoding
 
 STRESS = os.environ.get("PARLOR_STRESS") == "1"
-CASES = [(g.name, n) for g in games.all_games() for n in sorted({g.min_players, g.max_players})]
+CASES = [(g.name, n, None) for g in games.all_games() for n in sorted({g.min_players, g.max_players})]
+# variants that change what a seat sees: hidden shop tiles, the shopkeeper auction, face-down
+# starting tasks, a waiting area its owner may look at
+VARIANTS = [
+    ("sweet-nose", 4, {"shop_tiles_visible": False}),
+    ("sweet-nose", 3, {"shopkeeper": True}),
+    ("mottainai", 3, {"setup_facedown_tasks": "all_but_start_player", "waiting_area_visible_to_owner": True}),
+]
 
 
 def _observed(enc, state, seat: int) -> tuple[bytes, bytes, str]:
@@ -29,13 +36,14 @@ def _observed(enc, state, seat: int) -> tuple[bytes, bytes, str]:
     )
 
 
-@pytest.mark.parametrize(("name", "players"), CASES)
-def test_indistinguishable_worlds_encode_identically(name: str, players: int) -> None:
+@pytest.mark.parametrize(("name", "players", "options"), CASES + VARIANTS)
+def test_indistinguishable_worlds_encode_identically(name: str, players: int, options: dict | None) -> None:
     game = games.get(name)
     enc = encoding(game)
     seeds = range(4) if STRESS else range(1)
     for seed in seeds:
-        state = game.new_game(players, seed, game.default_options(players))
+        opts = game.options_from_json(options) if options else game.default_options(players)
+        state = game.new_game(players, seed, opts)
         pick = random.Random(seed)
         rng = Rng(seed + 99)
         steps = 0

@@ -99,22 +99,44 @@ def search_settings(game: Game, level: str = "hard") -> dict[str, object]:
 
 
 def make_bot(kind: str, game: Game, seed: int = 0) -> Bot:
-    """A bot by name: ``random``, ``heuristic``, a level (``easy`` ... ``expert``) or ``ismcts``."""
+    """A bot by name (``random``, ``heuristic``, a level ``easy`` ... ``expert``, ``ismcts``) or by
+    spec, with parameters or from your own code (``hard:iterations=800``,
+    ``mypkg.bots:MyBot``, ``path/to/bot.py:MyBot``; see ``parlor.bots.spec``)."""
+    if kind in BOT_KINDS:
+        return make_builtin_bot(kind, game, seed)
+    from .spec import parse_bot_spec
+
+    return parse_bot_spec(kind)(game, seed)
+
+
+def make_builtin_bot(kind: str, game: Game, seed: int = 0, **params: object) -> Bot:
+    """A built-in bot; ``params`` go to the search (ISMCTSBot keywords) or, for ``easy``, ``noise``."""
     from .ismcts import ISMCTSBot
 
+    def no_params() -> None:
+        if params:
+            raise ParlorError(f"the {kind!r} bot takes no parameters (got {', '.join(params)})")
+
     if kind == "random":
+        no_params()
         return RandomBot(game, seed)
     if kind in ("heuristic", "medium"):
+        no_params()
         bot = heuristic_bot(game, seed)
         if kind == "medium":
             bot.name = "medium"
         return bot
     if kind == "easy":
-        return NoisyBot(heuristic_bot(game, seed), 0.3, seed, "easy")
-    if kind == "hard":
-        return ISMCTSBot(game, seed, iterations=HARD_ITERATIONS, name="hard", **search_settings(game))  # type: ignore[arg-type]
-    if kind == "expert":
-        return ISMCTSBot(game, seed, iterations=EXPERT_ITERATIONS, name="expert", **search_settings(game, "expert"))  # type: ignore[arg-type]
-    if kind == "ismcts":
-        return ISMCTSBot(game, seed, **search_settings(game))  # type: ignore[arg-type]
+        noise = float(params.pop("noise", 0.3))  # type: ignore[arg-type]
+        no_params()
+        return NoisyBot(heuristic_bot(game, seed), noise, seed, "easy")
+    if kind in ("hard", "expert", "ismcts"):
+        settings: dict[str, object] = dict(search_settings(game, "expert" if kind == "expert" else "hard"))
+        if kind != "ismcts":
+            settings.update(iterations=HARD_ITERATIONS if kind == "hard" else EXPERT_ITERATIONS, name=kind)
+        settings.update(params)
+        try:
+            return ISMCTSBot(game, seed, **settings)  # type: ignore[arg-type]
+        except TypeError as exc:
+            raise ParlorError(f"bad parameter for the {kind!r} bot: {exc}") from None
     raise ParlorError(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}")

@@ -14,6 +14,7 @@ from rich.console import Console
 
 from parlor import games
 from parlor.bots import BOT_KINDS, make_bot
+from parlor.bots.spec import parse_bot_spec, split_bot_specs
 from parlor.core import Game, ParlorError
 from parlor.core.options import OptionError, parse_option_text
 from parlor.core.rng import derive_seed
@@ -82,13 +83,14 @@ def changed_options(game: Game, options: Any) -> dict[str, Any]:
 
 
 def bot_list(text: str | None, count: int, default: str = "heuristic") -> list[str]:
-    """``"heuristic,random"`` for ``count`` seats: the last one given is repeated."""
-    kinds = [k.strip() for k in (text or default).split(",") if k.strip()]
+    """``"heuristic,random"`` for ``count`` seats: the last one given is repeated. Each entry is a
+    bot spec (``hard:iterations=800``, ``pkg.module:Class``, ``file.py:Class``; parlor.bots.spec)."""
+    kinds = split_bot_specs(text or default)
     if not kinds:
         raise ParlorError("--bots needs at least one bot name")
     for k in kinds:
         if k not in BOT_KINDS:
-            raise ParlorError(f"unknown bot {k!r}; choose from {', '.join(BOT_KINDS)}")
+            parse_bot_spec(k)  # a clear ParlorError for an unknown bot, module or class
     if len(kinds) > count:
         raise ParlorError(f"{len(kinds)} bots given for {count} seat(s)")
     return kinds + [kinds[-1]] * (count - len(kinds))

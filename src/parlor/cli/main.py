@@ -18,6 +18,7 @@ from rich.markdown import Markdown
 from rich.table import Table
 
 from parlor import games as registry
+from parlor.bots.spec import split_bot_specs
 from parlor.core import ParlorError, load_record
 from parlor.core.options import option_fields
 
@@ -49,7 +50,8 @@ def play(
         typer.Option(
             "--bots",
             help="Bots for the other seats in seat order, comma-separated; the last repeats: random, heuristic, "
-            "easy, medium, hard, expert. [default: heuristic]",
+            "easy, medium, hard, expert, with parameters (hard:iterations=800) or your own (pkg.mod:Class, "
+            "file.py:Class; docs/bots.md). [default: heuristic]",
         ),
     ] = None,
     seed: Annotated[
@@ -108,7 +110,11 @@ def simulate(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 4,
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 1000,
     bots: Annotated[
-        str, typer.Option("--bots", help="Bot per seat, comma-separated (random, heuristic); the last repeats.")
+        str,
+        typer.Option(
+            "--bots",
+            help="Bot per seat, comma-separated (random, heuristic, hard:iterations=800, file.py:Class); last repeats.",
+        ),
     ] = "heuristic",
     seed: Annotated[int, typer.Option("--seed", help="Base seed: the same seed gives the same results.")] = 1,
     rotate: Annotated[
@@ -339,7 +345,11 @@ def tournament(
     game: GameArg,
     players: Annotated[int, typer.Option("--players", "-p", help="Players per game.")] = 4,
     bots: Annotated[
-        str, typer.Option("--bots", help="Bots, comma-separated, strongest first (e.g. hard,medium,easy,random).")
+        str,
+        typer.Option(
+            "--bots",
+            help="Bots, comma-separated, strongest first (e.g. hard,medium,easy,random; pkg.mod:Class, file.py:Class).",
+        ),
     ] = "medium,easy,random",
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 200,
     seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same tournament.")] = 1,
@@ -367,7 +377,7 @@ def tournament(
     with clean_errors():
         g = get_game(game)
         options = parse_options(g, option)
-        kinds = [b.strip() for b in bots.split(",") if b.strip()]
+        kinds = split_bot_specs(bots)
         progress, bar = _progress_bar(games, "playing")
         try:
             result = run_tournament(

@@ -30,7 +30,7 @@ class Slice:
     name: str
     size: int
     meaning: str
-    fill: Callable[[np.ndarray, int, Any], None]
+    fill: Callable[[dict[int, float], int, Any], None]  # writes index -> value into the dict
     get: Getter
     relative_seats: bool = False  # the value is a seat or seats; written relative to the observer
 
@@ -38,7 +38,7 @@ class Slice:
 def scalar(name: str, get: Getter, scale: float, meaning: str) -> Slice:
     """One number divided by ``scale`` (None counts as 0)."""
 
-    def fill(buf: np.ndarray, at: int, value: Any) -> None:
+    def fill(buf: dict[int, float], at: int, value: Any) -> None:
         if value:
             buf[at] = value / scale
 
@@ -46,7 +46,7 @@ def scalar(name: str, get: Getter, scale: float, meaning: str) -> Slice:
 
 
 def flag(name: str, get: Getter, meaning: str) -> Slice:
-    def fill(buf: np.ndarray, at: int, value: Any) -> None:
+    def fill(buf: dict[int, float], at: int, value: Any) -> None:
         if value:
             buf[at] = 1.0
 
@@ -58,7 +58,7 @@ def one_hot(name: str, get: Getter, vocab: Sequence[Any], meaning: str) -> Slice
     index = {v: i for i, v in enumerate(vocab)}
     other = len(vocab)
 
-    def fill(buf: np.ndarray, at: int, value: Any) -> None:
+    def fill(buf: dict[int, float], at: int, value: Any) -> None:
         if value is not None:
             buf[at + index.get(value, other)] = 1.0
 
@@ -70,19 +70,19 @@ def counts(name: str, get: Getter, vocab: Sequence[str], scale: float, meaning: 
     index = {v: i for i, v in enumerate(vocab)}
     step = 1.0 / scale
 
-    def fill(buf: np.ndarray, at: int, value: Any) -> None:
+    def fill(buf: dict[int, float], at: int, value: Any) -> None:
         if not value:
             return
         if isinstance(value, dict):
             for key, n in value.items():
                 i = index.get(key)
-                if i is not None:
-                    buf[at + i] += n * step
+                if i is not None and n:
+                    buf[at + i] = n * step
         else:
             for key in value:
                 i = index.get(key)
                 if i is not None:
-                    buf[at + i] += step
+                    buf[at + i] = buf.get(at + i, 0.0) + step
 
     return Slice(name, len(vocab), f"{meaning}: count per {_vocab_text(vocab)} (÷{scale:g})", fill, get)
 
@@ -97,7 +97,7 @@ def seats(name: str, get: Getter, max_players: int, meaning: str) -> Slice:
     return Slice(name, max_players, f"{meaning}: multi-hot relative seats (0 = you)", _no_fill, get, True)
 
 
-def _no_fill(buf: np.ndarray, at: int, value: Any) -> None:
+def _no_fill(buf: dict[int, float], at: int, value: Any) -> None:
     return
 
 
@@ -138,20 +138,26 @@ class Layout:
             self.prepare(view)
         me = view["you"]
         n = view["players"]
+        # Non-zero entries are gathered in a dict and written with one fancy assignment:
+        # per-element numpy stores cost several times a dict store.
+        acc: dict[int, float] = {}
         at = 0
         for s in self.table:
-            self._write(s, out, at, s.get(view), me, n)
+            self._write(s, acc, at, s.get(view), me, n)
             at += s.size
         infos = view["players_info"]
         for rel in range(n):
             block = infos[(me + rel) % n]
             base = self.table_size + rel * self.player_size
             for s in self.player:
-                self._write(s, out, base, s.get(block), me, n)
+                self._write(s, acc, base, s.get(block), me, n)
                 base += s.size
+        if acc:
+            k = len(acc)
+            out[np.fromiter(acc.keys(), np.intp, k)] = np.fromiter(acc.values(), np.float32, k)
         return out
 
-    def _write(self, s: Slice, out: np.ndarray, at: int, value: Any, me: int, n: int) -> None:
+    def _write(self, s: Slice, out: dict[int, float], at: int, value: Any, me: int, n: int) -> None:
         if s.relative_seats:
             if value is None:
                 return

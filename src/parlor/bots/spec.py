@@ -1,0 +1,133 @@
+"""Bot specs: the text that names a bot on the command line and in tournaments.
+
+One bot::
+
+    hard                          a built-in level or kind (random, heuristic, easy, medium,
+                                  hard, expert, ismcts)
+    hard:iterations=800           ... with parameters (for the search bots: ISMCTSBot's keywords,
+                                  e.g. iterations, exploration, seconds; for easy: noise)
+    mypkg.mybots:GreedyBot        a class from an importable module
+    examples/bots/greedy.py:GreedyBot:depth=2
+                                  a class from a Python file, with parameters
+
+Several bots are separated by commas; a comma-separated ``name=value`` with no colon adds
+a parameter to the bot before it: ``hard:iterations=800,exploration=0.5,expert`` is two bots.
+Values are read as int, float, true/false, or else text.
+
+A plugged-in class is built as ``Class(game, seed, **params)`` and must follow the ``Bot``
+protocol (``parlor.bots.Bot``): ``choose(state, seat) -> action``, reading the state only
+through ``state.view(seat, recall=True)``, ``state.legal_actions(seat)`` and
+``state.determinize(seat, rng)`` (docs/bots.md).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from parlor.core.errors import ParlorError
+
+BotFactory = Callable[[Any, int], Any]  # (game, seed) -> Bot
+
+
+def _value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _params(parts: list[str], spec: str) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip().isidentifier():
+            raise ParlorError(f"bad bot parameter {part!r} in {spec!r}: write name=value")
+        params[key.strip()] = _value(value.strip())
+    return params
+
+
+def split_bot_specs(text: str) -> list[str]:
+    """``"hard:iterations=800,exploration=0.5,expert"`` -> ``["hard:iterations=800:exploration=0.5", "expert"]``."""
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if "=" in piece and ":" not in piece and specs:
+            specs[-1] += ":" + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
+def _load_class(where: str, name: str, spec: str) -> Any:
+    if where.endswith(".py"):
+        path = Path(where).expanduser().resolve()
+        if not path.is_file():
+            raise ParlorError(f"bot file {where!r} not found (in {spec!r})")
+        module_name = f"parlor_user_bot_{abs(hash(str(path)))}"
+        module = sys.modules.get(module_name)
+        if module is None:
+            loader_spec = importlib.util.spec_from_file_location(module_name, path)
+            assert loader_spec is not None and loader_spec.loader is not None
+            module = importlib.util.module_from_spec(loader_spec)
+            sys.modules[module_name] = module
+            loader_spec.loader.exec_module(module)
+    else:
+        try:
+            module = importlib.import_module(where)
+        except ImportError as exc:
+            raise ParlorError(f"cannot import bot module {where!r} (in {spec!r}): {exc}") from None
+    cls = getattr(module, name, None)
+    if cls is None:
+        raise ParlorError(f"{where!r} has no {name!r} (in {spec!r})")
+    if not callable(getattr(cls, "choose", None)):
+        raise ParlorError(f"{where}:{name} is not a bot: it has no choose(state, seat) method")
+    return cls
+
+
+def parse_bot_spec(spec: str) -> BotFactory:
+    """A factory ``(game, seed) -> Bot`` for one spec (see the module docstring); errors are ParlorError."""
+    from parlor.bots import BOT_KINDS, make_builtin_bot
+
+    spec = spec.strip()
+    if not spec:
+        raise ParlorError("empty bot spec")
+    if spec.endswith(".py") or ".py:" in spec:  # a file path may itself hold colons only on Windows drives
+        where, _, rest = spec.partition(".py:")
+        where += ".py"
+        parts = rest.split(":") if rest else []
+        if not parts or not parts[0]:
+            raise ParlorError(f"bot spec {spec!r} names a file but no class: write file.py:ClassName")
+        cls = _load_class(where, parts[0], spec)
+        params = _params(parts[1:], spec)
+        return lambda game, seed: cls(game, seed, **params)
+    head, *parts = spec.split(":")
+    if head in BOT_KINDS:
+        params = _params(parts, spec)
+        return lambda game, seed: make_builtin_bot(head, game, seed, **params)
+    if not parts or "=" in parts[0]:
+        raise ParlorError(
+            f"unknown bot {head!r}; choose from {', '.join(BOT_KINDS)}, or name a class: package.module:Class"
+        )
+    cls = _load_class(head, parts[0], spec)
+    params = _params(parts[1:], spec)
+    return lambda game, seed: cls(game, seed, **params)
+
+
+def check_bot_spec(spec: str, game: Any) -> None:
+    """Fail now (ParlorError) if ``spec`` cannot make a bot for ``game``."""
+    factory = parse_bot_spec(spec)
+    try:
+        factory(game, 0)
+    except TypeError as exc:
+        raise ParlorError(f"bot {spec!r}: {exc}") from None

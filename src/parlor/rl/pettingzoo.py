@@ -1,0 +1,219 @@
+"""PettingZoo environments for the three games (extra ``[rl]``).
+
+``env(game, players=…, options=…, render_mode=None)`` is an AEC env: agents
+``player_0`` … ``player_{n-1}`` (seat numbers), observation ``{"observation": float32 tensor
+of the game's encoding, "action_mask": int8 mask over game.num_actions}``, action = the
+game's action id. The agent selected is the lowest seat the game waits for; in Sweet Nose's
+secret sweetness phase (several seats to move) that makes one sub-turn per seat, and each
+seat's observation comes from its own view, in which the others' placed cards stay face
+down until the phase resolves — so nothing leaks between sub-turns.
+
+Rewards are 0 until the game ends; then each seat receives its **return**
+``1 - 2 * (place - 1) / (players - 1)``: +1 for first place, -1 for last, evenly spaced in
+between, tied seats sharing their place (``return_of``). There is no truncation: every game
+ends by its rules.
+
+``parallel_env(...)`` (Sweet Nose has simultaneous steps; offered for every game) is the
+same game as a ParallelEnv: each step takes one action per live agent; the actions of
+agents that are not to move (their mask is all zero) are ignored, and the seats to move act
+in seat order, each from its own view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from parlor import games
+from parlor.core.game import Game, State
+from parlor.rl import encoding
+
+OBS_HIGH = 16.0  # every slice is scaled so its values stay well under this
+
+
+def return_of(state: State) -> list[float]:
+    """Each seat's return at the end: +1 first, -1 last, linear in the place between."""
+    places = state.result().places
+    n = state.players
+    return [1.0 - 2.0 * (p - 1) / (n - 1) for p in places]
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+class _Table:
+    """What both env kinds share: the game, the state, spaces, observations and rendering."""
+
+    metadata = {"render_modes": ["ansi"], "is_parallelizable": True}
+
+    def _setup(self, game: str | Game, players: int | None, options: Any, render_mode: str | None) -> None:
+        self.game = games.get(game) if isinstance(game, str) else game
+        self.players = self.game.check_players(players if players is not None else self.game.min_players)
+        self.options = self.game.options_from_json(options) if isinstance(options, dict) else options
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.encoding = encoding(self.game)
+        self.metadata = {**self.metadata, "name": f"parlor_{self.game.name.replace('-', '_')}_v0"}
+        self.possible_agents = [agent_name(s) for s in range(self.players)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        size = self.encoding.LAYOUT.size
+        space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, OBS_HIGH, (size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.game.num_actions,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
+        self._next_seed: int | None = None
+        self.state: State | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def _new_state(self, seed: int | None) -> State:
+        if seed is None:
+            # no seed: a fresh one from the OS, so unseeded resets differ
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        options = self.options if self.options is not None else self.game.default_options(self.players)
+        return self.game.new_game(self.players, seed, options)
+
+    def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
+        return {
+            "observation": self.encoding.encode(self.state, seat),
+            "action_mask": self.encoding.action_mask(self.state, seat),
+        }
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.state is None:
+            return None
+        return render_text(self.state)
+
+    def close(self) -> None:
+        pass
+
+
+def render_text(state: State, seat: int | None = None) -> str:
+    """The terminal text of ``games/<game>/text.py`` for ``seat``'s view (None: a spectator's), ANSI coloured."""
+    import importlib
+    import io
+
+    from rich.console import Console
+
+    text = importlib.import_module(f"parlor.games.{state.game.name.replace('-', '_')}.text")
+    view = state.view(seat)
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=100, color_system="standard")
+    console.print(text.render_view(view))
+    if state.is_over:
+        console.print(text.render_result(view))
+    return out.getvalue()
+
+
+class ParlorAECEnv(_Table, AECEnv):
+    """One Parlor game as a PettingZoo AEC env (see the module docstring)."""
+
+    def __init__(
+        self, game: str | Game, players: int | None = None, options: Any = None, render_mode: str | None = None
+    ) -> None:
+        AECEnv.__init__(self)
+        self._setup(game, players, options, render_mode)
+        self.agents: list[str] = []
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.state = self._new_state(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        state = self.state
+        assert state is not None
+        if state.is_over:
+            self.agent_selection = next(a for a in self.agents if self.terminations[a])
+        else:
+            self.agent_selection = agent_name(state.to_move[0])
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self._observe_seat(self._seat[agent])
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            if self.agents:
+                self._select()
+            return
+        state = self.state
+        assert state is not None
+        self._cumulative_rewards[agent] = 0.0
+        state.apply(self._seat[agent], self.game.action_from_id(int(action)))  # type: ignore[arg-type]
+        self.rewards = {a: 0.0 for a in self.agents}
+        if state.is_over:
+            for a, r in zip(self.possible_agents, return_of(state)):
+                self.rewards[a] = r
+                self.terminations[a] = True
+        self._accumulate_rewards()
+        self._select()
+
+
+class ParlorParallelEnv(_Table, ParallelEnv):
+    """One Parlor game as a PettingZoo ParallelEnv (see the module docstring)."""
+
+    def __init__(
+        self, game: str | Game, players: int | None = None, options: Any = None, render_mode: str | None = None
+    ) -> None:
+        self._setup(game, players, options, render_mode)
+        self.agents: list[str] = []
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self.state = self._new_state(seed)
+        self.agents = self.possible_agents[:]
+        return {a: self._observe_seat(self._seat[a]) for a in self.agents}, {a: {} for a in self.agents}
+
+    def step(self, actions: dict[str, int]) -> tuple[dict, dict, dict, dict, dict]:
+        state = self.state
+        assert state is not None
+        for seat in list(state.to_move):  # the seats waited for now, in seat order
+            agent = agent_name(seat)
+            if agent not in actions:
+                raise ValueError(f"no action for {agent}, who is to move")
+            state.apply(seat, self.game.action_from_id(int(actions[agent])))
+        agents = self.agents
+        obs = {a: self._observe_seat(self._seat[a]) for a in agents}
+        over = state.is_over
+        rewards = dict(zip(self.possible_agents, return_of(state))) if over else {a: 0.0 for a in agents}
+        terminations = {a: over for a in agents}
+        truncations = {a: False for a in agents}
+        infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
+        if over:
+            self.agents = []
+        return obs, rewards, terminations, truncations, infos
+
+
+def env(
+    game: str | Game, players: int | None = None, options: Any = None, render_mode: str | None = None
+) -> ParlorAECEnv:
+    """The AEC env of ``game`` (a name such as ``"sweet-nose"`` or a ``Game``)."""
+    return ParlorAECEnv(game, players, options, render_mode)
+
+
+def parallel_env(
+    game: str | Game, players: int | None = None, options: Any = None, render_mode: str | None = None
+) -> ParlorParallelEnv:
+    """The parallel env of ``game``: one action per live agent per step (see the module docstring)."""
+    return ParlorParallelEnv(game, players, options, render_mode)
