@@ -27,7 +27,12 @@ from .events import Event
 from .options import OptionError, options_from_json, options_to_json
 from .rng import Rng
 
-ENGINE_VERSION = "1"
+# The record and saved-state format version, written into every record and saved state.
+# "2" (issue 12): single-option decisions whose forcedness is hidden are now asked and
+# recorded, Sweet Nose's face-down tile holders are always asked, and the rule fixes of
+# Mamma Mia! and Mottainai change which actions exist; a version-1 action list therefore
+# does not replay, and older records and saved states are refused with a clear error.
+ENGINE_VERSION = "2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,6 +404,12 @@ class Game(ABC):
                 raise StateError("a saved state must be a JSON object")
             if data.get("game") != self.name:
                 raise StateError(f"this is a saved {data.get('game')!r} state, not {self.name!r}")
+            version = data.get("engine_version")
+            if version != ENGINE_VERSION:
+                raise StateError(
+                    f"this state was saved by engine version {version!r}; this engine reads version"
+                    f" {ENGINE_VERSION!r} only (docs/engine.md, 'Format versions')"
+                )
             options = self.options_from_json(data["options"])
             players = self.check_players(data["players"], options)
             state = self._new_state(players, int(data["seed"]), options)

@@ -5,6 +5,9 @@ where ``actions`` is ``[[seat, action_json], ...]``, the decisions in order; a g
 from a scenario also holds ``scenario`` (the replay starts from it). Other keys (``bots``,
 ``parlor_version``) are information and do not change the replay. Since
 every game is deterministic under its seed, a record rebuilds every state exactly.
+
+``engine_version`` is the format version (``parlor.core.ENGINE_VERSION``); a record of
+another version is refused with a :class:`RecordError` (docs/engine.md, "Format versions").
 """
 
 from __future__ import annotations
@@ -28,9 +31,14 @@ def _start(record: Any) -> tuple[State, list[Any]]:
     missing = [k for k in REQUIRED if k not in record]
     if missing:
         raise RecordError(f"record is missing {', '.join(missing)}")
+    # A hand-written record without a version is read as the current format.
     version = record.get("engine_version", ENGINE_VERSION)
     if version != ENGINE_VERSION:
-        raise RecordError(f"record was made by engine version {version!r}; this engine is {ENGINE_VERSION!r}")
+        raise RecordError(
+            f"record was made by engine version {version!r}; this engine is {ENGINE_VERSION!r} and replays"
+            f" only its own format (the rules of which decisions are asked changed, so an older action list"
+            f" does not replay; docs/engine.md, 'Format versions')"
+        )
     try:
         game = games.get(record["game"])
     except ParlorError as exc:

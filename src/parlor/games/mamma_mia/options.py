@@ -47,6 +47,10 @@ class Options:
     end_early_when_no_orders_left: bool = False
     # §11.17-18: the view lists this round's oven plays and the leftovers (a memory aid)
     show_oven_history: bool = False
+    # §3.4: when the Mamma Mia! card joins the supply. "after_dealing" [cs, ja, first zh rulebook]:
+    # nobody can start with it. "before_dealing" [second zh rulebook]: it is shuffled in before
+    # the deal, and a player dealt it lays it out face up and is dealt a replacement topping.
+    mamma_mia_card_setup: Literal["after_dealing", "before_dealing"] = "after_dealing"
 
     ALIASES: ClassVar[dict[str, tuple[str, dict]]] = {"first_player": ("start_player", {"seat0": 0})}
 

@@ -98,6 +98,12 @@ class SweetNose(Game):
         state.past = tuple(
             (int(r), tuple(cards(v, "past") for v in c), tuple(int(x) for x in sc)) for r, c, sc in data["past"]
         )
+        spent = []
+        for t in data["spent"]:
+            if t not in TILE_INDEX:
+                raise StateError(f"spent: unknown shop tile {t!r}")
+            spent.append(TILE_INDEX[t])
+        state.spent = tuple(spent)
         if any(not 0 <= s < players for s in state.to_move):
             raise StateError(f"to_move names a seat that does not exist: {list(state.to_move)}")
         from .invariants import check_invariants
