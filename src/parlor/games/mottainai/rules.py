@@ -276,12 +276,11 @@ class MottainaiState(State):
         i = t.index(card)
         zone[p] = t[:i] + t[i + 1 :]
 
-    def take_from_hand(self, p: int, card: int, face_up: bool = True) -> None:
-        """A card leaves the hand. Face up, a revealed copy is the one that goes (the table
-        cannot tell it from an unrevealed twin); face down, an unrevealed copy goes if any."""
+    def take_from_hand(self, p: int, card: int) -> None:
+        """A card leaves the hand. A revealed copy is the one that goes: the table cannot tell it
+        from an unrevealed twin, so what it sees must not depend on whether there is one."""
         self.take(self.hands, p, card)
-        known = self.known[p]
-        if card in known and (face_up or known.count(card) > self.hands[p].count(card)):
+        if card in self.known[p]:
             self.take(self.known, p, card)
 
     def reveal(self, p: int, card: int, nth: int = 1) -> None:
@@ -362,7 +361,7 @@ class MottainaiState(State):
         self.ret_batch += 1
 
     def return_from_hand(self, p: int, card: int) -> None:
-        self.take_from_hand(p, card, face_up=False)
+        self.take_from_hand(p, card)
         self.return_card(card, p)
         self.emit(public("return", seat=p, hand_size=len(self.hands[p])))
         self.emit(private(p, "returned_card", seat=p, card=CARD[card]))
