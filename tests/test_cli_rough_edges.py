@@ -86,9 +86,9 @@ def test_player_range_follows_the_options():
     with pytest.raises(ParlorError, match="4 players in team play"):
         mottainai.options_for(5, {"team_play": True})
     sweet = games.get("sweet-nose")
-    assert sweet.player_range({"first_start_player": 4}) == (5, 5)
+    assert sweet.player_range({"start_player": 4}) == (5, 5)
     with pytest.raises(ParlorError, match="Seat 5"):
-        sweet.options_for(3, {"first_start_player": 4})
+        sweet.options_for(3, {"start_player": 4})
     # every count inside a range starts a game, every count outside is refused
     for game in games.all_games():
         for variant in [{}] + [{r["option"]: r["value"]} for r in game.player_ranges_by_option()]:

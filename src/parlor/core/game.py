@@ -64,7 +64,9 @@ class Result:
 class State(ABC):
     """One position of one game. Mutable; ``clone`` it to explore."""
 
-    __slots__ = ("game", "players", "options", "seed", "rng", "to_move", "_history", "_legal_seat", "_legal")
+    __slots__ = (
+        "game", "players", "options", "seed", "rng", "to_move", "_history", "_legal_seat", "_legal", "_scenario"
+    )
 
     # Play a seat's only legal action without asking (set False where a game wants every step shown).
     auto_play_forced: ClassVar[bool] = True
@@ -78,6 +80,7 @@ class State(ABC):
     _history: Any  # a persistent linked list (previous, seat, action) so clones share it
     _legal_seat: int
     _legal: list[Action] | None
+    _scenario: Any  # the scenario JSON this game was started from (None: from new_game)
 
     # ---- what every game writes -------------------------------------------------------------
     @abstractmethod
@@ -146,6 +149,7 @@ class State(ABC):
         self._history = None
         self._legal_seat = -1
         self._legal = None
+        self._scenario = None
 
     def _copy_base_into(self, other: "State") -> None:
         other.game = self.game
@@ -157,6 +161,7 @@ class State(ABC):
         other._history = self._history
         other._legal_seat = self._legal_seat
         other._legal = self._legal  # never mutated in place, so sharing is safe
+        other._scenario = getattr(self, "_scenario", None)  # plain JSON, never mutated
 
     def _cached_legal(self, seat: int) -> list[Action]:
         if self._legal is not None and self._legal_seat == seat:
@@ -250,7 +255,9 @@ class State(ABC):
         return out
 
     def record(self) -> dict[str, Any]:
-        return {
+        """The game as a record; one started from a scenario carries the scenario, so that the
+        replay starts where it started (``replay`` builds it with ``game.scenario``)."""
+        out = {
             "game": self.game.name,
             "engine_version": ENGINE_VERSION,
             "options": options_to_json(self.options),
@@ -258,6 +265,10 @@ class State(ABC):
             "seed": self.seed,
             "actions": [[seat, action.to_json()] for seat, action in self.history()],
         }
+        scenario = getattr(self, "_scenario", None)
+        if scenario is not None:
+            out["scenario"] = scenario
+        return out
 
     def to_json(self) -> dict[str, Any]:
         """The complete state (RNG included) as plain JSON; ``game.load_state`` reads it back."""
@@ -300,6 +311,23 @@ class Game(ABC):
 
     @abstractmethod
     def scenario(self, data: Mapping[str, Any]) -> State: ...
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Every game's ``scenario`` remembers the JSON it was given, so the game's record can
+        # replay from the same start; the games themselves need not know.
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("scenario")
+        if build is None or getattr(build, "_remembers", False):
+            return
+
+        def scenario(self: "Game", data: Mapping[str, Any]) -> State:
+            state = build(self, data)
+            state._scenario = json.loads(json.dumps(data))  # a private copy, plain JSON
+            return state
+
+        scenario.__doc__ = build.__doc__
+        scenario._remembers = True  # type: ignore[attr-defined]
+        cls.scenario = scenario  # type: ignore[method-assign]
 
     # ---- shared --------------------------------------------------------------------------
     @property

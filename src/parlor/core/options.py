@@ -111,11 +111,29 @@ def _optional(cls: type, name: str) -> bool:
     return type(None) in get_args(typing.get_type_hints(cls)[name])
 
 
+def renamed(cls: type, name: str, value: Any) -> tuple[str, Any]:
+    """An old option name (and value) in its current form.
+
+    An ``Options`` class lists its renamed options in ``ALIASES``: old name -> (new name,
+    {old value: new value}); values not listed pass unchanged. Old records and commands keep
+    working (e.g. Mamma Mia!'s ``first_player=seat0`` is ``start_player=0``).
+    """
+    aliases = getattr(cls, "ALIASES", {})
+    if name in aliases:
+        new, values = aliases[name]
+        try:
+            return new, values.get(value, value)
+        except TypeError:  # an unhashable value: not one of the renamed ones
+            return new, value
+    return name, value
+
+
 def options_from_json(cls: type[OptionsT], data: Mapping[str, Any] | None) -> OptionsT:
     if data is None:
         return cls()
     if not isinstance(data, Mapping):
         raise OptionError(f"options must be a JSON object, got {type(data).__name__}")
+    data = dict(renamed(cls, k, v) for k, v in data.items())
     fields = option_fields(cls)
     values: dict[str, Any] = {}
     for name, value in data.items():
@@ -141,6 +159,10 @@ def parse_option_text(cls: type, text: str) -> tuple[str, Any]:
     if "=" not in text:
         raise OptionError(f"write options as name=value, got {text!r}")
     name, raw = (s.strip() for s in text.split("=", 1))
+    name, value = renamed(cls, name, raw)
+    if not isinstance(value, str):  # an old value already translated (``first_player=seat0`` -> 0)
+        return name, value
+    raw = value
     fields = option_fields(cls)
     if name not in fields:
         raise OptionError(f"unknown rule option {name!r}; known: {', '.join(sorted(fields))}")

@@ -8,7 +8,7 @@ ruleset (fields left at ``None`` are filled in from it).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 from parlor.core.options import apply_ruleset, option
 
@@ -74,8 +74,8 @@ class Options:
         OURS,
     )
     # §11.11
-    first_player: Literal["random", "seat0"] = option(
-        "random", "Who starts the first round: a random seat (from the seed), or Seat 1", OURS
+    start_player: Literal["random", 0, 1, 2, 3, 4] = option(
+        "random", "Who starts the first round: a random seat (from the seed), or a seat number (0 = Seat 1)", OURS
     )
     # §11.12
     end_early_when_no_orders_left: bool = option(
@@ -95,6 +95,10 @@ class Options:
         "(a player dealt it lays it out and gets another card)",
         "Czech, Japanese and the first Chinese rulebook",
     )
+
+    ALIASES: ClassVar[dict[str, tuple[str, dict]]] = {"first_player": ("start_player", {"seat0": 0})}
+
+    ALIASES: ClassVar[dict[str, tuple[str, dict]]] = {"first_player": ("start_player", {"seat0": 0})}
 
     def __post_init__(self) -> None:
         apply_ruleset(self, RULESETS)

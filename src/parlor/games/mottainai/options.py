@@ -60,6 +60,10 @@ class Options:
     start_player_name_order: Literal["word_by_word", "letter_by_letter"] = option(
         "word_by_word", "Start player: how card names are put in alphabetical order (Go Set vs Gong)", OURS
     )
+    # the start player (the same option in every game); seats 0-4, a sixth seat starts by the draw
+    start_player: Literal["random", 0, 1, 2, 3, 4] = option(
+        "random", "The start player: by the rules' draw of floor cards (random), or a seat number (0 = Seat 1)", V10
+    )
     # 5
     start_player_tie: Literal["redraw", "seat_order"] = option(
         "redraw", "Start player: a tie (two copies of one name) is broken by new cards, or by seat order", OURS

@@ -22,6 +22,7 @@ from typing import Any
 from parlor.core.actions import Action
 from parlor.core.events import Event, private, public
 from parlor.core.game import Result, State
+from parlor.core.options import OptionError
 from parlor.core.rng import Rng
 
 from . import actions as A
@@ -644,7 +645,13 @@ def setup(s: MottainaiState) -> None:
         s.deck_info.pop()
         s.to_floor(card)
         s.emit(public("floor_card", seat=p, card=CARD[card]))
-    s.start_player = choose_start_player(s, s.floor)
+    chosen = s.options.start_player
+    if chosen == "random":
+        s.start_player = choose_start_player(s, s.floor)
+    elif chosen < n:
+        s.start_player = chosen
+    else:
+        raise OptionError(f"start_player is seat {chosen}, but there are only {n} seats")
     s.emit(public("start_player", seat=s.start_player))
     if not all_players:
         deal_start_cards(s, [p for p in range(n) if p != s.start_player])

@@ -28,15 +28,18 @@ class SweetNose(Game):
         if options is None:
             first = None
         elif isinstance(options, Mapping):
-            first = options.get("first_start_player")
+            first = options.get("start_player", options.get("first_start_player"))
         else:
-            first = options.first_start_player
+            first = options.start_player
         if type(first) is int and first + 1 > self.min_players:
             return first + 1, self.max_players
         return self.min_players, self.max_players
 
     def _range_reason(self, options: Any) -> str:
-        first = options.get("first_start_player") if isinstance(options, Mapping) else options.first_start_player
+        if isinstance(options, Mapping):
+            first = options.get("start_player", options.get("first_start_player"))
+        else:
+            first = options.start_player
         return f" when seat {first} (Seat {first + 1}) starts"
 
     def _new_state(self, players: int, seed: int, options: Any, deal: bool = True) -> SweetNoseState:

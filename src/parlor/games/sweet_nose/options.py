@@ -5,7 +5,7 @@ in ``rules.py`` (the comment names the ambiguity)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 from parlor.core.options import OptionError, option
 
@@ -90,7 +90,7 @@ class Options:
         "current_order", "Tied top scorers: the earliest in this round's order starts next, or a random one", OURS
     )
     # A18
-    first_start_player: Literal["random", 0, 1, 2, 3, 4] = option(
+    start_player: Literal["random", 0, 1, 2, 3, 4] = option(
         "random", "Round 1's start player: random (from the seed), or a seat number (0 = Seat 1)", OURS
     )
     # A19
@@ -108,6 +108,8 @@ class Options:
         "any_free_space", "Shopkeeper bids: to any free space, or always above every other bid", BOOK
     )
 
+    ALIASES: ClassVar[dict[str, tuple[str, dict]]] = {"first_start_player": ("start_player", {})}
+
     def __post_init__(self) -> None:
         if self.phase2_turn_limit is not None and (
             type(self.phase2_turn_limit) is not int or self.phase2_turn_limit < 1
@@ -117,7 +119,5 @@ class Options:
             raise OptionError(f"ascension_target must be a positive integer, got {self.ascension_target!r}")
         if type(self.shopkeeper_max_bid) is not int or not 1 <= self.shopkeeper_max_bid <= MAX_BID_SPACE:
             raise OptionError(f"shopkeeper_max_bid must be 1..{MAX_BID_SPACE}, got {self.shopkeeper_max_bid!r}")
-        if self.first_start_player != "random" and (
-            type(self.first_start_player) is not int or not 0 <= self.first_start_player <= 4
-        ):
-            raise OptionError(f"first_start_player must be 'random' or a seat 0..4, got {self.first_start_player!r}")
+        if self.start_player != "random" and (type(self.start_player) is not int or not 0 <= self.start_player <= 4):
+            raise OptionError(f"start_player must be 'random' or a seat 0..4, got {self.start_player!r}")
