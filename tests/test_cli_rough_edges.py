@@ -4,6 +4,7 @@ start-up checks. Each test runs the real command (CliRunner or a subprocess)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import socket
 import subprocess
@@ -34,7 +35,7 @@ def run(*args: str, timeout: float = 60, **kw) -> subprocess.CompletedProcess[st
 def test_every_option_has_type_default_values_meaning_and_rule_text(name):
     game = games.get(name)
     infos = describe_options(game.Options)
-    assert [i["name"] for i in infos] == [f for f in game.Options.__dataclass_fields__]
+    assert [i["name"] for i in infos] == [f.name for f in dataclasses.fields(game.Options)]
     for info in infos:
         assert info["type"] in ("choice", "bool", "int"), info
         assert info["meaning"] and not info["meaning"].endswith("."), info  # one line, the screen adds the stop
