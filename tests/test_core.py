@@ -226,6 +226,7 @@ def test_corrupt_records_raise_record_error(tmp_path):
         (broken(actions=KeyError), "missing actions"),
         (broken(seed=KeyError, players=KeyError), "missing players, seed"),
         (broken(engine_version="0"), "engine version '0'"),
+        (broken(engine_version="1"), r"engine version '1'; this engine is '2'"),
         (broken(seed="7"), "seed must be an integer"),
         (broken(players=9), "cannot start"),
         (broken(options={"no_such_option": True}), "no_such_option"),
@@ -332,6 +333,16 @@ def test_corrupt_state_raises_state_error():
             G.load_state(data)
 
 
+def test_states_of_another_format_version_are_refused_by_name():
+    good = G.new_game(2, 4).to_json()
+    assert good["engine_version"] == ENGINE_VERSION == "2"
+    for old in ("1", None):
+        data = copy.deepcopy(good)
+        data["engine_version"] = old
+        with pytest.raises(StateError, match=f"saved by engine version {old!r}; this engine reads version '2'"):
+            G.load_state(data)
+
+
 # ------------------------------------------------------------------------------- scenarios
 
 
@@ -414,3 +425,51 @@ def test_option_text_parsing():
     opts = G.options_from_json({"refill_mode": "up_to", "show_oven_history": True})
     assert opts.refill_mode == "up_to" and opts.show_oven_history is True
     assert G.new_game(2, 0, opts).options is opts
+
+
+def test_event_json_keeps_type_and_data_apart():
+    from parlor.core import Event, private, public
+
+    played = public("toppings_played", seat=0, kind="salami", count=2)
+    assert played.to_json() == {"event": "toppings_played", "data": {"seat": 0, "kind": "salami", "count": 2}}
+    drawn = private([2, 0], "cards_drawn", kind="olive", cards=["olive"])
+    want = {"event": "cards_drawn", "data": {"kind": "olive", "cards": ["olive"]}, "visible_to": [0, 2]}
+    assert drawn.to_json() == want
+    for event in (played, drawn):
+        assert Event.from_json(json.loads(json.dumps(event.to_json()))) == event
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        [],
+        {"kind": "x"},
+        {"event": 1, "data": {}},
+        {"event": "x"},
+        {"event": "x", "data": {}, "visible_to": "0"},
+        {"event": "x", "data": {}, "extra": 1},
+    ],
+)
+def test_event_from_json_refuses_malformed(bad):
+    from parlor.core import Event
+
+    with pytest.raises(ValueError):
+        Event.from_json(bad)
+
+
+def test_every_event_kind_survives_json_in_play():
+    """Events whose data has a ``kind`` field (Mamma Mia!'s toppings) keep their type."""
+    from parlor.core import Event
+
+    for name in games.names():
+        game = games.get(name)
+        rng = Rng(5)
+        state = game.new_game(game.min_players, 3)
+        for _ in range(300):
+            if state.is_over:
+                break
+            seat = state.to_move[0]
+            for event in state.apply(seat, rng.choice(state.legal_actions(seat))):
+                again = Event.from_json(json.loads(json.dumps(event.to_json())))
+                assert again == event and again.kind == event.kind

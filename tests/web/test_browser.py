@@ -113,6 +113,19 @@ def check_no_private(observer: Seat, seat: int = 0) -> None:
                 assert ev["data"].get("seat", me) == me, ev
 
 
+def phone_view(page: Any, out: Path) -> None:
+    """What a phone shows with the hand scrolled into view: on your turn the move panel (sticky at the
+    bottom) is on the same screen as your hand, not 1,000 px away."""
+    hand = page.locator("#my-hand")
+    if hand.count():
+        hand.scroll_into_view_if_needed()
+        if page.evaluate("document.body.dataset.yourTurn") == "1":
+            height = page.viewport_size["height"]
+            moves, cards = page.locator("#moves").bounding_box(), hand.bounding_box()
+            assert moves and cards and moves["y"] < height and cards["y"] < height and cards["y"] + 40 > 0
+    page.screenshot(path=str(out))
+
+
 @pytest.fixture()
 def rng() -> random.Random:
     return random.Random(7)
@@ -279,6 +292,8 @@ def test_screenshots_in_every_language(server: Server, browser: Any, screenshots
                 out = screenshots / f"{stem}_{lang}_{name}.png"
                 seat.page.screenshot(path=str(out), full_page=True)
                 assert out.stat().st_size > 10_000
+                if name == "phone":
+                    phone_view(seat.page, screenshots / f"{stem}_{lang}_{name}.png".replace(".png", "_view.png"))
         # The choice is remembered.
         seat.page.reload()
         seat.page.wait_for_selector("body[data-version]")

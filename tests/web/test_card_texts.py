@@ -1,6 +1,7 @@
 """Mottainai card effect texts for the web front end (src/parlor/web/i18n/mottainai_cards.<lang>.json):
 valid JSON, exactly the 54 card ids of the game's cards.json, English equal to cards.json, translations
-complete, non-empty, different from English, with the same numbers, and with a glossary."""
+complete, non-empty, different from English, with the same numbers, and with a glossary; each
+translation also names the card in its language ("name")."""
 
 from __future__ import annotations
 
@@ -59,9 +60,15 @@ def test_entries_are_non_empty_effects(lang: str) -> None:
         k
         for k, v in load(lang).items()
         if k != GLOSSARY
-        and not (isinstance(v, dict) and set(v) == {"effect"} and isinstance(v["effect"], str) and v["effect"].strip())
+        and not (
+            isinstance(v, dict)
+            and set(v) <= {"effect", "name"}
+            and isinstance(v.get("effect"), str)
+            and v["effect"].strip()
+            and (lang == "en" or (isinstance(v.get("name"), str) and v["name"].strip()))
+        )
     ]
-    assert not bad, f"{lang}: entries without a non-empty 'effect' string: {bad}"
+    assert not bad, f"{lang}: entries without a non-empty 'effect' string (and, translated, a 'name'): {bad}"
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

@@ -108,3 +108,24 @@ def test_game_names_follow_the_data(lang: str) -> None:
         assert s["names"][lang].startswith(cat[f"sn.sweet.{s['id']}"]), s["id"]
     for t in components["shop_tiles"]:
         assert cat[f"sn.tile.{t['id']}"] == t["names"][lang], t["id"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_option_label_and_value_translated(lang: str) -> None:
+    """The lobby words every rule option, its one-line help and each of its named values in every
+    language (no raw ids)."""
+    cat, en = load(lang), load("en")
+    missing = []
+    for name in ("mamma-mia", "sweet-nose", "mottainai"):
+        for opt, (_base, allowed, _default) in option_fields(registry.get(name).Options).items():
+            for kind in ("opt", "opthelp"):  # the label and its one-line help
+                if f"{kind}.{name}.{opt}" not in cat:
+                    missing.append(f"{kind}.{name}.{opt}")
+            for value in allowed or ():
+                key = f"optval.{name}.{opt}.{value}"
+                if isinstance(value, str) and key not in cat and f"optval.{value}" not in cat:
+                    missing.append(key)
+    assert not missing, f"{lang}.json lacks {missing}"
+    if lang != "en":
+        same = [k for k in cat if k.startswith("opt.mottainai.") and cat[k] == en[k]]
+        assert len(same) < 3, f"{lang}: Mottainai option labels left in English: {same}"

@@ -21,7 +21,7 @@ def settle(seat: Seat, before: str, drawn: str, timeout: float = 15000) -> None:
     """Waits for the click's effect: a new position, or the pick bar redrawn (and no move in flight)."""
     seat.page.wait_for_function(
         f"document.body.dataset.pending === '0' && (document.body.dataset.version !== '{before}'"
-        f" || document.body.dataset.drawn !== '{drawn}')",
+        f" || document.body.dataset.drawn !== '{drawn}' || document.body.dataset.ignoredClicks !== undefined)",
         timeout=timeout,
     )
     seat.page.wait_for_timeout(40)  # past the (shortened) click guard
@@ -32,12 +32,16 @@ def click_on_cards(seat: Seat, rng: random.Random) -> bool:
     page = seat.page
     if page.evaluate("document.body.dataset.yourTurn") != "1":
         return False
+    # Your turn is noticed in a background tab too: the title and the icon say it.
+    assert page.title().startswith("●"), page.title()
+    assert page.evaluate("document.querySelector('link[rel=icon]').dataset.state") == "turn"
     before, drawn = seat.version(), page.evaluate("document.body.dataset.drawn")
     picker = page.locator("#sweetness-picker")
     if picker.count():
-        values = page.locator("#sweetness-picker button.value")
+        values = page.locator("#sweetness-picker button.value:not(.on)")
         values.nth(rng.randrange(values.count())).click()
         page.wait_for_function(f"document.body.dataset.drawn !== '{drawn}'")
+        page.wait_for_timeout(40)
         page.locator("#assign-confirm").click()
         settle(seat, before, page.evaluate("document.body.dataset.drawn"))
         return True
@@ -67,7 +71,6 @@ def play_by_cards(seats: list[Seat], rng: random.Random, limit: float) -> int:
         if not moved:
             time.sleep(0.05)
     return clicks
-
 
 
 @pytest.mark.parametrize(

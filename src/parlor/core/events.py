@@ -44,10 +44,29 @@ class Event:
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, **self.data}
+        """``{"event": kind, "data": {...}}`` (plus ``"visible_to"`` for a private event).
+
+        The event's type and its data are kept apart, so a data field may have any name
+        (Mamma Mia!'s ``toppings_played`` has a ``kind`` field of its own). This is the
+        form the server sends (docs/protocol.md) and the one ``from_json`` reads back.
+        """
+        out: dict[str, Any] = {"event": self.kind, "data": self.data}
         if self.visible_to is not None:
             out["visible_to"] = sorted(self.visible_to)
         return out
+
+    @staticmethod
+    def from_json(data: Any) -> "Event":
+        """The event ``to_json`` wrote; anything else raises ``ValueError``."""
+        if not (isinstance(data, dict) and isinstance(data.get("event"), str) and isinstance(data.get("data"), dict)):
+            raise ValueError(f"an event is {{'event': str, 'data': {{...}}}}, got {data!r}")
+        extra = set(data) - {"event", "data", "visible_to"}
+        if extra:
+            raise ValueError(f"unexpected event field(s) {sorted(extra)}")
+        seats = data.get("visible_to")
+        if seats is not None and (not isinstance(seats, list) or not all(type(s) is int for s in seats)):
+            raise ValueError(f"visible_to must be a list of seats, got {seats!r}")
+        return Event(data["event"], dict(data["data"]), None if seats is None else frozenset(seats))
 
 
 def public(event: str, /, **data: Any) -> Event:

@@ -67,10 +67,7 @@ class Connection:
 
 
 def event_json(event: Event) -> dict[str, Any]:
-    out: dict[str, Any] = {"event": event.kind, "data": event.data}
-    if event.visible_to is not None:
-        out["visible_to"] = sorted(event.visible_to)
-    return out
+    return event.to_json()  # the protocol's form: {"event", "data", "visible_to"?}
 
 
 @functools.lru_cache(maxsize=8192)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from parlor import games as registry
 from parlor.core import ENGINE_VERSION, Event, ParlorError, State
-from parlor.core.options import options_to_json
+from parlor.core.options import OptionError, options_to_json
 
 from .bot_runner import BOT_LEVELS
 from .clocks import BOT_FOR_HUMAN, MAX_TURN_TIME, with_bot_marks
@@ -189,13 +189,16 @@ class TablesMixin:
         except (ParlorError, ImportError) as exc:
             raise ServerError("unknown_game", str(exc)) from None
         players = body.get("players", game.min_players)
-        try:
-            game.check_players(players)
+        given = body.get("options") or {}
+        if not isinstance(given, dict):
+            raise ServerError("bad_options", "'options' must be a JSON object")
+        try:  # the one check of player counts under the options chosen (Game.player_range)
+            options = game.options_for(players, given)
+        except OptionError as exc:
+            raise ServerError("bad_options", str(exc)) from None
         except ParlorError as exc:
             raise ServerError("bad_players", str(exc)) from None
-        try:
-            options = game.options_from_json(body.get("options") or {})
-        except (ParlorError, TypeError, ValueError) as exc:
+        except (TypeError, ValueError) as exc:
             raise ServerError("bad_options", str(exc)) from None
         seats_in = body.get("seats")
         if seats_in is None:

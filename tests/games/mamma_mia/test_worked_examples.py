@@ -972,7 +972,9 @@ def test_option_up_to_mamma_mia_as_last_card_can_be_drawn():
         waiters=[["green_mixed"], ["brown_mixed"]],
     )
     play(s, GREEN, PlayToppings("olive", 1))
-    assert DrawCount("supply", 2) not in s.legal_actions(GREEN)  # one topping to keep at most
+    # Two cards in the supply, so up to 2 may be asked for (see the cs1999 example below).
+    assert DrawCount("supply", 2) in s.legal_actions(GREEN)
+    assert DrawCount("supply", 3) not in s.legal_actions(GREEN)
     play(s, GREEN, DrawCount("supply", 1))
     assert hand(s, GREEN) == {"olive": 1, "salami": 1} and s.supply == [MAMMA_MIA_CARD] and s.holder == -1
     play(s, BROWN, PlayToppings("pepper", 1))
@@ -981,3 +983,83 @@ def test_option_up_to_mamma_mia_as_last_card_can_be_drawn():
     assert first(events, "drew").data["count"] == 0
     assert s.holder == BROWN and s.supply == []
     assert first(events, "phase_one_ended").data == {"reason": "supply_empty", "opener": BROWN}
+
+
+def test_option_cs1999_draws_the_last_topping_and_the_mamma_mia_card_together():
+    """Issue 12: under cs1999 a player with room for 3 facing [salami, Mamma Mia!] draws both:
+    keeps the salami, lays out the Mamma Mia! card, the supply is empty and the round ends."""
+    s = G.scenario(
+        {
+            "players": 2,
+            "options": {"ruleset": "cs1999"},
+            "hands": [{"toppings": {"salami": 5}}, {"toppings": {"salami": 1, "olive": 2}}],
+            "waiters": [[], ["yellow_mixed"]],
+            "supply": ["salami", "mamma_mia"],
+        }
+    )
+    play(s, GREEN, PlayToppings("salami", 1))
+    assert s.hand_size(GREEN) == 4 and s.step == REFILL
+    counts_offered = sorted(a.count for a in s.legal_actions(GREEN))
+    assert counts_offered == [0, 1, 2]  # 2 cards left: the salami and the Mamma Mia! card
+    events = play(s, GREEN, DrawCount("supply", 2))
+    assert first(events, "drew").data == {"seat": GREEN, "source": "supply", "count": 1}
+    assert first(events, "drew_cards").data["toppings"] == {"salami": 1}
+    assert first(events, "mamma_mia_drawn").data == {"seat": GREEN}
+    # The supply is empty: phase 1 ends at once, and green opens the oven.
+    assert first(events, "phase_one_ended").data == {"reason": "supply_empty", "opener": GREEN}
+    assert first(events, "round_ended").data["round"] == 1
+    assert s.round == 2 and s.start_player == GREEN
+    assert check_invariants(s) == []
+
+
+def test_option_cs1999_asking_for_one_keeps_one_and_the_round_goes_on():
+    s = G.scenario(
+        {
+            "players": 2,
+            "options": {"ruleset": "cs1999"},
+            "hands": [{"toppings": {"salami": 5}}, {"toppings": {"salami": 1, "olive": 2}}],
+            "waiters": [[], ["yellow_mixed"]],
+            "supply": ["salami", "mamma_mia"],
+        }
+    )
+    play(s, GREEN, PlayToppings("salami", 1))
+    events = play(s, GREEN, DrawCount("supply", 1))
+    assert hand(s, GREEN) == {"salami": 5} and s.holder == -1 and s.supply == [MAMMA_MIA_CARD]
+    assert "phase_one_ended" not in kinds_of(events)
+    assert s.to_move == (BROWN,)
+
+
+def test_option_mamma_mia_card_setup_before_dealing():
+    """The second zh rulebook: the card is shuffled in before the deal; whoever is dealt it lays it
+    out and is dealt a replacement, so every hand still holds 6 toppings."""
+    assert Options().mamma_mia_card_setup == "after_dealing"  # today's default is kept
+    dealt_it = 0
+    for players in (2, 3, 4, 5):
+        for seed in range(40):
+            s = G.new_game(players, seed, {"mamma_mia_card_setup": "before_dealing"})
+            assert check_invariants(s) == []
+            assert all(sum(hand(s, p).values()) == 6 for p in range(players))
+            default = G.new_game(players, seed)
+            assert len(s.supply) + (s.holder >= 0) == len(default.supply)
+            if s.holder >= 0:
+                dealt_it += 1
+                assert MAMMA_MIA_CARD not in s.supply
+                assert s.view(None)["mamma_mia_holder"] == s.holder
+            else:
+                assert s.supply.count(MAMMA_MIA_CARD) == 1
+    # At 5 players 30 of 36 cards are dealt (plus replacements): the card is usually dealt.
+    assert 40 < dealt_it < 160
+
+
+def test_option_mamma_mia_card_setup_before_dealing_holder_opens_the_oven():
+    for seed in range(200):
+        s = G.new_game(2, seed, {"mamma_mia_card_setup": "before_dealing", "first_player": "seat0"})
+        if s.holder == BROWN:
+            break
+    else:
+        pytest.fail("no seed deals the Mamma Mia! card to brown")
+    rnd = __import__("random").Random(seed)
+    while s.round == 1 and s.opener < 0:
+        seat = s.to_move[0]
+        play(s, seat, rnd.choice(s.legal_actions(seat)))
+    assert s.opener == BROWN  # the holder opens the oven and starts the next round

@@ -17,6 +17,7 @@ from typing import Any
 from parlor.core.actions import Action
 from parlor.core.events import Event, private, public
 from parlor.core.game import Result, State
+from parlor.core.options import OptionError
 from parlor.core.rng import Rng
 
 from . import actions as A
@@ -581,9 +582,10 @@ class MammaMiaState(State):
             gap = HAND_LIMIT - self.hand_size(seat)
             legal = []
             for s in sources:
-                available = len(self.supply) - (self.holder < 0) if s == SUPPLY else len(self.waiters[seat])
-                if s == SUPPLY and not available and self.supply:
-                    available = 1  # only the Mamma Mia! card is left: drawing meets it, keeps 0 (§4.4-4.5)
+                # Counted in cards, the Mamma Mia! card included while it is in the supply: asking
+                # for one more than the toppings left draws the supply out, meeting the card on the
+                # way and ending phase 1 (§4.4-4.5), e.g. [salami, Mamma Mia!] with room for 3.
+                available = len(self.supply) if s == SUPPLY else len(self.waiters[seat])
                 legal.extend(A.DRAW_COUNT[s][: min(gap, available) + 1])
             return legal
         if step == JOKER:
@@ -779,25 +781,47 @@ def setup(state: MammaMiaState) -> None:
     # 2-3. Remove toppings by player count, shuffle the rest, deal 6 to each player.
     in_play = CARDS_PER_KIND - REMOVED_PER_KIND[players]
     toppings = [k for k in range(NUM_KINDS) for _ in range(in_play)]
-    rng.shuffle(toppings)
     state.hand_toppings = [0] * (players * NUM_KINDS)
-    for seat in range(players):
-        for card in toppings[seat * TOPPINGS_DEALT : (seat + 1) * TOPPINGS_DEALT]:
-            state.hand_toppings[seat * NUM_KINDS + card] += 1
     state.n_toppings = [TOPPINGS_DEALT] * players
-    # 4. Only now shuffle the Mamma Mia! card into the rest: nobody can start with it.
-    supply = toppings[players * TOPPINGS_DEALT :]
-    supply.append(MAMMA_MIA_CARD)
-    rng.shuffle(supply)
-    state.supply = supply
     state.holder = -1
+    if options.mamma_mia_card_setup == "before_dealing":
+        # The second zh rulebook: the card is in the deck being dealt; whoever is dealt it lays
+        # it out face up and is dealt the next card instead.
+        toppings.append(MAMMA_MIA_CARD)
+        rng.shuffle(toppings)
+        deck = toppings[::-1]  # dealt from the top (the end of the list)
+        for seat in range(players):
+            dealt = 0
+            while dealt < TOPPINGS_DEALT:
+                card = deck.pop()
+                if card == MAMMA_MIA_CARD:
+                    state.holder = seat
+                    continue
+                state.hand_toppings[seat * NUM_KINDS + card] += 1
+                dealt += 1
+        state.supply = deck  # what is left, top = last
+    else:
+        rng.shuffle(toppings)
+        for seat in range(players):
+            for card in toppings[seat * TOPPINGS_DEALT : (seat + 1) * TOPPINGS_DEALT]:
+                state.hand_toppings[seat * NUM_KINDS + card] += 1
+        # 4. Only now shuffle the Mamma Mia! card into the rest: nobody can start with it.
+        supply = toppings[players * TOPPINGS_DEALT :]
+        supply.append(MAMMA_MIA_CARD)
+        rng.shuffle(supply)
+        state.supply = supply
     # 5. Everyone draws the top order of their waiter.
     state.hand_orders = [w[:1] for w in state.waiters]
     state.waiters = [w[1:] for w in state.waiters]
     state.known_hand_orders = [()] * players
     state.completed = [()] * players
     # 6. The start player.
-    state.start_player = 0 if options.first_player == "seat0" else rng.below(players)
+    if options.start_player == "random":
+        state.start_player = rng.below(players)
+    elif options.start_player < players:
+        state.start_player = options.start_player
+    else:
+        raise OptionError(f"start_player is seat {options.start_player}, but there are only {players} seats")
     state.active = state.start_player
     init_round_fields(state)
 

@@ -49,6 +49,8 @@ def check_invariants(state: "SweetNoseState") -> list[str]:
     tiles = [t for t in state.held if t != NO_TILE]
     if len(set(tiles)) != len(tiles) or any(not 0 <= t < len(TILES) for t in tiles):
         problems.append(f"shop tiles held twice or unknown: {list(state.held)}")
+    if set(tiles) & set(state.spent):
+        problems.append(f"a tile used this round is held again: {list(state.spent)}")
     # Whose move it is matches the step.
     if state.step == OVER:
         if state.to_move:

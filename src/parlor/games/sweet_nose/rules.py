@@ -90,6 +90,7 @@ class SweetNoseState(State):
         "in_auction",
         "swaps",
         "past",
+        "spent",
     )
 
     round: int  # 1.. (0 during the Shopkeeper auction)
@@ -114,6 +115,7 @@ class SweetNoseState(State):
     in_auction: tuple[bool, ...]  # Shopkeeper: seat -> has not passed yet
     swaps: tuple[tuple[int, int, int], ...]  # this round's public card swaps (seat, kind, kind)
     past: tuple[tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...]], ...]  # (round, cards, scores)
+    spent: tuple[int, ...]  # tiles used (flipped face up, so public) since the last shop phase
 
     # ------------------------------------------------------------------ cloning
     def clone(self) -> "SweetNoseState":
@@ -141,6 +143,7 @@ class SweetNoseState(State):
         c.in_auction = self.in_auction
         c.swaps = self.swaps
         c.past = self.past
+        c.spent = self.spent
         return c
 
     # ------------------------------------------------------------------ small helpers
@@ -179,6 +182,15 @@ class SweetNoseState(State):
 
     def holder_of(self, tile: int) -> int:
         return self.held.index(tile) if tile in self.held else -1
+
+    def hides_tile(self, seat: int) -> bool:
+        """Does ``seat`` hold a tile the others see only by its level (A14)?
+
+        Then nothing the engine does on that seat's behalf may depend on which tile it
+        is: the seat is always asked (never skipped, its turn never ends by itself), and
+        every holder of a tile of that level is asked at a deferred tile's moment.
+        """
+        return not self.options.shop_tiles_visible and self.held[seat] != NO_TILE
 
     def _set_held(self, seat: int, tile: int) -> None:
         held = list(self.held)
@@ -293,8 +305,12 @@ class SweetNoseState(State):
             self.exchanged = False
             seat = self.active
             self.to_move = (seat,)
-            if self.can_exchange(seat) or self.tile_usable(seat):
+            if self.can_exchange(seat) or (self.tile_usable(seat) and not self.hides_tile(seat)):
                 self.idle_turns = 0
+                return
+            if self.hides_tile(seat):
+                # Skipping would show that the face-down tile has no use now: ask the seat
+                # (it may answer "end turn"); ``end_turn`` counts the turn as idle if so.
                 return
             # Nothing at all to do: the turn is skipped (A4).
             events.append(public("turn_skipped", seat=seat))
@@ -319,8 +335,17 @@ class SweetNoseState(State):
 
     def end_turn(self, seat: int) -> list[Event]:
         events = [public("turn_ended", seat=seat)]
-        if not self.close_turn(events):
-            self.start_turn(events)
+        # A face-down tile holder who could not exchange and used nothing is, for the
+        # deadlock guard, idle: judged from what everyone saw, not from the hidden tile.
+        idle = self.hides_tile(seat) and not self.exchanged and not self.can_exchange(seat)
+        if idle:
+            self.idle_turns += 1
+        if self.close_turn(events):
+            return events
+        if idle and self.idle_turns >= self.players:
+            self.end_exchange_phase("deadlock", events)
+            return events
+        self.start_turn(events)
         return events
 
     def after_action(self, events: list[Event]) -> None:
@@ -329,7 +354,10 @@ class SweetNoseState(State):
             self.end_exchange_phase("tray_empty", events)
             return
         seat = self.active
-        turn_done = (self.exchanged or not self.can_exchange(seat)) and not self.tile_usable(seat)
+        # A face-down tile keeps the turn open (the seat ends it), whether or not it has a use.
+        turn_done = (self.exchanged or not self.can_exchange(seat)) and not (
+            self.tile_usable(seat) or self.hides_tile(seat)
+        )
         if turn_done and not self.close_turn(events):
             self.start_turn(events)
 
@@ -482,6 +510,8 @@ class SweetNoseState(State):
     def use_tile(self, seat: int, tile: int, detail: dict[str, Any], events: list[Event]) -> None:
         """Flip the tile, then return it level side up to its shop space (§4.2)."""
         self._set_held(seat, NO_TILE)
+        self.spent = (*self.spent, tile)
+        self.idle_turns = 0
         events.insert(0, public("shop_used", seat=seat, tile=TILES[tile].id, **detail))
 
     # The ten abilities (§5), one function each.
@@ -594,34 +624,50 @@ class SweetNoseState(State):
     def end_exchange_phase(self, reason: str, events: list[Event]) -> None:
         events.append(public("exchange_phase_ended", reason=reason, turns=self.phase_turns))
         self.exchanged = False
-        if self.options.l5_change_taste_timing == "phase_end":
-            holder = self.holder_of(CHANGE_TASTE)
-            if holder >= 0:
-                self.step = TASTE
-                self.active = holder
-                self.to_move = (holder,)
-                return
+        if self.options.l5_change_taste_timing == "phase_end" and self.ask_deferred(TASTE, CHANGE_TASTE, -1):
+            return
         self.score_sweetness(events)
+
+    def deferred_askers(self, tile: int) -> list[int]:
+        """Who is asked at a deferred tile's moment (A11, A12), in turn order.
+
+        With open tiles, its holder. With face-down tiles (A14), every holder of a tile
+        of its level: asking only the true holder would name the tile to everyone.
+        """
+        level = TILES[tile].level
+        held = self.held
+        if self.options.shop_tiles_visible:
+            return [s for s in self.turn_order() if held[s] == tile]
+        return [s for s in self.turn_order() if held[s] != NO_TILE and TILES[held[s]].level == level]
+
+    def ask_deferred(self, step: int, tile: int, after: int) -> bool:
+        """Ask the next of ``deferred_askers(tile)`` after seat ``after`` (-1: the first)."""
+        askers = self.deferred_askers(tile)
+        if after >= 0:
+            order = self.turn_order()
+            askers = [s for s in askers if order.index(s) > order.index(after)]
+        if not askers:
+            return False
+        self.step = step
+        self.active = askers[0]
+        self.to_move = (askers[0],)
+        return True
 
     def deferred_change_taste(self, seat: int, action: Action) -> list[Event]:
         if type(action) is A.Decline:
             events = [public("shop_kept", seat=seat)]
         else:
             events = self.change_taste(seat, KIND_OF[action.first], KIND_OF[action.second])  # type: ignore[attr-defined]
-        self.score_sweetness(events)
+        if not self.ask_deferred(TASTE, CHANGE_TASTE, seat):
+            self.score_sweetness(events)
         return events
 
     # ---- phase 3: score sweetness (§4.3)
     def score_sweetness(self, events: list[Event]) -> None:
         self.revealed = True
         events.append(public("sweetness_revealed", values=[values_json(v) for v in self.sweetness]))
-        if self.options.l5_ignore_market_timing == "scoring":
-            holder = self.holder_of(IGNORE_MARKET)
-            if holder >= 0:
-                self.step = DECLARE
-                self.active = holder
-                self.to_move = (holder,)
-                return
+        if self.options.l5_ignore_market_timing == "scoring" and self.ask_deferred(DECLARE, IGNORE_MARKET, -1):
+            return
         self.move_score_markers(events)
 
     def declare_ignore_market(self, seat: int, action: Action) -> list[Event]:
@@ -629,7 +675,8 @@ class SweetNoseState(State):
             events = [public("shop_kept", seat=seat)]
         else:
             events = self.ignore_market(seat)
-        self.move_score_markers(events)
+        if not self.ask_deferred(DECLARE, IGNORE_MARKET, seat):
+            self.move_score_markers(events)
         return events
 
     def score_by_kind(self, seat: int) -> list[int]:
@@ -673,9 +720,14 @@ class SweetNoseState(State):
                 self.trays[i] += n
                 self.bowls[i] = 0
         for seat, tile in enumerate(self.held):
-            if tile != NO_TILE:
+            if tile == NO_TILE:
+                continue
+            if self.options.shop_tiles_visible:
                 events.append(public("shop_returned", seat=seat, tile=TILES[tile].id))
+            else:  # A14: an unused tile goes back level side up, its ability never shown
+                events.append(public("shop_returned", seat=seat, level=TILES[tile].level))
         self.held = (NO_TILE,) * self.players
+        self.spent = ()
         # 3. The next start player: the highest round score (A17 for a tie).
         old_start = self.start_player
         new_start = self.next_start_player()
@@ -782,11 +834,22 @@ class SweetNoseState(State):
             legal.append(A.PASS)
             return legal
         if step in (TASTE, DECLARE):
-            legal = list(A.CHANGE_TASTE.values()) if step == TASTE else [A.IGNORE_MARKET]
+            tile = self.held[seat]
+            if step == TASTE and tile == CHANGE_TASTE:
+                legal = list(A.CHANGE_TASTE.values())
+            elif step == DECLARE and tile == IGNORE_MARKET:
+                legal = [A.IGNORE_MARKET]
+            else:  # a face-down level-5 tile that has no use now (A14): asked all the same
+                return [A.DECLINE]
             if self.options.shop_tile_use == "optional":  # A13: a deferred tile may stay unused
                 legal.append(A.DECLINE)
             return legal
         return []
+
+    def _forced_move_is_public(self, seat: int) -> bool:
+        # With face-down tiles (A14) how many options a holder has depends on which tile
+        # of its level it holds, so its only option is asked, never played for it.
+        return not (self.step in (EXCHANGE, TASTE, DECLARE) and self.hides_tile(seat))
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         step = self.step
@@ -870,11 +933,13 @@ class SweetNoseState(State):
                     cards[p] = A.PERMUTATIONS[rng.below(len(A.PERMUTATIONS))]
             d.sweetness = tuple(cards)
         if not self.options.shop_tiles_visible:
+            # Another holder's tile is any of its level the seat does not hold itself and
+            # has not seen flipped (used) since the tiles were picked.
             held = list(d.held)
             for tiles in TILES_OF_LEVEL.values():
                 holders = [p for p in range(self.players) if p != seat and held[p] in tiles]
                 if holders:
-                    candidates = [t for t in tiles if t != held[seat]]
+                    candidates = [t for t in tiles if t != held[seat] and t not in self.spent]
                     rng.shuffle(candidates)
                     for p, t in zip(holders, candidates):
                         held[p] = t
@@ -907,6 +972,7 @@ class SweetNoseState(State):
             "in_auction": list(self.in_auction),
             "swaps": [list(s) for s in self.swaps],
             "past": [[r, [list(v) for v in cards], list(scores)] for r, cards, scores in self.past],
+            "spent": [TILES[t].id for t in self.spent],
         }
 
 
@@ -946,10 +1012,11 @@ def setup(state: SweetNoseState) -> list[Event]:
     state.in_auction = (False,) * players
     state.swaps = ()
     state.past = ()
+    state.spent = ()
     # 6. The start player (A18).
-    first = options.first_start_player
+    first = options.start_player
     if first != "random" and first >= players:
-        raise OptionError(f"first_start_player is seat {first}, but there are only {players} seats")
+        raise OptionError(f"start_player is seat {first}, but there are only {players} seats")
     state.start_player = state.rng.below(players) if first == "random" else first
     state.active = state.start_player
     events = [

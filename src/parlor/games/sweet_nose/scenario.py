@@ -201,6 +201,7 @@ def build(game: Any, data: Mapping[str, Any]) -> SweetNoseState:
     if len(set(t for t in held if t != NO_TILE)) != len([t for t in held if t != NO_TILE]):
         raise ScenarioError("tiles: two seats cannot hold the same tile")
     state.held = tuple(held)
+    state.spent = ()
     ignoring = _seat_list(data.get("ignoring"), players, "ignoring")
     state.ignoring = tuple(bool(f) for f in ignoring)
     state.revealed = False

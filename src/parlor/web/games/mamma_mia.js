@@ -99,11 +99,12 @@ function orderPicture(order) {
   return [];
 }
 
-function orderCard(ctx, order, extra = "", pick = null) {
+export function orderCard(ctx, order, extra = "", pick = null) {
   const deck = deckOf(order);
   return h(
     "div",
-    { class: `mm-card order deck-${deck} ${extra}`, "data-order": order, title: orderPhrase(ctx, order), "data-pick": pick, "data-key": pick || undefined },
+    // Every order card is unique: it slides from the hand to the oven or the baked pile (patch.js).
+    { class: `mm-card order deck-${deck} ${extra}`, "data-order": order, title: orderPhrase(ctx, order), "data-pick": pick, "data-key": pick || undefined, "data-flip": extra.includes("mini") ? undefined : `mm:${order}` },
     h("span", { class: "order-pic" }, orderPicture(order)),
     h("span", { class: "card-name" }, cardLabel(ctx, order)),
   );
@@ -200,8 +201,8 @@ function playerPanel(ctx, view, p) {
     h(
       "div",
       { class: "stats" },
-      h("span", { class: "stat", title: ctx.t("mm.toppings_in_hand") }, back(String(p.toppings_in_hand), "mini topping-back"), ctx.t("mm.toppings_short")),
-      h("span", { class: "stat", title: ctx.t("mm.orders_in_hand") }, back(String(p.orders_in_hand), `mini order-back deck-${p.deck}`), ctx.t("mm.orders_short")),
+      h("span", { class: "stat", title: ctx.t("mm.toppings_in_hand") }, back(String(p.toppings_in_hand), "mini topping-back"), ctx.t("mm.toppings_short", { n: p.toppings_in_hand })),
+      h("span", { class: "stat", title: ctx.t("mm.orders_in_hand") }, back(String(p.orders_in_hand), `mini order-back deck-${p.deck}`), ctx.t("mm.orders_short", { n: p.orders_in_hand })),
       h("span", { class: "stat waiter-stat", title: ctx.t("mm.waiter"), "data-pick": me ? "source:waiter" : null }, back(String(p.waiter_size), `mini waiter deck-${p.deck}`), ctx.t("mm.waiter_short")),
       h("span", { class: "stat score" }, h("b", {}, String(p.score)), ctx.t("mm.completed_short")),
     ),

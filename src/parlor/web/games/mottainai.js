@@ -1,12 +1,11 @@
 // Mottainai on the page: every player's temple (task slot, helpers, craft bench, sales, Gallery and
 // Gift Shop works), the floor, the deck, your hand face up, whose turn, the part of the day and the
 // decision on hand. It draws only what the view holds (views.py): other hands and every waiting
-// area are counts. Card names are proper names and stay English in every language; the 54 effect
-// texts come in the reader's language from i18n/mottainai_cards.<lang>.json (English in
-// mottainai_cards.js until they load); materials, roles, zones, phases and all sentences are in
+// area are counts. The 54 card names and effect texts come in the reader's language from
+// i18n/mottainai_cards.<lang>.json (English, from mottainai_cards.js, until they load); materials, roles, zones, phases and all sentences are in
 // the catalogs under "mt.".
 import { h } from "../js/dom.js";
-import { effectNow, loadCardTexts } from "../js/card_text.js";
+import { effectNow, loadCardTexts, nameNow } from "../js/card_text.js";
 import { currentLang } from "../js/i18n.js";
 import { CARDS } from "./mottainai_cards.js";
 
@@ -25,7 +24,7 @@ function info(id) {
   // The effect in the reader's language once its texts are loaded (i18n/mottainai_cards.*.json),
   // English until then.
   if (!c) return { name: String(id), material: "", value: "", effect: "" };
-  return { name: c[0], material: c[1], value: c[2], effect: effectNow(id, currentLang()) || c[3] };
+  return { name: nameNow(id, currentLang()) || c[0], material: c[1], value: c[2], effect: effectNow(id, currentLang()) || c[3] };
 }
 
 function mat(ctx, m) {
@@ -40,7 +39,9 @@ function wing(ctx, w) {
   return ctx.tMaybe(`mt.zone.${w}`, w);
 }
 
-/** "Bowl (clay 3)" in the reader's language; the card name itself stays English. */
+/** "Bowl (clay 3)" in the reader's language. */
+export { info as cardInfo, ROLE_OF };
+
 export function cardLabel(ctx, id) {
   if (!id) return "?";
   const c = info(id);

@@ -34,6 +34,15 @@ function effectOf(texts, cardId) {
   return entry && typeof entry.effect === "string" ? entry.effect : "";
 }
 
+/** The card's name in lang (loaded texts), or "" (the caller keeps the English name). */
+export function nameNow(cardId, lang) {
+  const code = lang || FALLBACK;
+  const texts = ready.get(code);
+  if (!texts || cardId === "_glossary" || !Object.prototype.hasOwnProperty.call(texts, cardId)) return "";
+  const entry = texts[cardId];
+  return entry && typeof entry.name === "string" ? entry.name : "";
+}
+
 /** The effect text of cardId in lang, or the English one when lang or the id is missing. */
 export async function cardEffect(cardId, lang) {
   const code = lang || FALLBACK;

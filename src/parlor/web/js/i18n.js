@@ -40,8 +40,43 @@ export function currentLang() {
   return lang;
 }
 
+// English words that depend on who acts and how many: "{who} opens" reads "You open" when the
+// reader acts, "{who}'s" reads "your", and "card(s)" follows the number written before it.
+const IRREGULAR = { has: "have", is: "are", was: "were", does: "do", goes: "go" };
+
+function baseForm(verb) {
+  if (IRREGULAR[verb]) return IRREGULAR[verb];
+  if (!verb.endsWith("s") || verb.endsWith("ss")) return verb;
+  if (verb.endsWith("ies")) return `${verb.slice(0, -3)}y`;
+  if (/(ss|sh|ch|x|z|o)es$/.test(verb)) return verb.slice(0, -2);
+  return verb.slice(0, -1);
+}
+
+function english(text, params) {
+  const you = catalog["ui.you"] ?? "You";
+  const youObject = catalog["ui.you_object"] ?? "you";
+  let out = text;
+  for (const [name, value] of Object.entries(params || {})) {
+    if (value !== you && value !== youObject) continue;
+    out = out.replace(new RegExp(`\\{${name}\\}'s\\b`, "g"), value === you ? "Your" : "your");
+    if (value === you) {
+      out = out.replace(new RegExp(`\\{${name}\\} ([a-z]+)`, "g"), (m, verb) => `{${name}} ${baseForm(verb)}`);
+      out = out.replace(/\btheir own\b/g, "your own");
+    }
+  }
+  return out;
+}
+
+function plurals(text, params) {
+  let out = text.replace(/\b(\d+)((?:\s+[A-Za-z-]+)*?\s+[A-Za-z]+)\(s\)/g, (m, n, words) => `${n}${words}${Number(n) === 1 ? "" : "s"}`);
+  if (out.includes("(s)") && params && typeof params.n === "number") out = out.replace(/\(s\)/g, params.n === 1 ? "" : "s");
+  return out;
+}
+
 function fill(text, params) {
-  return text.replace(/\{(\w+)\}/g, (m, name) => (params && params[name] !== undefined ? String(params[name]) : m));
+  const template = lang === "en" ? english(text, params) : text;
+  const filled = template.replace(/\{(\w+)\}/g, (m, name) => (params && params[name] !== undefined ? String(params[name]) : m));
+  return lang === "en" ? plurals(filled, params) : filled;
 }
 
 /** The catalog text for key, with {name} placeholders filled from params. */

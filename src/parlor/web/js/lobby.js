@@ -1,5 +1,6 @@
 // The lobby: pick a game, players, rule options and seats; create the table; hand out the links.
 import { h, humanize } from "./dom.js";
+import { patch } from "./patch.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { rememberHost } from "./host.js";
 
@@ -18,7 +19,49 @@ export function optionLabel(game, name) {
 export function optionValue(game, name, value) {
   if (value === true) return t("ui.yes");
   if (value === false) return t("ui.no");
+  if (value === null) return t("lobby.opt_none");
+  // A start player given as a seat number reads as that seat (with its name, once typed).
+  if (typeof value === "number" && /start_player|first_player/.test(name)) return seatLabel(value);
   return tMaybe(`optval.${game}.${name}.${value}`, tMaybe(`optval.${value}`, String(value)));
+}
+
+function seatLabel(i) {
+  const seat = form.seats[i];
+  const label = t("lobby.seat_n", { n: i + 1 });
+  return seat && seat.kind === "human" && seat.name ? `${label} (${seat.name})` : label;
+}
+
+/** The one-line help of an option: the catalog's, else the server's own words (English). */
+function optionHelp(game, o) {
+  return tMaybe(`opthelp.${game}.${o.name}`, o.meaning || o.help || "");
+}
+
+// ---- valid combinations -------------------------------------------------------------------------
+// The player range under the chosen options: the game's, narrowed by every chosen option value the
+// server lists in player_ranges_by_option; a seat-number start player needs that many seats.
+function rangeFor(g, options) {
+  // An option value listed in player_ranges_by_option sets the range (max_players = 6 widens it,
+  // team_play narrows it); several such values must all hold.
+  const matching = (g.player_ranges_by_option || []).filter((r) => JSON.stringify(options[r.option]) === JSON.stringify(r.value));
+  let low = matching.length ? Math.max(...matching.map((r) => r.min_players)) : g.min_players;
+  let high = matching.length ? Math.min(...matching.map((r) => r.max_players)) : g.max_players;
+  for (const o of g.options) {
+    const v = options[o.name];
+    if (typeof v === "number" && /start_player|first_player/.test(o.name) && (o.allowed || []).some((a) => typeof a === "string")) low = Math.max(low, v + 1);
+  }
+  return [low, high];
+}
+
+/** Every player count some choice of options allows (the players list; the others are disabled). */
+function widestRange(g) {
+  const all = [[g.min_players, g.max_players], ...(g.player_ranges_by_option || []).map((r) => [r.min_players, r.max_players])];
+  return [Math.min(...all.map((r) => r[0])), Math.max(...all.map((r) => r[1]))];
+}
+
+/** Whether choosing value for option o keeps a valid table at the current player count. */
+function valueFits(g, o, value) {
+  const [low, high] = rangeFor(g, { ...form.options, [o.name]: value });
+  return low <= form.players && form.players <= high;
 }
 
 function gameOf(name) {
@@ -28,9 +71,10 @@ function gameOf(name) {
 function chooseGame(name) {
   const g = gameOf(name);
   form.game = name;
-  form.players = Math.min(Math.max(form.players || 3, g.min_players), g.max_players);
   form.options = {};
   for (const o of g.options) form.options[o.name] = o.default;
+  const [low, high] = rangeFor(g, form.options);
+  form.players = Math.min(Math.max(form.players || 3, low), high);
   resizeSeats();
 }
 
@@ -54,12 +98,19 @@ function optionInput(g, o) {
     input = h("input", { type: "checkbox", id, name: o.name, checked: value === true });
     input.addEventListener("change", () => (form.options[o.name] = input.checked));
   } else if (o.allowed) {
+    // Values that no player count of this table allows are offered disabled, with the reason.
+    const values = o.nullable && !o.allowed.includes(null) ? [null, ...o.allowed] : o.allowed;
     input = h(
       "select",
-      { id, name: o.name },
-      o.allowed.map((a) => h("option", { value: JSON.stringify(a), selected: a === value }, optionValue(g.name, o.name, a))),
+      { id, name: o.name, "aria-describedby": `${id}-help`, "data-value": JSON.stringify(value) },
+      values.map((a) =>
+        h("option", { value: JSON.stringify(a), selected: a === value, disabled: !valueFits(g, o, a) }, optionValue(g.name, o.name, a)),
+      ),
     );
-    input.addEventListener("change", () => (form.options[o.name] = JSON.parse(input.value)));
+    input.addEventListener("change", () => {
+      form.options[o.name] = JSON.parse(input.value);
+      render();
+    });
   } else {
     const numeric = o.type === "int" || o.type === "float";
     input = h("input", { type: numeric ? "number" : "text", id, name: o.name, value: value ?? "" });
@@ -68,11 +119,13 @@ function optionInput(g, o) {
     });
   }
   const changed = JSON.stringify(value) !== JSON.stringify(o.default);
+  const help = optionHelp(g.name, o);
   return h(
     "div",
     { class: `opt opt-${o.type}${changed ? " changed" : ""}` },
     h("label", { for: id }, optionLabel(g.name, o.name)),
     input,
+    help ? h("small", { class: "opt-help", id: `${id}-help` }, help) : null,
   );
 }
 
@@ -104,7 +157,7 @@ function seatRow(i) {
   const seat = form.seats[i];
   const kind = h(
     "select",
-    { name: `seat-${i}-kind`, "aria-label": t("lobby.seat_kind") },
+    { name: `seat-${i}-kind`, "aria-label": t("lobby.seat_kind"), "data-value": seat.kind },
     h("option", { value: "human", selected: seat.kind === "human" }, t("lobby.human")),
     h("option", { value: "bot", selected: seat.kind === "bot" }, t("lobby.bot")),
   );
@@ -120,12 +173,14 @@ function seatRow(i) {
       maxlength: 40,
       placeholder: t("lobby.name_placeholder"),
       value: seat.name || "",
+      "data-value": seat.name || "",
     });
     extra.addEventListener("input", () => (form.seats[i].name = extra.value));
+    extra.addEventListener("change", () => render()); // start-player choices show the name
   } else {
     extra = h(
       "select",
-      { name: `seat-${i}-level`, "aria-label": t("lobby.level") },
+      { name: `seat-${i}-level`, "aria-label": t("lobby.level"), "data-value": seat.level },
       catalog.bot_levels.map((l) =>
         h("option", { value: l.level, selected: l.level === seat.level, title: l.description }, t(`level.${l.level}`)),
       ),
@@ -164,8 +219,19 @@ async function create(ev) {
         bots_before_join: form.botsBeforeJoin,
       }),
     });
-    const body = await res.json();
-    if (!res.ok) throw new Error(body.error ? body.error.message : `HTTP ${res.status}`);
+    // The server answers JSON ({error: {code, message, field}}); anything else is reported by status.
+    const text = await res.text();
+    let body = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = null;
+    }
+    if (!res.ok || !body) {
+      const err = body && body.error;
+      const message = err ? [err.message, err.field ? `(${err.field})` : ""].join(" ").trim() : t("lobby.http_error", { status: res.status });
+      throw new Error(message);
+    }
     created = body;
     rememberHost(body.table.id, body.host_token); // this browser is the table's host
     render();
@@ -225,7 +291,7 @@ function render() {
   document.title = `Parlor — ${t("lobby.heading")}`;
   if (!catalog) return;
   if (created) {
-    app.replaceChildren(renderCreated());
+    patch(app, [renderCreated()]);
     return;
   }
   const g = gameOf(form.game);
@@ -250,20 +316,28 @@ function render() {
       ),
     ),
   );
+  const [low, high] = rangeFor(g, form.options);
+  const [fewest, most] = widestRange(g);
   const players = h(
     "select",
-    { id: "players", name: "players" },
-    Array.from({ length: g.max_players - g.min_players + 1 }, (_, i) => g.min_players + i).map((n) =>
-      h("option", { value: n, selected: n === form.players }, String(n)),
+    { id: "players", name: "players", "data-value": String(form.players) },
+    Array.from({ length: most - fewest + 1 }, (_, i) => fewest + i).map((n) =>
+      h("option", { value: n, selected: n === form.players, disabled: n < low || n > high }, String(n)),
     ),
   );
   players.addEventListener("change", () => {
     form.players = Number(players.value);
+    // An option value this count no longer allows goes back to its default (or the first that fits).
+    for (const o of g.options) {
+      if (!o.allowed || valueFits(g, o, form.options[o.name])) continue;
+      form.options[o.name] = valueFits(g, o, o.default) ? o.default : o.allowed.find((a) => valueFits(g, o, a));
+    }
     resizeSeats();
     render();
   });
   const summary = tMaybe(`game.${g.name}.summary`, g.summary || "");
-  app.replaceChildren(
+  // patch() keeps the live form: focus, the open options and what is being typed survive a redraw.
+  patch(app, [
     h(
       "form",
       { class: "card lobby-form", onsubmit: create },
@@ -271,6 +345,8 @@ function render() {
       h("h2", {}, t("lobby.game")),
       games,
       summary ? h("p", { class: "summary muted" }, summary) : null,
+      h("p", { class: "help-links" }, h("a", { href: `/static/rules.html#${g.name}`, id: "rules-link" }, t("help.rules_of", { game: gameTitle(g) })), " · ",
+        h("a", { href: `/static/rules.html#${g.name}/cards`, id: "cards-link" }, t("help.cards"))),
       h("div", { class: "field" }, h("label", { for: "players" }, t("lobby.players")), players),
       h("h2", {}, t("lobby.seats")),
       h("div", { class: "seats" }, form.seats.map((_, i) => seatRow(i))),
@@ -282,13 +358,14 @@ function render() {
       h("p", { id: "lobby-error", class: "error", role: "alert" }),
       h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create")),
     ),
-  );
+  ]);
 }
 
 async function main() {
   await loadLang();
   document.getElementById("lang-slot").replaceChildren(languagePicker(() => render()));
   const res = await fetch("/api/games");
+  if (!res.ok) throw new Error(t("lobby.http_error", { status: res.status }));
   catalog = await res.json();
   const first = catalog.games.find((g) => g.available);
   chooseGame(first.name);

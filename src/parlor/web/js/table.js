@@ -402,7 +402,7 @@ function logBox() {
     "section",
     { class: "log card", id: "log", "data-keep": "" },
     h("h2", {}, t("ui.log")),
-    h("ol", { class: "log-lines", id: "log-lines", role: "log", "aria-live": "polite", "aria-relevant": "additions" }),
+    h("ol", { class: "log-lines", id: "log-lines", role: "log", tabindex: "0", "aria-live": "polite", "aria-relevant": "additions", "aria-label": t("ui.log") }),
     h("button", { type: "button", class: "small new-moves", id: "new-moves", hidden: true }, ""),
   );
 }
@@ -493,7 +493,7 @@ function resultBox() {
       { class: "result-actions" },
       next || again,
       h("a", { class: "button", id: "replay-link", href: `/replay/${encodeURIComponent(tableId)}${you !== null ? `#token=${token}` : ""}` }, t("result.replay")),
-      h("a", { class: "button", href: `/rules/${st.game}` }, t("help.rules")),
+      h("a", { class: "button", href: `/static/rules.html#${st.game}` }, t("help.rules")),
       h("a", { class: "button", href: "/" }, t("result.lobby")),
     ),
   );
@@ -586,7 +586,7 @@ function noticeControls() {
   if ("Notification" in window && Notification.permission === "default") {
     items.push(h("button", { type: "button", class: "small tool", id: "notify", onclick: async () => { await Notification.requestPermission(); render(); } }, t("ui.notify")));
   }
-  items.push(h("a", { class: "tool", id: "rules-link", href: `/rules/${st.game}`, target: "_blank", rel: "noopener" }, t("help.rules")));
+  items.push(h("a", { class: "tool", id: "rules-link", href: `/static/rules.html#${st.game}`, target: "_blank", rel: "noopener" }, t("help.rules")));
   return h("div", { class: "tools" }, items);
 }
 
@@ -637,8 +637,10 @@ function render() {
     // A new position (or animation step) is on screen: moves wait until it has been seen.
     const now = performance.now();
     guard.until = now + GUARD_MS;
-    if (guard.spotUntil === Infinity) guard.spotUntil = now + SAME_SPOT_MS;
   }
+  // The same-spot rule runs from the moment the answer to the last move is on screen (a new
+  // position, or a refusal that leaves the old one).
+  if (!st.pending && guard.spotUntil === Infinity) guard.spotUntil = performance.now() + SAME_SPOT_MS;
   guard.version = version;
   guard.shown = st.shown;
   document.body.dataset.pending = st.pending ? "1" : "0";

@@ -1,0 +1,153 @@
+"""Help pages and the lobby: the rules of each game and its card/tile reference in the four languages
+(the same texts as the table), the rules files complete in every language, the lobby offering only
+combinations the server accepts and showing a server error's own message (never a JSON parse error)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import Server
+from .test_browser import DESKTOP, LANGS, PHONE
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
+GAMES = ["mamma-mia", "sweet-nose", "mottainai"]
+REFERENCE_ITEMS = {"mamma-mia": 5, "sweet-nose": 10, "mottainai": 54}
+
+
+def rules(lang: str) -> dict[str, Any]:
+    return json.loads((WEB / "i18n" / f"rules.{lang}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_rules_files_complete(lang: str) -> None:
+    """Every language has every game's rules, section for section as in English, with no empty text."""
+    en, other = rules("en"), rules(lang)
+    assert sorted(other) == sorted(GAMES)
+    for game in GAMES:
+        assert [len(paras) for _, paras in other[game]] == [len(paras) for _, paras in en[game]], (lang, game)
+        for heading, paras in other[game]:
+            assert heading.strip() and all(p.strip() for p in paras), (lang, game, heading)
+        if lang != "en":
+            assert other[game] != en[game], f"{lang}: {game}'s rules are not translated"
+
+
+def new_page(browser: Any, lang: str, viewport: dict[str, int] = DESKTOP) -> tuple[Any, Any, list[str]]:
+    context = browser.new_context(viewport=viewport)
+    context.add_init_script(f"localStorage.setItem('parlor.lang', '{lang}')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return context, page, errors
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_rules_pages_in_every_language(server: Server, browser: Any, screenshots: Path, lang: str) -> None:
+    context, page, errors = new_page(browser, lang)
+    texts = rules(lang)
+    cards = json.loads((WEB / "i18n" / f"mottainai_cards.{lang}.json").read_text(encoding="utf-8"))
+    catalog = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    try:
+        # Reachable from the lobby.
+        page.goto(server.base + "/")
+        page.wait_for_selector("#rules-link")
+        page.click("#rules-link")
+        page.wait_for_selector("body[data-ready='1']")
+        for game in GAMES:
+            page.goto(f"{server.base}/static/rules.html#{game}")
+            page.wait_for_function(
+                f"document.body.dataset.game === '{game}' && document.body.dataset.lang === '{lang}'"
+            )
+            article = page.locator("#rules").inner_text()
+            for heading, paras in texts[game]:
+                assert heading in article
+                for p in paras:
+                    assert p in article, (lang, game, p[:40])
+            assert page.locator("#cards .ref-item").count() == REFERENCE_ITEMS[game]
+            out = screenshots / f"rules_{game.replace('-', '_')}_{lang}.png"
+            page.screenshot(path=str(out), full_page=False)
+        # The reference holds the table's own texts: Mottainai names and effects, Sweet Nose tiles.
+        page.goto(f"{server.base}/static/rules.html#mottainai/cards")
+        page.wait_for_function("document.body.dataset.game === 'mottainai'")
+        crane = page.locator("#cards [data-ref=crane]").inner_text()
+        if lang != "en":
+            assert cards["crane"]["name"] in crane and cards["crane"]["effect"] in crane
+        page.goto(f"{server.base}/static/rules.html#sweet-nose/cards")
+        page.wait_for_function("document.body.dataset.game === 'sweet-nose'")
+        assert catalog["sn.tile_text.l1_stash"] in page.locator("#cards [data-ref=l1_stash]").inner_text()
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_lobby_offers_only_what_the_server_accepts(server: Server, browser: Any, request: Any) -> None:
+    """Every player count and option value the lobby leaves enabled creates a table (201, never a 500)."""
+    games = httpx.get(f"{server.base}/api/games", timeout=10).json()["games"]
+    if not all("player_ranges_by_option" in g for g in games if g.get("available")):
+        # Until /api/games says which player counts each option allows, the lobby cannot know that
+        # Mottainai seats 6 only with max_players=6 (the server's side of issue 14).
+        request.applymarker(pytest.mark.xfail(reason="/api/games lacks player_ranges_by_option", strict=False))
+    context, page, errors = new_page(browser, "en", PHONE)
+    tried = 0
+    try:
+        page.goto(server.base + "/")
+        for game in GAMES:
+            page.click(f"button.game-pick[data-game={game}]")
+            page.wait_for_selector(f"button.game-pick.chosen[data-game={game}]")
+            counts = page.eval_on_selector_all(
+                "#players option:not([disabled])", "els => els.map(e => Number(e.value))"
+            )
+            combos: list[tuple[int, dict[str, Any]]] = [(n, {}) for n in counts]
+            page.select_option("#players", "3")
+            for name, values in page.evaluate(
+                """() => [...document.querySelectorAll('.opts select')].map(s =>
+                    [s.name, [...s.options].filter(o => !o.disabled).map(o => JSON.parse(o.value))])"""
+            ):
+                combos += [(3, {name: v}) for v in values]
+            # A seat-number start player beyond the table is not offered.
+            if game == "sweet-nose":
+                disabled = page.eval_on_selector_all(
+                    "select[name=first_start_player] option[disabled]", "els => els.map(e => e.value)"
+                )
+                assert disabled == ["3", "4"], disabled
+            for players, options in combos:
+                seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (players - 1)
+                body = {"game": game, "players": players, "seats": seats, "options": options}
+                r = httpx.post(f"{server.base}/api/tables", json=body, timeout=10)
+                assert r.status_code == 201, (game, players, options, r.status_code, r.text[:200])
+                tried += 1
+        assert tried > 60
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_lobby_shows_the_servers_message(server: Server, browser: Any) -> None:
+    context, page, _ = new_page(browser, "en")
+    try:
+        page.goto(server.base + "/")
+        page.wait_for_selector("#create")
+        # A JSON error: its message is shown.
+        page.route(
+            "**/api/tables",
+            lambda route: route.fulfill(
+                status=400,
+                content_type="application/json",
+                body=json.dumps({"error": {"code": "bad_option", "message": "No such rule", "field": "options"}}),
+            ),
+        )
+        page.click("#create")
+        page.wait_for_function("document.getElementById('lobby-error').textContent.includes('No such rule')")
+        page.unroute("**/api/tables")
+        # Not JSON at all (a proxy's page, a crash): the status, never "Unexpected token".
+        page.route("**/api/tables", lambda route: route.fulfill(status=500, body="Internal Server Error"))
+        page.click("#create")
+        page.wait_for_function("document.getElementById('lobby-error').textContent.includes('500')")
+        text = page.locator("#lobby-error").inner_text()
+        assert "Unexpected token" not in text and "JSON" not in text, text
+    finally:
+        context.close()

@@ -1,0 +1,101 @@
+"""The table stays put while others move (js/patch.js, the log in js/table.js): scroll position, focus and
+opened card texts survive bot moves, the log keeps the reader's place with a "new lines" marker; and a
+double click never plays two moves (the click guard in js/table.js)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .conftest import Server
+from .test_browser import DESKTOP, Seat, click_one
+
+
+def test_scroll_focus_and_open_card_survive_moves(server: Server, browser: Any) -> None:
+    table = server.create(
+        "mottainai", 3, [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    )
+    player = Seat(browser, server.url(table["seats"][0]["join_path"]))
+    watcher = Seat(browser, server.url(table["spectator_path"]), viewport=DESKTOP)
+    rng = random.Random(5)
+    try:
+        for _ in range(8):  # a few turns, so that the log can scroll
+            click_one(player, rng)
+        page = watcher.page
+        page.wait_for_function(
+            "document.getElementById('log-lines').scrollHeight > document.getElementById('log-lines').clientHeight + 40"
+        )
+        # Open a card's text (the i), focus the log and scroll it up; mark the nodes to know them again.
+        card = page.locator(".mt-temple .mt-card .card-info").first
+        card_id = card.evaluate("el => el.closest('.mt-card').dataset.card")
+        card.click()
+        assert page.locator(f".mt-card[data-card='{card_id}']").first.get_attribute("class").count("open") == 1
+        page.evaluate(
+            """() => { const log = document.getElementById('log-lines'); log.focus(); log.scrollTop = 10;
+                       log.__mark = 1; document.querySelector('.board').__mark = 1; }"""
+        )
+        before = watcher.version()
+        for _ in range(8):
+            click_one(player, rng)
+        page.wait_for_function(f"document.body.dataset.version !== '{before}'")
+        state = page.evaluate(
+            """() => { const log = document.getElementById('log-lines');
+                       return {focus: document.activeElement === log, mark: log.__mark, top: log.scrollTop,
+                               board: document.querySelector('.board').__mark,
+                               marker: !document.getElementById('new-moves').hidden}; }"""
+        )
+        assert state == {"focus": True, "mark": 1, "top": 10, "board": 1, "marker": True}, state
+        still = page.locator(f".mt-card[data-card='{card_id}']")
+        for i in range(still.count()):
+            assert "open" in still.nth(i).get_attribute("class").split(), card_id
+        # The marker brings the reader to the newest line.
+        page.click("#new-moves")
+        assert page.evaluate(
+            "(l => l.scrollHeight - l.scrollTop - l.clientHeight < 30)(document.getElementById('log-lines'))"
+        )
+        assert not watcher.errors and not player.errors
+    finally:
+        player.close()
+        watcher.close()
+
+
+def test_a_double_click_never_plays_two_moves(server: Server, browser: Any) -> None:
+    """Mamma Mia!'s steps follow each other on the same spot: the second click of a double click
+    (250 ms, then 500 ms apart) lands on the next step's button and must not play it."""
+    for gap in (250, 500):
+        table = server.create(
+            "mamma-mia",
+            3,
+            [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}],
+            {"topping_play_required": False},
+        )
+        seat = Seat(browser, server.url(table["seats"][0]["join_path"], guard=None))
+        sent: list[str] = []
+
+        def watch(ws: Any, sent: list[str] = sent) -> None:
+            ws.on("framesent", lambda payload: sent.append(str(payload)))
+
+        try:
+            seat.page.on("websocket", watch)
+            seat.page.reload()
+            seat.page.wait_for_function("document.body.dataset.yourTurn === '1'", timeout=15000)
+            seat.page.wait_for_timeout(600)  # the position has been seen: clicks count
+            seat.page.evaluate("document.getElementById('move-list').open = true")
+            seat.page.wait_for_timeout(600)
+            first = seat.page.locator("button.move").first
+            box = first.bounding_box()
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            before = seat.version()
+            seat.page.mouse.click(x, y)
+            seat.page.wait_for_function(f"document.body.dataset.version !== '{before}'")
+            seat.page.wait_for_timeout(max(0, gap - 60))
+            # Under the pointer now: a move button of the next step (the same turn goes on).
+            under = seat.page.evaluate(f"document.elementFromPoint({x}, {y})?.closest('[data-act]') !== null")
+            seat.page.mouse.click(x, y)
+            seat.page.wait_for_timeout(700)
+            actions = [f for f in sent if '"type": "action"' in f or '"type":"action"' in f]
+            assert len(actions) == 1, (gap, under, actions)
+            assert int(seat.page.evaluate("document.body.dataset.ignoredClicks || '0'")) >= (1 if under else 0)
+            assert not seat.errors, seat.errors
+        finally:
+            seat.close()
