@@ -44,9 +44,12 @@ def test_games_lists_players_and_options():
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0
     assert "mamma-mia" in result.output and "2-5 players" in result.output
+    assert "parlor options mamma-mia" in result.output
+    full = runner.invoke(app, ["games", "--options"])
+    assert full.exit_code == 0
     for name in ("refill_mode", "show_oven_history", "monotoni_joker"):
-        assert name in result.output
-    assert "fill | up_to" in result.output
+        assert name in full.output
+    assert "fill | up_to" in full.output.replace("\n", " ") or "allowed: fill" in full.output
 
 
 def test_rules_summary():
@@ -92,7 +95,7 @@ def test_play_piped_reaches_final_table_and_saves(tmp_path):
     state = replay(record)
     assert state.is_over
     # The replay command tells the same ending, from the same seat.
-    again = runner.invoke(app, ["replay", str(save), "--seat", "0"])
+    again = runner.invoke(app, ["replay", str(save), "--seat", "1"])
     assert again.exit_code == 0, again.output
     assert final_section(again.output) == final_section(out)
     for score in state.result().scores:
@@ -110,7 +113,7 @@ def test_play_is_reproducible_with_a_seed():
 def test_invalid_entries_reprompt_and_eof_exits_cleanly():
     args = ["play", "mamma-mia", "--players", "2", "--seed", "3", "--bots", "random"]
     result = runner.invoke(app, args, input="banana\n99\n\nh\nt\nr\n1\n")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # the input ended before the game: not a success
     out = result.output
     assert "'banana' is not one of the moves" in out
     assert "'99' is not one of the moves" in out
@@ -189,7 +192,7 @@ def test_the_terminal_only_reads_the_human_seat(monkeypatch):
     monkeypatch.setattr(MammaMiaState, "view", spy_view)
     monkeypatch.setattr(text.Narrator, "lines", spy_lines)
     monkeypatch.setattr(text, "render_view", spy_render)
-    args = ["play", "mamma-mia", "--players", "4", "--seat", "1", "--seed", "8", "--bots", "random"]
+    args = ["play", "mamma-mia", "--players", "4", "--seat", "2", "--seed", "8", "--bots", "random"]
     result = runner.invoke(app, args, input=ONES)
     assert result.exit_code == 0, result.output
     assert seats_viewed and set(seats_viewed) == {1}
@@ -243,10 +246,10 @@ def test_rendered_view_shows_own_hand_and_only_counts_for_others():
 def test_events_in_words_from_each_seat():
     played = Event("toppings_played", {"seat": 0, "kind": "salami", "count": 3})
     assert text.describe_event(played, 0) == "You put 3 salami in the oven."
-    assert text.describe_event(played, 2) == "Seat 0 put 3 salami in the oven."
+    assert text.describe_event(played, 2) == "Seat 1 put 3 salami in the oven."  # people count seats from 1
     drew = Event("drew", {"seat": 2, "source": "supply", "count": 4})
-    assert text.describe_event(drew, 0) == "Seat 2 drew 4 cards from the supply."
-    assert text.describe_event(drew, None) == "Seat 2 drew 4 cards from the supply."
+    assert text.describe_event(drew, 0) == "Seat 3 drew 4 cards from the supply."
+    assert text.describe_event(drew, None) == "Seat 3 drew 4 cards from the supply."
     waiter = Event("drew", {"seat": 2, "source": "waiter", "count": 1, "known": []})
     assert text.describe_event(waiter, 2) == "You drew 1 order from your waiter."
     revealed = Event("order_revealed", {"seat": 2, "order": "green_four_salami"})
@@ -257,12 +260,12 @@ def test_events_in_words_from_each_seat():
         {"seat": 2, "order": "green_four_salami", "used": {"salami": 4, "pepper": 1}, "from_hand": {"salami": 1}},
     )
     words = text.describe_event(done, 0)
-    assert "Seat 2" in words and "1 salami from hand" in words
+    assert "Seat 3" in words and "1 salami from hand" in words
     assert "you" in text.describe_event(done, 2)
     failed = Event("order_failed", {"seat": 1, "order": "yellow_mixed"})
-    assert "Seat 1's waiter" in text.describe_event(failed, 0)
+    assert "Seat 2's waiter" in text.describe_event(failed, 0)
     mm = Event("mamma_mia_drawn", {"seat": 3})
-    assert "Seat 3 drew the Mamma Mia! card" in text.describe_event(mm, 0)
+    assert "Seat 4 drew the Mamma Mia! card" in text.describe_event(mm, 0)
 
 
 def test_narrator_keeps_the_counter():
@@ -366,11 +369,11 @@ def test_replay_spectator_shows_public_events_only(tmp_path):
     assert "Seen by a spectator" in spectator.output
     assert "got:" not in spectator.output  # private draws
     assert "Your hand" not in spectator.output
-    seat0 = runner.invoke(app, ["replay", str(save), "--seat", "0", "--step"], input="\n" * 500)
+    seat0 = runner.invoke(app, ["replay", str(save), "--seat", "1", "--step"], input="\n" * 500)
     assert "got:" in seat0.output and "Your hand" in seat0.output
-    both = runner.invoke(app, ["replay", str(save), "--seat", "0", "--spectator"])
+    both = runner.invoke(app, ["replay", str(save), "--seat", "1", "--spectator"])
     assert both.exit_code == 1
-    bad_seat = runner.invoke(app, ["replay", str(save), "--seat", "3"])
+    bad_seat = runner.invoke(app, ["replay", str(save), "--seat", "4"])
     assert bad_seat.exit_code == 1 and "--seat" in bad_seat.output
 
 

@@ -49,7 +49,7 @@ def test_chat_delivered_limited_and_kept_across_a_restart(chat_url):
                 frame = c.next(lambda f: f["type"] == "chat" and not f["history"])
                 (msg,) = frame["messages"]
                 assert msg["text"] == NASTY and msg["seat"] == 0 and msg["idx"] == 0
-                assert msg["version"] == ann.state["version"] and msg["at"].endswith("Z")
+                assert msg["version"] <= ann.state["version"] and msg["at"].endswith("Z")  # a bot may move meanwhile
             # Spectators read only; bad texts are refused and change nothing.
             assert spec.request({"type": "chat", "text": "hi"})["code"] == "spectator"
             for bad in ("", "   ", None, 5, ["x"], "x" * 301):

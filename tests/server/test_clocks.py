@@ -40,7 +40,9 @@ def play_until_turn_of(ann: Client, seat: int, timeout: float = 30.0) -> dict[st
         if seat in st["to_move"] or st["over"]:
             return st
         if st["your_turn"]:
-            assert ann.act(st["legal"][0]["id"])["type"] == "ack"
+            reply = ann.act(st["legal"][0]["id"])
+            # a turn clock may have run out just before (a bot moved for Ann): then look again
+            assert reply["type"] == "ack" or reply["code"] in ("not_your_turn", "illegal_action"), reply
         else:
             ann.next_state(timeout=5)
     raise TimeoutError
@@ -51,25 +53,27 @@ def marks(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def test_no_bot_plays_a_seat_whose_player_never_came(clock_server):
-    created = two_humans(clock_server.base, seat_timeout=0.2, turn_time=0.8)
+    created = two_humans(clock_server.base, seat_timeout=0.2, turn_time=1.0)
     tid = created["table"]["id"]
     with Client(clock_server.base, tid, token_of(created, 0)) as ann:
         st = play_until_turn_of(ann, 1)
         assert not st["over"] and st["to_move"] == [1]
         assert st["clocks"] == {}  # Bob never came: his clock does not run
         version = st["version"]
-        time.sleep(1.2)  # far past both the seat timeout and the turn time
+        time.sleep(1.6)  # far past both the seat timeout and the turn time
         ann.drain()
         assert ann.state["version"] == version
         seats = summary(clock_server.base, tid)["seats"]
         assert seats[1]["joined"] is False and seats[1]["substituted"] is False and seats[1]["bot_moves"] == 0
         assert not [f for f in ann.frames if f["type"] == "seats" and f["seats"][1]["substituted"]]
-        assert not marks(ann.frames)
+        assert not [m for m in marks(ann.frames) if m["seat"] == 1]
         # Bob opens his link once and leaves: from then on the timeout applies to him.
         Client(clock_server.base, tid, token_of(created, 1)).close()
         ann.next(lambda f: f["type"] == "seats" and f["seats"][1]["substituted"], timeout=10)
         ann.next(lambda f: f["type"] == "state" and f["version"] > version, timeout=10)
-        assert marks(ann.frames)[0] == {"seat": 1, "reason": "away"}
+        # (on a slow machine Bob's own clock, started when he came, may run out first: both are bots
+        # allowed once he came; the away path itself is the seats frame above)
+        assert next(m for m in marks(ann.frames) if m["seat"] == 1)["reason"] in ("away", "clock")
 
 
 def test_a_play_again_table_nobody_opened_is_not_played_by_bots(clock_server):
@@ -83,7 +87,8 @@ def test_a_play_again_table_nobody_opened_is_not_played_by_bots(clock_server):
     tid = created["table"]["id"]
     with Client(clock_server.base, tid, token_of(created, 0)) as ann:
         while not (st := ann.wait_turn_or_over())["over"]:
-            assert ann.act(st["legal"][-1]["id"])["type"] == "ack"
+            reply = ann.act(st["legal"][-1]["id"])  # Ann's own 0.2 s clock may beat her on a busy machine
+            assert reply["type"] == "ack" or reply["code"] in ("not_your_turn", "illegal_action"), reply
         new_id = ann.request({"type": "play_again"})["table_id"]
     time.sleep(1.5)  # Ann never opens the new table
     new = summary(clock_server.base, new_id)

@@ -16,7 +16,7 @@ from parlor import games
 from parlor.bots import BOT_KINDS, make_bot
 from parlor.bots.spec import parse_bot_spec, split_bot_specs
 from parlor.core import Game, ParlorError
-from parlor.core.options import OptionError, parse_option_text
+from parlor.core.options import OptionError, describe_options, option_value_text, parse_option_text
 from parlor.core.rng import derive_seed
 
 from . import generic_text
@@ -62,13 +62,19 @@ def text_module(game: Game) -> ModuleType:
         return generic_text
 
 
-def parse_options(game: Game, texts: Sequence[str] | None) -> Any:
-    """``["refill_mode=up_to", ...]`` -> the game's ``Options`` (a clear error if wrong)."""
+def parse_options(game: Game, texts: Sequence[str] | None, players: int | None = None) -> Any:
+    """``["refill_mode=up_to", ...]`` -> the game's ``Options`` (a clear error if wrong).
+
+    With ``players``, also checks that count against the options (``Game.options_for``, the
+    one place that knows each option set's player range; it may switch an option the count
+    needs, e.g. Mottainai's ``max_players`` for 6)."""
     values: dict[str, Any] = {}
     for text in texts or ():
         name, value = parse_option_text(game.Options, text)
         values[name] = value
     try:
+        if players is not None:
+            return game.options_for(players, values)
         return game.options_from_json(values)
     except (TypeError, ValueError) as exc:
         raise OptionError(str(exc)) from None
@@ -80,6 +86,36 @@ def changed_options(game: Game, options: Any) -> dict[str, Any]:
 
     default = options_to_json(game.Options())
     return {k: v for k, v in options_to_json(options).items() if default.get(k) != v}
+
+
+def options_words(game: Game, options: Any) -> str:
+    """``"refill_mode=up_to, show_oven_history=true"`` (the non-default options), or ``""``."""
+    return ", ".join(f"{k}={option_value_text(v)}" for k, v in changed_options(game, options).items())
+
+
+def describe(game: Game) -> list[dict[str, Any]]:
+    return describe_options(game.Options)
+
+
+def players_words(game: Game) -> str:
+    """``"2-6 players (2-5 with max_players=5; 4 with team_play=true)"``."""
+    low, high = game.player_range()
+
+    def span(a: int, b: int) -> str:
+        return str(a) if a == b else f"{a}-{b}"
+
+    notes = [
+        f"{span(r['min_players'], r['max_players'])} with {r['option']}={option_value_text(r['value'])}"
+        for r in game.player_ranges_by_option()
+    ]
+    return f"{span(low, high)} players" + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def seat_from_user(seat: int, players: int) -> int:
+    """A seat as a person numbers it (1..players) -> the engine's index (0..players-1)."""
+    if type(seat) is not int or not 1 <= seat <= players:
+        raise ParlorError(f"--seat must be between 1 and {players}, got {seat}")
+    return seat - 1
 
 
 def bot_list(text: str | None, count: int, default: str = "heuristic") -> list[str]:
@@ -104,6 +140,7 @@ def new_bot(kind: str, game: Game, seed: int) -> Any:
 
 
 sub_seed = derive_seed  # seeds of the games and seats of a simulation
+
 
 def is_interactive() -> bool:
     try:

@@ -24,7 +24,7 @@ RULES = "No rules summary is written for this game yet."
 def player_name(seat: int | None, you: int | None = None, colour: str | None = None) -> str:
     if seat is None:
         return "Nobody"
-    return "[bold]You[/]" if seat == you else f"Seat {seat}"
+    return "[bold]You[/]" if seat == you else f"Seat {seat + 1}"
 
 
 def describe_action(action: Any, view: Mapping[str, Any]) -> str:
@@ -67,6 +67,6 @@ def render_result(view: Mapping[str, Any]) -> RenderableType:
     for col in ("Place", "Player", "Score", "Tie-break"):
         table.add_column(col)
     for s in sorted(range(len(result["scores"])), key=lambda s: result["places"][s]):
-        table.add_row(str(result["places"][s]), f"Seat {s}", str(result["scores"][s]), str(result["tiebreaks"][s]))
-    winners = ", ".join(f"Seat {w}" for w in result["winners"])
+        table.add_row(str(result["places"][s]), f"Seat {s + 1}", str(result["scores"][s]), str(result["tiebreaks"][s]))
+    winners = ", ".join(f"Seat {w + 1}" for w in result["winners"])
     return Group(table, Text(f"Winner(s): {winners}"))

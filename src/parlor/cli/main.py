@@ -17,13 +17,29 @@ import typer
 from rich.markdown import Markdown
 from rich.table import Table
 
+import parlor
 from parlor import games as registry
+from parlor.bots import BOT_KINDS
 from parlor.bots.spec import split_bot_specs
 from parlor.core import ParlorError, load_record
-from parlor.core.options import option_fields
 
-from . import common
-from .common import bot_list, clean_errors, console, get_game, is_interactive, parse_options, text_module
+from . import common, help_format
+from .common import (
+    bot_list,
+    clean_errors,
+    console,
+    get_game,
+    is_interactive,
+    parse_options,
+    seat_from_user,
+    text_module,
+)
+from .options_text import render_game_options
+
+help_format.install()
+
+# The names --bots takes; "ismcts" is the search bot with the game's default settings (what "hard" uses).
+BOT_NAMES = [k if k != "ismcts" else "ismcts (the search bot behind hard)" for k in BOT_KINDS]
 
 app = typer.Typer(
     name="parlor",
@@ -33,45 +49,77 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-GameArg = Annotated[str, typer.Argument(help="The game, e.g. mamma-mia (see `parlor games`).")]
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"parlor {parlor.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Print Parlor's version and exit.", callback=_version, is_eager=True),
+    ] = False,
+) -> None:
+    """Parlor: play board games in the terminal against bots, simulate bot matches, replay saved games."""
+
+
+GameArg = Annotated[str, typer.Argument(help="The game: mamma-mia, sweet-nose or mottainai.", metavar="GAME")]
 OptionOpt = Annotated[
     list[str] | None,
-    typer.Option("--option", "-o", help="A rule option as name=value (repeatable; see `parlor games`)."),
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="NAME=VALUE",
+        help="A rule option (repeatable; `parlor options GAME` lists them).",
+    ),
 ]
 
 
 @app.command()
 def play(
     game: GameArg,
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of players, you included.")] = 4,
-    seat: Annotated[int, typer.Option("--seat", help="Your seat (0 = first).")] = 0,
+    players: Annotated[int, typer.Option("--players", "-p", metavar="N", help="Number of players, you included.")] = 4,
+    seat: Annotated[int, typer.Option("--seat", metavar="N", help="Your seat, 1 to the number of players.")] = 1,
     bots: Annotated[
-        str | None,
+        str,
         typer.Option(
             "--bots",
-            help="Bots for the other seats in seat order, comma-separated; the last repeats: random, heuristic, "
-            "easy, medium, hard, expert, with parameters (hard:iterations=800) or your own (pkg.mod:Class, "
-            "file.py:Class; docs/bots.md). [default: heuristic]",
+            metavar="LIST",
+            help="Bots for the other seats in seat order, comma-separated; the last repeats: "
+            + ", ".join(BOT_NAMES)
+            + ", with parameters (hard:iterations=800) or your own (pkg.mod:Class, file.py:Class; docs/bots.md).",
         ),
-    ] = None,
+    ] = "heuristic",
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed for a reproducible game (random if omitted).")
+        int | None,
+        typer.Option("--seed", metavar="N", help="Seed for a reproducible game.", show_default="random"),
     ] = None,
     save: Annotated[
-        Path | None, typer.Option("--save", help="Write the game record (JSON) here at the end or on quit.")
+        Path | None,
+        typer.Option("--save", metavar="FILE", help="Write the game record (JSON) here at the end or when you leave."),
     ] = None,
     option: OptionOpt = None,
     delay: Annotated[
-        float, typer.Option("--delay", help="Seconds to dwell on each step when the oven opens (TTY only; 0 = none).")
+        float,
+        typer.Option(
+            "--delay", metavar="SECONDS", help="Pause on each step when cards are revealed (terminal only; 0 = none)."
+        ),
     ] = 0.6,
 ) -> None:
-    """Play against bots. Type a move's number; h help, r rules, t table, q quit. Works with piped input."""
+    """Play against bots. Type a move's number; h help, r rules, t table, q quit. Works with piped input.
+
+    Exit code 0 when the game was played to its end or you quit, 1 for an error or when the
+    input ends before the game does (the game is saved first if --save was given).
+    """
     from .play import play as run_play
 
     with clean_errors():
         g = get_game(game)
-        options = parse_options(g, option)
-        g.check_players(players)
+        options = parse_options(g, option, players)
+        seat_index = seat_from_user(seat, players)
         kinds = bot_list(bots, players - 1)
         if seed is None:
             seed = secrets.randbelow(1_000_000)
@@ -79,7 +127,7 @@ def play(
             g,
             text_module(g),
             players=players,
-            seat=seat,
+            seat=seat_index,
             bots=kinds,
             seed=seed,
             options=options,
@@ -96,7 +144,10 @@ WorkersOpt = Annotated[
 BackendOpt = Annotated[
     str,
     typer.Option(
-        "--backend", help="Where games are played: serial or processes (local) or ray. [default: processes if -w > 1]"
+        "--backend",
+        metavar="NAME",
+        help="Where games are played: serial or processes (local) or ray.",
+        show_default="processes if -w > 1, else serial",
     ),
 ]
 AddressOpt = Annotated[
@@ -107,16 +158,21 @@ AddressOpt = Annotated[
 @app.command()
 def simulate(
     game: GameArg,
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 4,
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 1000,
+    players: Annotated[int, typer.Option("--players", "-p", metavar="N", help="Number of players.")] = 4,
+    games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="Number of games.")] = 1000,
     bots: Annotated[
         str,
         typer.Option(
             "--bots",
-            help="Bot per seat, comma-separated (random, heuristic, hard:iterations=800, file.py:Class); last repeats.",
+            metavar="LIST",
+            help="Bot per seat, comma-separated; the last repeats: "
+            + ", ".join(BOT_NAMES)
+            + ", with parameters (hard:iterations=800) or your own (file.py:Class).",
         ),
     ] = "heuristic",
-    seed: Annotated[int, typer.Option("--seed", help="Base seed: the same seed gives the same results.")] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="Base seed: the same seed gives the same results.")
+    ] = 1,
     rotate: Annotated[
         bool, typer.Option("--rotate/--no-rotate", help="Rotate the bots across seats from game to game.")
     ] = True,
@@ -151,8 +207,9 @@ def simulate(
 
     with clean_errors():
         g = get_game(game)
-        options = parse_options(g, option)
-        g.check_players(players, options)
+        options = parse_options(g, option, players)
+        if games < 1:
+            raise ParlorError(f"--games must be at least 1, got {games}")
         kinds = bot_list(bots, players)
         text = text_module(g)
         label = getattr(text, "SCORE_LABEL", "score")
@@ -235,7 +292,7 @@ def _print_simulation(g: Any, report: dict[str, Any], kinds: list[str], label: s
     seats.add_column("Win rate [95% CI]", justify="right")
     seats.add_column(f"Avg {label}", justify="right")
     for row, full in zip(report["per_seat"], summary["by_seat"]):
-        cells = [str(row["seat"])] + ([row["bot"]] if not rotate else [])
+        cells = [str(row["seat"] + 1)] + ([row["bot"]] if not rotate else [])
         seats.add_row(*cells, _ci(full["wins"]), f"{row['avg_score']:.2f}")
     out.print(seats)
     positions = Table(title="Per turn position (0 = plays first)", header_style="bold")
@@ -276,9 +333,16 @@ def _print_simulation(g: Any, report: dict[str, Any], kinds: list[str], label: s
 
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(help="A saved record (JSON), e.g. from `parlor play --save`.")],
-    seat: Annotated[int | None, typer.Option("--seat", help="Tell the game as this seat saw it.")] = None,
-    spectator: Annotated[bool, typer.Option("--spectator", help="Public events only (the default).")] = False,
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="A saved record (JSON), e.g. from `parlor play --save`.")
+    ],
+    seat: Annotated[
+        int | None,
+        typer.Option("--seat", metavar="N", help="Tell the game as this seat (1 = first) saw it.", show_default="none"),
+    ] = None,
+    spectator: Annotated[
+        bool, typer.Option("--spectator", help="Public events only (what happens without --seat).")
+    ] = False,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter between decisions (on a terminal).")] = False,
 ) -> None:
     """Replay a saved game as a log of events, then the final table."""
@@ -309,7 +373,11 @@ def rules(game: GameArg) -> None:
 
 
 @app.command(name="games")
-def list_games() -> None:
+def list_games(
+    show_options: Annotated[
+        bool, typer.Option("--options", help="Also list every rule option with its meaning (as `parlor options`).")
+    ] = False,
+) -> None:
     """The games, their player counts and their rule options."""
     out = console()
     for name in registry.names():
@@ -318,45 +386,54 @@ def list_games() -> None:
         except (ParlorError, ImportError) as exc:  # a game still being written must not hide the others
             out.print(f"[bold]{name}[/] · not available: {exc}")
             continue
-        out.print(f"[bold]{g.name}[/] · {g.title} · {g.min_players}-{g.max_players} players")
+        if show_options:
+            render_game_options(out, g)
+            out.print()
+            continue
+        low = g.player_range()[0]
+        out.print(f"[bold]{g.name}[/] · {g.title} · {common.players_words(g)}")
         if g.summary:
             out.print(f"  {g.summary}")
-        defaults = g.Options()
-        table = Table(header_style="bold", box=None, pad_edge=False)
-        table.add_column("option")
-        table.add_column("default")
-        table.add_column("allowed values")
-        for name, (base, allowed, default) in option_fields(g.Options).items():
-            value = getattr(defaults, name)
-            shown = _value(value) + (" (from ruleset)" if default is None else "")
-            if allowed is not None:
-                values = " | ".join(_value(v) for v in allowed)
-            elif base is bool:
-                values = "true | false"
-            else:
-                values = base.__name__
-            table.add_row(name, shown, values)
-        out.print(table)
-        out.print(f"  Use: parlor play {g.name} --option name=value")
+        names = [info["name"] for info in common.describe(g)]
+        out.print(f"  {len(names)} rule options; see them with: parlor options {g.name}", soft_wrap=True)
+        out.print(f"  Play: parlor play {g.name} --players {low} · rules: parlor rules {g.name}")
+
+
+@app.command()
+def options(game: GameArg) -> None:
+    """Every rule option of a game: type, default, allowed values, meaning and the rule text it follows."""
+    with clean_errors():
+        g = get_game(game)
+    render_game_options(console(), g)
 
 
 @app.command()
 def tournament(
     game: GameArg,
-    players: Annotated[int, typer.Option("--players", "-p", help="Players per game.")] = 4,
+    players: Annotated[int, typer.Option("--players", "-p", metavar="N", help="Players per game.")] = 4,
     bots: Annotated[
         str,
         typer.Option(
             "--bots",
-            help="Bots, comma-separated, strongest first (e.g. hard,medium,easy,random; pkg.mod:Class, file.py:Class).",
+            metavar="LIST",
+            help="Bots, comma-separated, strongest first: "
+            + ", ".join(BOT_NAMES)
+            + "; or your own (pkg.mod:Class, file.py:Class).",
         ),
     ] = "medium,easy,random",
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 200,
-    seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same tournament.")] = 1,
+    games: Annotated[int, typer.Option("--games", "-n", metavar="N", help="Number of games.")] = 200,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="Seed; the same seed gives the same tournament.")
+    ] = 1,
     workers: WorkersOpt = 1,
     backend: Annotated[
         str | None,
-        typer.Option("--backend", help="serial, processes or ray. [default: processes if -w > 1, else serial]"),
+        typer.Option(
+            "--backend",
+            metavar="NAME",
+            help="serial, processes or ray.",
+            show_default="processes if --workers > 1, else serial",
+        ),
     ] = None,
     address: AddressOpt = None,
     option: OptionOpt = None,
@@ -456,27 +533,33 @@ def _print_tournament(g: Any, result: Any) -> None:
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on (0.0.0.0 for your network).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    host: Annotated[
+        str, typer.Option("--host", metavar="ADDRESS", help="Address to listen on (0.0.0.0 for your network).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", metavar="N", help="Port to listen on, 1-65535.")] = 8000,
     database_url: Annotated[
         str | None,
         typer.Option(
             "--database-url",
-            help="SQLAlchemy URL, e.g. postgresql://user@host/db [default: SQLite in ~/.local/share/parlor]",
+            metavar="URL",
+            help="sqlite:///FILE or postgresql://user:password@host/db (PostgreSQL needs the postgres extra: "
+            'pip install -e ".\\[postgres]"). Also read from $PARLOR_DATABASE_URL.',
+            show_default="SQLite in ~/.local/share/parlor/parlor.db",
         ),
     ] = None,
-    bot_delay: Annotated[float, typer.Option("--bot-delay", help="Seconds a bot waits before moving.")] = 0.8,
+    bot_delay: Annotated[
+        float, typer.Option("--bot-delay", metavar="SECONDS", help="Seconds a bot waits before moving.")
+    ] = 0.8,
 ) -> None:
-    """Run the multiplayer server: friends play in their browsers, bots fill empty seats (docs/protocol.md)."""
+    """Run the multiplayer server: friends play in their browsers, bots fill empty seats (docs/protocol.md).
+
+    The port is checked free before the database is opened; a bad or unreachable database is
+    named in one line (exit code 1).
+    """
     from parlor.server import run as run_server
 
-    run_server(host, port, database_url, bot_delay=bot_delay)
-
-
-def _value(v: object) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
+    with clean_errors():
+        run_server(host, port, database_url, bot_delay=bot_delay)
 
 
 from . import study as _study  # noqa: E402  (the study commands: merge, compare, analyze, dataset)

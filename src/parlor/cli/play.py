@@ -21,9 +21,28 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.text import Text
 
-from parlor.core import Event, Game, State, for_seat, save_record
+from parlor.core import Event, Game, ParlorError, State, for_seat, save_record
 
-from .common import is_interactive, new_bot, sub_seed
+from .common import is_interactive, new_bot, options_words, sub_seed
+
+
+def check_save_path(path: Path) -> None:
+    """Before the game starts: can a record be written at ``path``? (Else a ParlorError, and
+    nothing is played that could not be kept.) Leaves no file behind."""
+    if path.is_dir():
+        raise ParlorError(f"--save {path}: that is a folder; give a file name")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ParlorError(f"--save {path}: the folder {folder} does not exist")
+    existed = path.exists()
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise ParlorError(f"--save {path}: cannot write there ({exc.strerror})") from None
+    if not existed:
+        path.unlink(missing_ok=True)
+
 
 # Events that belong to the acting player's own turn in phase 1: after these alone the
 # next decision shows just the hand, not the whole table again.
@@ -51,6 +70,7 @@ class Session:
     full_table_due: bool = True
     legend_shown: bool = False
     last_hand: str = ""
+    menu: list[int] | None = None  # legal-move indices in the order the menu numbers them
 
     # ------------------------------------------------------------------ output
     def say(self, markup: str = "") -> None:
@@ -98,10 +118,13 @@ class Session:
         return line
 
     def choose(self, legal: list[Any]) -> int:
-        n = len(legal)
-        prompt = (
-            f"[bold]Your move[/] (1-{n}, h help, q quit): " if n > 1 else "[bold]Your move[/] (1, h help, q quit): "
-        )
+        """The index in ``legal`` of the move typed: a number as shown in the menu (1..shown),
+        or a move in words when the game reads them (``parse_move``)."""
+        menu = self.menu if self.menu else list(range(len(legal)))
+        n = len(menu)
+        typed_form = getattr(self.text, "TYPED_MOVE_HINT", "") if n < len(legal) else ""
+        numbers = f"1-{n}" if n > 1 else "1"
+        prompt = f"[bold]Your move[/] ({numbers}{typed_form}, h help, q quit): "
         while True:
             line = self.read_line(prompt)
             if line is None:
@@ -122,29 +145,42 @@ class Session:
             if entry in ("q", "quit", "exit"):
                 raise _Quit("quit")
             if entry.isascii() and entry.isdigit() and 1 <= int(entry) <= n:
-                return int(entry) - 1
+                return menu[int(entry) - 1]
+            command = getattr(self.text, "command", None)  # a game may read its own commands (e.g. c NAME)
+            if command is not None:
+                answer = command(entry, self.view())
+                if answer is not None:
+                    self.out.print(answer)
+                    continue
             parse = getattr(self.text, "parse_move", None)  # a game may accept moves typed in words
             typed_move = parse(entry, legal, self.view()) if parse else None
             if typed_move is not None:
                 return typed_move
             shown = line.strip()
-            if not shown:
+            explain = getattr(self.text, "explain_move", None)
+            why = explain(entry, legal, self.view()) if explain and shown else None
+            if why:
+                self.say(f"[yellow]{escape(why)}[/]")
+            elif not shown:
                 self.say(f"[yellow]Please type a number from 1 to {n}[/] (or h for help).")
             else:
                 typed = escape(repr(shown))
                 self.say(f"[yellow]{typed} is not one of the moves: type a number from 1 to {n}[/] (h for help).")
 
     def show_moves(self, legal: list[Any]) -> None:
+        """The menu, numbered 1..k as typed; ``self.menu`` maps those numbers to ``legal``."""
         view = self.view()
         self.say(f"[bold]{self.text.decision_words(view)}[/] — your options:")
         shortlist = getattr(self.text, "shortlist", None)  # a game may list only the sensible few
         picked = shortlist(legal, view) if shortlist else None
         if picked is not None:
             indices, note = picked
-            for i in indices:
-                self.say(f"[bold cyan]{i + 1:>3}[/]  {self.text.describe_action(legal[i], view)}")
+            self.menu = list(indices)
+            for number, i in enumerate(indices, 1):
+                self.say(f"[bold cyan]{number:>3}[/]  {self.text.describe_action(legal[i], view)}")
             self.say(note)
             return
+        self.menu = list(range(len(legal)))
         items = [f"[bold cyan]{i:>2}[/]  {self.text.describe_action(a, view)}" for i, a in enumerate(legal, 1)]
         if len(items) > 16:
             self.out.print(Columns([Text.from_markup(s) for s in items], equal=True, column_first=True))
@@ -176,7 +212,8 @@ class Session:
             self.show_moves(legal)
             action = legal[self.choose(legal)]
         events = self.state.apply(self.seat, action)
-        self.full_table_due = any(e.kind not in _OWN_TURN_EVENTS for e in events)
+        quiet = getattr(self.text, "OWN_TURN_EVENTS", _OWN_TURN_EVENTS)
+        self.full_table_due = any(e.kind not in quiet for e in events)
         self.narrate(events)
 
     def bot_turn(self, seat: int) -> None:
@@ -198,40 +235,43 @@ class Session:
         except KeyboardInterrupt:
             self.say()
             return self.leave("interrupt")
-        self.finish()
-        return 0
+        return self.finish()
 
-    def finish(self) -> None:
+    def finish(self) -> int:
         self.out.print(Rule("Final table"))
         view = self.view()
         self.out.print(self.text.render_view(view))
         self.out.print(self.text.render_result(view))
-        if self.save:
-            self.write_save(self.save)
+        if self.save and not self.write_save(self.save):
+            return 1  # the path was checked at the start; it went away during the game
+        return 0
 
-    def write_save(self, path: Path) -> None:
+    def write_save(self, path: Path) -> bool:
         try:
             save_record(self.state, path)
         except OSError as exc:
-            self.say(f"[red]Could not save to {path}: {exc.strerror}[/]")
-            return
-        self.say(f"Game saved to {path}. Replay it with: parlor replay {path} --seat {self.seat}")
+            self.say(f"[red]Could not save to {escape(str(path))}: {exc.strerror}[/]")
+            return False
+        self.say(f"Game saved to {escape(str(path))}. Replay it with: parlor replay {path} --seat {self.seat + 1}")
+        return True
 
     def leave(self, reason: str) -> int:
+        """Exit codes: 0 when you chose to quit, 1 when the input ended first, 130 on Ctrl-C."""
         if reason == "eof":
-            self.say("Input ended: leaving the game unfinished.")
+            self.say("Input ended before the game was over: leaving it unfinished.")
         else:
             self.say("You left the game.")
         if self.save:
             self.write_save(self.save)
         elif self.interactive and reason == "quit":
-            try:
-                answer = self.out.input("Save the game? Type a file name, or press Enter to skip: ").strip()
-            except (EOFError, KeyboardInterrupt):
-                answer = ""
-            if answer:
-                self.write_save(Path(answer))
-        return 130 if reason == "interrupt" else 0
+            while True:
+                try:
+                    answer = self.out.input("Save the game? Type a file name, or press Enter to skip: ").strip()
+                except (EOFError, KeyboardInterrupt):
+                    answer = ""
+                if not answer or self.write_save(Path(answer)):
+                    break
+        return {"interrupt": 130, "eof": 1}.get(reason, 0)
 
 
 def play(
@@ -247,12 +287,12 @@ def play(
     delay: float,
     out: Console,
 ) -> int:
-    """Set up the table and play it out; returns the exit code."""
-    game.check_players(players)
+    """Set up the table and play it out; returns the exit code. ``seat`` counts from 0."""
+    game.check_players(players, options)
     if not 0 <= seat < players:
-        from parlor.core import ParlorError
-
-        raise ParlorError(f"--seat must be between 0 and {players - 1}, got {seat}")
+        raise ParlorError(f"--seat must be between 1 and {players}, got {seat + 1}")
+    if save is not None:
+        check_save_path(save)
     state = game.new_game(players, seed, options)
     others = [s for s in range(players) if s != seat]
     kinds = dict(zip(others, bots))
@@ -277,7 +317,10 @@ def play(
     me = view["players_info"][seat] if "players_info" in view else {}
     own = f" (the {me['deck']} deck; your own topping: {me['own_topping']})" if "deck" in me else ""
     session.say(f"[bold]{game.title}[/] · {players} players · seed {seed}")
-    session.say(f"You are Seat {seat}{own}. Bots: {seats}.")
+    changed = options_words(game, options)
+    if changed:
+        session.say(f"Rule options: {escape(changed)} (the others as usual: parlor options {game.name})")
+    session.say(f"You are Seat {seat + 1}{own}. Bots: {seats}.")
     if getattr(text, "INTRO", ""):
         session.say(text.INTRO)
     session.say("Type the number of a move; h for help, r for the rules, q to quit.")

@@ -10,7 +10,7 @@ from rich.rule import Rule
 
 from parlor.core import ParlorError, for_seat, replay_iter
 
-from .common import changed_options
+from .common import options_words
 
 
 def replay(
@@ -22,22 +22,24 @@ def replay(
     interactive: bool,
     out: Console,
 ) -> int:
-    """Print the game of ``record`` as ``seat`` saw it, then the final table."""
+    """Print the game of ``record`` as ``seat`` (counted from 1, as people do) saw it, then the final table."""
     states = replay_iter(record)
     state = next(states)  # a bad header raises RecordError here
     game = state.game
     text: ModuleType = text_for(game)
-    if seat is not None and not 0 <= seat < state.players:
-        raise ParlorError(f"--seat must be between 0 and {state.players - 1} for this {state.players}-player game")
+    if seat is not None:
+        if not 1 <= seat <= state.players:
+            raise ParlorError(f"--seat must be between 1 and {state.players} for this {state.players}-player game")
+        seat -= 1
     view = state.view(seat)
     colours = {p["seat"]: p["deck"] for p in view.get("players_info", []) if "deck" in p}
     narrator = text.Narrator(seat, state.players, colours)
     actions = record["actions"]
-    who = "a spectator (public events only)" if seat is None else f"Seat {seat}"
+    who = "a spectator (public events only)" if seat is None else f"Seat {seat + 1}"
     out.print(f"[bold]{game.title}[/] · {state.players} players · seed {record['seed']} · {len(actions)} decisions")
-    changed = changed_options(game, state.options)
+    changed = options_words(game, state.options)
     if changed:
-        out.print("Options: " + ", ".join(f"{k}={v}" for k, v in changed.items()), markup=False)
+        out.print("Rule options: " + changed, markup=False)
     out.print(f"Seen by {who}.")
     for index, after in enumerate(states):
         seat_acting, action_json = actions[index]

@@ -105,8 +105,13 @@ def analyze(
 
     with clean_errors():
         g = get_game(game)
-        counts = parse_players(players or f"{g.min_players}..{g.max_players}", g.min_players, g.max_players)
         opts = parse_options(g, option)
+        if players:
+            counts = parse_players(players, g.min_players, g.max_players)
+            for n in counts:
+                g.check_players(n, opts)  # e.g. 6 Mottainai players need ruleset=v0.84
+        else:  # every count these options allow
+            counts = [n for n in range(g.min_players, g.max_players + 1) if _seats(g, n, opts)]
         named = {t.split("=", 1)[0].strip() for t in option or ()}
         given = {k: v for k, v in options_to_json(opts).items() if k in named}
         changed = None
@@ -119,7 +124,7 @@ def analyze(
         if games < 1:
             raise ParlorError(f"--games must be at least 1, got {games}")
         # The command as it was understood (every default spelled out), to run it again.
-        command = ["parlor", "analyze", g.name, "--players", players or f"{g.min_players}..{g.max_players}"]
+        command = ["parlor", "analyze", g.name, "--players", players or f"{counts[0]}..{counts[-1]}"]
         command += ["--bots", bots, "--games", str(games), "--seed", str(seed)]
         command += [x for text in option or () for x in ("--option", text)]
         command += [x for text in against or () for x in ("--against", text)]
@@ -158,7 +163,41 @@ def analyze(
     console().print(f"Report: {index}")
 
 
+def dataset(
+    records: Annotated[
+        list[Path], typer.Argument(help="Records: saved games (.json), JSON Lines, or rows with --records.")
+    ],
+    out: Annotated[Path, typer.Option("--out", help="The dataset (.parquet): one row per decision.")],
+) -> None:
+    """Turn game records into (observation, legal-action mask, action, outcome) rows for learning."""
+    from parlor.analysis.records import decision_rows, read_records, write_dataset
+
+    with clean_errors():
+        if not str(out).endswith(".parquet"):
+            raise ParlorError("the dataset is written as Parquet: --out must end in .parquet")
+        rows = []
+        count = 0
+        for path in records:
+            for record in read_records(path):
+                try:
+                    rows.extend(decision_rows(record, count))
+                except ParlorError as exc:
+                    raise ParlorError(f"{path}, record {count}: {exc}") from None
+                count += 1
+        write_dataset(rows, out)
+    console().print(f"{len(rows)} decisions from {count} record(s) -> {out}")
+
+
+def _seats(game, players: int, options) -> bool:  # type: ignore[no-untyped-def]
+    try:
+        game.check_players(players, options)
+    except ParlorError:
+        return False
+    return True
+
+
 def register(app: typer.Typer) -> None:
+    app.command()(dataset)
     app.command()(merge)
     app.command()(compare)
     app.command()(analyze)

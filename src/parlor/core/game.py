@@ -64,7 +64,9 @@ class Result:
 class State(ABC):
     """One position of one game. Mutable; ``clone`` it to explore."""
 
-    __slots__ = ("game", "players", "options", "seed", "rng", "to_move", "_history", "_legal_seat", "_legal")
+    __slots__ = (
+        "game", "players", "options", "seed", "rng", "to_move", "_history", "_legal_seat", "_legal", "_scenario"
+    )
 
     # Play a seat's only legal action without asking (set False where a game wants every step shown).
     auto_play_forced: ClassVar[bool] = True
@@ -78,6 +80,7 @@ class State(ABC):
     _history: Any  # a persistent linked list (previous, seat, action) so clones share it
     _legal_seat: int
     _legal: list[Action] | None
+    _scenario: Any  # the scenario JSON this game was started from (None: from new_game)
 
     # ---- what every game writes -------------------------------------------------------------
     @abstractmethod
@@ -146,6 +149,7 @@ class State(ABC):
         self._history = None
         self._legal_seat = -1
         self._legal = None
+        self._scenario = None
 
     def _copy_base_into(self, other: "State") -> None:
         other.game = self.game
@@ -157,6 +161,7 @@ class State(ABC):
         other._history = self._history
         other._legal_seat = self._legal_seat
         other._legal = self._legal  # never mutated in place, so sharing is safe
+        other._scenario = getattr(self, "_scenario", None)  # plain JSON, never mutated
 
     def _cached_legal(self, seat: int) -> list[Action]:
         if self._legal is not None and self._legal_seat == seat:
@@ -250,7 +255,9 @@ class State(ABC):
         return out
 
     def record(self) -> dict[str, Any]:
-        return {
+        """The game as a record; one started from a scenario carries the scenario, so that the
+        replay starts where it started (``replay`` builds it with ``game.scenario``)."""
+        out = {
             "game": self.game.name,
             "engine_version": ENGINE_VERSION,
             "options": options_to_json(self.options),
@@ -258,6 +265,10 @@ class State(ABC):
             "seed": self.seed,
             "actions": [[seat, action.to_json()] for seat, action in self.history()],
         }
+        scenario = getattr(self, "_scenario", None)
+        if scenario is not None:
+            out["scenario"] = scenario
+        return out
 
     def to_json(self) -> dict[str, Any]:
         """The complete state (RNG included) as plain JSON; ``game.load_state`` reads it back."""
@@ -301,6 +312,23 @@ class Game(ABC):
     @abstractmethod
     def scenario(self, data: Mapping[str, Any]) -> State: ...
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Every game's ``scenario`` remembers the JSON it was given, so the game's record can
+        # replay from the same start; the games themselves need not know.
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("scenario")
+        if build is None or getattr(build, "_remembers", False):
+            return
+
+        def scenario(self: "Game", data: Mapping[str, Any]) -> State:
+            state = build(self, data)
+            state._scenario = json.loads(json.dumps(data))  # a private copy, plain JSON
+            return state
+
+        scenario.__doc__ = build.__doc__
+        scenario._remembers = True  # type: ignore[attr-defined]
+        cls.scenario = scenario  # type: ignore[method-assign]
+
     # ---- shared --------------------------------------------------------------------------
     @property
     def num_actions(self) -> int:
@@ -318,25 +346,63 @@ class Game(ABC):
     def options_from_json(self, data: Mapping[str, Any] | None) -> Any:
         return options_from_json(self.Options, data)
 
-    def check_players(self, players: Any, options: Any = None) -> int:
-        """``players`` if this game (under ``options``, when given) can seat them; else ParlorError.
+    def player_range(self, options: Any = None) -> tuple[int, int]:
+        """(fewest, most) players a game can start with under ``options``.
 
-        A game whose player range depends on its options adds that check in an override.
+        ``options`` is this game's ``Options``, or a mapping of only the options a person chose
+        (then a game may count the options it switches by itself for a player count, see
+        :meth:`options_for`), or None for none chosen. The one truth about player counts: the
+        CLI, the server's table creation and ``/api/games`` all ask here. A game whose range
+        depends on its options overrides this.
         """
-        if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise ParlorError(f"{self.title} is for {self.min_players}-{self.max_players} players, got {players!r}")
+        return self.min_players, self.max_players
+
+    def player_ranges_by_option(self) -> list[dict[str, Any]]:
+        """The option values that change :meth:`player_range` when chosen alone, e.g.
+        ``[{"option": "team_play", "value": True, "min_players": 4, "max_players": 4}]``."""
+        from .options import describe_options
+
+        base = self.player_range()
+        out = []
+        for info in describe_options(self.Options):
+            for value in info["allowed"] or ():
+                low, high = self.player_range({info["name"]: value})
+                if (low, high) != base:
+                    out.append({"option": info["name"], "value": value, "min_players": low, "max_players": high})
+        return out
+
+    def check_players(self, players: Any, options: Any = None) -> int:
+        """``players`` if this game (under ``options``, when given) can seat them; else ParlorError."""
+        low, high = self.player_range(options)
+        if type(players) is not int or not low <= players <= high:
+            count = f"{low}" if low == high else f"{low}-{high}"
+            under = self._range_reason(options) if (low, high) != (self.min_players, self.max_players) else ""
+            raise ParlorError(f"{self.title} is for {count} players{under}, got {players!r}")
         return players
+
+    def _range_reason(self, options: Any) -> str:
+        """Words for why ``options`` narrow the player range (``" with team_play=true"``)."""
+        return " with these options"
+
+    def options_for(self, players: int, given: Mapping[str, Any] | None = None) -> Any:
+        """The ``Options`` a ``players``-player game starts with when ``given`` are the options a
+        person chose (a JSON mapping): a game may switch an option that count needs and that was
+        not given (Mottainai: 6 players set ``max_players=6``). Raises ``OptionError`` for bad
+        options and ``ParlorError`` when the count does not fit them."""
+        self.check_players(players, dict(given or {}))
+        options = self.options_from_json(given)
+        self.check_players(players, options)
+        return options
 
     def default_options(self, players: int) -> Any:
         """The options a new game gets when none are given (the spec's defaults)."""
-        return self.Options()
+        return self.options_for(players, {})
 
     def new_game(self, players: int, seed: int = 0, options: Any = None) -> State:
-        players = self.check_players(players)
         if options is None:
             options = self.default_options(players)
         elif isinstance(options, Mapping):
-            options = self.options_from_json(options)
+            options = self.options_for(players, options)
         elif not isinstance(options, self.Options):
             raise OptionError(f"options must be {self.Options.__name__} or a JSON object, got {type(options).__name__}")
         if type(seed) is not int:

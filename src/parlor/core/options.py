@@ -2,6 +2,11 @@
 
 This module turns JSON (or CLI ``key=value`` text) into such a dataclass with a
 clear error for an unknown name or a value of the wrong kind.
+
+Each field is declared with :func:`option`, which records what a person needs to choose it:
+a one-line meaning and the rule text the default follows. :func:`describe_options` reads that
+back, with the type, default and allowed values, for ``parlor options``, ``parlor games``
+and the server's ``/api/games`` (one source of truth for every screen).
 """
 
 from __future__ import annotations
@@ -18,6 +23,26 @@ OptionsT = TypeVar("OptionsT")
 
 class OptionError(ParlorError):
     """An unknown rule option, or a value it does not accept."""
+
+
+def option(
+    default: Any,
+    meaning: str,
+    follows: str,
+    *,
+    safeguard: bool = False,
+    view_only: bool = False,
+) -> Any:
+    """A rule option field: its default, what it means in one line, and which rule text the
+    default follows (an edition, or "engine decision" where no rulebook decides).
+
+    ``safeguard``: an engine guard that is not in any rulebook (e.g. a turn limit).
+    ``view_only``: changes what a seat is shown, not the rules.
+    """
+    return dataclasses.field(
+        default=default,
+        metadata={"meaning": meaning, "follows": follows, "safeguard": safeguard, "view_only": view_only},
+    )
 
 
 def _allowed(tp: Any) -> tuple[type, tuple[Any, ...] | None]:
@@ -42,9 +67,65 @@ def option_fields(cls: type) -> dict[str, tuple[type, tuple[Any, ...] | None, An
     return out
 
 
+def describe_options(cls: type) -> list[dict[str, Any]]:
+    """Every option of an ``Options`` class, as plain JSON-able facts, in declaration order.
+
+    Each entry: ``name``, ``type`` (``"bool"``, ``"int"`` or ``"choice"``), ``default`` (the value
+    a game gets when the option is not given; for options a ruleset fills in, the default
+    ruleset's value, with ``set_by_ruleset``), ``allowed`` (the choices, or None for a free int),
+    ``nullable`` (``None`` accepted), ``meaning``, ``follows``, ``safeguard``, ``view_only``.
+    """
+    defaults = cls()
+    out = []
+    for name, (base, allowed, declared) in option_fields(cls).items():
+        meta = next(f for f in dataclasses.fields(cls) if f.name == name).metadata
+        kind = "choice" if allowed is not None else getattr(base, "__name__", str(base))
+        out.append(
+            {
+                "name": name,
+                "type": kind,
+                "default": getattr(defaults, name),
+                "set_by_ruleset": declared is None and getattr(defaults, name) is not None,
+                "allowed": list(allowed) if allowed is not None else ([True, False] if base is bool else None),
+                "nullable": _optional(cls, name) and declared is not None and not allowed,
+                "meaning": meta.get("meaning", ""),
+                "follows": meta.get("follows", ""),
+                "safeguard": bool(meta.get("safeguard", False)),
+                "view_only": bool(meta.get("view_only", False)),
+            }
+        )
+    return out
+
+
+def option_value_text(value: Any) -> str:
+    """An option value as a person types it: ``true``, ``none``, ``up_to``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value)
+
+
 def _optional(cls: type, name: str) -> bool:
     """Does the field's annotation admit ``None`` (``int | None``)?"""
     return type(None) in get_args(typing.get_type_hints(cls)[name])
+
+
+def renamed(cls: type, name: str, value: Any) -> tuple[str, Any]:
+    """An old option name (and value) in its current form.
+
+    An ``Options`` class lists its renamed options in ``ALIASES``: old name -> (new name,
+    {old value: new value}); values not listed pass unchanged. Old records and commands keep
+    working (e.g. Mamma Mia!'s ``first_player=seat0`` is ``start_player=0``).
+    """
+    aliases = getattr(cls, "ALIASES", {})
+    if name in aliases:
+        new, values = aliases[name]
+        try:
+            return new, values.get(value, value)
+        except TypeError:  # an unhashable value: not one of the renamed ones
+            return new, value
+    return name, value
 
 
 def options_from_json(cls: type[OptionsT], data: Mapping[str, Any] | None) -> OptionsT:
@@ -52,6 +133,7 @@ def options_from_json(cls: type[OptionsT], data: Mapping[str, Any] | None) -> Op
         return cls()
     if not isinstance(data, Mapping):
         raise OptionError(f"options must be a JSON object, got {type(data).__name__}")
+    data = dict(renamed(cls, k, v) for k, v in data.items())
     fields = option_fields(cls)
     values: dict[str, Any] = {}
     for name, value in data.items():
@@ -77,6 +159,10 @@ def parse_option_text(cls: type, text: str) -> tuple[str, Any]:
     if "=" not in text:
         raise OptionError(f"write options as name=value, got {text!r}")
     name, raw = (s.strip() for s in text.split("=", 1))
+    name, value = renamed(cls, name, raw)
+    if not isinstance(value, str):  # an old value already translated (``first_player=seat0`` -> 0)
+        return name, value
+    raw = value
     fields = option_fields(cls)
     if name not in fields:
         raise OptionError(f"unknown rule option {name!r}; known: {', '.join(sorted(fields))}")

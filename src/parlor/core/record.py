@@ -1,7 +1,9 @@
 """Records: the save and replay format of every game.
 
 A record is plain JSON: ``{game, engine_version, options, players, seed, actions}``
-where ``actions`` is ``[[seat, action_json], ...]``, the decisions in order. Since
+where ``actions`` is ``[[seat, action_json], ...]``, the decisions in order; a game set up
+from a scenario also holds ``scenario`` (the replay starts from it). Other keys (``bots``,
+``parlor_version``) are information and do not change the replay. Since
 every game is deterministic under its seed, a record rebuilds every state exactly.
 
 ``engine_version`` is the format version (``parlor.core.ENGINE_VERSION``); a record of
@@ -48,7 +50,10 @@ def _start(record: Any) -> tuple[State, list[Any]]:
     if not isinstance(actions, list):
         raise RecordError("record 'actions' must be a list of [seat, action] pairs")
     try:
-        state = game.new_game(record["players"], seed, game.options_from_json(record.get("options")))
+        if record.get("scenario") is not None:
+            state = game.scenario(record["scenario"])  # a game set up from a scenario starts there
+        else:
+            state = game.new_game(record["players"], seed, game.options_from_json(record.get("options")))
     except ParlorError as exc:
         raise RecordError(f"record cannot start the game: {exc}") from None
     return state, actions
@@ -85,9 +90,13 @@ def replay(record: Any) -> State:
 
 def load_record(path: str | Path) -> dict[str, Any]:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
     except OSError as exc:
         raise RecordError(f"cannot read record {path}: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8-sig")  # a byte-order mark (some Windows editors add one) is fine
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{path} is not a saved record: not UTF-8 text (byte {exc.start})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

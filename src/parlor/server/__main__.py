@@ -1,12 +1,106 @@
-"""``python -m parlor.server [--host H] [--port P] [--database-url URL] [--bot-delay S]``."""
+"""``python -m parlor.server [--host H] [--port P] [--database-url URL] [--bot-delay S]``.
+
+Start-up checks come first and each failure is one line naming the problem (``StartupError``):
+the port is validated and bound *before* the database is touched (a second server on a used port
+must not migrate or restore anything), then the database URL is parsed, its dialect and driver
+checked, and a connection tried. Only then is the app built and served on the bound socket.
+"""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
+import socket
 import sys
+from pathlib import Path
 
-from .db import default_database_url
+from parlor.core.errors import ParlorError
+
+from .db import default_database_url, normalize_url
+
+SUPPORTED_DIALECTS = ("sqlite", "postgresql")
+POSTGRES_HINT = 'install its driver: pip install -e ".[postgres]" (the postgres extra, psycopg 3)'
+
+
+class StartupError(ParlorError):
+    """The server cannot start: a bad port or address, a bad or unreachable database."""
+
+
+def check_port(port: object) -> int:
+    if type(port) is not int or not 1 <= port <= 65535:
+        raise StartupError(f"--port must be a whole number from 1 to 65535, got {port!r}")
+    return port
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``, or a StartupError saying why not."""
+    check_port(port)
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise StartupError(f"cannot listen on host {host!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    family, kind, proto, _name, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: restart after TIME_WAIT
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        reason = "it is already in use" if exc.errno == 98 else exc.strerror or str(exc)
+        raise StartupError(f"cannot listen on {host}:{port}: {reason}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def check_database(url: str) -> str:
+    """The URL as the server will use it, after checking it parses, names a supported dialect,
+    has its driver installed and can be connected to."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+    shown = hide_password(url)
+    try:
+        parsed = make_url(normalize_url(url))
+    except (ArgumentError, ValueError):
+        raise StartupError(
+            f"cannot parse the database URL {shown!r}: give e.g. sqlite:///path/parlor.db or "
+            "postgresql://user:password@host/dbname"
+        ) from None
+    dialect = parsed.get_backend_name()
+    if dialect not in SUPPORTED_DIALECTS:
+        raise StartupError(f"database {dialect!r} is not supported: use sqlite or postgresql ({shown})")
+    try:
+        parsed.get_dialect().import_dbapi()
+    except (ImportError, NoSuchModuleError):
+        hint = POSTGRES_HINT if dialect == "postgresql" else "install the driver this URL names"
+        raise StartupError(f"the {dialect} driver for {shown} is not installed: {hint}") from None
+    if dialect == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            folder = Path(parsed.database).expanduser().resolve().parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StartupError(f"cannot create the database folder {folder}: {exc.strerror}") from None
+            if not os.access(folder, os.W_OK):
+                raise StartupError(f"cannot write the database in {folder}: permission denied")
+        return url
+    engine = create_engine(parsed, connect_args={"connect_timeout": 5})
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("select 1"))
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        raise StartupError(
+            f"cannot reach the database {shown}: {reason[0] if reason else type(exc).__name__}"
+        ) from None
+    finally:
+        engine.dispose()
+    return url
 
 
 def run(
@@ -24,25 +118,34 @@ def run(
 
     from .app import create_app
 
+    if bot_delay < 0:
+        raise StartupError(f"--bot-delay must be 0 or more seconds, got {bot_delay}")
     url = database_url or default_database_url()
-    app = create_app(url, bot_delay=bot_delay, seat_timeout=seat_timeout, rate_per_second=rate_per_second, burst=burst)
-    shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
-    print(
-        f"Parlor server: open http://{shown}:{port}/  (database: {_hide_password(app.state.database_url)})", flush=True
-    )
-    logging.basicConfig(level=logging.INFO if log_level == "info" else logging.WARNING)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=1 << 20,  # the app answers frames over its own 16 KiB limit with a clear error
-        ws_per_message_deflate=False,  # frames are small; compressing them costs more CPU than it saves
-        access_log=False,
-    )
+    sock = bind(host, port)  # before the database: a used port must change nothing
+    try:
+        check_database(url)
+        app = create_app(
+            url, bot_delay=bot_delay, seat_timeout=seat_timeout, rate_per_second=rate_per_second, burst=burst
+        )
+        shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
+        print(
+            f"Parlor server: open http://{shown}:{port}/  (database: {hide_password(app.state.database_url)})",
+            flush=True,
+        )
+        logging.basicConfig(level=logging.INFO if log_level == "info" else logging.WARNING)
+        config = uvicorn.Config(
+            app,
+            log_level=log_level,
+            ws_max_size=1 << 20,  # the app answers frames over its own 16 KiB limit with a clear error
+            ws_per_message_deflate=False,  # frames are small; compressing them costs more CPU than it saves
+            access_log=False,
+        )
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
 
 
-def _hide_password(url: str) -> str:
+def hide_password(url: str) -> str:
     from sqlalchemy.engine import make_url
 
     try:
@@ -51,7 +154,7 @@ def _hide_password(url: str) -> str:
         return url
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m parlor.server", description="Run the Parlor multiplayer server.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
@@ -62,16 +165,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--burst", type=int, default=40, help="frames at once per connection")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     args = parser.parse_args(argv)
-    run(
-        args.host,
-        args.port,
-        args.database_url,
-        bot_delay=args.bot_delay,
-        seat_timeout=args.seat_timeout,
-        rate_per_second=args.rate,
-        burst=args.burst,
-        log_level=args.log_level,
-    )
+    try:
+        run(
+            args.host,
+            args.port,
+            args.database_url,
+            bot_delay=args.bot_delay,
+            seat_timeout=args.seat_timeout,
+            rate_per_second=args.rate,
+            burst=args.burst,
+            log_level=args.log_level,
+        )
+    except StartupError as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from parlor import games as registry
 from parlor.bots import LEVELS
 from parlor.core import ParlorError
-from parlor.core.options import option_fields
+from parlor.core.options import describe_options
 
 from .db import Database
 from .hub import BOT_LEVELS, Connection, Hub, ServerError, bot_level_description
@@ -31,6 +31,23 @@ from .protocol import loads
 PROTOCOL = 1
 WEB = Path(__file__).resolve().parent.parent / "web"  # the browser front end (src/parlor/web)
 CLIENT_TYPES = ("action", "undo", "play_again", "chat", "sync", "ping")
+
+
+def _offline_docs(app: FastAPI) -> None:
+    import swagger_ui_bundle
+    from fastapi.openapi.docs import get_swagger_ui_html
+
+    app.mount("/api/docs/static", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="api-docs-static")
+
+    @app.get("/api/docs", include_in_schema=False)
+    async def api_docs() -> Any:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title="Parlor API",
+            swagger_js_url="/api/docs/static/swagger-ui-bundle.js",
+            swagger_css_url="/api/docs/static/swagger-ui.css",
+            swagger_favicon_url="/api/docs/static/favicon-32x32.png",
+        )
 
 
 def create_app(
@@ -70,7 +87,9 @@ def create_app(
         finally:
             await hub.close()
 
-    app = FastAPI(title="Parlor", version=str(PROTOCOL), lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    # /api/docs: Swagger UI from the swagger-ui-bundle package, not a CDN (the server may have no internet)
+    app = FastAPI(title="Parlor", version=str(PROTOCOL), lifespan=lifespan, docs_url=None, redoc_url=None)
+    _offline_docs(app)
     app.state.database_url = db.url
 
     def hub_of(request: Request | WebSocket) -> Hub:
@@ -149,26 +168,18 @@ def create_app(
             except (ParlorError, ImportError, Exception) as exc:  # a game still being written
                 out.append({"name": name, "available": False, "error": str(exc)})
                 continue
-            defaults = g.Options()
-            options = []
-            for opt, (base, allowed, _default) in option_fields(g.Options).items():
-                options.append(
-                    {
-                        "name": opt,
-                        "type": getattr(base, "__name__", str(base)),
-                        "default": getattr(defaults, opt),
-                        "allowed": list(allowed) if allowed is not None else None,
-                    }
-                )
+            low, high = g.player_range()
             out.append(
                 {
                     "name": g.name,
                     "title": g.title,
                     "available": True,
-                    "min_players": g.min_players,
-                    "max_players": g.max_players,
+                    # the range with no option chosen; each option set's own range is checked on create
+                    "min_players": low,
+                    "max_players": high,
+                    "player_ranges_by_option": g.player_ranges_by_option(),
                     "summary": g.summary,
-                    "options": options,
+                    "options": describe_options(g.Options),
                 }
             )
         levels = [{"level": lvl, "description": bot_level_description(lvl)} for lvl in BOT_LEVELS]

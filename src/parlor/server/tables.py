@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from parlor import games as registry
 from parlor.core import ENGINE_VERSION, Event, ParlorError, State
-from parlor.core.options import options_to_json
+from parlor.core.options import OptionError, options_to_json
 
 from .bot_runner import BOT_LEVELS
 from .clocks import BOT_FOR_HUMAN, MAX_TURN_TIME, with_bot_marks
@@ -220,22 +220,6 @@ class TablesMixin:
                 429,
             )
 
-    def _options_of(self, game: Any, raw: Any) -> Any:
-        if raw is not None and not isinstance(raw, dict):
-            raise ServerError("bad_options", "'options' must be a JSON object", field="options")
-        for name, value in (raw or {}).items():
-            if type(value) is int and abs(value) > self.limits.max_option_int:
-                raise ServerError(
-                    "bad_options",
-                    f"option {name!r} must lie within ±{self.limits.max_option_int}, got {value}",
-                    field=f"options.{name}",
-                )
-        try:
-            return game.options_from_json(raw or {})
-        except (ParlorError, TypeError, ValueError) as exc:
-            bad = next((n for n in (raw or {}) if repr(n) in str(exc) or str(n) in str(exc)), None)
-            raise ServerError("bad_options", str(exc), field=f"options.{bad}" if bad else "options") from None
-
     async def create(self, body: Any, address: str | None = None) -> dict[str, Any]:
         if not isinstance(body, dict):
             raise ServerError("bad_request", "the body must be a JSON object")
@@ -262,19 +246,25 @@ class TablesMixin:
         except (ParlorError, ImportError) as exc:
             raise ServerError("unknown_game", str(exc), field="game") from None
         players = body.get("players", game.min_players)
-        try:
-            game.check_players(players)
-        except ParlorError as exc:
-            raise ServerError("bad_players", str(exc), field="players") from None
         raw_options = body.get("options")
-        if not raw_options and type(players) is int:  # nothing chosen: the game's defaults for this count
-            options = game.default_options(players)
-        else:
-            options = self._options_of(game, raw_options)
-        try:
-            game.check_players(players, options)  # a player range that depends on the options
+        if raw_options is not None and not isinstance(raw_options, dict):
+            raise ServerError("bad_options", "'options' must be a JSON object", field="options")
+        for name, value in (raw_options or {}).items():
+            if type(value) is int and abs(value) > self.limits.max_option_int:
+                raise ServerError(
+                    "bad_options",
+                    f"option {name!r} must lie within ±{self.limits.max_option_int}, got {value}",
+                    field=f"options.{name}",
+                )
+        try:  # the one check of player counts under the options chosen (Game.player_range)
+            options = game.options_for(players, raw_options or {})
+        except OptionError as exc:
+            bad = next((n for n in (raw_options or {}) if repr(n) in str(exc) or str(n) in str(exc)), None)
+            raise ServerError("bad_options", str(exc), field=f"options.{bad}" if bad else "options") from None
         except ParlorError as exc:
             raise ServerError("bad_players", str(exc), field="players") from None
+        except (TypeError, ValueError) as exc:
+            raise ServerError("bad_options", str(exc), field="options") from None
         try:  # the options together with the player count (a seat number in range, teams at 4, …)
             game.new_game(players, 0, options)
         except (ParlorError, TypeError, ValueError) as exc:

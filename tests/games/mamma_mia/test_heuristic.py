@@ -43,7 +43,7 @@ OPTION_SETS = [
         monotoni_joker="table_first",
     ),
     Options(allow_empty_source_choice=True, refill_mode="up_to", end_early_when_no_orders_left=True),
-    Options(ruleset="cs1999", recipe_requires_topping_play=True, first_player="seat0"),
+    Options(ruleset="cs1999", recipe_requires_topping_play=True, start_player=0),
 ]
 
 

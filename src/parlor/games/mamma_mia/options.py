@@ -8,9 +8,9 @@ ruleset (fields left at ``None`` are filled in from it).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
-from parlor.core.options import apply_ruleset
+from parlor.core.options import apply_ruleset, option
 
 # What each ruleset says about the three points where the Czech text differs (§11.24).
 RULESETS: dict[str, dict[str, object]] = {
@@ -19,37 +19,86 @@ RULESETS: dict[str, dict[str, object]] = {
 }
 
 
+REVISED = "revised rules (English 2004, Japanese, Chinese)"
+OURS = "engine decision (no rule sheet says)"
+ALL = "every rule sheet"
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
-    ruleset: Literal["revised", "cs1999"] = "revised"
-    # §11.1: must a player holding a topping put at least one in the oven?
-    topping_play_required: bool | None = None
-    # §11.2: may only a player who played toppings this turn play an order?
-    recipe_requires_topping_play: bool | None = None
-    # §11.3: "fill" = draw up to 7 from one source; "up_to" = choose how many (0..gap)
-    refill_mode: Literal["fill", "up_to"] | None = None
-    # §11.4: may a player pick an empty source while the other has cards?
-    allow_empty_source_choice: bool = False
-    # §11.6: may the owner refuse an order the counter already covers?
-    owner_may_decline_when_table_suffices: bool = False
-    # §11.7: may a Bombastica be topped up to 15 from the owner's hand?
-    bombastica_hand_topup: bool = True
-    # §11.8: is the pictured (own) topping excluded from Minimale's "rarest kind"?
-    minimale_excludes_pictured: bool = True
-    # §11.9: Minimale with no candidate kind on the counter: fail, or owner names any kind
-    minimale_when_no_candidate: Literal["fail", "any_kind"] = "fail"
-    # §11.10: Monotoni joker: free choice, or forced to a kind the counter alone covers if any
-    monotoni_joker: Literal["free", "table_first"] = "free"
-    # §11.11: the first round's start player
-    first_player: Literal["random", "seat0"] = "random"
-    # §11.12: stop after a round in which no order is left anywhere
-    end_early_when_no_orders_left: bool = False
-    # §11.17-18: the view lists this round's oven plays and the leftovers (a memory aid)
-    show_oven_history: bool = False
-    # §3.4: when the Mamma Mia! card joins the supply. "after_dealing" [cs, ja, first zh rulebook]:
-    # nobody can start with it. "before_dealing" [second zh rulebook]: it is shuffled in before
-    # the deal, and a player dealt it lays it out face up and is dealt a replacement topping.
-    mamma_mia_card_setup: Literal["after_dealing", "before_dealing"] = "after_dealing"
+    # §11.24
+    ruleset: Literal["revised", "cs1999"] = option(
+        "revised",
+        "Which rule sheet: the revised rules, or the Czech text of the first German sheet "
+        "(sets the next three options unless they are given)",
+        REVISED,
+    )
+    # §11.1
+    topping_play_required: bool | None = option(
+        None, "A player holding toppings must put at least one in the oven each turn", REVISED
+    )
+    # §11.2
+    recipe_requires_topping_play: bool | None = option(
+        None, "Only a player who put toppings in the oven this turn may put an order in", REVISED
+    )
+    # §11.3
+    refill_mode: Literal["fill", "up_to"] | None = option(
+        None, "Refill: fill the hand to 7 from one source (fill), or draw any number up to 7 (up_to)", REVISED
+    )
+    # §11.4
+    allow_empty_source_choice: bool = option(
+        False, "A player may refill from an empty source while the other still has cards", OURS
+    )
+    # §11.6
+    owner_may_decline_when_table_suffices: bool = option(
+        False, "The owner may refuse an order the oven's toppings already complete", ALL
+    )
+    # §11.7
+    bombastica_hand_topup: bool = option(
+        True, "A Pizza Bombastica may be topped up to 15 from its owner's hand", "English and Japanese rules"
+    )
+    # §11.8
+    minimale_excludes_pictured: bool = option(
+        True, "Pizza Minimale's rarest kind is never the owner's own (pictured) topping", "English, Czech, Japanese"
+    )
+    # §11.9
+    minimale_when_no_candidate: Literal["fail", "any_kind"] = option(
+        "fail",
+        "Pizza Minimale with no other kind in the oven: it fails, or the owner names any kind",
+        "English rules",
+    )
+    # §11.10
+    monotoni_joker: Literal["free", "table_first"] = option(
+        "free",
+        "Pizza Monotoni's joker kind: free choice, or one the oven alone completes when there is one",
+        OURS,
+    )
+    # §11.11
+    start_player: Literal["random", 0, 1, 2, 3, 4] = option(
+        "random", "Who starts the first round: a random seat (from the seed), or a seat number (0 = Seat 1)", OURS
+    )
+    # §11.12
+    end_early_when_no_orders_left: bool = option(
+        False, "End the game after a round in which nobody has an order left", ALL + " (always three rounds)"
+    )
+    # §11.17-18
+    show_oven_history: bool = option(
+        False,
+        "Memory aid: the table also lists this round's oven plays and the leftovers (not a rule change)",
+        "the Chinese rules show only the oven's top card",
+        view_only=True,
+    )
+    # §3.4: "after_dealing" [cs, ja, first zh rulebook]; "before_dealing" [second zh rulebook]
+    mamma_mia_card_setup: Literal["after_dealing", "before_dealing"] = option(
+        "after_dealing",
+        "When the Mamma Mia! card joins the supply: after the deal, or shuffled in before it "
+        "(a player dealt it lays it out and gets another card)",
+        "Czech, Japanese and the first Chinese rulebook",
+    )
+
+    ALIASES: ClassVar[dict[str, tuple[str, dict]]] = {"first_player": ("start_player", {"seat0": 0})}
+
+    ALIASES: ClassVar[dict[str, tuple[str, dict]]] = {"first_player": ("start_player", {"seat0": 0})}
 
     def __post_init__(self) -> None:
         apply_ruleset(self, RULESETS)

@@ -17,6 +17,7 @@ from typing import Any
 from parlor.core.actions import Action
 from parlor.core.events import Event, private, public
 from parlor.core.game import Result, State
+from parlor.core.options import OptionError
 from parlor.core.rng import Rng
 
 from . import actions as A
@@ -815,7 +816,12 @@ def setup(state: MammaMiaState) -> None:
     state.known_hand_orders = [()] * players
     state.completed = [()] * players
     # 6. The start player.
-    state.start_player = 0 if options.first_player == "seat0" else rng.below(players)
+    if options.start_player == "random":
+        state.start_player = rng.below(players)
+    elif options.start_player < players:
+        state.start_player = options.start_player
+    else:
+        raise OptionError(f"start_player is seat {options.start_player}, but there are only {players} seats")
     state.active = state.start_player
     init_round_fields(state)
 

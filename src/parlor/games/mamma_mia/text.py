@@ -149,7 +149,7 @@ def player_name(seat: int | None, you: int | None = None, colour: str | None = N
     if you is not None and seat == you:
         return "[bold]You[/]"
     colour = colour or (DECKS[seat].colour if seat < len(DECKS) else None)
-    return f"[{DECK_STYLE.get(colour or '', 'bold')}]Seat {seat}[/]"
+    return f"[{DECK_STYLE.get(colour or '', 'bold')}]Seat {seat + 1}[/]"
 
 
 def _colour_of_seat(view: Mapping[str, Any] | None, seat: int) -> str | None:
@@ -702,7 +702,7 @@ most topping cards in hand; if still tied, the win is shared.
 `recipe_requires_topping_play`, `refill_mode` (fill | up_to), `allow_empty_source_choice`,
 `owner_may_decline_when_table_suffices`, `bombastica_hand_topup`, `minimale_excludes_pictured`,
 `minimale_when_no_candidate` (fail | any_kind), `monotoni_joker` (free | table_first),
-`first_player` (random | seat0), `end_early_when_no_orders_left`, `show_oven_history`
+`start_player` (random | a seat number), `end_early_when_no_orders_left`, `show_oven_history`
 (shows the plays in the oven: a memory aid), `mamma_mia_card_setup` (after_dealing |
 before_dealing: the second Chinese rulebook's setup). See `parlor games` for defaults.
 """

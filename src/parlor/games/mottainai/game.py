@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from parlor.core.errors import ParlorError, StateError
+from parlor.core.errors import StateError
 from parlor.core.game import Game
 
 from .actions import ACTION_SPACE
@@ -23,24 +23,34 @@ class Mottainai(Game):
     actions = ACTION_SPACE
     summary = "Waste nothing: every card is a task, a helper, a material, a sale or a work."
 
-    def check_players(self, players: Any, options: Any = None) -> int:
-        players = super().check_players(players)
-        if options is not None:
-            limit = options.max_players
-            if players > limit:
-                raise ParlorError(
-                    f"Mottainai under ruleset {options.ruleset!r} is for 2-{limit} players, got {players}"
-                    " (6 players need ruleset='v0.84' or max_players=6)"
-                )
-            if options.team_play and players != 4:
-                raise ParlorError(f"team play needs exactly 4 players, got {players}")
-        return players
+    def player_range(self, options: Any = None) -> tuple[int, int]:
+        """2-5 players, 6 with ``max_players=6`` (v0.84's largest table, which a 6-player game
+        switches on by itself unless ``max_players`` was chosen); team play is for exactly 4."""
+        if options is None:
+            options = {}
+        if isinstance(options, Mapping):
+            if options.get("team_play") is True:
+                return 4, 4
+            limit = options.get("max_players")
+            return self.min_players, limit if limit in (5, 6) else self.max_players
+        if options.team_play:
+            return 4, 4
+        return self.min_players, options.max_players
 
-    def default_options(self, players: int) -> Options:
-        """Explicit options that do not allow ``players`` raise ``ParlorError``; with no options
-        at all, a 6-player table gets the defaults plus ``max_players=6`` (the one option that
-        count needs), so every count up to ``max_players`` can start."""
-        return Options(max_players=6) if players == 6 else Options()
+    def _range_reason(self, options: Any) -> str:
+        if isinstance(options, Mapping):
+            return " in team play" if options.get("team_play") is True else " with max_players=5"
+        if options.team_play:
+            return " in team play"
+        return f" with max_players={options.max_players} (6 players need max_players=6 or ruleset=v0.84)"
+
+    def options_for(self, players: int, given: Mapping[str, Any] | None = None) -> Options:
+        """A 6-player game switches ``max_players`` to 6 (the one option that count needs)
+        unless it was chosen."""
+        given = dict(given or {})
+        if players == 6 and "max_players" not in given:
+            given["max_players"] = 6
+        return super().options_for(players, given)
 
     def _new_state(self, players: int, seed: int, options: Any, deal: bool = True) -> MottainaiState:
         state = empty_state(self, players, seed, options)

@@ -22,6 +22,7 @@ from typing import Any
 from parlor.core.actions import Action
 from parlor.core.events import Event, private, public
 from parlor.core.game import Result, State
+from parlor.core.options import OptionError
 from parlor.core.rng import Rng
 
 from . import actions as A
@@ -275,12 +276,11 @@ class MottainaiState(State):
         i = t.index(card)
         zone[p] = t[:i] + t[i + 1 :]
 
-    def take_from_hand(self, p: int, card: int, face_up: bool = True) -> None:
-        """A card leaves the hand. Face up, a revealed copy is the one that goes (the table
-        cannot tell it from an unrevealed twin); face down, an unrevealed copy goes if any."""
+    def take_from_hand(self, p: int, card: int) -> None:
+        """A card leaves the hand. A revealed copy is the one that goes: the table cannot tell it
+        from an unrevealed twin, so what it sees must not depend on whether there is one."""
         self.take(self.hands, p, card)
-        known = self.known[p]
-        if card in known and (face_up or known.count(card) > self.hands[p].count(card)):
+        if card in self.known[p]:
             self.take(self.known, p, card)
 
     def reveal(self, p: int, card: int, nth: int = 1) -> None:
@@ -361,7 +361,7 @@ class MottainaiState(State):
         self.ret_batch += 1
 
     def return_from_hand(self, p: int, card: int) -> None:
-        self.take_from_hand(p, card, face_up=False)
+        self.take_from_hand(p, card)
         self.return_card(card, p)
         self.emit(public("return", seat=p, hand_size=len(self.hands[p])))
         self.emit(private(p, "returned_card", seat=p, card=CARD[card]))
@@ -645,7 +645,13 @@ def setup(s: MottainaiState) -> None:
         s.deck_info.pop()
         s.to_floor(card)
         s.emit(public("floor_card", seat=p, card=CARD[card]))
-    s.start_player = choose_start_player(s, s.floor)
+    chosen = s.options.start_player
+    if chosen == "random":
+        s.start_player = choose_start_player(s, s.floor)
+    elif chosen < n:
+        s.start_player = chosen
+    else:
+        raise OptionError(f"start_player is seat {chosen}, but there are only {n} seats")
     s.emit(public("start_player", seat=s.start_player))
     if not all_players:
         deal_start_cards(s, [p for p in range(n) if p != s.start_player])

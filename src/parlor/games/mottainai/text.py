@@ -18,7 +18,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .data import CARD_INDEX, EFFECT_TEXT, MAT, MATERIALS, NAMES, ROLES, VAL
+from .data import CARD_IDS, CARD_INDEX, EFFECT_TEXT, MAT, MATERIALS, NAMES, ROLES, VAL
 
 SCORE_LABEL = "points"
 MATERIAL_STYLE = {"paper": "white", "stone": "grey62", "cloth": "magenta", "clay": "dark_orange3", "metal": "cyan"}
@@ -31,43 +31,89 @@ ROLE_VERB = {
 }
 WING_WORDS = {"gallery": "Gallery", "gift_shop": "Gift Shop"}
 LEGEND = (
-    "Cards show Name material/value; in tables Name + material code + value (Pa paper, St stone, "
-    "Cl cloth, Cy clay, Me metal: Bowl Cy3). Paper 1 = Clerk, Stone 2 = Monk, Cloth 2 = Tailor, "
-    "Clay 3 = Potter, Metal 3 = Smith. Gallery works cover helpers, Gift Shop works cover sales."
+    "Cards read Name material/value (in the table: Pa paper, St stone, Cl cloth, Cy clay, Me metal, "
+    "e.g. Bowl Cy3). A card's material gives its role: Paper = Clerk, Stone = Monk, Cloth = Tailor, "
+    "Clay = Potter, Metal = Smith. Gallery works cover helpers, Gift Shop works cover sales. "
+    "Type c NAME to read any card (c bowl), r for the rules, t for the table."
 )
 SHORT = {"paper": "Pa", "stone": "St", "cloth": "Cl", "clay": "Cy", "metal": "Me"}
-INTRO = "Mottainai: waste nothing. Every card is a task, a helper, a material, a sale or a work."
-HELP = "Type the number of a move. h help, r rules, t table, q quit."
+INTRO = (
+    "Mottainai: waste nothing. Every card is a task, a helper, a material, a sale or a work. "
+    "Most points at the end wins; r shows the rules, c NAME reads a card."
+)
+HELP = "Type the number of a move. c NAME reads a card (c poem), c lists every card, h help, r rules, t table, q quit."
 RULES = """\
 # Mottainai (summary)
 
-**Your turn** has three parts.
+**Goal**: the most points when the game ends. You score the values of your **works**, the bonuses
+some works give, your **covered sales**, and **backorders**: at the end, for each material in
+which you have more sales than every opponent, each hand card of that material scores its value.
+Ties go to the current player, then clockwise. **Turtle** wins outright (see the end).
 
-* **Morning** — return cards above 5 in hand to the deck bottom; use "in the morning" effects;
-  your previous task goes to the floor; put a hand card in your task slot as your new task
-  (its material gives the role), or take no task.
-* **Noon** — perform every other player's face-up task, clockwise from your left, using your own
-  helpers; then your own task (or one Prayer if you have none). A task gives 1 action, plus 1 per
-  helper of its role — 2 per helper if your Gallery works of that material cover them all.
-  Each action is the role action, a **Craft** (complete a work of that material from hand,
-  support counted in your craft bench) or a **Prayer** (draw a card).
-* **Night** — "at night" effects, then the cards drawn this turn (face down) join your hand.
+**Cards**: every card has a material and a value — Paper 1, Stone 2, Cloth 2, Clay 3, Metal 3 —
+and the material gives a role: Paper **Clerk**, Stone **Monk**, Cloth **Tailor**, Clay
+**Potter**, Metal **Smith**. Each card also has a work effect (type `c NAME` to read one).
 
-**Roles**: Clerk sells a craft-bench card; Monk hires a floor card as helper; Tailor returns any
-cards and refills hand + waiting area to 5; Potter collects a floor card into the craft bench;
-Smith completes any work with support revealed from hand. A work of value v needs v-1 support
-cards of its material: you choose the work, then the support cards to reveal, one at a time
-(with Crane you may send Paper cards from your craft bench instead, each one support).
-Whenever you hold cards you are asked, even with a single option, so that nobody learns what
-your hand lacks from whether you were asked.
+**Zones**: the shared **deck** and the **floor** (face-up cards anyone may hire or collect).
+Yours: the **hand** (hidden), the **task slot** (this turn's task), **helpers** (hired cards),
+the **craft bench** (collected materials), **sales** (sold cards), and two **wings** of completed
+works: the **Gallery** and the **Gift Shop**. Cards you draw go face down to your **waiting
+area** and join your hand at night.
 
-**End**: the deck runs out, or someone has 5 works in a wing. Score works, sales covered by Gift
-Shop works, and backorders (hand cards of each material you lead in sales). Ties go to the
-current player, then clockwise.
+**Your turn**
+* **Morning** — return hand cards above 5 to the bottom of the deck; use "in the morning" work
+  effects; your old task goes to the floor; choose a hand card as your new task (its material is
+  the role), or take no task.
+* **Noon** — perform each opponent's task in turn (clockwise from your left), then your own (or
+  pray once if you have none). A task gives 1 action plus 1 per helper of that role — 2 per
+  helper when they are covered. Each action is the role's action, a **Craft** (complete a work
+  of the task's material from your hand, its support from your craft bench) or a **Prayer**
+  (draw a card).
+* **Night** — "at night" effects, then your waiting area joins your hand.
+
+**Roles**: Clerk sells a craft-bench card into your sales. Monk hires a floor card as a helper.
+Tailor returns any hand cards, then refills hand + waiting area to 5. Potter collects a floor
+card into your craft bench. Smith completes any work from your hand, support revealed from your
+hand. A work of value v needs v-1 support cards of its material.
+
+**Covering**: for each material, your Gallery works of it cover that many helpers of it (their
+values added up), your Gift Shop works that many sales of it. All of a material are covered, or
+none when there are more than the capacity. Only covered sales score.
+
+**The end** comes at once when the deck runs out, when a player has 5 works in one wing (6 in
+the Extended game), or when Cup is returned after a Prayer. **Turtle**: its owner wins outright
+the moment they have works of all five materials.
 """
 
 
+def command(entry: str, view: Mapping[str, Any]) -> RenderableType | None:
+    """``c NAME`` reads a card (any card, by name or its start); ``c`` alone lists them all."""
+    words = entry.strip().split(None, 1)
+    if not words or words[0] not in ("c", "card"):
+        return None
+    if len(words) == 1:
+        names = sorted(NAMES, key=str.lower)
+        return Text("Cards: " + ", ".join(names) + ". Type c NAME to read one.")
+    wanted = words[1].strip().lower().replace("_", " ")
+    found = [i for i, n in enumerate(NAMES) if n.lower() == wanted]
+    found = found or [i for i, n in enumerate(NAMES) if n.lower().startswith(wanted)]
+    if not found:
+        return Text(f"No card is called {words[1]!r}; type c to list them.")
+    lines = [card_words(CARD_IDS[i]) for i in found]
+    return Text.from_markup("\n".join(lines))
+
+
+def card_words(card: str) -> str:
+    """``Poem paper/1 — Clerk (sell) when a task. As a work: …``."""
+    role = ROLE_VERB[role_of(card)]
+    return f"{card_label(card)} — as a task: {role}. As a work: {card_effect(card)}"
+
+
 # ---------------------------------------------------------------------------- names
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def card_name(card: str) -> str:
     return NAMES[CARD_INDEX[card]] if card in CARD_INDEX else str(card)
 
@@ -103,7 +149,7 @@ def cards_words(cards: list[str], empty: str = "—", *, short: bool = False) ->
 def player_name(seat: int | None, you: int | None = None, colour: str | None = None) -> str:
     if seat is None:
         return "Nobody"
-    return "[bold]You[/]" if seat == you else f"Seat {seat}"
+    return "[bold]You[/]" if seat == you else f"Seat {seat + 1}"
 
 
 def role_of(card: str) -> str:
@@ -190,11 +236,11 @@ def decision_words(view: Mapping[str, Any]) -> str:
         if d.get("pin"):
             return "Pin: one Tailor action"
         owner = d.get("owner")
-        whose = "your" if owner == view.get("you") else f"Seat {owner}'s"
+        whose = "your" if owner == view.get("you") else f"{player_name(owner)}'s"
         return f"Noon: {whose} {d.get('role', '').title()} task — action ({d.get('actions_left')} left)"
     if kind == "support":
         how = "to reveal from hand" if d.get("how") == "smith" else "from the craft bench"
-        return f"Support for {card_name(d.get('work', ''))}: {d.get('remaining')} more card(s) {how}"
+        return f"Support for {card_name(d.get('work', ''))}: {plural(d.get('remaining', 0), 'more card')} {how}"
     return DECISION_WORDS.get(kind, kind.replace("_", " ").capitalize() or "Your decision")
 
 
@@ -207,6 +253,14 @@ class Narrator:
 
     def who(self, seat: Any) -> str:
         return player_name(seat, self.seat) if isinstance(seat, int) else "Someone"
+
+    def whose(self, seat: Any) -> str:
+        return "your" if seat == self.seat else f"{self.who(seat)}'s"
+
+    def zone(self, to: Any) -> str:
+        return {"helpers": "helpers", "craft_bench": "craft bench", "sales": "sales", "hand": "hand"}.get(
+            str(to), str(to).replace("_", " ")
+        )
 
     def pause(self, event: Any) -> float:
         return 0.3 if event.kind in ("work_completed", "game_over", "task") else 0.0
@@ -231,11 +285,11 @@ class Narrator:
         whose = whose or (f"{self.who(owner)}'s" if owner != self.seat else "your")
         table = {
             "turn_start": lambda: f"— {says('begin', 'a turn')} —",
-            "task": lambda: says("choose", f"the task {c} ({ROLE_VERB[d['role']]})"),
+            "task": lambda: says("choose", f"the task {c}: {ROLE_VERB[d['role']]}"),
             "no_task": lambda: says("take", "no task today"),
             "old_task": lambda: f"{w}: old task {c} goes to the {d['to']}",
-            "perform_task": lambda: says("perform", f"{whose} {d['role']} task"),
-            "actions_counted": lambda: f"  {d['actions']} action(s)",
+            "perform_task": lambda: says("perform", f"{whose} {d['role'].title()} task"),
+            "actions_counted": lambda: f"  {plural(d['actions'], 'action')}",
             "task_skipped": lambda: "  " + says("skip", "the task"),
             "sell": lambda: "  " + says("sell", c),
             "hire": lambda: "  " + says("hire", c),
@@ -249,25 +303,59 @@ class Narrator:
             "returned_card": lambda: f"  (you returned {c})",
             "crane_return": lambda: "  " + says("send", f"{c} under the deck (Crane support)"),
             "fan_bottom": lambda: f"  {c} goes under the deck (Fan)",
-            "floor_returned": lambda: f"  {cards_words(d['cards'])} go(es) under the deck (Tablet)",
-            "pickup": lambda: says("pick", f"up {d['count']} card(s) at night"),
+            "floor_returned": lambda: f"  The floor cards go under the deck: {cards_words(d['cards'])}",
+            "pickup": lambda: says("pick", f"up {plural(d['count'], 'card')} from the waiting area at night"),
             "picked_up": lambda: f"  (you picked up {cards_words(d['cards'])})",
             "use_effect": lambda: "  " + says("use", card_name(d["card"])),
             "flip_to_floor": lambda: f"  {c} is turned onto the floor",
-            "game_over": lambda: f"The game is over ({d['reason']}).",
+            "game_over": lambda: f"The game is over: {END_WORDS.get(d['reason'], d['reason']).format(who='a player')}.",
+            "action_skipped": lambda: "  " + says("let", "an action go unused"),
+            "pass": lambda: "  " + says("let", "an action go unused"),
+            "dealt": lambda: f"Your starting hand: {cards_words(d['hand'])}",
+            "drawn_card": lambda: f"  (you drew {cards_words(d['cards'] if 'cards' in d else [d['card']])})",
+            "hand_received": lambda: f"  (your new hand: {cards_words(d['cards'])})",
+            "dice_reveal": lambda: "  " + says("reveal", f"the deck's top card with Dice: {c}"),
+            "fan_reveal": lambda: "  " + says("reveal", f"the deck's top cards with Fan: {cards_words(d['cards'])}"),
+            "fan_keep": lambda: "  " + says("keep", f"{c} from the Fan"),
+            "floor_taken": lambda: "  " + says("take", f"{c} from the floor into {self.zone(d.get('to'))}"),
+            "handkerchief": lambda: (
+                "  "
+                + (
+                    says("put", f"{c} from hand on the floor (Handkerchief)")
+                    if d.get("card")
+                    else says("discard", "nothing")
+                )
+            ),
+            "helper_to_sales": lambda: "  " + says("move", f"the helper {c} into sales"),
+            "jar": lambda: (
+                "  "
+                + f"{self.who(d['giver'])} {'give' if d['giver'] == self.seat else 'gives'} "
+                + f"{plural(d['count'], d['material'] + ' card')} to {self.who(d['seat']).replace('You', 'you')} (Jar)"
+            ),
+            "kite_copy": lambda: "  " + says("make", f"Kite a copy of {c}"),
+            "kite_give": lambda: "  " + says("put", f"{c} into {self.whose(d['to'])} craft bench (Kite)"),
+            "no_task_prayer": lambda: "  " + says("pray", "(no task)"),
+            "puppet": lambda: "  " + says("swap", f"hands with {self.who(d['target']).replace('You', 'you')} (Puppet)"),
+            "start_card_dealt": lambda: f"{w} {'get' if mine else 'gets'} a face-down starting card",
+            "take_sale": lambda: "  " + says("take", f"{c} from {self.whose(owner)} sales (Ring)"),
+            "top_revealed": lambda: f"  The deck's top card is now revealed: {c}",
+            "work_moved": lambda: "  " + says("move", f"the work {c} to the {WING_WORDS.get(d['to'], d['to'])}"),
+            "work_placed": lambda: "  " + says("place", f"{c} in the {WING_WORDS.get(d['wing'], d['wing'])}"),
+            "work_returned": lambda: (
+                "  " + says("return", f"the work {c} to the bottom of the deck ({card_name(d['by'])})")
+            ),
+            "work_taken": lambda: "  " + says("take", f"the work {c} from {self.whose(owner)} wings"),
             "extra_turn": lambda: says("take", "an extra turn (Frog)"),
             "floor_card": lambda: says("turn", f"{c} onto the floor"),
             "start_player": lambda: says("start") + ".",
         }
+        if k == "pickup" and not d.get("count"):
+            return []  # nothing drawn this turn: nothing to say
         fn = table.get(k)
         if fn is not None:
             return [fn()]
-        parts = ", ".join(
-            f"{key}={card_label(v) if isinstance(v, str) and v in CARD_INDEX else v}"
-            for key, v in d.items()
-            if key != "seat"
-        )
-        return [f"  {w}: {k.replace('_', ' ')}" + (f" ({parts})" if parts else "")]
+        cards = [v for v in d.values() if isinstance(v, str) and v in CARD_INDEX]  # an event not worded yet
+        return [f"  {w}: {k.replace('_', ' ')}" + (f" — {cards_words(cards)}" if cards else "")]
 
 
 def describe_event(event: Any, seat: int | None) -> str:
@@ -284,42 +372,71 @@ def _task_words(task: Any) -> str:
 
 
 def render_view(view: Mapping[str, Any]) -> RenderableType:
+    """The table: deck and floor, then one short block per player (nothing cut at 80 columns),
+    then your hand with every card's role and effect."""
     you = view.get("you")
-    table = Table(box=box.SIMPLE, title=f"Deck {view['deck_size']} · Floor: {cards_words(view['floor'])}")
-    for col in ("Player", "Hand", "Task", "Helpers", "Craft bench", "Sales", "Gallery", "Gift Shop"):
-        table.add_column(col)
+    lines = [f"[bold]Deck[/] {view['deck_size']} cards · [bold]Floor[/]: {cards_words(view['floor'])}"]
+    if view.get("deck_top"):
+        lines.append(f"Top of the deck (revealed): {card_label(view['deck_top'])}")
     for p in view["players_info"]:
         marker = " ◀" if p["seat"] == view.get("active") else ""
-        hand = str(p["hand_size"])
+        hand = f"{p['hand_size']} in hand"
         if p["revealed_in_hand"]:
             hand += f" (shown: {cards_words(p['revealed_in_hand'], short=True)})"
         if p["waiting_size"]:
-            hand += f" +{p['waiting_size']} waiting"
-        table.add_row(
-            player_name(p["seat"], you) + marker,
-            hand,
-            _task_words(p["task"]),
-            cards_words(p["helpers"], short=True),
-            cards_words(p["craft_bench"], short=True),
-            cards_words(p["sales"], short=True),
-            cards_words(p["works_as"]["gallery"], short=True),
-            cards_words(p["works_as"]["gift_shop"], short=True),
+            hand += f", {p['waiting_size']} waiting"
+        lines.append(f"{player_name(p['seat'], you)}{marker} · {hand} · task: {_task_words(p['task'])}")
+        lines.append(
+            f"   helpers: {cards_words(p['helpers'], short=True)} · craft bench: "
+            f"{cards_words(p['craft_bench'], short=True)} · sales: {cards_words(p['sales'], short=True)}"
         )
-    parts: list[RenderableType] = [table]
-    if view.get("deck_top"):
-        parts.append(Text.from_markup(f"Top of the deck (revealed): {card_label(view['deck_top'])}"))
+        lines.append(
+            f"   Gallery: {cards_words(p['works_as']['gallery'], short=True)} · "
+            f"Gift Shop: {cards_words(p['works_as']['gift_shop'], short=True)}"
+        )
+    parts: list[RenderableType] = [Text.from_markup("\n".join(lines))]
+    if you is not None and "hand" in view["players_info"][you]:
+        parts.append(render_hand(view, effects=True))
     return Group(*parts)
 
 
-def render_hand(view: Mapping[str, Any]) -> RenderableType:
+def render_hand(view: Mapping[str, Any], *, effects: bool = False) -> RenderableType:
+    """Your hand: each card's material, value and role as a task; with ``effects`` (the full
+    table) also its effect as a work. The short form reminds of ``c NAME``."""
     you = view.get("you")
     if you is None:
         return Text("")
     me = view["players_info"][you]
-    lines = [f"[bold]Your hand[/] ({len(me.get('hand', []))}):"]
-    for c in me.get("hand", []):
-        lines.append(f"  {card_label(c)} — {ROLE_VERB[role_of(c)]}; as a work: {card_effect(c)}")
+    hand = me.get("hand", [])
+    if not effects:
+        cards = ", ".join(f"{card_label(c)} ({ROLE_VERB[role_of(c)].split()[0]})" for c in hand) or "empty"
+        return Text.from_markup(f"[bold]Your hand[/] ({len(hand)}): {cards}  [dim](c NAME reads a card)[/]")
+    lines = [f"[bold]Your hand[/] ({len(hand)}):"]
+    for c in hand:
+        lines.append(f"  {card_label(c)} — task: {ROLE_VERB[role_of(c)]}; work: {card_effect(c)}")
+    if me.get("waiting"):
+        lines.append(f"  [dim]waiting area (joins your hand at night): {cards_words(me['waiting'])}[/]")
     return Text.from_markup("\n".join(lines))
+
+
+# Events of your own decisions that change little on the table: after them the terminal shows
+# just your hand again, not the whole table (the other events redraw it).
+OWN_TURN_EVENTS = {"return", "returned_card", "reveal", "use_effect", "crane_return", "fan_bottom"}
+
+
+END_WORDS = {
+    "deck": "the deck ran out",
+    "wing": "a player filled a wing (5 works in the Gallery or the Gift Shop; 6 in the Extended game)",
+    "cup": "Cup was returned after a Prayer",
+    "turtle": "{who} owned Turtle with works of all five materials: an outright win, whatever the scores",
+    "stalled": "no player could make progress any more (an engine safeguard)",
+}
+
+
+def end_words(view: Mapping[str, Any]) -> str:
+    reason = view.get("end_reason") or ""
+    who = player_name(view.get("turtle_winner"), view.get("you")) if view.get("turtle_winner") is not None else ""
+    return END_WORDS.get(reason, reason or "the game ended").format(who=Text.from_markup(who).plain)
 
 
 def render_result(view: Mapping[str, Any]) -> RenderableType:
@@ -342,6 +459,15 @@ def render_result(view: Mapping[str, Any]) -> RenderableType:
             str(r.get("bonus", "")),
             str(result["scores"][s]),
         )
-    winners = ", ".join(player_name(w, you) for w in result["winners"])
-    extra = " (Turtle)" if view.get("turtle_winner") is not None else ""
-    return Group(table, Text.from_markup(f"Winner(s): {winners}{extra} · ended by: {view.get('end_reason')}"))
+    winners = [player_name(w, you) for w in result["winners"]]
+    verb = "win" if len(winners) > 1 or winners == ["[bold]You[/]"] else "wins"
+    won = f"{' and '.join(winners)} {verb}"
+    if view.get("end_reason") == "turtle":
+        how = f"{won}: {end_words(view)}."
+    else:
+        tied = len({result["scores"][w] for w in result["winners"]}) == 1 and sum(
+            1 for sc in result["scores"] if sc == result["scores"][result["winners"][0]]
+        ) > len(result["winners"])
+        how = f"{won} with the most points" + (" (the tie goes to the current player, then clockwise)" if tied else "")
+        how += f". The game ended because {end_words(view)}."
+    return Group(table, Text.from_markup(how))

@@ -23,6 +23,25 @@ class SweetNose(Game):
     actions = ACTION_SPACE
     summary = "Rate the sweets in secret, push the ones sweet to you onto the others; the least sweetness wins."
 
+    def player_range(self, options: Any = None) -> tuple[int, int]:
+        """3-5 players; a given first start player needs a table that has that seat."""
+        if options is None:
+            first = None
+        elif isinstance(options, Mapping):
+            first = options.get("start_player", options.get("first_start_player"))
+        else:
+            first = options.start_player
+        if type(first) is int and first + 1 > self.min_players:
+            return first + 1, self.max_players
+        return self.min_players, self.max_players
+
+    def _range_reason(self, options: Any) -> str:
+        if isinstance(options, Mapping):
+            first = options.get("start_player", options.get("first_start_player"))
+        else:
+            first = options.start_player
+        return f" when seat {first} (Seat {first + 1}) starts"
+
     def _new_state(self, players: int, seed: int, options: Any, deal: bool = True) -> SweetNoseState:
         state = object.__new__(SweetNoseState)
         state._init_base(self, players, seed, options)

@@ -5,64 +5,110 @@ in ``rules.py`` (the comment names the ambiguity)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
-from parlor.core.options import OptionError
+from parlor.core.options import OptionError, option
 
 # The action space holds bids 1..MAX_BID_SPACE; ``shopkeeper_max_bid`` may only lower it.
 MAX_BID_SPACE = 99
 
 
+BOOK = "the Chinese rulebook (2016)"
+EXAMPLE = "the rulebook's worked example"
+OURS = "engine decision (the rulebook is silent)"
+SAFEGUARD = "safeguard, not in the rulebook"
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
-    # A1: the market adds +1 per market sweet of a kind, or +1 once if any is there
-    market_bonus: Literal["per_sweet", "flat"] = "per_sweet"
-    # A2/A3: must a player exchange when some exchange is legal?
-    exchange_required: bool = True
-    # A4: phase 2 ends after a full lap of turns without an exchange
-    end_phase_on_stalemate: bool = True
-    # A6: an empty tray ends phase 2 at once, or at the end of the current turn
-    phase_end_timing: Literal["immediate", "end_of_turn"] = "immediate"
-    # A7: phase 2 ends after this many turns (None: no limit)
-    phase2_turn_limit: int | None = 200
-    # A8: the twin trade's two sweets must be the same kind, or any kinds
-    l1_twin_trade_kind_rule: Literal["same", "any"] = "same"
-    # A9: the market-to-bowl tile modifies the turn's exchange B, or grants an extra one
-    l2_market_to_bowl_mode: Literal["modify", "extra"] = "modify"
-    # A10: the double trade with a tray of 1 swaps one sweet instead of being impossible
-    l4_double_trade_short: bool = False
-    # A11: the card swap is a shop action on one's turn, or made once phase 2 has ended
-    l5_change_taste_timing: Literal["own_turn", "phase_end"] = "own_turn"
-    # A11: do the other players see which two kinds had their cards swapped?
-    l5_change_taste_public: bool = True
-    # A12: ignoring the market helps only its user, or cancels the bonus for everyone
-    l5_ignore_market_scope: Literal["self", "all"] = "self"
-    # A12: activated on one's turn, or declared after the reveal at scoring
-    l5_ignore_market_timing: Literal["own_turn", "scoring"] = "own_turn"
-    # A13: a held tile is optional, or must be used on the first turn it can be
-    shop_tile_use: Literal["optional", "mandatory_first_turn"] = "optional"
-    # A14: tiles are chosen knowing their ability (public), or by level with a hidden draw
-    shop_tiles_visible: bool = True
-    # A15: must an eligible player take a tile?
-    shop_pick_required: bool = True
-    # A16: picking order: by round score, or this round's start player first
-    shop_pick_order: Literal["score_desc", "start_player_first"] = "score_desc"
-    # A16: equal round scores pick in next round's order, or this round's
-    shop_pick_tie_break: Literal["next_round_order", "current_round_order"] = "next_round_order"
-    # A17: a tie for the top score: earliest in this round's order, or random
-    top_tie_start_player: Literal["current_order", "random"] = "current_order"
-    # A18: round 1's start player: "random" (seeded) or a seat number
-    first_start_player: Literal["random", 0, 1, 2, 3, 4] = "random"
-    # A19: sweets carry over between rounds, or setup steps 3-5 run again every round
-    redeal_each_round: bool = False
-    # §7.1 Ascension: play rounds until a total reaches the target
-    ascension: bool = False
-    ascension_target: int = 100
-    # §7.2 Shopkeeper: an opening auction of shop tiles paid in sweetness
-    shopkeeper: bool = False
-    shopkeeper_max_bid: int = 99
-    # A21: a bid may go to any free space, or must land above every marker
-    shopkeeper_bid_rule: Literal["any_free_space", "must_raise"] = "any_free_space"
+    # A1
+    market_bonus: Literal["per_sweet", "flat"] = option(
+        "per_sweet", "The market raises a kind's sweetness by 1 per market sweet of it, or by 1 once", EXAMPLE
+    )
+    # A2/A3
+    exchange_required: bool = option(True, "A player must exchange when some exchange is possible", OURS)
+    # A4
+    end_phase_on_stalemate: bool = option(
+        True, "Phase 2 ends after a full lap of turns with no exchange", SAFEGUARD, safeguard=True
+    )
+    # A6
+    phase_end_timing: Literal["immediate", "end_of_turn"] = option(
+        "immediate", "An empty tray ends phase 2 at once, or at the end of the current turn", BOOK
+    )
+    # A7
+    phase2_turn_limit: int | None = option(
+        200, "Phase 2 ends after this many turns (none: no limit)", SAFEGUARD, safeguard=True
+    )
+    # A8
+    l1_twin_trade_kind_rule: Literal["same", "any"] = option(
+        "same", "Twin trade tile: the two sweets must be the same kind, or may be any kinds", OURS
+    )
+    # A9
+    l2_market_to_bowl_mode: Literal["modify", "extra"] = option(
+        "modify", "Market-to-bowl tile: changes the turn's market exchange, or adds an extra one", OURS
+    )
+    # A10
+    l4_double_trade_short: bool = option(
+        False, "Double trade tile with a tray of 1: swap one sweet instead of being impossible", OURS
+    )
+    # A11
+    l5_change_taste_timing: Literal["own_turn", "phase_end"] = option(
+        "own_turn", "Change-taste tile: used on one's own turn, or once phase 2 has ended", OURS
+    )
+    # A11
+    l5_change_taste_public: bool = option(
+        True, "Change-taste tile: the others see which two sweetness cards were swapped", OURS
+    )
+    # A12
+    l5_ignore_market_scope: Literal["self", "all"] = option(
+        "self", "Ignore-market tile: cancels the market bonus for its user only, or for everyone", OURS
+    )
+    # A12
+    l5_ignore_market_timing: Literal["own_turn", "scoring"] = option(
+        "own_turn", "Ignore-market tile: used on one's own turn, or declared at scoring", OURS
+    )
+    # A13
+    shop_tile_use: Literal["optional", "mandatory_first_turn"] = option(
+        "optional", "A held shop tile may be kept unused, or must be used on the first turn it can", BOOK
+    )
+    # A14
+    shop_tiles_visible: bool = option(
+        True, "Shop tiles are chosen knowing their ability (otherwise by level, drawn at random)", OURS
+    )
+    # A15
+    shop_pick_required: bool = option(True, "An eligible player must take a shop tile", BOOK)
+    # A16
+    shop_pick_order: Literal["score_desc", "start_player_first"] = option(
+        "score_desc", "Shop picking order: by round score, highest first, or this round's start player first", BOOK
+    )
+    # A16
+    shop_pick_tie_break: Literal["next_round_order", "current_round_order"] = option(
+        "next_round_order", "Equal round scores pick in the next round's turn order, or this round's", BOOK
+    )
+    # A17
+    top_tie_start_player: Literal["current_order", "random"] = option(
+        "current_order", "Tied top scorers: the earliest in this round's order starts next, or a random one", OURS
+    )
+    # A18
+    start_player: Literal["random", 0, 1, 2, 3, 4] = option(
+        "random", "Round 1's start player: random (from the seed), or a seat number (0 = Seat 1)", OURS
+    )
+    # A19
+    redeal_each_round: bool = option(
+        False, "Set the sweets out afresh every round instead of carrying them over (experimental)", BOOK
+    )
+    # §7.1 Ascension
+    ascension: bool = option(False, "Ascension variant: play rounds until a total reaches the target", BOOK)
+    ascension_target: int = option(100, "Ascension variant: the total that ends the game", BOOK)
+    # §7.2 Shopkeeper
+    shopkeeper: bool = option(False, "Shopkeeper variant: an opening auction of shop tiles paid in sweetness", BOOK)
+    shopkeeper_max_bid: int = option(99, "Shopkeeper variant: the highest bid (1-99)", OURS)
+    # A21
+    shopkeeper_bid_rule: Literal["any_free_space", "must_raise"] = option(
+        "any_free_space", "Shopkeeper bids: to any free space, or always above every other bid", BOOK
+    )
+
+    ALIASES: ClassVar[dict[str, tuple[str, dict]]] = {"first_start_player": ("start_player", {})}
 
     def __post_init__(self) -> None:
         if self.phase2_turn_limit is not None and (
@@ -73,7 +119,5 @@ class Options:
             raise OptionError(f"ascension_target must be a positive integer, got {self.ascension_target!r}")
         if type(self.shopkeeper_max_bid) is not int or not 1 <= self.shopkeeper_max_bid <= MAX_BID_SPACE:
             raise OptionError(f"shopkeeper_max_bid must be 1..{MAX_BID_SPACE}, got {self.shopkeeper_max_bid!r}")
-        if self.first_start_player != "random" and (
-            type(self.first_start_player) is not int or not 0 <= self.first_start_player <= 4
-        ):
-            raise OptionError(f"first_start_player must be 'random' or a seat 0..4, got {self.first_start_player!r}")
+        if self.start_player != "random" and (type(self.start_player) is not int or not 0 <= self.start_player <= 4):
+            raise OptionError(f"start_player must be 'random' or a seat 0..4, got {self.start_player!r}")

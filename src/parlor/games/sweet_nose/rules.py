@@ -1014,9 +1014,9 @@ def setup(state: SweetNoseState) -> list[Event]:
     state.past = ()
     state.spent = ()
     # 6. The start player (A18).
-    first = options.first_start_player
+    first = options.start_player
     if first != "random" and first >= players:
-        raise OptionError(f"first_start_player is seat {first}, but there are only {players} seats")
+        raise OptionError(f"start_player is seat {first}, but there are only {players} seats")
     state.start_player = state.rng.below(players) if first == "random" else first
     state.active = state.start_player
     events = [

@@ -75,7 +75,7 @@ def player_name(seat: int | None, you: int | None = None, colour: str | None = N
     if you is not None and seat == you:
         return "[bold]You[/]"
     style = SEAT_STYLE[seat] if 0 <= seat < len(SEAT_STYLE) else "bold"
-    return f"[{style}]Seat {seat}[/]"
+    return f"[{style}]Seat {seat + 1}[/]"
 
 
 def _me(view: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -114,6 +114,38 @@ def shortlist(legal: list[Any], view: Mapping[str, Any]) -> tuple[list[int], str
         f"the five values in sweet order ({order}), e.g. 3 1 5 2 4.[/]"
     )
     return ranked[:SHORTLIST], note
+
+
+TYPED_MOVE_HINT = " or five values"
+
+
+def explain_move(entry: str, legal: list[Any], view: Mapping[str, Any]) -> str | None:
+    """Why a typed placement is not one (None when the entry does not look like a placement)."""
+    if not legal or any(a.TYPE != "assign_sweetness" for a in legal):
+        return None
+    digits = [c for c in entry if c.isdigit()]
+    if not digits or not all(c in " ,/-" or c.isdigit() for c in entry):
+        return None
+    order = " ".join(SHORT[k] for k in KINDS)
+    if len(digits) == 1 or (len(digits) <= 3 and " " not in entry.strip()):
+        return (
+            f"{entry.strip()} is not a number on the list: type 1-{SHORTLIST} for a listed placement, "
+            f"or five values in sweet order ({order}), e.g. 3 1 5 2 4"
+        )
+    if len(digits) != len(KINDS):
+        return f"a placement is five values, one per sweet ({order}); you typed {len(digits)}"
+    values = [int(c) for c in digits]
+    wrong = sorted({v for v in values if not 1 <= v <= len(KINDS)})
+    if wrong:
+        return f"values go from 1 to {len(KINDS)}; {', '.join(map(str, wrong))} is not one"
+    twice = sorted({v for v in values if values.count(v) > 1})
+    if twice:
+        missing = sorted(set(range(1, len(KINDS) + 1)) - set(values))
+        return (
+            f"each value 1-{len(KINDS)} is used once: {', '.join(map(str, twice))} appears twice, "
+            f"{', '.join(map(str, missing))} is missing"
+        )
+    return None
 
 
 def parse_move(entry: str, legal: list[Any], view: Mapping[str, Any]) -> int | None:
