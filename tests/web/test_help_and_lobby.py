@@ -111,7 +111,7 @@ def test_lobby_offers_only_what_the_server_accepts(server: Server, browser: Any,
             # A seat-number start player beyond the table is not offered.
             if game == "sweet-nose":
                 disabled = page.eval_on_selector_all(
-                    "select[name=first_start_player] option[disabled]", "els => els.map(e => e.value)"
+                    "select[name=start_player] option[disabled]", "els => els.map(e => e.value)"
                 )
                 assert disabled == ["3", "4"], disabled
             for players, options in combos:
