@@ -17,7 +17,7 @@ def test_start_player_sets_the_first_player_in_every_game(name):
         assert {game.new_game(3, s, {"start_player": seat}).start_player for s in range(4)} == {seat}
     randomly = {game.new_game(3, s).start_player for s in range(30)}
     assert len(randomly) > 1  # the default is a seeded draw
-    with pytest.raises(ParlorError, match="start_player|starts"):  # each game says it in its own words
+    with pytest.raises(ParlorError, match=r"start_player|starts"):  # each game says it in its own words
         game.new_game(3, 1, {"start_player": 4})
     assert parse_option_text(game.Options, "start_player=2") == ("start_player", 2)
     row = play_game(RunSpec(name, 3, 1, 5, ("random",) * 3, options={"start_player": 2}), 0)
