@@ -75,6 +75,8 @@ def server() -> Iterator[Server]:
     cmd = [
         sys.executable, "-m", "parlor.server", "--host", "127.0.0.1", "--port", str(port),
         "--database-url", f"sqlite:///{tmp / 'parlor.db'}", "--bot-delay", "0", "--log-level", "warning",
+        # the lobby test creates every combination the lobby offers: no per-address creation limits
+        "--tables-per-minute", "100000", "--max-unfinished-tables", "100000",
     ]  # fmt: skip
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env={**os.environ})

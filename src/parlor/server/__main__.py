@@ -113,6 +113,8 @@ def run(
     rate_per_second: float = 20.0,
     burst: int = 40,
     log_level: str = "info",
+    tables_per_minute: float | None = None,
+    max_unfinished_tables: int | None = None,
 ) -> None:
     import uvicorn
 
@@ -120,12 +122,30 @@ def run(
 
     if bot_delay < 0:
         raise StartupError(f"--bot-delay must be 0 or more seconds, got {bot_delay}")
+    if tables_per_minute is not None and not 0 < tables_per_minute <= 1e6:
+        raise StartupError(f"--tables-per-minute must be more than 0, got {tables_per_minute}")
+    if max_unfinished_tables is not None and max_unfinished_tables < 1:
+        raise StartupError(f"--max-unfinished-tables must be 1 or more, got {max_unfinished_tables}")
     url = database_url or default_database_url()
     sock = bind(host, port)  # before the database: a used port must change nothing
     try:
         check_database(url)
+        from dataclasses import replace
+
+        from .limits import Limits
+
+        limits = Limits()  # the per-address creation limits (docs/protocol.md, "Limits")
+        if tables_per_minute is not None:
+            limits = replace(limits, tables_per_address_per_minute=tables_per_minute)
+        if max_unfinished_tables is not None:
+            limits = replace(limits, max_unfinished_tables_per_address=max_unfinished_tables)
         app = create_app(
-            url, bot_delay=bot_delay, seat_timeout=seat_timeout, rate_per_second=rate_per_second, burst=burst
+            url,
+            bot_delay=bot_delay,
+            seat_timeout=seat_timeout,
+            rate_per_second=rate_per_second,
+            burst=burst,
+            limits=limits,
         )
         shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
         print(
@@ -164,6 +184,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=20.0, help="frames a second per connection")
     parser.add_argument("--burst", type=int, default=40, help="frames at once per connection")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    parser.add_argument(
+        "--tables-per-minute", type=float, default=None, help="new tables a minute from one address (default 30)"
+    )
+    parser.add_argument(
+        "--max-unfinished-tables", type=int, default=None, help="unfinished tables per address (default 50)"
+    )
     args = parser.parse_args(argv)
     try:
         run(
@@ -175,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
             rate_per_second=args.rate,
             burst=args.burst,
             log_level=args.log_level,
+            tables_per_minute=args.tables_per_minute,
+            max_unfinished_tables=args.max_unfinished_tables,
         )
     except StartupError as exc:
         print(f"Error: {exc}", file=sys.stderr)
