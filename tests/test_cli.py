@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import subprocess
@@ -24,7 +23,6 @@ from parlor.games.mamma_mia.rules import MammaMiaState
 GAME = games.get("mamma-mia")
 runner = CliRunner()
 ONES = "1\n" * 2000
-HAS_HEURISTIC = importlib.util.find_spec("parlor.games.mamma_mia.heuristic") is not None
 PARLOR = Path(sys.executable).with_name("parlor")
 
 
@@ -157,7 +155,6 @@ def test_subprocess_piped_play_with_random_bots():
 
 
 @pytest.mark.skipif(not PARLOR.exists(), reason="the parlor console script is not installed next to this Python")
-@pytest.mark.skipif(not HAS_HEURISTIC, reason="the heuristic bot is not written yet")
 def test_subprocess_piped_play_with_default_bots():
     out = _subprocess_play([])
     assert "heuristic" in out
