@@ -123,7 +123,19 @@ def phone_view(page: Any, out: Path) -> None:
             height = page.viewport_size["height"]
             moves, cards = page.locator("#moves").bounding_box(), hand.bounding_box()
             assert moves and cards and moves["y"] < height and cards["y"] < height and cards["y"] + 40 > 0
+            # The picker covers none of the hand's first row of cards: both are really seen.
+            first = hand.locator(":scope > *:not(h2):not(h3)").first
+            row = first.bounding_box() if first.count() else cards
+            assert row is not None and row["y"] >= 0 and row["y"] + min(row["height"], 60) <= moves["y"] + 1, (
+                f"the move picker (top {moves['y']:.0f}px) covers the hand (row at {row['y']:.0f}px)"
+            )
     page.screenshot(path=str(out))
+
+
+def full_page_shot(page: Any, out: Path) -> None:
+    """A full-page screenshot from the top (a scrolled page would draw the sticky top bar mid-page)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(out), full_page=True)
 
 
 @pytest.fixture()
@@ -290,7 +302,7 @@ def test_screenshots_in_every_language(server: Server, browser: Any, screenshots
             for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
                 seat.page.set_viewport_size(size)
                 out = screenshots / f"{stem}_{lang}_{name}.png"
-                seat.page.screenshot(path=str(out), full_page=True)
+                full_page_shot(seat.page, out)
                 assert out.stat().st_size > 10_000
                 if name == "phone":
                     phone_view(seat.page, screenshots / f"{stem}_{lang}_{name}.png".replace(".png", "_view.png"))

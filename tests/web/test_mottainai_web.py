@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .conftest import Server
-from .test_browser import DESKTOP, LANGS, PHONE, Seat, check_no_private, click_one, phone_view
+from .test_browser import DESKTOP, LANGS, PHONE, Seat, check_no_private, click_one, full_page_shot, phone_view
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "src" / "parlor" / "web"
@@ -77,6 +77,13 @@ def test_card_names_and_the_rest_are_translated() -> None:
 
 
 # ---------------------------------------------------------------------------- the browser
+def english_names_translated_in(lang: str) -> set[str]:
+    """English card names whose name in ``lang`` differs (so they must not show on a ``lang`` page)."""
+    english = {c["id"]: c["name"] for c in json.loads((GAME / "cards.json").read_text(encoding="utf-8"))}
+    other = json.loads((WEB / "i18n" / f"mottainai_cards.{lang}.json").read_text(encoding="utf-8"))
+    return {name for c, name in english.items() if other.get(c, {}).get("name") not in (None, "", name)}
+
+
 def strings(value: Any) -> set[str]:
     """Every string value (not key) in a JSON value."""
     if isinstance(value, str):
@@ -216,13 +223,27 @@ def test_mottainai_screenshots_in_every_language(server: Server, browser: Any, s
             if lang != "en":
                 assert text != en_text
             assert "mt." not in text, f"an untranslated catalog key on the {lang} page"
+            if lang != "en":
+                # The log names cards in the reader's language too (its lines are drawn before the
+                # card names arrive, and must be worded again when they do).
+                english = english_names_translated_in(lang)
+                pattern = r"\b(" + "|".join(re.escape(n) for n in sorted(english, key=len, reverse=True)) + r")\b"
+                seat.page.wait_for_selector("#log-lines li")
+                log = ""
+                for _ in range(50):
+                    log = seat.page.locator("#log-lines").inner_text()
+                    if not re.search(pattern, log):
+                        break
+                    seat.page.wait_for_timeout(100)
+                found = re.search(pattern, log)
+                assert not found, f"the {lang} log names {found and found.group(0)!r} in English:\n{log}"
             for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
                 seat.page.set_viewport_size(size)
                 # Nothing wider than the screen (the page scrolls down, never sideways).
                 width = seat.page.evaluate("document.documentElement.scrollWidth")
                 assert width <= size["width"] + 1, f"{lang} {name}: the page is {width}px wide"
                 out = screenshots / f"mottainai_{lang}_{name}.png"
-                seat.page.screenshot(path=str(out), full_page=True)
+                full_page_shot(seat.page, out)
                 assert out.stat().st_size > 10_000
                 if name == "phone":
                     phone_view(seat.page, screenshots / f"mottainai_{lang}_{name}.png".replace(".png", "_view.png"))

@@ -410,7 +410,8 @@ function logBox() {
   );
 }
 
-const logState = { drawn: 0, lang: null, renderer: null, unseen: 0 };
+const logState = { drawn: 0, lang: null, renderer: null, texts: 0, unseen: 0 };
+let textsLoaded = 0; // bumped when card texts arrive: lines drawn before then used English names
 
 function atBottom(list) {
   return list.scrollHeight - list.scrollTop - list.clientHeight < 24;
@@ -438,7 +439,7 @@ function updateLog() {
   }
   const lang = currentLang();
   // A new language or renderer (the game's own arrives after the first frames) words every line anew.
-  const reset = logState.lang !== lang || logState.renderer !== st.renderer || logState.drawn > st.shown;
+  const reset = logState.lang !== lang || logState.renderer !== st.renderer || logState.texts !== textsLoaded || logState.drawn > st.shown;
   const follow = reset ? logState.drawn === 0 || atBottom(list) : atBottom(list);
   const keepTop = list.scrollTop;
   if (reset) {
@@ -446,6 +447,7 @@ function updateLog() {
     logState.drawn = 0;
     logState.lang = lang;
     logState.renderer = st.renderer;
+    logState.texts = textsLoaded;
   }
   let added = 0;
   for (const ev of st.log.slice(logState.drawn, st.shown)) {
@@ -594,7 +596,10 @@ function noticeControls() {
 }
 
 // Card texts in the reader's language arrive after the first drawing: draw again then.
-window.addEventListener("parlor:card-texts-loaded", () => render());
+window.addEventListener("parlor:card-texts-loaded", () => {
+  textsLoaded += 1;
+  render();
+});
 
 function render() {
   const title = document.getElementById("game-title");
