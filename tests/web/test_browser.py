@@ -118,7 +118,7 @@ def phone_view(page: Any, out: Path) -> None:
     bottom) is on the same screen as your hand, not 1,000 px away."""
     hand = page.locator("#my-hand")
     if hand.count():
-        hand.scroll_into_view_if_needed()
+        hand.evaluate("el => el.scrollIntoView({block: 'start'})")  # the reader scrolls to their hand
         if page.evaluate("document.body.dataset.yourTurn") == "1":
             height = page.viewport_size["height"]
             moves, cards = page.locator("#moves").bounding_box(), hand.bounding_box()

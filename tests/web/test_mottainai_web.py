@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .conftest import Server
 from .test_browser import DESKTOP, LANGS, PHONE, Seat, check_no_private, click_one, full_page_shot, phone_view
 
@@ -77,6 +79,24 @@ def test_card_names_and_the_rest_are_translated() -> None:
 
 
 # ---------------------------------------------------------------------------- the browser
+@pytest.mark.parametrize("lang", ["zh-Hant", "ja", "cs"])
+def test_catalog_texts_name_cards_through_placeholders(lang: str) -> None:
+    """A catalog text never spells a card's English name where the language has its own: it writes
+    ``{card:<id>}`` and the page words it (i18n.js setCardNamer), so a Fan decision reads in the reader's words."""
+    english = english_names_translated_in(lang)
+    pattern = re.compile(r"(?<![\w{:])(" + "|".join(re.escape(n) for n in english) + r")\b")
+    ids = {c["id"] for c in json.loads((GAME / "cards.json").read_text(encoding="utf-8"))}
+    spelled, unknown = [], []
+    for key, text in catalog(lang).items():
+        if not key.startswith("mt."):
+            continue
+        if pattern.search(text):
+            spelled.append((key, text))
+        unknown += [(key, card) for card in re.findall(r"\{card:(\w+)\}", text) if card not in ids]
+    assert not spelled, f"{lang}.json spells English card names: {spelled[:5]}"
+    assert not unknown, f"{lang}.json names unknown cards: {unknown}"
+
+
 def english_names_translated_in(lang: str) -> set[str]:
     """English card names whose name in ``lang`` differs (so they must not show on a ``lang`` page)."""
     english = {c["id"]: c["name"] for c in json.loads((GAME / "cards.json").read_text(encoding="utf-8"))}

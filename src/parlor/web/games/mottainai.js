@@ -6,7 +6,7 @@
 // the catalogs under "mt.".
 import { h } from "../js/dom.js";
 import { effectNow, loadCardTexts, nameNow } from "../js/card_text.js";
-import { currentLang } from "../js/i18n.js";
+import { currentLang, setCardNamer } from "../js/i18n.js";
 import { CARDS } from "./mottainai_cards.js";
 
 // The page's language is known before a game module is loaded: have its card texts ready for the
@@ -26,6 +26,9 @@ function info(id) {
   if (!c) return { name: String(id), material: "", value: "", effect: "" };
   return { name: nameNow(id, currentLang()) || c[0], material: c[1], value: c[2], effect: effectNow(id, currentLang()) || c[3] };
 }
+
+// Catalog texts that name a card ("{card:fan}") word it like the table does.
+setCardNamer((id) => info(id).name);
 
 function mat(ctx, m) {
   return ctx.tMaybe(`mt.mat.${m}`, m);
@@ -212,6 +215,20 @@ function myHand(ctx, p) {
   );
 }
 
+// Cards a decision turns face up for everyone (Fan's three from the deck, then the order of the
+// two going under it) lie on the table, where the player picks them like any other card.
+function revealedZone(ctx, view) {
+  const d = view.decision;
+  const cards = d && (d.kind === "fan" ? d.revealed : d.kind === "fan_order" ? d.cards : null);
+  if (!cards || !cards.length) return null;
+  return h(
+    "section",
+    { class: "card mt-revealed", id: "revealed", "data-key": "revealed" },
+    h("h2", {}, decisionText(ctx, view)),
+    h("div", { class: "mt-cards" }, cards.map((c) => cardFace(ctx, c))),
+  );
+}
+
 function statusBar(ctx, view) {
   const part = partOfDay(view.decision);
   const who = ctx.seatName(view.active);
@@ -255,6 +272,7 @@ export default {
           h("div", { class: "mt-cards" }, view.floor.length ? view.floor.map((c) => cardFace(ctx, c)) : h("span", { class: "muted" }, ctx.t("mt.empty"))),
         ),
       ),
+      revealedZone(ctx, view),
       me && me.hand ? myHand(ctx, me) : null,
       h("div", { class: "players mt-players" }, order.map((p) => temple(ctx, view, p))),
       h("p", { class: "muted small legend" }, MATERIALS.map((m) => h("span", { class: `legend-item mt-legend mat-${m}` }, ctx.t("mt.legend_item", { material: mat(ctx, m), role: role(ctx, ROLE_OF[m]) })))),

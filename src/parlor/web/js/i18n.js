@@ -73,9 +73,20 @@ function plurals(text, params) {
   return out;
 }
 
+// A catalog text may name a game's card by id, "{card:fan}": the game's module says how cards are
+// called in the reader's language (setCardNamer), so no catalog spells a card name of its own.
+let cardNamer = (id) => id;
+
+/** Sets how "{card:<id>}" placeholders are worded (Mottainai's module, with its card names). */
+export function setCardNamer(fn) {
+  cardNamer = fn;
+}
+
 function fill(text, params) {
   const template = lang === "en" ? english(text, params) : text;
-  const filled = template.replace(/\{(\w+)\}/g, (m, name) => (params && params[name] !== undefined ? String(params[name]) : m));
+  const filled = template
+    .replace(/\{(\w+)\}/g, (m, name) => (params && params[name] !== undefined ? String(params[name]) : m))
+    .replace(/\{card:(\w+)\}/g, (m, id) => cardNamer(id));
   return lang === "en" ? plurals(filled, params) : filled;
 }
 
