@@ -99,3 +99,53 @@ def test_whole_game_by_clicking_the_cards(
     finally:
         seat.close()
         spectator.close()
+
+
+def test_a_count_is_picked_beside_the_card(server: Server, browser: Any) -> None:
+    """Mamma Mia!: clicking a kind you hold several of offers the counts right beside that card on the
+    table (not in a bar elsewhere); picking one and confirming plays that many."""
+    rng = random.Random(5)
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    table = server.create("mamma-mia", 3, seats)
+    seat = Seat(browser, server.url(table["seats"][0]["join_path"]))
+    page = seat.page
+    try:
+        for _ in range(60):
+            assert not seat.over(), "no kind held twice on any turn of the game"
+            if page.evaluate("document.body.dataset.yourTurn") != "1":
+                page.wait_for_timeout(50)
+                continue
+            kinds = page.locator('.board [data-pick^="hand:"].pickable')
+            for i in range(kinds.count()):
+                drawn = page.evaluate("document.body.dataset.drawn")
+                kinds.nth(i).click()
+                page.wait_for_function(f"document.body.dataset.drawn !== '{drawn}'")
+                chips = page.locator(".board .pick-inline .chip")
+                if chips.count() >= 2:
+                    break
+                page.locator("#cancel").click()
+            else:
+                click_on_cards(seat, rng)  # no kind held twice now: play on and look again next turn
+                continue
+            # The counts stand right after the chosen card, inside the table; the pick bar has none.
+            assert page.evaluate(
+                "document.querySelector('.board .pick-inline').previousElementSibling.classList.contains('picked')"
+            )
+            assert page.locator("#moves .pick-chips").count() == 0
+            labels = [chips.nth(i).inner_text() for i in range(chips.count())]
+            assert labels == [f"\u00d7{n}" for n in range(1, len(labels) + 1)], labels  # ×1, ×2, ...
+            before, drawn = seat.version(), page.evaluate("document.body.dataset.drawn")
+            chips.nth(1).click()
+            page.wait_for_function(f"document.body.dataset.drawn !== '{drawn}'")
+            confirm = page.locator("#confirm")
+            assert "2 \u00d7" in confirm.inner_text(), confirm.inner_text()
+            confirm.click()
+            page.wait_for_function(f"document.body.dataset.version !== '{before}'")
+            events = [e for f in seat.states() for e in f["events"]]
+            played = [e for e in events if e["event"] == "toppings_played" and e["data"].get("seat") == 0]
+            assert played and played[-1]["data"]["count"] == 2, played[-3:]
+            assert not seat.errors, seat.errors
+            return
+        raise AssertionError("it never became possible to play two toppings of one kind")
+    finally:
+        seat.close()

@@ -328,6 +328,15 @@ function sentenceList(f) {
   return box;
 }
 
+/** The board element of the part chosen last, if it lies on the table. */
+function chosenOnBoard(board) {
+  for (const key of [...st.chosen].reverse()) {
+    const el = Array.from(board.querySelectorAll("[data-pick]")).find((e) => e.getAttribute("data-pick") === key);
+    if (el) return el;
+  }
+  return null;
+}
+
 function renderMoves(board) {
   const f = st.frame;
   const wrap = h("section", { class: "moves card", id: "moves" });
@@ -382,13 +391,20 @@ function renderMoves(board) {
     }
     const loose = offBoard(board, next).filter((k) => ordered.has(k));
     if (loose.length) {
-      wrap.append(
-        h(
-          "div",
-          { class: "pick-chips" },
-          loose.map((k) => h("button", { type: "button", class: "chip", "data-pick": k, "data-key": k, "data-act": "pick", disabled: st.pending, onclick: () => pick(k) }, partLabel(k))),
-        ),
+      const chips = h(
+        "div",
+        { class: "pick-chips", "data-key": "pick-chips" },
+        loose.map((k) => h("button", { type: "button", class: "chip", "data-pick": k, "data-key": k, "data-act": "pick", disabled: st.pending, onclick: () => pick(k) }, partLabel(k))),
       );
+      // What completes a part chosen on the table (how many of the kind just clicked) is offered
+      // right beside it; parts that belong to no card stay in the pick bar.
+      const anchor = chosenOnBoard(board);
+      if (anchor) {
+        chips.classList.add("pick-inline");
+        anchor.after(chips);
+      } else {
+        wrap.append(chips);
+      }
     }
   }
   wrap.append(sentenceList(f));
