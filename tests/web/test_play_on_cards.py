@@ -133,7 +133,7 @@ def test_a_count_is_picked_beside_the_card(server: Server, browser: Any) -> None
             )
             assert page.locator("#moves .pick-chips").count() == 0
             labels = [chips.nth(i).inner_text() for i in range(chips.count())]
-            assert labels == [f"\u00d7{n}" for n in range(1, len(labels) + 1)], labels  # ×1, ×2, ...
+            assert labels == [f"\u00d7{n}" for n in range(1, len(labels) + 1)], labels
             before, drawn = seat.version(), page.evaluate("document.body.dataset.drawn")
             chips.nth(1).click()
             page.wait_for_function(f"document.body.dataset.drawn !== '{drawn}'")
