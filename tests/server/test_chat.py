@@ -50,8 +50,7 @@ def test_chat_delivered_limited_and_kept_across_a_restart(chat_url):
                 (msg,) = frame["messages"]
                 assert msg["text"] == NASTY and msg["seat"] == 0 and msg["idx"] == 0
                 assert msg["version"] <= ann.state["version"] and msg["at"].endswith("Z")  # a bot may move meanwhile
-            # Spectators read only; bad texts are refused and change nothing.
-            assert spec.request({"type": "chat", "text": "hi"})["code"] == "spectator"
+            # Bad texts are refused and change nothing.
             for bad in ("", "   ", None, 5, ["x"], "x" * 301):
                 reply = bob.request({"type": "chat", "text": bad})
                 assert reply["type"] == "error" and reply["code"] == "bad_chat", bad
@@ -96,6 +95,56 @@ def test_chat_delivered_limited_and_kept_across_a_restart(chat_url):
             assert bob.request({"type": "chat", "text": "back"})["type"] == "ack"
             msg = bob.next(lambda f: f["type"] == "chat" and not f["history"])["messages"][0]
             assert msg["idx"] == len(texts) and msg["text"] == "back"
+
+
+def test_spectators_talk_among_themselves(chat_url):
+    """A spectator's message goes to the spectators' channel: every spectator reads it, no seated
+    player does (not live, not in the history on joining); it is stored and in the replay."""
+    with ServerThread(chat_url, rate_per_second=1000, burst=1000) as server:
+        created = create_table(
+            server.base, players=3, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human"}, {"kind": "bot"}]
+        )
+        tid = created["table"]["id"]
+        with (
+            Client(server.base, tid, token_of(created, 0)) as ann,
+            Client(server.base, tid, created["spectator_token"]) as watcher,
+            Client(server.base, tid, created["spectator_token"]) as other_watcher,
+        ):
+            for c in (ann, watcher, other_watcher):
+                c.next(lambda f: f["type"] == "chat" and f["history"])
+            reply = watcher.request({"type": "chat", "text": "Ann should bake the salami"})
+            assert reply["type"] == "ack", reply
+            for c in (watcher, other_watcher):
+                (msg,) = c.next(lambda f: f["type"] == "chat" and not f["history"])["messages"]
+                assert msg["channel"] == "spectators" and msg["seat"] is None
+                assert msg["text"] == "Ann should bake the salami"
+            # The players' channel still reaches everyone, spectators included.
+            assert ann.request({"type": "chat", "text": "hello all"})["type"] == "ack"
+            for c in (ann, watcher):
+                (msg,) = c.next(lambda f: f["type"] == "chat" and not f["history"])["messages"]
+                assert msg["channel"] == "table" and msg["seat"] == 0
+            # Spectators' chat is limited like a seat's: a burst, then refusals.
+            replies = [watcher.request({"type": "chat", "text": f"spam {i}"}) for i in range(CHAT_BURST + 3)]
+            assert any(r["type"] == "error" and r["code"] == "rate_limited" for r in replies)
+            time.sleep(0.3)
+            ann.drain()
+            heard = [m for f in chat_frames(ann) for m in f["messages"]]
+            assert [m["text"] for m in heard] == ["hello all"], heard
+        # Joining later: a seat's history holds only the players' channel, a spectator's both.
+        with Client(server.base, tid, token_of(created, 1)) as bob:
+            history = bob.next(lambda f: f["type"] == "chat" and f["history"])["messages"]
+            assert [m["text"] for m in history] == ["hello all"]
+        with Client(server.base, tid, created["spectator_token"]) as late:
+            history = late.next(lambda f: f["type"] == "chat" and f["history"])["messages"]
+            assert [m["channel"] for m in history][:2] == ["spectators", "table"]
+    # Stored: a restarted server still keeps the channels apart.
+    with ServerThread(chat_url, rate_per_second=1000, burst=1000) as server:
+        with Client(server.base, tid, token_of(created, 0)) as ann:
+            history = ann.next(lambda f: f["type"] == "chat" and f["history"])["messages"]
+            assert [m["text"] for m in history] == ["hello all"]
+        with Client(server.base, tid, created["spectator_token"]) as late:
+            history = late.next(lambda f: f["type"] == "chat" and f["history"])["messages"]
+            assert history[0]["text"] == "Ann should bake the salami" and history[0]["seat"] is None
 
 
 def finish_as(server: ServerThread, game: str, players: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:

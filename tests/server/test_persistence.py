@@ -54,7 +54,8 @@ def test_database_urls(monkeypatch, tmp_path):
 
 def test_upgrading_a_database_of_the_first_schema_keeps_its_tables(database_url):
     """A database made by revision 0001 (before clocks, hosts and chat) upgrades in place: its tables
-    load with no clock, no host, bots only after a join, and an empty chat."""
+    load with no clock, no host, bots only after a join, and an empty chat (whose lines then default
+    to the players' channel)."""
     from pathlib import Path
 
     from alembic import command
@@ -93,6 +94,7 @@ def test_upgrading_a_database_of_the_first_schema_keeps_its_tables(database_url)
         assert [s["name"] for s in row["seats"]] == ["Ann", None]
         assert row["chat"] == []
         stamp = db.add_chat("old", 0, 0, "hello <b>", 0)
-        assert db.load("old")["chat"] == [{"idx": 0, "seat": 0, "text": "hello <b>", "version": 0, "created_at": stamp}]
+        said = {"idx": 0, "seat": 0, "text": "hello <b>", "version": 0, "created_at": stamp, "channel": "table"}
+        assert db.load("old")["chat"] == [said]
     finally:
         db.close()

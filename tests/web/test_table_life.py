@@ -132,8 +132,23 @@ def test_chat_escaped_delivered_limited_and_kept(server: Server, browser: Any) -
             assert who.page.locator("#chat img, #chat b").count() == 0  # shown as text, never markup
             assert who.page.evaluate("window.__xss === undefined")
         assert ann.page.input_value("#chat-input") == ""
-        # Spectators read but do not write.
-        assert spec.page.locator("#chat-form").is_hidden() and spec.page.locator("#chat-readonly").is_visible()
+        # Spectators talk among themselves: a second spectator reads it, no player does.
+        assert spec.page.locator("#chat-note").is_visible() and ann.page.locator("#chat-note").is_hidden()
+        spec2 = Seat(browser, server.url(created["spectator_path"]))
+        try:
+            spec2.page.wait_for_selector("#chat-lines .chat-line")
+            spec.page.fill("#chat-input", "watch the salami")
+            spec.page.press("#chat-input", "Enter")
+            for watcher in (spec, spec2):
+                watcher.page.wait_for_selector("#chat-lines .chat-line.chat-spectators")
+                line = watcher.page.locator("#chat-lines .chat-spectators").first
+                assert line.locator(".chat-text").inner_text() == "watch the salami"
+                assert line.locator(".chat-who").inner_text() == "Spectator"
+            ann.page.wait_for_timeout(400)
+            for player in (ann, bob):
+                assert "watch the salami" not in player.page.locator("#chat").inner_text()
+        finally:
+            spec2.close()
         # Too many at once: the chat says to wait (and the game is not disturbed).
         for i in range(12):  # 5 at once, then one every 2 s: 12 is too many even on a slow machine
             bob.page.fill("#chat-input", f"hello {i}")

@@ -324,7 +324,7 @@ def create_app(
             }
             conn.push(_frame(welcome))
             conn.push(hub.state_frame(conn, "join"))
-            conn.push(hub.chat_history_frame(table))
+            conn.push(hub.chat_history_frame(table, conn))
             while not conn.closed:
                 try:
                     message = await asyncio.wait_for(ws.receive(), caps.idle_timeout)

@@ -44,6 +44,7 @@ class Connection:
         self.too_slow = False
         self.dead = asyncio.Event()  # set when the writer stops for good: the reader then lets go
         self.close_code: int | None = None  # set to close the socket with this code once its queue is sent
+        self.chat_bucket: Any = None  # a spectator's own chat allowance (chat.py; seats share one per seat)
         self._send = send
         self._close = close
 

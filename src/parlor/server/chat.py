@@ -1,5 +1,8 @@
 """The table's chat: seated players write, every connection reads; stored with the table.
 
+Spectators have a channel of their own (``spectators``): they write there, and only spectators
+read it while the game runs, so watchers never talk into the players' game (the replay has both).
+
 A message is trimmed, its control characters become spaces, and it must then hold 1 to
 ``MAX_CHAT`` characters. Each seat has its own token bucket (all its connections together), apart
 from the per-connection frame limit: chatting never slows the game's own frames, and opening more
@@ -57,6 +60,9 @@ def clean_chat(text: Any) -> str:
     return text
 
 
+TABLE, SPECTATORS = "table", "spectators"  # the two channels
+
+
 def chat_json(message: dict[str, Any]) -> dict[str, Any]:
     stamp: datetime = message["created_at"]
     return {
@@ -65,26 +71,41 @@ def chat_json(message: dict[str, Any]) -> dict[str, Any]:
         "text": message["text"],
         "version": message["version"],
         "at": stamp.isoformat(timespec="seconds").replace("+00:00", "Z"),
+        "channel": message.get("channel", TABLE),
     }
+
+
+def reads(conn: Connection, message: dict[str, Any]) -> bool:
+    """Whether this connection is shown the message: the spectators' channel is for spectators."""
+    return message.get("channel", TABLE) == TABLE or conn.seat is None
 
 
 class ChatMixin:
     """The hub's part that carries the table's chat."""
 
-    def chat_history_frame(self, table: LiveTable) -> str:
-        messages = [chat_json(m) for m in table.chat[-HISTORY:]]
+    def chat_history_frame(self, table: LiveTable, conn: Connection | None = None) -> str:
+        """The newest messages this connection may read (a seat: the players' channel only)."""
+        shown = [m for m in table.chat if conn is None or reads(conn, m)]
+        messages = [chat_json(m) for m in shown[-HISTORY:]]
         return dumps({"type": "chat", "history": True, "messages": messages})
 
     async def say(self, conn: Connection, text: Any, ref: Any = None) -> int:
-        """A seated player's chat message: stored, acknowledged, then sent to every connection (in
-        the order of the chat); returns its idx."""
+        """A chat message: a seat's to the table, a spectator's to the spectators. Stored,
+        acknowledged, then sent to every connection that reads its channel (in the order of the
+        chat); returns its idx."""
         table, seat = conn.table, conn.seat
-        if seat is None:
-            raise ServerError("spectator", "spectators read the chat but cannot write in it", 403)
+        channel = TABLE if seat is not None else SPECTATORS
         text = clean_chat(text)
         if table.status == "broken":
             raise ServerError("unavailable", "this table is closed", 409)
-        bucket = table.chat_buckets.setdefault(seat, ChatBucket())
+        # A seat's bucket holds for all its tabs; spectators share one link, so each connection
+        # has its own (and the per-address connection caps bound how many there are).
+        if seat is not None:
+            bucket = table.chat_buckets.setdefault(seat, ChatBucket())
+        else:
+            if conn.chat_bucket is None:
+                conn.chat_bucket = ChatBucket()
+            bucket = conn.chat_bucket
         if not bucket.take():
             raise ServerError(
                 "rate_limited",
@@ -95,14 +116,16 @@ class ChatMixin:
             idx = len(table.chat)
             version = table.version
             try:
-                stamp = await self.run_db(self.db.add_chat, table.id, idx, seat, text, version)
+                stamp = await self.run_db(self.db.add_chat, table.id, idx, seat, text, version, channel)
             except Exception as exc:
                 log.exception("table %s: cannot store chat message %d", table.id, idx)
                 raise ServerError("server_error", f"the message could not be stored ({type(exc).__name__})") from None
             message = {"idx": idx, "seat": seat, "text": text, "version": version, "created_at": stamp}
+            message["channel"] = channel
             table.chat.append(message)
             conn.push(dumps({"type": "ack", "ref": ref, "version": table.version, "chat_idx": idx}))
             frame = dumps({"type": "chat", "history": False, "messages": [chat_json(message)]})
             for other in list(table.connections):
-                other.push(frame)
+                if reads(other, message):
+                    other.push(frame)
         return idx

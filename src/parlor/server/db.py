@@ -109,10 +109,11 @@ chat_t = Table(
     metadata,
     Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
     Column("idx", Integer, primary_key=True),  # position in the table's chat
-    Column("seat", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),  # -1: a spectator (they share one anonymous link)
     Column("text", Text, nullable=False),
     Column("version", Integer, nullable=False),  # decisions taken when it was said (for the replay)
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("channel", String(16), nullable=False, server_default="table"),  # "table" or "spectators"
 )
 
 
@@ -295,13 +296,21 @@ class Database:
         with self.engine.begin() as conn:
             conn.execute(update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(**values))
 
-    def add_chat(self, table_id: str, idx: int, seat: int, text: str, version: int) -> datetime:
-        """Store chat line ``idx`` of a table; returns its time stamp."""
+    def add_chat(
+        self, table_id: str, idx: int, seat: int | None, text: str, version: int, channel: str = "table"
+    ) -> datetime:
+        """Store chat line ``idx`` of a table (``seat`` None: a spectator); returns its time stamp."""
         stamp = now()
         with self.engine.begin() as conn:
             conn.execute(
                 insert(chat_t).values(
-                    table_id=table_id, idx=idx, seat=seat, text=text, version=version, created_at=stamp
+                    table_id=table_id,
+                    idx=idx,
+                    seat=-1 if seat is None else seat,
+                    text=text,
+                    version=version,
+                    created_at=stamp,
+                    channel=channel,
                 )
             )
         return stamp
@@ -353,7 +362,14 @@ class Database:
                 )
             ]
             table["chat"] = [
-                {"idx": r.idx, "seat": r.seat, "text": r.text, "version": r.version, "created_at": _utc(r.created_at)}
+                {
+                    "idx": r.idx,
+                    "seat": None if r.seat < 0 else r.seat,
+                    "text": r.text,
+                    "version": r.version,
+                    "created_at": _utc(r.created_at),
+                    "channel": r.channel,
+                }
                 for r in conn.execute(select(chat_t).where(chat_t.c.table_id == table_id).order_by(chat_t.c.idx))
             ]
             table["event_count"] = conn.execute(

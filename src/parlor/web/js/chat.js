@@ -1,4 +1,5 @@
-// The table's chat (docs/protocol.md, "chat" frames): seated players write, spectators read.
+// The table's chat (docs/protocol.md, "chat" frames): seated players write to the table, which
+// everyone reads; spectators write to the spectators' channel, which only spectators read.
 // The panel lives outside the table's drawing (#chat-slot), so a redraw of the table never
 // loses what someone is typing. Every text goes in as a text node: a message is never markup.
 import { h } from "./dom.js";
@@ -8,10 +9,11 @@ export const MAX_CHAT = 300; // the server's limit (characters), checked there t
 
 /** One chat line: who said it and what (both as plain text). */
 export function chatLine(msg, seatName) {
+  const spectator = msg.channel === "spectators";
   return h(
     "li",
-    { class: "chat-line", "data-seat": msg.seat, "data-idx": msg.idx },
-    h("span", { class: "chat-who" }, seatName(msg.seat)),
+    { class: `chat-line${spectator ? " chat-spectators" : ""}`, "data-seat": msg.seat, "data-idx": msg.idx, "data-channel": msg.channel || "table" },
+    h("span", { class: "chat-who" }, spectator ? t("chat.spectator") : seatName(msg.seat)),
     " ",
     h("span", { class: "chat-text" }, msg.text),
   );
@@ -26,11 +28,12 @@ export function chatList(messages, seatName, id = "chat-lines") {
 
 /**
  * The live chat panel of the table page.
- * options: {slot: element, send(frame) -> bool, seatName(seat), canWrite: bool}
+ * options: {slot: element, send(frame) -> bool, seatName(seat), spectator: bool}
  */
 export function createChat(options) {
   const messages = [];
-  let canWrite = options.canWrite;
+  const spectator = Boolean(options.spectator);
+  const placeholder = () => t(spectator ? "chat.placeholder_spectators" : "chat.placeholder");
   let refNo = 0;
   const status = h("p", { class: "chat-status muted", id: "chat-status", role: "status" });
   const list = chatList([], options.seatName);
@@ -39,14 +42,14 @@ export function createChat(options) {
     id: "chat-input",
     maxlength: MAX_CHAT,
     autocomplete: "off",
-    "aria-label": t("chat.placeholder"),
-    placeholder: t("chat.placeholder"),
+    "aria-label": placeholder(),
+    placeholder: placeholder(),
   });
   const button = h("button", { type: "submit", class: "small", id: "chat-send" }, t("chat.send"));
   const form = h("form", { class: "chat-form", id: "chat-form" }, input, button);
   const heading = h("h2", {}, t("chat.title"));
-  const readOnly = h("p", { class: "muted chat-readonly", id: "chat-readonly" }, t("chat.spectators_read"));
-  const panel = h("section", { class: "chat card", id: "chat", "aria-label": t("chat.title") }, heading, list, form, readOnly, status);
+  const note = h("p", { class: "muted chat-note", id: "chat-note", hidden: !spectator }, t("chat.spectators_note"));
+  const panel = h("section", { class: "chat card", id: "chat", "aria-label": t("chat.title") }, heading, note, list, form, status);
 
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -69,19 +72,13 @@ export function createChat(options) {
   function redrawLabels() {
     heading.textContent = t("chat.title");
     button.textContent = t("chat.send");
-    input.placeholder = t("chat.placeholder");
-    input.setAttribute("aria-label", t("chat.placeholder"));
-    readOnly.textContent = t("chat.spectators_read");
+    input.placeholder = placeholder();
+    input.setAttribute("aria-label", placeholder());
+    note.textContent = t("chat.spectators_note");
     list.replaceChildren(...chatList(messages, options.seatName).children);
   }
 
-  function sync() {
-    form.hidden = !canWrite;
-    readOnly.hidden = canWrite;
-  }
-
   options.slot.replaceChildren(panel);
-  sync();
 
   return {
     /** A `chat` frame: the history on joining (`history: true`), then each new message. */
@@ -99,10 +96,6 @@ export function createChat(options) {
     /** An error frame answering one of our chat frames (its ref starts with "c"). */
     onError(frame) {
       status.textContent = tMaybe(`chat.err.${frame.code}`, frame.message || frame.code);
-    },
-    setCanWrite(value) {
-      canWrite = value;
-      sync();
     },
     /** Names or the language changed. */
     redraw: redrawLabels,

@@ -126,7 +126,7 @@ async function onFrame(msg) {
     case "welcome":
       st.welcome = msg;
       st.seats = msg.table.seats;
-      if (!chat) chat = createChat({ slot: document.getElementById("chat-slot"), send, seatName, canWrite: msg.role === "seat" });
+      if (!chat) chat = createChat({ slot: document.getElementById("chat-slot"), send, seatName, spectator: msg.role !== "seat" });
       host.update(st.seats, msg.table.status !== "playing");
       if (st.game !== msg.table.game) {
         st.game = msg.table.game;
