@@ -266,3 +266,33 @@ def test_host_actions_on_bots_and_finished_tables_are_refused(clock_server):
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_seat"
     r = httpx.post(f"{clock_server.base}/api/tables/{tid}/seats/0/teleport", json={"host_token": host}, timeout=10)
     assert r.status_code == 404
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_running_clock_survives_a_restart(backend, request, tmp_path):
+    """A restarted server resumes the clock of a decision still asked where it stood: it does not
+    give the player a full turn again (nor less than a moment to reconnect)."""
+    url = make_url(backend, request, tmp_path)
+    turn = 40.0
+    with ServerThread(url, rate_per_second=1000, burst=1000) as server:
+        created = two_humans(server.base, turn_time=turn, seat_timeout=None)
+        tid = created["table"]["id"]
+        with (
+            Client(server.base, tid, token_of(created, 0)) as ann,
+            Client(server.base, tid, token_of(created, 1)) as bob,
+        ):
+            catch_up([ann, bob])
+            mover = ann if ann.state["your_turn"] else bob
+            seat = str(mover.state["to_move"][0])
+            version = mover.state["version"]
+            assert turn - 2 <= mover.state["clocks"][seat] <= turn
+            time.sleep(3.0)  # three seconds of the turn pass before the server stops
+    with (
+        ServerThread(url, rate_per_second=1000, burst=1000) as server,
+        Client(server.base, tid, token_of(created, int(seat))) as back,
+    ):
+        st = back.state
+        assert st["version"] == version and st["your_turn"]
+        left = st["clocks"][seat]
+        assert left <= turn - 2.5, f"the clock started afresh after the restart ({left}s of {turn}s left)"
+        assert left >= 10.0, left  # what was left (about 37 s), at least the grace to reconnect

@@ -12,7 +12,9 @@ for one seat (a stand-in, see ``host.py``). Then:
 
 The clock is the same for every decision and starts when a seat is asked (or, for a seat asked
 before its player came, when the player arrives). It never depends on anything hidden: not the
-cards in a hand, not how many moves are legal. Each such decision is preceded in the log by a public
+cards in a hand, not how many moves are legal. When it ends is stored with the seat, so a restarted
+server resumes a running clock where it stood (with at least ``RESUME_GRACE`` seconds left, for the
+player to reconnect) rather than giving a full turn again. Each such decision is preceded in the log by a public
 ``bot_played`` event (not stored: derived from the decision's ``by``).
 """
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from parlor.core import Event
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("parlor.server")
 
 MAX_TURN_TIME = 86400.0  # a day per decision: slow tables are fine, absurd ones are refused
+RESUME_GRACE = 10.0  # seconds a clock resumed after a restart has at least (at most a full turn)
 BOT_FOR_HUMAN = {"substitute": "away", "stand_in": "host", "clock": "clock"}  # by -> the mark's reason
 
 
@@ -77,6 +81,11 @@ def clocks_left(table: LiveTable) -> dict[str, float]:
         for s in table.seats
         if s.clock is not None and s.clock_deadline is not None
     }
+
+
+def _log_clock_failure(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("a turn clock could not be stored: %s", task.exception())
 
 
 class ClocksMixin:
@@ -137,9 +146,30 @@ class ClocksMixin:
                 self._stop_clock(s)
                 loop = asyncio.get_running_loop()
                 assert table.turn_time is not None
-                s.clock_deadline = loop.time() + table.turn_time
+                seconds = self._resumed_seconds(table, s) if not restart else None
+                if seconds is None:
+                    seconds = table.turn_time
+                    self._store_clock(table, s, seconds)
+                s.clock_deadline = loop.time() + seconds
                 s.clock_version = table.version
                 s.clock = loop.call_at(s.clock_deadline, self._clock_ran_out, table, s, table.version)
+            s.saved_clock = None  # a stored clock is resumed once, at the first reset after a restart
+
+    def _resumed_seconds(self, table: LiveTable, s: Seat) -> float | None:
+        """The seconds left on the clock stored before a restart, if it was for this very decision."""
+        if s.saved_clock is None or table.turn_time is None:
+            return None
+        ends_at, version = s.saved_clock
+        if version != table.version:
+            return None
+        left = (ends_at - datetime.now(UTC)).total_seconds()
+        return min(table.turn_time, max(left, min(RESUME_GRACE, table.turn_time)))
+
+    def _store_clock(self, table: LiveTable, s: Seat, seconds: float) -> None:
+        """Write when the clock runs out (in the background: the clock runs meanwhile)."""
+        ends_at = datetime.now(UTC) + timedelta(seconds=seconds)
+        task = asyncio.ensure_future(self.run_db(self.db.set_clock, table.id, s.seat, ends_at, table.version))
+        task.add_done_callback(_log_clock_failure)
 
     def _stop_clock(self, s: Seat) -> None:
         if s.clock is not None:

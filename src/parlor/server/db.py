@@ -35,6 +35,7 @@ from sqlalchemy import (
     false,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -79,6 +80,10 @@ seats_t = Table(
     Column("token_hash", String(64), nullable=True),  # sha256 of the seat's token (humans)
     Column("joined", Boolean, nullable=False),
     Column("stand_in", Boolean, nullable=False, server_default=false()),  # the host let a bot play it
+    # The running turn clock: when it runs out, and for which decision (the table's version then),
+    # so that a restarted server resumes it instead of giving a full turn again.
+    Column("clock_ends_at", DateTime(timezone=True), nullable=True),
+    Column("clock_version", Integer, nullable=True),
 )
 
 actions_t = Table(
@@ -296,6 +301,20 @@ class Database:
         with self.engine.begin() as conn:
             conn.execute(update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(**values))
 
+    def set_clock(self, table_id: str, seat: int, ends_at: datetime, version: int) -> None:
+        """Note a seat's turn clock: it runs out at ``ends_at`` on the decision of ``version``. A
+        note for an older decision never overwrites a newer one (writes may finish out of order)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seats_t)
+                .where(
+                    seats_t.c.table_id == table_id,
+                    seats_t.c.seat == seat,
+                    or_(seats_t.c.clock_version.is_(None), seats_t.c.clock_version <= version),
+                )
+                .values(clock_ends_at=ends_at, clock_version=version)
+            )
+
     def add_chat(
         self, table_id: str, idx: int, seat: int | None, text: str, version: int, channel: str = "table"
     ) -> datetime:
@@ -348,7 +367,7 @@ class Database:
             table["options"] = json.loads(table["options"])
             table["result"] = json.loads(table["result"]) if table["result"] else None
             table["seats"] = [
-                dict(r)
+                dict(r, clock_ends_at=_utc(r["clock_ends_at"]) if r["clock_ends_at"] else None)
                 for r in conn.execute(
                     select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
                 ).mappings()

@@ -10,6 +10,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .broadcast import Connection
@@ -64,6 +65,7 @@ class Seat:
     clock_deadline: float | None = None  # loop time at which that clock runs out
     clock_version: int = -1  # the table's version when that clock started
     clock_out: bool = False  # its clock ran out: a bot makes this one decision
+    saved_clock: tuple[datetime, int] | None = None  # (ends at, version) stored before a restart
 
     def summary(self) -> dict[str, Any]:
         return {

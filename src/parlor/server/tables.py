@@ -177,6 +177,8 @@ class TablesMixin:
         for s in row["seats"]:
             seat = Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], bool(s["joined"]))
             seat.stand_in = bool(s.get("stand_in", False))
+            if s.get("clock_ends_at") is not None and s.get("clock_version") is not None:
+                seat.saved_clock = (s["clock_ends_at"], s["clock_version"])
             table.seats.append(seat)
         for a in row["actions"]:
             if a["by"] in BOT_FOR_HUMAN:
