@@ -149,3 +149,41 @@ def test_a_count_is_picked_beside_the_card(server: Server, browser: Any) -> None
         raise AssertionError("it never became possible to play two toppings of one kind")
     finally:
         seat.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE])
+def test_sweetness_by_dragging_one_sweet_onto_another(server: Server, browser: Any, viewport: dict) -> None:
+    """Sweet Nose: dragging a sweet onto another swaps their values, and the placement confirmed is
+    the one shown."""
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    table = server.create("sweet-nose", 3, seats)
+    seat = Seat(browser, server.url(table["seats"][0]["join_path"]), viewport=viewport)
+    page = seat.page
+    try:
+        page.wait_for_selector("#sweetness-picker")
+
+        def values() -> list[int]:
+            rows = page.locator("#sweetness-picker .assign-row")
+            return [int(rows.nth(i).locator("button.value.on").inner_text()) for i in range(rows.count())]
+
+        start = values()
+        assert sorted(start) == [1, 2, 3, 4, 5]
+        rows = page.locator("#sweetness-picker .assign-row")
+        rows.nth(0).locator(".assign-sweet").drag_to(rows.nth(3))
+        page.wait_for_function("!document.querySelector('#sweetness-picker .dragging')")
+        after = values()
+        assert after == [start[3], start[1], start[2], start[0], start[4]], (start, after)
+        # A drag that ends where it began changes nothing.
+        rows.nth(2).locator(".assign-sweet").drag_to(rows.nth(2))
+        assert values() == after
+        kinds = page.evaluate("Array.from(document.querySelectorAll('#sweetness-picker .assign-row'), r => r.dataset.kind)")  # noqa: E501
+        before = seat.version()
+        page.locator("#assign-confirm").click()
+        page.wait_for_function(f"document.body.dataset.version !== '{before}'")
+        placed = [s["view"]["players_info"][0]["sweetness"] for s in seat.states()]
+        placed = [p for p in placed if p]
+        assert placed, "the placement was not played"
+        assert [placed[-1][k] for k in kinds] == after, (placed[-1], kinds, after)
+        assert not seat.errors, seat.errors
+    finally:
+        seat.close()

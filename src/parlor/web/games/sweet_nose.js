@@ -71,6 +71,7 @@ function tileCard(ctx, tile, extra = "", pick = null) {
 }
 
 let sweetnessDraft = null; // the values being picked for the five sweets (phase 1)
+let dragFrom = null; // the index of the sweet being dragged onto another (picker)
 
 function levelOf(id) {
   return Number(String(id).slice(1, 2)) || 0;
@@ -242,6 +243,42 @@ export default {
       draft[i] = v;
       redraw();
     };
+    // Dragging a sweet onto another swaps their values (mouse, pen or touch: pointer events); the
+    // value buttons stay the way for keyboards and screen readers.
+    const rowAt = (ev) => {
+      const el = document.elementFromPoint(ev.clientX, ev.clientY);
+      const row = el && el.closest ? el.closest("#sweetness-picker .assign-row") : null;
+      return row ? KINDS.indexOf(row.getAttribute("data-kind")) : -1;
+    };
+    const mark = (j) => {
+      for (const row of document.querySelectorAll("#sweetness-picker .assign-row")) {
+        row.classList.toggle("drop-target", dragFrom !== null && KINDS.indexOf(row.getAttribute("data-kind")) === j && j !== dragFrom);
+      }
+    };
+    const grab = (i) => (ev) => {
+      if (ev.button !== undefined && ev.button !== 0) return;
+      ev.preventDefault();
+      dragFrom = i;
+      ev.currentTarget.setPointerCapture?.(ev.pointerId);
+      ev.currentTarget.closest(".assign-row").classList.add("dragging");
+    };
+    const move = (ev) => {
+      if (dragFrom !== null) mark(rowAt(ev));
+    };
+    const drop = (ev) => {
+      if (dragFrom === null) return;
+      const i = dragFrom;
+      const j = rowAt(ev);
+      dragFrom = null;
+      mark(-1);
+      ev.currentTarget.closest(".assign-row").classList.remove("dragging");
+      if (j >= 0 && j !== i) set(i, draft[j]);
+    };
+    const cancelDrag = (ev) => {
+      dragFrom = null;
+      mark(-1);
+      ev.currentTarget.closest(".assign-row").classList.remove("dragging");
+    };
     const element = h(
       "div",
       { class: "sn-assign", id: "sweetness-picker", role: "group", "aria-label": ctx.t("sn.assign_title") },
@@ -249,7 +286,14 @@ export default {
         h(
           "div",
           { class: "assign-row", "data-kind": k, "data-key": k },
-          h("span", { class: "assign-sweet" }, sweetIcon(k, 22), h("span", {}, sweet(ctx, k)), h("small", { class: "muted" }, ` ×${held[k]}`)),
+          h(
+            "span",
+            { class: "assign-sweet", "data-drag": k, title: ctx.t("sn.assign_drag"), onpointerdown: grab(i), onpointermove: move, onpointerup: drop, onpointercancel: cancelDrag },
+            h("span", { class: "grip", "aria-hidden": "true" }, "⠿"),
+            sweetIcon(k, 22),
+            h("span", {}, sweet(ctx, k)),
+            h("small", { class: "muted" }, ` ×${held[k]}`),
+          ),
           h(
             "span",
             { class: "assign-values", role: "radiogroup", "aria-label": sweet(ctx, k) },
