@@ -25,11 +25,21 @@ DESKTOP = {"width": 1280, "height": 900}
 class Seat:
     """One browser context on one seat (or the spectator), with the WebSocket frames it received."""
 
-    def __init__(self, browser: Any, url: str, viewport: dict[str, int] = DESKTOP, lang: str = "en") -> None:
-        self.context = browser.new_context(viewport=viewport)
+    def __init__(
+        self,
+        browser: Any,
+        url: str,
+        viewport: dict[str, int] = DESKTOP,
+        lang: str = "en",
+        reduced_motion: str = "no-preference",
+        init_script: str = "",
+    ) -> None:
+        self.context = browser.new_context(viewport=viewport, reduced_motion=reduced_motion)
         self.context.add_init_script(
             f"localStorage.getItem('parlor.lang') || localStorage.setItem('parlor.lang', '{lang}')"
         )
+        if init_script:
+            self.context.add_init_script(init_script)
         self.page = self.context.new_page()
         self.frames: list[dict[str, Any]] = []
         self.errors: list[str] = []

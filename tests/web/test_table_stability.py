@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from .conftest import Server
 from .test_browser import DESKTOP, Seat, click_one
 
@@ -99,3 +101,45 @@ def test_a_double_click_never_plays_two_moves(server: Server, browser: Any) -> N
             assert not seat.errors, seat.errors
         finally:
             seat.close()
+
+
+COUNT_ANIMATIONS = """
+window.__slides = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  if (this.dataset && this.dataset.flip) window.__slides += 1;
+  return animate.apply(this, args);
+};
+"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_cards_slide_to_their_new_place_unless_the_reader_prefers_less_motion(
+    server: Server, browser: Any, motion: str
+) -> None:
+    """Mottainai with animations on: cards that change place (hand to task slot, floor to a bench...)
+    slide there from where they were; with prefers-reduced-motion nothing moves on its own."""
+    rng = random.Random(2)
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}]
+    table = server.create("mottainai", 2, seats)
+    url = server.url(table["seats"][0]["join_path"], anim=True)
+    seat = Seat(browser, url, reduced_motion=motion, init_script=COUNT_ANIMATIONS)
+    try:
+        moves = 0
+        for _ in range(200):
+            if moves >= 10 or seat.over():
+                break
+            if click_one(seat, rng):
+                moves += 1
+            else:
+                seat.page.wait_for_timeout(50)
+        seat.page.wait_for_timeout(400)
+        assert moves >= 3, moves
+        slides = seat.page.evaluate("window.__slides")
+        if motion == "reduce":
+            assert slides == 0, f"{slides} cards moved on their own for a reader who prefers less motion"
+        else:
+            assert slides > 0, "no card slid to its new place"
+        assert not seat.errors, seat.errors
+    finally:
+        seat.close()

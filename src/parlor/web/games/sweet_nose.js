@@ -63,7 +63,8 @@ function tileCard(ctx, tile, extra = "", pick = null) {
   if (!tile.id) return h("div", { class: `sn-tile hidden-tile ${extra}`, "data-pick": pick }, h("b", { class: "lvl" }, String(tile.level)), h("span", {}, ctx.t("sn.tile_hidden")));
   return h(
     "div",
-    { class: `sn-tile lvl-${tile.level} ${extra}`, "data-tile": tile.id, title: tileText(ctx, tile.id), "data-pick": pick, "data-key": pick || undefined },
+    // A known tile slides from the shop to its holder (patch.js FLIP); a face-down one has no id.
+    { class: `sn-tile lvl-${tile.level} ${extra}`, "data-tile": tile.id, title: tileText(ctx, tile.id), "data-pick": pick, "data-key": pick || undefined, "data-flip": tile.id ? `sn:${tile.id}` : undefined },
     h("b", { class: "lvl" }, String(tile.level)),
     h("span", { class: "tile-name" }, tileName(ctx, tile.id)),
     h("small", { class: "tile-text" }, tileText(ctx, tile.id)),
