@@ -110,12 +110,17 @@ def test_translated(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
-def test_card_names_stay_english(lang: str) -> None:
-    """A card name that an English effect mentions appears, in English, in the translation too."""
-    names = {c["name"] for c in cards()}
+def test_card_names_in_effects_follow_the_language(lang: str) -> None:
+    """A card that an English effect names is named in the translation too, by its name in that
+    language (the name the table shows on the card)."""
+    local = {k: v.get("name") or "" for k, v in load(lang).items() if k != GLOSSARY}
     en, other = effects("en"), effects(lang)
     missing = {
-        card_id: sorted(n for n in names if re.search(rf"\b{re.escape(n)}\b", text) and n not in other[card_id])
+        card_id: sorted(
+            c["name"]
+            for c in cards()
+            if re.search(rf"\b{re.escape(c['name'])}\b", text) and (local[c["id"]] or c["name"]) not in other[card_id]
+        )
         for card_id, text in en.items()
     }
     missing = {k: v for k, v in missing.items() if v}

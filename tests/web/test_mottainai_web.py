@@ -97,6 +97,24 @@ def test_catalog_texts_name_cards_through_placeholders(lang: str) -> None:
     assert not unknown, f"{lang}.json names unknown cards: {unknown}"
 
 
+@pytest.mark.parametrize("lang", ["zh-Hant", "ja", "cs"])
+def test_card_texts_and_rules_name_cards_in_their_language(lang: str) -> None:
+    """An effect text or the rules page never names another card in English where the language has
+    its own name (Frog's effect in Czech says Žába)."""
+    english = english_names_translated_in(lang)
+    pattern = re.compile(r"(?<![\w{:])(" + "|".join(re.escape(n) for n in english) + r")\b")
+    texts = json.loads((WEB / "i18n" / f"mottainai_cards.{lang}.json").read_text(encoding="utf-8"))
+    spelled = {
+        card: found
+        for card, entry in texts.items()
+        if card != "_glossary"
+        for found in pattern.findall(entry["effect"])
+    }
+    assert not spelled, f"{lang} effect texts name cards in English: {spelled}"
+    rules = (WEB / "i18n" / f"rules.{lang}.json").read_text(encoding="utf-8")
+    assert not pattern.findall(rules), pattern.findall(rules)
+
+
 def english_names_translated_in(lang: str) -> set[str]:
     """English card names whose name in ``lang`` differs (so they must not show on a ``lang`` page)."""
     english = {c["id"]: c["name"] for c in json.loads((GAME / "cards.json").read_text(encoding="utf-8"))}
