@@ -247,6 +247,7 @@ def test_a_game_that_never_ends_stops_at_the_decision_cap(tight):
     assert summary["version"] <= 30
     if summary["version"] == 30:  # not ended by the rules first: ended by the cap, and said so
         assert "30 decisions" in summary["result"]["abandoned"] and summary["result"]["winners"] == []
+        assert summary["result"]["abandoned_code"] == "decision_cap" and summary["result"]["abandoned_limit"] == 30
         with Client(tight.base, tid, token_of(created, 0)) as a:
             assert a.state["over"] and not a.state["legal"]
             assert a.act(0)["code"] == "game_over"
@@ -263,6 +264,7 @@ def test_tables_nobody_joined_expire(tight):
             time.sleep(0.2)
     summary = httpx.get(f"{tight.base}/api/tables/{tid}").json()
     assert summary["status"] == "over" and "nobody joined" in summary["result"]["abandoned"]
+    assert summary["result"]["abandoned_code"] == "nobody_joined"
     assert httpx.get(f"{tight.base}/api/tables/{joined['table']['id']}").json()["status"] == "playing"
     db = Database(tight.database_url)
     try:

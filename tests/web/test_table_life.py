@@ -254,3 +254,49 @@ def test_replay_from_a_seat_view_with_slider_rounds_and_chat(server: Server, bro
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_a_game_the_server_ended_says_why_in_the_readers_language(browser: Any, tmp_path: Any) -> None:
+    """A game ended by the decision cap shows no winner and the reason, translated (here Japanese)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    from .conftest import ROOT, Server, free_port
+
+    port = free_port()
+    cmd = [
+        sys.executable, "-m", "parlor.server", "--host", "127.0.0.1", "--port", str(port),
+        "--database-url", f"sqlite:///{tmp_path / 'cap.db'}", "--bot-delay", "0", "--log-level", "warning",
+        "--max-decisions", "12",
+    ]  # fmt: skip
+    with open(tmp_path / "server.log", "wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env={**os.environ})
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "server.log").read_text()
+            time.sleep(0.1)
+        server = Server(base, proc, tmp_path / "server.log")
+        bots = [{"kind": "bot", "level": "random"}] * 3
+        table = server.create("mottainai", 3, bots)
+        watcher = Seat(browser, server.url(table["spectator_path"]), lang="ja")
+        try:
+            watcher.page.wait_for_selector("#result #abandoned", timeout=30000)
+            assert watcher.page.locator("#result h2").inner_text() == "勝者なしでゲームが終わりました"
+            assert "決定の上限 12 回" in watcher.page.locator("#abandoned").inner_text()
+            assert not watcher.errors, watcher.errors
+        finally:
+            watcher.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -115,6 +115,8 @@ def run(
     log_level: str = "info",
     tables_per_minute: float | None = None,
     max_unfinished_tables: int | None = None,
+    max_decisions: int | None = None,
+    unjoined_table_ttl: float | None = None,
 ) -> None:
     import uvicorn
 
@@ -126,6 +128,10 @@ def run(
         raise StartupError(f"--tables-per-minute must be more than 0, got {tables_per_minute}")
     if max_unfinished_tables is not None and max_unfinished_tables < 1:
         raise StartupError(f"--max-unfinished-tables must be 1 or more, got {max_unfinished_tables}")
+    if max_decisions is not None and max_decisions < 1:
+        raise StartupError(f"--max-decisions must be 1 or more, got {max_decisions}")
+    if unjoined_table_ttl is not None and not 0 < unjoined_table_ttl < float("inf"):
+        raise StartupError(f"--unjoined-table-ttl must be a number of seconds above 0, got {unjoined_table_ttl}")
     url = database_url or default_database_url()
     sock = bind(host, port)  # before the database: a used port must change nothing
     try:
@@ -139,6 +145,10 @@ def run(
             limits = replace(limits, tables_per_address_per_minute=tables_per_minute)
         if max_unfinished_tables is not None:
             limits = replace(limits, max_unfinished_tables_per_address=max_unfinished_tables)
+        if max_decisions is not None:
+            limits = replace(limits, max_decisions=max_decisions)
+        if unjoined_table_ttl is not None:
+            limits = replace(limits, unjoined_table_ttl=unjoined_table_ttl)
         app = create_app(
             url,
             bot_delay=bot_delay,
@@ -190,6 +200,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--max-unfinished-tables", type=int, default=None, help="unfinished tables per address (default 50)"
     )
+    parser.add_argument(
+        "--max-decisions", type=int, default=None, help="decisions after which a game ends as abandoned (default 5000)"
+    )
+    parser.add_argument(
+        "--unjoined-table-ttl",
+        type=float,
+        default=None,
+        help="seconds before a table whose players never came is closed (default 86400)",
+    )
     args = parser.parse_args(argv)
     try:
         run(
@@ -203,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
             log_level=args.log_level,
             tables_per_minute=args.tables_per_minute,
             max_unfinished_tables=args.max_unfinished_tables,
+            max_decisions=args.max_decisions,
+            unjoined_table_ttl=args.unjoined_table_ttl,
         )
     except StartupError as exc:
         print(f"Error: {exc}", file=sys.stderr)

@@ -139,7 +139,7 @@ class Hub(
             async with table.lock:
                 if table.status != "playing":
                     continue
-                result = table.abandoned_result(f"nobody joined within {ttl:g} seconds")
+                result = table.abandoned_result(f"nobody joined within {ttl:g} seconds", "nobody_joined", ttl)
                 await self.run_db(self.db.close_unplayed, table.id, result)
                 table.status, table.result = "over", result
                 table.changes += 1

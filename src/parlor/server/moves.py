@@ -134,7 +134,8 @@ class MovesMixin:
         result = None
         stored = [(e.kind, e.data, None if e.visible_to is None else sorted(e.visible_to)) for e in events]
         if abandoned:
-            result = table.abandoned_result(f"the game reached the limit of {self.limits.max_decisions} decisions")
+            cap = self.limits.max_decisions
+            result = table.abandoned_result(f"the game reached the limit of {cap} decisions", "decision_cap", cap)
         if new.is_over:
             old_state = table.state
             table.state = new

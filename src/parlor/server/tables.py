@@ -87,8 +87,10 @@ class LiveTable:
             "created_at": created.isoformat().replace("+00:00", "Z") if created is not None else None,
         }
 
-    def abandoned_result(self, reason: str) -> dict[str, Any]:
-        """The result of a game ended by the server (the decision cap, nobody joining): nobody wins."""
+    def abandoned_result(self, reason: str, code: str, limit: float) -> dict[str, Any]:
+        """The result of a game ended by the server (the decision cap, nobody joining): nobody wins.
+        ``reason`` is in English for API readers; ``abandoned_code`` and ``abandoned_limit`` let a
+        client say it in the reader's language."""
         n = self.players
         return {
             "scores": [0] * n,
@@ -96,6 +98,8 @@ class LiveTable:
             "places": [1] * n,
             "winners": [],
             "abandoned": reason,
+            "abandoned_code": code,
+            "abandoned_limit": limit,
             "seats": [{"seat": s.seat, "bot_moves": s.bot_moves, "substituted": s.bot_moves > 0} for s in self.seats],
         }
 

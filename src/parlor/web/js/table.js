@@ -493,7 +493,9 @@ function resultBox() {
   const r = f.result;
   const subs = (r.seats || []).filter((s) => s.substituted);
   const you = st.welcome.seat;
-  const title = you === null ? t("result.over") : r.winners.includes(you) ? t("result.you_won") : t("result.over");
+  const title = r.abandoned ? t("result.abandoned") : you !== null && r.winners.includes(you) ? t("result.you_won") : t("result.over");
+  // A game the server ended (the decision cap, nobody joining) says why, in the reader's words.
+  const why = r.abandoned ? h("p", { class: "end-reason", id: "abandoned" }, tMaybe(`result.abandoned.${r.abandoned_code}`, r.abandoned, { n: r.abandoned_limit })) : null;
   const again =
     you !== null
       ? h("button", { type: "button", class: "primary", id: "play-again", onclick: () => send({ type: "play_again", ref: `p${++refNo}` }) }, t("result.play_again"))
@@ -506,6 +508,7 @@ function resultBox() {
     "section",
     { class: "result card", id: "result", role: "dialog", "aria-label": t("result.title") },
     h("h2", {}, title),
+    why,
     resultTable(r, st.renderer, ctx()),
     details,
     subs.length ? h("p", { class: "muted" }, t("result.substituted", { who: subs.map((s) => seatName(s.seat)).join(", ") })) : null,
