@@ -10,11 +10,12 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import text
 
 from parlor.core import replay_iter
 from parlor.server.db import Database
 
-from .conftest import ServerThread, create_table
+from .conftest import BACKENDS, ServerThread, create_table, make_url
 
 
 def wait_over(base: str, table_id: str, timeout: float = 60.0) -> dict[str, Any]:
@@ -122,3 +123,34 @@ def test_replay_of_a_bot_game(server: ServerThread, game: str, players: int) -> 
         if state.view(seat)["players_info"] != state.view(None)["players_info"]
     ]
     assert hidden
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_finished_tables_are_read_without_replaying_them(backend, request, tmp_path) -> None:
+    """Finding 7: a finished table's summary and replay are lookups. Once its replay has been asked
+    for, the record itself is no longer needed: with every decision deleted from the database, a new
+    server still answers both, unchanged (a read that replayed the record would now fail)."""
+    url = make_url(backend, request, tmp_path)
+    bots = [{"kind": "bot", "level": "random"}] * 3
+    with ServerThread(url, seat_timeout=None, rate_per_second=1000, burst=1000) as server:
+        created = create_table(server.base, game="sweet-nose", players=3, seats=bots)
+        tid = created["table"]["id"]
+        summary = wait_over(server.base, tid)
+        time.sleep(0.3)  # the table is let go once finished and unwatched
+        first = httpx.get(f"{server.base}/api/tables/{tid}/replay", timeout=30).json()
+        assert httpx.get(f"{server.base}/api/tables/{tid}/replay", timeout=30).json() == first
+    db = Database(url)
+    try:
+        with db.engine.begin() as conn:
+            conn.execute(text("DELETE FROM parlor_events WHERE table_id = :t"), {"t": tid})
+            conn.execute(text("DELETE FROM parlor_actions WHERE table_id = :t"), {"t": tid})
+    finally:
+        db.close()
+    with ServerThread(url, seat_timeout=None, rate_per_second=1000, burst=1000) as server:
+        again = httpx.get(f"{server.base}/api/tables/{tid}", timeout=10)
+        assert again.status_code == 200, again.text
+        assert again.json() == summary
+        replay = httpx.get(f"{server.base}/api/tables/{tid}/replay", timeout=10)
+        assert replay.status_code == 200, replay.text
+        assert replay.json() == first
+        assert len(first["steps"]) == summary["version"] + 1 and first["result"] == summary["result"]

@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -193,7 +193,7 @@ def create_app(
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        table = await hub.get(table_id)
+        table = await hub.peek(table_id)  # a finished table: read from the database, not replayed
         summary = table.summary()
         hub.release(table)
         return summary
@@ -211,11 +211,11 @@ def create_app(
             hub.release(table)
 
     @app.get("/api/tables/{table_id}/replay")
-    async def replay(table_id: str, request: Request) -> dict[str, Any]:
+    async def replay(table_id: str, request: Request) -> Response:
         """The spectators' replay, or with a seat's token (``Authorization: Bearer``, or ``?token=``) that
         seat's own."""
         hub = hub_of(request)
-        table = await hub.get(table_id)
+        table = await hub.peek(table_id)
         try:
             auth = request.headers.get("authorization", "")
             token = auth[7:].strip() if auth[:7].lower() == "bearer " else request.query_params.get("token")

@@ -121,6 +121,15 @@ chat_t = Table(
     Column("channel", String(16), nullable=False, server_default="table"),  # "table" or "spectators"
 )
 
+replays_t = Table(
+    "parlor_replays",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),  # -1: the spectators' replay
+    Column("steps", Text, nullable=False),  # JSON: the replay's steps, as served
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 
 def now() -> datetime:
     return datetime.now(UTC)
@@ -214,13 +223,10 @@ class Database:
 
     # ---- writes (each one transaction) -------------------------------------------------------
     def create_table(self, table: dict[str, Any], seats: list[dict[str, Any]], link_from: str | None = None) -> None:
-        stamp = now()
+        stamp = table.get("created_at") or now()
+        values = {**table, "options": _dumps(table["options"]), "created_at": stamp, "updated_at": stamp}
         with self.engine.begin() as conn:
-            conn.execute(
-                insert(tables_t).values(
-                    **{**table, "options": _dumps(table["options"])}, created_at=stamp, updated_at=stamp
-                )
-            )
+            conn.execute(insert(tables_t).values(**values))
             conn.execute(insert(seats_t), [{"table_id": table["id"], **s} for s in seats])
             if link_from is not None:
                 conn.execute(
@@ -357,6 +363,64 @@ class Database:
             )
             return [r[0] for r in rows]
 
+    @staticmethod
+    def _chat(conn: Any, table_id: str) -> list[dict[str, Any]]:
+        return [
+            {
+                "idx": r.idx,
+                "seat": None if r.seat < 0 else r.seat,
+                "text": r.text,
+                "version": r.version,
+                "created_at": _utc(r.created_at),
+                "channel": r.channel,
+            }
+            for r in conn.execute(select(chat_t).where(chat_t.c.table_id == table_id).order_by(chat_t.c.idx))
+        ]
+
+    def load_head(self, table_id: str) -> dict[str, Any] | None:
+        """A table without its record: the row, its seats (with how many decisions a bot made for
+        each human seat) and its chat. Enough to describe a finished table without replaying it."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
+            if row is None:
+                return None
+            table = dict(row)
+            table["options"] = json.loads(table["options"])
+            table["result"] = json.loads(table["result"]) if table["result"] else None
+            table["seats"] = [
+                dict(r, clock_ends_at=None)
+                for r in conn.execute(
+                    select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+                ).mappings()
+            ]
+            helped = conn.execute(
+                select(actions_t.c.seat, func.count())
+                .where(actions_t.c.table_id == table_id, actions_t.c.by.in_(("substitute", "stand_in", "clock")))
+                .group_by(actions_t.c.seat)
+            )
+            table["bot_moves"] = {seat: n for seat, n in helped}
+            table["chat"] = self._chat(conn, table_id)
+        return table
+
+    def stored_replay(self, table_id: str, seat: int | None) -> str | None:
+        """The stored replay steps (JSON) of a finished table for a seat (None: spectators), if any."""
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(replays_t.c.steps).where(
+                    replays_t.c.table_id == table_id, replays_t.c.seat == (-1 if seat is None else seat)
+                )
+            ).scalar_one_or_none()
+
+    def store_replay(self, table_id: str, seat: int | None, steps: str) -> None:
+        """Keep a finished table's replay steps (a second writer of the same replay changes nothing)."""
+        key = -1 if seat is None else seat
+        with self.engine.begin() as conn:
+            found = conn.execute(
+                select(replays_t.c.seat).where(replays_t.c.table_id == table_id, replays_t.c.seat == key)
+            ).first()
+            if found is None:
+                conn.execute(insert(replays_t).values(table_id=table_id, seat=key, steps=steps, created_at=now()))
+
     def load(self, table_id: str) -> dict[str, Any] | None:
         """A table with its seats and record, or None."""
         with self.engine.connect() as conn:
@@ -380,17 +444,7 @@ class Database:
                     .order_by(actions_t.c.idx)
                 )
             ]
-            table["chat"] = [
-                {
-                    "idx": r.idx,
-                    "seat": None if r.seat < 0 else r.seat,
-                    "text": r.text,
-                    "version": r.version,
-                    "created_at": _utc(r.created_at),
-                    "channel": r.channel,
-                }
-                for r in conn.execute(select(chat_t).where(chat_t.c.table_id == table_id).order_by(chat_t.c.idx))
-            ]
+            table["chat"] = self._chat(conn, table_id)
             table["event_count"] = conn.execute(
                 select(func.count()).select_from(events_t).where(events_t.c.table_id == table_id)
             ).scalar_one()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
 from parlor import games as registry
@@ -67,25 +68,7 @@ class LiveTable:
         return s.kind == "bot" or s.substituted or s.stand_in or s.clock_out
 
     def summary(self) -> dict[str, Any]:
-        created = self.created_at
-        return {
-            "id": self.id,
-            "game": self.game.name,
-            "title": self.game.title,
-            "players": self.players,
-            "options": options_to_json(self.options),
-            "status": self.status,
-            "version": self.version,
-            "seat_timeout": self.seat_timeout,
-            "substitute_level": self.substitute_level,
-            "turn_time": self.turn_time,
-            "bots_before_join": self.bots_before_join,
-            "seats": [s.summary() for s in self.seats],
-            "result": self.result,
-            "previous_table": self.previous_table,
-            "next_table": self.next_table,
-            "created_at": created.isoformat().replace("+00:00", "Z") if created is not None else None,
-        }
+        return table_summary(self, options_to_json(self.options))
 
     def abandoned_result(self, reason: str, code: str, limit: float) -> dict[str, Any]:
         """The result of a game ended by the server (the decision cap, nobody joining): nobody wins.
@@ -117,6 +100,64 @@ class BrokenTable:
         self.status = "broken"
         self.connections: set[Connection] = set()
         self.bot_task: asyncio.Task[None] | None = None
+
+
+def table_summary(table: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """What ``GET /api/tables/{id}`` says of a table (live or finished), without any secret."""
+    created = table.created_at
+    if created is not None and created.tzinfo is None:  # SQLite hands back naive stamps; all are UTC
+        created = created.replace(tzinfo=UTC)
+    return {
+        "id": table.id,
+        "game": table.game.name,
+        "title": table.game.title,
+        "players": table.players,
+        "options": options,
+        "status": table.status,
+        "version": table.version,
+        "seat_timeout": table.seat_timeout,
+        "substitute_level": table.substitute_level,
+        "turn_time": table.turn_time,
+        "bots_before_join": table.bots_before_join,
+        "seats": [s.summary() for s in table.seats],
+        "result": table.result,
+        "previous_table": table.previous_table,
+        "next_table": table.next_table,
+        "created_at": created.isoformat().replace("+00:00", "Z") if created is not None else None,
+    }
+
+
+class FinishedTable:
+    """A finished table read from the database without replaying its record: enough to describe
+    it, authenticate a token and serve its stored replay (``TablesMixin.peek``)."""
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.id: str = row["id"]
+        self.game = registry.get(row["game"])
+        self.players: int = row["players"]
+        self.options_json: dict[str, Any] = row["options"]
+        self.status: str = row["status"]
+        self.version: int = row["version"]
+        self.seat_timeout: float | None = row["seat_timeout"]
+        self.substitute_level: str = row["substitute_level"]
+        self.spectator_hash: str = row["spectator_hash"]
+        self.previous_table: str | None = row.get("previous_table")
+        self.next_table: str | None = row.get("next_table")
+        self.created_at = row.get("created_at")
+        self.turn_time: float | None = row.get("turn_time")
+        self.bots_before_join: bool = bool(row.get("bots_before_join", False))
+        self.result: dict[str, Any] | None = row.get("result")
+        self.chat: list[dict[str, Any]] = list(row.get("chat") or [])
+        self.connections: set[Connection] = set()
+        self.seats: list[Seat] = []
+        for s in row["seats"]:
+            seat = Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], bool(s["joined"]))
+            seat.stand_in = bool(s.get("stand_in", False))
+            seat.bot_moves = row["bot_moves"].get(s["seat"], 0)
+            self.seats.append(seat)
+
+    def summary(self) -> dict[str, Any]:
+        return table_summary(self, self.options_json)
 
 
 class TablesMixin:
@@ -200,7 +241,22 @@ class TablesMixin:
             self.schedule(table)
         return table
 
-    def release(self, table: LiveTable) -> None:
+    async def peek(self, table_id: str) -> LiveTable | FinishedTable:
+        """A table to read: the live one if it is loaded, a finished one straight from the database
+        (no replay of its record), else the table loaded to play."""
+        table = self.tables.get(table_id)
+        if table is not None and table.status != "broken":
+            return table
+        if table is None and isinstance(table_id, str) and 0 < len(table_id) <= 32:
+            row = await self.run_db(self.db.load_head, table_id)
+            if row is not None and row["status"] == "over":
+                try:
+                    return FinishedTable(row)
+                except Exception:  # its game cannot be loaded now: the full path says why
+                    pass
+        return await self.get(table_id)
+
+    def release(self, table: LiveTable | FinishedTable) -> None:
         """Forget a finished table nobody watches (it is loaded again on demand)."""
         if table.status != "playing" and not table.connections and self.tables.get(table.id) is table:
             del self.tables[table.id]
@@ -393,8 +449,8 @@ class TablesMixin:
             "status": "playing" if not state.is_over else "over",
             "version": 0,
         }
+        row["created_at"] = now()  # the same stamp in memory and in the database
         await self.run_db(self.db.create_table, row, seats, link_from)
-        row["created_at"] = now()
         table = LiveTable(row, state)
         table.seats = [Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], s["joined"]) for s in seats]
         if table.status == "over":
