@@ -163,11 +163,14 @@ class ServerThread:
 class ServerProcess:
     """``python -m parlor.server`` (or, with ``cli=True``, ``parlor serve``) as a real process."""
 
-    def __init__(self, database_url: str, port: int | None = None, *args: str, cli: bool = False) -> None:
+    def __init__(
+        self, database_url: str, port: int | None = None, *args: str, cli: bool = False, open_files: int | None = None
+    ) -> None:
         self.database_url = database_url
         self.port = port or free_port()
         self.args = args
         self.cli = cli
+        self.open_files = open_files  # the process's open-files limit (soft = hard), as on many hosts
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -181,7 +184,17 @@ class ServerProcess:
             cmd = [sys.executable, "-m", "parlor.server", "--log-level", "warning"]
         cmd += ["--port", str(self.port), "--database-url", self.database_url, *self.args]
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the server runs)
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
+        limit = self.open_files
+
+        def limit_open_files() -> None:
+            if limit is not None:
+                import resource
+
+                resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+        self.proc = subprocess.Popen(
+            cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, preexec_fn=limit_open_files
+        )
         deadline = time.monotonic() + 60
         while True:
             if self.proc.poll() is not None:

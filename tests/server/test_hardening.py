@@ -425,3 +425,49 @@ def test_a_damaged_sqlite_file_is_refused_and_an_empty_one_announced(tmp_path):
     finally:
         fresh.stop()
     assert "empty" in fresh.output() and str(empty) in fresh.output()
+
+
+# ---------------------------------------------------------------- 4. idle and half-sent connections
+def test_idle_and_half_sent_connections_cannot_lock_everyone_out(tmp_path):
+    """Finding 4: 1,040 connections from one client that send nothing, or stop half way through
+    their headers, against a server limited to the usual 1,024 open files. Another client is still
+    served at once, and the server closes the idle ones once the header timeout has passed."""
+    import resource
+    import socket
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1200:  # this test process needs the sockets too
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'idle.db'}", None, "--header-timeout", "2", open_files=1024
+    ).start()
+    held: list[socket.socket] = []
+    try:
+        for i in range(1040):
+            # The attacker's own address (any 127.x.y.z reaches the loopback server on Linux).
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.2", 0))
+            if i % 10 == 0:  # every tenth stops half way through its request head
+                s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            held.append(s)
+        # Someone else is served while the idle connections are open.
+        began = time.monotonic()
+        r = httpx.get(f"{server.base}/api/health", timeout=10)
+        assert r.status_code == 200
+        created = create_table(server.base, players=2, seats=HUMANS2)
+        assert created["table"]["id"]
+        # The idle and half-sent ones are closed by the server after the header timeout: reading
+        # gives end-of-file (or a reset), never a hang.
+        closed = 0
+        for s in held:
+            s.settimeout(max(0.1, 15 - (time.monotonic() - began)))
+            try:
+                closed += s.recv(1) == b""
+            except (ConnectionResetError, TimeoutError, OSError) as exc:
+                closed += not isinstance(exc, TimeoutError)
+        assert closed == len(held), f"{len(held) - closed} idle connections were still open"
+        assert server.proc is not None and server.proc.poll() is None
+        assert httpx.get(f"{server.base}/api/health", timeout=10).status_code == 200
+    finally:
+        for s in held:
+            s.close()
+        server.stop()

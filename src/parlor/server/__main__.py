@@ -117,6 +117,8 @@ def run(
     max_unfinished_tables: int | None = None,
     max_decisions: int | None = None,
     unjoined_table_ttl: float | None = None,
+    header_timeout: float = 10.0,
+    max_http_connections_per_address: int = 256,
 ) -> None:
     import uvicorn
 
@@ -128,6 +130,11 @@ def run(
         raise StartupError(f"--tables-per-minute must be more than 0, got {tables_per_minute}")
     if max_unfinished_tables is not None and max_unfinished_tables < 1:
         raise StartupError(f"--max-unfinished-tables must be 1 or more, got {max_unfinished_tables}")
+    if not 0 < header_timeout <= 3600:
+        raise StartupError(f"--header-timeout must be more than 0 and at most 3600 seconds, got {header_timeout}")
+    if max_http_connections_per_address < 1:
+        got = max_http_connections_per_address
+        raise StartupError(f"--max-http-connections-per-address must be 1 or more, got {got}")
     if max_decisions is not None and max_decisions < 1:
         raise StartupError(f"--max-decisions must be 1 or more, got {max_decisions}")
     if unjoined_table_ttl is not None and not 0 < unjoined_table_ttl < float("inf"):
@@ -163,9 +170,14 @@ def run(
             flush=True,
         )
         logging.basicConfig(level=logging.INFO if log_level == "info" else logging.WARNING)
+        from .guard import guarded_protocol, raise_open_files_limit
+
+        # Every connection holds a file descriptor: take all the system allows (docs/protocol.md, "Limits").
+        logging.getLogger("parlor.server").info("open files limit: %d", raise_open_files_limit())
         config = uvicorn.Config(
             app,
             log_level=log_level,
+            http=guarded_protocol(header_timeout, max_http_connections_per_address),
             ws_max_size=1 << 20,  # the app answers frames over its own 16 KiB limit with a clear error
             ws_per_message_deflate=False,  # frames are small; compressing them costs more CPU than it saves
             access_log=False,
@@ -209,6 +221,18 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="seconds before a table whose players never came is closed (default 86400)",
     )
+    parser.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        help="seconds a connection may take to send a whole request head (default 10)",
+    )
+    parser.add_argument(
+        "--max-http-connections-per-address",
+        type=int,
+        default=256,
+        help="open HTTP connections one client address may hold (default 256)",
+    )
     args = parser.parse_args(argv)
     try:
         run(
@@ -224,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
             max_unfinished_tables=args.max_unfinished_tables,
             max_decisions=args.max_decisions,
             unjoined_table_ttl=args.unjoined_table_ttl,
+            header_timeout=args.header_timeout,
+            max_http_connections_per_address=args.max_http_connections_per_address,
         )
     except StartupError as exc:
         print(f"Error: {exc}", file=sys.stderr)
