@@ -46,6 +46,8 @@ def start_server(database_url: str, port: int) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "parlor.server", "--host", "127.0.0.1", "--port", str(port)]
     cmd += ["--database-url", database_url, "--bot-delay", "0", "--rate", "1000", "--burst", "1000"]
     cmd += ["--log-level", "warning"]
+    # One client address creates every table: lift the per-address creation limits (docs/protocol.md).
+    cmd += ["--tables-per-minute", "1000000", "--max-unfinished-tables", "1000000"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -81,7 +83,10 @@ async def play_client(
 ) -> tuple[int, bool, int]:
     """Play one table's human seat; returns (actions sent, game over, final version)."""
     rng = random.Random(seed)
-    url = base.replace("http://", "ws://") + f"/ws/tables/{created['table']['id']}?token={created['seats'][0]['token']}"
+    table_id = created["table"]["id"]
+    async with httpx.AsyncClient(timeout=60) as http:  # the seat's join link, claimed as a browser does
+        claimed = await http.post(f"{base}/api/tables/{table_id}/claim", json={"claim": created["seats"][0]["claim"]})
+    url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}?token={claimed.json()['token']}"
     sent = 0
     state: dict[str, Any] = {}
     async with connect(url, max_size=1 << 22, open_timeout=60, ping_interval=None) as ws:

@@ -240,11 +240,24 @@ def create_table(base: str, **body: Any) -> dict[str, Any]:
     body.setdefault("game", "mamma-mia")
     r = httpx.post(base + "/api/tables", json=body, timeout=30)
     assert r.status_code == 201, r.text
-    return r.json()
+    created = r.json()
+    created["_base"] = base  # where token_of claims the seats' links
+    return created
+
+
+def claim(base: str, table_id: str, code: str) -> httpx.Response:
+    return httpx.post(f"{base}/api/tables/{table_id}/claim", json={"claim": code}, timeout=10)
 
 
 def token_of(created: dict[str, Any], seat: int) -> str:
-    return created["seats"][seat]["token"]
+    """The seat's token: its join link claimed (once) as the player's browser does."""
+    entry = created["seats"][seat]
+    if "token" not in entry:
+        r = claim(created["_base"], created["table"]["id"], entry["claim"])
+        assert r.status_code == 200, r.text
+        assert r.json()["seat"] == seat
+        entry["token"] = r.json()["token"]
+    return entry["token"]
 
 
 class Client:

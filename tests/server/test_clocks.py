@@ -10,7 +10,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from .conftest import BACKENDS, Client, ServerThread, create_table, make_url, token_of
+from .conftest import BACKENDS, Client, ServerThread, claim, create_table, make_url, token_of
 from .test_play import catch_up
 
 
@@ -89,12 +89,14 @@ def test_a_play_again_table_nobody_opened_is_not_played_by_bots(clock_server):
         while not (st := ann.wait_turn_or_over())["over"]:
             reply = ann.act(st["legal"][-1]["id"])  # Ann's own 0.2 s clock may beat her on a busy machine
             assert reply["type"] == "ack" or reply["code"] in ("not_your_turn", "illegal_action"), reply
-        new_id = ann.request({"type": "play_again"})["table_id"]
+        again = ann.request({"type": "play_again"})
+        new_id, code = again["table_id"], again["join_path"].split("#claim=")[1]
     time.sleep(1.5)  # Ann never opens the new table
     new = summary(clock_server.base, new_id)
     assert new["status"] == "playing" and new["turn_time"] == 0.2
     assert new["seats"][0] == {**new["seats"][0], "joined": False, "substituted": False, "bot_moves": 0}
-    with Client(clock_server.base, new_id, token_of(created, 0)) as ann:
+    token = claim(clock_server.base, new_id, code).json()["token"]
+    with Client(clock_server.base, new_id, token) as ann:
         st = ann.wait_turn_or_over()
         assert st["your_turn"] and not marks(ann.frames)
 
@@ -183,7 +185,7 @@ def host_post(base: str, tid: str, seat: Any, what: str, body: dict[str, Any]) -
 def test_the_host_lets_a_bot_play_a_missing_seat_until_its_player_comes(clock_server):
     created = two_humans(clock_server.base, seat_timeout=None)
     tid, host = created["table"]["id"], created["host_token"]
-    assert host and host not in {created["seats"][0]["token"], created["seats"][1]["token"]}
+    assert host and host not in {created["seats"][0]["claim"], created["seats"][1]["claim"]}
     with Client(clock_server.base, tid, token_of(created, 0)) as ann:
         st = play_until_turn_of(ann, 1)
         version = st["version"]
@@ -239,8 +241,8 @@ def test_the_host_gives_a_seat_a_new_link(clock_server):
         r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": host})
         assert r.status_code == 200, r.text
         answer = r.json()
-        new = answer["token"]
-        assert answer["seat"] == 1 and new != old and answer["join_path"] == f"/play/{tid}#token={new}"
+        assert answer["seat"] == 1 and answer["join_path"] == f"/play/{tid}#claim={answer['claim']}"
+        assert "token" not in answer  # the host holds the link, never the seat's token
         assert answer["table"]["seats"][1]["joined"] is False and answer["table"]["seats"][1]["name"] is None
         # The old link's open connection is closed as a bad token, and the old token opens nothing.
         with pytest.raises(ConnectionClosed) as closed:
@@ -249,8 +251,15 @@ def test_the_host_gives_a_seat_a_new_link(clock_server):
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
     r = httpx.post(f"{clock_server.base}/api/tables/{tid}/join", json={"token": old}, timeout=10)
     assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+    r = claim(clock_server.base, tid, answer["claim"])
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    new = r.json()["token"]
+    assert new != old
     with Client(clock_server.base, tid, new) as carol:
         assert carol.welcome["seat"] == 1 and carol.welcome["role"] == "seat"
+    # The new link claims once too.
+    r = claim(clock_server.base, tid, answer["claim"])
+    assert r.status_code == 403 and r.json()["error"]["code"] == "link_used"
     assert summary(clock_server.base, tid)["seats"][1]["joined"] is True
     # Ann's and the spectator's links still work.
     with Client(clock_server.base, tid, token_of(created, 0)) as ann:

@@ -471,3 +471,44 @@ def test_idle_and_half_sent_connections_cannot_lock_everyone_out(tmp_path):
         for s in held:
             s.close()
         server.stop()
+
+
+# ---------------------------------------------------------------- 9. the host holds no seat's secret
+def test_join_links_claim_a_seat_once_and_the_host_holds_no_seat_secret(server):
+    """Finding 9: whatever the creator (the host) received opens no seat; a join link is claimed
+    once (also when two browsers race for it) and gives its claimant a token nobody else has; the
+    host can give a seat nobody claimed a new link, which then claims once too."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .conftest import claim
+
+    created = create_table(server.base, players=2, seats=HUMANS2)
+    tid = created["table"]["id"]
+    everything_the_host_got = json.dumps(created)
+    for secret in (created["host_token"], created["seats"][0]["claim"], created["seats"][1]["claim"]):
+        r = httpx.post(f"{server.base}/api/tables/{tid}/join", json={"token": secret}, timeout=10)
+        assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token", secret
+    # Two browsers open seat 0's link at once: one gets the seat.
+    code = created["seats"][0]["claim"]
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _: claim(server.base, tid, code), range(4)))
+    won = [a for a in answers if a.status_code == 200]
+    assert len(won) == 1, [a.text for a in answers]
+    assert all(a.status_code == 403 and a.json()["error"]["code"] == "link_used" for a in answers if a not in won)
+    token = won[0].json()["token"]
+    assert token not in everything_the_host_got
+    with Client(server.base, tid, token) as ann:
+        assert ann.welcome["seat"] == 0 and "hand" in json.dumps(ann.state["view"])
+    # Bad claims change nothing.
+    for bad in (None, "", 5, "x" * 300, code):
+        r = httpx.post(f"{server.base}/api/tables/{tid}/claim", json={"claim": bad}, timeout=10)
+        assert r.status_code == 403 and r.json()["error"]["code"] in ("bad_claim", "link_used"), bad
+    # Seat 1 was never claimed: the host re-issues its link; the old one stops working.
+    r = httpx.post(
+        f"{server.base}/api/tables/{tid}/seats/1/new-link", json={"host_token": created["host_token"]}, timeout=10
+    )
+    assert r.status_code == 200 and "token" not in r.json()
+    assert claim(server.base, tid, created["seats"][1]["claim"]).status_code == 403
+    fresh = claim(server.base, tid, r.json()["claim"])
+    assert fresh.status_code == 200 and fresh.json()["seat"] == 1
+    assert claim(server.base, tid, r.json()["claim"]).json()["error"]["code"] == "link_used"

@@ -37,9 +37,12 @@ def test_create_table_returns_tokens_once_and_a_public_summary(server):
     assert table["options"]["refill_mode"] == "up_to"
     assert [s["kind"] for s in table["seats"]] == ["human", "bot", "human"]
     assert table["seats"][0]["name"] == "Ann" and table["seats"][1]["level"] == "easy"
+    # A seat's join link holds a one-time claim code, never the seat's token.
+    claims = [created["seats"][0]["claim"], created["seats"][2]["claim"]]
+    assert created["seats"][0]["join_path"] == f"/play/{table['id']}#claim={claims[0]}"
+    assert "token" not in created["seats"][0] and "token" not in created["seats"][2]
     tokens = [token_of(created, 0), token_of(created, 2), created["spectator_token"]]
-    assert len(set(tokens)) == 3 and all(len(t) >= 32 for t in tokens)
-    assert created["seats"][0]["join_path"] == f"/play/{table['id']}#token={tokens[0]}"
+    assert len(set(tokens + claims)) == 5 and all(len(t) >= 32 for t in tokens)
     summary = httpx.get(f"{server.base}/api/tables/{table['id']}").json()
     assert summary["id"] == table["id"]
     text_of_summary = str(summary)
@@ -50,7 +53,7 @@ def test_create_table_returns_tokens_once_and_a_public_summary(server):
         dump = str(conn.execute(text("SELECT * FROM parlor_seats")).fetchall())
         dump += str(conn.execute(text("SELECT * FROM parlor_tables")).fetchall())
     engine.dispose()
-    assert all(t not in dump for t in tokens)
+    assert all(t not in dump for t in tokens + claims)
     assert hashlib.sha256(tokens[0].encode()).hexdigest() in dump
 
 
@@ -58,7 +61,7 @@ def test_default_seats_are_you_and_medium_bots(server):
     created = create_table(server.base, players=4)
     kinds = [(s["kind"], s["level"]) for s in created["table"]["seats"]]
     assert kinds == [("human", None)] + [("bot", "medium")] * 3
-    assert "token" in created["seats"][0] and "token" not in created["seats"][1]
+    assert "claim" in created["seats"][0] and "claim" not in created["seats"][1]
 
 
 def test_create_table_refuses_bad_requests_clearly(server):

@@ -8,7 +8,7 @@ import time
 import httpx
 import pytest
 
-from .conftest import BACKENDS, Client, ServerThread, create_table, make_url, token_of
+from .conftest import BACKENDS, Client, ServerThread, claim, create_table, make_url, token_of
 from .test_play import catch_up
 
 
@@ -71,7 +71,7 @@ def test_a_bot_plays_for_a_seat_gone_too_long_until_the_player_is_back(life_serv
     assert httpx.get(f"{life_server.base}/api/tables/{tid}").json()["result"] == result
 
 
-def test_play_again_makes_a_new_table_with_the_same_seats_and_tokens(life_server):
+def test_play_again_makes_a_new_table_with_the_same_seats_and_new_links(life_server):
     created = create_table(
         life_server.base,
         players=3,
@@ -93,8 +93,13 @@ def test_play_again_makes_a_new_table_with_the_same_seats_and_tokens(life_server
         reply = ann.request({"type": "play_again"})
         assert reply["type"] == "ack" and reply["table_id"] != tid
         new_id = reply["table_id"]
-        assert ann.next(lambda f: f["type"] == "next_table")["table_id"] == new_id
-        assert spec.next(lambda f: f["type"] == "next_table")["table_id"] == new_id
+        # Each seat gets its own new link (a fresh claim code); the spectators get the table only.
+        mine = ann.next(lambda f: f["type"] == "next_table")
+        assert mine["table_id"] == new_id and mine["join_path"] == reply["join_path"]
+        theirs = spec.next(lambda f: f["type"] == "next_table")
+        assert theirs == {"type": "next_table", "table_id": new_id}
+        code = reply["join_path"].split("#claim=")[1]
+        assert code not in {token_of(created, 0), created["spectator_token"]}
     # Asking again (here over REST) gives the same new table.
     r = httpx.post(f"{life_server.base}/api/tables/{tid}/play-again", json={"token": token_of(created, 0)})
     assert r.status_code == 200 and r.json()["table_id"] == new_id
@@ -105,9 +110,12 @@ def test_play_again_makes_a_new_table_with_the_same_seats_and_tokens(life_server
     assert [(s["kind"], s["level"], s["name"]) for s in new["seats"]] == [
         (s["kind"], s["level"], s["name"]) for s in old["seats"]
     ]
-    # The same join links open the same seats at the new table.
+    # The old token opens nothing at the new table; the new link, claimed, opens the same seat.
+    r = httpx.post(f"{life_server.base}/api/tables/{new_id}/join", json={"token": token_of(created, 0)}, timeout=10)
+    assert r.status_code == 403
+    new_token = claim(life_server.base, new_id, code).json()["token"]
     with (
-        Client(life_server.base, new_id, token_of(created, 0)) as ann2,
+        Client(life_server.base, new_id, new_token) as ann2,
         Client(life_server.base, new_id, created["spectator_token"]) as spec2,
     ):
         assert ann2.welcome["seat"] == 0 and spec2.welcome["role"] == "spectator"

@@ -169,7 +169,7 @@ def test_lobby_creates_a_table_with_links(server: Server, browser: Any) -> None:
     assert page.locator(".seat-link").count() == 2
     assert page.locator(".spectator-link").count() == 1
     href = page.locator(".seat-link a.join-link").first.get_attribute("href")
-    assert href.startswith("/play/") and "#token=" in href
+    assert href.startswith("/play/") and "#claim=" in href  # a one-time link: the seat's token is never shown
     table_id = href.split("/")[2].split("#")[0]
     page.goto(server.base + href)
     page.wait_for_selector("body[data-version]")

@@ -94,13 +94,13 @@ def test_clocks_no_takeover_before_join_and_the_host(server: Server, browser: An
         page.once("dialog", lambda d: d.accept())
         page.click("#host .host-seat[data-seat='1'] .host-new-link")
         url = page.locator("#host .host-seat[data-seat='1'] .host-link code").inner_text()
-        assert f"/play/{table_id}#token=" in url and created["seats"][1]["token"] not in url
+        assert f"/play/{table_id}#claim=" in url and created["seats"][1]["claim"] not in url
         old_context = browser.new_context()
         try:
             old_page = old_context.new_page()
             old_page.goto(server.url(created["seats"][1]["join_path"]))
             old_page.wait_for_selector(".error-box")
-            assert "does not open a seat" in old_page.locator(".error-box").inner_text()
+            assert "ask the host for a new link" in old_page.locator(".error-box").inner_text()
         finally:
             old_context.close()
         carol = Seat(browser, server.url(url.split(server.base, 1)[1]))
@@ -191,6 +191,9 @@ def finished_with_a_human_seat(server: Server) -> dict[str, Any]:
     while summary(server, table_id)["status"] != "over":
         assert time.monotonic() < deadline, "the bots did not finish the game"
         time.sleep(0.1)
+    # Ann's browser claims her seat's link (as opening it would) and keeps the token.
+    claimed = httpx.post(f"{server.base}/api/tables/{table_id}/claim", json={"claim": created["seats"][0]["claim"]})
+    created["seats"][0]["token"] = claimed.json()["token"]
     url = server.base.replace("http://", "ws://") + f"/ws/tables/{table_id}?token={created['seats'][0]['token']}"
     with connect(url) as ws:
         ws.send(json.dumps({"type": "chat", "text": "gg <i>all</i>", "ref": "c1"}))
@@ -300,3 +303,30 @@ def test_a_game_the_server_ended_says_why_in_the_readers_language(browser: Any, 
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_a_join_link_takes_its_seat_in_one_browser_only(server: Server, browser: Any) -> None:
+    """The seat's link opened in a first browser takes the seat (reloads and reopening the link
+    there keep it); the same link in another browser is refused with a clear message."""
+    created = create(server, players=2, seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}])
+    link = server.url(created["seats"][0]["join_path"])
+    ann = Seat(browser, link)
+    try:
+        assert ann.frames[0]["type"] == "welcome" and ann.frames[0]["seat"] == 0
+        assert "#token=" in ann.page.url and created["seats"][0]["claim"] not in ann.page.url
+        ann.page.reload()
+        ann.page.wait_for_selector("body[data-version]")
+        ann.page.goto(link)  # the link again, in the browser that took the seat
+        ann.page.wait_for_selector("body[data-version]")
+        assert ann.page.evaluate("document.body.dataset.role") == "seat"
+        other = browser.new_context()
+        try:
+            page = other.new_page()
+            page.goto(link)
+            page.wait_for_selector(".error-box")
+            assert "already used to take the seat" in page.locator(".error-box").inner_text()
+        finally:
+            other.close()
+        assert not ann.errors, ann.errors
+    finally:
+        ann.close()

@@ -198,6 +198,19 @@ def create_app(
         hub.release(table)
         return summary
 
+    @app.post("/api/tables/{table_id}/claim")
+    async def claim(table_id: str, request: Request) -> dict[str, Any]:
+        """A seat's join link, claimed once: ``{"claim": code}`` → ``{"seat", "token"}``."""
+        hub = hub_of(request)
+        body = await body_of(request)
+        if not isinstance(body, dict):
+            raise ServerError("bad_request", "the body must be a JSON object")
+        table = await hub.get(table_id)
+        try:
+            return await hub.claim(table, body.get("claim"))
+        finally:
+            hub.release(table)
+
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
@@ -263,7 +276,10 @@ def create_app(
             seat = hub.authenticate(table, body.get("token"))
             new_id = await hub.play_again(table, seat, address_of(request))
             hub.announce_next(table)
-            return {"table_id": new_id}
+            answer = {"table_id": new_id}
+            if seat in table.next_claims:  # the asking seat's own new join link
+                answer["join_path"] = f"/play/{new_id}#claim={table.next_claims[seat]}"
+            return answer
         finally:
             hub.release(table)
 
@@ -325,6 +341,8 @@ def create_app(
             conn.push(_frame(welcome))
             conn.push(hub.state_frame(conn, "join"))
             conn.push(hub.chat_history_frame(table, conn))
+            if table.next_table is not None:  # "play again" was asked: where (and this seat's new link)
+                hub.announce_next(table, only=conn)
             while not conn.closed:
                 try:
                     message = await asyncio.wait_for(ws.receive(), caps.idle_timeout)
@@ -409,7 +427,10 @@ def create_app(
                 if conn.seat is None:
                     raise ServerError("spectator", "spectators cannot start a new game")
                 new_id = await hub.play_again(conn.table, conn.seat, conn.address)
-                conn.push(_frame({"type": "ack", "ref": ref, "version": conn.table.version, "table_id": new_id}))
+                ack = {"type": "ack", "ref": ref, "version": conn.table.version, "table_id": new_id}
+                if conn.seat in conn.table.next_claims:  # this seat's own link to the new table
+                    ack["join_path"] = f"/play/{new_id}#claim={conn.table.next_claims[conn.seat]}"
+                conn.push(_frame(ack))
                 hub.announce_next(conn.table)
         except ServerError as exc:
             conn.push(_error(exc.code, exc.message, ref, exc.field))

@@ -207,7 +207,12 @@ class BroadcastMixin:
         for conn in list(table.connections):
             conn.push(frame)
 
-    def announce_next(self, table: LiveTable) -> None:
-        frame = dumps({"type": "next_table", "table_id": table.next_table})
-        for conn in list(table.connections):
-            conn.push(frame)
+    def announce_next(self, table: LiveTable, only: Connection | None = None) -> None:
+        """Tell the table's connections (or one) about the "play again" table; a seat's own frame
+        carries that seat's new join link, and nobody else's."""
+        for conn in [only] if only is not None else list(table.connections):
+            frame: dict[str, Any] = {"type": "next_table", "table_id": table.next_table}
+            code = table.next_claims.get(conn.seat) if conn.seat is not None else None
+            if code is not None:
+                frame["join_path"] = f"/play/{table.next_table}#claim={code}"
+            conn.push(dumps(frame))

@@ -84,6 +84,7 @@ seats_t = Table(
     # so that a restarted server resumes it instead of giving a full turn again.
     Column("clock_ends_at", DateTime(timezone=True), nullable=True),
     Column("clock_version", Integer, nullable=True),
+    Column("claim_hash", String(64), nullable=True),  # sha256 of the one-time code of its join link
 )
 
 actions_t = Table(
@@ -306,6 +307,25 @@ class Database:
             values["token_hash"] = token_hash
         with self.engine.begin() as conn:
             conn.execute(update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(**values))
+
+    def claim_seat(self, table_id: str, seat: int, claim_hash: str, token_hash: str) -> bool:
+        """Exchange a seat's claim code for a token, once: False if the code no longer opens it."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat, seats_t.c.claim_hash == claim_hash)
+                .values(claim_hash=None, token_hash=token_hash)
+            )
+            return done.rowcount == 1
+
+    def new_claim(self, table_id: str, seat: int, claim_hash: str) -> None:
+        """A new join link for a seat: its claim code changes and no token opens it until claimed."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                .values(claim_hash=claim_hash, token_hash=None, name=None, joined=False, stand_in=False)
+            )
 
     def set_clock(self, table_id: str, seat: int, ends_at: datetime, version: int) -> None:
         """Note a seat's turn clock: it runs out at ``ends_at`` on the decision of ``version``. A

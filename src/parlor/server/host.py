@@ -12,7 +12,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from .protocol import ServerError, dumps
-from .seats import hash_token, join_path, new_token
+from .seats import claim_path, hash_token, new_token
 
 if TYPE_CHECKING:
     from .seats import Seat
@@ -56,18 +56,20 @@ class HostMixin:
         return table.summary()
 
     async def new_link(self, table: LiveTable, host_token: Any, seat: Any) -> dict[str, Any]:
-        """A new token for ``seat``: the old one stops working, the seat waits for its new player."""
+        """A new join link for ``seat`` (a fresh claim code): the old link, and the token of whoever
+        claimed it, stop working; the seat waits for whoever claims the new link. The host holds
+        the link, never the token its claimant will get."""
         self.check_host(table, host_token)
         async with table.lock:
             s = self.host_seat(table, seat)
-            token = new_token()
-            digest = hash_token(token)
-            await self.run_db(self.db.set_seat, table.id, s.seat, None, False, False, digest)
-            s.token_hash, s.name, s.joined, s.stand_in = digest, None, False, False
+            code = new_token()
+            digest = hash_token(code)
+            await self.run_db(self.db.new_claim, table.id, s.seat, digest)
+            s.claim_hash, s.token_hash, s.name, s.joined, s.stand_in = digest, None, None, False, False
             refusal = dumps({"type": "error", "code": "bad_token", "message": "this seat was given a new link"})
             for conn in [c for c in table.connections if c.seat == s.seat]:
                 conn.push(refusal)
                 conn.close_code = 4403
                 self.disconnect(conn)
             self._seat_control_changed(table, s)
-        return {"table": table.summary(), "seat": s.seat, "token": token, "join_path": join_path(table.id, token)}
+        return {"table": table.summary(), "seat": s.seat, "claim": code, "join_path": claim_path(table.id, code)}

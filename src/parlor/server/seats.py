@@ -33,7 +33,13 @@ def new_token() -> str:
 
 
 def join_path(table_id: str, token: str) -> str:
+    """The spectators' link (a token anyone with the link may use)."""
     return f"/play/{table_id}#token={token}"
+
+
+def claim_path(table_id: str, code: str) -> str:
+    """A seat's join link: its one-time claim code, exchanged for the seat's token on first use."""
+    return f"/play/{table_id}#claim={code}"
 
 
 def clean_name(name: Any, seat: int) -> str | None:
@@ -66,6 +72,7 @@ class Seat:
     clock_version: int = -1  # the table's version when that clock started
     clock_out: bool = False  # its clock ran out: a bot makes this one decision
     saved_clock: tuple[datetime, int] | None = None  # (ends at, version) stored before a restart
+    claim_hash: str | None = None  # the one-time code of its join link, until claimed
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -106,6 +113,28 @@ class SeatsMixin:
                 s.name, s.joined, s.stand_in = new_name, True, False
                 self._seat_control_changed(table, s)
         return {"role": "spectator" if seat is None else "seat", "seat": seat, "table": table.summary()}
+
+    async def claim(self, table: LiveTable, code: Any) -> dict[str, Any]:
+        """A join link's claim code, exchanged once for the seat's own token (only the claimant ever
+        holds it). A code used before, or replaced by the host's new link, is refused."""
+        if not isinstance(code, str) or not code or len(code) > 200:
+            raise ServerError("bad_claim", "a claim code is required (the secret of your join link)", 403)
+        digest = hash_token(code)
+        async with table.lock:
+            for s in table.seats:
+                if s.claim_hash is not None and hmac.compare_digest(s.claim_hash, digest):
+                    token = new_token()
+                    if not await self.run_db(self.db.claim_seat, table.id, s.seat, digest, hash_token(token)):
+                        break  # claimed meanwhile by another server process
+                    s.claim_hash, s.token_hash = None, hash_token(token)
+                    log.info("table %s: seat %d claimed", table.id, s.seat)
+                    return {"table_id": table.id, "seat": s.seat, "token": token}
+        raise ServerError(
+            "link_used",
+            "this join link was already used to take its seat (or the host replaced it): open the table "
+            "in the browser that took the seat, or ask the host for a new link",
+            403,
+        )
 
     def authenticate(self, table: LiveTable, token: Any) -> int | None:
         if not isinstance(token, str) or not token or len(token) > 200:

@@ -15,7 +15,7 @@ from parlor.core.options import OptionError, options_to_json
 from .bot_runner import BOT_LEVELS
 from .clocks import BOT_FOR_HUMAN, MAX_TURN_TIME, with_bot_marks
 from .protocol import ServerError
-from .seats import Seat, clean_name, hash_token, join_path, new_token
+from .seats import Seat, claim_path, clean_name, hash_token, join_path, new_token
 
 if TYPE_CHECKING:
     from .broadcast import Connection
@@ -58,6 +58,7 @@ class LiveTable:
         self.chat: list[dict[str, Any]] = list(row.get("chat") or [])
         self.chat_lock = asyncio.Lock()
         self.chat_buckets: dict[int, Any] = {}  # seat -> its chat rate bucket
+        self.next_claims: dict[int, str] = {}  # after "play again": each human seat's claim code there
 
     @property
     def version(self) -> int:
@@ -222,6 +223,7 @@ class TablesMixin:
         for s in row["seats"]:
             seat = Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], bool(s["joined"]))
             seat.stand_in = bool(s.get("stand_in", False))
+            seat.claim_hash = s.get("claim_hash")
             if s.get("clock_ends_at") is not None and s.get("clock_version") is not None:
                 seat.saved_clock = (s["clock_ends_at"], s["clock_version"])
             table.seats.append(seat)
@@ -365,7 +367,7 @@ class TablesMixin:
         if type(bots_before_join) is not bool:
             raise ServerError("bad_request", "'bots_before_join' must be true or false", field="bots_before_join")
         seats: list[dict[str, Any]] = []
-        tokens: dict[int, str] = {}
+        claims: dict[int, str] = {}  # seat -> the one-time code of its join link
         for i, spec in enumerate(seats_in):
             if not isinstance(spec, dict) or spec.get("kind") not in ("human", "bot"):
                 raise ServerError(
@@ -383,17 +385,26 @@ class TablesMixin:
                         field=f"seats[{i}].level",
                     )
                 seats.append(
-                    {"seat": i, "kind": "bot", "level": level, "name": name, "token_hash": None, "joined": True}
+                    {
+                        "seat": i,
+                        "kind": "bot",
+                        "level": level,
+                        "name": name,
+                        "token_hash": None,
+                        "claim_hash": None,
+                        "joined": True,
+                    }
                 )
             else:
-                tokens[i] = new_token()
+                claims[i] = new_token()
                 seats.append(
                     {
                         "seat": i,
                         "kind": "human",
                         "level": None,
                         "name": name,
-                        "token_hash": hash_token(tokens[i]),
+                        "token_hash": None,  # set when the link is claimed: only the claimant holds it
+                        "claim_hash": hash_token(claims[i]),
                         "joined": False,
                     }
                 )
@@ -421,8 +432,8 @@ class TablesMixin:
                 {
                     "seat": s["seat"],
                     "kind": "human",
-                    "token": tokens[s["seat"]],
-                    "join_path": join_path(table.id, tokens[s["seat"]]),
+                    "claim": claims[s["seat"]],
+                    "join_path": claim_path(table.id, claims[s["seat"]]),
                 }
                 if s["kind"] == "human"
                 else {"seat": s["seat"], "kind": "bot", "level": s["level"]}
@@ -453,6 +464,8 @@ class TablesMixin:
         await self.run_db(self.db.create_table, row, seats, link_from)
         table = LiveTable(row, state)
         table.seats = [Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], s["joined"]) for s in seats]
+        for s, spec in zip(table.seats, seats, strict=True):
+            s.claim_hash = spec.get("claim_hash")
         if table.status == "over":
             table.result = table.full_result()
         self.tables[table.id] = table
@@ -464,6 +477,9 @@ class TablesMixin:
         return table
 
     async def play_again(self, table: LiveTable, seat: int | None, address: str | None = None) -> str:
+        """A new table with the same game, options, seats, bots and host; each human seat gets a new
+        join link (a fresh claim code: no token carries over), handed to that seat's own connections
+        by ``announce_next`` (``table.next_claims``)."""
         if seat is None:
             raise ServerError("spectator", "spectators cannot start a new game", 403)
         async with self._create_lock:
@@ -485,18 +501,21 @@ class TablesMixin:
                 "bots_before_join": table.bots_before_join,
                 "host_hash": table.host_hash,
             }
+            claims = {s.seat: new_token() for s in table.seats if s.kind == "human"}
             seats = [
                 {
                     "seat": s.seat,
                     "kind": s.kind,
                     "level": s.level,
                     "name": s.name,
-                    "token_hash": s.token_hash,
+                    "token_hash": None,
+                    "claim_hash": hash_token(claims[s.seat]) if s.seat in claims else None,
                     "joined": s.kind == "bot",
                 }
                 for s in table.seats
             ]
             new = await self._start_table(row, seats, link_from=table.id)
+            table.next_claims = claims
             new.creator = address
             table.next_table = new.id
         return new.id

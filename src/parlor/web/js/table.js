@@ -14,7 +14,10 @@ const app = document.getElementById("app");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const params = new URLSearchParams(location.hash.slice(1));
 const query = new URLSearchParams(location.search);
+// A seat's join link carries a one-time claim code (#claim=…): this browser exchanges it for the
+// seat's own token (connect()), which only it then holds. A spectator link carries a token.
 let token = params.get("token") || localStorage.getItem(`parlor.table.${tableId}`) || "";
+const claimCode = params.get("claim");
 const animate = query.get("anim") !== "0" && localStorage.getItem("parlor.anim") !== "0";
 setMotion(animate);
 
@@ -43,9 +46,35 @@ let timer = null;
 let chat = null; // the chat panel (js/chat.js), made at the first welcome
 const host = createHost({ slot: document.getElementById("host-slot"), tableId, hostToken: hostTokenFor(tableId), seatName });
 
-if (token) {
+function keepToken() {
   localStorage.setItem(`parlor.table.${tableId}`, token);
-  if (!params.get("token")) history.replaceState(null, "", `${location.pathname}${location.search}#token=${token}`);
+  if (params.get("token") !== token) history.replaceState(null, "", `${location.pathname}${location.search}#token=${token}`);
+}
+
+/** Claims the seat of a #claim= link (once); this browser keeps the token it gets. */
+async function claimSeat() {
+  // Opened again in the browser that claimed it: the token kept here opens the seat.
+  if (localStorage.getItem(`parlor.claim.${tableId}`) === claimCode && token) return true;
+  let res;
+  try {
+    res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/claim`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ claim: claimCode }) });
+  } catch {
+    st.closedFor = "offline";
+    return false;
+  }
+  if (!res.ok) {
+    let code = "bad_token";
+    try {
+      code = (await res.json()).error.code;
+    } catch {
+      /* not JSON: a bad link all the same */
+    }
+    st.closedFor = code === "link_used" ? "link_used" : code === "table_not_found" ? "table_not_found" : "bad_claim";
+    return false;
+  }
+  token = (await res.json()).token;
+  localStorage.setItem(`parlor.claim.${tableId}`, claimCode);
+  return true;
 }
 
 // ---- names ------------------------------------------------------------------------------------
@@ -175,11 +204,13 @@ async function onFrame(msg) {
       break;
     case "next_table":
       st.nextTable = msg.table_id;
+      if (msg.join_path) st.nextPath = msg.join_path; // this seat's own link to the new table
       rememberHost(msg.table_id, hostTokenFor(tableId)); // the new table keeps its host
       break;
     case "ack":
       if (msg.table_id) {
         st.nextTable = msg.table_id;
+        if (msg.join_path) st.nextPath = msg.join_path;
         rememberHost(msg.table_id, hostTokenFor(tableId));
       }
       break;
@@ -501,7 +532,7 @@ function resultBox() {
       ? h("button", { type: "button", class: "primary", id: "play-again", onclick: () => send({ type: "play_again", ref: `p${++refNo}` }) }, t("result.play_again"))
       : null;
   const next = st.nextTable
-    ? h("a", { class: "button primary", id: "next-table", href: `/play/${st.nextTable}#token=${token}` }, t("result.go_next"))
+    ? h("a", { class: "button primary", id: "next-table", href: st.nextPath || `/play/${st.nextTable}#token=${token}` }, t("result.go_next"))
     : null;
   const details = st.renderer.resultDetails ? st.renderer.resultDetails(f.view, st.log, ctx()) : null;
   return h(
@@ -676,6 +707,11 @@ function render() {
 
 async function main() {
   await loadLang();
+  if (claimCode && !(await claimSeat())) {
+    render();
+    return;
+  }
+  if (token) keepToken();
   document.getElementById("lang-slot").replaceChildren(languagePicker(() => { setConn(document.getElementById("conn").dataset.state || "connecting"); render(); if (chat) chat.redraw(); host.redraw(); }));
   connect();
 }
