@@ -285,6 +285,14 @@ def test_creation_is_limited_per_address(backend, request, tmp_path):
         # a finished one no longer counts; the rate still does
         time.sleep(0.1)
         assert answers[4].status_code == 429
+    # The caps count what is stored: a restarted server still refuses the same address.
+    with ServerThread(url, seat_timeout=None, limits=limits) as s:
+        again = httpx.post(s.base + "/api/tables", json={"game": "mamma-mia", "seats": HUMANS2})
+        assert again.status_code == 429 and again.json()["error"]["code"] == "too_many_tables", again.text
+    rate = Limits(tables_per_address_per_minute=3, max_unfinished_tables_per_address=100)  # 3 made this minute
+    with ServerThread(url, seat_timeout=None, limits=rate) as s:
+        again = httpx.post(s.base + "/api/tables", json={"game": "mamma-mia", "seats": HUMANS2})
+        assert again.status_code == 429 and again.json()["error"]["code"] == "rate_limited", again.text
 
 
 # ---------------------------------------------------------------- 6. clean errors

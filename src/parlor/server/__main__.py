@@ -170,10 +170,9 @@ def run(
             flush=True,
         )
         logging.basicConfig(level=logging.INFO if log_level == "info" else logging.WARNING)
-        from .guard import guarded_protocol, raise_open_files_limit
+        from .guard import guarded_protocol
 
-        # Every connection holds a file descriptor: take all the system allows (docs/protocol.md, "Limits").
-        logging.getLogger("parlor.server").info("open files limit: %d", raise_open_files_limit())
+        # (create_app raised the open-files limit: every connection holds a file descriptor.)
         config = uvicorn.Config(
             app,
             log_level=log_level,

@@ -66,7 +66,9 @@ tables_t = Table(
     Column("turn_time", Float, nullable=True),  # seconds per decision; NULL = no clock
     Column("bots_before_join", Boolean, nullable=False, server_default=false()),
     Column("host_hash", String(64), nullable=True),  # sha256 of the host's token
+    Column("creator_hash", String(64), nullable=True),  # sha256 of the creating client's address
     Index("ix_parlor_tables_status", "status"),
+    Index("ix_parlor_tables_creator", "creator_hash", "status"),
 )
 
 seats_t = Table(
@@ -307,6 +309,21 @@ class Database:
             values["token_hash"] = token_hash
         with self.engine.begin() as conn:
             conn.execute(update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(**values))
+
+    def creations_by(self, creator_hash: str, since: datetime) -> tuple[int, int]:
+        """(unfinished tables, tables created since ``since``) of one creating address."""
+        with self.engine.connect() as conn:
+            unfinished = conn.execute(
+                select(func.count())
+                .select_from(tables_t)
+                .where(tables_t.c.creator_hash == creator_hash, tables_t.c.status == "playing")
+            ).scalar_one()
+            recent = conn.execute(
+                select(func.count())
+                .select_from(tables_t)
+                .where(tables_t.c.creator_hash == creator_hash, tables_t.c.created_at >= since)
+            ).scalar_one()
+        return unfinished, recent
 
     def claim_seat(self, table_id: str, seat: int, claim_hash: str, token_hash: str) -> bool:
         """Exchange a seat's claim code for a token, once: False if the code no longer opens it."""

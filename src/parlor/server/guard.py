@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import resource
 from typing import Any, ClassVar
 
 log = logging.getLogger("parlor.server")
@@ -104,15 +103,3 @@ def guarded_protocol(header_timeout: float, max_per_address: int) -> type:
         {"header_timeout": header_timeout, "max_per_address": max_per_address, "by_address": {}},
     )
 
-
-def raise_open_files_limit() -> int:
-    """Raise this process's open-files soft limit to its hard limit (where allowed); the new soft limit."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard == resource.RLIM_INFINITY or soft < hard:
-        target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-            soft = target
-        except (ValueError, OSError):
-            pass
-    return soft

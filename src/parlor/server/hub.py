@@ -34,7 +34,7 @@ from .chat import ChatMixin
 from .clocks import ClocksMixin
 from .db import Database, now
 from .host import HostMixin
-from .limits import Limits, RateLimiter
+from .limits import Limits
 from .moves import MovesMixin, undo_refusal
 from .protocol import ServerError
 from .replays import ReplaysMixin, spectator_steps
@@ -82,8 +82,6 @@ class Hub(
     ) -> None:
         self.db = db
         self.limits = limits or Limits()
-        per_minute = self.limits.tables_per_address_per_minute
-        self._creations = RateLimiter(per_minute / 60.0, max(1.0, per_minute))
         self._sweeper: asyncio.Task[None] | None = None
 
         self.bot_delay = bot_delay

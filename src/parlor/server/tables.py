@@ -263,13 +263,17 @@ class TablesMixin:
         if table.status != "playing" and not table.connections and self.tables.get(table.id) is table:
             del self.tables[table.id]
 
-    def check_creation_allowed(self, address: str | None) -> None:
-        """The per-address creation rate and cap on unfinished tables (docs/protocol.md, "Limits")."""
+    async def check_creation_allowed(self, address: str | None) -> None:
+        """The per-address creation rate and cap on unfinished tables (docs/protocol.md, "Limits"),
+        counted from the database: they hold across restarts (and server processes)."""
         if address is None:
             return
-        unfinished = sum(
-            1 for t in self.tables.values() if getattr(t, "creator", None) == address and t.status == "playing"
-        )
+        from datetime import timedelta
+
+        from .db import now
+
+        since = now() - timedelta(minutes=1)
+        unfinished, recent = await self.run_db(self.db.creations_by, hash_token(address), since)
         if unfinished >= self.limits.max_unfinished_tables_per_address:
             raise ServerError(
                 "too_many_tables",
@@ -277,7 +281,7 @@ class TablesMixin:
                 f"(at most {self.limits.max_unfinished_tables_per_address}); finish or leave some first",
                 429,
             )
-        if not self._creations.take(address):
+        if recent >= self.limits.tables_per_address_per_minute:
             raise ServerError(
                 "rate_limited",
                 f"at most {self.limits.tables_per_address_per_minute:g} new tables a minute from one address",
@@ -423,7 +427,8 @@ class TablesMixin:
             "bots_before_join": bots_before_join,
             "host_hash": hash_token(host),
         }
-        self.check_creation_allowed(address)
+        await self.check_creation_allowed(address)
+        row["creator_hash"] = hash_token(address) if address is not None else None
         table = await self._start_table(row, seats)
         table.creator = address
         return {
@@ -487,7 +492,7 @@ class TablesMixin:
                 return table.next_table
             if table.status != "over":
                 raise ServerError("not_over", "the game is not over yet", 409)
-            self.check_creation_allowed(address)
+            await self.check_creation_allowed(address)
             row = {
                 "game": table.game.name,
                 "players": table.players,
@@ -500,6 +505,7 @@ class TablesMixin:
                 "turn_time": table.turn_time,
                 "bots_before_join": table.bots_before_join,
                 "host_hash": table.host_hash,
+                "creator_hash": hash_token(address) if address is not None else None,
             }
             claims = {s.seat: new_token() for s in table.seats if s.kind == "human"}
             seats = [
