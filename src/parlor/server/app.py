@@ -139,6 +139,12 @@ def create_app(
             ) from None
         return loads(b"".join(chunks) or b"{}")
 
+    async def object_body(request: Request) -> dict[str, Any]:
+        body = await body_of(request)
+        if not isinstance(body, dict):
+            raise ServerError("bad_request", "the body must be a JSON object")
+        return body
+
     # ---- REST ---------------------------------------------------------------------------------
     # ---- the web front end (static files, no build step) -------------------------------------------
     app.mount("/static", StaticFiles(directory=WEB), name="static")
@@ -202,9 +208,7 @@ def create_app(
     async def claim(table_id: str, request: Request) -> dict[str, Any]:
         """A seat's join link, claimed once: ``{"claim": code}`` → ``{"seat", "token"}``."""
         hub = hub_of(request)
-        body = await body_of(request)
-        if not isinstance(body, dict):
-            raise ServerError("bad_request", "the body must be a JSON object")
+        body = await object_body(request)
         table = await hub.get(table_id)
         try:
             return await hub.claim(table, body.get("claim"))
@@ -214,9 +218,7 @@ def create_app(
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        body = await body_of(request)
-        if not isinstance(body, dict):
-            raise ServerError("bad_request", "the body must be a JSON object")
+        body = await object_body(request)
         table = await hub.get(table_id)
         try:
             return await hub.join(table, body.get("token"), body.get("name"))
@@ -240,9 +242,7 @@ def create_app(
     # ---- the host ---------------------------------------------------------------------------------
     async def host_request(table_id: str, seat: str, request: Request) -> tuple[Hub, Any, dict[str, Any], int]:
         hub = hub_of(request)
-        body = await body_of(request)
-        if not isinstance(body, dict):
-            raise ServerError("bad_request", "the body must be a JSON object")
+        body = await object_body(request)
         try:
             number = int(seat)
         except ValueError:
@@ -268,9 +268,7 @@ def create_app(
     @app.post("/api/tables/{table_id}/play-again")
     async def play_again(table_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        body = await body_of(request)
-        if not isinstance(body, dict):
-            raise ServerError("bad_request", "the body must be a JSON object")
+        body = await object_body(request)
         table = await hub.get(table_id)
         try:
             seat = hub.authenticate(table, body.get("token"))

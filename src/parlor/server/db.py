@@ -414,22 +414,29 @@ class Database:
             for r in conn.execute(select(chat_t).where(chat_t.c.table_id == table_id).order_by(chat_t.c.idx))
         ]
 
+    @staticmethod
+    def _table_and_seats(conn: Any, table_id: str) -> dict[str, Any] | None:
+        row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
+        if row is None:
+            return None
+        table = dict(row)
+        table["options"] = json.loads(table["options"])
+        table["result"] = json.loads(table["result"]) if table["result"] else None
+        table["seats"] = [
+            dict(r, clock_ends_at=_utc(r["clock_ends_at"]) if r["clock_ends_at"] else None)
+            for r in conn.execute(
+                select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+            ).mappings()
+        ]
+        return table
+
     def load_head(self, table_id: str) -> dict[str, Any] | None:
         """A table without its record: the row, its seats (with how many decisions a bot made for
         each human seat) and its chat. Enough to describe a finished table without replaying it."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
-            if row is None:
+            table = self._table_and_seats(conn, table_id)
+            if table is None:
                 return None
-            table = dict(row)
-            table["options"] = json.loads(table["options"])
-            table["result"] = json.loads(table["result"]) if table["result"] else None
-            table["seats"] = [
-                dict(r, clock_ends_at=None)
-                for r in conn.execute(
-                    select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
-                ).mappings()
-            ]
             helped = conn.execute(
                 select(actions_t.c.seat, func.count())
                 .where(actions_t.c.table_id == table_id, actions_t.c.by.in_(("substitute", "stand_in", "clock")))
@@ -461,18 +468,9 @@ class Database:
     def load(self, table_id: str) -> dict[str, Any] | None:
         """A table with its seats and record, or None."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
-            if row is None:
+            table = self._table_and_seats(conn, table_id)
+            if table is None:
                 return None
-            table = dict(row)
-            table["options"] = json.loads(table["options"])
-            table["result"] = json.loads(table["result"]) if table["result"] else None
-            table["seats"] = [
-                dict(r, clock_ends_at=_utc(r["clock_ends_at"]) if r["clock_ends_at"] else None)
-                for r in conn.execute(
-                    select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
-                ).mappings()
-            ]
             table["actions"] = [
                 {"seat": r.seat, "action": json.loads(r.action), "by": r.by}
                 for r in conn.execute(
