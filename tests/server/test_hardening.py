@@ -520,3 +520,29 @@ def test_join_links_claim_a_seat_once_and_the_host_holds_no_seat_secret(server):
     fresh = claim(server.base, tid, r.json()["claim"])
     assert fresh.status_code == 200 and fresh.json()["seat"] == 1
     assert claim(server.base, tid, r.json()["claim"]).json()["error"]["code"] == "link_used"
+
+
+# ---------------------------------------------------------------- 5. expert tables and everyone else's bots
+def test_expert_tables_do_not_hold_up_other_tables_bots(tmp_path):
+    """Finding 5: a crowd of all-expert tables (searching bots) must not make another table's quick
+    bots wait behind their searches. The quick table's whole game is timed alone, then again
+    beside six expert tables: it may slow down (the machine is shared) but not by a queue of searches."""
+    url = f"sqlite:///{tmp_path / 'bots.db'}"
+    easy = [{"kind": "bot", "level": "easy"}] * 3
+    experts = [{"kind": "bot", "level": "expert"}] * 3
+    with ServerThread(url, seat_timeout=None, limits=Limits(tables_per_address_per_minute=1e6)) as s:
+
+        def easy_game_seconds() -> float:
+            began = time.monotonic()
+            tid = create_table(s.base, game="mamma-mia", players=3, seats=easy)["table"]["id"]
+            while httpx.get(f"{s.base}/api/tables/{tid}", timeout=10).json()["status"] == "playing":
+                assert time.monotonic() - began < 300, "the easy table never finished"
+                time.sleep(0.05)
+            return time.monotonic() - began
+
+        alone = easy_game_seconds()
+        crowd = [create_table(s.base, game="mottainai", players=3, seats=experts)["table"]["id"] for _ in range(6)]
+        beside = easy_game_seconds()
+        still = [t for t in crowd if httpx.get(f"{s.base}/api/tables/{t}", timeout=10).json()["status"] == "playing"]
+        assert still, "the expert tables were over before the easy game ended: no contention was measured"
+        assert beside < 10 * alone + 5, f"the easy game took {beside:.1f}s beside expert tables, {alone:.1f}s alone"

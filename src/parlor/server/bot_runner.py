@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("parlor.server")
 
 BOT_LEVELS = ("easy", "medium", "hard", "expert", "random")
+SEARCH_LEVELS = frozenset({"hard", "expert"})  # the levels that search (seconds, not milliseconds)
 
 
 def bot_move_kind(s: Any) -> str:
@@ -67,11 +68,12 @@ class BotRunnerMixin:
                         continue
                     by = bot_move_kind(table.seats[seat])
                     bot = self._bot_for(table, seat)
+                    pool = self._bot_pool if table.seats[seat].bot_level in SEARCH_LEVELS else self._quick_bot_pool
                     snapshot = table.state.clone()
                     try:
                         # In a worker thread, on a copy: a search bot thinks for up to a second or so, and
                         # even a fast heuristic measured no slower this way (it overlaps the loop's I/O).
-                        thinking = loop.run_in_executor(self._bot_pool, bot.choose, snapshot, seat)
+                        thinking = loop.run_in_executor(pool, bot.choose, snapshot, seat)
                         action = await asyncio.wait_for(thinking, self.limits.bot_move_budget)
                     except TimeoutError:
                         # Over its time budget: a legal move now rather than a table kept waiting.

@@ -90,7 +90,11 @@ class Hub(
         self._db_pool = ThreadPoolExecutor(
             max_workers=db_workers or (1 if db.is_sqlite else 4), thread_name_prefix="db"
         )
-        self._bot_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
+        # Two lanes: searching bots (hard, expert) think in one pool, every other bot (random, easy,
+        # medium: a heuristic's millisecond) in its own, so a crowd of expert tables never makes
+        # another table's quick bots wait behind their searches.
+        self._bot_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot-search")
+        self._quick_bot_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot-quick")
         self._create_lock = asyncio.Lock()
         self._text_modules: dict[str, Any] = {}
         self._closing = False
@@ -163,5 +167,6 @@ class Hub(
                 conn.closed = True
                 conn.queue.put_nowait(None)
         self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        self._quick_bot_pool.shutdown(wait=False, cancel_futures=True)
         self._db_pool.shutdown(wait=True)
         self.db.close()
