@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from parlor import games
 from parlor.bots import make_bot, search_settings
 from parlor.bots.ismcts import ISMCTSBot, Node
@@ -178,3 +180,23 @@ def test_sweet_nose_search_plays_greedy_playouts_to_the_end_of_the_round():
     assert rounds_judged == {2, 3}
     # It mostly makes the trade that sends away the sweetest kind it can for the mildest.
     assert exchanges > 10 and best_trades >= 0.8 * exchanges
+
+
+def test_the_search_draws_from_its_own_fast_generator() -> None:
+    """FastRng: Rng's interface, deterministic for a seed, uniform bounded draws and permutations,
+    and records-grade generators for the worlds it samples."""
+    from collections import Counter
+
+    from parlor.core.rng import FastRng
+
+    a, b = FastRng(42), FastRng(42)
+    assert [a.below(10) for _ in range(50)] == [b.below(10) for _ in range(50)]
+    one = FastRng(1)
+    counts = Counter(one.below(6) for _ in range(60_000))
+    assert set(counts) == set(range(6)) and all(9_000 < n < 11_000 for n in counts.values()), counts
+    items = list(range(20))
+    FastRng(3).shuffle(items)
+    assert sorted(items) == list(range(20)) and items != list(range(20))
+    assert isinstance(FastRng(5).fork(), Rng) and FastRng(5).fork().state == FastRng(5).fork().state
+    with pytest.raises(ValueError):
+        FastRng(0).below(0)

@@ -24,10 +24,10 @@ from collections.abc import Callable
 
 from parlor.core.actions import Action
 from parlor.core.game import Game, Result, State
-from parlor.core.rng import Rng
+from parlor.core.rng import FastRng, Rng
 
 # A playout policy picks an action for ``seat`` in a (determinized) state.
-Policy = Callable[[State, int, Rng], Action]
+Policy = Callable[[State, int, Rng | FastRng], Action]
 # An evaluator scores an unfinished (determinized) state, one reward per seat in [0, 1]
 # like ``rewards``, or returns None where the position cannot be judged yet.
 Evaluator = Callable[[State], "list[float] | None"]
@@ -38,10 +38,10 @@ Candidates = Callable[[State, int, "list[Action]"], "list[Action]"]
 # A sampler replaces ``state.determinize`` with a game's own belief about the hidden parts:
 # called once per decision with the real state and the seat (so, like a bot, it may read
 # only what the seat knows), it returns a function that deals one determinization.
-Sampler = Callable[[State, int], Callable[[Rng], State]]
+Sampler = Callable[[State, int], Callable[[Rng | FastRng], State]]
 
 
-def random_policy(state: State, seat: int, rng: Rng) -> Action:
+def random_policy(state: State, seat: int, rng: Rng | FastRng) -> Action:
     legal = state.legal_actions(seat)
     return legal[rng.below(len(legal))]
 
@@ -54,7 +54,7 @@ def heuristic_policy(game: Game, *, epsilon: float = 0.0, seed: int = 0) -> Poli
 
     bot = heuristic_bot(game, seed)
 
-    def policy(state: State, seat: int, rng: Rng) -> Action:
+    def policy(state: State, seat: int, rng: Rng | FastRng) -> Action:
         if epsilon and rng.random() < epsilon:
             legal = state.legal_actions(seat)
             return legal[rng.below(len(legal))]
@@ -126,7 +126,8 @@ class ISMCTSBot:
         name: str = "ismcts",
     ) -> None:
         self.game = game
-        self.rng = Rng(seed)
+        # The search's own fast generator; the worlds it samples get records-grade ones (fork).
+        self.rng: Rng | FastRng = FastRng(seed)
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
@@ -182,7 +183,7 @@ class ISMCTSBot:
                 second = v
         return first - second > remaining
 
-    def iterate(self, root: Node, state: State, observer: int, rng: Rng) -> None:
+    def iterate(self, root: Node, state: State, observer: int, rng: Rng | FastRng) -> None:
         node = root
         # Selection and expansion: descend while every legal action has been tried.
         while state.to_move:
