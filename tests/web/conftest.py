@@ -67,16 +67,15 @@ class Server:
         return f"{self.base}{page}{'?' + '&'.join(query) if query else ''}#{fragment}"
 
 
-@pytest.fixture(scope="session")
-def server() -> Iterator[Server]:
-    tmp = Path(tempfile.mkdtemp(prefix="parlor-web-"))
+def start_server(tmp: Path, *extra: str) -> Server:
+    """``python -m parlor.server`` on a free port with SQLite in ``tmp`` and bots moving at once;
+    waits for /api/health. ``extra``: more command-line options."""
     port = free_port()
     log = tmp / "server.log"
     cmd = [
         sys.executable, "-m", "parlor.server", "--host", "127.0.0.1", "--port", str(port),
         "--database-url", f"sqlite:///{tmp / 'parlor.db'}", "--bot-delay", "0", "--log-level", "warning",
-        # the lobby test creates every combination the lobby offers: no per-address creation limits
-        "--tables-per-minute", "100000", "--max-unfinished-tables", "100000",
+        *extra,
     ]  # fmt: skip
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env={**os.environ})
@@ -85,21 +84,32 @@ def server() -> Iterator[Server]:
     while True:
         try:
             if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                break
+                return Server(base, proc, log)
         except httpx.HTTPError:
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
             pytest.fail(f"the server did not start:\n{log.read_text(errors='replace')}", pytrace=False)
         time.sleep(0.1)
+
+
+def stop_server(server: Server) -> None:
+    server.proc.terminate()
     try:
-        yield Server(base, proc, log)
+        server.proc.wait(10)
+    except subprocess.TimeoutExpired:
+        server.proc.kill()
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    # the lobby test creates every combination the lobby offers: no per-address creation limits
+    unlimited = ("--tables-per-minute", "100000", "--max-unfinished-tables", "100000")
+    running = start_server(Path(tempfile.mkdtemp(prefix="parlor-web-")), *unlimited)
+    try:
+        yield running
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(running)
 
 
 @pytest.fixture(scope="session")

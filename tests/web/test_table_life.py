@@ -261,35 +261,10 @@ def test_replay_from_a_seat_view_with_slider_rounds_and_chat(server: Server, bro
 
 def test_a_game_the_server_ended_says_why_in_the_readers_language(browser: Any, tmp_path: Any) -> None:
     """A game ended by the decision cap shows no winner and the reason, translated (here Japanese)."""
-    import os
-    import subprocess
-    import sys
-    import time
+    from .conftest import start_server, stop_server
 
-    import httpx
-
-    from .conftest import ROOT, Server, free_port
-
-    port = free_port()
-    cmd = [
-        sys.executable, "-m", "parlor.server", "--host", "127.0.0.1", "--port", str(port),
-        "--database-url", f"sqlite:///{tmp_path / 'cap.db'}", "--bot-delay", "0", "--log-level", "warning",
-        "--max-decisions", "12",
-    ]  # fmt: skip
-    with open(tmp_path / "server.log", "wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env={**os.environ})
+    server = start_server(tmp_path, "--max-decisions", "12")
     try:
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "server.log").read_text()
-            time.sleep(0.1)
-        server = Server(base, proc, tmp_path / "server.log")
         bots = [{"kind": "bot", "level": "random"}] * 3
         table = server.create("mottainai", 3, bots)
         watcher = Seat(browser, server.url(table["spectator_path"]), lang="ja")
@@ -301,8 +276,7 @@ def test_a_game_the_server_ended_says_why_in_the_readers_language(browser: Any, 
         finally:
             watcher.close()
     finally:
-        proc.terminate()
-        proc.wait(10)
+        stop_server(server)
 
 
 def test_a_join_link_takes_its_seat_in_one_browser_only(server: Server, browser: Any) -> None:
