@@ -23,13 +23,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("parlor.server")
 
 
-class LiveTable:
-    def __init__(self, row: dict[str, Any], state: State) -> None:
+class StoredTable:
+    """What a table's database row says, for a live table and a finished one alike."""
+
+    def __init__(self, row: dict[str, Any]) -> None:
         self.id: str = row["id"]
-        self.game = state.game
         self.players: int = row["players"]
-        self.options = state.options
-        self.seed: int = row["seed"]
         self.status: str = row["status"]
         self.seat_timeout: float | None = row["seat_timeout"]
         self.substitute_level: str = row["substitute_level"]
@@ -37,25 +36,33 @@ class LiveTable:
         self.previous_table: str | None = row.get("previous_table")
         self.next_table: str | None = row.get("next_table")
         self.created_at = row.get("created_at")
-        self.state = state
+        self.turn_time: float | None = row.get("turn_time")
+        self.bots_before_join: bool = bool(row.get("bots_before_join", False))
+        self.result: dict[str, Any] | None = row.get("result")
+        self.chat: list[dict[str, Any]] = list(row.get("chat") or [])
+        self.connections: set[Connection] = set()
         self.seats: list[Seat] = []
+
+
+class LiveTable(StoredTable):
+    def __init__(self, row: dict[str, Any], state: State) -> None:
+        super().__init__(row)
+        self.game = state.game
+        self.options = state.options
+        self.seed: int = row["seed"]
+        self.state = state
         self.events: list[tuple[int, Event]] = []  # (decision index, event): the table's log
         self.actions_by: list[str] = []  # who made each decision: player | bot | substitute
         self.action_seats: list[int] = []
         self.rng_before: list[int] = []  # the RNG state before each decision (for undo)
         self.lock = asyncio.Lock()
-        self.connections: set[Connection] = set()
         self.bot_task: asyncio.Task[None] | None = None
-        self.result: dict[str, Any] | None = row.get("result")
         self.changes = 0  # counts every change (an action, an undo): the key of the cached frames
         self.seat_logs: dict[int | None, tuple[int, list[str]]] = {}  # seat -> (events covered, JSON items)
         self.full_frames: dict[tuple[int | None, str], tuple[int, str]] = {}  # (seat, cause) -> (changes, frame)
         self.reveals: list[bool | None] = []  # per decision: did it show the mover something hidden?
         self.creator: str | None = None  # the client address that created it (for the per-address caps)
-        self.turn_time: float | None = row.get("turn_time")
-        self.bots_before_join: bool = bool(row.get("bots_before_join", False))
         self.host_hash: str | None = row.get("host_hash")
-        self.chat: list[dict[str, Any]] = list(row.get("chat") or [])
         self.chat_lock = asyncio.Lock()
         self.chat_buckets: dict[int, Any] = {}  # seat -> its chat rate bucket
         self.next_claims: dict[int, str] = {}  # after "play again": each human seat's claim code there
@@ -128,29 +135,15 @@ def table_summary(table: Any, options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class FinishedTable:
+class FinishedTable(StoredTable):
     """A finished table read from the database without replaying its record: enough to describe
     it, authenticate a token and serve its stored replay (``TablesMixin.peek``)."""
 
     def __init__(self, row: dict[str, Any]) -> None:
-        self.id: str = row["id"]
+        super().__init__(row)
         self.game = registry.get(row["game"])
-        self.players: int = row["players"]
         self.options_json: dict[str, Any] = row["options"]
-        self.status: str = row["status"]
         self.version: int = row["version"]
-        self.seat_timeout: float | None = row["seat_timeout"]
-        self.substitute_level: str = row["substitute_level"]
-        self.spectator_hash: str = row["spectator_hash"]
-        self.previous_table: str | None = row.get("previous_table")
-        self.next_table: str | None = row.get("next_table")
-        self.created_at = row.get("created_at")
-        self.turn_time: float | None = row.get("turn_time")
-        self.bots_before_join: bool = bool(row.get("bots_before_join", False))
-        self.result: dict[str, Any] | None = row.get("result")
-        self.chat: list[dict[str, Any]] = list(row.get("chat") or [])
-        self.connections: set[Connection] = set()
-        self.seats: list[Seat] = []
         for s in row["seats"]:
             seat = Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], bool(s["joined"]))
             seat.stand_in = bool(s.get("stand_in", False))
