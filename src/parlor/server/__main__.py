@@ -119,6 +119,7 @@ def run(
     unjoined_table_ttl: float | None = None,
     header_timeout: float = 10.0,
     max_http_connections_per_address: int = 256,
+    bot_processes: int | None = None,
 ) -> None:
     import uvicorn
 
@@ -139,6 +140,8 @@ def run(
         raise StartupError(f"--max-decisions must be 1 or more, got {max_decisions}")
     if unjoined_table_ttl is not None and not 0 < unjoined_table_ttl < float("inf"):
         raise StartupError(f"--unjoined-table-ttl must be a number of seconds above 0, got {unjoined_table_ttl}")
+    if bot_processes is not None and not 1 <= bot_processes <= 64:
+        raise StartupError(f"--bot-processes must be from 1 to 64, got {bot_processes}")
     url = database_url or default_database_url()
     sock = bind(host, port)  # before the database: a used port must change nothing
     try:
@@ -163,6 +166,7 @@ def run(
             rate_per_second=rate_per_second,
             burst=burst,
             limits=limits,
+            bot_processes=bot_processes,
         )
         shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
         print(
@@ -232,6 +236,12 @@ def main(argv: list[str] | None = None) -> int:
         default=256,
         help="open HTTP connections one client address may hold (default 256)",
     )
+    parser.add_argument(
+        "--bot-processes",
+        type=int,
+        default=None,
+        help="worker processes for searching bots (hard, expert); default: the cores less one, at least 1",
+    )
     args = parser.parse_args(argv)
     try:
         run(
@@ -249,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
             unjoined_table_ttl=args.unjoined_table_ttl,
             header_timeout=args.header_timeout,
             max_http_connections_per_address=args.max_http_connections_per_address,
+            bot_processes=args.bot_processes,
         )
     except StartupError as exc:
         print(f"Error: {exc}", file=sys.stderr)

@@ -59,6 +59,7 @@ def create_app(
     rate_per_second: float = 20.0,
     burst: int = 40,
     limits: Limits | None = None,
+    bot_processes: int | None = None,
 ) -> FastAPI:
     """The Parlor server as an ASGI app.
 
@@ -66,7 +67,8 @@ def create_app(
     ``$PARLOR_DATABASE_URL`` or SQLite in ``~/.local/share/parlor/parlor.db``. ``bot_delay``: seconds a
     bot waits before moving (randomised ±40%). ``seat_timeout``: the default seconds after which a
     disconnected player's seat is played by a bot. The frame size and rate limits apply per connection;
-    ``limits`` holds the server-wide ones (docs/protocol.md, "Limits").
+    ``limits`` holds the server-wide ones (docs/protocol.md, "Limits"). ``bot_processes``: worker
+    processes for searching bots (default: one fewer than the machine's cores, at least one).
     """
     db = Database(database_url)
     caps = limits or Limits()
@@ -79,7 +81,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         raise_open_files_limit()
-        hub = Hub(db, bot_delay=bot_delay, default_seat_timeout=seat_timeout, limits=caps)
+        hub = Hub(db, bot_delay=bot_delay, default_seat_timeout=seat_timeout, limits=caps, bot_processes=bot_processes)
         app.state.hub = hub
         await hub.start()
         try:

@@ -45,16 +45,33 @@ class BotRunnerMixin:
         if any(table.bot_controls(s) for s in table.state.to_move):
             table.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(table))
 
+    def _bot_level(self, table: LiveTable, seat: int) -> str:
+        s = table.seats[seat]
+        return (s.level if s.kind == "bot" else table.substitute_level) or "medium"
+
     def _bot_for(self, table: LiveTable, seat: int) -> Any:
         s = table.seats[seat]
-        level = s.level if s.kind == "bot" else table.substitute_level
+        level = self._bot_level(table, seat)
         if s.bot is None or s.bot_level != level:
-            s.bot = make_bot(level or "medium", table.game, (table.seed * 31 + seat * 7919 + 17) % (1 << 62))
+            s.bot = make_bot(level, table.game, (table.seed * 31 + seat * 7919 + 17) % (1 << 62))
             s.bot_level = level
         return s.bot
 
+    async def _quick_move(self, table: LiveTable, seat: int) -> Any:
+        """A heuristic's or a random bot's move: milliseconds, in a thread beside the event loop."""
+        bot = self._bot_for(table, seat)
+        snapshot = table.state.clone()
+        try:
+            thinking = asyncio.get_running_loop().run_in_executor(self._quick_bot_pool, bot.choose, snapshot, seat)
+            return await asyncio.wait_for(thinking, self.limits.bot_move_budget)
+        except TimeoutError:
+            log.warning("table %s: bot for seat %d over its time budget; a random move", table.id, seat)
+            table.seats[seat].bot = None  # still running in its thread: the next move gets a new one
+        except Exception:
+            log.exception("table %s: bot for seat %d failed; playing a random move", table.id, seat)
+        return random.choice(table.state.legal_actions(seat))
+
     async def _bot_loop(self, table: LiveTable) -> None:
-        loop = asyncio.get_running_loop()
         try:
             while not self._closing and table.status == "playing":
                 seats = [s for s in table.state.to_move if table.bot_controls(s)]
@@ -67,22 +84,16 @@ class BotRunnerMixin:
                     if seat is None or table.status != "playing":
                         continue
                     by = bot_move_kind(table.seats[seat])
-                    bot = self._bot_for(table, seat)
-                    pool = self._bot_pool if table.seats[seat].bot_level in SEARCH_LEVELS else self._quick_bot_pool
-                    snapshot = table.state.clone()
-                    try:
-                        # In a worker thread, on a copy: a search bot thinks for up to a second or so, and
-                        # even a fast heuristic measured no slower this way (it overlaps the loop's I/O).
-                        thinking = loop.run_in_executor(pool, bot.choose, snapshot, seat)
-                        action = await asyncio.wait_for(thinking, self.limits.bot_move_budget)
-                    except TimeoutError:
-                        # Over its time budget: a legal move now rather than a table kept waiting.
-                        log.warning("table %s: bot for seat %d over its time budget; a random move", table.id, seat)
-                        action = random.choice(table.state.legal_actions(seat))
-                        table.seats[seat].bot = None  # still thinking in its thread: the next move gets a new one
-                    except Exception:
-                        log.exception("table %s: bot for seat %d failed; playing a random move", table.id, seat)
-                        action = random.choice(table.state.legal_actions(seat))
+                    level = self._bot_level(table, seat)
+                    if level in SEARCH_LEVELS:
+                        # In a worker process (bot_workers.py): the search neither holds the interpreter
+                        # lock against the event loop nor makes another table's bots wait behind it.
+                        seed = (table.seed * 31 + seat * 7919 + table.version * 104_729) % (1 << 62)
+                        action = await self._bot_workers.choose(level, seed, table.state, seat)
+                        if action is None:  # over its budget (its worker was replaced) or failed: logged there
+                            action = random.choice(table.state.legal_actions(seat))
+                    else:
+                        action = await self._quick_move(table, seat)
                     try:
                         await self._commit(table, seat, action, by)
                     except ServerError as exc:

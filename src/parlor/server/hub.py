@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from .bot_runner import BOT_LEVELS, BotRunnerMixin, bot_level_description
+from .bot_workers import BotWorkers, default_processes
 from .broadcast import BroadcastMixin, Connection, event_json
 from .chat import ChatMixin
 from .clocks import ClocksMixin
@@ -79,6 +80,7 @@ class Hub(
         default_seat_timeout: float | None = 120.0,
         db_workers: int | None = None,
         limits: Limits | None = None,
+        bot_processes: int | None = None,
     ) -> None:
         self.db = db
         self.limits = limits or Limits()
@@ -90,10 +92,10 @@ class Hub(
         self._db_pool = ThreadPoolExecutor(
             max_workers=db_workers or (1 if db.is_sqlite else 4), thread_name_prefix="db"
         )
-        # Two lanes: searching bots (hard, expert) think in one pool, every other bot (random, easy,
-        # medium: a heuristic's millisecond) in its own, so a crowd of expert tables never makes
-        # another table's quick bots wait behind their searches.
-        self._bot_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot-search")
+        # Two lanes: searching bots (hard, expert) think in worker processes (bot_workers.py), every
+        # other bot (random, easy, medium: a heuristic's millisecond) in a thread here, so a crowd of
+        # expert tables never makes another table's quick bots wait behind their searches.
+        self._bot_workers = BotWorkers(bot_processes or default_processes(), self.limits.bot_move_budget)
         self._quick_bot_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot-quick")
         self._create_lock = asyncio.Lock()
         self._text_modules: dict[str, Any] = {}
@@ -166,7 +168,7 @@ class Hub(
             for conn in list(table.connections):
                 conn.closed = True
                 conn.queue.put_nowait(None)
-        self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        self._bot_workers.close()
         self._quick_bot_pool.shutdown(wait=False, cancel_futures=True)
         self._db_pool.shutdown(wait=True)
         self.db.close()
