@@ -37,6 +37,7 @@ from parlor.core.game import State
 log = logging.getLogger("parlor.server")
 
 GRACE = 2.0  # seconds past the budget before a worker that has not answered is killed
+START_TIMEOUT = 120.0  # seconds a new worker may take to start (a new interpreter importing the games)
 
 
 def default_processes() -> int:
@@ -47,8 +48,12 @@ def default_processes() -> int:
 def _worker_main(conn: Connection) -> None:
     """A worker's life: receive (level, seed, seconds, pickled state, seat), answer ("ok", action)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle; it closes us
+    from parlor import games
     from parlor.bots import make_bot
 
+    for name in games.names():  # imported now, so that no move's budget pays for it
+        games.get(name)
+    conn.send(("ready", os.getpid()))
     while True:
         try:
             job = conn.recv()
@@ -134,11 +139,20 @@ class BotWorkers:
                 job.answer.set_result(reply)
 
     def _start(self) -> _Worker:
+        """A new worker, once it has imported what it needs (its start is not charged to any move)."""
         ours, theirs = self._context.Pipe()
         process = self._context.Process(target=_worker_main, args=(theirs,), name="parlor-bot", daemon=True)
         process.start()
         theirs.close()
-        return _Worker(process, ours)
+        worker = _Worker(process, ours)
+        try:
+            if ours.poll(START_TIMEOUT) and ours.recv()[0] == "ready":
+                return worker
+        except (EOFError, OSError):
+            pass
+        process.kill()
+        ours.close()
+        raise RuntimeError(f"a bot worker process did not start within {START_TIMEOUT:g} s")
 
     def _exchange(self, index: int, job: _Job) -> Action | None:
         """In an I/O thread: hand the job to worker ``index`` and wait for its answer or the budget."""

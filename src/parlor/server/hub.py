@@ -33,7 +33,7 @@ from .bot_workers import BotWorkers, default_processes
 from .broadcast import BroadcastMixin, Connection, event_json
 from .chat import ChatMixin
 from .clocks import ClocksMixin
-from .db import Database, now
+from .db import Database, Decision, now
 from .host import HostMixin
 from .limits import Limits
 from .moves import MovesMixin, undo_refusal
@@ -97,6 +97,10 @@ class Hub(
         # expert tables never makes another table's quick bots wait behind their searches.
         self._bot_workers = BotWorkers(bot_processes or default_processes(), self.limits.bot_move_budget)
         self._quick_bot_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot-quick")
+        self._decisions_waiting: list[tuple[Decision, asyncio.Future[None]]] = []  # group commit (moves.py)
+        self._decision_writer: asyncio.Task[None] | None = None
+        self.decisions_stored = 0  # decisions committed, and in how many transactions (the benchmark reads them)
+        self.decision_groups = 0
         self._create_lock = asyncio.Lock()
         self._text_modules: dict[str, Any] = {}
         self._closing = False

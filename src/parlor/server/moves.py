@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -9,6 +10,7 @@ from parlor.core import Event, IllegalAction, ParlorError, Rng, State, replay
 
 from .broadcast import Ack, Connection
 from .clocks import BOT_FOR_HUMAN, bot_mark
+from .db import Decision
 from .protocol import ServerError
 
 if TYPE_CHECKING:
@@ -73,6 +75,36 @@ def undo_refusal(table: LiveTable, seat: int | None) -> str | None:
 
 class MovesMixin:
     """The hub's part that changes a table: all under the table's lock, the database first."""
+
+    async def store_decision(self, decision: Decision) -> None:
+        """Store a decision; returns once the transaction holding it is committed.
+
+        Group commit: decisions that arrive while a transaction is being written wait and then go
+        together in the next one. A busy server thus pays one transaction (one sync to disk) for many
+        tables' moves, while a quiet one writes each move at once. Every caller still returns only
+        after its own decision is committed, so an ack never runs ahead of the database."""
+        answer: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._decisions_waiting.append((decision, answer))
+        if self._decision_writer is None or self._decision_writer.done():
+            self._decision_writer = asyncio.get_running_loop().create_task(self._write_decisions())
+        await answer
+
+    async def _write_decisions(self) -> None:
+        while self._decisions_waiting:
+            group, self._decisions_waiting = self._decisions_waiting, []
+            try:
+                outcomes = await self.run_db(self.db.append_actions, [d for d, _ in group])
+            except Exception as exc:  # the database thread itself failed: nothing of the group is stored
+                outcomes = [exc] * len(group)
+            self.decisions_stored += len(group)
+            self.decision_groups += 1
+            for (_, answer), error in zip(group, outcomes, strict=True):
+                if answer.done():
+                    continue
+                if error is None:
+                    answer.set_result(None)
+                else:
+                    answer.set_exception(error)
 
     async def act(self, conn: Connection, msg: dict[str, Any], ref: Any = None) -> int:
         """A client's action; returns the new version once committed (raises ServerError)."""
@@ -145,21 +177,11 @@ class MovesMixin:
             table.state = old_state
             if for_human:
                 table.seats[seat].bot_moves -= 1
+        decision = Decision(table.id, idx, seat, action.to_json(), by, len(table.events), stored, status, result)
         try:
-            await self.run_db(
-                self.db.append_action,
-                table.id,
-                idx,
-                seat,
-                action.to_json(),
-                by,
-                len(table.events),
-                stored,
-                status,
-                result,
-            )
+            await self.store_decision(decision)
         except Exception as exc:
-            log.exception("table %s: cannot store decision %d", table.id, idx)
+            log.error("table %s: cannot store decision %d: %s", table.id, idx, exc)
             raise ServerError(
                 "server_error", f"the action could not be stored ({type(exc).__name__}); try again"
             ) from None

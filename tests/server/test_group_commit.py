@@ -1,0 +1,74 @@
+"""Decisions are stored in group commits (db.append_actions, moves.store_decision): many tables'
+moves in one transaction, each still acknowledged only once committed, and one table's failure
+never costs another table its move. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+
+from parlor.server.db import Database, Decision, VersionConflict
+
+from .conftest import ServerThread, create_table
+
+BOTS3 = [{"kind": "bot", "level": "random"}] * 3
+
+
+def new_table(db: Database, tid: str) -> None:
+    row = {"id": tid, "game": "mamma-mia", "players": 3, "options": {}, "seed": 1, "engine_version": "x"}
+    row |= {"status": "playing", "version": 0, "seat_timeout": None, "substitute_level": "medium"}
+    row |= {"spectator_hash": "h"}
+    seat = {"kind": "bot", "level": "random", "name": None, "token_hash": None, "joined": True}
+    db.create_table(row, [seat | {"seat": i} for i in range(3)])
+
+
+def decision(tid: str, idx: int, events: int = 2, result: dict | None = None) -> Decision:
+    stored = [("note", {"n": i}, None if i % 2 else [0]) for i in range(events)]
+    return Decision(tid, idx, 0, {"id": idx}, "bot", idx * events, stored, "over" if result else "playing", result)
+
+
+def test_a_group_is_stored_in_one_transaction_and_a_conflict_costs_only_its_table(database_url):
+    db = Database(database_url)
+    db.migrate()
+    for tid in ("a", "b", "c"):
+        new_table(db, tid)
+    assert db.append_actions([decision("a", 0), decision("b", 0), decision("c", 0, result={"winners": [0]})]) == [
+        None
+    ] * 3
+    # b is at version 1: a decision that claims to follow version 5 conflicts; a and c still go in.
+    outcomes = db.append_actions([decision("a", 1), decision("b", 5), decision("c", 1)])
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], VersionConflict)
+    heads = {tid: db.load_head(tid) for tid in ("a", "b", "c")}
+    assert [heads[t]["version"] for t in ("a", "b", "c")] == [2, 1, 2]
+    assert heads["c"]["result"] == {"winners": [0]}
+    loaded = db.load("a")
+    assert [a["action"] for a in loaded["actions"]] == [{"id": 0}, {"id": 1}]
+    assert [(e["kind"], e["visible_to"]) for e in db.events("a")] == [("note", [0]), ("note", None)] * 2
+    assert len(db.events("b")) == 2  # the refused decision left nothing behind
+    db.close()
+
+
+def test_a_busy_server_groups_many_tables_decisions_per_transaction(database_url):
+    """20 bot tables at once: fewer transactions than decisions, every game complete and replayable."""
+    from parlor.server.limits import Limits
+
+    with ServerThread(database_url, seat_timeout=None, limits=Limits(tables_per_address_per_minute=1e6)) as s:
+        ids = [
+            create_table(s.base, game="mamma-mia", players=3, seats=BOTS3, bots_before_join=True)["table"]["id"]
+            for _ in range(20)
+        ]
+        deadline = time.monotonic() + 240
+        while any(httpx.get(f"{s.base}/api/tables/{t}", timeout=10).json()["status"] == "playing" for t in ids):
+            assert time.monotonic() < deadline, "the bot games did not finish"
+            time.sleep(0.2)
+        hub = s.app.state.hub
+        assert hub.decisions_stored >= 20 * 10
+        assert hub.decision_groups < hub.decisions_stored, (hub.decision_groups, hub.decisions_stored)
+        versions = [httpx.get(f"{s.base}/api/tables/{t}", timeout=10).json()["version"] for t in ids]
+    db = Database(database_url)
+    for tid, version in zip(ids, versions, strict=True):
+        stored = db.load(tid)
+        assert len(stored["actions"]) == version and stored["status"] == "over"
+    db.close()
