@@ -6,7 +6,8 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from parlor.core import Event, IllegalAction, ParlorError, Rng, State, replay
+from parlor.core import Event, IllegalAction, ParlorError, State, replay
+from parlor.core.rng import FastRng
 
 from .broadcast import Ack, Connection
 from .clocks import BOT_FOR_HUMAN, bot_mark
@@ -33,7 +34,7 @@ def shows_hidden(before: State, seat: int, action: Any, events: list[Event], sal
     decision differ in any of them, they depended on hidden cards: undoing it would give those cards
     back to the deck while everyone has seen them."""
     expected = _public(events)
-    rng = Rng(salt)
+    rng = FastRng(salt)  # the search's generator: its shuffles cost a fraction of the records' one
     for _ in range(REVEAL_SAMPLES):
         try:
             other = before.determinize(seat, rng)
@@ -61,10 +62,12 @@ def undo_refusal(table: LiveTable, seat: int | None) -> str | None:
         return "something hidden was revealed since (a private event)"
     if table.rng_before[last] != table.state.rng.state:
         return "chance happened since (a shuffle or a random draw)"
-    if table.reveals[last] is None:  # a table restored from the database: checked once, on demand
-        record = table.state.record()
-        record["actions"] = record["actions"][:-1]
-        before = replay(record)
+    if table.reveals[last] is None:  # checked once, when an undo is first asked (it costs a few replays)
+        before = table.before_last
+        if before is None:  # restored from the database, or an undo since: rebuilt from the record
+            record = table.state.record()
+            record["actions"] = record["actions"][:-1]
+            before = replay(record)
         action = table.game.action_from_json(table.state.record()["actions"][-1][1])
         events = [e for i, e in table.events if i == last]
         table.reveals[last] = shows_hidden(before, seat, action, events, table.seed ^ last)
@@ -155,11 +158,6 @@ class MovesMixin:
             log.exception("table %s: the engine failed on %s by seat %d", table.id, action, seat)
             raise ServerError("server_error", f"the game engine failed on this action ({type(exc).__name__})") from None
         idx = table.version
-        reveals = None
-        # Only where the other rules would allow an undo (no chance, nothing private) is it worth looking.
-        chance = new.rng.state != table.state.rng.state
-        if by == "player" and not new.is_over and not chance and all(e.visible_to is None for e in events):
-            reveals = shows_hidden(table.state, seat, action, events, table.seed ^ idx)
         abandoned = not new.is_over and idx + 1 >= self.limits.max_decisions
         status = "over" if new.is_over or abandoned else "playing"
         for_human = by in BOT_FOR_HUMAN  # a bot moved for a human seat: counted, and marked in the log
@@ -186,14 +184,15 @@ class MovesMixin:
                 "server_error", f"the action could not be stored ({type(exc).__name__}); try again"
             ) from None
         table.rng_before.append(table.state.rng.state)
-        table.state = new
+        old, table.state = table.state, new
         table.actions_by.append(by)
         table.action_seats.append(seat)
         mark = bot_mark(seat, by)
         if mark is not None:  # not stored as an event: derived from ``by`` when a table is restored
             table.events.append((idx, mark))
         table.events.extend((idx, e) for e in events)
-        table.reveals.append(reveals)
+        table.reveals.append(None)  # whether it showed something hidden: checked if an undo is asked
+        table.before_last = old
         table.changes += 1
         if for_human:
             table.seats[seat].bot_moves += 1
@@ -238,6 +237,7 @@ class MovesMixin:
             table.action_seats.pop()
             table.rng_before.pop()
             table.reveals.pop()
+            table.before_last = None
             table.changes += 1
             table.seat_logs.clear()
             while table.events and table.events[-1][0] == last:

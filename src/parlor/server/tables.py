@@ -61,6 +61,7 @@ class LiveTable(StoredTable):
         self.seat_logs: dict[int | None, tuple[int, list[str]]] = {}  # seat -> (events covered, JSON items)
         self.full_frames: dict[tuple[int | None, str], tuple[int, str]] = {}  # (seat, cause) -> (changes, frame)
         self.reveals: list[bool | None] = []  # per decision: did it show the mover something hidden?
+        self.before_last: State | None = None  # the state before the last decision, for that check
         self.creator: str | None = None  # the client address that created it (for the per-address caps)
         self.host_hash: str | None = row.get("host_hash")
         self.chat_lock = asyncio.Lock()
