@@ -9,11 +9,13 @@ checked, and a connection tried. Only then is the app built and served on the bo
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 from parlor.core.errors import ParlorError
 
@@ -53,6 +55,14 @@ def bind(host: str, port: int) -> socket.socket:
         reason = "it is already in use" if exc.errno == 98 else exc.strerror or str(exc)
         raise StartupError(f"cannot listen on {host}:{port}: {reason}") from None
     sock.set_inheritable(True)
+    return sock
+
+
+def private_listener() -> socket.socket:
+    """A listening socket on a free loopback port: where the site's other processes relay to this one."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(2048)
     return sock
 
 
@@ -120,7 +130,13 @@ def run(
     header_timeout: float = 10.0,
     max_http_connections_per_address: int = 256,
     bot_processes: int | None = None,
+    workers: int = 1,
+    cluster: bool = False,
+    fd: int | None = None,
+    lease_seconds: float = 10.0,
 ) -> None:
+    """Serve until stopped. ``workers`` > 1: that many server processes as one site (PostgreSQL);
+    ``cluster``: this process is one of them (``fd``: the site's listening socket, inherited)."""
     import uvicorn
 
     from .app import create_app
@@ -142,13 +158,43 @@ def run(
         raise StartupError(f"--unjoined-table-ttl must be a number of seconds above 0, got {unjoined_table_ttl}")
     if bot_processes is not None and not 1 <= bot_processes <= 64:
         raise StartupError(f"--bot-processes must be from 1 to 64, got {bot_processes}")
+    if not 1 <= workers <= 64:
+        raise StartupError(f"--workers must be from 1 to 64, got {workers}")
+    if not 1 <= lease_seconds <= 3600:
+        raise StartupError(f"--lease-seconds must be from 1 to 3600, got {lease_seconds}")
     url = database_url or default_database_url()
-    sock = bind(host, port)  # before the database: a used port must change nothing
+    several = workers > 1 or cluster
+    if several and make_url_backend(url) == "sqlite":
+        raise StartupError(
+            "several server processes need PostgreSQL (--database-url postgresql://…): SQLite has no server "
+            "to share one database between processes. Use one process with SQLite."
+        )
+    sock = socket.socket(fileno=fd) if fd is not None else bind(host, port)  # before the database
     try:
         check_database(url)
+        if workers > 1:
+            child_args = ["--host", host, "--port", str(port), "--bot-delay", str(bot_delay)]
+            child_args += ["--rate", str(rate_per_second), "--burst", str(burst), "--log-level", log_level]
+            child_args += ["--header-timeout", str(header_timeout), "--lease-seconds", str(lease_seconds)]
+            child_args += ["--max-http-connections-per-address", str(max_http_connections_per_address)]
+            for flag, value in (
+                ("--seat-timeout", seat_timeout),
+                ("--tables-per-minute", tables_per_minute),
+                ("--max-unfinished-tables", max_unfinished_tables),
+                ("--max-decisions", max_decisions),
+                ("--unjoined-table-ttl", unjoined_table_ttl),
+                ("--bot-processes", bot_processes),
+            ):
+                if value is not None:
+                    child_args += [flag, str(value)]
+            return run_site(workers, sock, url, host, port, child_args)
         from dataclasses import replace
 
+        from .cluster import ClusterConfig
         from .limits import Limits
+
+        # One of several processes: a private loopback listener for the requests the others relay here.
+        private = private_listener() if several else None
 
         limits = Limits()  # the per-address creation limits (docs/protocol.md, "Limits")
         if tables_per_minute is not None:
@@ -167,12 +213,14 @@ def run(
             burst=burst,
             limits=limits,
             bot_processes=bot_processes,
+            cluster=ClusterConfig(f"127.0.0.1:{private.getsockname()[1]}", lease_seconds) if private else None,
         )
         shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
-        print(
-            f"Parlor server: open http://{shown}:{port}/  (database: {hide_password(app.state.database_url)})",
-            flush=True,
-        )
+        if fd is None:
+            print(
+                f"Parlor server: open http://{shown}:{port}/  (database: {hide_password(app.state.database_url)})",
+                flush=True,
+            )
         logging.basicConfig(level=logging.INFO if log_level == "info" else logging.WARNING)
         from .guard import guarded_protocol
 
@@ -185,9 +233,82 @@ def run(
             ws_per_message_deflate=False,  # frames are small; compressing them costs more CPU than it saves
             access_log=False,
         )
-        uvicorn.Server(config).run(sockets=[sock])
+        if private is None:
+            uvicorn.Server(config).run(sockets=[sock])
+        else:
+            relayed = uvicorn.Config(app, log_level=log_level, lifespan="off", access_log=False, ws_max_size=1 << 20)
+            relayed.ws_per_message_deflate = False
+            asyncio.run(serve_with_private(uvicorn.Server(config), sock, uvicorn.Server(relayed), private))
     finally:
         sock.close()
+
+
+async def serve_with_private(public: Any, sock: socket.socket, private: Any, private_sock: socket.socket) -> None:
+    """The public server, and beside it the private listener the site's other processes relay to
+    (no lifespan of its own: both serve the one app and its hub)."""
+    relaying = asyncio.get_running_loop().create_task(private.serve(sockets=[private_sock]))
+    try:
+        await public.serve(sockets=[sock])
+    finally:
+        private.should_exit = True
+        await relaying
+
+
+def make_url_backend(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(normalize_url(url)).get_backend_name()
+    except Exception:
+        return "?"  # check_database names what is wrong with it
+
+
+def run_site(workers: int, sock: socket.socket, url: str, host: str, port: int, child_args: list[str]) -> None:
+    """``--workers N``: migrate once, then run N server processes on the one listening socket, each
+    started again if it dies, until Ctrl-C or SIGTERM stops them all."""
+    import signal
+    import subprocess
+    import time
+
+    from .db import Database
+
+    db = Database(url)
+    db.migrate()
+    db.close()
+    cmd = [sys.executable, "-m", "parlor.server", "--cluster", "--fd", str(sock.fileno()), "--database-url", url]
+    cmd += child_args
+
+    def start(i: int) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(cmd, pass_fds=[sock.fileno()])
+
+    children = [start(i) for i in range(workers)]
+    shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
+    pids = ", ".join(str(c.pid) for c in children)
+    print(f"Parlor server: open http://{shown}:{port}/  ({workers} processes: {pids}; database: {hide_password(url)})")
+    print("", flush=True)
+    stopping = False
+
+    def stop(signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    while not stopping:
+        time.sleep(0.2)
+        for i, child in enumerate(children):
+            if child.poll() is not None and not stopping:
+                print(f"server process {child.pid} ended ({child.returncode}); starting another", flush=True)
+                children[i] = start(i)
+                print(f"server process {children[i].pid} started", flush=True)
+    for child in children:
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    for child in children:
+        try:
+            child.wait(30)
+        except subprocess.TimeoutExpired:
+            child.kill()
 
 
 def hide_password(url: str) -> str:
@@ -242,6 +363,20 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="worker processes for searching bots (hard, expert); default: the cores less one, at least 1",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes serving one site (PostgreSQL only; default 1)",
+    )
+    parser.add_argument("--cluster", action="store_true", help=argparse.SUPPRESS)  # one of a site's processes
+    parser.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)  # the site's inherited socket
+    parser.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=10.0,
+        help="with several processes: seconds after which a silent process's tables are taken over (default 10)",
+    )
     args = parser.parse_args(argv)
     try:
         run(
@@ -260,6 +395,10 @@ def main(argv: list[str] | None = None) -> int:
             header_timeout=args.header_timeout,
             max_http_connections_per_address=args.max_http_connections_per_address,
             bot_processes=args.bot_processes,
+            workers=args.workers,
+            cluster=args.cluster,
+            fd=args.fd,
+            lease_seconds=args.lease_seconds,
         )
     except StartupError as exc:
         print(f"Error: {exc}", file=sys.stderr)

@@ -23,6 +23,7 @@ from parlor.bots import LEVELS
 from parlor.core import ParlorError
 from parlor.core.options import describe_options
 
+from .cluster import ClusterConfig, RelayMiddleware
 from .db import Database
 from .hub import BOT_LEVELS, Connection, Hub, ServerError, bot_level_description
 from .limits import Limits, RateLimiter, install_log_redaction, raise_open_files_limit
@@ -60,6 +61,7 @@ def create_app(
     burst: int = 40,
     limits: Limits | None = None,
     bot_processes: int | None = None,
+    cluster: ClusterConfig | None = None,
 ) -> FastAPI:
     """The Parlor server as an ASGI app.
 
@@ -69,8 +71,11 @@ def create_app(
     disconnected player's seat is played by a bot. The frame size and rate limits apply per connection;
     ``limits`` holds the server-wide ones (docs/protocol.md, "Limits"). ``bot_processes``: worker
     processes for searching bots (default: one fewer than the machine's cores, at least one).
+    ``cluster``: this process is one of several serving one PostgreSQL database (cluster.py).
     """
     db = Database(database_url)
+    if cluster is not None and db.is_sqlite:
+        raise ValueError("several server processes need PostgreSQL: SQLite has no server to share them")
     caps = limits or Limits()
     frame_limits = {"max_frame_bytes": max_frame_bytes, "rate_per_second": rate_per_second, "burst": burst}
     install_log_redaction()
@@ -81,7 +86,14 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         raise_open_files_limit()
-        hub = Hub(db, bot_delay=bot_delay, default_seat_timeout=seat_timeout, limits=caps, bot_processes=bot_processes)
+        hub = Hub(
+            db,
+            bot_delay=bot_delay,
+            default_seat_timeout=seat_timeout,
+            limits=caps,
+            bot_processes=bot_processes,
+            cluster=cluster,
+        )
         app.state.hub = hub
         await hub.start()
         try:
@@ -92,6 +104,7 @@ def create_app(
     # /api/docs: Swagger UI from the swagger-ui-bundle package, not a CDN (the server may have no internet)
     app = FastAPI(title="Parlor", version=str(PROTOCOL), lifespan=lifespan, docs_url=None, redoc_url=None)
     _offline_docs(app)
+    app.add_middleware(RelayMiddleware)  # one of several processes: a table another owns is relayed there
     app.state.database_url = db.url
 
     def hub_of(request: Request | WebSocket) -> Hub:

@@ -69,7 +69,10 @@ class Connection:
                     if self.too_slow and self._close is not None:
                         await self._close(4008, f"too slow: more than {self.max_queue_bytes} bytes waiting")
                     elif self.close_code is not None and self._close is not None:
-                        await self._close(self.close_code, "this seat's link no longer works")
+                        why = "the table moved to another server process" if self.close_code == MOVED else (
+                            "this seat's link no longer works"
+                        )
+                        await self._close(self.close_code, why)
                     return
                 self.queued_bytes -= len(text)
                 await self._send(text)
@@ -83,6 +86,9 @@ class Connection:
                     await self._close(1011, "the server could not send a frame")
         finally:
             self.dead.set()
+
+
+MOVED = 4012  # close code: the table is now played by another server process (reconnect)
 
 
 def event_json(event: Event) -> dict[str, Any]:

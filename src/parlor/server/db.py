@@ -39,6 +39,7 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine, make_url
@@ -135,6 +136,31 @@ replays_t = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+# Several processes as one site (PostgreSQL; server/cluster.py).
+processes_t = Table(
+    "parlor_processes",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("address", String(64), nullable=False),  # host:port where the other processes reach it
+    Column("heartbeat_at", DateTime(timezone=True), nullable=False),
+)
+
+leases_t = Table(
+    "parlor_leases",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("owner", String(32), nullable=False),  # a parlor_processes.id
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Index("ix_parlor_leases_owner", "owner"),
+)
+
+settings_t = Table(
+    "parlor_settings",
+    metadata,
+    Column("name", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
 
 # The statements that store a decision, built once: SQLAlchemy then finds their compiled form in its
 # cache instead of building and compiling a new statement for every decision (the server's hottest
@@ -166,6 +192,20 @@ class Decision:
 
 class VersionConflict(RuntimeError):
     """The table in the database is not at the version the decision follows."""
+
+
+class LeaseLost(RuntimeError):
+    """This process no longer owns the table (another process of the site took it over)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} is now owned by another server process")
+        self.table_id = table_id
+
+
+_RENEW_LEASE = text(
+    "UPDATE parlor_leases SET expires_at = now() + make_interval(secs => :seconds)"
+    " WHERE table_id = :table_id AND owner = :owner"
+)
 
 
 def now() -> datetime:
@@ -216,6 +256,9 @@ class Database:
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        # Set by cluster.py when this process is one of several: (its id, lease seconds). Every
+        # transaction that stores a decision then renews the table's lease, and fails if it is gone.
+        self.lease: tuple[str, float] | None = None
 
     # ---- schema -------------------------------------------------------------------------
     def check_integrity(self) -> str | None:
@@ -252,6 +295,8 @@ class Database:
         cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
         cfg.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
         with self.engine.begin() as connection:
+            if not self.is_sqlite:  # several processes of one site may start at once: one migrates at a time
+                connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7405318)")
             cfg.attributes["connection"] = connection
             command.upgrade(cfg, "head")
 
@@ -265,6 +310,15 @@ class Database:
         with self.engine.begin() as conn:
             conn.execute(insert(tables_t).values(**values))
             conn.execute(insert(seats_t), [{"table_id": table["id"], **s} for s in seats])
+            if self.lease is not None and table["status"] == "playing":  # its creator owns it from the start
+                owner, seconds = self.lease
+                conn.execute(
+                    text(
+                        "INSERT INTO parlor_leases (table_id, owner, expires_at)"
+                        " VALUES (:table_id, :owner, now() + make_interval(secs => :seconds))"
+                    ),
+                    {"table_id": table["id"], "owner": owner, "seconds": seconds},
+                )
             if link_from is not None:
                 conn.execute(
                     update(tables_t).where(tables_t.c.id == link_from).values(next_table=table["id"], updated_at=stamp)
@@ -297,9 +351,16 @@ class Database:
                 outcomes.append(exc)
         return outcomes
 
-    @staticmethod
-    def _store(conn: Any, decisions: list[Decision]) -> None:
+    def _store(self, conn: Any, decisions: list[Decision]) -> None:
         stamp = now()
+        if self.lease is not None:
+            # Fencing: the row lock this takes is held to the commit, so a process taking the table
+            # over waits for it and then sees the renewed lease; a process that lost it stores nothing.
+            owner, seconds = self.lease
+            for table_id in dict.fromkeys(d.table_id for d in decisions):
+                renewed = conn.execute(_RENEW_LEASE, {"seconds": seconds, "table_id": table_id, "owner": owner})
+                if renewed.rowcount != 1:
+                    raise LeaseLost(table_id)
         conn.execute(
             _INSERT_ACTION,
             [

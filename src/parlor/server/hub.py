@@ -30,9 +30,10 @@ from typing import Any
 
 from .bot_runner import BOT_LEVELS, BotRunnerMixin, bot_level_description
 from .bot_workers import BotWorkers, default_processes
-from .broadcast import BroadcastMixin, Connection, event_json
+from .broadcast import MOVED, BroadcastMixin, Connection, event_json
 from .chat import ChatMixin
 from .clocks import ClocksMixin
+from .cluster import Cluster, ClusterConfig
 from .db import Database, Decision, now
 from .host import HostMixin
 from .limits import Limits
@@ -81,6 +82,7 @@ class Hub(
         db_workers: int | None = None,
         limits: Limits | None = None,
         bot_processes: int | None = None,
+        cluster: ClusterConfig | None = None,
     ) -> None:
         self.db = db
         self.limits = limits or Limits()
@@ -104,6 +106,8 @@ class Hub(
         self._create_lock = asyncio.Lock()
         self._text_modules: dict[str, Any] = {}
         self._closing = False
+        # One of several processes of a site (PostgreSQL): tables are owned by leases (cluster.py).
+        self.cluster = Cluster(self, cluster) if cluster is not None else None
 
     async def run_db(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._db_pool, fn, *args)
@@ -113,10 +117,13 @@ class Hub(
         if notice:
             log.warning("%s", notice)
         await self.run_db(self.db.migrate)
-        ids = await self.run_db(self.db.unfinished_ids)
-        for table_id in ids:
-            await self.load(table_id)
-        log.info("restored %d unfinished table(s)", len(ids))
+        if self.cluster is not None:  # restores the unfinished tables no other process holds
+            await self.cluster.start()
+        else:
+            ids = await self.run_db(self.db.unfinished_ids)
+            for table_id in ids:
+                await self.load(table_id)
+            log.info("restored %d unfinished table(s)", len(ids))
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_unjoined())
 
     async def _sweep_unjoined(self) -> None:
@@ -160,10 +167,24 @@ class Hub(
             log.info("closed %d table(s) nobody joined", len(expired))
         return expired
 
+    async def let_go(self, table: LiveTable) -> None:
+        """Stop playing a table another process now owns: its clients reconnect and are relayed there."""
+        self.tables.pop(table.id, None)
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+        if isinstance(table, LiveTable):
+            self._stop_clocks(table)
+        for conn in list(table.connections):
+            conn.close_code = MOVED  # any code but 4403/4404: the page reconnects
+            conn.closed = True
+            conn.queue.put_nowait(None)
+
     async def close(self) -> None:
         self._closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self.cluster is not None:
+            await self.cluster.close()
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()

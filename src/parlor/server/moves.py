@@ -11,7 +11,7 @@ from parlor.core.rng import FastRng
 
 from .broadcast import Ack, Connection
 from .clocks import BOT_FOR_HUMAN, bot_mark
-from .db import Decision
+from .db import Decision, LeaseLost
 from .protocol import ServerError
 
 if TYPE_CHECKING:
@@ -178,6 +178,10 @@ class MovesMixin:
         decision = Decision(table.id, idx, seat, action.to_json(), by, len(table.events), stored, status, result)
         try:
             await self.store_decision(decision)
+        except LeaseLost:
+            log.warning("table %s: another server process took it over; letting it go", table.id)
+            await self.let_go(table)
+            raise ServerError("unavailable", "this table moved to another server process; reconnect", 503) from None
         except Exception as exc:
             log.error("table %s: cannot store decision %d: %s", table.id, idx, exc)
             raise ServerError(

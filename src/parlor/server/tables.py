@@ -168,8 +168,9 @@ class TablesMixin:
             raise ServerError("unavailable", f"table {table_id} is closed: its record no longer replays", 409)
         return table
 
-    async def load(self, table_id: str) -> LiveTable | None:
-        """Rebuild a table from the database by replaying its record."""
+    async def load(self, table_id: str, claimed: bool = False) -> LiveTable | None:
+        """Rebuild a table from the database by replaying its record. One of several processes
+        (cluster.py) first takes the table's lease, unless ``claimed`` already."""
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
             return None
         row = await self.run_db(self.db.load, table_id)
@@ -177,6 +178,11 @@ class TablesMixin:
             return None
         if table_id in self.tables:  # loaded meanwhile
             return self.tables[table_id]
+        if self.cluster is not None and row["status"] == "playing" and not claimed:
+            if not await self.run_db(self.cluster.claim, table_id):
+                raise ServerError("unavailable", "another server process plays this table now; try again", 503)
+            if table_id in self.tables:
+                return self.tables[table_id]
         if row["status"] == "broken":
             broken = BrokenTable(row)
             self.tables[table_id] = broken  # type: ignore[assignment]

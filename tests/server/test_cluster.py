@@ -1,0 +1,147 @@
+"""Several server processes as one site on one PostgreSQL database (server/cluster.py).
+
+Real processes on a real PostgreSQL: a table is owned by the process that created it, a client that
+reaches the other process is relayed (REST and WebSocket), and when the owner is killed the other
+process takes its tables over with every acknowledged action kept."""
+
+from __future__ import annotations
+
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import httpx
+from sqlalchemy import create_engine, text
+
+from .conftest import ROOT, Client, ServerProcess, create_table, token_of
+from .test_play import catch_up, play
+
+HUMANS2 = [{"kind": "human"}, {"kind": "human"}]
+LEASE = "2"
+
+
+def lease_owner(url: str, table_id: str) -> str | None:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(
+                text("SELECT owner FROM parlor_leases WHERE table_id = :t"), {"t": table_id}
+            ).scalar_one_or_none()
+    finally:
+        engine.dispose()
+
+
+def connect(base: str, tid: str, token: str, timeout: float = 30.0) -> Client:
+    """As the page does: a table whose process just died answers "try again" until it is taken over."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return Client(base, tid, token)
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.3)
+
+
+def test_two_processes_relay_each_others_tables_and_take_over_when_one_is_killed(postgres):
+    url = postgres.new_database()
+    a = ServerProcess(url, None, "--cluster", "--lease-seconds", LEASE, "--bot-delay", "0").start()
+    b = ServerProcess(url, None, "--cluster", "--lease-seconds", LEASE, "--bot-delay", "0").start()
+    clients: list[Client] = []
+    try:
+        created = create_table(a.base, players=2, seats=HUMANS2)
+        tid = created["table"]["id"]
+        owner_a = lease_owner(url, tid)
+        assert owner_a is not None
+        # Through B: the summary, the seat claims and a WebSocket all reach A's table.
+        assert httpx.get(f"{b.base}/api/tables/{tid}", timeout=10).json()["status"] == "playing"
+        created["_base"] = b.base
+        p0 = Client(b.base, tid, token_of(created, 0))  # relayed by B
+        p1 = Client(a.base, tid, token_of(created, 1))  # straight to A
+        clients = [p0, p1]
+        assert lease_owner(url, tid) == owner_a  # B relayed; it did not take the table
+        # A wrong token through the relay is refused as it would be at the owner.
+        with httpx.Client(timeout=10) as http:
+            r = http.post(f"{b.base}/api/tables/{tid}/join", json={"token": "nope"})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+        rng = random.Random(3)
+        play(clients, rng, until=lambda: max(c.state["version"] for c in clients) >= 12)
+        catch_up(clients)
+        # Kill A the moment it acknowledges one more decision.
+        mover = p0 if p0.state["your_turn"] else p1
+        mover.send({"type": "action", "id": mover.state["legal"][0]["id"], "ref": "last"})
+        ack = mover.next(lambda f: f.get("ref") == "last")
+        assert ack["type"] == "ack"
+        acked = ack["version"]
+        a.kill()
+        for c in clients:
+            c.close()
+        # B takes the table over by itself (its sweep), within a few lease periods.
+        deadline = time.monotonic() + 30
+        while lease_owner(url, tid) in (owner_a, None):
+            assert time.monotonic() < deadline, "B did not take the table over"
+            time.sleep(0.2)
+        p0 = Client(b.base, tid, token_of(created, 0))
+        p1 = Client(b.base, tid, token_of(created, 1))
+        clients = [p0, p1]
+        assert p0.state["version"] == p1.state["version"] == acked
+        play(clients, rng)
+        assert p0.state["over"] and p0.state["result"] == p1.state["result"]
+    finally:
+        for c in clients:
+            c.close()
+        a.stop()
+        b.stop()
+
+
+def test_workers_serve_one_site_and_a_killed_worker_is_replaced(postgres):
+    url = postgres.new_database()
+    site = ServerProcess(url, None, "--workers", "2", "--lease-seconds", LEASE, "--bot-delay", "0").start()
+    try:
+        output = site.output()
+        pids = [int(p) for p in re.search(r"2 processes: (\d+), (\d+)", output).groups()]
+        tables = []
+        for _ in range(6):  # connections land on either process: every table works through the one port
+            created = create_table(site.base, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "medium"}])
+            tables.append(created)
+        for created in tables:
+            with Client(site.base, created["table"]["id"], token_of(created, 0)) as c:
+                st = c.wait_turn_or_over()
+                reply = c.act(st["legal"][0]["id"])
+                assert reply["type"] == "ack", reply
+        owners = {lease_owner(url, t["table"]["id"]) for t in tables}
+        import os
+
+        os.kill(pids[0], signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while "starting another" not in site.output():
+            assert time.monotonic() < deadline, site.output()
+            time.sleep(0.2)
+        # Every table still plays through the port, whichever process held it.
+        for created in tables:
+            tid = created["table"]["id"]
+            with connect(site.base, tid, token_of(created, 0)) as c:
+                st = c.wait_turn_or_over(timeout=60)
+                if not st["over"]:
+                    assert c.act(st["legal"][0]["id"])["type"] == "ack"
+        assert len(owners) >= 1
+    finally:
+        site.stop()
+
+
+def test_several_processes_are_refused_on_sqlite(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "parlor.server", "--workers", "2", "--database-url", f"sqlite:///{tmp_path / 'x.db'}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert "need PostgreSQL" in done.stderr
+    assert not (tmp_path / "x.db").exists()  # refused before the database was touched
+
+
