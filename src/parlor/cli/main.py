@@ -550,6 +550,23 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option("--bot-delay", metavar="SECONDS", help="Seconds a bot waits before moving.")
     ] = 0.8,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            metavar="N",
+            help="Server processes serving the site together (PostgreSQL only; see docs/protocol.md).",
+        ),
+    ] = 1,
+    bot_processes: Annotated[
+        int | None,
+        typer.Option(
+            "--bot-processes",
+            metavar="N",
+            help="Worker processes for searching bots (hard, expert).",
+            show_default="the cores less one",
+        ),
+    ] = None,
 ) -> None:
     """Run the multiplayer server: friends play in their browsers, bots fill empty seats (docs/protocol.md).
 
@@ -559,7 +576,7 @@ def serve(
     from parlor.server import run as run_server
 
     with clean_errors():
-        run_server(host, port, database_url, bot_delay=bot_delay)
+        run_server(host, port, database_url, bot_delay=bot_delay, workers=workers, bot_processes=bot_processes)
 
 
 from . import study as _study  # noqa: E402  (the study commands: merge, compare, analyze, dataset)
