@@ -9,6 +9,15 @@ the ``state`` frame that shows it (so including validation, the database commit 
 
     .venv/bin/python benchmarks/server.py [--tables 10,100,500] [--players 3] [--bot medium]
                                           [--max-seconds 60] [--database-url URL] [--json]
+                                          [--postgres] [--workers N] [--abuse KIND,...]
+
+``--postgres`` starts a throw-away PostgreSQL (Debian's, as the tests do, with fsync on) and uses a
+fresh database per N; ``--workers N`` runs the server as N processes of one site (PostgreSQL).
+Server CPU is the CPU time of the server's whole process tree (bot workers, site processes) over the
+run, in cores. ``--abuse`` measures 10 ordinary tables' p99 alone, then again while an abusive
+client runs beside them, and prints the ratio: ``sync`` (4 clients sending 16 syncs/s each on a
+long finished table and never reading), ``slow`` (20 spectators of 2 busy tables that never read),
+``idle`` (1,000 connections that never send a request), ``expert`` (12 all-expert tables).
 
 Bounded (every game ends, a time cap per N) and loopback only. The server process and the client
 process share this machine's cores, so the figures are for both on one box.
@@ -18,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -42,8 +52,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(database_url: str, port: int) -> subprocess.Popen[bytes]:
+def start_server(database_url: str, port: int, workers: int = 1) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "parlor.server", "--host", "127.0.0.1", "--port", str(port)]
+    if workers > 1:
+        cmd += ["--workers", str(workers)]
     cmd += ["--database-url", database_url, "--bot-delay", "0", "--rate", "1000", "--burst", "1000"]
     cmd += ["--log-level", "warning"]
     # One client address creates every table: lift the per-address creation limits (docs/protocol.md).
@@ -61,6 +73,123 @@ def start_server(database_url: str, port: int) -> subprocess.Popen[bytes]:
         time.sleep(0.1)
     proc.kill()
     raise RuntimeError("server did not start")
+
+
+# ---------------------------------------------------------------------------- server CPU
+def process_tree(root: int) -> list[int]:
+    """``root`` and every process below it (bot workers, a site's server processes)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(children.get(pid, []))
+    return out
+
+
+def cpu_seconds(root: int) -> float:
+    """CPU time (user + system) used so far by the process tree under ``root``."""
+    total = 0
+    for pid in process_tree(root):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+# ---------------------------------------------------------------------------- PostgreSQL
+def start_postgres() -> Any:
+    """A throw-away PostgreSQL cluster, as the server tests start one, but with fsync on (the site's
+    real cost of a commit)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from server.conftest import Postgres  # type: ignore[import-not-found]
+
+    pg = Postgres()
+    initdb = str(pg.bin / "initdb")
+    pg._run(initdb, "-D", str(pg.data), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync")
+    opts = f"-p {pg.port} -k {pg.root} -c listen_addresses=127.0.0.1 -c max_connections=300"
+    pg._run(str(pg.bin / "pg_ctl"), "-D", str(pg.data), "-l", str(pg.root / "log"), "-w", "-o", opts, "start")
+    return pg
+
+
+# ---------------------------------------------------------------------------- abusive clients
+async def abuse(kind: str, base: str, stop: asyncio.Event) -> None:
+    """One abusive client of the kind named, until ``stop`` is set."""
+    port = int(base.rsplit(":", 1)[1])
+    held: list[Any] = []
+    try:
+        if kind == "idle":  # connections that never send a request (the guard closes them after 10 s)
+            for _ in range(1000):
+                try:
+                    # From another loopback address: the abuser is not the measured clients' address.
+                    held.append(await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0)))
+                except OSError:
+                    break
+            await stop.wait()
+        elif kind == "expert":
+            seats = [{"kind": "bot", "level": "expert"}] * 3
+            async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+                for _ in range(12):
+                    body = {"game": "mottainai", "players": 3, "seats": seats, "bots_before_join": True}
+                    (await client.post("/api/tables", json=body)).raise_for_status()
+            await stop.wait()
+        elif kind in ("sync", "slow"):
+            # A long table to watch: bots play it out (sync) or keep playing (slow reader).
+            seats = [{"kind": "bot", "level": "random"}] * 4
+            body = {"game": "mottainai", "players": 4, "seats": seats, "bots_before_join": True}
+            async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+                made = [(await client.post("/api/tables", json=body)).json() for _ in range(4 if kind == "sync" else 2)]
+            ws_base = base.replace("http://", "ws://")
+            watchers = 1 if kind == "sync" else 10  # slow: 10 spectators that never read, on each of 2 tables
+            sockets = [
+                await connect(
+                    f"{ws_base}/ws/tables/{m['table']['id']}?token={m['spectator_token']}",
+                    max_size=1 << 24,
+                    ping_interval=None,
+                )
+                for m in made
+                for _ in range(watchers)
+            ]
+            held.extend(sockets)
+            if kind == "slow":
+                await stop.wait()  # never read a frame
+            else:
+                while not stop.is_set():
+                    for ws in sockets:
+                        with contextlib.suppress(Exception):
+                            await ws.send(json.dumps({"type": "sync"}))
+                    await asyncio.sleep(1 / 16)
+        else:
+            raise SystemExit(f"unknown --abuse kind {kind!r}: sync, slow, idle, expert")
+    finally:
+        for h in held:
+            with contextlib.suppress(Exception):
+                if isinstance(h, tuple):
+                    h[1].close()
+                else:
+                    await h.close()
+
+
+async def run_with_abuse(base: str, kind: str, players: int, bot: str, seconds: float, seed: int) -> dict[str, Any]:
+    stop = asyncio.Event()
+    abuser = asyncio.get_running_loop().create_task(abuse(kind, base, stop))
+    await asyncio.sleep(3)  # the abuse is under way before the measured tables start
+    try:
+        return await run_n(base, 10, players, bot, seconds, seed)
+    finally:
+        stop.set()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(abuser, 30)
 
 
 async def create_tables(base: str, n: int, players: int, bot: str) -> list[dict[str, Any]]:
@@ -119,9 +248,13 @@ async def play_client(
     return sent, bool(state.get("over")), int(state.get("version", 0))
 
 
+SERVER_PID: int | None = None  # the server under measurement (its CPU is read around each run)
+
+
 async def run_n(base: str, n: int, players: int, bot: str, max_seconds: float, seed: int) -> dict[str, Any]:
     tables = await create_tables(base, n, players, bot)
     latencies: list[float] = []
+    cpu0 = cpu_seconds(SERVER_PID) if SERVER_PID else 0.0
     start = time.perf_counter()
     stop_at = time.monotonic() + max_seconds
     results = await asyncio.gather(
@@ -129,6 +262,7 @@ async def run_n(base: str, n: int, players: int, bot: str, max_seconds: float, s
         return_exceptions=True,
     )
     elapsed = time.perf_counter() - start
+    cores = (cpu_seconds(SERVER_PID) - cpu0) / elapsed if SERVER_PID else None
     failures = [r for r in results if isinstance(r, BaseException)]
     ok = [r for r in results if not isinstance(r, BaseException)]
     sent = sum(r[0] for r in ok)
@@ -142,6 +276,7 @@ async def run_n(base: str, n: int, players: int, bot: str, max_seconds: float, s
 
     return {
         "tables": n,
+        "server_cores": round(cores, 2) if cores is not None else None,
         "seconds": round(elapsed, 2),
         "games_finished": sum(1 for r in ok if r[1]),
         "client_failures": len(failures),
@@ -156,6 +291,35 @@ async def run_n(base: str, n: int, players: int, bot: str, max_seconds: float, s
     }
 
 
+def report(row: dict[str, Any], label: str) -> None:
+    print(
+        f"{label:>12}  {row['decisions_per_second']:8.1f} decisions/s  "
+        f"{row['client_actions_per_second']:7.1f} client actions/s  "
+        f"p50 {row['latency_ms_p50']} ms  p99 {row['latency_ms_p99']} ms  "
+        f"server CPU {row.get('server_cores', '?')} cores  "
+        f"games finished {row['games_finished']}/{row['tables']} in {row['seconds']} s"
+        + (f"  FAILURES {row['client_failures']}: {row['first_failure']}" if row["client_failures"] else ""),
+        flush=True,
+    )
+
+
+def measured(url: str, workers: int, job: Any) -> dict[str, Any]:
+    """Start a server on ``url`` and run ``job(base)`` against it (its CPU measured around the play)."""
+    global SERVER_PID
+    port = free_port()
+    proc = start_server(url, port, workers)
+    SERVER_PID = proc.pid
+    try:
+        time.sleep(1 if workers == 1 else 3)  # a site's processes all up before the clock starts
+        return asyncio.run(job(f"http://127.0.0.1:{port}"))
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", default="10,100,500", help="comma-separated N (tables = clients)")
@@ -163,40 +327,59 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bot", default="medium", help="bot level in the other seats (random is cheapest)")
     parser.add_argument("--max-seconds", type=float, default=60.0, help="time cap per N")
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file per N")
+    parser.add_argument("--postgres", action="store_true", help="a throw-away PostgreSQL, a fresh database per N")
+    parser.add_argument("--workers", type=int, default=1, help="server processes (more than 1: PostgreSQL)")
+    parser.add_argument("--abuse", default="", help="comma-separated: sync, slow, idle, expert")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     sizes = [int(x) for x in args.tables.split(",") if x.strip()]
     rows = []
-    with tempfile.TemporaryDirectory(prefix="parlor-bench-") as tmp:
-        for n in sizes:
-            url = args.database_url or f"sqlite:///{os.path.join(tmp, f'bench-{n}.db')}"
-            port = free_port()
-            proc = start_server(url, port)
-            try:
-                row = asyncio.run(
-                    run_n(f"http://127.0.0.1:{port}", n, args.players, args.bot, args.max_seconds, args.seed)
+    pg = start_postgres() if args.postgres else None
+    try:
+        with tempfile.TemporaryDirectory(prefix="parlor-bench-") as tmp:
+
+            def fresh(name: str) -> str:
+                if pg is not None:
+                    return pg.new_database()
+                return args.database_url or f"sqlite:///{os.path.join(tmp, f'bench-{name}.db')}"
+
+            for n in sizes if not args.abuse else []:
+                row = measured(
+                    fresh(str(n)),
+                    args.workers,
+                    lambda base, n=n: run_n(base, n, args.players, args.bot, args.max_seconds, args.seed),
                 )
-            finally:
-                proc.terminate()
-                try:
-                    proc.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-            rows.append(row)
-            if not args.json:
-                print(
-                    f"N={n:4d}  {row['decisions_per_second']:8.1f} decisions/s  "
-                    f"{row['client_actions_per_second']:7.1f} client actions/s  "
-                    f"p50 {row['latency_ms_p50']} ms  p99 {row['latency_ms_p99']} ms  "
-                    f"games finished {row['games_finished']}/{n} in {row['seconds']} s"
-                    + (
-                        f"  FAILURES {row['client_failures']}: {row['first_failure']}" if row["client_failures"] else ""
+                rows.append(row)
+                if not args.json:
+                    report(row, f"N={n}")
+            for kind in [k.strip() for k in args.abuse.split(",") if k.strip()]:
+                quiet = measured(
+                    fresh(kind + "-alone"),
+                    args.workers,
+                    lambda base: run_n(base, 10, args.players, args.bot, args.max_seconds, args.seed),
+                )
+                loud = measured(
+                    fresh(kind),
+                    args.workers,
+                    lambda base, kind=kind: run_with_abuse(
+                        base, kind, args.players, args.bot, args.max_seconds, args.seed
                     ),
-                    flush=True,
                 )
+                ratio = (loud["latency_ms_p99"] or 0) / max(quiet["latency_ms_p99"] or 1e-9, 1e-9)
+                row = {"abuse": kind, "alone": quiet, "beside": loud, "p99_ratio": round(ratio, 2)}
+                rows.append(row)
+                if not args.json:
+                    report(quiet, "alone")
+                    report(loud, f"+{kind}")
+                    print(f"{'':>12}  p99 ratio beside '{kind}': {ratio:.2f}x", flush=True)
+    finally:
+        if pg is not None:
+            pg.stop()
     if args.json:
-        print(json.dumps({"players": args.players, "bot": args.bot, "results": rows}, indent=2))
+        print(
+            json.dumps({"players": args.players, "bot": args.bot, "workers": args.workers, "results": rows}, indent=2)
+        )
 
 
 if __name__ == "__main__":
