@@ -334,7 +334,7 @@ class Narrator:
             ),
             "kite_copy": lambda: "  " + says("make", f"Kite a copy of {c}"),
             "kite_give": lambda: "  " + says("put", f"{c} into {self.whose(d['to'])} craft bench (Kite)"),
-            "no_task_prayer": lambda: "  " + says("pray", "(no task)"),
+            "no_task_prayer": lambda: "  " + says("have", "no task to perform at noon"),
             "puppet": lambda: "  " + says("swap", f"hands with {self.who(d['target']).replace('You', 'you')} (Puppet)"),
             "start_card_dealt": lambda: f"{w} {'get' if mine else 'gets'} a face-down starting card",
             "take_sale": lambda: "  " + says("take", f"{c} from {self.whose(owner)} sales (Ring)"),
