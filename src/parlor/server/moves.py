@@ -68,7 +68,7 @@ def undo_refusal(table: LiveTable, seat: int | None) -> str | None:
             record = table.state.record()
             record["actions"] = record["actions"][:-1]
             before = replay(record)
-        action = table.game.action_from_json(table.state.record()["actions"][-1][1])
+        action = table.state.history()[-1][1]
         events = [e for i, e in table.events if i == last]
         table.reveals[last] = shows_hidden(before, seat, action, events, table.seed ^ last)
     if table.reveals[last]:
