@@ -22,6 +22,8 @@ import math
 import time
 from collections.abc import Callable
 
+from mypy_extensions import mypyc_attr
+
 from parlor.core.actions import Action
 from parlor.core.game import Game, Result, State
 from parlor.core.rng import FastRng, Rng
@@ -106,6 +108,7 @@ class Node:
         self.reward = 0.0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ISMCTSBot:
     """ISMCTS with an iteration budget (deterministic under its seed) and an optional time cap."""
 
@@ -170,7 +173,7 @@ class ISMCTSBot:
             key=lambda c: (c.visits, c.reward),
             default=None,
         )
-        return best.action if best is not None else legal[rng.below(len(legal))]
+        return best.action if best is not None else legal[rng.below(len(legal))]  # type: ignore[return-value]  # children hold actions
 
     @staticmethod
     def decided(root: Node, remaining: int) -> bool:
