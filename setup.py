@@ -1,0 +1,113 @@
+"""Build Parlor, compiling the engine's hot modules with mypyc when it can (issue 17).
+
+The rules stay one Python source. With a C compiler present, ``pip install .`` and
+``pip install -e .`` compile the modules in ``COMPILED`` with mypyc (the pure-Python
+files are installed beside them all the same); without one, or when mypyc or the
+compiler fails, the install falls back to pure Python with a one-line notice.
+``PARLOR_PURE=1`` at install time skips compiling. At run time ``parlor.BUILD``
+says which build is in use ("compiled" or "pure").
+
+Knobs: ``MYPYC_OPT_LEVEL`` (mypyc's default is 3), ``PARLOR_MYPYC_MULTI_FILE=1``
+(one C file per module, which parallel builds can compile side by side).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+# The hot path: the engine core, each game's state, rules and views, and the search.
+# Not the action classes (core/actions.py, games/*/actions.py): mypyc turns a dataclass's
+# ``TYPE: ClassVar[str]`` into a field, and actions are made once per game anyway.
+COMPILED = [
+    "src/parlor/core/events.py",
+    "src/parlor/core/game.py",
+    "src/parlor/core/rng.py",
+    "src/parlor/games/mamma_mia/rules.py",
+    "src/parlor/games/mamma_mia/views.py",
+    "src/parlor/games/sweet_nose/rules.py",
+    "src/parlor/games/sweet_nose/views.py",
+    "src/parlor/games/mottainai/cards.py",
+    "src/parlor/games/mottainai/rules.py",
+    "src/parlor/games/mottainai/views.py",
+    "src/parlor/bots/ismcts.py",
+]
+
+
+def notice(message: str) -> None:
+    print(f"parlor: {message}", file=sys.stderr)
+
+
+# setuptools commands that build modules (metadata-only runs need no mypy pass).
+BUILD_COMMANDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
+
+
+def remove_inplace_builds() -> None:
+    """Delete compiled modules an earlier editable install left beside the sources.
+
+    Python imports ``rules.cpython-311-….so`` before ``rules.py``, so a stale one would run
+    old code (or shadow a pure-Python install); every editable build starts from none.
+    """
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "src")
+    for folder, _dirs, files in os.walk(root):
+        for name in files:
+            ours = name.startswith("parlor") or "__mypyc" in name or "parlor" in folder
+            if name.endswith((".so", ".pyd")) and ours:
+                os.remove(os.path.join(folder, name))
+
+
+def compiled_extensions() -> list:
+    if not BUILD_COMMANDS.intersection(sys.argv[1:]):
+        return []
+    if {"editable_wheel", "develop", "--inplace", "-i"}.intersection(sys.argv[1:]):
+        remove_inplace_builds()
+    if os.environ.get("PARLOR_PURE", "") not in ("", "0"):
+        notice("PARLOR_PURE is set: installing the pure-Python build")
+        return []
+    try:
+        from mypyc.build import mypycify
+
+        opt_level = os.environ.get("MYPYC_OPT_LEVEL", "3")
+        multi_file = os.environ.get("PARLOR_MYPYC_MULTI_FILE", "") not in ("", "0")
+        return mypycify(COMPILED, opt_level=opt_level, multi_file=multi_file)
+    except BaseException as exc:  # mypy missing or the sources do not type-check: still install
+        notice(f"mypyc could not compile the engine ({type(exc).__name__}: {exc}); installing the pure-Python build")
+        return []
+
+
+class OptionalBuildExt(build_ext):
+    """Compile the extensions; on any compiler failure install pure Python instead."""
+
+    def run(self) -> None:
+        if not self.extensions:
+            return
+        start = time.perf_counter()
+        try:
+            super().run()
+        except BaseException as exc:  # no C compiler, missing headers, a compiler error
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            self._remove_outputs()
+            self.extensions = []
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            notice(f"no compiled build (C compile failed: {first}); installing the pure-Python build")
+            return
+        notice(f"compiled the engine with mypyc in {time.perf_counter() - start:.0f} s")
+
+    def _remove_outputs(self) -> None:
+        # A half-built set of modules must not shadow the pure ones.
+        for path in self.get_outputs():
+            if os.path.exists(path):
+                os.remove(path)
+        if self.inplace:
+            for ext in self.extensions:
+                path = self.get_ext_fullpath(ext.name)
+                if os.path.exists(path):
+                    os.remove(path)
+
+
+setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})
