@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from mypy_extensions import mypyc_attr
 
@@ -81,7 +81,7 @@ def result_rewards(result: Result) -> list[float]:
     return out
 
 
-def margin_rewards(scores: "list[int] | tuple[int, ...]", scale: float) -> list[float]:
+def margin_rewards(scores: Sequence[float], scale: float) -> list[float]:
     """Rewards for an unfinished game judged by provisional scores: the win part is a
     logistic of the lead over the best opponent (``scale`` points of lead ≈ 73%), the rank
     part as in ``result_rewards``."""
