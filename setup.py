@@ -60,12 +60,39 @@ def remove_inplace_builds() -> None:
                 os.remove(os.path.join(folder, name))
 
 
+def inplace_builds_current() -> bool:
+    """Are an earlier editable build's modules all there and newer than every engine source?
+
+    Then an editable reinstall (``scripts/serve``, ``scripts/test`` run it every time) keeps
+    them instead of compiling for minutes again. Conservative: any ``.py`` of the core, the
+    games or the bots, or this file, being newer means a new build.
+    """
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    src = os.path.join(here, "src")
+    sources = [os.path.join(here, "setup.py"), os.path.join(here, "pyproject.toml")]
+    for part in ("core", "games", "bots"):
+        for folder, _dirs, files in os.walk(os.path.join(src, "parlor", part)):
+            sources += [os.path.join(folder, f) for f in files if f.endswith(".py")]
+    suffix = EXTENSION_SUFFIXES[0]
+    built = [os.path.join(here, path[: -len(".py")] + suffix) for path in COMPILED]
+    built += [os.path.join(src, f) for f in os.listdir(src) if "__mypyc" in f and f.endswith(suffix)]
+    if len(built) != len(COMPILED) + 1 or not all(os.path.exists(path) for path in built):
+        return False
+    return min(map(os.path.getmtime, built)) > max(map(os.path.getmtime, sources))
+
+
 def compiled_extensions() -> list:
     if not BUILD_COMMANDS.intersection(sys.argv[1:]):
         return []
+    pure = os.environ.get("PARLOR_PURE", "") not in ("", "0")
     if {"editable_wheel", "develop", "--inplace", "-i"}.intersection(sys.argv[1:]):
+        if not pure and inplace_builds_current():
+            notice("the compiled modules in src/ are newer than every source: kept, not recompiled")
+            return []
         remove_inplace_builds()
-    if os.environ.get("PARLOR_PURE", "") not in ("", "0"):
+    if pure:
         notice("PARLOR_PURE is set: installing the pure-Python build")
         return []
     try:
