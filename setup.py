@@ -121,6 +121,8 @@ class OptionalBuildExt(build_ext):
             self._remove_outputs()
             self.extensions = []
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            if len(first) > 100:
+                first = first[:97] + "..."
             notice(f"no compiled build (C compile failed: {first}); installing the pure-Python build")
             return
         notice(f"compiled the engine with mypyc in {time.perf_counter() - start:.0f} s")
