@@ -7,8 +7,9 @@ compiler fails, the install falls back to pure Python with a one-line notice.
 ``PARLOR_PURE=1`` at install time skips compiling. At run time ``parlor.BUILD``
 says which build is in use ("compiled" or "pure").
 
-Knobs: ``MYPYC_OPT_LEVEL`` (mypyc's default is 3), ``PARLOR_MYPYC_MULTI_FILE=1``
-(one C file per module, which parallel builds can compile side by side).
+Knob: ``MYPYC_OPT_LEVEL`` (the C compiler's -O level, 3 by default; 1 compiles in about
+60% of the time, for a development loop). Compiling is one C file on one core: 2.5-3 minutes
+at -O3 on the 2-core development machine (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -98,9 +99,7 @@ def compiled_extensions() -> list:
     try:
         from mypyc.build import mypycify
 
-        opt_level = os.environ.get("MYPYC_OPT_LEVEL", "3")
-        multi_file = os.environ.get("PARLOR_MYPYC_MULTI_FILE", "") not in ("", "0")
-        return mypycify(COMPILED, opt_level=opt_level, multi_file=multi_file)
+        return mypycify(COMPILED, opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"))
     except BaseException as exc:  # mypy missing or the sources do not type-check: still install
         notice(f"mypyc could not compile the engine ({type(exc).__name__}: {exc}); installing the pure-Python build")
         return []
