@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+
+from mypy_extensions import mypyc_attr
 
 from parlor.core.actions import Action
 from parlor.core.game import Game, Result, State
@@ -79,7 +81,7 @@ def result_rewards(result: Result) -> list[float]:
     return out
 
 
-def margin_rewards(scores: "list[int] | tuple[int, ...]", scale: float) -> list[float]:
+def margin_rewards(scores: Sequence[float], scale: float) -> list[float]:
     """Rewards for an unfinished game judged by provisional scores: the win part is a
     logistic of the lead over the best opponent (``scale`` points of lead ≈ 73%), the rank
     part as in ``result_rewards``."""
@@ -106,6 +108,7 @@ class Node:
         self.reward = 0.0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ISMCTSBot:
     """ISMCTS with an iteration budget (deterministic under its seed) and an optional time cap."""
 
@@ -170,7 +173,7 @@ class ISMCTSBot:
             key=lambda c: (c.visits, c.reward),
             default=None,
         )
-        return best.action if best is not None else legal[rng.below(len(legal))]
+        return best.action if best is not None else legal[rng.below(len(legal))]  # type: ignore[return-value]  # children hold actions
 
     @staticmethod
     def decided(root: Node, remaining: int) -> bool:

@@ -52,7 +52,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        print(f"parlor {parlor.__version__}")
+        print(f"parlor {parlor.__version__}, {parlor.build_description()}")
         raise typer.Exit()
 
 

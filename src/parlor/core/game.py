@@ -16,16 +16,19 @@ Subclasses provide ``_legal_actions``, ``_apply``, ``view``, ``determinize``,
 from __future__ import annotations
 
 import json
+import operator
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from .actions import Action, ActionSpace
 from .errors import IllegalAction, ParlorError, StateError
 from .events import Event
 from .options import OptionError, options_from_json, options_to_json
-from .rng import Rng
+from .rng import AnyRng, Rng
 
 # The record and saved-state format version, written into every record and saved state.
 # "2" (issue 12): single-option decisions whose forcedness is hidden are now asked and
@@ -98,7 +101,7 @@ class State(ABC):
         """
 
     @abstractmethod
-    def determinize(self, seat: int, rng: Rng) -> "State": ...
+    def determinize(self, seat: int, rng: AnyRng) -> "State": ...
 
     @abstractmethod
     def clone(self) -> "State": ...
@@ -171,16 +174,22 @@ class State(ABC):
         self._legal = legal
         return legal
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    # The public entry points take ``Any`` and check it themselves: compiled code would turn a
+    # wrongly typed argument into a TypeError, and the engine promises its own errors (issue 17).
+    def legal_actions(self, seat: Any) -> list[Action]:
         """The actions ``seat`` may take now (empty if it is not that seat's turn)."""
+        if type(seat) is not int:
+            seat = _seat_number(seat)
         if seat not in self.to_move:
             return []
         if self._legal_seat == seat and self._legal is not None:
             return self._legal[:]
         return self._cached_legal(seat)[:]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def apply(self, seat: Any, action: Action) -> list[Event]:
         """Play ``action`` for ``seat``; returns the events. Illegal input raises and changes nothing."""
+        if type(seat) is not int:
+            seat = _seat_number(seat)
         if seat not in self.to_move:
             if not self.to_move:
                 raise IllegalAction("the game is over")
@@ -240,7 +249,7 @@ class State(ABC):
             else:
                 return
 
-    def apply_json(self, seat: int, data: Any) -> list[Event]:
+    def apply_json(self, seat: Any, data: Any) -> list[Event]:
         return self.apply(seat, self.game.actions.from_json(data))
 
     # ---- history and records ---------------------------------------------------------------
@@ -291,6 +300,28 @@ class State(ABC):
         return f"<{self.game.name} state, {self.players} players, to move {list(self.to_move)}>"
 
 
+def _seat_number(seat: Any) -> int:
+    """A seat passed to a public entry point, as an ``int`` (NumPy integers too); else IllegalAction."""
+    if isinstance(seat, bool) or not hasattr(type(seat), "__index__"):
+        raise IllegalAction(f"a seat is an integer, got {seat!r}")
+    return operator.index(seat)
+
+
+def _remembering(build: Any) -> Any:
+    """``build`` (a game's ``scenario``), remembering the JSON it was given (a module-level
+    closure: mypyc cannot compile one inside ``__init_subclass__``)."""
+
+    def scenario(self: "Game", data: Mapping[str, Any]) -> State:
+        state = build(self, data)
+        state._scenario = json.loads(json.dumps(data))  # a private copy, plain JSON
+        return state
+
+    scenario.__doc__ = build.__doc__
+    scenario._remembers = True  # type: ignore[attr-defined]
+    return scenario
+
+
+@mypyc_attr(native_class=False)  # games subclass it in plain Python; __init_subclass__ patches methods
 class Game(ABC):
     """The facts of one game, stated once; subclasses fill in the class attributes."""
 
@@ -319,15 +350,7 @@ class Game(ABC):
         build = cls.__dict__.get("scenario")
         if build is None or getattr(build, "_remembers", False):
             return
-
-        def scenario(self: "Game", data: Mapping[str, Any]) -> State:
-            state = build(self, data)
-            state._scenario = json.loads(json.dumps(data))  # a private copy, plain JSON
-            return state
-
-        scenario.__doc__ = build.__doc__
-        scenario._remembers = True  # type: ignore[attr-defined]
-        cls.scenario = scenario  # type: ignore[method-assign]
+        cls.scenario = _remembering(build)  # type: ignore[method-assign]
 
     # ---- shared --------------------------------------------------------------------------
     @property
@@ -337,7 +360,7 @@ class Game(ABC):
     def action_id(self, action: Action) -> int:
         return self.actions.id(action)
 
-    def action_from_id(self, action_id: int) -> Action:
+    def action_from_id(self, action_id: Any) -> Action:
         return self.actions.from_id(action_id)
 
     def action_from_json(self, data: Any) -> Action:
@@ -384,7 +407,7 @@ class Game(ABC):
         """Words for why ``options`` narrow the player range (``" with team_play=true"``)."""
         return " with these options"
 
-    def options_for(self, players: int, given: Mapping[str, Any] | None = None) -> Any:
+    def options_for(self, players: Any, given: Mapping[str, Any] | None = None) -> Any:
         """The ``Options`` a ``players``-player game starts with when ``given`` are the options a
         person chose (a JSON mapping): a game may switch an option that count needs and that was
         not given (Mottainai: 6 players set ``max_players=6``). Raises ``OptionError`` for bad
@@ -394,11 +417,11 @@ class Game(ABC):
         self.check_players(players, options)
         return options
 
-    def default_options(self, players: int) -> Any:
+    def default_options(self, players: Any) -> Any:
         """The options a new game gets when none are given (the spec's defaults)."""
         return self.options_for(players, {})
 
-    def new_game(self, players: int, seed: int = 0, options: Any = None) -> State:
+    def new_game(self, players: Any, seed: Any = 0, options: Any = None) -> State:
         if options is None:
             options = self.default_options(players)
         elif isinstance(options, Mapping):
@@ -455,7 +478,7 @@ class Game(ABC):
             if type(rng_state) is not int or not 0 <= rng_state < 1 << 64:
                 raise StateError("rng must be a 64-bit unsigned integer")
             state.rng = Rng(state=rng_state)
-            history = None
+            history: Any = None
             for seat, action in data["history"]:
                 history = (history, int(seat), self.actions.from_json(action))
             state._history = history

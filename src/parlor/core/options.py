@@ -159,6 +159,7 @@ def parse_option_text(cls: type, text: str) -> tuple[str, Any]:
     if "=" not in text:
         raise OptionError(f"write options as name=value, got {text!r}")
     name, raw = (s.strip() for s in text.split("=", 1))
+    value: Any
     name, value = renamed(cls, name, raw)
     if not isinstance(value, str):  # an old value already translated (``first_player=seat0`` -> 0)
         return name, value
@@ -167,7 +168,7 @@ def parse_option_text(cls: type, text: str) -> tuple[str, Any]:
     if name not in fields:
         raise OptionError(f"unknown rule option {name!r}; known: {', '.join(sorted(fields))}")
     base, allowed = fields[name][0], fields[name][1]
-    value: Any = raw
+    value = raw
     if raw.lower() in ("none", "null") and _optional(cls, name):
         return name, None
     if allowed is not None and raw not in allowed:

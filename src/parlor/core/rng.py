@@ -109,3 +109,7 @@ class FastRng:
     def fork(self) -> Rng:
         """An independent records-grade generator for a sampled world (advances this one)."""
         return Rng(state=self._random.getrandbits(64))
+
+
+# What ``State.determinize`` accepts: the records' generator or the search's (compiled code checks it).
+AnyRng = Rng | FastRng

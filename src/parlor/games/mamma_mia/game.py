@@ -24,7 +24,7 @@ class MammaMia(Game):
     summary = "Fill the oven with toppings and orders, remember what went in, and bake the most pizzas."
 
     def _new_state(self, players: int, seed: int, options: Any, deal: bool = True) -> MammaMiaState:
-        state = object.__new__(MammaMiaState)
+        state = MammaMiaState.__new__(MammaMiaState)
         state._init_base(self, players, seed, options)
         if deal:
             setup(state)

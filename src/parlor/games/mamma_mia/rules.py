@@ -18,7 +18,7 @@ from parlor.core.actions import Action
 from parlor.core.events import Event, private, public
 from parlor.core.game import Result, State
 from parlor.core.options import OptionError
-from parlor.core.rng import Rng
+from parlor.core.rng import AnyRng
 
 from . import actions as A
 from .data import (
@@ -47,6 +47,7 @@ STEP_NAMES = ("toppings", "order", "refill", "joker", "rarest", "top_up", "over"
 SUPPLY, WAITER = "supply", "waiter"
 _BOTH_SOURCES, _SUPPLY_ONLY, _WAITER_ONLY = (SUPPLY, WAITER), (SUPPLY,), (WAITER,)
 # Legal lists are never changed in place (the engine hands out copies), so they can be shared.
+_FILL_CHOICES: dict[tuple[str, ...], list[Action]]
 _FILL_CHOICES = {s: [A.DRAW[x] for x in s] for s in (_BOTH_SOURCES, _SUPPLY_ONLY, _WAITER_ONLY)}
 _KIND_RANGE = range(NUM_KINDS)
 
@@ -119,7 +120,7 @@ class MammaMiaState(State):
 
     # ------------------------------------------------------------------ cloning
     def clone(self) -> "MammaMiaState":
-        c = object.__new__(MammaMiaState)
+        c = MammaMiaState.__new__(MammaMiaState)
         self._copy_base_into(c)
         c.round = self.round
         c.step = self.step
@@ -667,7 +668,7 @@ class MammaMiaState(State):
 
         return view(self, seat, recall)
 
-    def determinize(self, seat: int, rng: Rng) -> "MammaMiaState":
+    def determinize(self, seat: int, rng: AnyRng) -> "MammaMiaState":
         """A full state ``seat`` cannot tell apart from this one (§8).
 
         Hidden: other hands, the supply's order and content, every waiter's shuffled part

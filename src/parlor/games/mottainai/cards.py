@@ -78,10 +78,8 @@ from .data import (
     WINGS,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only (they stay strings in pure Python; mypyc reads them)
     from .rules import MottainaiState as S
-else:
-    S = Any
 
 CARD = CARD_IDS
 EVERYONE = -2
@@ -94,14 +92,25 @@ def _uniq(cards: tuple[int, ...]) -> list[int]:
     return sorted(set(cards))
 
 
-def _decide(kind: str) -> Callable:
-    def register(legal: Callable) -> Callable:
-        def wrap(act: Callable) -> Callable:
-            DECIDE[kind] = (legal, act)
-            return act
+class _Decision:
+    """A decision's legal-move function, with ``.act`` to register the handler of its answer
+    (an object rather than an attribute set on the function: compiled functions take none)."""
 
-        legal.act = wrap  # type: ignore[attr-defined]
-        return legal
+    def __init__(self, kind: str, legal: Callable) -> None:
+        self.kind = kind
+        self.legal = legal
+
+    def __call__(self, s: S, frame: tuple) -> list[Action]:
+        return self.legal(s, frame)
+
+    def act(self, act: Callable) -> Callable:
+        DECIDE[self.kind] = (self.legal, act)
+        return act
+
+
+def _decide(kind: str) -> Callable[[Callable], _Decision]:
+    def register(legal: Callable) -> _Decision:
+        return _Decision(kind, legal)
 
     return register
 
@@ -156,7 +165,7 @@ def umbrella_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @umbrella_legal.act
-def umbrella_act(s: S, frame: tuple, action: Action) -> None:
+def umbrella_act(s: S, frame: tuple, action: Any) -> None:
     s.stack.pop()
     if type(action) is A.PickCard:
         card = CARD_INDEX[action.card]
@@ -190,7 +199,7 @@ def kite_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @kite_legal.act
-def kite_act(s: S, frame: tuple, action: Action) -> None:
+def kite_act(s: S, frame: tuple, action: Any) -> None:
     s.stack.pop()
     if type(action) is A.Decline:
         return
@@ -207,7 +216,7 @@ def kite_copy_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @kite_copy_legal.act
-def kite_copy_act(s: S, frame: tuple, action: Action) -> None:
+def kite_copy_act(s: S, frame: tuple, action: Any) -> None:
     s.stack.pop()
     p, card = s.active, CARD_INDEX[action.card]
     if KITE not in s.works_of(p):  # the Kite left meanwhile (cannot happen in the morning)
@@ -235,7 +244,7 @@ def chopsticks_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @chopsticks_legal.act
-def chopsticks_act(s: S, frame: tuple, action: Action) -> None:
+def chopsticks_act(s: S, frame: tuple, action: Any) -> None:
     """Chopsticks: the old task goes to your sales instead of the floor."""
     from .rules import discard_old_task
 
@@ -260,7 +269,7 @@ def fan_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @fan_legal.act
-def fan_act(s: S, frame: tuple, action: Action) -> None:
+def fan_act(s: S, frame: tuple, action: Any) -> None:
     """Keep the chosen card on top; the others go to the bottom in the order the player picks."""
     s.stack.pop()
     keep = CARD_INDEX[action.card]
@@ -292,7 +301,7 @@ def fan_order_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @fan_order_legal.act
-def fan_order_act(s: S, frame: tuple, action: Action) -> None:
+def fan_order_act(s: S, frame: tuple, action: Any) -> None:
     """The picked card goes to the bottom first; the other one under it."""
     s.stack.pop()
     _, others, keep = frame
@@ -332,7 +341,7 @@ def dice_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @dice_legal.act
-def dice_act(s: S, frame: tuple, action: Action) -> None:
+def dice_act(s: S, frame: tuple, action: Any) -> None:
     s.stack.pop()
     if type(action) is A.PickWing:
         complete_top_free(s, s.active, WING_INDEX[action.wing], "dice")
@@ -430,7 +439,7 @@ def take_floor_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @take_floor_legal.act
-def take_floor_act(s: S, frame: tuple, action: Action) -> None:
+def take_floor_act(s: S, frame: tuple, action: Any) -> None:
     if type(action) is A.Done:
         s.stack.pop()
         return
@@ -451,7 +460,7 @@ def tablet_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @tablet_legal.act
-def tablet_act(s: S, frame: tuple, action: Action) -> None:
+def tablet_act(s: S, frame: tuple, action: Any) -> None:
     """Return the whole floor, or restock it until it shows a Stone and a Metal card."""
     s.stack.pop()
     s.ret_batch = 0
@@ -479,7 +488,7 @@ def floor_return_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @floor_return_legal.act
-def floor_return_act(s: S, frame: tuple, action: Action) -> None:
+def floor_return_act(s: S, frame: tuple, action: Any) -> None:
     """Tablet: the picked floor card goes under the deck next; the last kind goes by itself."""
     return_floor(s, [CARD_INDEX[action.card]])
     if len(set(s.floor)) <= 1:
@@ -497,7 +506,7 @@ def jar_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @jar_legal.act
-def jar_act(s: S, frame: tuple, action: Action) -> None:
+def jar_act(s: S, frame: tuple, action: Any) -> None:
     """Every opponent hands you all their hand cards of the named material (face down)."""
     s.stack.pop()
     p, m = s.active, MATERIAL_INDEX[action.material]
@@ -530,7 +539,7 @@ def shuriken_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @shuriken_legal.act
-def shuriken_act(s: S, frame: tuple, action: Action) -> None:
+def shuriken_act(s: S, frame: tuple, action: Any) -> None:
     """Take a work of an opponent with more works than you into a wing of yours."""
     s.stack.pop()
     if type(action) is A.Decline:
@@ -546,7 +555,7 @@ def place_work_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @place_work_legal.act
-def place_work_act(s: S, frame: tuple, action: Action) -> None:
+def place_work_act(s: S, frame: tuple, action: Any) -> None:
     s.stack.pop()
     _, card, owner, from_wing = frame
     s.take_work(owner, card, from_wing)  # the work stays with its owner until it is placed
@@ -577,7 +586,7 @@ def poem_wing_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @poem_wing_legal.act
-def poem_wing_act(s: S, frame: tuple, action: Action) -> None:
+def poem_wing_act(s: S, frame: tuple, action: Any) -> None:
     s.stack.pop()
     complete_top_free(s, s.active, WING_INDEX[action.wing], "poem")
 
@@ -592,7 +601,7 @@ def amulet_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @amulet_legal.act
-def amulet_act(s: S, frame: tuple, action: Action) -> None:
+def amulet_act(s: S, frame: tuple, action: Any) -> None:
     """A craft bench card to your sales."""
     s.stack.pop()
     card = CARD_INDEX[action.card]
@@ -624,7 +633,7 @@ def cloak_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @cloak_legal.act
-def cloak_act(s: S, frame: tuple, action: Action) -> None:
+def cloak_act(s: S, frame: tuple, action: Any) -> None:
     s.stack.pop()
     if type(action) is A.Decline:
         return
@@ -669,7 +678,7 @@ def ring_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @ring_legal.act
-def ring_act(s: S, frame: tuple, action: Action) -> None:
+def ring_act(s: S, frame: tuple, action: Any) -> None:
     """Ring: after a sale, take a sale of an opponent who has more sales than you."""
     if type(action) is A.Decline:
         s.stack.pop()
@@ -694,7 +703,7 @@ def plane_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @plane_legal.act
-def plane_act(s: S, frame: tuple, action: Action) -> None:
+def plane_act(s: S, frame: tuple, action: Any) -> None:
     """Plane: after a real collection, switch one of your works to the other wing."""
     if type(action) is A.Decline:
         s.stack.pop()
@@ -723,7 +732,7 @@ def after_prayer_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @after_prayer_legal.act
-def after_prayer_act(s: S, frame: tuple, action: Action) -> None:
+def after_prayer_act(s: S, frame: tuple, action: Any) -> None:
     """Gong: three more cards, Gong goes to your waiting area. Cup: return Cup, end the game."""
     p = s.active
     if type(action) is A.Done:
@@ -755,7 +764,7 @@ def pinwheel_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @pinwheel_legal.act
-def pinwheel_act(s: S, frame: tuple, action: Action) -> None:
+def pinwheel_act(s: S, frame: tuple, action: Any) -> None:
     """Pinwheel: return a hand card; then you may draw one."""
     s.stack.pop()
     s.return_from_hand(s.active, CARD_INDEX[action.card])
@@ -768,7 +777,7 @@ def pinwheel_draw_legal(s: S, frame: tuple) -> list[Action]:
 
 
 @pinwheel_draw_legal.act
-def pinwheel_draw_act(s: S, frame: tuple, action: Action) -> None:
+def pinwheel_draw_act(s: S, frame: tuple, action: Any) -> None:
     s.stack.pop()
     if type(action) is A.UseEffect:
         s.draw(s.active)

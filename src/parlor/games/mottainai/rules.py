@@ -23,7 +23,7 @@ from parlor.core.actions import Action
 from parlor.core.events import Event, private, public
 from parlor.core.game import Result, State
 from parlor.core.options import OptionError
-from parlor.core.rng import Rng
+from parlor.core.rng import AnyRng
 
 from . import actions as A
 from . import cards as C
@@ -171,7 +171,7 @@ class MottainaiState(State):
 
     # ------------------------------------------------------------------ cloning
     def clone(self) -> "MottainaiState":
-        c = object.__new__(MottainaiState)
+        c = MottainaiState.__new__(MottainaiState)
         self._copy_base_into(c)
         c.deck = self.deck[:]
         c.deck_info = self.deck_info[:]
@@ -526,7 +526,7 @@ class MottainaiState(State):
         return self.pending
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
-        self.ev = events = []
+        self.ev = events = []  # type: ignore[var-annotated]
         if type(action) not in _RETURN_BATCH_ACTIONS:
             self.ret_batch = 0
         frame = self.stack[-1]
@@ -544,7 +544,7 @@ class MottainaiState(State):
 
         return view(self, seat, recall)
 
-    def determinize(self, seat: int, rng: Rng) -> "MottainaiState":
+    def determinize(self, seat: int, rng: AnyRng) -> "MottainaiState":
         from .views import determinize
 
         return determinize(self, seat, rng)
@@ -588,7 +588,7 @@ class MottainaiState(State):
 
 
 def empty_state(game: Any, players: int, seed: int, options: Any) -> MottainaiState:
-    s = object.__new__(MottainaiState)
+    s = MottainaiState.__new__(MottainaiState)
     s._init_base(game, players, seed, options)
     n = players
     s.deck, s.deck_info, s.floor, s.box = [], [], (), ()
@@ -1260,9 +1260,10 @@ def clerk(s: MottainaiState, p: int, action: Action) -> None:
         s.add(s.sales, p, card)
         s.emit(public("sell", seat=p, card=CARD[card]))
     elif t is A.SellTop:
-        card = s.take_top()
-        if card is None:
+        top = s.take_top()
+        if top is None:
             return
+        card = top
         s.add(s.sales, p, card)
         s.emit(public("sell", seat=p, card=CARD[card], source="deck"))
         s.after_take()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from parlor.core.rng import Rng
+from parlor.core.rng import AnyRng
 
 from .data import CARD_IDS, MAT, MATERIALS, PAPER, ROLES, WINGS
 
@@ -141,7 +141,7 @@ def view(s: "MottainaiState", seat: int | None, recall: bool = False) -> dict[st
     return out
 
 
-def determinize(s: "MottainaiState", seat: int, rng: Rng) -> "MottainaiState":
+def determinize(s: "MottainaiState", seat: int, rng: AnyRng) -> "MottainaiState":
     """A full state ``seat`` cannot tell apart from this one (§14).
 
     Unknown to ``seat``: other hands (minus their revealed cards), every waiting area (its own

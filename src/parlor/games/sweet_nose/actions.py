@@ -209,14 +209,16 @@ PERMUTATIONS: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(VALUES)
 ASSIGN = {values: AssignSweetness(values) for values in PERMUTATIONS}
 ASSIGN_ALL: list[Action] = list(ASSIGN.values())  # shared, never mutated
 # [target][take][give]; the same-kind entries are None (never legal)
+EXCHANGE_A: list[list[list[Any]]]  # None where the two kinds are equal
 EXCHANGE_A = [[[ExchangeWithPlayer(t, KINDS[k], KINDS[g]) if k != g else None for g in _K] for k in _K] for t in _S]
+EXCHANGE_B: list[list[Any]]  # None where the two kinds are equal
 EXCHANGE_B = [[ExchangeWithMarket(KINDS[g], KINDS[k]) if k != g else None for k in _K] for g in _K]  # [give][take]
 # By bitmask of the kinds present: [target][take][my kinds] and [my kinds][market kinds] -> actions.
 _MASKS = range(1 << NUM_KINDS)
-EXCHANGE_A_BY_MASK = [
+EXCHANGE_A_BY_MASK: list[list[list[list[Action]]]] = [
     [[[EXCHANGE_A[t][k][g] for g in _K if m >> g & 1 and g != k] for m in _MASKS] for k in _K] for t in _S
 ]
-EXCHANGE_B_BY_MASK = [
+EXCHANGE_B_BY_MASK: list[list[list[Action]]] = [
     [[EXCHANGE_B[g][k] for g in _K if mine >> g & 1 for k in _K if market >> k & 1 and k != g] for market in _MASKS]
     for mine in _MASKS
 ]
@@ -224,9 +226,12 @@ END_TURN = EndTurn()
 STASH = [UseStash(KINDS[k]) for k in _K]
 TWIN_TRADE = [[[UseTwinTrade(t, KINDS[k], KINDS[g]) for g in _K] for k in _K] for t in _S]  # [target][take][give]
 TAKE_BACK = [UseTakeBack(KINDS[k]) for k in _K]
+MARKET_TO_BOWL: list[list[Any]]  # None where the two kinds are equal
 MARKET_TO_BOWL = [[UseMarketToBowl(KINDS[g], KINDS[k]) if k != g else None for k in _K] for g in _K]
+BOWL_SWAP: list[list[list[Any]]]  # None where the two kinds are equal
 BOWL_SWAP = [[[UseBowlSwap(t, KINDS[a], KINDS[b]) if a != b else None for b in _K] for a in _K] for t in _S]
 SEND_BACK = [[UseSendBack(t, KINDS[k]) for k in _K] for t in _S]
+REARRANGE: list[list[Any]]  # None where the two kinds are equal
 REARRANGE = [[UseRearrange(KINDS[b], KINDS[t]) if b != t else None for t in _K] for b in _K]  # [bowl][tray]
 PAIRS: tuple[tuple[int, ...], ...] = tuple(itertools.combinations_with_replacement(_K, 2))  # 15 multisets
 SINGLES: tuple[tuple[int, ...], ...] = tuple((k,) for k in _K)
@@ -244,7 +249,7 @@ IGNORE_MARKET = UseIgnoreMarket()
 CHOOSE_SHOP = [ChooseShop(t.id) for t in TILES]
 CHOOSE_SHOP_LEVEL = {lv: ChooseShopLevel(lv) for lv in LEVELS}
 DECLINE = Decline()
-BIDS = [None] + [Bid(s) for s in range(1, MAX_BID_SPACE + 1)]  # BIDS[space]
+BIDS: list[Any] = [None] + [Bid(s) for s in range(1, MAX_BID_SPACE + 1)]  # BIDS[space]
 PASS = Pass()
 
 

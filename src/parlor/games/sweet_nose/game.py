@@ -43,7 +43,7 @@ class SweetNose(Game):
         return f" when seat {first} (Seat {first + 1}) starts"
 
     def _new_state(self, players: int, seed: int, options: Any, deal: bool = True) -> SweetNoseState:
-        state = object.__new__(SweetNoseState)
+        state = SweetNoseState.__new__(SweetNoseState)
         state._init_base(self, players, seed, options)
         if deal:
             setup(state)

@@ -19,7 +19,7 @@ from parlor.core.actions import Action
 from parlor.core.events import Event, private, public
 from parlor.core.game import Result, State
 from parlor.core.options import OptionError
-from parlor.core.rng import Rng
+from parlor.core.rng import AnyRng
 
 from . import actions as A
 from .data import (
@@ -119,7 +119,7 @@ class SweetNoseState(State):
 
     # ------------------------------------------------------------------ cloning
     def clone(self) -> "SweetNoseState":
-        c = object.__new__(SweetNoseState)
+        c = SweetNoseState.__new__(SweetNoseState)
         self._copy_base_into(c)
         c.round = self.round
         c.step = self.step
@@ -858,9 +858,9 @@ class SweetNoseState(State):
         if step == EXCHANGE:
             kind = type(action)
             if kind is A.ExchangeWithPlayer:
-                return self.exchange_with_player(seat, action.target, KIND_OF[action.take], KIND_OF[action.give])
+                return self.exchange_with_player(seat, action.target, KIND_OF[action.take], KIND_OF[action.give])  # type: ignore[attr-defined]
             if kind is A.ExchangeWithMarket:
-                return self.exchange_b(seat, KIND_OF[action.give], KIND_OF[action.take])
+                return self.exchange_b(seat, KIND_OF[action.give], KIND_OF[action.take])  # type: ignore[attr-defined]
             if kind is A.EndTurn:
                 return self.end_turn(seat)
             events = self.use_shop(seat, action)
@@ -915,7 +915,7 @@ class SweetNoseState(State):
 
         return view(self, seat, recall)
 
-    def determinize(self, seat: int, rng: Rng) -> "SweetNoseState":
+    def determinize(self, seat: int, rng: AnyRng) -> "SweetNoseState":
         """A full state ``seat`` cannot tell apart from this one (§8).
 
         Hidden: every other player's unrevealed sweetness cards (any of the 120

@@ -1,0 +1,141 @@
+"""Build Parlor, compiling the engine's hot modules with mypyc when it can (issue 17).
+
+The rules stay one Python source. With a C compiler present, ``pip install .`` and
+``pip install -e .`` compile the modules in ``COMPILED`` with mypyc (the pure-Python
+files are installed beside them all the same); without one, or when mypyc or the
+compiler fails, the install falls back to pure Python with a one-line notice.
+``PARLOR_PURE=1`` at install time skips compiling. At run time ``parlor.BUILD``
+says which build is in use ("compiled" or "pure").
+
+Knob: ``MYPYC_OPT_LEVEL`` (the C compiler's -O level, 3 by default; 1 compiles in about
+60% of the time, for a development loop). Compiling is one C file on one core: 2.5-3 minutes
+at -O3 on the 2-core development machine (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+# The hot path: the engine core, each game's state, rules and views, and the search.
+# Not the action classes (core/actions.py, games/*/actions.py): mypyc turns a dataclass's
+# ``TYPE: ClassVar[str]`` into a field, and actions are made once per game anyway.
+COMPILED = [
+    "src/parlor/core/events.py",
+    "src/parlor/core/game.py",
+    "src/parlor/core/rng.py",
+    "src/parlor/games/mamma_mia/rules.py",
+    "src/parlor/games/mamma_mia/views.py",
+    "src/parlor/games/sweet_nose/rules.py",
+    "src/parlor/games/sweet_nose/views.py",
+    "src/parlor/games/mottainai/cards.py",
+    "src/parlor/games/mottainai/rules.py",
+    "src/parlor/games/mottainai/views.py",
+    "src/parlor/bots/ismcts.py",
+]
+
+
+def notice(message: str) -> None:
+    print(f"parlor: {message}", file=sys.stderr)
+
+
+# setuptools commands that build modules (metadata-only runs need no mypy pass).
+BUILD_COMMANDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"}
+
+
+def remove_inplace_builds() -> None:
+    """Delete compiled modules an earlier editable install left beside the sources.
+
+    Python imports ``rules.cpython-311-….so`` before ``rules.py``, so a stale one would run
+    old code (or shadow a pure-Python install); every editable build starts from none.
+    """
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "src")
+    for folder, _dirs, files in os.walk(root):
+        for name in files:
+            ours = name.startswith("parlor") or "__mypyc" in name or "parlor" in folder
+            if name.endswith((".so", ".pyd")) and ours:
+                os.remove(os.path.join(folder, name))
+
+
+def inplace_builds_current() -> bool:
+    """Are an earlier editable build's modules all there and newer than every engine source?
+
+    Then an editable reinstall (``scripts/serve``, ``scripts/test`` run it every time) keeps
+    them instead of compiling for minutes again. Conservative: any ``.py`` of the core, the
+    games or the bots, or this file, being newer means a new build.
+    """
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    src = os.path.join(here, "src")
+    sources = [os.path.join(here, "setup.py"), os.path.join(here, "pyproject.toml")]
+    for part in ("core", "games", "bots"):
+        for folder, _dirs, files in os.walk(os.path.join(src, "parlor", part)):
+            sources += [os.path.join(folder, f) for f in files if f.endswith(".py")]
+    suffix = EXTENSION_SUFFIXES[0]
+    built = [os.path.join(here, path[: -len(".py")] + suffix) for path in COMPILED]
+    built += [os.path.join(src, f) for f in os.listdir(src) if "__mypyc" in f and f.endswith(suffix)]
+    if len(built) != len(COMPILED) + 1 or not all(os.path.exists(path) for path in built):
+        return False
+    return min(map(os.path.getmtime, built)) > max(map(os.path.getmtime, sources))
+
+
+def compiled_extensions() -> list:
+    if not BUILD_COMMANDS.intersection(sys.argv[1:]):
+        return []
+    pure = os.environ.get("PARLOR_PURE", "") not in ("", "0")
+    if {"editable_wheel", "develop", "--inplace", "-i"}.intersection(sys.argv[1:]):
+        if not pure and inplace_builds_current():
+            notice("the compiled modules in src/ are newer than every source: kept, not recompiled")
+            return []
+        remove_inplace_builds()
+    if pure:
+        notice("PARLOR_PURE is set: installing the pure-Python build")
+        return []
+    try:
+        from mypyc.build import mypycify
+
+        return mypycify(COMPILED, opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"))
+    except BaseException as exc:  # mypy missing or the sources do not type-check: still install
+        notice(f"mypyc could not compile the engine ({type(exc).__name__}: {exc}); installing the pure-Python build")
+        return []
+
+
+class OptionalBuildExt(build_ext):
+    """Compile the extensions; on any compiler failure install pure Python instead."""
+
+    def run(self) -> None:
+        if not self.extensions:
+            return
+        start = time.perf_counter()
+        try:
+            super().run()
+        except BaseException as exc:  # no C compiler, missing headers, a compiler error
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            self._remove_outputs()
+            self.extensions = []
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            if len(first) > 100:
+                first = first[:97] + "..."
+            notice(f"no compiled build (C compile failed: {first}); installing the pure-Python build")
+            return
+        notice(f"compiled the engine with mypyc in {time.perf_counter() - start:.0f} s")
+
+    def _remove_outputs(self) -> None:
+        # A half-built set of modules must not shadow the pure ones.
+        for path in self.get_outputs():
+            if os.path.exists(path):
+                os.remove(path)
+        if self.inplace:
+            for ext in self.extensions:
+                path = self.get_ext_fullpath(ext.name)
+                if os.path.exists(path):
+                    os.remove(path)
+
+
+setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})
