@@ -1,19 +1,35 @@
 """Engine speed: random playouts and the four hot-path operations bots depend on.
 
-    python benchmarks/engine.py [--games N] [--quick] [--json]
+    python benchmarks/engine.py [--games N] [--rounds R] [--burst S] [--digest-games N] [--quick] [--json]
 
 For each game and player count it prints random-play games/s and decisions/s, and the
 cost of ``clone``, ``legal_actions``, ``apply`` and ``determinize`` in microseconds.
 The baseline is OpenSpiel's C++ ``hearts`` (``pip install -e ".[bench]"``) driven by the
 same loop in the same process; figures are reported as ratios to it, because absolute
 numbers on a shared machine are noise.
+
+The ratio ("vs hearts") comes from interleaved bursts on the process CPU clock
+(``time.process_time``): hearts, game, hearts, game, ..., hearts; each game burst is divided
+by the mean of the hearts bursts on either side, and the median over the rounds is printed.
+The loop is the plain public one (issue 17)::
+
+    s = game.new_game(players=p, seed=k)
+    while not s.is_over:
+        seat = s.to_move[0] if len(s.to_move) == 1 else rng.choice(list(s.to_move))
+        s.apply(seat, rng.choice(s.legal_actions(seat)))
+
+Last it prints a results digest: a sha256 over the results of a fixed set of seeded random
+games per game (``results_digest``), so a faster implementation can show that it plays the
+same games (``tests/test_benchmarks.py`` pins the digest of a small set).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -119,14 +135,123 @@ def hearts_baseline(n_games: int) -> dict[str, float] | None:
     return {"decisions_per_s": decisions_per_s, "clone_us": clone_us}
 
 
+def plain_game(game: Any, players: int, seed: int, rng: random.Random) -> int:
+    """One game through the plain public loop (issue 17); returns the number of decisions."""
+    s = game.new_game(players=players, seed=seed)
+    decisions = 0
+    while not s.is_over:
+        seat = s.to_move[0] if len(s.to_move) == 1 else rng.choice(list(s.to_move))
+        s.apply(seat, rng.choice(s.legal_actions(seat)))
+        decisions += 1
+    return decisions
+
+
+def hearts_game(game: Any, rng: random.Random) -> int:
+    """The same loop over OpenSpiel's hearts; chance nodes are sampled and not counted."""
+    s = game.new_initial_state()
+    decisions = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            outcomes = s.chance_outcomes()
+            s.apply_action(rng.choice(outcomes)[0])
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+            decisions += 1
+    return decisions
+
+
+def burst(play: Callable[[], int], seconds: float) -> float:
+    """Decisions per CPU second of whole games played for at least ``seconds`` of process time."""
+    decisions = 0
+    start = time.process_time()
+    while True:
+        decisions += play()
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return decisions / elapsed
+
+
+def interleaved(name: str, players: int, rounds: int, seconds: float) -> dict[str, Any]:
+    """Median ratio to hearts over ``rounds`` of hearts, game, hearts bursts (CPU clock).
+
+    Without OpenSpiel only the game's own bursts are run, and the ratio is None.
+    """
+    game = games.get(name)
+    rng = random.Random(1)
+    seeds = iter(range(1 << 62))
+
+    def play() -> int:
+        return plain_game(game, players, next(seeds), rng)
+
+    try:
+        import pyspiel
+    except ImportError:
+        rates = [burst(play, seconds) for _ in range(rounds)]
+        return {"cpu_decisions_per_s": statistics.median(rates), "ratio_to_hearts": None, "ratios": []}
+    hearts = pyspiel.load_game("hearts")
+    hearts_rng = random.Random(2)
+
+    def play_hearts() -> int:
+        return hearts_game(hearts, hearts_rng)
+
+    before = burst(play_hearts, seconds)
+    ratios, rates, hearts_rates = [], [], [before]
+    for _ in range(rounds):
+        rate = burst(play, seconds)
+        after = burst(play_hearts, seconds)
+        ratios.append(rate / ((before + after) / 2))
+        rates.append(rate)
+        hearts_rates.append(after)
+        before = after
+    return {
+        "cpu_decisions_per_s": statistics.median(rates),
+        "cpu_hearts_decisions_per_s": statistics.median(hearts_rates),
+        "ratio_to_hearts": statistics.median(ratios),
+        "ratios": ratios,
+    }
+
+
+def results_digest(per_game: int = 75, with_events: bool = False) -> dict[str, str]:
+    """sha256 (hex) per game over the results of ``per_game`` seeded random games, spread over the
+    player counts of ``GAMES_AND_PLAYERS`` (seeds 0, 1, ... per count; ``random.Random(seed)``
+    picks the moves through the plain loop). Each game contributes its player count, seed,
+    number of decisions and ``result().to_json()``. ``with_events=True`` also hashes every event
+    ``apply`` returns (``Event.to_json()``, private ones included), so a change to how events
+    are made can show that they are the same."""
+    out = {}
+    for name, counts in GAMES_AND_PLAYERS.items():
+        game = games.get(name)
+        h = hashlib.sha256()
+        for i in range(per_game):
+            players, seed = counts[i % len(counts)], i // len(counts)
+            rng = random.Random(seed)
+            s = game.new_game(players=players, seed=seed)
+            decisions = 0
+            while not s.is_over:
+                seat = s.to_move[0] if len(s.to_move) == 1 else rng.choice(list(s.to_move))
+                events = s.apply(seat, rng.choice(s.legal_actions(seat)))
+                decisions += 1
+                if with_events:
+                    h.update(json.dumps([e.to_json() for e in events], sort_keys=True).encode())
+            row = [players, seed, decisions, s.result().to_json()]
+            h.update(json.dumps(row, sort_keys=True, separators=(",", ":")).encode())
+        out[name] = h.hexdigest()
+    out["all"] = hashlib.sha256("".join(out[name] for name in GAMES_AND_PLAYERS).encode()).hexdigest()
+    return out
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=400, help="random games per player count")
+    parser.add_argument("--games", type=int, default=100, help="random games per player count (operation costs)")
+    parser.add_argument("--rounds", type=int, default=7, help="interleaved hearts/game rounds per row")
+    parser.add_argument("--burst", type=float, default=0.3, help="CPU seconds per burst")
+    parser.add_argument("--digest-games", type=int, default=75, help="seeded random games per game in the digest")
     parser.add_argument("--quick", action="store_true", help="a few games only (smoke test)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
     n_games = 5 if args.quick else args.games
     loops = 2 if args.quick else 30
+    rounds, seconds = (1, 0.02) if args.quick else (args.rounds, args.burst)
 
     baseline = hearts_baseline(5 if args.quick else 300)
     rows = []
@@ -142,13 +267,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 "decisions_per_s": decisions_s,
                 **operation_costs(runs[0][2], loops),
             }
-            if baseline:
-                # The baseline is measured again right beside each row: the machine's load drifts.
-                beside = hearts_baseline(5 if args.quick else 150)
-                row["hearts_decisions_per_s"] = beside["decisions_per_s"] if beside else baseline["decisions_per_s"]
-                row["ratio_to_hearts"] = decisions_s / row["hearts_decisions_per_s"]
+            bursts = interleaved(name, players, rounds, seconds)
+            row["cpu_decisions_per_s"] = bursts["cpu_decisions_per_s"]
+            if bursts["ratio_to_hearts"] is not None:
+                row["hearts_decisions_per_s"] = bursts["cpu_hearts_decisions_per_s"]
+                row["ratio_to_hearts"] = bursts["ratio_to_hearts"]
+                row["ratio_range"] = [min(bursts["ratios"]), max(bursts["ratios"])]
             rows.append(row)
-    report = {"baseline": baseline, "rows": rows}
+    digest_games = 2 if args.quick else args.digest_games
+    digest = results_digest(digest_games)
+    report = {"baseline": baseline, "rows": rows, "digest": digest, "digest_games": digest_games}
     if args.json:
         print(json.dumps(report, indent=1))
         return report
@@ -159,16 +287,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         )
     else:
         print("baseline: open-spiel not installed (pip install -e '.[bench]'); no ratios")
-    header = f"{'game':<10} {'P':>2} {'games/s':>9} {'decisions/s':>12} {'hearts/s':>9} {'vs hearts':>9} "
-    header += f"{'clone us':>9} {'legal us':>9} {'apply us':>9} {'determ. us':>10}"
+    print(f"build: pure Python; vs hearts = median over {rounds} interleaved CPU-clock bursts of {seconds} s")
+    header = f"{'game':<10} {'P':>2} {'games/s':>9} {'decisions/s':>12} {'cpu dec/s':>10} {'hearts/s':>9} "
+    header += f"{'vs hearts':>9} {'(min-max)':>11} {'clone us':>9} {'legal us':>9} {'apply us':>9} {'determ. us':>10}"
     print(header)
     for r in rows:
         ratio = f"{r['ratio_to_hearts']:.2f}x" if "ratio_to_hearts" in r else "-"
+        spread = f"{r['ratio_range'][0]:.2f}-{r['ratio_range'][1]:.2f}" if "ratio_range" in r else "-"
         print(
             f"{r['game']:<10} {r['players']:>2} {r['games_per_s']:>9,.0f} {r['decisions_per_s']:>12,.0f} "
-            f"{r.get('hearts_decisions_per_s', 0):>9,.0f} {ratio:>9} "
+            f"{r['cpu_decisions_per_s']:>10,.0f} {r.get('hearts_decisions_per_s', 0):>9,.0f} {ratio:>9} {spread:>11} "
             f"{r['clone_us']:>9.2f} {r['legal_actions_us']:>9.2f} {r['apply_us']:>9.2f} {r['determinize_us']:>10.1f}"
         )
+    print(f"results digest ({report['digest_games']} seeded random games per game):")
+    for name, value in digest.items():
+        print(f"  {name:<10} {value}")
     return report
 
 
