@@ -113,29 +113,26 @@ def build_event(raw: RawEvent) -> Event:
 class EventList(list[Event]):
     """The events of one ``State.apply``: a ``list`` of :class:`Event`, built on first use.
 
-    It holds the rules' raw events until anything at all is asked of it (iterating, ``len``,
-    truth, indexing, comparing, copying, pickling, changing it); then the Event objects are
-    built once, in order, and from there on it is an ordinary list. Nothing is built for a
-    caller that drops the result, as the plain random-play loop does.
+    Made from the rules' raw events (``EventList(raw)``, a C-level copy: no Python code runs),
+    it holds them until anything at all is asked of it (iterating, ``len``, truth, indexing,
+    comparing, copying, pickling, changing it); then each is replaced by its Event, once, in
+    order, and from there on it is an ordinary list. Nothing is built for a caller that drops
+    the result, as the plain random-play loop does.
     """
 
-    __slots__ = ("_raw",)
-
-    def __init__(self, raw: list[RawEvent] | None = None) -> None:  # the list itself stays empty until built
-        self._raw = raw or None
+    _built = False  # set on the instance by _build (no __slots__: a fresh list stays this cheap)
 
     def _build(self) -> None:
-        raw, self._raw = self._raw, None
-        if raw:
-            list.extend(self, [build_event(r) for r in raw])
+        self._built = True
+        list.__setitem__(self, slice(None), [build_event(raw) for raw in list.__iter__(self)])
 
     def __reduce__(self) -> Any:  # copy and pickle: an EventList of the built events
-        return _built, (list(self),)
+        return _rebuilt, (list(self),)
 
 
-def _built(events: list[Event]) -> EventList:
-    out = EventList()
-    list.extend(out, events)
+def _rebuilt(events: list[Event]) -> EventList:
+    out = EventList(events)
+    out._built = True
     return out
 
 
@@ -143,10 +140,10 @@ def _built_first(name: str) -> Any:
     method = getattr(list, name)
 
     def wrapper(self: EventList, *args: Any) -> Any:
-        if self._raw is not None:
+        if not self._built:
             self._build()
         for other in args:  # e.g. comparing with (or adding) another EventList not yet built
-            if type(other) is EventList and other._raw is not None:
+            if type(other) is EventList and not other._built:
                 other._build()
         return method(self, *args)
 
@@ -155,7 +152,8 @@ def _built_first(name: str) -> Any:
     return wrapper
 
 
-# Every way into a list: a C function reading the list's storage directly would see it empty.
+# Every way into a list but the C functions that read a list's storage directly (``json``,
+# ``str.join``): those would see the raw tuples. Nothing passes a list of events to them.
 for _name in (
     "__iter__", "__len__", "__getitem__", "__setitem__", "__delitem__", "__contains__", "__reversed__",
     "__repr__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__mul__", "__rmul__",
@@ -166,8 +164,8 @@ for _name in (
 del _name
 
 
-def _radd(self: EventList, other: Any) -> Any:  # ``[...] + events``: list's own + would read the empty storage
-    if self._raw is not None:
+def _radd(self: EventList, other: Any) -> Any:  # ``[...] + events``: list's own + reads the storage directly
+    if not self._built:
         self._build()
     return other.__add__(list(self)) if isinstance(other, list) else NotImplemented
 
