@@ -23,9 +23,10 @@ from setuptools.command.build_ext import build_ext
 
 # The hot path: the engine core, each game's state, rules and views, and the search.
 # Not the action classes (core/actions.py, games/*/actions.py): mypyc turns a dataclass's
-# ``TYPE: ClassVar[str]`` into a field, and actions are made once per game anyway.
+# ``TYPE: ClassVar[str]`` into a field, and actions are made once per game anyway. Nor
+# core/events.py: its EventList replaces list methods after the class is made (lazy events),
+# which a native class cannot have; the rules make plain tuples there, not Events.
 COMPILED = [
-    "src/parlor/core/events.py",
     "src/parlor/core/game.py",
     "src/parlor/core/rng.py",
     "src/parlor/games/mamma_mia/rules.py",

@@ -42,3 +42,20 @@ def test_bot_benchmark_runs_for_every_registered_game(capsys):
         for key in ("playout_decisions_per_s", "ismcts_iterations_per_s", "hard_decision_s", "expert_decision_s"):
             assert row[key] > 0, (row["game"], key)
     assert "expert (median, max)" in capsys.readouterr().out
+
+
+# Computed on the engine before events became lazy (issue 17); a faster implementation or a new
+# data layout must play the same games, so these must not change unless the rules do (and then
+# ENGINE_VERSION goes up with them, see docs/engine.md).
+RESULTS_DIGEST_9 = "d89560e0eee0d5ebf51fb707bf53e9889b06a216148ddd27a262bc4e07cefe8a"
+EVENTS_DIGEST_9 = "817e6b4d4b5d59e7061f9f86998971f999813b636cbd42687aecf9bea77ae061"
+
+
+def test_results_digest_of_fixed_games_is_unchanged():
+    engine = load("engine")
+    assert engine.results_digest(9)["all"] == RESULTS_DIGEST_9
+
+
+def test_events_digest_of_fixed_games_is_unchanged():
+    engine = load("engine")
+    assert engine.results_digest(9, with_events=True)["all"] == EVENTS_DIGEST_9

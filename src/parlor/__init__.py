@@ -20,7 +20,6 @@ __version__ = "0.1.0"
 _PROBE = "parlor.core.game"
 # Every module setup.py compiles, as dotted names (for the staleness check of editable installs).
 _COMPILED = (
-    "parlor.core.events",
     "parlor.core.game",
     "parlor.core.rng",
     "parlor.games.mamma_mia.rules",

@@ -2,7 +2,7 @@
 
 from .actions import Action, ActionSpace
 from .errors import IllegalAction, ParlorError, RecordError, ScenarioError, StateError
-from .events import Event, for_seat, private, public
+from .events import Event, EventList, RawEvent, for_seat, private, public, raw_private, raw_public
 from .game import ENGINE_VERSION, Game, Result, State
 from .options import OptionError
 from .record import load_record, replay, replay_iter, save_record
@@ -13,12 +13,14 @@ __all__ = [
     "Action",
     "ActionSpace",
     "Event",
+    "EventList",
     "Game",
     "IllegalAction",
     "OptionError",
     "ParlorError",
     "RecordError",
     "Result",
+    "RawEvent",
     "Rng",
     "ScenarioError",
     "State",
@@ -27,6 +29,8 @@ __all__ = [
     "load_record",
     "private",
     "public",
+    "raw_private",
+    "raw_public",
     "replay",
     "replay_iter",
     "save_record",

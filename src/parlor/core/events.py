@@ -3,6 +3,14 @@
 UIs, logs and bots are built from events. Visibility is decided where the event is
 made, by the rules that know what is hidden: ``visible_to=None`` means everyone;
 otherwise only the listed seats (spectators never see a private event).
+
+Events cost nothing when nobody reads them. An :class:`Event` costs more to build than many
+rule steps, and the plain playout loop (bots, simulations, RL) never looks at one. So the
+rules make *raw events* (``raw_public``, ``raw_private``: plain tuples holding the same kind,
+data and seats), and ``State.apply`` returns them in an :class:`EventList`: a real ``list`` of
+``Event`` whose Event objects are built the first time the list is used in any way. Whoever
+reads gets exactly the events an eager build would have given; whoever does not pays for a
+tuple per event.
 """
 
 from __future__ import annotations
@@ -76,6 +84,93 @@ def public(event: str, /, **data: Any) -> Event:
 def private(seats: Iterable[int] | int, event: str, /, **data: Any) -> Event:
     who = frozenset([seats]) if isinstance(seats, int) else frozenset(seats)
     return Event(event, data, who)
+
+
+# ---- raw events: what the rules make ---------------------------------------------------------------
+# (kind, data, seats): seats is None for a public event, else an int or a frozenset of ints.
+RawEvent = tuple[str, dict[str, Any], "int | frozenset[int] | None"]
+
+
+def raw_public(event: str, /, **data: Any) -> RawEvent:
+    """:func:`public` for the rules: the same event, built into an ``Event`` only when read."""
+    return (event, data, None)
+
+
+def raw_private(seats: Iterable[int] | int, event: str, /, **data: Any) -> RawEvent:
+    """:func:`private` for the rules: the same event, built into an ``Event`` only when read."""
+    # Several seats are frozen now, so that a list changed later cannot change who saw the event.
+    return (event, data, seats if isinstance(seats, int) else frozenset(seats))
+
+
+def build_event(raw: RawEvent) -> Event:
+    """The :class:`Event` a raw event stands for (what ``public``/``private`` would have made)."""
+    kind, data, seats = raw
+    if isinstance(seats, int):
+        seats = frozenset([seats])
+    return Event(kind, data, seats)
+
+
+class EventList(list[Event]):
+    """The events of one ``State.apply``: a ``list`` of :class:`Event`, built on first use.
+
+    Made from the rules' raw events (``EventList(raw)``, a C-level copy: no Python code runs),
+    it holds them until anything at all is asked of it (iterating, ``len``, truth, indexing,
+    comparing, copying, pickling, changing it); then each is replaced by its Event, once, in
+    order, and from there on it is an ordinary list. Nothing is built for a caller that drops
+    the result, as the plain random-play loop does.
+    """
+
+    _built = False  # set on the instance by _build (no __slots__: a fresh list stays this cheap)
+
+    def _build(self) -> None:
+        self._built = True
+        list.__setitem__(self, slice(None), [build_event(raw) for raw in list.__iter__(self)])
+
+    def __reduce__(self) -> Any:  # copy and pickle: an EventList of the built events
+        return _rebuilt, (list(self),)
+
+
+def _rebuilt(events: list[Event]) -> EventList:
+    out = EventList(events)
+    out._built = True
+    return out
+
+
+def _built_first(name: str) -> Any:
+    method = getattr(list, name)
+
+    def wrapper(self: EventList, *args: Any) -> Any:
+        if not self._built:
+            self._build()
+        for other in args:  # e.g. comparing with (or adding) another EventList not yet built
+            if type(other) is EventList and not other._built:
+                other._build()
+        return method(self, *args)
+
+    wrapper.__name__ = wrapper.__qualname__ = name
+    wrapper.__doc__ = method.__doc__
+    return wrapper
+
+
+# Every way into a list but the C functions that read a list's storage directly (``json``,
+# ``str.join``): those would see the raw tuples. Nothing passes a list of events to them.
+for _name in (
+    "__iter__", "__len__", "__getitem__", "__setitem__", "__delitem__", "__contains__", "__reversed__",
+    "__repr__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__mul__", "__rmul__",
+    "__iadd__", "__imul__", "__sizeof__", "append", "extend", "insert", "pop",
+    "remove", "index", "count", "copy", "sort", "reverse", "clear",
+):  # fmt: skip
+    setattr(EventList, _name, _built_first(_name))
+del _name
+
+
+def _radd(self: EventList, other: Any) -> Any:  # ``[...] + events``: list's own + reads the storage directly
+    if not self._built:
+        self._build()
+    return other.__add__(list(self)) if isinstance(other, list) else NotImplemented
+
+
+EventList.__radd__ = _radd  # type: ignore[attr-defined]
 
 
 def for_seat(events: Iterable[Event], seat: int | None) -> list[Event]:

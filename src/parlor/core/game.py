@@ -11,6 +11,10 @@ game, so each game only writes its rules:
 
 Subclasses provide ``_legal_actions``, ``_apply``, ``view``, ``determinize``,
 ``clone``, ``_state_json`` / ``_load_state_json`` and ``result``.
+
+The rules make raw events (``raw_public`` / ``raw_private``, cheap tuples); ``apply`` returns
+them as an :class:`~parlor.core.events.EventList`, which builds the ``Event`` objects only
+when somebody reads it (see core/events.py).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from mypy_extensions import mypyc_attr
 
 from .actions import Action, ActionSpace
 from .errors import IllegalAction, ParlorError, StateError
-from .events import Event
+from .events import Event, EventList, RawEvent
 from .options import OptionError, options_from_json, options_to_json
 from .rng import AnyRng, Rng
 
@@ -90,7 +94,8 @@ class State(ABC):
     def _legal_actions(self, seat: int) -> list[Action]: ...
 
     @abstractmethod
-    def _apply(self, seat: int, action: Action) -> list[Event]: ...
+    def _apply(self, seat: int, action: Action) -> list[RawEvent]:
+        """Play a legal action; returns the raw events (``raw_public`` / ``raw_private``)."""
 
     @abstractmethod
     def view(self, seat: int | None, recall: bool = False) -> dict[str, Any]:
@@ -187,7 +192,11 @@ class State(ABC):
         return self._cached_legal(seat)[:]
 
     def apply(self, seat: Any, action: Action) -> list[Event]:
-        """Play ``action`` for ``seat``; returns the events. Illegal input raises and changes nothing."""
+        """Play ``action`` for ``seat``; returns the events. Illegal input raises and changes nothing.
+
+        The events are an :class:`EventList`: a list of ``Event`` whose objects are built the
+        first time it is used, so a caller that drops it (a playout) never pays for them.
+        """
         if type(seat) is not int:
             seat = _seat_number(seat)
         if seat not in self.to_move:
@@ -212,16 +221,16 @@ class State(ABC):
         self._legal = None
         if self.auto_play_forced:
             self._play_forced(events)
-        return events
+        return EventList(events)
 
     def _settle(self) -> list[Event]:
         """Play forced moves at the start of a game (called by ``new_game``)."""
-        events: list[Event] = []
+        events: list[RawEvent] = []
         if self.auto_play_forced:
             self._play_forced(events)
-        return events
+        return EventList(events)
 
-    def _play_forced(self, events: list[Event]) -> None:
+    def _play_forced(self, events: list[RawEvent]) -> None:
         """Play every seat's only legal action until some seat has a real choice.
 
         A single option is played only where :meth:`_forced_move_is_public` allows it;

@@ -15,7 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from parlor.core.actions import Action
-from parlor.core.events import Event, private, public
+from parlor.core.events import RawEvent
+from parlor.core.events import raw_private as private
+from parlor.core.events import raw_public as public  # tuples; Events are built only when read
 from parlor.core.game import Result, State
 from parlor.core.options import OptionError
 from parlor.core.rng import AnyRng
@@ -177,14 +179,14 @@ class MammaMiaState(State):
         return self.decks.index(ORDERS[order].deck)
 
     # ================================================================== phase 1: a turn
-    def start_turn(self, events: list[Event]) -> None:
+    def start_turn(self, events: list[RawEvent]) -> None:
         self.step = TOPPINGS
         self.played_toppings = False
         self.turn_active = False
         self.turns += 1
         self.proceed(events)
 
-    def proceed(self, events: list[Event]) -> None:
+    def proceed(self, events: list[RawEvent]) -> None:
         """Move on to the next step that asks the active player something.
 
         Steps without a choice are passed over: no topping to play, no order that may be
@@ -207,7 +209,7 @@ class MammaMiaState(State):
         self.end_turn(events)
 
     # ---- step A: put toppings in the oven (§4.1)
-    def put_toppings_in_oven(self, seat: int, kind: int, count: int) -> list[Event]:
+    def put_toppings_in_oven(self, seat: int, kind: int, count: int) -> list[RawEvent]:
         self.hand_toppings[seat * NUM_KINDS + kind] -= count
         self.n_toppings[seat] -= count
         self.oven.append((seat, kind, count))
@@ -216,12 +218,12 @@ class MammaMiaState(State):
         self.step = ORDER
         return [public("toppings_played", seat=seat, kind=KINDS[kind], count=count)]
 
-    def skip_toppings(self, seat: int) -> list[Event]:
+    def skip_toppings(self, seat: int) -> list[RawEvent]:
         self.step = ORDER
         return [public("toppings_skipped", seat=seat)]
 
     # ---- step B: put an order in the oven (§4.2)
-    def put_order_in_oven(self, seat: int, order: int) -> list[Event]:
+    def put_order_in_oven(self, seat: int, order: int) -> list[RawEvent]:
         hand = list(self.hand_orders[seat])
         hand.remove(order)
         self.hand_orders[seat] = tuple(hand)
@@ -248,10 +250,10 @@ class MammaMiaState(State):
             return _BOTH_SOURCES if self.options.allow_empty_source_choice else _WAITER_ONLY
         return ()
 
-    def refill(self, seat: int, source: str, count: int | None) -> list[Event]:
+    def refill(self, seat: int, source: str, count: int | None) -> list[RawEvent]:
         """Draw from one source: up to 7 cards (``count=None``) or exactly ``count``."""
         wanted = HAND_LIMIT - self.hand_size(seat) if count is None else count
-        events: list[Event] = []
+        events: list[RawEvent] = []
         turn = self.turns
         if source == SUPPLY:
             drawn = self.draw_from_supply(seat, wanted, events)
@@ -263,7 +265,7 @@ class MammaMiaState(State):
             self.end_turn(events)
         return events
 
-    def draw_from_supply(self, seat: int, wanted: int, events: list[Event]) -> int:
+    def draw_from_supply(self, seat: int, wanted: int, events: list[RawEvent]) -> int:
         supply = self.supply
         drawn = [0] * NUM_KINDS
         got = 0
@@ -293,7 +295,7 @@ class MammaMiaState(State):
             self.end_phase_one("supply_empty", events)
         return got + met_mamma_mia
 
-    def draw_from_waiter(self, seat: int, wanted: int, events: list[Event]) -> int:
+    def draw_from_waiter(self, seat: int, wanted: int, events: list[RawEvent]) -> int:
         waiter = self.waiters[seat]
         taken, rest = waiter[:wanted], waiter[wanted:]
         self.waiters[seat] = rest
@@ -311,7 +313,7 @@ class MammaMiaState(State):
             events.append(private(seat, "drew_cards", seat=seat, toppings={}, orders=[ORDERS[o].name for o in taken]))
         return len(taken)
 
-    def end_turn(self, events: list[Event]) -> None:
+    def end_turn(self, events: list[RawEvent]) -> None:
         # §4.6 deadlock guard: a full lap of turns in which nobody played or drew ends phase 1.
         self.quiet_turns = 0 if self.turn_active else self.quiet_turns + 1
         if self.quiet_turns >= self.players:
@@ -320,20 +322,20 @@ class MammaMiaState(State):
         self.active = (self.active + 1) % self.players
         self.start_turn(events)
 
-    def end_phase_one(self, reason: str, events: list[Event]) -> None:
+    def end_phase_one(self, reason: str, events: list[RawEvent]) -> None:
         self.opener = self.holder if self.holder >= 0 else self.start_player
         events.append(public("phase_one_ended", reason=reason, opener=self.opener))
         self.open_the_oven(events)
 
     # ================================================================== phase 2 (§5)
-    def open_the_oven(self, events: list[Event]) -> None:
+    def open_the_oven(self, events: list[RawEvent]) -> None:
         self.counter = [0] * NUM_KINDS
         self.used = [0] * NUM_KINDS
         self.reveal = 0
         events.append(public("oven_opened", seat=self.opener, size=self.oven_size()))
         self.reveal_cards(events)
 
-    def reveal_cards(self, events: list[Event]) -> None:
+    def reveal_cards(self, events: list[RawEvent]) -> None:
         """Turn the oven over, first played first, until an owner must decide.
 
         Cards come up one at a time; a play of several toppings of one kind is reported as
@@ -360,7 +362,7 @@ class MammaMiaState(State):
         self.to_move = (self.owner_of(order),)
         return True
 
-    def check_order(self, order: int, events: list[Event]) -> bool:
+    def check_order(self, order: int, events: list[RawEvent]) -> bool:
         """Check a just-revealed order; True if its owner must now decide something."""
         card = ORDERS[order]
         self.need = ()  # fixed below, once the requirement is known
@@ -372,7 +374,7 @@ class MammaMiaState(State):
             return self.check_minimale(order, events)
         return self.settle(order, card.need, events)
 
-    def settle(self, order: int, need: tuple[int, ...], events: list[Event]) -> bool:
+    def settle(self, order: int, need: tuple[int, ...], events: list[RawEvent]) -> bool:
         """§5.2: complete, or offer the owner a top-up, or fail."""
         self.need = need
         counter = self.counter
@@ -392,7 +394,7 @@ class MammaMiaState(State):
         return False
 
     # ---- Pizza Bombastica (§5.4)
-    def check_bombastica(self, order: int, events: list[Event]) -> bool:
+    def check_bombastica(self, order: int, events: list[RawEvent]) -> bool:
         on_counter = sum(self.counter)
         if on_counter >= ORDERS[order].min_total:
             if self.options.owner_may_decline_when_table_suffices:
@@ -406,7 +408,7 @@ class MammaMiaState(State):
         self.fail_order(order, events)
         return False
 
-    def complete_bombastica(self, order: int, from_hand: tuple[int, ...], events: list[Event]) -> None:
+    def complete_bombastica(self, order: int, from_hand: tuple[int, ...], events: list[RawEvent]) -> None:
         owner = self.owner_of(order)
         took = [self.counter[k] + from_hand[k] for k in _KIND_RANGE]
         base = owner * NUM_KINDS
@@ -464,7 +466,7 @@ class MammaMiaState(State):
         need[rarest] += card.rarest_count
         return tuple(need)
 
-    def check_minimale(self, order: int, events: list[Event]) -> bool:
+    def check_minimale(self, order: int, events: list[RawEvent]) -> bool:
         candidates = self.minimale_candidates(order)
         if not candidates:
             self.fail_order(order, events)
@@ -478,7 +480,7 @@ class MammaMiaState(State):
 
     # ---- the outcome of a check
     def complete_order(
-        self, order: int, need: tuple[int, ...], from_hand: tuple[int, ...], events: list[Event]
+        self, order: int, need: tuple[int, ...], from_hand: tuple[int, ...], events: list[RawEvent]
     ) -> None:
         """The counter's cards are used first; the hand adds only the difference (§5.2.3)."""
         owner = self.owner_of(order)
@@ -500,7 +502,7 @@ class MammaMiaState(State):
             )
         )
 
-    def fail_order(self, order: int, events: list[Event]) -> None:
+    def fail_order(self, order: int, events: list[RawEvent]) -> None:
         """A failed order goes face down to the bottom of its owner's waiter, in view of all."""
         owner = self.owner_of(order)
         self.waiters[owner] = self.waiters[owner] + (order,)
@@ -511,13 +513,13 @@ class MammaMiaState(State):
         need, counter = self.need, self.counter
         return tuple(need[k] - counter[k] if need[k] > counter[k] else 0 for k in _KIND_RANGE)
 
-    def resume_reveal(self, events: list[Event]) -> None:
+    def resume_reveal(self, events: list[RawEvent]) -> None:
         self.pending = -1
         self.need = ()
         self.reveal_cards(events)
 
     # ================================================================== between rounds (§6)
-    def end_round(self, events: list[Event]) -> None:
+    def end_round(self, events: list[RawEvent]) -> None:
         self.pending = -1
         leftovers = tuple(self.counter)
         events.append(
@@ -549,7 +551,7 @@ class MammaMiaState(State):
         events.append(public("round_started", round=self.round, start_player=self.start_player, supply=len(supply)))
         self.start_turn(events)
 
-    def game_over(self, events: list[Event]) -> None:
+    def game_over(self, events: list[RawEvent]) -> None:
         self.step = OVER
         self.to_move = ()
         events.append(public("game_over", **self.result().to_json()))
@@ -610,7 +612,7 @@ class MammaMiaState(State):
             return legal
         return []
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, action: Action) -> list[RawEvent]:
         step = self.step
         if step == TOPPINGS:
             if type(action) is A.PlayToppings:

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from parlor.core.errors import ScenarioError
-from parlor.core.events import Event
+from parlor.core.events import RawEvent
 
 from .data import (
     CARDS_PER_KIND,
@@ -222,7 +222,7 @@ def build(game: Any, data: Mapping[str, Any]) -> MammaMiaState:
         raise ScenarioError(f"round must be 1, 2 or 3, got {state.round!r}")
     state.start_player = _seat(data.get("start_player", 0), players, "start_player")
     state.active = _seat(data.get("active", state.start_player), players, "active")
-    events: list[Event] = []
+    events: list[RawEvent] = []
     phase = data.get("phase", "turn")
     if phase == "turn":
         if any(counter):

@@ -24,7 +24,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from parlor.core.actions import Action
-from parlor.core.events import private, public
+from parlor.core.events import raw_private as private
+from parlor.core.events import raw_public as public  # tuples; Events are built only when read
 from parlor.core.game import Result
 
 from . import actions as A

@@ -20,7 +20,9 @@ from collections.abc import Callable
 from typing import Any
 
 from parlor.core.actions import Action
-from parlor.core.events import Event, private, public
+from parlor.core.events import RawEvent
+from parlor.core.events import raw_private as private
+from parlor.core.events import raw_public as public  # tuples; Events are built only when read
 from parlor.core.game import Result, State
 from parlor.core.options import OptionError
 from parlor.core.rng import AnyRng
@@ -167,7 +169,7 @@ class MottainaiState(State):
     used_fx: tuple[int, ...]  # morning / night effects used in this step
     ret_batch: int  # cards returned together so far (random return order)
     pending: list[Action] | None
-    ev: list[Event]
+    ev: list[RawEvent]
 
     # ------------------------------------------------------------------ cloning
     def clone(self) -> "MottainaiState":
@@ -208,7 +210,7 @@ class MottainaiState(State):
         return c
 
     # ------------------------------------------------------------------ small helpers
-    def emit(self, event: Event) -> None:
+    def emit(self, event: RawEvent) -> None:
         self.ev.append(event)
 
     def opponents(self, p: int) -> list[int]:
@@ -525,7 +527,7 @@ class MottainaiState(State):
             self.pending = DECIDE[frame[0]][0](self, frame)
         return self.pending
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, action: Action) -> list[RawEvent]:
         self.ev = events = []  # type: ignore[var-annotated]
         if type(action) not in _RETURN_BATCH_ACTIONS:
             self.ret_batch = 0

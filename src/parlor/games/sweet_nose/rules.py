@@ -16,7 +16,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from parlor.core.actions import Action
-from parlor.core.events import Event, private, public
+from parlor.core.events import RawEvent
+from parlor.core.events import raw_private as private
+from parlor.core.events import raw_public as public  # tuples; Events are built only when read
 from parlor.core.game import Result, State
 from parlor.core.options import OptionError
 from parlor.core.rng import AnyRng
@@ -198,7 +200,7 @@ class SweetNoseState(State):
         self.held = tuple(held)
 
     # ================================================================== Shopkeeper (§7.2)
-    def start_auction(self, events: list[Event]) -> None:
+    def start_auction(self, events: list[RawEvent]) -> None:
         self.step = AUCTION
         self.round = 0
         self.in_auction = (True,) * self.players
@@ -215,13 +217,13 @@ class SweetNoseState(State):
             low = max(low, max(self.scores) + 1)
         return [s for s in range(low, options.shopkeeper_max_bid + 1) if s not in taken]
 
-    def bid(self, seat: int, space: int) -> list[Event]:
+    def bid(self, seat: int, space: int) -> list[RawEvent]:
         self.scores[seat] = space
         events = [public("bid", seat=seat, space=space)]
         self.next_bidder(events)
         return events
 
-    def pass_bid(self, seat: int) -> list[Event]:
+    def pass_bid(self, seat: int) -> list[RawEvent]:
         in_auction = list(self.in_auction)
         in_auction[seat] = False
         self.in_auction = tuple(in_auction)
@@ -229,7 +231,7 @@ class SweetNoseState(State):
         self.next_bidder(events)
         return events
 
-    def next_bidder(self, events: list[Event]) -> None:
+    def next_bidder(self, events: list[RawEvent]) -> None:
         for seat in self.others(self.active):
             if self.in_auction[seat]:
                 self.active = seat
@@ -240,7 +242,7 @@ class SweetNoseState(State):
             return
         self.end_auction(events)
 
-    def end_auction(self, events: list[Event]) -> None:
+    def end_auction(self, events: list[RawEvent]) -> None:
         """Markers off the start space take tiles in rank order: levels 1-5, 1-4, ..."""
         bidders = sorted((s for s in range(self.players) if self.scores[s] > 0), key=lambda s: -self.scores[s])
         self.picks = tuple((s, SHOPKEEPER_LEVELS[rank]) for rank, s in enumerate(bidders))
@@ -249,7 +251,7 @@ class SweetNoseState(State):
         self.next_pick(events)
 
     # ================================================================== a round (§4)
-    def start_round(self, events: list[Event]) -> None:
+    def start_round(self, events: list[RawEvent]) -> None:
         self.round += 1
         if self.round > 1 and self.options.redeal_each_round:  # A19
             deal_sweets(self)
@@ -271,7 +273,7 @@ class SweetNoseState(State):
         events.append(public("round_started", round=self.round, rounds=rounds, start_player=self.start_player))
 
     # ---- phase 1: set sweetness (§4.1), simultaneous and secret
-    def set_sweetness(self, seat: int, values: tuple[int, ...]) -> list[Event]:
+    def set_sweetness(self, seat: int, values: tuple[int, ...]) -> list[RawEvent]:
         cards = list(self.sweetness)
         cards[seat] = values
         self.sweetness = tuple(cards)
@@ -285,7 +287,7 @@ class SweetNoseState(State):
         return events
 
     # ---- phase 2: exchange sweets and use shops (§4.2)
-    def start_exchange_phase(self, events: list[Event]) -> None:
+    def start_exchange_phase(self, events: list[RawEvent]) -> None:
         self.step = EXCHANGE
         self.phase_turns = 0
         self.quiet_turns = 0
@@ -294,7 +296,7 @@ class SweetNoseState(State):
         events.append(public("exchange_phase_started", start_player=self.start_player))
         self.start_turn(events)
 
-    def start_turn(self, events: list[Event]) -> None:
+    def start_turn(self, events: list[RawEvent]) -> None:
         """Begin the active player's turn; a turn with nothing to do passes by itself."""
         while True:
             limit = self.options.phase2_turn_limit
@@ -321,7 +323,7 @@ class SweetNoseState(State):
                 self.end_exchange_phase("deadlock", events)
                 return
 
-    def close_turn(self, events: list[Event]) -> bool:
+    def close_turn(self, events: list[RawEvent]) -> bool:
         """End the active turn; True if phase 2 ended, else the next player is active."""
         self.quiet_turns = 0 if self.exchanged else self.quiet_turns + 1
         if self.options.phase_end_timing == "end_of_turn" and self.some_tray_empty():  # A6
@@ -333,7 +335,7 @@ class SweetNoseState(State):
         self.active = (self.active + 1) % self.players
         return False
 
-    def end_turn(self, seat: int) -> list[Event]:
+    def end_turn(self, seat: int) -> list[RawEvent]:
         events = [public("turn_ended", seat=seat)]
         # A face-down tile holder who could not exchange and used nothing is, for the
         # deadlock guard, idle: judged from what everyone saw, not from the hidden tile.
@@ -348,7 +350,7 @@ class SweetNoseState(State):
         self.start_turn(events)
         return events
 
-    def after_action(self, events: list[Event]) -> None:
+    def after_action(self, events: list[RawEvent]) -> None:
         """§4.2 turn procedure, step 2: the phase may end, the turn may end by itself."""
         if self.options.phase_end_timing == "immediate" and self.some_tray_empty():  # A6
             self.end_exchange_phase("tray_empty", events)
@@ -400,7 +402,7 @@ class SweetNoseState(State):
         out += A.EXCHANGE_B_BY_MASK[mine][held]
         return out
 
-    def exchange_with_player(self, seat: int, target: int, take: int, give: int) -> list[Event]:
+    def exchange_with_player(self, seat: int, target: int, take: int, give: int) -> list[RawEvent]:
         """A: their tray -> my bowl, my tray -> their bowl; the kinds differ."""
         move_between(self, target, take, seat, give, kind_rule="different")
         self.exchanged = True
@@ -408,7 +410,7 @@ class SweetNoseState(State):
         self.after_action(events)
         return events
 
-    def exchange_with_market(self, seat: int, give: int, take: int, into_bowl: bool = False) -> list[Event]:
+    def exchange_with_market(self, seat: int, give: int, take: int, into_bowl: bool = False) -> list[RawEvent]:
         """B: my tray -> market, market -> my tray (or bowl, with l2_market_to_bowl)."""
         base = seat * NUM_KINDS
         self.trays[base + give] -= 1
@@ -417,7 +419,7 @@ class SweetNoseState(State):
         (self.bowls if into_bowl else self.trays)[base + take] += 1
         return [public("exchanged_with_market", seat=seat, gave=KINDS[give], took=KINDS[take], into_bowl=into_bowl)]
 
-    def exchange_b(self, seat: int, give: int, take: int) -> list[Event]:
+    def exchange_b(self, seat: int, give: int, take: int) -> list[RawEvent]:
         events = self.exchange_with_market(seat, give, take)
         self.exchanged = True
         self.after_action(events)
@@ -507,7 +509,7 @@ class SweetNoseState(State):
                     if give != take:
                         yield A.DOUBLE_TRADE[(target, give, take)]
 
-    def use_tile(self, seat: int, tile: int, detail: dict[str, Any], events: list[Event]) -> None:
+    def use_tile(self, seat: int, tile: int, detail: dict[str, Any], events: list[RawEvent]) -> None:
         """Flip the tile, then return it level side up to its shop space (§4.2)."""
         self._set_held(seat, NO_TILE)
         self.spent = (*self.spent, tile)
@@ -515,33 +517,33 @@ class SweetNoseState(State):
         events.insert(0, public("shop_used", seat=seat, tile=TILES[tile].id, **detail))
 
     # The ten abilities (§5), one function each.
-    def stash(self, seat: int, kind: int) -> list[Event]:
+    def stash(self, seat: int, kind: int) -> list[RawEvent]:
         """l1_stash: tray -> own bowl."""
         base = seat * NUM_KINDS
         self.trays[base + kind] -= 1
         self.bowls[base + kind] += 1
-        events: list[Event] = []
+        events: list[RawEvent] = []
         self.use_tile(seat, STASH, {"kind": KINDS[kind]}, events)
         return events
 
-    def twin_trade(self, seat: int, target: int, take: int, give: int) -> list[Event]:
+    def twin_trade(self, seat: int, target: int, take: int, give: int) -> list[RawEvent]:
         """l1_twin_trade: an extra trade routed like A, same kind by default (A8)."""
         rule = "same" if self.options.l1_twin_trade_kind_rule == "same" else "any"
         move_between(self, target, take, seat, give, kind_rule=rule)
-        events: list[Event] = []
+        events: list[RawEvent] = []
         self.use_tile(seat, TWIN_TRADE, {"target": target, "took": KINDS[take], "gave": KINDS[give]}, events)
         return events
 
-    def take_back(self, seat: int, kind: int) -> list[Event]:
+    def take_back(self, seat: int, kind: int) -> list[RawEvent]:
         """l2_take_back: own bowl -> own tray."""
         base = seat * NUM_KINDS
         self.bowls[base + kind] -= 1
         self.trays[base + kind] += 1
-        events: list[Event] = []
+        events: list[RawEvent] = []
         self.use_tile(seat, TAKE_BACK, {"kind": KINDS[kind]}, events)
         return events
 
-    def market_to_bowl(self, seat: int, give: int, take: int) -> list[Event]:
+    def market_to_bowl(self, seat: int, give: int, take: int) -> list[RawEvent]:
         """l2_market_to_bowl: exchange B into the bowl; the turn's exchange (A9 'modify')."""
         events = self.exchange_with_market(seat, give, take, into_bowl=True)
         if self.options.l2_market_to_bowl_mode == "modify":
@@ -549,38 +551,38 @@ class SweetNoseState(State):
         self.use_tile(seat, MARKET_TO_BOWL, {"gave": KINDS[give], "took": KINDS[take]}, events)
         return events
 
-    def bowl_swap(self, seat: int, target: int, give: int, take: int) -> list[Event]:
+    def bowl_swap(self, seat: int, target: int, give: int, take: int) -> list[RawEvent]:
         """l3_bowl_swap: one of my bowl's sweets for one of another bowl's."""
         mine, theirs = seat * NUM_KINDS, target * NUM_KINDS
         self.bowls[mine + give] -= 1
         self.bowls[theirs + give] += 1
         self.bowls[theirs + take] -= 1
         self.bowls[mine + take] += 1
-        events: list[Event] = []
+        events: list[RawEvent] = []
         self.use_tile(seat, BOWL_SWAP, {"target": target, "gave": KINDS[give], "took": KINDS[take]}, events)
         return events
 
-    def send_back(self, seat: int, target: int, kind: int) -> list[Event]:
+    def send_back(self, seat: int, target: int, kind: int) -> list[RawEvent]:
         """l3_send_back: another player's bowl -> that player's tray."""
         base = target * NUM_KINDS
         self.bowls[base + kind] -= 1
         self.trays[base + kind] += 1
-        events: list[Event] = []
+        events: list[RawEvent] = []
         self.use_tile(seat, SEND_BACK, {"target": target, "kind": KINDS[kind]}, events)
         return events
 
-    def rearrange(self, seat: int, from_bowl: int, from_tray: int) -> list[Event]:
+    def rearrange(self, seat: int, from_bowl: int, from_tray: int) -> list[RawEvent]:
         """l4_rearrange: swap one bowl sweet with one tray sweet of my own."""
         base = seat * NUM_KINDS
         self.bowls[base + from_bowl] -= 1
         self.trays[base + from_bowl] += 1
         self.trays[base + from_tray] -= 1
         self.bowls[base + from_tray] += 1
-        events: list[Event] = []
+        events: list[RawEvent] = []
         self.use_tile(seat, REARRANGE, {"from_bowl": KINDS[from_bowl], "from_tray": KINDS[from_tray]}, events)
         return events
 
-    def double_trade(self, seat: int, target: int, give: tuple[int, ...], take: tuple[int, ...]) -> list[Event]:
+    def double_trade(self, seat: int, target: int, give: tuple[int, ...], take: tuple[int, ...]) -> list[RawEvent]:
         """l4_double_trade: two of my tray's sweets for two of theirs, all staying in trays."""
         mine, theirs = seat * NUM_KINDS, target * NUM_KINDS
         for k in give:
@@ -589,12 +591,12 @@ class SweetNoseState(State):
         for k in take:
             self.trays[theirs + k] -= 1
             self.trays[mine + k] += 1
-        events: list[Event] = []
+        events: list[RawEvent] = []
         detail = {"target": target, "gave": [KINDS[k] for k in give], "took": [KINDS[k] for k in take]}
         self.use_tile(seat, DOUBLE_TRADE, detail, events)
         return events
 
-    def change_taste(self, seat: int, first: int, second: int) -> list[Event]:
+    def change_taste(self, seat: int, first: int, second: int) -> list[RawEvent]:
         """l5_change_taste: the two kinds' cards change places (A11: who sees which kinds)."""
         values = list(self.sweetness[seat])
         values[first], values[second] = values[second], values[first]
@@ -602,7 +604,7 @@ class SweetNoseState(State):
         cards[seat] = tuple(values)
         self.sweetness = tuple(cards)
         kinds = [KINDS[first], KINDS[second]]
-        events: list[Event] = []
+        events: list[RawEvent] = []
         if self.options.l5_change_taste_public:
             self.swaps = (*self.swaps, (seat, first, second))
             self.use_tile(seat, CHANGE_TASTE, {"kinds": kinds}, events)
@@ -611,17 +613,17 @@ class SweetNoseState(State):
         events.append(private(seat, "sweetness_swapped", seat=seat, kinds=kinds, values=values_json(tuple(values))))
         return events
 
-    def ignore_market(self, seat: int) -> list[Event]:
+    def ignore_market(self, seat: int) -> list[RawEvent]:
         """l5_ignore_market: no market bonus at this round's scoring (A12: for whom)."""
         flags = list(self.ignoring)
         flags[seat] = True
         self.ignoring = tuple(flags)
-        events: list[Event] = []
+        events: list[RawEvent] = []
         self.use_tile(seat, IGNORE_MARKET, {"scope": self.options.l5_ignore_market_scope}, events)
         return events
 
     # ---- the end of phase 2, and the deferred tiles (A11, A12)
-    def end_exchange_phase(self, reason: str, events: list[Event]) -> None:
+    def end_exchange_phase(self, reason: str, events: list[RawEvent]) -> None:
         events.append(public("exchange_phase_ended", reason=reason, turns=self.phase_turns))
         self.exchanged = False
         if self.options.l5_change_taste_timing == "phase_end" and self.ask_deferred(TASTE, CHANGE_TASTE, -1):
@@ -653,7 +655,7 @@ class SweetNoseState(State):
         self.to_move = (askers[0],)
         return True
 
-    def deferred_change_taste(self, seat: int, action: Action) -> list[Event]:
+    def deferred_change_taste(self, seat: int, action: Action) -> list[RawEvent]:
         if type(action) is A.Decline:
             events = [public("shop_kept", seat=seat)]
         else:
@@ -663,14 +665,14 @@ class SweetNoseState(State):
         return events
 
     # ---- phase 3: score sweetness (§4.3)
-    def score_sweetness(self, events: list[Event]) -> None:
+    def score_sweetness(self, events: list[RawEvent]) -> None:
         self.revealed = True
         events.append(public("sweetness_revealed", values=[values_json(v) for v in self.sweetness]))
         if self.options.l5_ignore_market_timing == "scoring" and self.ask_deferred(DECLARE, IGNORE_MARKET, -1):
             return
         self.move_score_markers(events)
 
-    def declare_ignore_market(self, seat: int, action: Action) -> list[Event]:
+    def declare_ignore_market(self, seat: int, action: Action) -> list[RawEvent]:
         if type(action) is A.Decline:
             events = [public("shop_kept", seat=seat)]
         else:
@@ -693,7 +695,7 @@ class SweetNoseState(State):
     def round_score(self, seat: int) -> int:
         return sum(self.score_by_kind(seat))
 
-    def move_score_markers(self, events: list[Event]) -> None:
+    def move_score_markers(self, events: list[RawEvent]) -> None:
         self.round_scores = tuple(self.round_score(p) for p in range(self.players))
         for p, s in enumerate(self.round_scores):
             self.scores[p] += s
@@ -713,7 +715,7 @@ class SweetNoseState(State):
         return self.round >= ROUNDS
 
     # ---- phase 4: choose a shop (§4.4)
-    def choose_shop(self, events: list[Event]) -> None:
+    def choose_shop(self, events: list[RawEvent]) -> None:
         # 1. Bowls back into trays; 2. unused tiles back to the shop.
         for i, n in enumerate(self.bowls):
             if n:
@@ -758,7 +760,7 @@ class SweetNoseState(State):
         limit = self.picks[0][1]
         return [t for t in self.tiles_in_shop() if TILES[t].level <= limit]
 
-    def next_pick(self, events: list[Event]) -> None:
+    def next_pick(self, events: list[RawEvent]) -> None:
         while self.picks:
             seat, limit = self.picks[0]
             if self.pickable(seat):
@@ -769,14 +771,14 @@ class SweetNoseState(State):
             self.picks = self.picks[1:]
         self.start_round(events)
 
-    def take_tile(self, seat: int, tile: int) -> list[Event]:
+    def take_tile(self, seat: int, tile: int) -> list[RawEvent]:
         self._set_held(seat, tile)
         self.picks = self.picks[1:]
         events = [public("shop_chosen", seat=seat, tile=TILES[tile].id, level=TILES[tile].level)]
         self.next_pick(events)
         return events
 
-    def take_tile_of_level(self, seat: int, level: int) -> list[Event]:
+    def take_tile_of_level(self, seat: int, level: int) -> list[RawEvent]:
         """Hidden tiles (A14): one of the level's remaining tiles at random, seen by the taker only."""
         tile = self.rng.choice([t for t in TILES_OF_LEVEL[level] if t not in self.held])
         self._set_held(seat, tile)
@@ -788,14 +790,14 @@ class SweetNoseState(State):
         self.next_pick(events)
         return events
 
-    def decline_tile(self, seat: int) -> list[Event]:
+    def decline_tile(self, seat: int) -> list[RawEvent]:
         self.picks = self.picks[1:]
         events = [public("shop_declined", seat=seat)]
         self.next_pick(events)
         return events
 
     # ================================================================== the end (§6)
-    def game_over(self, events: list[Event]) -> None:
+    def game_over(self, events: list[RawEvent]) -> None:
         self.step = OVER
         self.to_move = ()
         events.append(public("game_over", **self.result().to_json()))
@@ -851,7 +853,7 @@ class SweetNoseState(State):
         # of its level it holds, so its only option is asked, never played for it.
         return not (self.step in (EXCHANGE, TASTE, DECLARE) and self.hides_tile(seat))
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, action: Action) -> list[RawEvent]:
         step = self.step
         if step == ASSIGN:
             return self.set_sweetness(seat, action.values)  # type: ignore[attr-defined]
@@ -882,7 +884,7 @@ class SweetNoseState(State):
             return self.declare_ignore_market(seat, action)
         raise AssertionError(f"no action is possible in step {STEP_NAMES[step]}")
 
-    def use_shop(self, seat: int, a: Any) -> list[Event]:
+    def use_shop(self, seat: int, a: Any) -> list[RawEvent]:
         """The shop action: resolve the held tile's ability (§5) with its own function."""
         kind = type(a)
         if kind is A.UseStash:
@@ -993,7 +995,7 @@ def move_between(state: SweetNoseState, target: int, take: int, seat: int, give:
 
 
 # ====================================================================== setup (§3)
-def setup(state: SweetNoseState) -> list[Event]:
+def setup(state: SweetNoseState) -> list[RawEvent]:
     """A new game: sweets by player count, 8 per tray, the market, the start player."""
     players, options = state.players, state.options
     state.round = 0

@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from parlor.core.errors import ScenarioError
-from parlor.core.events import Event
+from parlor.core.events import RawEvent
 
 from .actions import PERMUTATIONS
 from .data import KIND_INDEX, KINDS, MARKET_SIZE, NUM_KINDS, SWEETS_PER_KIND, TILE_INDEX, TRAY_SIZE
@@ -218,7 +218,7 @@ def build(game: Any, data: Mapping[str, Any]) -> SweetNoseState:
     state.past = ()
     state.round_scores = ()
 
-    events: list[Event] = []
+    events: list[RawEvent] = []
     if phase == "set_sweetness":
         state.step = ASSIGN
         state.to_move = tuple(p for p in range(players) if not state.sweetness[p])
