@@ -221,14 +221,14 @@ class State(ABC):
         self._legal = None
         if self.auto_play_forced:
             self._play_forced(events)
-        return EventList(events)
+        return EventList(events)  # type: ignore[arg-type]  # raw events, built into Events when read
 
     def _settle(self) -> list[Event]:
         """Play forced moves at the start of a game (called by ``new_game``)."""
         events: list[RawEvent] = []
         if self.auto_play_forced:
             self._play_forced(events)
-        return EventList(events)
+        return EventList(events)  # type: ignore[arg-type]
 
     def _play_forced(self, events: list[RawEvent]) -> None:
         """Play every seat's only legal action until some seat has a real choice.
