@@ -36,8 +36,8 @@ import hashlib
 import json
 import os
 import random
-import subprocess
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
