@@ -134,6 +134,7 @@ def run(
     cluster: bool = False,
     fd: int | None = None,
     lease_seconds: float = 10.0,
+    max_websockets_per_address: int | None = None,
 ) -> None:
     """Serve until stopped. ``workers`` > 1: that many server processes as one site (PostgreSQL);
     ``cluster``: this process is one of them (``fd``: the site's listening socket, inherited)."""
@@ -158,6 +159,8 @@ def run(
         raise StartupError(f"--unjoined-table-ttl must be a number of seconds above 0, got {unjoined_table_ttl}")
     if bot_processes is not None and not 1 <= bot_processes <= 64:
         raise StartupError(f"--bot-processes must be from 1 to 64, got {bot_processes}")
+    if max_websockets_per_address is not None and max_websockets_per_address < 1:
+        raise StartupError(f"--max-websockets-per-address must be 1 or more, got {max_websockets_per_address}")
     if not 1 <= workers <= 64:
         raise StartupError(f"--workers must be from 1 to 64, got {workers}")
     if not 1 <= lease_seconds <= 3600:
@@ -184,6 +187,7 @@ def run(
                 ("--max-decisions", max_decisions),
                 ("--unjoined-table-ttl", unjoined_table_ttl),
                 ("--bot-processes", bot_processes),
+                ("--max-websockets-per-address", max_websockets_per_address),
             ):
                 if value is not None:
                     child_args += [flag, str(value)]
@@ -205,6 +209,8 @@ def run(
             limits = replace(limits, max_decisions=max_decisions)
         if unjoined_table_ttl is not None:
             limits = replace(limits, unjoined_table_ttl=unjoined_table_ttl)
+        if max_websockets_per_address is not None:
+            limits = replace(limits, max_connections_per_address=max_websockets_per_address)
         app = create_app(
             url,
             bot_delay=bot_delay,
@@ -369,6 +375,12 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="server processes serving one site (PostgreSQL only; default 1)",
     )
+    parser.add_argument(
+        "--max-websockets-per-address",
+        type=int,
+        default=None,
+        help="open WebSockets one client address may hold (default 256)",
+    )
     parser.add_argument("--cluster", action="store_true", help=argparse.SUPPRESS)  # one of a site's processes
     parser.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)  # the site's inherited socket
     parser.add_argument(
@@ -399,6 +411,7 @@ def main(argv: list[str] | None = None) -> int:
             cluster=args.cluster,
             fd=args.fd,
             lease_seconds=args.lease_seconds,
+            max_websockets_per_address=args.max_websockets_per_address,
         )
     except StartupError as exc:
         print(f"Error: {exc}", file=sys.stderr)
