@@ -14,9 +14,10 @@ that lost the lease). Connections land on any process (the processes share the l
   database the way a restarted server does. No acknowledged action is lost, as an action is
   acknowledged only after the transaction that stored it.
 
-PostgreSQL's LISTEN/NOTIFY tells the other processes at once when a process leaves or loses a table
-(``parlor_cluster`` channel, payload ``<table id>`` or ``*``), so that they sweep then rather than at
-their next tick. SQLite has no such server: several processes are refused there.
+PostgreSQL's LISTEN/NOTIFY tells the other processes at once when a process leaves cleanly
+(``parlor_cluster`` channel, payload ``*``), so that they sweep then rather than at their next tick;
+after a crash the sweep's own clock finds the orphaned tables within a lease period or two.
+SQLite has no such server: several processes are refused there.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class Cluster:
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._listener: Any = None
+        self._notifying: asyncio.Task[None] | None = None  # kept: a task nobody holds may be collected
         self.taken_over = 0  # tables this process took over from another (read by tests)
 
     # ---- database, in the hub's database threads ----------------------------------------------------
@@ -151,7 +153,7 @@ class Cluster:
             conninfo = url.render_as_string(hide_password=False)
             self._listener = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
             await self._listener.execute(f"LISTEN {CHANNEL}")
-            asyncio.get_running_loop().create_task(self._notifications())
+            self._notifying = asyncio.get_running_loop().create_task(self._notifications())
         except Exception as exc:  # the lease sweep still runs on its own clock
             log.warning("LISTEN %s failed (%s); tables are taken over at the next sweep", CHANNEL, exc)
 
@@ -190,8 +192,9 @@ class Cluster:
                 log.info("table %s taken over by server process %s", table_id, self.id)
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in (self._task, self._notifying):
+            if task is not None:
+                task.cancel()
         if self._listener is not None:
             with contextlib.suppress(Exception):
                 await self._listener.close()
