@@ -1,6 +1,6 @@
 """Engine speed: random playouts and the four hot-path operations bots depend on.
 
-    python benchmarks/engine.py [--games N] [--rounds R] [--burst S] [--digest-games N] [--quick] [--json]
+    python benchmarks/engine.py [--games N] [--rounds R] [--burst S] [--digest-games N] [--quick] [--json] [--game G]
                                 [--both-builds]
 
 For each game and player count it prints random-play games/s and decisions/s, and the
@@ -258,6 +258,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--quick", action="store_true", help="a few games only (smoke test)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument(
+        "--game", choices=sorted(GAMES_AND_PLAYERS), action="append", help="only this game (repeatable)"
+    )
+    parser.add_argument(
         "--both-builds", action="store_true", help="also run the pure-Python sources (PARLOR_PURE=1): the speed-up"
     )
     args = parser.parse_args(argv)
@@ -267,7 +270,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     baseline = hearts_baseline(5 if args.quick else 300)
     rows = []
-    for name, counts in GAMES_AND_PLAYERS.items():
+    chosen = {name: counts for name, counts in GAMES_AND_PLAYERS.items() if not args.game or name in args.game}
+    for name, counts in chosen.items():
         for players in counts:
             runs = [random_play(name, players, n_games) for _ in range(1 if args.quick else 3)]
             games_s = max(r[0] for r in runs)
