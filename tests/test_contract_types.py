@@ -95,3 +95,30 @@ def test_load_state_wrong_types_raise_state_error(name):
     for bad in damaged:
         with pytest.raises(StateError):
             game.load_state(bad)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_view_and_determinize_wrong_input_raise_engine_errors(name):
+    from parlor.core.rng import FastRng, Rng
+
+    _game, state = _started(name)
+    before = state.to_json()
+    for bad in [*BAD_SEATS[:1], *BAD_SEATS[2:], -1, state.players]:  # None is a spectator for view
+        with pytest.raises(ParlorError):
+            state.view(bad)
+    for bad in [*BAD_SEATS, -1, state.players]:
+        with pytest.raises(ParlorError):
+            state.determinize(bad, Rng(1))
+    for bad in (None, "x", 7, __import__("random").Random(1)):
+        with pytest.raises(ParlorError):
+            state.determinize(0, bad)
+    for bad in ("yes", 1, None):
+        with pytest.raises(ParlorError):
+            state.view(0, recall=bad)
+    assert state.to_json() == before
+    # the right input still works, NumPy integer seats included
+    numpy = pytest.importorskip("numpy")
+    assert state.view(numpy.int64(0)) == state.view(0)
+    assert state.view(None)["you"] is None
+    assert state.determinize(numpy.int64(0), Rng(5)).to_json() == state.determinize(0, Rng(5)).to_json()
+    state.determinize(0, FastRng(5))

@@ -9,7 +9,7 @@ game, so each game only writes its rules:
   skipping the question would tell the others something hidden);
 * records, JSON round trips and the error types.
 
-Subclasses provide ``_legal_actions``, ``_apply``, ``view``, ``determinize``,
+Subclasses provide ``_legal_actions``, ``_apply``, ``_view``, ``_determinize``,
 ``clone``, ``_state_json`` / ``_load_state_json`` and ``result``.
 
 The rules make raw events (``raw_public`` / ``raw_private``, cheap tuples); ``apply`` returns
@@ -32,7 +32,7 @@ from .actions import Action, ActionSpace
 from .errors import IllegalAction, ParlorError, StateError
 from .events import Event, EventList, RawEvent
 from .options import OptionError, options_from_json, options_to_json
-from .rng import AnyRng, Rng
+from .rng import AnyRng, FastRng, Rng
 
 # The record and saved-state format version, written into every record and saved state.
 # "2" (issue 12): single-option decisions whose forcedness is hidden are now asked and
@@ -98,15 +98,12 @@ class State(ABC):
         """Play a legal action; returns the raw events (``raw_public`` / ``raw_private``)."""
 
     @abstractmethod
-    def view(self, seat: int | None, recall: bool = False) -> dict[str, Any]:
-        """Exactly what ``seat`` (``None``: a spectator) may know now, as plain JSON.
-
-        ``recall=True`` adds what the seat could remember from public events it saw
-        (perfect recall, allowed to bots); the default is what the table shows.
-        """
+    def _view(self, seat: int | None, recall: bool) -> dict[str, Any]:
+        """What ``view`` returns, for a seat already checked (``None``: a spectator)."""
 
     @abstractmethod
-    def determinize(self, seat: int, rng: AnyRng) -> "State": ...
+    def _determinize(self, seat: int, rng: AnyRng) -> "State":
+        """What ``determinize`` returns, for a seat and generator already checked."""
 
     @abstractmethod
     def clone(self) -> "State": ...
@@ -257,6 +254,36 @@ class State(ABC):
                     break
             else:
                 return
+
+    def view(self, seat: Any, recall: Any = False) -> dict[str, Any]:
+        """Exactly what ``seat`` (``None``: a spectator) may know now, as plain JSON.
+
+        ``recall=True`` adds what the seat could remember from public events it saw
+        (perfect recall, allowed to bots); the default is what the table shows.
+        A seat that is not at this table raises ``ParlorError``.
+        """
+        if seat is not None:
+            seat = self._seat_at_table(seat)
+        if type(recall) is not bool:
+            raise ParlorError(f"recall is True or False, got {recall!r}")
+        return self._view(seat, recall)
+
+    def determinize(self, seat: Any, rng: Any) -> "State":
+        """A full state ``seat`` cannot tell apart from this one, its hidden parts drawn from
+        ``rng`` (an ``Rng`` or a ``FastRng``); used by search bots. Wrong input raises ``ParlorError``."""
+        seat = self._seat_at_table(seat)
+        if type(rng) is not Rng and type(rng) is not FastRng:
+            raise ParlorError(f"determinize draws from a parlor.core Rng or FastRng, got {type(rng).__name__}")
+        return self._determinize(seat, rng)
+
+    def _seat_at_table(self, seat: Any) -> int:
+        if type(seat) is not int:
+            if isinstance(seat, bool) or not hasattr(type(seat), "__index__"):
+                raise ParlorError(f"a seat is an integer, got {seat!r}")
+            seat = operator.index(seat)
+        if not 0 <= seat < self.players:
+            raise ParlorError(f"no seat {seat!r} at this table of {self.players}")
+        return seat
 
     def apply_json(self, seat: Any, data: Any) -> list[Event]:
         return self.apply(seat, self.game.actions.from_json(data))

@@ -665,12 +665,12 @@ class MammaMiaState(State):
         return Result.rank(scores, tiebreaks)
 
     # ------------------------------------------------------------------ hidden information
-    def view(self, seat: int | None, recall: bool = False) -> dict[str, Any]:
+    def _view(self, seat: int | None, recall: bool) -> dict[str, Any]:
         from .views import view
 
         return view(self, seat, recall)
 
-    def determinize(self, seat: int, rng: AnyRng) -> "MammaMiaState":
+    def _determinize(self, seat: int, rng: AnyRng) -> "MammaMiaState":
         """A full state ``seat`` cannot tell apart from this one (§8).
 
         Hidden: other hands, the supply's order and content, every waiter's shuffled part

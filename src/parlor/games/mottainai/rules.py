@@ -541,12 +541,12 @@ class MottainaiState(State):
     def result(self) -> Result:
         return C.final_result(self)
 
-    def view(self, seat: int | None, recall: bool = False) -> dict[str, Any]:
+    def _view(self, seat: int | None, recall: bool) -> dict[str, Any]:
         from .views import view
 
         return view(self, seat, recall)
 
-    def determinize(self, seat: int, rng: AnyRng) -> "MottainaiState":
+    def _determinize(self, seat: int, rng: AnyRng) -> "MottainaiState":
         from .views import determinize
 
         return determinize(self, seat, rng)

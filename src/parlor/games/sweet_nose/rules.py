@@ -912,12 +912,12 @@ class SweetNoseState(State):
         raise AssertionError(f"unexpected action {a}")
 
     # ------------------------------------------------------------------ hidden information
-    def view(self, seat: int | None, recall: bool = False) -> dict[str, Any]:
+    def _view(self, seat: int | None, recall: bool) -> dict[str, Any]:
         from .views import view
 
         return view(self, seat, recall)
 
-    def determinize(self, seat: int, rng: AnyRng) -> "SweetNoseState":
+    def _determinize(self, seat: int, rng: AnyRng) -> "SweetNoseState":
         """A full state ``seat`` cannot tell apart from this one (§8).
 
         Hidden: every other player's unrevealed sweetness cards (any of the 120
