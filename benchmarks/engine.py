@@ -4,7 +4,7 @@
                                 [--both-builds]
 
 For each game and player count it prints random-play games/s and decisions/s, and the
-cost of ``clone``, ``legal_actions``, ``apply`` and ``determinize`` in microseconds.
+cost of ``clone``, ``legal_actions``, ``apply``, ``determinize`` and ``new_game`` in microseconds.
 The baseline is OpenSpiel's C++ ``hearts`` (``pip install -e ".[bench]"``) driven by the
 same loop in the same process; figures are reported as ratios to it, because absolute
 numbers on a shared machine are noise.
@@ -82,6 +82,19 @@ def per_call_us(samples: list[Any], op: Callable[[Any], Any], loops: int) -> flo
         for s in samples:
             op(s)
     return (time.perf_counter() - start) / (loops * len(samples)) * 1e6
+
+
+def new_game_us(name: str, players: int, loops: int) -> float:
+    """The cost of ``new_game`` (options, shuffles, the deal), which every playout game pays once."""
+    game = games.get(name)
+
+    def run() -> float:
+        start = time.perf_counter()
+        for seed in range(loops):
+            game.new_game(players, seed)
+        return (time.perf_counter() - start) / loops * 1e6
+
+    return best_of(3, run)
 
 
 def operation_costs(samples: list[Any], loops: int) -> dict[str, float]:
@@ -282,6 +295,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 "games_per_s": games_s,
                 "decisions_per_s": decisions_s,
                 **operation_costs(runs[0][2], loops),
+                "new_game_us": new_game_us(name, players, 10 * loops),
             }
             bursts = interleaved(name, players, rounds, seconds)
             row["cpu_decisions_per_s"] = bursts["cpu_decisions_per_s"]
@@ -307,6 +321,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"build: {parlor.BUILD}; vs hearts = median over {rounds} interleaved CPU-clock bursts of {seconds} s")
     header = f"{'game':<10} {'P':>2} {'games/s':>9} {'decisions/s':>12} {'cpu dec/s':>10} {'hearts/s':>9} "
     header += f"{'vs hearts':>9} {'(min-max)':>11} {'clone us':>9} {'legal us':>9} {'apply us':>9} {'determ. us':>10}"
+    header += f" {'new_game us':>11}"
     print(header)
     for r in rows:
         ratio = f"{r['ratio_to_hearts']:.2f}x" if "ratio_to_hearts" in r else "-"
@@ -314,7 +329,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(
             f"{r['game']:<10} {r['players']:>2} {r['games_per_s']:>9,.0f} {r['decisions_per_s']:>12,.0f} "
             f"{r['cpu_decisions_per_s']:>10,.0f} {r.get('hearts_decisions_per_s', 0):>9,.0f} {ratio:>9} {spread:>11} "
-            f"{r['clone_us']:>9.2f} {r['legal_actions_us']:>9.2f} {r['apply_us']:>9.2f} {r['determinize_us']:>10.1f}"
+            f"{r['clone_us']:>9.2f} {r['legal_actions_us']:>9.2f} {r['apply_us']:>9.2f} {r['determinize_us']:>10.1f} "
+            f"{r['new_game_us']:>11.1f}"
         )
     print(f"results digest ({report['digest_games']} seeded random games per game):")
     for name, value in digest.items():

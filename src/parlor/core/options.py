@@ -12,8 +12,10 @@ and the server's ``/api/games`` (one source of truth for every screen).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from .errors import ParlorError
@@ -57,14 +59,22 @@ def _allowed(tp: Any) -> tuple[type, tuple[Any, ...] | None]:
     return tp, None
 
 
-def option_fields(cls: type) -> dict[str, tuple[type, tuple[Any, ...] | None, Any]]:
-    """name -> (type, allowed values or None, default) for every option."""
-    hints = typing.get_type_hints(cls)
+@functools.cache
+def _type_hints(cls: type) -> Mapping[str, Any]:
+    # Resolving string annotations evaluates code; an Options class never changes, and
+    # new_game reads these on every game (it was most of a Mottainai setup's time).
+    return MappingProxyType(typing.get_type_hints(cls))
+
+
+@functools.cache
+def option_fields(cls: type) -> Mapping[str, tuple[type, tuple[Any, ...] | None, Any]]:
+    """name -> (type, allowed values or None, default) for every option (read-only, cached)."""
+    hints = _type_hints(cls)
     out = {}
     for f in dataclasses.fields(cls):
         base, allowed = _allowed(hints[f.name])
         out[f.name] = (base, allowed, f.default)
-    return out
+    return MappingProxyType(out)
 
 
 def describe_options(cls: type) -> list[dict[str, Any]]:
@@ -108,7 +118,7 @@ def option_value_text(value: Any) -> str:
 
 def _optional(cls: type, name: str) -> bool:
     """Does the field's annotation admit ``None`` (``int | None``)?"""
-    return type(None) in get_args(typing.get_type_hints(cls)[name])
+    return type(None) in get_args(_type_hints(cls)[name])
 
 
 def renamed(cls: type, name: str, value: Any) -> tuple[str, Any]:
