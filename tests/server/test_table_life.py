@@ -24,7 +24,9 @@ def test_a_bot_plays_for_a_seat_gone_too_long_until_the_player_is_back(life_serv
         life_server.base,
         players=2,
         seats=[{"kind": "human"}, {"kind": "human"}],
-        seat_timeout=0.3,
+        # Ann must connect within the timeout, or a bot rightly takes her seat too (bots_before_join):
+        # 0.3 s was too short on a loaded machine.
+        seat_timeout=1.5,
         bots_before_join=True,  # the host allowed bots for players who never came
     )
     tid = created["table"]["id"]
@@ -54,7 +56,7 @@ def test_a_bot_plays_for_a_seat_gone_too_long_until_the_player_is_back(life_serv
                     ann.next_state(timeout=5)
             assert bob.state["your_turn"]
             version = bob.state["version"]
-            time.sleep(0.6)  # longer than the timeout: Bob is connected, so nobody plays for him
+            time.sleep(1.8)  # longer than the timeout: Bob is connected, so nobody plays for him
             bob.drain()
             assert bob.state["version"] == version and bob.state["your_turn"]
         # Bob leaves again; Ann plays the game out against his substitute.
