@@ -11,8 +11,7 @@ from parlor.core.game import Game
 from .actions import ACTION_SPACE, PERMUTATIONS
 from .data import NUM_KINDS, TILE_INDEX
 from .options import Options
-from .rules import NO_TILE, STEP_NAMES, SweetNoseState, setup
-
+from .rules import NO_TILE, STEP_NAMES, SweetNoseState, rulings_for, setup
 
 _DEFAULTS = Options()
 
@@ -59,6 +58,7 @@ class SweetNose(Game):
     def _new_state(self, players: int, seed: int, options: Any, deal: bool = True) -> SweetNoseState:
         state = SweetNoseState.__new__(SweetNoseState)
         state._init_base(self, players, seed, options)
+        state.rulings = rulings_for(options)
         if deal:
             setup(state)
         return state
