@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final
 
+from mypy_extensions import i64
+
 from parlor.core.actions import Action
 from parlor.core.events import RawEvent
 from parlor.core.game import Result, State
@@ -119,7 +121,7 @@ def private(viewer: int, event_name: str, /, **data: Any) -> RawEvent:
 
 
 NO_TILE = _NO_TILE
-KIND_OF: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
+KIND_OF: Final[dict[str, int]] = {k: i for i, k in enumerate(KINDS)}
 
 
 class Rulings:
@@ -166,7 +168,7 @@ def counts_json(counts: Any) -> dict[str, int]:
 
 def values_json(values: tuple[int, ...]) -> dict[str, int]:
     """A sweetness assignment as ``{kind: value}``."""
-    return {KINDS[k]: v for k, v in enumerate(values)}
+    return dict(zip(KINDS, values))
 
 
 class SweetNoseState(State):
@@ -254,25 +256,26 @@ class SweetNoseState(State):
 
     # ------------------------------------------------------------------ small helpers
     def tray(self, seat: int) -> list[int]:
-        base = seat * NUM_KINDS
-        return self.trays[base : base + NUM_KINDS]
+        base = seat * N
+        return self.trays[base : base + N]
 
     def bowl(self, seat: int) -> list[int]:
-        base = seat * NUM_KINDS
-        return self.bowls[base : base + NUM_KINDS]
+        base = seat * N
+        return self.bowls[base : base + N]
 
     def tray_size(self, seat: int) -> int:
-        base = seat * NUM_KINDS
-        return sum(self.trays[base : base + NUM_KINDS])
+        base = seat * N
+        return sum(self.trays[base : base + N])
 
     def held_sweets(self, seat: int) -> list[int]:
-        base = seat * NUM_KINDS
+        base = seat * N
         t, b = self.trays, self.bowls
         return [t[base + k] + b[base + k] for k in range(N)]
 
     def tray_mask(self, seat: int) -> int:
         """The kinds in ``seat``'s tray as a bitmask (bit k set: it holds a sweet of kind k)."""
-        t, b = self.trays, seat * N
+        t = self.trays
+        b: i64 = seat * N  # a native index: compiled code reads the list without boxing it
         return (
             (1 if t[b] else 0)
             | (2 if t[b + 1] else 0)
@@ -287,7 +290,8 @@ class SweetNoseState(State):
         return (1 if m[0] else 0) | (2 if m[1] else 0) | (4 if m[2] else 0) | (8 if m[3] else 0) | (16 if m[4] else 0)
 
     def some_tray_empty(self) -> bool:
-        return any(not self.tray_mask(seat) for seat in range(self.players))
+        t = self.trays
+        return any(not (t[b] or t[b + 1] or t[b + 2] or t[b + 3] or t[b + 4]) for b in range(0, i64(len(t)), N))
 
     def turn_order(self, start: int | None = None) -> list[int]:
         first = self.start_player if start is None else start
@@ -522,7 +526,7 @@ class SweetNoseState(State):
 
     def exchange_with_market(self, seat: int, give: int, take: int, into_bowl: bool = False) -> list[RawEvent]:
         """B: my tray -> market, market -> my tray (or bowl, with l2_market_to_bowl)."""
-        base = seat * NUM_KINDS
+        base = seat * N
         self.trays[base + give] -= 1
         self.market[give] += 1
         self.market[take] -= 1
@@ -649,7 +653,7 @@ class SweetNoseState(State):
     # The ten abilities (§5), one function each.
     def stash(self, seat: int, kind: int) -> list[RawEvent]:
         """l1_stash: tray -> own bowl."""
-        base = seat * NUM_KINDS
+        base = seat * N
         self.trays[base + kind] -= 1
         self.bowls[base + kind] += 1
         events: list[RawEvent] = []
@@ -666,7 +670,7 @@ class SweetNoseState(State):
 
     def take_back(self, seat: int, kind: int) -> list[RawEvent]:
         """l2_take_back: own bowl -> own tray."""
-        base = seat * NUM_KINDS
+        base = seat * N
         self.bowls[base + kind] -= 1
         self.trays[base + kind] += 1
         events: list[RawEvent] = []
@@ -683,7 +687,7 @@ class SweetNoseState(State):
 
     def bowl_swap(self, seat: int, target: int, give: int, take: int) -> list[RawEvent]:
         """l3_bowl_swap: one of my bowl's sweets for one of another bowl's."""
-        mine, theirs = seat * NUM_KINDS, target * NUM_KINDS
+        mine, theirs = seat * N, target * N
         self.bowls[mine + give] -= 1
         self.bowls[theirs + give] += 1
         self.bowls[theirs + take] -= 1
@@ -694,7 +698,7 @@ class SweetNoseState(State):
 
     def send_back(self, seat: int, target: int, kind: int) -> list[RawEvent]:
         """l3_send_back: another player's bowl -> that player's tray."""
-        base = target * NUM_KINDS
+        base = target * N
         self.bowls[base + kind] -= 1
         self.trays[base + kind] += 1
         events: list[RawEvent] = []
@@ -703,7 +707,7 @@ class SweetNoseState(State):
 
     def rearrange(self, seat: int, from_bowl: int, from_tray: int) -> list[RawEvent]:
         """l4_rearrange: swap one bowl sweet with one tray sweet of my own."""
-        base = seat * NUM_KINDS
+        base = seat * N
         self.bowls[base + from_bowl] -= 1
         self.trays[base + from_bowl] += 1
         self.trays[base + from_tray] -= 1
@@ -714,7 +718,7 @@ class SweetNoseState(State):
 
     def double_trade(self, seat: int, target: int, give: tuple[int, ...], take: tuple[int, ...]) -> list[RawEvent]:
         """l4_double_trade: two of my tray's sweets for two of theirs, all staying in trays."""
-        mine, theirs = seat * NUM_KINDS, target * NUM_KINDS
+        mine, theirs = seat * N, target * N
         for k in give:
             self.trays[mine + k] -= 1
             self.trays[theirs + k] += 1
@@ -875,7 +879,8 @@ class SweetNoseState(State):
             order.insert(0, old_start)
         self.start_player = new_start
         events.append(public("start_player", seat=new_start, round=self.round + 1))
-        self.picks = tuple((s, max_level(self.round_scores[s])) for s in order if max_level(self.round_scores[s]) > 0)
+        levels = [max_level(score) for score in self.round_scores]
+        self.picks = tuple((s, levels[s]) for s in order if levels[s] > 0)
         events.append(public("shop_phase_started", pick_order=[s for s, _ in self.picks]))
         self.step = SHOP
         self.next_pick(events)
@@ -946,12 +951,15 @@ class SweetNoseState(State):
         if step == EXCHANGE:
             rulings = self.rulings
             legal: list[Action] = self.exchanges(seat) if not self.exchanged else []
+            some_exchange = len(legal) > 0  # (then can_exchange holds: no need to ask it)
             has_uses = False
             if self.held[seat] != _NO_TILE:
                 uses = self.tile_uses(seat)
                 legal += uses
                 has_uses = len(uses) > 0
-            may_end = self.exchanged or not rulings.exchange_required or not self.can_exchange(seat)
+            may_end = (
+                self.exchanged or not rulings.exchange_required or (not some_exchange and not self.can_exchange(seat))
+            )
             if has_uses and rulings.use_at_first_chance:  # A13
                 may_end = False
             if may_end:
@@ -1143,11 +1151,13 @@ def _double_trade_row(target: int, first: int, give: int, takes: int, count: int
 def move_between(state: SweetNoseState, target: int, take: int, seat: int, give: int, kind_rule: str) -> None:
     """The routing of exchange A (and the twin trade): their tray -> my bowl, my tray -> their bowl."""
     assert kind_rule == "any" or (take != give) == (kind_rule == "different")
-    mine, theirs = seat * NUM_KINDS, target * NUM_KINDS
-    state.trays[theirs + take] -= 1
-    state.bowls[mine + take] += 1
-    state.trays[mine + give] -= 1
-    state.bowls[theirs + give] += 1
+    mine: i64 = seat * N
+    theirs: i64 = target * N
+    trays, bowls = state.trays, state.bowls
+    trays[theirs + take] -= 1
+    bowls[mine + take] += 1
+    trays[mine + give] -= 1
+    bowls[theirs + give] += 1
 
 
 # ====================================================================== setup (§3)
@@ -1155,8 +1165,8 @@ def setup(state: SweetNoseState) -> list[RawEvent]:
     """A new game: sweets by player count, 8 per tray, the market, the start player."""
     players, options = state.players, state.options
     state.round = 0
-    state.trays = [0] * (players * NUM_KINDS)
-    state.bowls = [0] * (players * NUM_KINDS)
+    state.trays = [0] * (players * N)
+    state.bowls = [0] * (players * N)
     deal_sweets(state)
     state.scores = [0] * players
     state.round_scores = ()
@@ -1198,12 +1208,12 @@ def deal_sweets(state: SweetNoseState) -> None:
     per_kind = BAG_PER_KIND[players]
     bag = [k for k in range(N) for _ in range(per_kind)]
     rng.shuffle(bag)
-    state.trays = [0] * (players * NUM_KINDS)
-    state.bowls = [0] * (players * NUM_KINDS)
+    state.trays = [0] * (players * N)
+    state.bowls = [0] * (players * N)
     for seat in range(players):
         for k in bag[seat * TRAY_SIZE : (seat + 1) * TRAY_SIZE]:
-            state.trays[seat * NUM_KINDS + k] += 1
-    market = [0] * NUM_KINDS
+            state.trays[seat * N + k] += 1
+    market = [0] * N
     for k in bag[players * TRAY_SIZE :]:  # whatever is left in the bag goes to the market
         market[k] += 1
     supply = [k for k in range(N) for _ in range(SWEETS_PER_KIND - per_kind)]
