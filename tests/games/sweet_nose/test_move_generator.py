@@ -8,7 +8,9 @@ trays, bowls and market, every tile in the mover's hand and the options that cha
 
 from __future__ import annotations
 
+import copy
 import itertools
+import pickle
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -204,3 +206,13 @@ def test_rulings_follow_the_options():
         assert r.tiles_visible == o.shop_tiles_visible
         assert r.turn_limit == o.phase2_turn_limit
         assert G.new_game(4, 1, options=o).rulings is r
+
+
+def test_states_with_rulings_pickle_and_copy():
+    """The server hands states to bot workers pickled; the decoded options travel along."""
+    options = G.options_from_json(OPTION_SETS[1])
+    state = G.new_game(4, 3, options=options)
+    for other in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert other.rulings.twin_same_kind is False and other.rulings.double_trade_short is True
+        assert other.to_json() == state.to_json()
+        assert other.legal_actions(other.to_move[0]) == state.legal_actions(state.to_move[0])

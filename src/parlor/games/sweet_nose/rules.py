@@ -45,6 +45,7 @@ from .data import (
     TRAY_SIZE,
     max_level,
 )
+from .options import Options
 
 # Compile-time constants of the hot path (mypyc inlines Final literals).
 N: Final = 5  # sweet kinds (data.NUM_KINDS), so a tray is 5 counts
@@ -132,7 +133,9 @@ class Rulings:
     value, shared by every state (and clone) of a game. The comment names the ambiguity.
     """
 
-    def __init__(self, options: Any) -> None:
+    def __init__(self, options: Any = None) -> None:
+        if options is None:  # unpickling makes an empty one first, then sets the fields
+            options = Options()
         limit = options.phase2_turn_limit
         self.turn_limit: int = -1 if limit is None else int(limit)  # A7 (-1: no limit)
         self.end_at_once: bool = options.phase_end_timing == "immediate"  # A6
