@@ -222,6 +222,16 @@ EXCHANGE_B_BY_MASK: list[list[list[Action]]] = [
     [[EXCHANGE_B[g][k] for g in _K if mine >> g & 1 for k in _K if market >> k & 1 and k != g] for market in _MASKS]
     for mine in _MASKS
 ]
+# Exchange A by [target][their tray's kinds][my tray's kinds] (bitmasks): every A with that
+# target, in the legal-move order (kind taken, then kind given). The rules' move generator
+# is one list extension per other player.
+EXCHANGE_A_BY_MASKS: list[list[list[list[Action]]]] = [
+    [
+        [[a for k in _K if theirs >> k & 1 for a in EXCHANGE_A_BY_MASK[t][k][mine]] for mine in _MASKS]
+        for theirs in _MASKS
+    ]
+    for t in _S
+]
 END_TURN = EndTurn()
 STASH = [UseStash(KINDS[k]) for k in _K]
 TWIN_TRADE = [[[UseTwinTrade(t, KINDS[k], KINDS[g]) for g in _K] for k in _K] for t in _S]  # [target][take][give]
@@ -244,6 +254,12 @@ for _t in _S:
                     DOUBLE_TRADE[(_t, _give, _take)] = UseDoubleTrade(
                         _t, tuple(KINDS[k] for k in _give), tuple(KINDS[k] for k in _take)
                     )
+# The double trade by group index: [target][give][take] over PAIRS (indices 0-14) then SINGLES
+# (15-19); None where give and take are the same group or from different families.
+GROUPS: tuple[tuple[int, ...], ...] = PAIRS + SINGLES
+DOUBLE_TRADE_BY_INDEX: list[list[list[Any]]] = [
+    [[DOUBLE_TRADE.get((t, give, take)) for take in GROUPS] for give in GROUPS] for t in _S
+]
 CHANGE_TASTE = {(a, b): UseChangeTaste(KINDS[a], KINDS[b]) for a, b in itertools.combinations(_K, 2)}
 IGNORE_MARKET = UseIgnoreMarket()
 CHOOSE_SHOP = [ChooseShop(t.id) for t in TILES]

@@ -11,7 +11,9 @@ from parlor.core.game import Game
 from .actions import ACTION_SPACE, PERMUTATIONS
 from .data import NUM_KINDS, TILE_INDEX
 from .options import Options
-from .rules import NO_TILE, STEP_NAMES, SweetNoseState, setup
+from .rules import NO_TILE, STEP_NAMES, SweetNoseState, rulings_for, setup
+
+_DEFAULTS = Options()
 
 
 class SweetNose(Game):
@@ -35,6 +37,17 @@ class SweetNose(Game):
             return first + 1, self.max_players
         return self.min_players, self.max_players
 
+    def default_options(self, players: Any) -> Options:
+        """The spec's defaults, built once: ``Options`` is frozen, so every game may share it.
+
+        (The base class parses ``{}`` through the option schema each time, about 1.5 ms: more
+        than a whole random game of Sweet Nose.)
+        """
+        self.check_players(players, {})
+        options = _DEFAULTS
+        self.check_players(players, options)
+        return options
+
     def _range_reason(self, options: Any) -> str:
         if isinstance(options, Mapping):
             first = options.get("start_player", options.get("first_start_player"))
@@ -45,6 +58,7 @@ class SweetNose(Game):
     def _new_state(self, players: int, seed: int, options: Any, deal: bool = True) -> SweetNoseState:
         state = SweetNoseState.__new__(SweetNoseState)
         state._init_base(self, players, seed, options)
+        state.rulings = rulings_for(options)
         if deal:
             setup(state)
         return state

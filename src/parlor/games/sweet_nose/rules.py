@@ -8,54 +8,160 @@ Sweets of a kind are interchangeable, so every container is a count per kind: tr
 bowls are flat lists (``seat * 5 + kind``), the market a list of 5. Per-seat data that
 rarely changes (cards, tiles, flags) is kept in tuples, copied on write, so ``clone`` only
 copies a few short lists. Every action the engine offers is a prebuilt object.
+
+The legal moves of phase 2 are built from bitmasks: bit ``k`` of a tray's mask says the
+tray holds a sweet of kind ``k``. Which exchanges are legal depends only on these masks, so
+``actions.py`` lists them once per (target, their mask, my mask) and the generator here is
+one list extension per other player; likewise the double trade, by which pairs each tray
+holds. The options the per-move code reads are decoded once into a ``Rulings``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import i64
 
 from parlor.core.actions import Action
 from parlor.core.events import RawEvent
-from parlor.core.events import raw_private as private
-from parlor.core.events import raw_public as public  # tuples; Events are built only when read
 from parlor.core.game import Result, State
 from parlor.core.options import OptionError
 from parlor.core.rng import AnyRng
 
 from . import actions as A
+from . import data
 from .data import (
     BAG_PER_KIND,
-    BOWL_SWAP,
-    CHANGE_TASTE,
-    DOUBLE_TRADE,
-    IGNORE_MARKET,
     KINDS,
     MARKET_FROM_SUPPLY,
-    MARKET_TO_BOWL,
     NUM_KINDS,
-    REARRANGE,
     ROUNDS,
-    SEND_BACK,
     SHOPKEEPER_LEVELS,
-    STASH,
     SWEETS_PER_KIND,
-    TAKE_BACK,
     TILE_INDEX,
     TILES,
     TILES_OF_LEVEL,
     TRAY_SIZE,
-    TWIN_TRADE,
     max_level,
 )
+from .options import Options
+
+# Compile-time constants of the hot path (mypyc inlines Final literals).
+N: Final = 5  # sweet kinds (data.NUM_KINDS), so a tray is 5 counts
+assert N == NUM_KINDS
+_NO_TILE: Final = -1
+# The shop tiles by ability (indices into data.TILES).
+STASH: Final = data.STASH
+TWIN_TRADE: Final = data.TWIN_TRADE
+TAKE_BACK: Final = data.TAKE_BACK
+MARKET_TO_BOWL: Final = data.MARKET_TO_BOWL
+BOWL_SWAP: Final = data.BOWL_SWAP
+SEND_BACK: Final = data.SEND_BACK
+REARRANGE: Final = data.REARRANGE
+DOUBLE_TRADE: Final = data.DOUBLE_TRADE
+CHANGE_TASTE: Final = data.CHANGE_TASTE
+IGNORE_MARKET: Final = data.IGNORE_MARKET
+# The prebuilt actions the move generators hand out (module attributes of ``actions``,
+# bound once here).
+_EXCHANGE_A: Final = A.EXCHANGE_A_BY_MASKS
+_EXCHANGE_B: Final = A.EXCHANGE_B_BY_MASK
+_DOUBLE_TRADE: Final = A.DOUBLE_TRADE_BY_INDEX
+_PAIR_COUNT: Final = 15  # len(A.PAIRS); the singles follow them in A.GROUPS
+assert len(A.PAIRS) == _PAIR_COUNT and len(A.SINGLES) == N
+
+
+def _pairs_held(sig: int) -> int:
+    """The pairs (A.PAIRS) a tray holds, as a bitmask, from ``sum(min(count, 2) * 3**kind)``."""
+    counts = [sig // 3**k % 3 for k in range(N)]
+    return sum(1 << i for i, pair in enumerate(A.PAIRS) if _contains(counts, pair))
+
 
 # Steps: where the game stands.
-AUCTION, ASSIGN, EXCHANGE, TASTE, DECLARE, SHOP, OVER = range(7)
+AUCTION: Final = 0
+ASSIGN: Final = 1
+EXCHANGE: Final = 2
+TASTE: Final = 3
+DECLARE: Final = 4
+SHOP: Final = 5
+OVER: Final = 6
 STEP_NAMES = ("auction", "set_sweetness", "exchange", "change_taste", "declare_ignore_market", "choose_shop", "over")
 
-_K = range(NUM_KINDS)
-NO_TILE = -1
-KIND_OF: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
+_TILE_LEVEL: Final[tuple[int, ...]] = tuple(t.level for t in TILES)
+_TILE_COUNT: Final = len(TILES)
+
+# The prebuilt actions and action classes the per-move code uses, bound once: in the compiled
+# build a Final name is a C static, ``A.NAME`` a module attribute lookup on every use.
+ASSIGN_ALL: Final = A.ASSIGN_ALL  # shared, never mutated (the engine copies what it hands out)
+END_TURN: Final = A.END_TURN
+USE_STASH: Final = A.STASH
+USE_TWIN_TRADE: Final = A.TWIN_TRADE
+USE_TAKE_BACK: Final = A.TAKE_BACK
+USE_MARKET_TO_BOWL: Final = A.MARKET_TO_BOWL
+USE_BOWL_SWAP: Final = A.BOWL_SWAP
+USE_SEND_BACK: Final = A.SEND_BACK
+USE_REARRANGE: Final = A.REARRANGE
+USE_CHANGE_TASTE: Final[list[Action]] = list(A.CHANGE_TASTE.values())
+USE_IGNORE_MARKET: Final = A.IGNORE_MARKET
+ExchangeWithPlayer: Final = A.ExchangeWithPlayer
+ExchangeWithMarket: Final = A.ExchangeWithMarket
+EndTurn: Final = A.EndTurn
+
+
+def public(event_name: str, /, **data: Any) -> RawEvent:
+    """An event everyone sees, as the raw tuple ``apply`` turns into an ``Event`` when read
+    (``parlor.core.events.raw_public``, compiled with the rules: no Python call per event).
+    The parameters' names are no event field's: compiled code binds a keyword to a
+    positional-only parameter of the same name instead of to ``data``."""
+    return (event_name, data, None)
+
+
+def private(viewer: int, event_name: str, /, **data: Any) -> RawEvent:
+    """An event only seat ``viewer`` sees (``raw_private`` for one seat)."""
+    return (event_name, data, viewer)
+
+
+NO_TILE = _NO_TILE
+KIND_OF: Final[dict[str, int]] = {k: i for i, k in enumerate(KINDS)}
+
+
+class Rulings:
+    """The options the per-move code reads, decoded once into plain fields.
+
+    Reading an ``Options`` field is an attribute lookup on a Python object (and often a string
+    comparison); these are C fields in the compiled build. Immutable, one per ``Options``
+    value, shared by every state (and clone) of a game. The comment names the ambiguity.
+    """
+
+    def __init__(self, options: Any = None) -> None:
+        if options is None:  # unpickling makes an empty one first, then sets the fields
+            options = Options()
+        limit = options.phase2_turn_limit
+        self.turn_limit: int = -1 if limit is None else int(limit)  # A7 (-1: no limit)
+        self.end_at_once: bool = options.phase_end_timing == "immediate"  # A6
+        self.end_at_turn_end: bool = options.phase_end_timing == "end_of_turn"  # A6
+        self.end_on_stalemate: bool = bool(options.end_phase_on_stalemate)  # A4
+        self.exchange_required: bool = bool(options.exchange_required)
+        self.tiles_visible: bool = bool(options.shop_tiles_visible)  # A14
+        self.use_at_first_chance: bool = options.shop_tile_use == "mandatory_first_turn"  # A13
+        self.twin_same_kind: bool = options.l1_twin_trade_kind_rule == "same"  # A8
+        self.market_to_bowl_modifies: bool = options.l2_market_to_bowl_mode == "modify"  # A9
+        self.double_trade_short: bool = bool(options.l4_double_trade_short)  # A10
+        self.change_taste_on_turn: bool = options.l5_change_taste_timing == "own_turn"  # A11
+        self.ignore_market_on_turn: bool = options.l5_ignore_market_timing == "own_turn"  # A12
+
+
+_RULINGS: dict[Any, Rulings] = {}
+
+
+def rulings_for(options: Any) -> Rulings:
+    """The shared ``Rulings`` of an ``Options`` value (frozen, so equal values share one)."""
+    found = _RULINGS.get(options)
+    if found is None:
+        if len(_RULINGS) >= 256:  # a study sweeping many option sets: keep the table small
+            _RULINGS.clear()
+        found = _RULINGS[options] = Rulings(options)
+    return found
 
 
 def counts_json(counts: Any) -> dict[str, int]:
@@ -65,7 +171,7 @@ def counts_json(counts: Any) -> dict[str, int]:
 
 def values_json(values: tuple[int, ...]) -> dict[str, int]:
     """A sweetness assignment as ``{kind: value}``."""
-    return {KINDS[k]: v for k, v in enumerate(values)}
+    return dict(zip(KINDS, values))
 
 
 class SweetNoseState(State):
@@ -93,6 +199,7 @@ class SweetNoseState(State):
         "swaps",
         "past",
         "spent",
+        "rulings",
     )
 
     round: int  # 1.. (0 during the Shopkeeper auction)
@@ -118,6 +225,7 @@ class SweetNoseState(State):
     swaps: tuple[tuple[int, int, int], ...]  # this round's public card swaps (seat, kind, kind)
     past: tuple[tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...]], ...]  # (round, cards, scores)
     spent: tuple[int, ...]  # tiles used (flipped face up, so public) since the last shop phase
+    rulings: Rulings  # the options, decoded (shared, immutable)
 
     # ------------------------------------------------------------------ cloning
     def clone(self) -> "SweetNoseState":
@@ -146,29 +254,47 @@ class SweetNoseState(State):
         c.swaps = self.swaps
         c.past = self.past
         c.spent = self.spent
+        c.rulings = self.rulings
         return c
 
     # ------------------------------------------------------------------ small helpers
     def tray(self, seat: int) -> list[int]:
-        base = seat * NUM_KINDS
-        return self.trays[base : base + NUM_KINDS]
+        base = seat * N
+        return self.trays[base : base + N]
 
     def bowl(self, seat: int) -> list[int]:
-        base = seat * NUM_KINDS
-        return self.bowls[base : base + NUM_KINDS]
+        base = seat * N
+        return self.bowls[base : base + N]
 
     def tray_size(self, seat: int) -> int:
-        base = seat * NUM_KINDS
-        return sum(self.trays[base : base + NUM_KINDS])
+        base = seat * N
+        return sum(self.trays[base : base + N])
 
     def held_sweets(self, seat: int) -> list[int]:
-        base = seat * NUM_KINDS
+        base = seat * N
         t, b = self.trays, self.bowls
-        return [t[base + k] + b[base + k] for k in _K]
+        return [t[base + k] + b[base + k] for k in range(N)]
+
+    def tray_mask(self, seat: int) -> int:
+        """The kinds in ``seat``'s tray as a bitmask (bit k set: it holds a sweet of kind k)."""
+        t = self.trays
+        b: i64 = seat * N  # a native index: compiled code reads the list without boxing it
+        return (
+            (1 if t[b] else 0)
+            | (2 if t[b + 1] else 0)
+            | (4 if t[b + 2] else 0)
+            | (8 if t[b + 3] else 0)
+            | (16 if t[b + 4] else 0)
+        )
+
+    def market_mask(self) -> int:
+        """The kinds in the market, as a bitmask."""
+        m = self.market
+        return (1 if m[0] else 0) | (2 if m[1] else 0) | (4 if m[2] else 0) | (8 if m[3] else 0) | (16 if m[4] else 0)
 
     def some_tray_empty(self) -> bool:
         t = self.trays
-        return any(not (t[b] or t[b + 1] or t[b + 2] or t[b + 3] or t[b + 4]) for b in range(0, len(t), NUM_KINDS))
+        return any(not (t[b] or t[b + 1] or t[b + 2] or t[b + 3] or t[b + 4]) for b in range(0, i64(len(t)), N))
 
     def turn_order(self, start: int | None = None) -> list[int]:
         first = self.start_player if start is None else start
@@ -179,8 +305,11 @@ class SweetNoseState(State):
             yield (seat + i) % self.players
 
     def tiles_in_shop(self) -> list[int]:
-        held = self.held
-        return [t for t in range(len(TILES)) if t not in held]
+        taken = 0
+        for t in self.held:
+            if t != _NO_TILE:
+                taken |= 1 << t
+        return [t for t in range(_TILE_COUNT) if not taken >> t & 1]
 
     def holder_of(self, tile: int) -> int:
         return self.held.index(tile) if tile in self.held else -1
@@ -192,7 +321,7 @@ class SweetNoseState(State):
         is: the seat is always asked (never skipped, its turn never ends by itself), and
         every holder of a tile of that level is asked at a deferred tile's moment.
         """
-        return not self.options.shop_tiles_visible and self.held[seat] != NO_TILE
+        return not self.rulings.tiles_visible and self.held[seat] != _NO_TILE
 
     def _set_held(self, seat: int, tile: int) -> None:
         held = list(self.held)
@@ -298,9 +427,9 @@ class SweetNoseState(State):
 
     def start_turn(self, events: list[RawEvent]) -> None:
         """Begin the active player's turn; a turn with nothing to do passes by itself."""
+        limit = self.rulings.turn_limit
         while True:
-            limit = self.options.phase2_turn_limit
-            if limit is not None and self.phase_turns >= limit:  # A7
+            if limit >= 0 and self.phase_turns >= limit:  # A7
                 self.end_exchange_phase("turn_limit", events)
                 return
             self.phase_turns += 1
@@ -326,10 +455,10 @@ class SweetNoseState(State):
     def close_turn(self, events: list[RawEvent]) -> bool:
         """End the active turn; True if phase 2 ended, else the next player is active."""
         self.quiet_turns = 0 if self.exchanged else self.quiet_turns + 1
-        if self.options.phase_end_timing == "end_of_turn" and self.some_tray_empty():  # A6
+        if self.rulings.end_at_turn_end and self.some_tray_empty():  # A6
             self.end_exchange_phase("tray_empty", events)
             return True
-        if self.options.end_phase_on_stalemate and self.quiet_turns >= self.players:  # A4
+        if self.rulings.end_on_stalemate and self.quiet_turns >= self.players:  # A4
             self.end_exchange_phase("stalemate", events)
             return True
         self.active = (self.active + 1) % self.players
@@ -352,7 +481,7 @@ class SweetNoseState(State):
 
     def after_action(self, events: list[RawEvent]) -> None:
         """§4.2 turn procedure, step 2: the phase may end, the turn may end by itself."""
-        if self.options.phase_end_timing == "immediate" and self.some_tray_empty():  # A6
+        if self.rulings.end_at_once and self.some_tray_empty():  # A6
             self.end_exchange_phase("tray_empty", events)
             return
         seat = self.active
@@ -366,40 +495,28 @@ class SweetNoseState(State):
     # ---- the exchange (A and B)
     def can_exchange(self, seat: int) -> bool:
         """Is some exchange A or B legal? (Without listing them: this runs after every action.)"""
-        trays, n = self.trays, NUM_KINDS
-        mine = [k for k in _K if trays[seat * n + k]]
+        mine = self.tray_mask(seat)
         if not mine:
             return False
-        if len(mine) > 1:  # any sweet anywhere differs from one of mine
+        if mine & (mine - 1):  # two kinds or more: any sweet anywhere differs from one of mine
             return True
-        only = mine[0]
+        elsewhere = self.market_mask()  # one kind only: is there another kind to take?
         for target in range(self.players):
-            if target != seat and any(trays[target * n + k] for k in _K if k != only):
-                return True
-        return any(self.market[k] for k in _K if k != only)
+            if target != seat:
+                elsewhere |= self.tray_mask(target)
+        return (elsewhere & ~mine) != 0
 
     def exchanges(self, seat: int) -> list[Action]:
         """Every legal exchange A (by target, kind taken, kind given) and B (given, taken)."""
-        trays, base = self.trays, seat * NUM_KINDS
-        mine = 0
-        for k in _K:
-            if trays[base + k]:
-                mine |= 1 << k
+        mine = self.tray_mask(seat)
         if not mine:
             return []
         out: list[Action] = []
-        for target in self.others(seat):
-            tbase = target * NUM_KINDS
-            by_take = A.EXCHANGE_A_BY_MASK[target]
-            for take in _K:
-                if trays[tbase + take]:
-                    out += by_take[take][mine]
-        market = self.market
-        held = 0
-        for k in _K:
-            if market[k]:
-                held |= 1 << k
-        out += A.EXCHANGE_B_BY_MASK[mine][held]
+        n = self.players
+        for i in range(1, n):  # A, with each other player in turn order
+            target = (seat + i) % n
+            out.extend(_EXCHANGE_A[target][self.tray_mask(target)][mine])
+        out.extend(_EXCHANGE_B[mine][self.market_mask()])  # B
         return out
 
     def exchange_with_player(self, seat: int, target: int, take: int, give: int) -> list[RawEvent]:
@@ -412,7 +529,7 @@ class SweetNoseState(State):
 
     def exchange_with_market(self, seat: int, give: int, take: int, into_bowl: bool = False) -> list[RawEvent]:
         """B: my tray -> market, market -> my tray (or bowl, with l2_market_to_bowl)."""
-        base = seat * NUM_KINDS
+        base = seat * N
         self.trays[base + give] -= 1
         self.market[give] += 1
         self.market[take] -= 1
@@ -427,87 +544,107 @@ class SweetNoseState(State):
 
     # ---- the shop action (§5): when a held tile may be used, and how
     def tile_usable(self, seat: int) -> bool:
-        return self.held[seat] != NO_TILE and next(self.tile_uses(seat), None) is not None
+        return self.held[seat] != _NO_TILE and len(self.tile_uses(seat)) > 0
 
-    def tile_uses(self, seat: int) -> Iterator[Action]:
+    def tile_uses(self, seat: int) -> list[Action]:
         """Every legal use of ``seat``'s held tile on its own turn in phase 2."""
         tile = self.held[seat]
-        if tile == NO_TILE:
-            return
-        options = self.options
-        trays, bowls, base = self.trays, self.bowls, seat * NUM_KINDS
+        out: list[Action] = []
+        if tile == _NO_TILE:
+            return out
+        rulings = self.rulings
+        trays, bowls, base, n = self.trays, self.bowls, seat * N, self.players
         if tile == STASH:
-            for k in _K:
+            for k in range(N):
                 if trays[base + k]:
-                    yield A.STASH[k]
+                    out.append(USE_STASH[k])
         elif tile == TWIN_TRADE:
-            same = options.l1_twin_trade_kind_rule == "same"  # A8
-            for target in self.others(seat):
-                tbase = target * NUM_KINDS
-                for take in _K:
+            same = rulings.twin_same_kind  # A8
+            for i in range(1, n):
+                target = (seat + i) % n
+                tbase = target * N
+                for take in range(N):
                     if trays[tbase + take]:
-                        for give in _K:
+                        for give in range(N):
                             if trays[base + give] and (give == take or not same):
-                                yield A.TWIN_TRADE[target][take][give]
+                                out.append(USE_TWIN_TRADE[target][take][give])
         elif tile == TAKE_BACK:
-            for k in _K:
+            for k in range(N):
                 if bowls[base + k]:
-                    yield A.TAKE_BACK[k]
+                    out.append(USE_TAKE_BACK[k])
         elif tile == MARKET_TO_BOWL:
-            if self.exchanged and options.l2_market_to_bowl_mode == "modify":  # A9
-                return
-            for give in _K:
+            if self.exchanged and rulings.market_to_bowl_modifies:  # A9
+                return out
+            for give in range(N):
                 if trays[base + give]:
-                    for take in _K:
+                    for take in range(N):
                         if self.market[take] and take != give:
-                            yield A.MARKET_TO_BOWL[give][take]
+                            out.append(USE_MARKET_TO_BOWL[give][take])
         elif tile == BOWL_SWAP:
-            for mine in _K:
+            for mine in range(N):
                 if bowls[base + mine]:
-                    for target in self.others(seat):
-                        tbase = target * NUM_KINDS
-                        for theirs in _K:
+                    for i in range(1, n):
+                        target = (seat + i) % n
+                        tbase = target * N
+                        for theirs in range(N):
                             if bowls[tbase + theirs] and theirs != mine:
-                                yield A.BOWL_SWAP[target][mine][theirs]
+                                out.append(USE_BOWL_SWAP[target][mine][theirs])
         elif tile == SEND_BACK:
-            for target in self.others(seat):
-                tbase = target * NUM_KINDS
-                for k in _K:
+            for i in range(1, n):
+                target = (seat + i) % n
+                tbase = target * N
+                for k in range(N):
                     if bowls[tbase + k]:
-                        yield A.SEND_BACK[target][k]
+                        out.append(USE_SEND_BACK[target][k])
         elif tile == REARRANGE:
-            for b in _K:
+            for b in range(N):
                 if bowls[base + b]:
-                    for t in _K:
+                    for t in range(N):
                         if trays[base + t] and t != b:
-                            yield A.REARRANGE[b][t]
+                            out.append(USE_REARRANGE[b][t])
         elif tile == DOUBLE_TRADE:
-            yield from self.double_trades(seat)
+            out = self.double_trades(seat)
         elif tile == CHANGE_TASTE:
-            if options.l5_change_taste_timing == "own_turn":  # A11
-                yield from A.CHANGE_TASTE.values()
-        elif tile == IGNORE_MARKET and options.l5_ignore_market_timing == "own_turn":  # A12
-            yield A.IGNORE_MARKET
+            if rulings.change_taste_on_turn:  # A11
+                out.extend(USE_CHANGE_TASTE)
+        elif tile == IGNORE_MARKET and rulings.ignore_market_on_turn:  # A12
+            out.append(USE_IGNORE_MARKET)
+        return out
 
-    def double_trades(self, seat: int) -> Iterator[Action]:
-        trays = self.trays
-        mine = self.tray(seat)
-        my_size = sum(mine)
-        for target in self.others(seat):
-            theirs = trays[target * NUM_KINDS : target * NUM_KINDS + NUM_KINDS]
-            size = min(my_size, sum(theirs))
+    def double_trades(self, seat: int) -> list[Action]:
+        """Two of my tray's sweets for two of another tray's (A10: one for one, trays of one).
+
+        By group index (``A.GROUPS``: the 15 pairs, then the 5 singles): each tray's groups
+        are a bitmask, and the trades for one given group and a mask of groups to take are
+        listed once (``_double_trade_row``).
+        """
+        trays, base, n = self.trays, seat * N, self.players
+        my_size = trays[base] + trays[base + 1] + trays[base + 2] + trays[base + 3] + trays[base + 4]
+        my_pairs = _PAIRS_HELD[self.pair_signature(seat)]
+        my_singles = self.tray_mask(seat)
+        out: list[Action] = []
+        for i in range(1, n):
+            target = (seat + i) % n
+            tbase = target * N
+            their_size = trays[tbase] + trays[tbase + 1] + trays[tbase + 2] + trays[tbase + 3] + trays[tbase + 4]
+            size = min(my_size, their_size)
             if size >= 2:
-                groups = A.PAIRS
-            elif size == 1 and self.options.l4_double_trade_short:  # A10
-                groups = A.SINGLES
+                first, count, gives, takes = 0, _PAIR_COUNT, my_pairs, _PAIRS_HELD[self.pair_signature(target)]
+            elif size == 1 and self.rulings.double_trade_short:  # A10
+                first, count, gives, takes = _PAIR_COUNT, N, my_singles, self.tray_mask(target)
             else:
                 continue
-            gives = [g for g in groups if _contains(mine, g)]
-            takes = [g for g in groups if _contains(theirs, g)]
-            for give in gives:
-                for take in takes:
-                    if give != take:
-                        yield A.DOUBLE_TRADE[(target, give, take)]
+            for g in range(count):
+                if gives >> g & 1:
+                    out += _double_trade_row(target, first, g, takes, count)
+        return out
+
+    def pair_signature(self, seat: int) -> int:
+        """``seat``'s tray as ``sum(min(count, 2) * 3**kind)``: all that says which pairs it holds."""
+        t, b = self.trays, seat * N
+        return (
+            min(t[b], 2) + 3 * min(t[b + 1], 2) + 9 * min(t[b + 2], 2) + 27 * min(t[b + 3], 2) + 81 * min(t[b + 4], 2)
+        )
 
     def use_tile(self, seat: int, tile: int, detail: dict[str, Any], events: list[RawEvent]) -> None:
         """Flip the tile, then return it level side up to its shop space (§4.2)."""
@@ -519,7 +656,7 @@ class SweetNoseState(State):
     # The ten abilities (§5), one function each.
     def stash(self, seat: int, kind: int) -> list[RawEvent]:
         """l1_stash: tray -> own bowl."""
-        base = seat * NUM_KINDS
+        base = seat * N
         self.trays[base + kind] -= 1
         self.bowls[base + kind] += 1
         events: list[RawEvent] = []
@@ -528,7 +665,7 @@ class SweetNoseState(State):
 
     def twin_trade(self, seat: int, target: int, take: int, give: int) -> list[RawEvent]:
         """l1_twin_trade: an extra trade routed like A, same kind by default (A8)."""
-        rule = "same" if self.options.l1_twin_trade_kind_rule == "same" else "any"
+        rule = "same" if self.rulings.twin_same_kind else "any"
         move_between(self, target, take, seat, give, kind_rule=rule)
         events: list[RawEvent] = []
         self.use_tile(seat, TWIN_TRADE, {"target": target, "took": KINDS[take], "gave": KINDS[give]}, events)
@@ -536,7 +673,7 @@ class SweetNoseState(State):
 
     def take_back(self, seat: int, kind: int) -> list[RawEvent]:
         """l2_take_back: own bowl -> own tray."""
-        base = seat * NUM_KINDS
+        base = seat * N
         self.bowls[base + kind] -= 1
         self.trays[base + kind] += 1
         events: list[RawEvent] = []
@@ -546,14 +683,14 @@ class SweetNoseState(State):
     def market_to_bowl(self, seat: int, give: int, take: int) -> list[RawEvent]:
         """l2_market_to_bowl: exchange B into the bowl; the turn's exchange (A9 'modify')."""
         events = self.exchange_with_market(seat, give, take, into_bowl=True)
-        if self.options.l2_market_to_bowl_mode == "modify":
+        if self.rulings.market_to_bowl_modifies:
             self.exchanged = True
         self.use_tile(seat, MARKET_TO_BOWL, {"gave": KINDS[give], "took": KINDS[take]}, events)
         return events
 
     def bowl_swap(self, seat: int, target: int, give: int, take: int) -> list[RawEvent]:
         """l3_bowl_swap: one of my bowl's sweets for one of another bowl's."""
-        mine, theirs = seat * NUM_KINDS, target * NUM_KINDS
+        mine, theirs = seat * N, target * N
         self.bowls[mine + give] -= 1
         self.bowls[theirs + give] += 1
         self.bowls[theirs + take] -= 1
@@ -564,7 +701,7 @@ class SweetNoseState(State):
 
     def send_back(self, seat: int, target: int, kind: int) -> list[RawEvent]:
         """l3_send_back: another player's bowl -> that player's tray."""
-        base = target * NUM_KINDS
+        base = target * N
         self.bowls[base + kind] -= 1
         self.trays[base + kind] += 1
         events: list[RawEvent] = []
@@ -573,7 +710,7 @@ class SweetNoseState(State):
 
     def rearrange(self, seat: int, from_bowl: int, from_tray: int) -> list[RawEvent]:
         """l4_rearrange: swap one bowl sweet with one tray sweet of my own."""
-        base = seat * NUM_KINDS
+        base = seat * N
         self.bowls[base + from_bowl] -= 1
         self.trays[base + from_bowl] += 1
         self.trays[base + from_tray] -= 1
@@ -584,7 +721,7 @@ class SweetNoseState(State):
 
     def double_trade(self, seat: int, target: int, give: tuple[int, ...], take: tuple[int, ...]) -> list[RawEvent]:
         """l4_double_trade: two of my tray's sweets for two of theirs, all staying in trays."""
-        mine, theirs = seat * NUM_KINDS, target * NUM_KINDS
+        mine, theirs = seat * N, target * N
         for k in give:
             self.trays[mine + k] -= 1
             self.trays[theirs + k] += 1
@@ -690,7 +827,9 @@ class SweetNoseState(State):
         flat = self.options.market_bonus == "flat"  # A1
         cards, market = self.sweetness[seat], self.market
         held = self.held_sweets(seat)
-        return [(cards[k] + (0 if no_bonus else (min(market[k], 1) if flat else market[k]))) * held[k] for k in _K]
+        return [
+            (cards[k] + (0 if no_bonus else (min(market[k], 1) if flat else market[k]))) * held[k] for k in range(N)
+        ]
 
     def round_score(self, seat: int) -> int:
         return sum(self.score_by_kind(seat))
@@ -743,7 +882,8 @@ class SweetNoseState(State):
             order.insert(0, old_start)
         self.start_player = new_start
         events.append(public("start_player", seat=new_start, round=self.round + 1))
-        self.picks = tuple((s, max_level(self.round_scores[s])) for s in order if max_level(self.round_scores[s]) > 0)
+        levels = [max_level(score) for score in self.round_scores]
+        self.picks = tuple((s, levels[s]) for s in order if levels[s] > 0)
         events.append(public("shop_phase_started", pick_order=[s for s, _ in self.picks]))
         self.step = SHOP
         self.next_pick(events)
@@ -758,7 +898,7 @@ class SweetNoseState(State):
     def pickable(self, seat: int) -> list[int]:
         """The tiles still in the shop the next picker may take."""
         limit = self.picks[0][1]
-        return [t for t in self.tiles_in_shop() if TILES[t].level <= limit]
+        return [t for t in self.tiles_in_shop() if _TILE_LEVEL[t] <= limit]
 
     def next_pick(self, events: list[RawEvent]) -> None:
         while self.picks:
@@ -810,16 +950,23 @@ class SweetNoseState(State):
     def _legal_actions(self, seat: int) -> list[Action]:
         step = self.step
         if step == ASSIGN:
-            return A.ASSIGN_ALL if not self.sweetness[seat] else []
+            return ASSIGN_ALL if not self.sweetness[seat] else []
         if step == EXCHANGE:
+            rulings = self.rulings
             legal: list[Action] = self.exchanges(seat) if not self.exchanged else []
-            uses = list(self.tile_uses(seat)) if self.held[seat] != NO_TILE else []
-            legal.extend(uses)
-            may_end = self.exchanged or not self.options.exchange_required or not self.can_exchange(seat)
-            if uses and self.options.shop_tile_use == "mandatory_first_turn":  # A13
+            some_exchange = len(legal) > 0  # (then can_exchange holds: no need to ask it)
+            has_uses = False
+            if self.held[seat] != _NO_TILE:
+                uses = self.tile_uses(seat)
+                legal += uses
+                has_uses = len(uses) > 0
+            may_end = (
+                self.exchanged or not rulings.exchange_required or (not some_exchange and not self.can_exchange(seat))
+            )
+            if has_uses and rulings.use_at_first_chance:  # A13
                 may_end = False
             if may_end:
-                legal.append(A.END_TURN)
+                legal.append(END_TURN)
             return legal
         if step == SHOP:
             limit = self.picks[0][1]
@@ -859,11 +1006,11 @@ class SweetNoseState(State):
             return self.set_sweetness(seat, action.values)  # type: ignore[attr-defined]
         if step == EXCHANGE:
             kind = type(action)
-            if kind is A.ExchangeWithPlayer:
+            if kind is ExchangeWithPlayer:
                 return self.exchange_with_player(seat, action.target, KIND_OF[action.take], KIND_OF[action.give])  # type: ignore[attr-defined]
-            if kind is A.ExchangeWithMarket:
+            if kind is ExchangeWithMarket:
                 return self.exchange_b(seat, KIND_OF[action.give], KIND_OF[action.take])  # type: ignore[attr-defined]
-            if kind is A.EndTurn:
+            if kind is EndTurn:
                 return self.end_turn(seat)
             events = self.use_shop(seat, action)
             self.after_action(events)
@@ -984,14 +1131,36 @@ def _contains(counts: list[int], group: tuple[int, ...]) -> bool:
     return all(counts[k] for k in group)
 
 
+# Which pairs a tray holds, by its pair signature (3**5 of them).
+_PAIRS_HELD: Final = [_pairs_held(sig) for sig in range(3**N)]
+# The double trades with one target and one given group, by the mask of groups to take
+# (filled as met; shared lists, only ever read or copied from).
+_DOUBLE_TRADE_ROWS: dict[int, list[Action]] = {}
+
+
+def _double_trade_row(target: int, first: int, give: int, takes: int, count: int) -> list[Action]:
+    """The double trades giving group ``first + give`` to ``target`` for each group in ``takes``."""
+    key = ((target * 32 + first + give) << 20) | takes
+    row = _DOUBLE_TRADE_ROWS.get(key)
+    if row is None:
+        if len(_DOUBLE_TRADE_ROWS) >= 1 << 16:  # bound the table; rows are rebuilt as needed
+            _DOUBLE_TRADE_ROWS.clear()
+        trades = _DOUBLE_TRADE[target][first + give]
+        row = [trades[first + t] for t in range(count) if takes >> t & 1 and t != give]
+        _DOUBLE_TRADE_ROWS[key] = row
+    return row
+
+
 def move_between(state: SweetNoseState, target: int, take: int, seat: int, give: int, kind_rule: str) -> None:
     """The routing of exchange A (and the twin trade): their tray -> my bowl, my tray -> their bowl."""
     assert kind_rule == "any" or (take != give) == (kind_rule == "different")
-    mine, theirs = seat * NUM_KINDS, target * NUM_KINDS
-    state.trays[theirs + take] -= 1
-    state.bowls[mine + take] += 1
-    state.trays[mine + give] -= 1
-    state.bowls[theirs + give] += 1
+    mine: i64 = seat * N
+    theirs: i64 = target * N
+    trays, bowls = state.trays, state.bowls
+    trays[theirs + take] -= 1
+    bowls[mine + take] += 1
+    trays[mine + give] -= 1
+    bowls[theirs + give] += 1
 
 
 # ====================================================================== setup (§3)
@@ -999,8 +1168,8 @@ def setup(state: SweetNoseState) -> list[RawEvent]:
     """A new game: sweets by player count, 8 per tray, the market, the start player."""
     players, options = state.players, state.options
     state.round = 0
-    state.trays = [0] * (players * NUM_KINDS)
-    state.bowls = [0] * (players * NUM_KINDS)
+    state.trays = [0] * (players * N)
+    state.bowls = [0] * (players * N)
     deal_sweets(state)
     state.scores = [0] * players
     state.round_scores = ()
@@ -1040,19 +1209,19 @@ def deal_sweets(state: SweetNoseState) -> None:
     """Setup steps 3-5: fill the bag by player count, 8 sweets into each tray, then the market."""
     players, rng = state.players, state.rng
     per_kind = BAG_PER_KIND[players]
-    bag = [k for k in _K for _ in range(per_kind)]
+    bag = [k for k in range(N) for _ in range(per_kind)]
     rng.shuffle(bag)
-    state.trays = [0] * (players * NUM_KINDS)
-    state.bowls = [0] * (players * NUM_KINDS)
+    state.trays = [0] * (players * N)
+    state.bowls = [0] * (players * N)
     for seat in range(players):
         for k in bag[seat * TRAY_SIZE : (seat + 1) * TRAY_SIZE]:
-            state.trays[seat * NUM_KINDS + k] += 1
-    market = [0] * NUM_KINDS
+            state.trays[seat * N + k] += 1
+    market = [0] * N
     for k in bag[players * TRAY_SIZE :]:  # whatever is left in the bag goes to the market
         market[k] += 1
-    supply = [k for k in _K for _ in range(SWEETS_PER_KIND - per_kind)]
+    supply = [k for k in range(N) for _ in range(SWEETS_PER_KIND - per_kind)]
     rng.shuffle(supply)
     for k in supply[: MARKET_FROM_SUPPLY[players]]:
         market[k] += 1
     state.market = market
-    state.supply = tuple(supply[MARKET_FROM_SUPPLY[players] :].count(k) for k in _K)
+    state.supply = tuple(supply[MARKET_FROM_SUPPLY[players] :].count(k) for k in range(N))
