@@ -21,14 +21,12 @@ A decision inside an effect is a frame on the turn stack (``FLOW`` / ``DECIDE`` 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from parlor.core.actions import Action
-from parlor.core.events import raw_private as private
-from parlor.core.events import raw_public as public  # tuples; Events are built only when read
 from parlor.core.game import Result
 
-from . import actions as A
+from . import tables as A  # the actions, laid out for compiled code (see tables.py)
 from .data import (
     AMULET,
     BENCH,
@@ -78,15 +76,16 @@ from .data import (
     VASE,
     WINGS,
 )
+from .tables import private, public  # raw event tuples; Events are built only when read
 
 if TYPE_CHECKING:  # annotations only (they stay strings in pure Python; mypyc reads them)
     from .rules import MottainaiState as S
 
-CARD = CARD_IDS
-EVERYONE = -2
-WING_INDEX = {w: i for i, w in enumerate(WINGS)}
-FLOW: dict[str, Callable[..., None]] = {}
-DECIDE: dict[str, tuple[Callable[..., list[Action]], Callable[..., None]]] = {}
+CARD: Final = CARD_IDS
+EVERYONE: Final = -2
+WING_INDEX: Final[dict[str, int]] = {w: i for i, w in enumerate(WINGS)}
+FLOW: Final[dict[str, Callable[..., None]]] = {}
+DECIDE: Final[dict[str, tuple[Callable[..., list[Action]], Callable[..., None]]]] = {}
 
 
 def _uniq(cards: tuple[int, ...]) -> list[int]:
@@ -229,7 +228,7 @@ def kite_copy_act(s: S, frame: tuple, action: Any) -> None:
     s.check_works_end()
 
 
-MORNING: dict[int, tuple[Callable[[S, int], bool], Callable[[S, int], None]]] = {
+MORNING: Final[dict[int, tuple[Callable[[S, int], bool], Callable[[S, int], None]]]] = {
     DAITORO: (lambda s, p: len(s.floor) < 3 and s.deck_usable(3 - len(s.floor)), daitoro),
     KITE: (lambda s, p: bool(s.hands[p]) and bool(kite_targets(s, p)), kite),
     UMBRELLA: (lambda s, p: s.deck_usable(1), umbrella),
@@ -374,13 +373,13 @@ def puppet(s: S, p: int, q: int) -> None:
 
 
 # ====================================================================== completion triggers
-AFTER_COMPLETE = {
+AFTER_COMPLETE: Final[dict[int, tuple[int, ...]]] = {
     POEM: (PAPER,),
     AMULET: (0, 1, 2, 3, 4),
     STOOL: (STONE, CLAY, METAL),
     CLOAK: (0, 1, 2, 3, 4),
 }
-ON_COMPLETE = frozenset((FROG, STATUE, TABLET, JAR, VASE, SHURIKEN))
+ON_COMPLETE: Final = frozenset((FROG, STATUE, TABLET, JAR, VASE, SHURIKEN))
 
 
 def completion_triggers(s: S, p: int, card: int, how: str) -> tuple[int, ...]:
@@ -647,7 +646,7 @@ def _always(s: S, p: int, card: int, wing: int) -> bool:
     return True
 
 
-TRIGGERS: dict[int, tuple[Callable[..., bool], Callable[..., None]]] = {
+TRIGGERS: Final[dict[int, tuple[Callable[..., bool], Callable[..., None]]]] = {
     FROG: (frog_ok, frog),
     STATUE: (lambda s, p, c, w: bool(s.floor), statue),
     TABLET: (_always, tablet),
@@ -801,7 +800,7 @@ def most_of(cards: tuple[int, ...]) -> int:
     return max((sum(1 for c in cards if MAT[c] == m) for m in range(5)), default=0)
 
 
-SCORING: dict[int, Callable[[S, int], int]] = {
+SCORING: Final[dict[int, Callable[[S, int], int]]] = {
     SCROLL: lambda s, p: 3 * s.has(p, SCROLL),
     BENCH: lambda s, p: s.has(p, BENCH) * bench_bonus(s, p),
     TAPESTRY: tapestry_bonus,

@@ -13,7 +13,6 @@ from .data import NUM_TYPES
 from .options import Options
 from .rules import FRAME_KINDS, MottainaiState, empty_state, setup
 
-
 # players -> the default Options of a game that size (filled by ``options_for``).
 _DEFAULT_OPTIONS: dict[int, Options] = {}
 

@@ -17,18 +17,16 @@ tuples (copy on write).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from parlor.core.actions import Action
 from parlor.core.events import RawEvent
-from parlor.core.events import raw_private as private
-from parlor.core.events import raw_public as public  # tuples; Events are built only when read
 from parlor.core.game import Result, State
 from parlor.core.options import OptionError
 from parlor.core.rng import AnyRng
 
-from . import actions as A
 from . import cards as C
+from . import tables as A  # the actions, laid out for compiled code (see tables.py)
 from .data import (
     BANGLE,
     BELL,
@@ -83,19 +81,22 @@ from .data import (
     WINGS,
     decks_for,
 )
+from .tables import private, public  # raw event tuples; Events are built only when read
 
-CARD = CARD_IDS
-WING_INDEX = {w: i for i, w in enumerate(WINGS)}
-MATERIAL_OF = {m: i for i, m in enumerate(MATERIALS)}
-CARD_OF = {c: i for i, c in enumerate(CARD_IDS)}
-NOBODY, EVERYONE = -1, -2  # deck_info: who knows the card at that deck position
+CARD: Final = CARD_IDS
+WING_INDEX: Final[dict[str, int]] = {w: i for i, w in enumerate(WINGS)}
+MATERIAL_OF: Final[dict[str, int]] = {m: i for i, m in enumerate(MATERIALS)}
+CARD_OF: Final[dict[str, int]] = {c: i for i, c in enumerate(CARD_IDS)}
+# deck_info: who knows the card at that deck position
+NOBODY: Final = -1
+EVERYONE: Final = -2
 
 # Frame handlers: FLOW[kind](state, frame) advances; DECIDE[kind] = (legal, act).
 FlowFn = Callable[["MottainaiState", tuple], None]
 LegalFn = Callable[["MottainaiState", tuple], list[Action]]
 ActFn = Callable[["MottainaiState", tuple, Action], None]
-FLOW: dict[str, FlowFn] = {}
-DECIDE: dict[str, tuple[LegalFn, ActFn]] = {}
+FLOW: Final[dict[str, FlowFn]] = {}
+DECIDE: Final[dict[str, tuple[LegalFn, ActFn]]] = {}
 
 
 def _uniq(cards: tuple[int, ...]) -> list[int]:
@@ -486,12 +487,10 @@ class MottainaiState(State):
         stack = self.stack
         while stack and not self.over:
             frame = stack[-1]
-            kind = frame[0]
-            decide = DECIDE.get(kind)
-            if decide is None:
-                FLOW[kind](self, frame)
+            legal = decision_legal(self, frame)
+            if legal is None:
+                flow_step(self, frame)
                 continue
-            legal = decide[0](self, frame)
             if legal:
                 self.pending = legal
                 self.to_move = (self.active,)
@@ -524,15 +523,14 @@ class MottainaiState(State):
             if not self.stack or self.over:
                 return []
             frame = self.stack[-1]
-            self.pending = DECIDE[frame[0]][0](self, frame)
+            self.pending = decision_legal(self, frame) or []
         return self.pending
 
     def _apply(self, seat: int, action: Action) -> list[RawEvent]:
         self.ev = events = []  # type: ignore[var-annotated]
         if type(action) not in _RETURN_BATCH_ACTIONS:
             self.ret_batch = 0
-        frame = self.stack[-1]
-        DECIDE[frame[0]][1](self, frame, action)
+        decision_act(self, self.stack[-1], action)
         self.run()
         self.ev = []
         return events
@@ -1132,11 +1130,11 @@ def action_depends_on_hand(s: MottainaiState, frame: tuple) -> bool:
 
 # Actions that continue a batch of cards going under the deck (``return_order="random"``
 # shuffles a batch); a batch of support starts afresh in ``start_support``.
-_RETURN_BATCH_ACTIONS = frozenset({A.ReturnCard, A.SendPaper, A.Reveal})
+_RETURN_BATCH_ACTIONS: Final = frozenset({A.ReturnCard, A.SendPaper, A.Reveal})
 
 # Decisions whose options are cards of the active hand (``action`` and ``support`` are
 # settled case by case in ``MottainaiState._forced_move_is_public``).
-HAND_DECISIONS = frozenset(
+HAND_DECISIONS: Final = frozenset(
     {"gate", "reveal_bonus", "cloak", "hand_limit", "tailor_return", "choose_task", "kite", "pinwheel"}
 )
 
@@ -1502,6 +1500,88 @@ DECIDE["night_effects"] = (night_effects_legal, night_effects_act)
 FLOW.update(C.FLOW)
 DECIDE.update(C.DECIDE)
 FRAME_KINDS = frozenset(FLOW) | frozenset(DECIDE)
+
+
+# ------------------------------------------------------------------ dispatch
+# ``FLOW`` and ``DECIDE`` name every frame's handlers. The frames of every turn are also
+# called directly here, most frequent first: compiled, that is a C call, where a handler
+# taken from a table is a Python call (about a dozen frames are run per decision). Card
+# effects' frames, a few per game, go through the tables.
+def flow_step(s: MottainaiState, frame: tuple) -> None:
+    """Advance a flow frame."""
+    kind: str = frame[0]
+    if kind == "turn":
+        turn(s, frame)
+    elif kind == "perform":
+        perform_task(s, frame)
+    elif kind == "actions":
+        resolve_actions(s, frame)
+    elif kind == "prayer":
+        prayer(s, frame)
+    elif kind == "clear_task":
+        clear_task(s, frame)
+    elif kind == "tailor_draw":
+        tailor_draw(s, frame)
+    else:
+        FLOW[kind](s, frame)
+
+
+def decision_legal(s: MottainaiState, frame: tuple) -> list[Action] | None:
+    """The legal actions of a decision frame (empty: nothing to decide); None for a flow frame."""
+    kind: str = frame[0]
+    if kind == "action":
+        return action_legal(s, frame)
+    if kind == "hand_limit":
+        return morning_hand_limit_legal(s, frame)
+    if kind == "morning_effects":
+        return morning_effects_legal(s, frame)
+    if kind == "choose_task":
+        return choose_task_legal(s, frame)
+    if kind == "night_effects":
+        return night_effects_legal(s, frame)
+    if kind == "support":
+        return support_legal(s, frame)
+    if kind == "gate":
+        return gate_legal(s, frame)
+    if kind == "reveal_bonus":
+        return reveal_bonus_legal(s, frame)
+    if kind == "triggers":
+        return triggers_legal(s, frame)
+    if kind == "tailor_return":
+        return tailor_return_legal(s, frame)
+    if kind == "before_tailor":
+        return before_tailor_legal(s, frame)
+    decide = DECIDE.get(kind)
+    return None if decide is None else decide[0](s, frame)
+
+
+def decision_act(s: MottainaiState, frame: tuple, action: Action) -> None:
+    """Carry out the answer to a decision frame."""
+    kind: str = frame[0]
+    if kind == "action":
+        action_act(s, frame, action)
+    elif kind == "hand_limit":
+        morning_hand_limit_act(s, frame, action)
+    elif kind == "morning_effects":
+        morning_effects_act(s, frame, action)
+    elif kind == "choose_task":
+        choose_task_act(s, frame, action)
+    elif kind == "night_effects":
+        night_effects_act(s, frame, action)
+    elif kind == "support":
+        support_act(s, frame, action)
+    elif kind == "gate":
+        gate_act(s, frame, action)
+    elif kind == "reveal_bonus":
+        reveal_bonus_act(s, frame, action)
+    elif kind == "triggers":
+        triggers_act(s, frame, action)
+    elif kind == "tailor_return":
+        tailor_return_act(s, frame, action)
+    elif kind == "before_tailor":
+        before_tailor_act(s, frame, action)
+    else:
+        DECIDE[kind][1](s, frame, action)
 
 
 def _card_rules() -> dict[str, Callable[..., Any]]:
