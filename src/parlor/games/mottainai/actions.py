@@ -336,7 +336,9 @@ HIRE: list[Hire] = [Hire(c) for c in _C]
 REFILL: Refill = Refill()
 COLLECT: list[Collect] = [Collect(c) for c in _C]
 COLLECT_TOP: CollectTop = CollectTop()
-TAKE_WORK: list[list[list[TakeWork]]] = [[[TakeWork(p, c, w) for w in WINGS] for c in _C] for p in _P]  # [p][card][wing]
+TAKE_WORK: list[list[list[TakeWork]]] = [
+    [[TakeWork(p, c, w) for w in WINGS] for c in _C] for p in _P
+]  # [p][card][wing]
 TAKE_HELPER: list[list[TakeHelper]] = [[TakeHelper(p, c) for c in _C] for p in _P]
 TAKE_MATERIAL: list[list[TakeMaterial]] = [[TakeMaterial(p, c) for c in _C] for p in _P]
 TAKE_SALE: list[list[TakeSale]] = [[TakeSale(p, c) for c in _C] for p in _P]

@@ -76,6 +76,7 @@ from .data import (
     VASE,
     WINGS,
 )
+from .tables import distinct as _uniq  # sorted(set(cards)), without the set
 from .tables import private, public  # raw event tuples; Events are built only when read
 
 if TYPE_CHECKING:  # annotations only (they stay strings in pure Python; mypyc reads them)
@@ -86,10 +87,6 @@ EVERYONE: Final = -2
 WING_INDEX: Final[dict[str, int]] = {w: i for i, w in enumerate(WINGS)}
 FLOW: Final[dict[str, Callable[..., None]]] = {}
 DECIDE: Final[dict[str, tuple[Callable[..., list[Action]], Callable[..., None]]]] = {}
-
-
-def _uniq(cards: tuple[int, ...]) -> list[int]:
-    return sorted(set(cards))
 
 
 class _Decision:

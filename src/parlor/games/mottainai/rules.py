@@ -81,6 +81,7 @@ from .data import (
     WINGS,
     decks_for,
 )
+from .tables import distinct as _uniq  # sorted(set(cards)), without the set
 from .tables import private, public  # raw event tuples; Events are built only when read
 
 CARD: Final = CARD_IDS
@@ -97,10 +98,6 @@ LegalFn = Callable[["MottainaiState", tuple], list[Action]]
 ActFn = Callable[["MottainaiState", tuple, Action], None]
 FLOW: Final[dict[str, FlowFn]] = {}
 DECIDE: Final[dict[str, tuple[LegalFn, ActFn]]] = {}
-
-
-def _uniq(cards: tuple[int, ...]) -> list[int]:
-    return sorted(set(cards))
 
 
 class MottainaiState(State):
@@ -246,9 +243,17 @@ class MottainaiState(State):
 
     def has(self, p: int, card: int) -> int:
         """How many works ``card`` (an effect) ``p`` owns now."""
-        if not self.kite[p]:
-            return self.gallery[p].count(card) + self.gift[p].count(card)
-        return self.works_of(p).count(card)
+        if self.kite[p]:
+            return self.works_of(p).count(card)
+        # Plain loops, not tuple.count: compiled, they compare machine ints (asked ~6 times a move).
+        n = 0
+        for c in self.gallery[p]:
+            if c == card:
+                n += 1
+        for c in self.gift[p]:
+            if c == card:
+                n += 1
+        return n
 
     def capacity(self, p: int, material: int, wing: int) -> int:
         """Cover capacity of ``p``'s wing for ``material`` (Go Set: Stone works count in both)."""
@@ -487,10 +492,9 @@ class MottainaiState(State):
         stack = self.stack
         while stack and not self.over:
             frame = stack[-1]
-            legal = decision_legal(self, frame)
-            if legal is None:
-                flow_step(self, frame)
+            if flow_step(self, frame):
                 continue
+            legal = decision_legal(self, frame)
             if legal:
                 self.pending = legal
                 self.to_move = (self.active,)
@@ -1507,8 +1511,8 @@ FRAME_KINDS = frozenset(FLOW) | frozenset(DECIDE)
 # called directly here, most frequent first: compiled, that is a C call, where a handler
 # taken from a table is a Python call (about a dozen frames are run per decision). Card
 # effects' frames, a few per game, go through the tables.
-def flow_step(s: MottainaiState, frame: tuple) -> None:
-    """Advance a flow frame."""
+def flow_step(s: MottainaiState, frame: tuple) -> bool:
+    """Advance a flow frame; False if ``frame`` is a decision."""
     kind: str = frame[0]
     if kind == "turn":
         turn(s, frame)
@@ -1523,7 +1527,11 @@ def flow_step(s: MottainaiState, frame: tuple) -> None:
     elif kind == "tailor_draw":
         tailor_draw(s, frame)
     else:
-        FLOW[kind](s, frame)
+        flow = FLOW.get(kind)
+        if flow is None:
+            return False
+        flow(s, frame)
+    return True
 
 
 def decision_legal(s: MottainaiState, frame: tuple) -> list[Action] | None:

@@ -10,6 +10,8 @@ a dict lookup at every use; the rules read about a hundred of those per decision
 * action tables: the prebuilt action objects of ``actions.py`` as ``Final`` tuples, indexed
   the same way (``REVEAL[card]``, ``TAKE_WORK[seat][card][wing]``, ``COMPLETE[card][wing]``):
   the very same objects, so ``legal_actions`` returns what it returned before;
+* ``distinct(cards)``: the distinct card types of a zone in ascending order (what
+  ``sorted(set(cards))`` gives), through a bitmask of card types rather than a set and a sort;
 * ``public`` / ``private``: the raw event tuples of ``parlor.core.events.raw_public`` /
   ``raw_private`` (``(event, data, seats)``), made by compiled code instead of a Python call.
 """
@@ -96,3 +98,18 @@ def public(event: str, /, **data: Any) -> RawEvent:
 def private(seat: int, event: str, /, **data: Any) -> RawEvent:
     """An event only ``seat`` sees (``raw_private`` for one seat, the only use here)."""
     return (event, data, seat)
+
+
+def distinct(cards: tuple[int, ...]) -> list[int]:
+    """The distinct card types in ``cards``, ascending: ``sorted(set(cards))``, without the set."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    out: list[int] = []
+    c = 0
+    while mask:
+        if mask & 1:
+            out.append(c)
+        mask >>= 1
+        c += 1
+    return out
