@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from importlib import resources
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from parlor.core import Rng
 from parlor.core.options import options_from_json
-from parlor.games.mottainai import Options
+from parlor.games.mottainai import Options, data, rules, tables
 from parlor.games.mottainai import actions as plain_actions
-from parlor.games.mottainai import data, rules, tables
 
 from .helpers import G
 
@@ -28,7 +29,7 @@ def test_distinct_is_sorted_set(cards: list[int]) -> None:
 
 def test_card_constants_name_their_cards_json_position() -> None:
     cards = json.loads(resources.files("parlor.games.mottainai").joinpath("cards.json").read_text("utf-8"))
-    assert data.NUM_TYPES == len(cards)
+    assert len(cards) == data.NUM_TYPES
     for i, card in enumerate(cards):
         assert getattr(data, card["id"].upper()) == i, card["id"]
 
@@ -80,7 +81,7 @@ def test_has_and_dispatch_agree_with_the_reference_on_random_states() -> None:
 def test_direct_dispatch_covers_the_tables() -> None:
     """Every frame kind is a flow or a decision, never both, and ``decision_legal`` knows which."""
     assert not set(rules.FLOW) & set(rules.DECIDE)
-    assert rules.FRAME_KINDS == set(rules.FLOW) | set(rules.DECIDE)
+    assert set(rules.FLOW) | set(rules.DECIDE) == rules.FRAME_KINDS
 
 
 def test_default_options_are_built_once_and_stay_the_defaults() -> None:
@@ -94,3 +95,21 @@ def test_default_options_are_built_once_and_stay_the_defaults() -> None:
     assert not G.new_game(4, seed=1).options.team_play
     assert G.default_options(6).max_players == 6
     assert G.default_options(5).max_players == 5
+
+
+def test_rule_options_mirror_the_options() -> None:
+    """``s.o`` (the options read during play) says what ``s.options`` says, in clones too."""
+    for chosen in ({}, {"ruleset": "v0.84"}, {"team_play": True, "cover_mode": "partial", "return_order": "random"}):
+        s = G.new_game(4, seed=3, options=chosen)
+        for state in (s, s.clone(), s.determinize(0, Rng(1))):
+            for name in _RULE_OPTION_NAMES:
+                assert getattr(state.o, name) == getattr(state.options, name), name
+
+
+# The options rules.RuleOptions copies (read from rules.py: a compiled class has no __dict__).
+_RULES_SOURCE = resources.files("parlor.games.mottainai").joinpath("rules.py").read_text("utf-8")
+_RULE_OPTION_NAMES = re.findall(r"self\.(\w+): [\w |]+ = options\.\1\b", _RULES_SOURCE)
+
+
+def test_rule_options_copy_enough() -> None:
+    assert len(_RULE_OPTION_NAMES) > 20

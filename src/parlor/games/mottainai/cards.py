@@ -273,7 +273,7 @@ def fan_act(s: S, frame: tuple, action: Any) -> None:
     others = list(frame[1])
     others.remove(keep)
     s.emit(public("fan_keep", seat=s.active, card=CARD[keep]))
-    if len(set(others)) > 1 and s.options.return_order == "chooser":
+    if len(set(others)) > 1 and s.o.return_order == "chooser":
         s.stack.append(("fan_order", tuple(others), keep))  # the cards stay on the deck meanwhile
         return
     fan_settle(s, len(frame[1]), keep, others)
@@ -364,7 +364,7 @@ def puppet(s: S, p: int, q: int) -> None:
     s.waiting[p] = s.waiting[p] + theirs
     s.emit(public("puppet", seat=p, target=q, gave=len(mine), received=len(theirs)))
     s.emit(private(q, "hand_received", seat=q, cards=[CARD[c] for c in mine]))
-    if s.options.waiting_area_visible_to_owner:
+    if s.o.waiting_area_visible_to_owner:
         s.emit(private(p, "drawn_card", seat=p, cards=[CARD[c] for c in theirs]))
     s.check_works_end()
 
@@ -385,7 +385,7 @@ def completion_triggers(s: S, p: int, card: int, how: str) -> tuple[int, ...]:
     if card in ON_COMPLETE:
         out.append(card)
     works = list(s.works_of(p))
-    if not s.options.self_trigger_on_completion and card in works:
+    if not s.o.self_trigger_on_completion and card in works:
         works.remove(card)
     m = MAT[card]
     for w in works:
@@ -406,7 +406,7 @@ def works_count(s: S, p: int) -> int:
 
 
 def frog_ok(s: S, p: int, card: int, wing: int) -> bool:
-    mine = works_count(s, p) - (0 if s.options.count_works_after_placing else 1)
+    mine = works_count(s, p) - (0 if s.o.count_works_after_placing else 1)
     return all(works_count(s, q) >= mine for q in s.opponents(p))
 
 
@@ -462,7 +462,7 @@ def tablet_act(s: S, frame: tuple, action: Any) -> None:
     s.stack.pop()
     s.ret_batch = 0
     if action.option == "return_floor":
-        if len(set(s.floor)) > 1 and s.options.return_order == "chooser":
+        if len(set(s.floor)) > 1 and s.o.return_order == "chooser":
             s.stack.append(("floor_return",))
             return
         return_floor(s, sorted(s.floor))
@@ -516,7 +516,7 @@ def jar_act(s: S, frame: tuple, action: Any) -> None:
 
 
 def shuriken_victims(s: S, p: int) -> list[int]:
-    mine = works_count(s, p) - (0 if s.options.count_works_after_placing else 1)
+    mine = works_count(s, p) - (0 if s.o.count_works_after_placing else 1)
     return [q for q in s.opponents(p) if works_count(s, q) > mine]
 
 
@@ -882,19 +882,19 @@ def final_result(s: S) -> Result:
     """Totals (partners added in team play), Turtle's win, and the tie-break (§13)."""
     n = s.players
     totals = [row["total"] for row in final_scores(s)]
-    if s.options.team_play:
+    if s.o.team_play:
         totals = [totals[p] + totals[(p + 2) % n] for p in range(n)]
     current = s.active
     if s.options.tie_breaker == "shared":
         tb = [0] * n
     else:
         tb = [n - ((p - current) % n) for p in range(n)]
-        if s.options.team_play:
+        if s.o.team_play:
             tb = [max(tb[p], tb[(p + 2) % n]) for p in range(n)]
     turtle = [0] * n
     if s.turtle_winner >= 0:
         turtle[s.turtle_winner] = 1
-        if s.options.team_play:
+        if s.o.team_play:
             turtle[(s.turtle_winner + 2) % n] = 1
     keys = [(turtle[p], totals[p], tb[p]) for p in range(n)]
     places = tuple(1 + sum(1 for k in keys if k > mine) for mine in keys)

@@ -100,6 +100,41 @@ FLOW: Final[dict[str, FlowFn]] = {}
 DECIDE: Final[dict[str, tuple[LegalFn, ActFn]]] = {}
 
 
+class RuleOptions:
+    """The options the rules read during play, copied out of ``Options`` into a compiled
+    object: ``s.o.team_play`` reads a C struct field where ``s.options.team_play`` is a Python
+    attribute lookup (a few per move). Made with the state; clones share it (options never
+    change during a game). Options read only at setup or scoring stay on ``s.options``."""
+
+    def __init__(self, options: Any) -> None:
+        self.team_play: bool = options.team_play
+        self.return_order: str = options.return_order
+        self.deck_out_trigger: str = options.deck_out_trigger
+        self.waiting_area_visible_to_owner: bool = options.waiting_area_visible_to_owner
+        self.short_deck_effects: str = options.short_deck_effects
+        self.reveal_gate_per: str = options.reveal_gate_per
+        self.pin_action_convertible: bool = options.pin_action_convertible
+        self.wing_end_trigger: str | None = options.wing_end_trigger
+        self.extended_game: bool = options.extended_game
+        self.turtle_precedence: bool = options.turtle_precedence
+        self.revealed_cards_stay_public: bool = options.revealed_cards_stay_public
+        self.morning_order: str | None = options.morning_order
+        self.cover_mode: str = options.cover_mode
+        self.fountain_counts_for_cover: bool = options.fountain_counts_for_cover
+        self.doll_bonus_scope: str = options.doll_bonus_scope
+        self.allow_pass_action: bool = options.allow_pass_action
+        self.mask_forces_role_action: bool = options.mask_forces_role_action
+        self.hand_limit_counts_waiting_area: bool = options.hand_limit_counts_waiting_area
+        self.handkerchief_discard: str = options.handkerchief_discard
+        self.chopsticks_on_start_card: bool = options.chopsticks_on_start_card
+        self.tailor_always_legal: bool = options.tailor_always_legal
+        self.flute_task_scope: str = options.flute_task_scope
+        self.resolve_triggers_of_final_work: bool = options.resolve_triggers_of_final_work
+        self.trigger_order: str = options.trigger_order
+        self.self_trigger_on_completion: bool = options.self_trigger_on_completion
+        self.count_works_after_placing: bool = options.count_works_after_placing
+
+
 class MottainaiState(State):
     __slots__ = (
         "deck",
@@ -134,6 +169,7 @@ class MottainaiState(State):
         "ret_batch",
         "pending",
         "ev",
+        "o",
     )
 
     deck: list[int]  # top = last
@@ -168,6 +204,7 @@ class MottainaiState(State):
     ret_batch: int  # cards returned together so far (random return order)
     pending: list[Action] | None
     ev: list[RawEvent]
+    o: RuleOptions  # the options read during play (``options``, laid out for compiled code)
 
     # ------------------------------------------------------------------ cloning
     def clone(self) -> "MottainaiState":
@@ -205,6 +242,7 @@ class MottainaiState(State):
         c.ret_batch = self.ret_batch
         c.pending = self.pending
         c.ev = []
+        c.o = self.o
         return c
 
     # ------------------------------------------------------------------ small helpers
@@ -215,12 +253,12 @@ class MottainaiState(State):
         """Every other player clockwise from ``p``'s left; in team play not the partner."""
         n = self.players
         out = [(p + i) % n for i in range(1, n)]
-        if self.options.team_play:
+        if self.o.team_play:
             out.remove((p + 2) % n)
         return out
 
     def is_opponent(self, p: int, q: int) -> bool:
-        return p != q and not (self.options.team_play and (p + 2) % self.players == q)
+        return p != q and not (self.o.team_play and (p + 2) % self.players == q)
 
     def wings_of(self, p: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(Gallery, Gift Shop) as effective card types: a Kite that copies shows the copy."""
@@ -265,7 +303,7 @@ class MottainaiState(State):
 
     def covered(self, n: int, cap: int) -> int:
         """How many of ``n`` helpers (or sales) a capacity covers (§8, option ``cover_mode``)."""
-        if self.options.cover_mode == "partial":
+        if self.o.cover_mode == "partial":
             return min(n, cap)
         return n if n <= cap else 0
 
@@ -297,7 +335,7 @@ class MottainaiState(State):
         ``nth``: this decision's how-many-th copy of the card. A copy already known is the one
         shown again (the table cannot tell it from a twin), so only a copy beyond those becomes known."""
         known = self.known[p].count(card)
-        if self.options.revealed_cards_stay_public and known < min(nth, self.hands[p].count(card)):
+        if self.o.revealed_cards_stay_public and known < min(nth, self.hands[p].count(card)):
             self.add(self.known, p, card)
         self.emit(public("reveal", seat=p, card=CARD[card]))
 
@@ -336,14 +374,14 @@ class MottainaiState(State):
     def take_top(self) -> int | None:
         """Take the deck's top card (the caller puts it somewhere, then calls ``after_take``)."""
         if not self.deck:
-            if self.options.deck_out_trigger == "on_failed_draw":
+            if self.o.deck_out_trigger == "on_failed_draw":
                 self.end_game("deck")
             return None
         self.deck_info.pop()
         return self.deck.pop()
 
     def after_take(self) -> None:
-        if not self.deck and self.options.deck_out_trigger == "when_empty":
+        if not self.deck and self.o.deck_out_trigger == "when_empty":
             self.end_game("deck")
 
     def draw(self, p: int) -> bool:
@@ -353,14 +391,14 @@ class MottainaiState(State):
             return False
         self.add(self.waiting, p, card)
         self.emit(public("draw", seat=p, deck_size=len(self.deck)))
-        if self.options.waiting_area_visible_to_owner:
+        if self.o.waiting_area_visible_to_owner:
             self.emit(private(p, "drawn_card", seat=p, card=CARD[card]))
         self.after_take()
         return True
 
     def return_card(self, card: int, knower: int) -> None:
         """Put a card on the bottom of the deck; ``knower`` is who saw which card it was."""
-        if self.options.return_order == "random" and self.ret_batch:
+        if self.o.return_order == "random" and self.ret_batch:
             i = self.rng.below(self.ret_batch + 1)
         else:
             i = 0
@@ -376,7 +414,7 @@ class MottainaiState(State):
 
     def deck_usable(self, needed: int) -> bool:
         """Option ``short_deck_effects``: may an effect needing ``needed`` cards be used now?"""
-        if self.options.short_deck_effects == "unusable":
+        if self.o.short_deck_effects == "unusable":
             return len(self.deck) >= needed
         return len(self.deck) > 0
 
@@ -392,18 +430,18 @@ class MottainaiState(State):
 
     def works_end_reason(self, completion: bool) -> str | None:
         """Turtle, or five (six) works in one wing (§12 items 2 and 4)."""
-        threshold = 6 if self.options.extended_game else 5
+        threshold = 6 if self.o.extended_game else 5
         wing_hit = False
         # ``completion``: a player made a work arrive in a wing (completed, or moved / placed by
         # Plane or Shuriken): v0.84's "makes a fifth work in a wing" counts these too.
-        if completion or self.options.wing_end_trigger == "any_change":
+        if completion or self.o.wing_end_trigger == "any_change":
             wing_hit = any(self.wing_count(p, w) >= threshold for p in range(self.players) for w in (0, 1))
         turtles = [
             p
             for p in [(self.active + i) % self.players for i in range(self.players)]
             if self.has(p, TURTLE) and len({MAT[c] for c in self.works_of(p)}) == 5
         ]
-        if turtles and (self.options.turtle_precedence or not wing_hit):
+        if turtles and (self.o.turtle_precedence or not wing_hit):
             self.turtle_winner = turtles[0]
             return "turtle"
         return "wing" if wing_hit else None
@@ -469,10 +507,10 @@ class MottainaiState(State):
         self.put_work(p, card, wing)
         self.emit(public("work_completed", seat=p, card=CARD[card], wing=WINGS[wing], how=how))
         reason = self.works_end_reason(True)
-        if reason is None and not self.deck and self.options.deck_out_trigger == "when_empty":
+        if reason is None and not self.deck and self.o.deck_out_trigger == "when_empty":
             reason = "deck"
         if reason:
-            if not self.options.resolve_triggers_of_final_work or reason == "deck":
+            if not self.o.resolve_triggers_of_final_work or reason == "deck":
                 self.end_game(reason)
                 return
             self.stack.append(("end_now", reason))
@@ -495,6 +533,9 @@ class MottainaiState(State):
             if flow_step(self, frame):
                 continue
             legal = decision_legal(self, frame)
+            if legal is None:  # a card effect's flow frame
+                FLOW[frame[0]](self, frame)
+                continue
             if legal:
                 self.pending = legal
                 self.to_move = (self.active,)
@@ -594,6 +635,7 @@ class MottainaiState(State):
 def empty_state(game: Any, players: int, seed: int, options: Any) -> MottainaiState:
     s = MottainaiState.__new__(MottainaiState)
     s._init_base(game, players, seed, options)
+    s.o = RuleOptions(options)
     n = players
     s.deck, s.deck_info, s.floor, s.box = [], [], (), ()
     s.hands = [()] * n
@@ -693,7 +735,7 @@ def choose_start_player(s: MottainaiState, floor: tuple[int, ...]) -> int:
 # ====================================================================== the turn flow
 def turn(s: MottainaiState, frame: tuple) -> None:
     """One day: Morning (M1-M4), Noon (N1, N2), Night (E1, E2), then the next player."""
-    step = frame[1]
+    step: int = frame[1]  # typed: compiled, the comparisons below are on machine ints
     if step < 4:
         morning(s, step)
     elif step == 4:
@@ -708,7 +750,7 @@ def morning(s: MottainaiState, step: int) -> None:
     """M1 hand limit; M2 morning effects and M3 clear the task slot (order: ``morning_order``);
     M4 choose a new task."""
     stack = s.stack
-    effects_first = s.options.morning_order == "effects_then_discard"
+    effects_first = s.o.morning_order == "effects_then_discard"
     stack[-1] = ("turn", step + 1, 0)
     if step == 0:
         s.emit(public("turn_start", seat=s.active, turn=s.turns))
@@ -780,12 +822,12 @@ def morning_hand_limit_legal(s: MottainaiState, frame: tuple) -> list[Action]:
     """M1: return down to five; Handkerchief may replace this step (at or under the limit too)."""
     p = s.active
     hand = s.hands[p]
-    size = len(hand) + (len(s.waiting[p]) if s.options.hand_limit_counts_waiting_area else 0)
+    size = len(hand) + (len(s.waiting[p]) if s.o.hand_limit_counts_waiting_area else 0)
     over = size > HAND_LIMIT
     legal: list[Action] = []
     if s.has(p, HANDKERCHIEF) and not frame[1]:
         legal.extend(A.DISCARD_TO_FLOOR[c] for c in _uniq(hand))
-        if s.options.handkerchief_discard == "zero_or_one" and over:
+        if s.o.handkerchief_discard == "zero_or_one" and over:
             legal.append(A.USE_EFFECT[HANDKERCHIEF])
         if not over and legal:
             legal.append(A.DONE)
@@ -846,7 +888,7 @@ def clear_task(s: MottainaiState, frame: tuple) -> None:
     card = s.tasks[p]
     if card < 0:
         return
-    if s.has(p, CHOPSTICKS) and (s.task_up[p] or s.options.chopsticks_on_start_card):
+    if s.has(p, CHOPSTICKS) and (s.task_up[p] or s.o.chopsticks_on_start_card):
         s.stack.append(("chopsticks",))
         return
     discard_old_task(s, p, to_sales=False)
@@ -922,7 +964,8 @@ def gate_applies(s: MottainaiState, owner: int, role: int) -> bool:
 
 def perform_task(s: MottainaiState, frame: tuple) -> None:
     """Gate, before-task effects, count the actions once, then resolve them one by one."""
-    owner, step = frame[1], frame[2]
+    owner: int = frame[1]
+    step: int = frame[2]
     p = s.active
     if step == 0:
         role = MAT[s.tasks[owner]]
@@ -932,7 +975,7 @@ def perform_task(s: MottainaiState, frame: tuple) -> None:
         s.t_left = 0
         s.stack[-1] = ("perform", owner, 1, role)
         s.emit(public("perform_task", seat=p, owner=owner, role=ROLES[role]))
-        if gate_applies(s, owner, role) and s.options.reveal_gate_per == "task":
+        if gate_applies(s, owner, role) and s.o.reveal_gate_per == "task":
             s.stack.append(("gate", owner, role, False))
         return
     role = frame[3]
@@ -966,7 +1009,7 @@ FLOW["perform"] = perform_task
 def count_actions(s: MottainaiState, owner: int, role: int) -> int:
     """1 + helpers (2 each if covered) + Fountain + Flag/Figurine + Doll (§5 step 4)."""
     p = s.active
-    o = s.options
+    o = s.o
     total = 1 + s.t_bonus
     if not (s.is_opponent(p, owner) and s.has(owner, BANGLE)):
         n = sum(1 for c in s.helpers[p] if MAT[c] == role)
@@ -1037,13 +1080,14 @@ DECIDE["reveal_bonus"] = (reveal_bonus_legal, reveal_bonus_act)
 
 def resolve_actions(s: MottainaiState, frame: tuple) -> None:
     """Resolve the counted actions one at a time."""
-    _, owner, role = frame
+    owner: int = frame[1]
+    role: int = frame[2]
     if s.t_left <= 0:
         s.stack.pop()
         return
     s.t_left -= 1
     s.stack.append(("action", owner, role, False))
-    if s.options.reveal_gate_per == "action" and gate_applies(s, owner, role):
+    if s.o.reveal_gate_per == "action" and gate_applies(s, owner, role):
         s.stack.append(("gate", owner, role, True))
 
 
@@ -1069,7 +1113,7 @@ def role_options(s: MottainaiState, role: int) -> list[Action]:
         if role == POTTER and s.has(p, SOCKS) and s.deck:
             out.append(A.COLLECT_TOP)
         if s.has(p, FLUTE):
-            paper_only = s.options.flute_task_scope == "paper_only"
+            paper_only = s.o.flute_task_scope == "paper_only"
             for q in s.opponents(p):
                 task = s.tasks[q]
                 if task >= 0 and s.task_up[q] and (not paper_only or MAT[task] == PAPER):
@@ -1095,9 +1139,9 @@ def role_options(s: MottainaiState, role: int) -> list[Action]:
 
 def tailor_possible(s: MottainaiState, p: int) -> bool:
     gap = HAND_LIMIT - len(s.hands[p]) - len(s.waiting[p])
-    if s.options.short_deck_effects == "unusable" and gap > len(s.deck):
+    if s.o.short_deck_effects == "unusable" and gap > len(s.deck):
         return False
-    return s.options.tailor_always_legal or bool(s.hands[p]) or gap > 0
+    return s.o.tailor_always_legal or bool(s.hands[p]) or gap > 0
 
 
 def craft_options(s: MottainaiState, role: int) -> list[Action]:
@@ -1107,9 +1151,11 @@ def craft_options(s: MottainaiState, role: int) -> list[Action]:
 
 def action_legal(s: MottainaiState, frame: tuple) -> list[Action]:
     """One action of a task: the role action, Craft, or Prayer (Mask and Pin restrict this)."""
-    _, owner, role, pin = frame
+    owner: int = frame[1]
+    role: int = frame[2]
+    pin: bool = frame[3]
     p = s.active
-    o = s.options
+    o = s.o
     legal = role_options(s, role)
     if pin and not o.pin_action_convertible:
         return legal
@@ -1127,7 +1173,7 @@ def action_depends_on_hand(s: MottainaiState, frame: tuple) -> bool:
     _, owner, role, pin = frame
     if role == SMITH:
         return True
-    if pin and not s.options.pin_action_convertible:
+    if pin and not s.o.pin_action_convertible:
         return False
     return not (owner >= 0 and s.is_opponent(s.active, owner) and s.has(owner, MASK) > 0)
 
@@ -1144,7 +1190,7 @@ HAND_DECISIONS: Final = frozenset(
 
 
 def action_act(s: MottainaiState, frame: tuple, action: Action) -> None:
-    role = frame[2]
+    role: int = frame[2]
     s.stack.pop()
     p = s.active
     t = type(action)
@@ -1454,7 +1500,7 @@ def triggers_legal(s: MottainaiState, frame: tuple) -> list[Action]:
     usable = [t for t in sorted(set(entries)) if C.TRIGGERS[t][0](s, p, card, wing)]
     if not usable:
         return []
-    if s.options.trigger_order == "card_order":
+    if s.o.trigger_order == "card_order":
         return [A.USE_EFFECT[usable[0]], A.DECLINE]
     return [*(A.USE_EFFECT[t] for t in usable), A.DONE]
 
@@ -1512,7 +1558,7 @@ FRAME_KINDS = frozenset(FLOW) | frozenset(DECIDE)
 # taken from a table is a Python call (about a dozen frames are run per decision). Card
 # effects' frames, a few per game, go through the tables.
 def flow_step(s: MottainaiState, frame: tuple) -> bool:
-    """Advance a flow frame; False if ``frame`` is a decision."""
+    """Advance one of the turn's flow frames; False for any other frame."""
     kind: str = frame[0]
     if kind == "turn":
         turn(s, frame)
@@ -1527,10 +1573,7 @@ def flow_step(s: MottainaiState, frame: tuple) -> bool:
     elif kind == "tailor_draw":
         tailor_draw(s, frame)
     else:
-        flow = FLOW.get(kind)
-        if flow is None:
-            return False
-        flow(s, frame)
+        return False  # a decision, or a card effect's flow frame
     return True
 
 

@@ -100,16 +100,22 @@ def private(seat: int, event: str, /, **data: Any) -> RawEvent:
     return (event, data, seat)
 
 
+# BYTE_BITS[b]: the positions of the set bits of the byte b, ascending.
+BYTE_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
+
+
 def distinct(cards: tuple[int, ...]) -> list[int]:
-    """The distinct card types in ``cards``, ascending: ``sorted(set(cards))``, without the set."""
+    """The distinct card types in ``cards``, ascending: ``sorted(set(cards))``, without the set.
+
+    The cards become bits of an int, read back a byte at a time (seven bytes hold 54 types)."""
     mask = 0
     for c in cards:
         mask |= 1 << c
     out: list[int] = []
-    c = 0
+    base = 0
     while mask:
-        if mask & 1:
-            out.append(c)
-        mask >>= 1
-        c += 1
+        for bit in BYTE_BITS[mask & 255]:
+            out.append(base + bit)
+        mask >>= 8
+        base += 8
     return out
