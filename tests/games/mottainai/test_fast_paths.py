@@ -67,6 +67,8 @@ def test_has_and_dispatch_agree_with_the_reference_on_random_states() -> None:
         for s in _random_states(players, 3, players)[::3]:
             for p in range(s.players):
                 works = s.works_of(p)
+                for c in (*s.gallery[p], *s.gift[p], *s.kite[p]):
+                    assert s.wmask[p] >> c & 1, "a work missing from the works bitmask"
                 for card in range(data.NUM_TYPES):
                     assert s.has(p, card) == works.count(card)
             frame = s.stack[-1]

@@ -219,6 +219,7 @@ def kite_copy_act(s: S, frame: tuple, action: Any) -> None:
     if KITE not in s.works_of(p):  # the Kite left meanwhile (cannot happen in the morning)
         return
     s.kite[p] = (*s.kite[p], card)
+    s.works_changed(p)
     if card in MORNING_CARDS and not s.options.kite_copy_morning_effect:
         s.used_fx = (*s.used_fx, card)
     s.emit(public("kite_copy", seat=p, card=CARD[card]))
@@ -709,6 +710,7 @@ def plane_act(s: S, frame: tuple, action: Any) -> None:
     copies = s.kite[p]
     s.take_work(p, card, wing)
     s.kite[p] = copies
+    s.works_changed(p)
     s.put_work(p, card, 1 - wing)
     s.emit(public("work_moved", seat=p, card=CARD[card], to=WINGS[1 - wing]))
     s.stack[-1] = ("plane", frame[1] - 1)

@@ -118,6 +118,8 @@ class Mottainai(Game):
         s.gallery = per_seat(data["gallery"])
         s.gift = per_seat(data["gift_shop"])
         s.kite = per_seat(data["kite"])
+        for p in range(n):
+            s.works_changed(p)
         s.active = int(data["active"])
         if not 0 <= s.active < n:
             raise StateError("active seat out of range")

@@ -170,6 +170,7 @@ class MottainaiState(State):
         "pending",
         "ev",
         "o",
+        "wmask",
     )
 
     deck: list[int]  # top = last
@@ -205,6 +206,9 @@ class MottainaiState(State):
     pending: list[Action] | None
     ev: list[RawEvent]
     o: RuleOptions  # the options read during play (``options``, laid out for compiled code)
+    # Per seat, a bitmask of the card types among its works and Kite copies (bit c: type c may
+    # be there; it may also be stale after a work left): ``has`` answers 0 from it at once.
+    wmask: list[int]
 
     # ------------------------------------------------------------------ cloning
     def clone(self) -> "MottainaiState":
@@ -243,6 +247,7 @@ class MottainaiState(State):
         c.pending = self.pending
         c.ev = []
         c.o = self.o
+        c.wmask = self.wmask[:]
         return c
 
     # ------------------------------------------------------------------ small helpers
@@ -279,8 +284,18 @@ class MottainaiState(State):
         g, s = self.wings_of(p)
         return g + s
 
+    def works_changed(self, p: int) -> None:
+        """Rebuild ``wmask[p]``; called whenever ``p``'s works or Kite copies change."""
+        mask = 0
+        for zone in (self.gallery[p], self.gift[p], self.kite[p]):
+            for c in zone:
+                mask |= 1 << c
+        self.wmask[p] = mask
+
     def has(self, p: int, card: int) -> int:
         """How many works ``card`` (an effect) ``p`` owns now."""
+        if not (self.wmask[p] >> card) & 1:
+            return 0  # the usual answer, from the bitmask
         if self.kite[p]:
             return self.works_of(p).count(card)
         # Plain loops, not tuple.count: compiled, they compare machine ints (asked ~6 times a move).
@@ -351,9 +366,11 @@ class MottainaiState(State):
         self.take(self.gallery if wing == GALLERY else self.gift, p, card)
         if card == KITE and self.kite[p]:
             self.kite[p] = ()  # a Kite leaving its wings stops being a copy
+        self.works_changed(p)
 
     def put_work(self, p: int, card: int, wing: int) -> None:
         self.add(self.gallery if wing == GALLERY else self.gift, p, card)
+        self.works_changed(p)
 
     def find_work(self, p: int, card: int) -> int:
         """The wing holding ``card`` (raw type), Gallery first; -1 if none."""
@@ -650,6 +667,7 @@ def empty_state(game: Any, players: int, seed: int, options: Any) -> MottainaiSt
     s.gallery = [()] * n
     s.gift = [()] * n
     s.kite = [()] * n
+    s.wmask = [0] * n
     s.active = s.start_player = 0
     s.extra_turns = s.turns = 0
     s.stack = []
@@ -779,6 +797,7 @@ def end_of_turn(s: MottainaiState) -> None:
     p = s.active
     s.stack.pop()
     s.kite[p] = ()
+    s.works_changed(p)
     s.used_fx = ()
     if s.extra_turns > 0:
         s.extra_turns -= 1
