@@ -12,6 +12,17 @@ the active seat. Card effects live in ``cards.py`` and plug into the same stack.
 
 Cards are card types 0..53 (two decks hold two copies of each); per-player zones are
 tuples (copy on write).
+
+Layout for speed (issue 17; this module is compiled with mypyc):
+
+* frames keep their readable string kind (``("perform", owner, step, role)``), but the turn's
+  own frames are dispatched by direct calls (``flow_step``, ``decision_legal``,
+  ``decision_act``), not through the ``FLOW`` / ``DECIDE`` tables, which stay the complete
+  list of frames and serve the card effects' rarer frames;
+* every name the hot code reads is a compiled ``Final``: card ids and materials are literal
+  ints (``data.py``), action objects and classes come from ``tables.py``;
+* ``s.o`` (``RuleOptions``) holds the options read during play as fields of a compiled
+  object; ``wmask`` (a bitmask of each seat's works) lets ``has`` answer "none" at once.
 """
 
 from __future__ import annotations
