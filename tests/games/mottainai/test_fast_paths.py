@@ -115,3 +115,14 @@ _RULE_OPTION_NAMES = re.findall(r"self\.(\w+): [\w |]+ = options\.\1\b", _RULES_
 
 def test_rule_options_copy_enough() -> None:
     assert len(_RULE_OPTION_NAMES) > 20
+
+
+def test_event_tuples_are_the_core_raw_events() -> None:
+    """``tables.public`` / ``private`` make what ``raw_public`` / ``raw_private`` make, fields
+    named like their parameters included (compiled code once dropped ``seat=`` of a private event)."""
+    from parlor.core.events import raw_private, raw_public
+
+    assert tables.public("draw", seat=1, deck_size=3) == raw_public("draw", seat=1, deck_size=3)
+    assert tables.public("x", event="e", seats=2) == raw_public("x", event="e", seats=2)
+    assert tables.private(2, "picked_up", seat=2, cards=["kite"]) == raw_private(2, "picked_up", seat=2, cards=["kite"])
+    assert tables.private(0, "x", event="e", seats=1) == raw_private(0, "x", event="e", seats=1)

@@ -90,14 +90,16 @@ TASK_FROM_HELPER: Final[tuple[Action, ...]] = tuple(_A.TASK_FROM_HELPER)
 USE_EFFECT: Final[tuple[Action, ...]] = tuple(_A.USE_EFFECT)
 
 
-def public(event: str, /, **data: Any) -> RawEvent:
+# The positional parameters have names no event field uses: compiled, a keyword argument
+# named like a positional-only parameter is bound to it instead of going into ``data``.
+def public(event_: str, /, **data: Any) -> RawEvent:
     """An event everyone sees (``raw_public``)."""
-    return (event, data, None)
+    return (event_, data, None)
 
 
-def private(seat: int, event: str, /, **data: Any) -> RawEvent:
-    """An event only ``seat`` sees (``raw_private`` for one seat, the only use here)."""
-    return (event, data, seat)
+def private(seat_: int, event_: str, /, **data: Any) -> RawEvent:
+    """An event only ``seat_`` sees (``raw_private`` for one seat, the only use here)."""
+    return (event_, data, seat_)
 
 
 # BYTE_BITS[b]: the positions of the set bits of the byte b, ascending.
