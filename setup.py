@@ -34,7 +34,9 @@ COMPILED = [
     "src/parlor/games/sweet_nose/rules.py",
     "src/parlor/games/sweet_nose/views.py",
     "src/parlor/games/mottainai/cards.py",
+    "src/parlor/games/mottainai/data.py",
     "src/parlor/games/mottainai/rules.py",
+    "src/parlor/games/mottainai/tables.py",
     "src/parlor/games/mottainai/views.py",
     "src/parlor/bots/ismcts.py",
 ]

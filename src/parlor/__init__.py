@@ -27,7 +27,9 @@ _COMPILED = (
     "parlor.games.sweet_nose.rules",
     "parlor.games.sweet_nose.views",
     "parlor.games.mottainai.cards",
+    "parlor.games.mottainai.data",
     "parlor.games.mottainai.rules",
+    "parlor.games.mottainai.tables",
     "parlor.games.mottainai.views",
     "parlor.bots.ismcts",
 )

@@ -21,14 +21,12 @@ A decision inside an effect is a frame on the turn stack (``FLOW`` / ``DECIDE`` 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from parlor.core.actions import Action
-from parlor.core.events import raw_private as private
-from parlor.core.events import raw_public as public  # tuples; Events are built only when read
 from parlor.core.game import Result
 
-from . import actions as A
+from . import tables as A  # the actions, laid out for compiled code (see tables.py)
 from .data import (
     AMULET,
     BENCH,
@@ -78,19 +76,17 @@ from .data import (
     VASE,
     WINGS,
 )
+from .tables import distinct as _uniq  # sorted(set(cards)), without the set
+from .tables import private, public  # raw event tuples; Events are built only when read
 
 if TYPE_CHECKING:  # annotations only (they stay strings in pure Python; mypyc reads them)
     from .rules import MottainaiState as S
 
-CARD = CARD_IDS
-EVERYONE = -2
-WING_INDEX = {w: i for i, w in enumerate(WINGS)}
-FLOW: dict[str, Callable[..., None]] = {}
-DECIDE: dict[str, tuple[Callable[..., list[Action]], Callable[..., None]]] = {}
-
-
-def _uniq(cards: tuple[int, ...]) -> list[int]:
-    return sorted(set(cards))
+CARD: Final = CARD_IDS
+EVERYONE: Final = -2
+WING_INDEX: Final[dict[str, int]] = {w: i for i, w in enumerate(WINGS)}
+FLOW: Final[dict[str, Callable[..., None]]] = {}
+DECIDE: Final[dict[str, tuple[Callable[..., list[Action]], Callable[..., None]]]] = {}
 
 
 class _Decision:
@@ -223,13 +219,14 @@ def kite_copy_act(s: S, frame: tuple, action: Any) -> None:
     if KITE not in s.works_of(p):  # the Kite left meanwhile (cannot happen in the morning)
         return
     s.kite[p] = (*s.kite[p], card)
+    s.works_changed(p)
     if card in MORNING_CARDS and not s.options.kite_copy_morning_effect:
         s.used_fx = (*s.used_fx, card)
     s.emit(public("kite_copy", seat=p, card=CARD[card]))
     s.check_works_end()
 
 
-MORNING: dict[int, tuple[Callable[[S, int], bool], Callable[[S, int], None]]] = {
+MORNING: Final[dict[int, tuple[Callable[[S, int], bool], Callable[[S, int], None]]]] = {
     DAITORO: (lambda s, p: len(s.floor) < 3 and s.deck_usable(3 - len(s.floor)), daitoro),
     KITE: (lambda s, p: bool(s.hands[p]) and bool(kite_targets(s, p)), kite),
     UMBRELLA: (lambda s, p: s.deck_usable(1), umbrella),
@@ -277,7 +274,7 @@ def fan_act(s: S, frame: tuple, action: Any) -> None:
     others = list(frame[1])
     others.remove(keep)
     s.emit(public("fan_keep", seat=s.active, card=CARD[keep]))
-    if len(set(others)) > 1 and s.options.return_order == "chooser":
+    if len(set(others)) > 1 and s.o.return_order == "chooser":
         s.stack.append(("fan_order", tuple(others), keep))  # the cards stay on the deck meanwhile
         return
     fan_settle(s, len(frame[1]), keep, others)
@@ -368,19 +365,19 @@ def puppet(s: S, p: int, q: int) -> None:
     s.waiting[p] = s.waiting[p] + theirs
     s.emit(public("puppet", seat=p, target=q, gave=len(mine), received=len(theirs)))
     s.emit(private(q, "hand_received", seat=q, cards=[CARD[c] for c in mine]))
-    if s.options.waiting_area_visible_to_owner:
+    if s.o.waiting_area_visible_to_owner:
         s.emit(private(p, "drawn_card", seat=p, cards=[CARD[c] for c in theirs]))
     s.check_works_end()
 
 
 # ====================================================================== completion triggers
-AFTER_COMPLETE = {
+AFTER_COMPLETE: Final[dict[int, tuple[int, ...]]] = {
     POEM: (PAPER,),
     AMULET: (0, 1, 2, 3, 4),
     STOOL: (STONE, CLAY, METAL),
     CLOAK: (0, 1, 2, 3, 4),
 }
-ON_COMPLETE = frozenset((FROG, STATUE, TABLET, JAR, VASE, SHURIKEN))
+ON_COMPLETE: Final = frozenset((FROG, STATUE, TABLET, JAR, VASE, SHURIKEN))
 
 
 def completion_triggers(s: S, p: int, card: int, how: str) -> tuple[int, ...]:
@@ -389,7 +386,7 @@ def completion_triggers(s: S, p: int, card: int, how: str) -> tuple[int, ...]:
     if card in ON_COMPLETE:
         out.append(card)
     works = list(s.works_of(p))
-    if not s.options.self_trigger_on_completion and card in works:
+    if not s.o.self_trigger_on_completion and card in works:
         works.remove(card)
     m = MAT[card]
     for w in works:
@@ -410,7 +407,7 @@ def works_count(s: S, p: int) -> int:
 
 
 def frog_ok(s: S, p: int, card: int, wing: int) -> bool:
-    mine = works_count(s, p) - (0 if s.options.count_works_after_placing else 1)
+    mine = works_count(s, p) - (0 if s.o.count_works_after_placing else 1)
     return all(works_count(s, q) >= mine for q in s.opponents(p))
 
 
@@ -466,7 +463,7 @@ def tablet_act(s: S, frame: tuple, action: Any) -> None:
     s.stack.pop()
     s.ret_batch = 0
     if action.option == "return_floor":
-        if len(set(s.floor)) > 1 and s.options.return_order == "chooser":
+        if len(set(s.floor)) > 1 and s.o.return_order == "chooser":
             s.stack.append(("floor_return",))
             return
         return_floor(s, sorted(s.floor))
@@ -520,7 +517,7 @@ def jar_act(s: S, frame: tuple, action: Any) -> None:
 
 
 def shuriken_victims(s: S, p: int) -> list[int]:
-    mine = works_count(s, p) - (0 if s.options.count_works_after_placing else 1)
+    mine = works_count(s, p) - (0 if s.o.count_works_after_placing else 1)
     return [q for q in s.opponents(p) if works_count(s, q) > mine]
 
 
@@ -647,7 +644,7 @@ def _always(s: S, p: int, card: int, wing: int) -> bool:
     return True
 
 
-TRIGGERS: dict[int, tuple[Callable[..., bool], Callable[..., None]]] = {
+TRIGGERS: Final[dict[int, tuple[Callable[..., bool], Callable[..., None]]]] = {
     FROG: (frog_ok, frog),
     STATUE: (lambda s, p, c, w: bool(s.floor), statue),
     TABLET: (_always, tablet),
@@ -713,6 +710,7 @@ def plane_act(s: S, frame: tuple, action: Any) -> None:
     copies = s.kite[p]
     s.take_work(p, card, wing)
     s.kite[p] = copies
+    s.works_changed(p)
     s.put_work(p, card, 1 - wing)
     s.emit(public("work_moved", seat=p, card=CARD[card], to=WINGS[1 - wing]))
     s.stack[-1] = ("plane", frame[1] - 1)
@@ -801,7 +799,7 @@ def most_of(cards: tuple[int, ...]) -> int:
     return max((sum(1 for c in cards if MAT[c] == m) for m in range(5)), default=0)
 
 
-SCORING: dict[int, Callable[[S, int], int]] = {
+SCORING: Final[dict[int, Callable[[S, int], int]]] = {
     SCROLL: lambda s, p: 3 * s.has(p, SCROLL),
     BENCH: lambda s, p: s.has(p, BENCH) * bench_bonus(s, p),
     TAPESTRY: tapestry_bonus,
@@ -886,19 +884,19 @@ def final_result(s: S) -> Result:
     """Totals (partners added in team play), Turtle's win, and the tie-break (§13)."""
     n = s.players
     totals = [row["total"] for row in final_scores(s)]
-    if s.options.team_play:
+    if s.o.team_play:
         totals = [totals[p] + totals[(p + 2) % n] for p in range(n)]
     current = s.active
     if s.options.tie_breaker == "shared":
         tb = [0] * n
     else:
         tb = [n - ((p - current) % n) for p in range(n)]
-        if s.options.team_play:
+        if s.o.team_play:
             tb = [max(tb[p], tb[(p + 2) % n]) for p in range(n)]
     turtle = [0] * n
     if s.turtle_winner >= 0:
         turtle[s.turtle_winner] = 1
-        if s.options.team_play:
+        if s.o.team_play:
             turtle[(s.turtle_winner + 2) % n] = 1
     keys = [(turtle[p], totals[p], tb[p]) for p in range(n)]
     places = tuple(1 + sum(1 for k in keys if k > mine) for mine in keys)

@@ -12,23 +12,32 @@ the active seat. Card effects live in ``cards.py`` and plug into the same stack.
 
 Cards are card types 0..53 (two decks hold two copies of each); per-player zones are
 tuples (copy on write).
+
+Layout for speed (issue 17; this module is compiled with mypyc):
+
+* frames keep their readable string kind (``("perform", owner, step, role)``), but the turn's
+  own frames are dispatched by direct calls (``flow_step``, ``decision_legal``,
+  ``decision_act``), not through the ``FLOW`` / ``DECIDE`` tables, which stay the complete
+  list of frames and serve the card effects' rarer frames;
+* every name the hot code reads is a compiled ``Final``: card ids and materials are literal
+  ints (``data.py``), action objects and classes come from ``tables.py``;
+* ``s.o`` (``RuleOptions``) holds the options read during play as fields of a compiled
+  object; ``wmask`` (a bitmask of each seat's works) lets ``has`` answer "none" at once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from parlor.core.actions import Action
 from parlor.core.events import RawEvent
-from parlor.core.events import raw_private as private
-from parlor.core.events import raw_public as public  # tuples; Events are built only when read
 from parlor.core.game import Result, State
 from parlor.core.options import OptionError
 from parlor.core.rng import AnyRng
 
-from . import actions as A
 from . import cards as C
+from . import tables as A  # the actions, laid out for compiled code (see tables.py)
 from .data import (
     BANGLE,
     BELL,
@@ -83,23 +92,58 @@ from .data import (
     WINGS,
     decks_for,
 )
+from .tables import distinct as _uniq  # sorted(set(cards)), without the set
+from .tables import private, public  # raw event tuples; Events are built only when read
 
-CARD = CARD_IDS
-WING_INDEX = {w: i for i, w in enumerate(WINGS)}
-MATERIAL_OF = {m: i for i, m in enumerate(MATERIALS)}
-CARD_OF = {c: i for i, c in enumerate(CARD_IDS)}
-NOBODY, EVERYONE = -1, -2  # deck_info: who knows the card at that deck position
+CARD: Final = CARD_IDS
+WING_INDEX: Final[dict[str, int]] = {w: i for i, w in enumerate(WINGS)}
+MATERIAL_OF: Final[dict[str, int]] = {m: i for i, m in enumerate(MATERIALS)}
+CARD_OF: Final[dict[str, int]] = {c: i for i, c in enumerate(CARD_IDS)}
+# deck_info: who knows the card at that deck position
+NOBODY: Final = -1
+EVERYONE: Final = -2
 
 # Frame handlers: FLOW[kind](state, frame) advances; DECIDE[kind] = (legal, act).
 FlowFn = Callable[["MottainaiState", tuple], None]
 LegalFn = Callable[["MottainaiState", tuple], list[Action]]
 ActFn = Callable[["MottainaiState", tuple, Action], None]
-FLOW: dict[str, FlowFn] = {}
-DECIDE: dict[str, tuple[LegalFn, ActFn]] = {}
+FLOW: Final[dict[str, FlowFn]] = {}
+DECIDE: Final[dict[str, tuple[LegalFn, ActFn]]] = {}
 
 
-def _uniq(cards: tuple[int, ...]) -> list[int]:
-    return sorted(set(cards))
+class RuleOptions:
+    """The options the rules read during play, copied out of ``Options`` into a compiled
+    object: ``s.o.team_play`` reads a C struct field where ``s.options.team_play`` is a Python
+    attribute lookup (a few per move). Made with the state; clones share it (options never
+    change during a game). Options read only at setup or scoring stay on ``s.options``."""
+
+    def __init__(self, options: Any) -> None:
+        self.team_play: bool = options.team_play
+        self.return_order: str = options.return_order
+        self.deck_out_trigger: str = options.deck_out_trigger
+        self.waiting_area_visible_to_owner: bool = options.waiting_area_visible_to_owner
+        self.short_deck_effects: str = options.short_deck_effects
+        self.reveal_gate_per: str = options.reveal_gate_per
+        self.pin_action_convertible: bool = options.pin_action_convertible
+        self.wing_end_trigger: str | None = options.wing_end_trigger
+        self.extended_game: bool = options.extended_game
+        self.turtle_precedence: bool = options.turtle_precedence
+        self.revealed_cards_stay_public: bool = options.revealed_cards_stay_public
+        self.morning_order: str | None = options.morning_order
+        self.cover_mode: str = options.cover_mode
+        self.fountain_counts_for_cover: bool = options.fountain_counts_for_cover
+        self.doll_bonus_scope: str = options.doll_bonus_scope
+        self.allow_pass_action: bool = options.allow_pass_action
+        self.mask_forces_role_action: bool = options.mask_forces_role_action
+        self.hand_limit_counts_waiting_area: bool = options.hand_limit_counts_waiting_area
+        self.handkerchief_discard: str = options.handkerchief_discard
+        self.chopsticks_on_start_card: bool = options.chopsticks_on_start_card
+        self.tailor_always_legal: bool = options.tailor_always_legal
+        self.flute_task_scope: str = options.flute_task_scope
+        self.resolve_triggers_of_final_work: bool = options.resolve_triggers_of_final_work
+        self.trigger_order: str = options.trigger_order
+        self.self_trigger_on_completion: bool = options.self_trigger_on_completion
+        self.count_works_after_placing: bool = options.count_works_after_placing
 
 
 class MottainaiState(State):
@@ -136,6 +180,8 @@ class MottainaiState(State):
         "ret_batch",
         "pending",
         "ev",
+        "o",
+        "wmask",
     )
 
     deck: list[int]  # top = last
@@ -170,6 +216,10 @@ class MottainaiState(State):
     ret_batch: int  # cards returned together so far (random return order)
     pending: list[Action] | None
     ev: list[RawEvent]
+    o: RuleOptions  # the options read during play (``options``, laid out for compiled code)
+    # Per seat, a bitmask of the card types among its works and Kite copies (bit c: type c may
+    # be there; it may also be stale after a work left): ``has`` answers 0 from it at once.
+    wmask: list[int]
 
     # ------------------------------------------------------------------ cloning
     def clone(self) -> "MottainaiState":
@@ -207,6 +257,8 @@ class MottainaiState(State):
         c.ret_batch = self.ret_batch
         c.pending = self.pending
         c.ev = []
+        c.o = self.o
+        c.wmask = self.wmask[:]
         return c
 
     # ------------------------------------------------------------------ small helpers
@@ -217,12 +269,12 @@ class MottainaiState(State):
         """Every other player clockwise from ``p``'s left; in team play not the partner."""
         n = self.players
         out = [(p + i) % n for i in range(1, n)]
-        if self.options.team_play:
+        if self.o.team_play:
             out.remove((p + 2) % n)
         return out
 
     def is_opponent(self, p: int, q: int) -> bool:
-        return p != q and not (self.options.team_play and (p + 2) % self.players == q)
+        return p != q and not (self.o.team_play and (p + 2) % self.players == q)
 
     def wings_of(self, p: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(Gallery, Gift Shop) as effective card types: a Kite that copies shows the copy."""
@@ -243,11 +295,29 @@ class MottainaiState(State):
         g, s = self.wings_of(p)
         return g + s
 
+    def works_changed(self, p: int) -> None:
+        """Rebuild ``wmask[p]``; called whenever ``p``'s works or Kite copies change."""
+        mask = 0
+        for zone in (self.gallery[p], self.gift[p], self.kite[p]):
+            for c in zone:
+                mask |= 1 << c
+        self.wmask[p] = mask
+
     def has(self, p: int, card: int) -> int:
         """How many works ``card`` (an effect) ``p`` owns now."""
-        if not self.kite[p]:
-            return self.gallery[p].count(card) + self.gift[p].count(card)
-        return self.works_of(p).count(card)
+        if not (self.wmask[p] >> card) & 1:
+            return 0  # the usual answer, from the bitmask
+        if self.kite[p]:
+            return self.works_of(p).count(card)
+        # Plain loops, not tuple.count: compiled, they compare machine ints (asked ~6 times a move).
+        n = 0
+        for c in self.gallery[p]:
+            if c == card:
+                n += 1
+        for c in self.gift[p]:
+            if c == card:
+                n += 1
+        return n
 
     def capacity(self, p: int, material: int, wing: int) -> int:
         """Cover capacity of ``p``'s wing for ``material`` (Go Set: Stone works count in both)."""
@@ -259,7 +329,7 @@ class MottainaiState(State):
 
     def covered(self, n: int, cap: int) -> int:
         """How many of ``n`` helpers (or sales) a capacity covers (§8, option ``cover_mode``)."""
-        if self.options.cover_mode == "partial":
+        if self.o.cover_mode == "partial":
             return min(n, cap)
         return n if n <= cap else 0
 
@@ -291,7 +361,7 @@ class MottainaiState(State):
         ``nth``: this decision's how-many-th copy of the card. A copy already known is the one
         shown again (the table cannot tell it from a twin), so only a copy beyond those becomes known."""
         known = self.known[p].count(card)
-        if self.options.revealed_cards_stay_public and known < min(nth, self.hands[p].count(card)):
+        if self.o.revealed_cards_stay_public and known < min(nth, self.hands[p].count(card)):
             self.add(self.known, p, card)
         self.emit(public("reveal", seat=p, card=CARD[card]))
 
@@ -307,9 +377,11 @@ class MottainaiState(State):
         self.take(self.gallery if wing == GALLERY else self.gift, p, card)
         if card == KITE and self.kite[p]:
             self.kite[p] = ()  # a Kite leaving its wings stops being a copy
+        self.works_changed(p)
 
     def put_work(self, p: int, card: int, wing: int) -> None:
         self.add(self.gallery if wing == GALLERY else self.gift, p, card)
+        self.works_changed(p)
 
     def find_work(self, p: int, card: int) -> int:
         """The wing holding ``card`` (raw type), Gallery first; -1 if none."""
@@ -330,14 +402,14 @@ class MottainaiState(State):
     def take_top(self) -> int | None:
         """Take the deck's top card (the caller puts it somewhere, then calls ``after_take``)."""
         if not self.deck:
-            if self.options.deck_out_trigger == "on_failed_draw":
+            if self.o.deck_out_trigger == "on_failed_draw":
                 self.end_game("deck")
             return None
         self.deck_info.pop()
         return self.deck.pop()
 
     def after_take(self) -> None:
-        if not self.deck and self.options.deck_out_trigger == "when_empty":
+        if not self.deck and self.o.deck_out_trigger == "when_empty":
             self.end_game("deck")
 
     def draw(self, p: int) -> bool:
@@ -347,14 +419,14 @@ class MottainaiState(State):
             return False
         self.add(self.waiting, p, card)
         self.emit(public("draw", seat=p, deck_size=len(self.deck)))
-        if self.options.waiting_area_visible_to_owner:
+        if self.o.waiting_area_visible_to_owner:
             self.emit(private(p, "drawn_card", seat=p, card=CARD[card]))
         self.after_take()
         return True
 
     def return_card(self, card: int, knower: int) -> None:
         """Put a card on the bottom of the deck; ``knower`` is who saw which card it was."""
-        if self.options.return_order == "random" and self.ret_batch:
+        if self.o.return_order == "random" and self.ret_batch:
             i = self.rng.below(self.ret_batch + 1)
         else:
             i = 0
@@ -370,7 +442,7 @@ class MottainaiState(State):
 
     def deck_usable(self, needed: int) -> bool:
         """Option ``short_deck_effects``: may an effect needing ``needed`` cards be used now?"""
-        if self.options.short_deck_effects == "unusable":
+        if self.o.short_deck_effects == "unusable":
             return len(self.deck) >= needed
         return len(self.deck) > 0
 
@@ -386,18 +458,18 @@ class MottainaiState(State):
 
     def works_end_reason(self, completion: bool) -> str | None:
         """Turtle, or five (six) works in one wing (§12 items 2 and 4)."""
-        threshold = 6 if self.options.extended_game else 5
+        threshold = 6 if self.o.extended_game else 5
         wing_hit = False
         # ``completion``: a player made a work arrive in a wing (completed, or moved / placed by
         # Plane or Shuriken): v0.84's "makes a fifth work in a wing" counts these too.
-        if completion or self.options.wing_end_trigger == "any_change":
+        if completion or self.o.wing_end_trigger == "any_change":
             wing_hit = any(self.wing_count(p, w) >= threshold for p in range(self.players) for w in (0, 1))
         turtles = [
             p
             for p in [(self.active + i) % self.players for i in range(self.players)]
             if self.has(p, TURTLE) and len({MAT[c] for c in self.works_of(p)}) == 5
         ]
-        if turtles and (self.options.turtle_precedence or not wing_hit):
+        if turtles and (self.o.turtle_precedence or not wing_hit):
             self.turtle_winner = turtles[0]
             return "turtle"
         return "wing" if wing_hit else None
@@ -463,10 +535,10 @@ class MottainaiState(State):
         self.put_work(p, card, wing)
         self.emit(public("work_completed", seat=p, card=CARD[card], wing=WINGS[wing], how=how))
         reason = self.works_end_reason(True)
-        if reason is None and not self.deck and self.options.deck_out_trigger == "when_empty":
+        if reason is None and not self.deck and self.o.deck_out_trigger == "when_empty":
             reason = "deck"
         if reason:
-            if not self.options.resolve_triggers_of_final_work or reason == "deck":
+            if not self.o.resolve_triggers_of_final_work or reason == "deck":
                 self.end_game(reason)
                 return
             self.stack.append(("end_now", reason))
@@ -486,12 +558,12 @@ class MottainaiState(State):
         stack = self.stack
         while stack and not self.over:
             frame = stack[-1]
-            kind = frame[0]
-            decide = DECIDE.get(kind)
-            if decide is None:
-                FLOW[kind](self, frame)
+            if flow_step(self, frame):
                 continue
-            legal = decide[0](self, frame)
+            legal = decision_legal(self, frame)
+            if legal is None:  # a card effect's flow frame
+                FLOW[frame[0]](self, frame)
+                continue
             if legal:
                 self.pending = legal
                 self.to_move = (self.active,)
@@ -524,15 +596,14 @@ class MottainaiState(State):
             if not self.stack or self.over:
                 return []
             frame = self.stack[-1]
-            self.pending = DECIDE[frame[0]][0](self, frame)
+            self.pending = decision_legal(self, frame) or []
         return self.pending
 
     def _apply(self, seat: int, action: Action) -> list[RawEvent]:
         self.ev = events = []  # type: ignore[var-annotated]
         if type(action) not in _RETURN_BATCH_ACTIONS:
             self.ret_batch = 0
-        frame = self.stack[-1]
-        DECIDE[frame[0]][1](self, frame, action)
+        decision_act(self, self.stack[-1], action)
         self.run()
         self.ev = []
         return events
@@ -592,6 +663,7 @@ class MottainaiState(State):
 def empty_state(game: Any, players: int, seed: int, options: Any) -> MottainaiState:
     s = MottainaiState.__new__(MottainaiState)
     s._init_base(game, players, seed, options)
+    s.o = RuleOptions(options)
     n = players
     s.deck, s.deck_info, s.floor, s.box = [], [], (), ()
     s.hands = [()] * n
@@ -606,6 +678,7 @@ def empty_state(game: Any, players: int, seed: int, options: Any) -> MottainaiSt
     s.gallery = [()] * n
     s.gift = [()] * n
     s.kite = [()] * n
+    s.wmask = [0] * n
     s.active = s.start_player = 0
     s.extra_turns = s.turns = 0
     s.stack = []
@@ -691,7 +764,7 @@ def choose_start_player(s: MottainaiState, floor: tuple[int, ...]) -> int:
 # ====================================================================== the turn flow
 def turn(s: MottainaiState, frame: tuple) -> None:
     """One day: Morning (M1-M4), Noon (N1, N2), Night (E1, E2), then the next player."""
-    step = frame[1]
+    step: int = frame[1]  # typed: compiled, the comparisons below are on machine ints
     if step < 4:
         morning(s, step)
     elif step == 4:
@@ -706,7 +779,7 @@ def morning(s: MottainaiState, step: int) -> None:
     """M1 hand limit; M2 morning effects and M3 clear the task slot (order: ``morning_order``);
     M4 choose a new task."""
     stack = s.stack
-    effects_first = s.options.morning_order == "effects_then_discard"
+    effects_first = s.o.morning_order == "effects_then_discard"
     stack[-1] = ("turn", step + 1, 0)
     if step == 0:
         s.emit(public("turn_start", seat=s.active, turn=s.turns))
@@ -735,6 +808,7 @@ def end_of_turn(s: MottainaiState) -> None:
     p = s.active
     s.stack.pop()
     s.kite[p] = ()
+    s.works_changed(p)
     s.used_fx = ()
     if s.extra_turns > 0:
         s.extra_turns -= 1
@@ -778,12 +852,12 @@ def morning_hand_limit_legal(s: MottainaiState, frame: tuple) -> list[Action]:
     """M1: return down to five; Handkerchief may replace this step (at or under the limit too)."""
     p = s.active
     hand = s.hands[p]
-    size = len(hand) + (len(s.waiting[p]) if s.options.hand_limit_counts_waiting_area else 0)
+    size = len(hand) + (len(s.waiting[p]) if s.o.hand_limit_counts_waiting_area else 0)
     over = size > HAND_LIMIT
     legal: list[Action] = []
     if s.has(p, HANDKERCHIEF) and not frame[1]:
         legal.extend(A.DISCARD_TO_FLOOR[c] for c in _uniq(hand))
-        if s.options.handkerchief_discard == "zero_or_one" and over:
+        if s.o.handkerchief_discard == "zero_or_one" and over:
             legal.append(A.USE_EFFECT[HANDKERCHIEF])
         if not over and legal:
             legal.append(A.DONE)
@@ -844,7 +918,7 @@ def clear_task(s: MottainaiState, frame: tuple) -> None:
     card = s.tasks[p]
     if card < 0:
         return
-    if s.has(p, CHOPSTICKS) and (s.task_up[p] or s.options.chopsticks_on_start_card):
+    if s.has(p, CHOPSTICKS) and (s.task_up[p] or s.o.chopsticks_on_start_card):
         s.stack.append(("chopsticks",))
         return
     discard_old_task(s, p, to_sales=False)
@@ -920,7 +994,8 @@ def gate_applies(s: MottainaiState, owner: int, role: int) -> bool:
 
 def perform_task(s: MottainaiState, frame: tuple) -> None:
     """Gate, before-task effects, count the actions once, then resolve them one by one."""
-    owner, step = frame[1], frame[2]
+    owner: int = frame[1]
+    step: int = frame[2]
     p = s.active
     if step == 0:
         role = MAT[s.tasks[owner]]
@@ -930,7 +1005,7 @@ def perform_task(s: MottainaiState, frame: tuple) -> None:
         s.t_left = 0
         s.stack[-1] = ("perform", owner, 1, role)
         s.emit(public("perform_task", seat=p, owner=owner, role=ROLES[role]))
-        if gate_applies(s, owner, role) and s.options.reveal_gate_per == "task":
+        if gate_applies(s, owner, role) and s.o.reveal_gate_per == "task":
             s.stack.append(("gate", owner, role, False))
         return
     role = frame[3]
@@ -964,7 +1039,7 @@ FLOW["perform"] = perform_task
 def count_actions(s: MottainaiState, owner: int, role: int) -> int:
     """1 + helpers (2 each if covered) + Fountain + Flag/Figurine + Doll (§5 step 4)."""
     p = s.active
-    o = s.options
+    o = s.o
     total = 1 + s.t_bonus
     if not (s.is_opponent(p, owner) and s.has(owner, BANGLE)):
         n = sum(1 for c in s.helpers[p] if MAT[c] == role)
@@ -1035,13 +1110,14 @@ DECIDE["reveal_bonus"] = (reveal_bonus_legal, reveal_bonus_act)
 
 def resolve_actions(s: MottainaiState, frame: tuple) -> None:
     """Resolve the counted actions one at a time."""
-    _, owner, role = frame
+    owner: int = frame[1]
+    role: int = frame[2]
     if s.t_left <= 0:
         s.stack.pop()
         return
     s.t_left -= 1
     s.stack.append(("action", owner, role, False))
-    if s.options.reveal_gate_per == "action" and gate_applies(s, owner, role):
+    if s.o.reveal_gate_per == "action" and gate_applies(s, owner, role):
         s.stack.append(("gate", owner, role, True))
 
 
@@ -1067,7 +1143,7 @@ def role_options(s: MottainaiState, role: int) -> list[Action]:
         if role == POTTER and s.has(p, SOCKS) and s.deck:
             out.append(A.COLLECT_TOP)
         if s.has(p, FLUTE):
-            paper_only = s.options.flute_task_scope == "paper_only"
+            paper_only = s.o.flute_task_scope == "paper_only"
             for q in s.opponents(p):
                 task = s.tasks[q]
                 if task >= 0 and s.task_up[q] and (not paper_only or MAT[task] == PAPER):
@@ -1093,9 +1169,9 @@ def role_options(s: MottainaiState, role: int) -> list[Action]:
 
 def tailor_possible(s: MottainaiState, p: int) -> bool:
     gap = HAND_LIMIT - len(s.hands[p]) - len(s.waiting[p])
-    if s.options.short_deck_effects == "unusable" and gap > len(s.deck):
+    if s.o.short_deck_effects == "unusable" and gap > len(s.deck):
         return False
-    return s.options.tailor_always_legal or bool(s.hands[p]) or gap > 0
+    return s.o.tailor_always_legal or bool(s.hands[p]) or gap > 0
 
 
 def craft_options(s: MottainaiState, role: int) -> list[Action]:
@@ -1105,9 +1181,11 @@ def craft_options(s: MottainaiState, role: int) -> list[Action]:
 
 def action_legal(s: MottainaiState, frame: tuple) -> list[Action]:
     """One action of a task: the role action, Craft, or Prayer (Mask and Pin restrict this)."""
-    _, owner, role, pin = frame
+    owner: int = frame[1]
+    role: int = frame[2]
+    pin: bool = frame[3]
     p = s.active
-    o = s.options
+    o = s.o
     legal = role_options(s, role)
     if pin and not o.pin_action_convertible:
         return legal
@@ -1125,24 +1203,24 @@ def action_depends_on_hand(s: MottainaiState, frame: tuple) -> bool:
     _, owner, role, pin = frame
     if role == SMITH:
         return True
-    if pin and not s.options.pin_action_convertible:
+    if pin and not s.o.pin_action_convertible:
         return False
     return not (owner >= 0 and s.is_opponent(s.active, owner) and s.has(owner, MASK) > 0)
 
 
 # Actions that continue a batch of cards going under the deck (``return_order="random"``
 # shuffles a batch); a batch of support starts afresh in ``start_support``.
-_RETURN_BATCH_ACTIONS = frozenset({A.ReturnCard, A.SendPaper, A.Reveal})
+_RETURN_BATCH_ACTIONS: Final = frozenset({A.ReturnCard, A.SendPaper, A.Reveal})
 
 # Decisions whose options are cards of the active hand (``action`` and ``support`` are
 # settled case by case in ``MottainaiState._forced_move_is_public``).
-HAND_DECISIONS = frozenset(
+HAND_DECISIONS: Final = frozenset(
     {"gate", "reveal_bonus", "cloak", "hand_limit", "tailor_return", "choose_task", "kite", "pinwheel"}
 )
 
 
 def action_act(s: MottainaiState, frame: tuple, action: Action) -> None:
-    role = frame[2]
+    role: int = frame[2]
     s.stack.pop()
     p = s.active
     t = type(action)
@@ -1452,7 +1530,7 @@ def triggers_legal(s: MottainaiState, frame: tuple) -> list[Action]:
     usable = [t for t in sorted(set(entries)) if C.TRIGGERS[t][0](s, p, card, wing)]
     if not usable:
         return []
-    if s.options.trigger_order == "card_order":
+    if s.o.trigger_order == "card_order":
         return [A.USE_EFFECT[usable[0]], A.DECLINE]
     return [*(A.USE_EFFECT[t] for t in usable), A.DONE]
 
@@ -1502,6 +1580,89 @@ DECIDE["night_effects"] = (night_effects_legal, night_effects_act)
 FLOW.update(C.FLOW)
 DECIDE.update(C.DECIDE)
 FRAME_KINDS = frozenset(FLOW) | frozenset(DECIDE)
+
+
+# ------------------------------------------------------------------ dispatch
+# ``FLOW`` and ``DECIDE`` name every frame's handlers. The frames of every turn are also
+# called directly here, most frequent first: compiled, that is a C call, where a handler
+# taken from a table is a Python call (about a dozen frames are run per decision). Card
+# effects' frames, a few per game, go through the tables.
+def flow_step(s: MottainaiState, frame: tuple) -> bool:
+    """Advance one of the turn's flow frames; False for any other frame."""
+    kind: str = frame[0]
+    if kind == "turn":
+        turn(s, frame)
+    elif kind == "perform":
+        perform_task(s, frame)
+    elif kind == "actions":
+        resolve_actions(s, frame)
+    elif kind == "prayer":
+        prayer(s, frame)
+    elif kind == "clear_task":
+        clear_task(s, frame)
+    elif kind == "tailor_draw":
+        tailor_draw(s, frame)
+    else:
+        return False  # a decision, or a card effect's flow frame
+    return True
+
+
+def decision_legal(s: MottainaiState, frame: tuple) -> list[Action] | None:
+    """The legal actions of a decision frame (empty: nothing to decide); None for a flow frame."""
+    kind: str = frame[0]
+    if kind == "action":
+        return action_legal(s, frame)
+    if kind == "hand_limit":
+        return morning_hand_limit_legal(s, frame)
+    if kind == "morning_effects":
+        return morning_effects_legal(s, frame)
+    if kind == "choose_task":
+        return choose_task_legal(s, frame)
+    if kind == "night_effects":
+        return night_effects_legal(s, frame)
+    if kind == "support":
+        return support_legal(s, frame)
+    if kind == "gate":
+        return gate_legal(s, frame)
+    if kind == "reveal_bonus":
+        return reveal_bonus_legal(s, frame)
+    if kind == "triggers":
+        return triggers_legal(s, frame)
+    if kind == "tailor_return":
+        return tailor_return_legal(s, frame)
+    if kind == "before_tailor":
+        return before_tailor_legal(s, frame)
+    decide = DECIDE.get(kind)
+    return None if decide is None else decide[0](s, frame)
+
+
+def decision_act(s: MottainaiState, frame: tuple, action: Action) -> None:
+    """Carry out the answer to a decision frame."""
+    kind: str = frame[0]
+    if kind == "action":
+        action_act(s, frame, action)
+    elif kind == "hand_limit":
+        morning_hand_limit_act(s, frame, action)
+    elif kind == "morning_effects":
+        morning_effects_act(s, frame, action)
+    elif kind == "choose_task":
+        choose_task_act(s, frame, action)
+    elif kind == "night_effects":
+        night_effects_act(s, frame, action)
+    elif kind == "support":
+        support_act(s, frame, action)
+    elif kind == "gate":
+        gate_act(s, frame, action)
+    elif kind == "reveal_bonus":
+        reveal_bonus_act(s, frame, action)
+    elif kind == "triggers":
+        triggers_act(s, frame, action)
+    elif kind == "tailor_return":
+        tailor_return_act(s, frame, action)
+    elif kind == "before_tailor":
+        before_tailor_act(s, frame, action)
+    else:
+        DECIDE[kind][1](s, frame, action)
 
 
 def _card_rules() -> dict[str, Callable[..., Any]]:

@@ -88,6 +88,7 @@ def build(game: Any, data: Mapping[str, Any]) -> MottainaiState:
     s.gallery = _per_seat(data, "gallery", players)
     s.gift = _per_seat(data, "gift_shop", players)
     for p in range(players):
+        s.works_changed(p)
         if any(s.known[p].count(c) > s.hands[p].count(c) for c in s.known[p]):
             raise ScenarioError(f"revealed[{p}]: a revealed card is not in that hand")
         if s.waiting[p] and p != s.active:

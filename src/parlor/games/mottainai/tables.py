@@ -1,0 +1,123 @@
+"""The rules' hot-path names, for the compiled build.
+
+``rules.py`` and ``cards.py`` import this module as ``A`` and read it like ``actions``:
+``A.REVEAL[card]``, ``A.DONE``, ``type(action) is A.Reveal``. The difference is the layout.
+Compiled code reads a ``Final`` name of a module compiled with it from a C static, while
+any other global (an imported name, an attribute of the pure-Python ``actions`` module) is
+a dict lookup at every use; the rules read about a hundred of those per decision. So:
+
+* action classes: the classes of ``actions.py``, as ``Final`` names;
+* action tables: the prebuilt action objects of ``actions.py`` as ``Final`` tuples, indexed
+  the same way (``REVEAL[card]``, ``TAKE_WORK[seat][card][wing]``, ``COMPLETE[card][wing]``):
+  the very same objects, so ``legal_actions`` returns what it returned before;
+* ``distinct(cards)``: the distinct card types of a zone in ascending order (what
+  ``sorted(set(cards))`` gives), through a bitmask of card types rather than a set and a sort;
+* ``public`` / ``private``: the raw event tuples of ``parlor.core.events.raw_public`` /
+  ``raw_private`` (``(event, data, seats)``), made by compiled code instead of a Python call.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from parlor.core.actions import Action
+from parlor.core.events import RawEvent
+
+from . import actions as _A
+
+# Action classes.
+ChooseTask: Final = _A.ChooseTask
+Collect: Final = _A.Collect
+CollectTop: Final = _A.CollectTop
+Complete: Final = _A.Complete
+Craft: Final = _A.Craft
+Decline: Final = _A.Decline
+DiscardToFloor: Final = _A.DiscardToFloor
+Done: Final = _A.Done
+Hire: Final = _A.Hire
+NoTask: Final = _A.NoTask
+Pass: Final = _A.Pass
+PickCard: Final = _A.PickCard
+PickWing: Final = _A.PickWing
+Pray: Final = _A.Pray
+ReturnCard: Final = _A.ReturnCard
+Reveal: Final = _A.Reveal
+Sell: Final = _A.Sell
+SellTop: Final = _A.SellTop
+SendPaper: Final = _A.SendPaper
+SwapHands: Final = _A.SwapHands
+TakeHelper: Final = _A.TakeHelper
+TakeTask: Final = _A.TakeTask
+TakeWork: Final = _A.TakeWork
+UseEffect: Final = _A.UseEffect
+
+# Action tables (the objects of actions.py, as tuples).
+CHOOSE_TASK: Final[tuple[Action, ...]] = tuple(_A.CHOOSE_TASK)
+COLLECT: Final[tuple[Action, ...]] = tuple(_A.COLLECT)
+COLLECT_TOP: Final[Action] = _A.COLLECT_TOP
+COMPLETE: Final[tuple[tuple[Action, ...], ...]] = tuple(tuple(x) for x in _A.COMPLETE)
+CRAFT: Final[tuple[tuple[Action, ...], ...]] = tuple(tuple(x) for x in _A.CRAFT)
+DECLINE: Final[Action] = _A.DECLINE
+DISCARD_TO_FLOOR: Final[tuple[Action, ...]] = tuple(_A.DISCARD_TO_FLOOR)
+DONE: Final[Action] = _A.DONE
+FREE_COMPLETE: Final[tuple[tuple[Action, ...], ...]] = tuple(tuple(x) for x in _A.FREE_COMPLETE)
+HIRE: Final[tuple[Action, ...]] = tuple(_A.HIRE)
+KITE_COPY: Final[tuple[Action, ...]] = tuple(_A.KITE_COPY)
+KITE_GIVE: Final[tuple[tuple[Action, ...], ...]] = tuple(tuple(x) for x in _A.KITE_GIVE)
+MOVE_WORK: Final[tuple[tuple[Action, ...], ...]] = tuple(tuple(x) for x in _A.MOVE_WORK)
+NO_TASK: Final[Action] = _A.NO_TASK
+PASS: Final[Action] = _A.PASS
+PICK_CARD: Final[tuple[Action, ...]] = tuple(_A.PICK_CARD)
+PICK_MATERIAL: Final[tuple[Action, ...]] = tuple(_A.PICK_MATERIAL)
+PICK_OPTION: Final[tuple[Action, ...]] = tuple(_A.PICK_OPTION)
+PICK_WING: Final[tuple[Action, ...]] = tuple(_A.PICK_WING)
+PRAY: Final[Action] = _A.PRAY
+REFILL: Final[Action] = _A.REFILL
+RETURN_CARD: Final[tuple[Action, ...]] = tuple(_A.RETURN_CARD)
+REVEAL: Final[tuple[Action, ...]] = tuple(_A.REVEAL)
+SELL: Final[tuple[Action, ...]] = tuple(_A.SELL)
+SELL_ALL: Final[tuple[Action, ...]] = tuple(_A.SELL_ALL)
+SELL_TOP: Final[Action] = _A.SELL_TOP
+SEND_PAPER: Final[tuple[Action, ...]] = tuple(_A.SEND_PAPER)
+SKIP_TASK: Final[Action] = _A.SKIP_TASK
+SWAP_HANDS: Final[tuple[Action, ...]] = tuple(_A.SWAP_HANDS)
+TAKE_HELPER: Final[tuple[tuple[Action, ...], ...]] = tuple(tuple(x) for x in _A.TAKE_HELPER)
+TAKE_MATERIAL: Final[tuple[tuple[Action, ...], ...]] = tuple(tuple(x) for x in _A.TAKE_MATERIAL)
+TAKE_SALE: Final[tuple[tuple[Action, ...], ...]] = tuple(tuple(x) for x in _A.TAKE_SALE)
+TAKE_TASK: Final[tuple[Action, ...]] = tuple(_A.TAKE_TASK)
+TAKE_WORK: Final[tuple[tuple[tuple[Action, ...], ...], ...]] = tuple(tuple(tuple(y) for y in x) for x in _A.TAKE_WORK)
+TASK_FROM_HELPER: Final[tuple[Action, ...]] = tuple(_A.TASK_FROM_HELPER)
+USE_EFFECT: Final[tuple[Action, ...]] = tuple(_A.USE_EFFECT)
+
+
+# The positional parameters have names no event field uses: compiled, a keyword argument
+# named like a positional-only parameter is bound to it instead of going into ``data``.
+def public(event_: str, /, **data: Any) -> RawEvent:
+    """An event everyone sees (``raw_public``)."""
+    return (event_, data, None)
+
+
+def private(seat_: int, event_: str, /, **data: Any) -> RawEvent:
+    """An event only ``seat_`` sees (``raw_private`` for one seat, the only use here)."""
+    return (event_, data, seat_)
+
+
+# BYTE_BITS[b]: the positions of the set bits of the byte b, ascending.
+BYTE_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
+
+
+def distinct(cards: tuple[int, ...]) -> list[int]:
+    """The distinct card types in ``cards``, ascending: ``sorted(set(cards))``, without the set.
+
+    The cards become bits of an int, read back a byte at a time (seven bytes hold 54 types)."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    out: list[int] = []
+    base = 0
+    while mask:
+        for bit in BYTE_BITS[mask & 255]:
+            out.append(base + bit)
+        mask >>= 8
+        base += 8
+    return out
