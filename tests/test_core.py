@@ -473,3 +473,22 @@ def test_every_event_kind_survives_json_in_play():
             for event in state.apply(seat, rng.choice(state.legal_actions(seat))):
                 again = Event.from_json(json.loads(json.dumps(event.to_json())))
                 assert again == event and again.kind == event.kind
+
+
+def test_default_options_are_shared_per_player_count_and_equal_a_fresh_parse():
+    import pytest
+
+    from parlor import games
+    from parlor.core import ParlorError
+
+    for name in games.names():
+        game = games.get(name)
+        for players in range(game.min_players, game.max_players + 1):
+            first = game.default_options(players)
+            assert first is game.default_options(players)  # built once: Options are frozen
+            assert first == game.options_for(players, {})
+            assert game.new_game(players, 1).options is first
+        with pytest.raises(ParlorError):
+            game.default_options(game.max_players + 1)  # a bad count is refused every time
+        with pytest.raises(ParlorError):
+            game.default_options(game.max_players + 1)

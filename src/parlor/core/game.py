@@ -336,6 +336,10 @@ class State(ABC):
         return f"<{self.game.name} state, {self.players} players, to move {list(self.to_move)}>"
 
 
+# (game class, player count) -> the default Options (``Game.default_options``).
+_DEFAULT_OPTIONS: dict[tuple[type, int], Any] = {}
+
+
 def _seat_number(seat: Any) -> int:
     """A seat passed to a public entry point, as an ``int`` (NumPy integers too); else IllegalAction."""
     if isinstance(seat, bool) or not hasattr(type(seat), "__index__"):
@@ -454,8 +458,20 @@ class Game(ABC):
         return options
 
     def default_options(self, players: Any) -> Any:
-        """The options a new game gets when none are given (the spec's defaults)."""
-        return self.options_for(players, {})
+        """The options a new game gets when none are given (the spec's defaults).
+
+        Built once per game and player count, then shared: ``Options`` values are frozen, and
+        checking a mapping against the option schema costs more than dealing a game.
+        """
+        key = (type(self), players) if type(players) is int else None
+        if key is not None:
+            cached = _DEFAULT_OPTIONS.get(key)
+            if cached is not None:
+                return cached
+        options = self.options_for(players, {})
+        if key is not None:
+            _DEFAULT_OPTIONS[key] = options  # only a count that passed the checks
+        return options
 
     def new_game(self, players: Any, seed: Any = 0, options: Any = None) -> State:
         if options is None:

@@ -13,9 +13,6 @@ from .data import NUM_TYPES
 from .options import Options
 from .rules import FRAME_KINDS, MottainaiState, empty_state, setup
 
-# players -> the default Options of a game that size (filled by ``options_for``).
-_DEFAULT_OPTIONS: dict[int, Options] = {}
-
 
 class Mottainai(Game):
     name = "mottainai"
@@ -49,22 +46,11 @@ class Mottainai(Game):
 
     def options_for(self, players: int, given: Mapping[str, Any] | None = None) -> Options:
         """A 6-player game switches ``max_players`` to 6 (the one option that count needs)
-        unless it was chosen.
-
-        The defaults for a player count are built once: reading an ``Options`` class's type
-        hints costs about a millisecond, as much as a 2-player random game's every move, and
-        ``Options`` is frozen, so every game may share one."""
-        if not given and type(players) is int:
-            cached = _DEFAULT_OPTIONS.get(players)
-            if cached is not None:
-                return cached
-        chosen = dict(given or {})
-        if players == 6 and "max_players" not in chosen:
-            chosen["max_players"] = 6
-        options = super().options_for(players, chosen)
-        if not given and type(players) is int:
-            _DEFAULT_OPTIONS[players] = options  # only a count that passed the checks above
-        return options
+        unless it was chosen."""
+        given = dict(given or {})
+        if players == 6 and "max_players" not in given:
+            given["max_players"] = 6
+        return super().options_for(players, given)
 
     def _new_state(self, players: int, seed: int, options: Any, deal: bool = True) -> MottainaiState:
         state = empty_state(self, players, seed, options)
