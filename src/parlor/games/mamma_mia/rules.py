@@ -16,8 +16,6 @@ from typing import Any
 
 from parlor.core.actions import Action
 from parlor.core.events import RawEvent
-from parlor.core.events import raw_private as private
-from parlor.core.events import raw_public as public  # tuples; Events are built only when read
 from parlor.core.game import Result, State
 from parlor.core.options import OptionError
 from parlor.core.rng import AnyRng
@@ -39,6 +37,7 @@ from .data import (
     ROUNDS,
     TOPPINGS_DEALT,
 )
+from .shuffle import shuffle
 
 # Steps and phases: where the game stands.
 TOPPINGS, ORDER, REFILL = 0, 1, 2  # phase 1, the three steps of a turn
@@ -51,7 +50,17 @@ _BOTH_SOURCES, _SUPPLY_ONLY, _WAITER_ONLY = (SUPPLY, WAITER), (SUPPLY,), (WAITER
 # Legal lists are never changed in place (the engine hands out copies), so they can be shared.
 _FILL_CHOICES: dict[tuple[str, ...], list[Action]]
 _FILL_CHOICES = {s: [A.DRAW[x] for x in s] for s in (_BOTH_SOURCES, _SUPPLY_ONLY, _WAITER_ONLY)}
-_KIND_RANGE = range(NUM_KINDS)
+
+
+# Raw events (core/events.py: tuples, built into Events only when read), made here rather
+# than by ``raw_public``/``raw_private`` so that the compiled build does not call out to
+# pure Python for every event.
+def public(event: str, /, **data: Any) -> RawEvent:
+    return (event, data, None)
+
+
+def private(seat: int, event: str, /, **data: Any) -> RawEvent:
+    return (event, data, seat)
 
 
 def counts_json(counts: Any) -> dict[str, int]:
@@ -280,7 +289,7 @@ class MammaMiaState(State):
             drawn[card] += 1
             got += 1
         base = seat * NUM_KINDS
-        for k in _KIND_RANGE:
+        for k in range(NUM_KINDS):
             if drawn[k]:
                 self.hand_toppings[base + k] += drawn[k]
         self.n_toppings[seat] += got
@@ -378,7 +387,7 @@ class MammaMiaState(State):
         """§5.2: complete, or offer the owner a top-up, or fail."""
         self.need = need
         counter = self.counter
-        shortfall = [need[k] - counter[k] if need[k] > counter[k] else 0 for k in _KIND_RANGE]
+        shortfall = [need[k] - counter[k] if need[k] > counter[k] else 0 for k in range(NUM_KINDS)]
         if not any(shortfall):
             if self.options.owner_may_decline_when_table_suffices:
                 return self.ask(order, TOP_UP)
@@ -410,9 +419,9 @@ class MammaMiaState(State):
 
     def complete_bombastica(self, order: int, from_hand: tuple[int, ...], events: list[RawEvent]) -> None:
         owner = self.owner_of(order)
-        took = [self.counter[k] + from_hand[k] for k in _KIND_RANGE]
+        took = [self.counter[k] + from_hand[k] for k in range(NUM_KINDS)]
         base = owner * NUM_KINDS
-        for k in _KIND_RANGE:
+        for k in range(NUM_KINDS):
             self.hand_toppings[base + k] -= from_hand[k]
             self.used[k] += took[k]
             self.counter[k] = 0
@@ -431,7 +440,7 @@ class MammaMiaState(State):
     # ---- Pizza Monotoni (§5.5)
     def joker_choices(self, order: int) -> list[int]:
         own = ORDERS[order].own
-        kinds = [k for k in _KIND_RANGE if k != own]
+        kinds = [k for k in range(NUM_KINDS) if k != own]
         if self.options.monotoni_joker == "table_first":
             count = ORDERS[order].joker_count
             covered = [k for k in kinds if self.counter[k] >= count and self.counter[own] >= 1]
@@ -451,11 +460,11 @@ class MammaMiaState(State):
         own = ORDERS[order].own
         counter = self.counter
         present = [
-            k for k in _KIND_RANGE if counter[k] > 0 and not (k == own and self.options.minimale_excludes_pictured)
+            k for k in range(NUM_KINDS) if counter[k] > 0 and not (k == own and self.options.minimale_excludes_pictured)
         ]
         if not present:
             if self.options.minimale_when_no_candidate == "any_kind":
-                return [k for k in _KIND_RANGE if k != own]
+                return [k for k in range(NUM_KINDS) if k != own]
             return []
         fewest = min(counter[k] for k in present)
         return [k for k in present if counter[k] == fewest]
@@ -485,7 +494,7 @@ class MammaMiaState(State):
         """The counter's cards are used first; the hand adds only the difference (§5.2.3)."""
         owner = self.owner_of(order)
         base = owner * NUM_KINDS
-        for k in _KIND_RANGE:
+        for k in range(NUM_KINDS):
             if need[k]:
                 self.counter[k] -= need[k] - from_hand[k]
                 self.hand_toppings[base + k] -= from_hand[k]
@@ -511,7 +520,7 @@ class MammaMiaState(State):
 
     def shortfall(self) -> tuple[int, ...]:
         need, counter = self.need, self.counter
-        return tuple(need[k] - counter[k] if need[k] > counter[k] else 0 for k in _KIND_RANGE)
+        return tuple(need[k] - counter[k] if need[k] > counter[k] else 0 for k in range(NUM_KINDS))
 
     def resume_reveal(self, events: list[RawEvent]) -> None:
         self.pending = -1
@@ -532,12 +541,12 @@ class MammaMiaState(State):
         # The used pile and the Mamma Mia! card (and, after a deadlock, the rest of the supply)
         # form the new supply; the leftovers become the bottom of the next oven.
         supply = self.supply
-        for k in _KIND_RANGE:
+        for k in range(NUM_KINDS):
             supply.extend([k] * self.used[k])
         if self.holder >= 0:  # after a deadlock the card may still be in the supply
             supply.append(MAMMA_MIA_CARD)
-        self.rng.shuffle(supply)
-        self.oven = [(-1, k, leftovers[k]) for k in _KIND_RANGE if leftovers[k]]
+        shuffle(self.rng, supply)
+        self.oven = [(-1, k, leftovers[k]) for k in range(NUM_KINDS) if leftovers[k]]
         self.leftovers = leftovers
         self.counter = [0] * NUM_KINDS
         self.used = [0] * NUM_KINDS
@@ -567,7 +576,7 @@ class MammaMiaState(State):
             base = seat * NUM_KINDS
             hand = self.hand_toppings
             legal: list[Action] = []
-            for k in _KIND_RANGE:
+            for k in range(NUM_KINDS):
                 n = hand[base + k]
                 if n:
                     legal.extend(A.PLAY_TOPPINGS[k][1 : n + 1])
@@ -602,11 +611,12 @@ class MammaMiaState(State):
                     legal = [A.COMPLETE]
                 else:
                     hand = self.toppings_of(seat)
-                    legal = [a for v, a in A.BOMBASTICA_TOPUPS[missing] if all(v[k] <= hand[k] for k in _KIND_RANGE)]
+                    topups = A.BOMBASTICA_TOPUPS[missing]
+                    legal = [a for v, a in topups if all(v[k] <= hand[k] for k in range(NUM_KINDS))]
             else:
                 hand = self.toppings_of(seat)
                 shortfall = self.shortfall()
-                covered = all(hand[k] >= shortfall[k] for k in _KIND_RANGE)
+                covered = all(hand[k] >= shortfall[k] for k in range(NUM_KINDS))
                 legal = [A.COMPLETE] if covered else []
             legal.append(A.DECLINE)
             return legal
@@ -693,11 +703,11 @@ class MammaMiaState(State):
             base = p * NUM_KINDS
             counts = d.hand_toppings[base : base + NUM_KINDS]
             sizes.append(sum(counts))
-            for k in _KIND_RANGE:
+            for k in range(NUM_KINDS):
                 pool.extend([k] * counts[k])
                 d.hand_toppings[base + k] = 0
         pool.sort()
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         for p, size in zip(others, sizes):
             base = p * NUM_KINDS
             for card in pool[:size]:
@@ -714,7 +724,7 @@ class MammaMiaState(State):
             unknown = list(waiter[:hidden_top])
             if p == seat:
                 unknown.sort()
-                rng.shuffle(unknown)
+                shuffle(rng, unknown)
                 d.waiters[p] = tuple(unknown) + known_bottom
                 continue
             hand = list(d.hand_orders[p])
@@ -723,7 +733,7 @@ class MammaMiaState(State):
             slots = len(hand)
             unknown.extend(hand)
             unknown.sort()
-            rng.shuffle(unknown)
+            shuffle(rng, unknown)
             d.hand_orders[p] = d.known_hand_orders[p] + tuple(unknown[:slots])
             d.waiters[p] = tuple(unknown[slots:]) + known_bottom
         return d
@@ -778,7 +788,7 @@ def setup(state: MammaMiaState) -> None:
     state.waiters = []
     for seat in range(players):
         deck = list(DECKS[state.decks[seat]].orders)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         state.waiters.append(tuple(deck))
     state.waiter_known = [0] * players
     # 2-3. Remove toppings by player count, shuffle the rest, deal 6 to each player.
@@ -791,7 +801,7 @@ def setup(state: MammaMiaState) -> None:
         # The second zh rulebook: the card is in the deck being dealt; whoever is dealt it lays
         # it out face up and is dealt the next card instead.
         toppings.append(MAMMA_MIA_CARD)
-        rng.shuffle(toppings)
+        shuffle(rng, toppings)
         deck = toppings[::-1]  # dealt from the top (the end of the list)
         for seat in range(players):
             dealt = 0
@@ -804,14 +814,14 @@ def setup(state: MammaMiaState) -> None:
                 dealt += 1
         state.supply = deck  # what is left, top = last
     else:
-        rng.shuffle(toppings)
+        shuffle(rng, toppings)
         for seat in range(players):
             for card in toppings[seat * TOPPINGS_DEALT : (seat + 1) * TOPPINGS_DEALT]:
                 state.hand_toppings[seat * NUM_KINDS + card] += 1
         # 4. Only now shuffle the Mamma Mia! card into the rest: nobody can start with it.
         supply = toppings[players * TOPPINGS_DEALT :]
         supply.append(MAMMA_MIA_CARD)
-        rng.shuffle(supply)
+        shuffle(rng, supply)
         state.supply = supply
     # 5. Everyone draws the top order of their waiter.
     state.hand_orders = [w[:1] for w in state.waiters]
