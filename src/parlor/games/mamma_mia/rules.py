@@ -12,7 +12,7 @@ offers is a prebuilt object.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from parlor.core.actions import Action
 from parlor.core.events import RawEvent
@@ -21,35 +21,60 @@ from parlor.core.options import OptionError
 from parlor.core.rng import AnyRng
 
 from . import actions as A
-from .data import (
-    BOMBASTICA,
-    CARDS_PER_KIND,
-    DECKS,
-    HAND_LIMIT,
-    KINDS,
-    MAMMA_MIA_CARD,
-    MINIMALE,
-    MONOTONI,
-    NUM_KINDS,
-    ORDER_BASE,
-    ORDERS,
-    REMOVED_PER_KIND,
-    ROUNDS,
-    TOPPINGS_DEALT,
-)
+from . import data
+from .data import CARDS_PER_KIND, DECKS, REMOVED_PER_KIND, TOPPINGS_DEALT
 from .shuffle import shuffle
 
-# Steps and phases: where the game stands.
-TOPPINGS, ORDER, REFILL = 0, 1, 2  # phase 1, the three steps of a turn
-JOKER, RAREST, TOP_UP = 3, 4, 5  # phase 2, a decision of a revealed order's owner
-OVER = 6
-STEP_NAMES = ("toppings", "order", "refill", "joker", "rarest", "top_up", "over")
+# Every name the hot path reads is ``Final``: the compiled build keeps it in a C static (or
+# inlines it), where a plain module global costs a dictionary lookup on every use.
 
-SUPPLY, WAITER = "supply", "waiter"
-_BOTH_SOURCES, _SUPPLY_ONLY, _WAITER_ONLY = (SUPPLY, WAITER), (SUPPLY,), (WAITER,)
+# Steps and phases: where the game stands.
+TOPPINGS: Final = 0  # phase 1, the three steps of a turn
+ORDER: Final = 1
+REFILL: Final = 2
+JOKER: Final = 3  # phase 2, a decision of a revealed order's owner
+RAREST: Final = 4
+TOP_UP: Final = 5
+OVER: Final = 6
+STEP_NAMES: Final = ("toppings", "order", "refill", "joker", "rarest", "top_up", "over")
+
+# The card data (data.py).
+KINDS: Final = data.KINDS
+NUM_KINDS: Final = data.NUM_KINDS
+ORDERS: Final = data.ORDERS
+HAND_LIMIT: Final = data.HAND_LIMIT
+ROUNDS: Final = data.ROUNDS
+MAMMA_MIA_CARD: Final = data.MAMMA_MIA_CARD
+ORDER_BASE: Final = data.ORDER_BASE
+BOMBASTICA: Final = data.BOMBASTICA
+MONOTONI: Final = data.MONOTONI
+MINIMALE: Final = data.MINIMALE
+
+# The actions, all prebuilt (actions.py).
+PlayToppings: Final = A.PlayToppings
+PlayOrder: Final = A.PlayOrder
+DrawCount: Final = A.DrawCount
+Decline: Final = A.Decline
+PLAY_TOPPINGS: Final = A.PLAY_TOPPINGS
+SKIP_TOPPINGS: Final = A.SKIP_TOPPINGS
+PLAY_ORDER: Final = A.PLAY_ORDER
+NO_ORDER: Final = A.NO_ORDER
+DRAW_COUNT: Final = A.DRAW_COUNT
+CHOOSE_JOKER: Final = A.CHOOSE_JOKER
+CHOOSE_RAREST: Final = A.CHOOSE_RAREST
+COMPLETE: Final = A.COMPLETE
+DECLINE: Final = A.DECLINE
+BOMBASTICA_TOPUPS: Final = A.BOMBASTICA_TOPUPS
+
+SUPPLY: Final = "supply"
+WAITER: Final = "waiter"
+_BOTH_SOURCES: Final = (SUPPLY, WAITER)
+_SUPPLY_ONLY: Final = (SUPPLY,)
+_WAITER_ONLY: Final = (WAITER,)
 # Legal lists are never changed in place (the engine hands out copies), so they can be shared.
-_FILL_CHOICES: dict[tuple[str, ...], list[Action]]
-_FILL_CHOICES = {s: [A.DRAW[x] for x in s] for s in (_BOTH_SOURCES, _SUPPLY_ONLY, _WAITER_ONLY)}
+_FILL_CHOICES: Final[dict[tuple[str, ...], list[Action]]] = {
+    s: [A.DRAW[x] for x in s] for s in (_BOTH_SOURCES, _SUPPLY_ONLY, _WAITER_ONLY)
+}
 
 
 # Raw events (core/events.py: tuples, built into Events only when read), made here rather
@@ -579,13 +604,13 @@ class MammaMiaState(State):
             for k in range(NUM_KINDS):
                 n = hand[base + k]
                 if n:
-                    legal.extend(A.PLAY_TOPPINGS[k][1 : n + 1])
+                    legal.extend(PLAY_TOPPINGS[k][1 : n + 1])
             if not self.options.topping_play_required:
-                legal.append(A.SKIP_TOPPINGS)
+                legal.append(SKIP_TOPPINGS)
             return legal
         if step == ORDER:
-            legal = [A.PLAY_ORDER[o] for o in sorted(self.hand_orders[seat])]
-            legal.append(A.NO_ORDER)
+            legal = [PLAY_ORDER[o] for o in sorted(self.hand_orders[seat])]
+            legal.append(NO_ORDER)
             return legal
         if step == REFILL:
             sources = self.refill_sources(seat)
@@ -598,41 +623,41 @@ class MammaMiaState(State):
                 # for one more than the toppings left draws the supply out, meeting the card on the
                 # way and ending phase 1 (§4.4-4.5), e.g. [salami, Mamma Mia!] with room for 3.
                 available = len(self.supply) if s == SUPPLY else len(self.waiters[seat])
-                legal.extend(A.DRAW_COUNT[s][: min(gap, available) + 1])
+                legal.extend(DRAW_COUNT[s][: min(gap, available) + 1])
             return legal
         if step == JOKER:
-            return [A.CHOOSE_JOKER[k] for k in self.joker_choices(self.pending)]
+            return [CHOOSE_JOKER[k] for k in self.joker_choices(self.pending)]
         if step == RAREST:
-            return [A.CHOOSE_RAREST[k] for k in self.minimale_candidates(self.pending)]
+            return [CHOOSE_RAREST[k] for k in self.minimale_candidates(self.pending)]
         if step == TOP_UP:
             if ORDERS[self.pending].kind == BOMBASTICA:
                 missing = ORDERS[self.pending].min_total - sum(self.counter)
                 if missing <= 0:
-                    legal = [A.COMPLETE]
+                    legal = [COMPLETE]
                 else:
                     hand = self.toppings_of(seat)
-                    topups = A.BOMBASTICA_TOPUPS[missing]
+                    topups = BOMBASTICA_TOPUPS[missing]
                     legal = [a for v, a in topups if all(v[k] <= hand[k] for k in range(NUM_KINDS))]
             else:
                 hand = self.toppings_of(seat)
                 shortfall = self.shortfall()
                 covered = all(hand[k] >= shortfall[k] for k in range(NUM_KINDS))
-                legal = [A.COMPLETE] if covered else []
-            legal.append(A.DECLINE)
+                legal = [COMPLETE] if covered else []
+            legal.append(DECLINE)
             return legal
         return []
 
     def _apply(self, seat: int, action: Action) -> list[RawEvent]:
         step = self.step
         if step == TOPPINGS:
-            if type(action) is A.PlayToppings:
+            if type(action) is PlayToppings:
                 events = self.put_toppings_in_oven(seat, KIND_OF[action.kind], action.count)
             else:
                 events = self.skip_toppings(seat)
             self.proceed(events)
             return events
         if step == ORDER:
-            if type(action) is A.PlayOrder:
+            if type(action) is PlayOrder:
                 events = self.put_order_in_oven(seat, ORDER_OF[action.order])
             else:
                 events = []
@@ -640,7 +665,7 @@ class MammaMiaState(State):
             self.proceed(events)
             return events
         if step == REFILL:
-            count = action.count if type(action) is A.DrawCount else None
+            count = action.count if type(action) is DrawCount else None
             return self.refill(seat, action.source, count)  # type: ignore[attr-defined]
         events = []
         order = self.pending
@@ -655,7 +680,7 @@ class MammaMiaState(State):
             if self.settle(order, self.minimale_need(order, rarest), events):
                 return events
         elif step == TOP_UP:
-            if type(action) is A.Decline:
+            if type(action) is Decline:
                 events.append(public("order_declined", seat=seat, order=ORDERS[order].name))
                 self.fail_order(order, events)
             elif ORDERS[order].kind == BOMBASTICA:
@@ -771,8 +796,8 @@ class MammaMiaState(State):
         }
 
 
-KIND_OF: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
-ORDER_OF: dict[str, int] = {o.name: o.index for o in ORDERS}
+KIND_OF: Final[dict[str, int]] = {k: i for i, k in enumerate(KINDS)}
+ORDER_OF: Final[dict[str, int]] = {o.name: o.index for o in ORDERS}
 
 
 # ====================================================================== setup (§3)
