@@ -49,6 +49,11 @@ ORDER_BASE: Final = data.ORDER_BASE
 BOMBASTICA: Final = data.BOMBASTICA
 MONOTONI: Final = data.MONOTONI
 MINIMALE: Final = data.MINIMALE
+# Per order, the fields the hot path reads (an Order is a plain Python object: reading its
+# attributes costs a lookup each in the compiled build).
+ORDER_NAME: Final = tuple(o.name for o in ORDERS)
+ORDER_DECK: Final = tuple(o.deck for o in ORDERS)
+ORDER_KIND: Final = tuple(o.kind for o in ORDERS)
 
 # The actions, all prebuilt (actions.py).
 PlayToppings: Final = A.PlayToppings
@@ -88,9 +93,30 @@ def private(seat: int, event: str, /, **data: Any) -> RawEvent:
     return (event, data, seat)
 
 
+def topping_choices(counts: list[int], may_skip: bool) -> list[Action]:
+    """Step A's options (§4.1): any number of cards of one kind in hand, or (Czech rules) none."""
+    legal: list[Action] = []
+    for k in range(NUM_KINDS):
+        n = counts[k]
+        if n:
+            legal.extend(PLAY_TOPPINGS[k][1 : n + 1])
+    if may_skip:
+        legal.append(SKIP_TOPPINGS)
+    return legal
+
+
+# (hand counts, skip rule) key -> topping_choices(...), filled as hands come up.
+_TOPPING_CHOICES: Final[dict[int, list[Action]]] = {}
+
+
 def counts_json(counts: Any) -> dict[str, int]:
     """``[0, 2, 0, 1, 0]`` -> ``{"pineapple": 2, "pepper": 1}``."""
-    return {KINDS[k]: n for k, n in enumerate(counts) if n}
+    out: dict[str, int] = {}
+    for k in range(NUM_KINDS):
+        n: int = counts[k]
+        if n:
+            out[KINDS[k]] = n
+    return out
 
 
 class MammaMiaState(State):
@@ -210,7 +236,7 @@ class MammaMiaState(State):
         return DECKS[self.decks[seat]].own
 
     def owner_of(self, order: int) -> int:
-        return self.decks.index(ORDERS[order].deck)
+        return self.decks.index(ORDER_DECK[order])
 
     # ================================================================== phase 1: a turn
     def start_turn(self, events: list[RawEvent]) -> None:
@@ -269,7 +295,7 @@ class MammaMiaState(State):
         self.oven.append((seat, ORDER_BASE + order, 1))
         self.turn_active = True
         self.step = REFILL
-        return [public("order_played", seat=seat, order=ORDERS[order].name)]
+        return [public("order_played", seat=seat, order=ORDER_NAME[order])]
 
     # ---- step C: refill (§4.3, §4.4)
     def refill_sources(self, seat: int) -> tuple[str, ...]:
@@ -341,10 +367,10 @@ class MammaMiaState(State):
             self.known_hand_orders[seat] = self.known_hand_orders[seat] + known_taken
         self.hand_orders[seat] = self.hand_orders[seat] + taken
         events.append(
-            public("drew", seat=seat, source=WAITER, count=len(taken), known=[ORDERS[o].name for o in known_taken])
+            public("drew", seat=seat, source=WAITER, count=len(taken), known=[ORDER_NAME[o] for o in known_taken])
         )
         if taken:
-            events.append(private(seat, "drew_cards", seat=seat, toppings={}, orders=[ORDERS[o].name for o in taken]))
+            events.append(private(seat, "drew_cards", seat=seat, toppings={}, orders=[ORDER_NAME[o] for o in taken]))
         return len(taken)
 
     def end_turn(self, events: list[RawEvent]) -> None:
@@ -385,7 +411,7 @@ class MammaMiaState(State):
                 events.append(public("toppings_revealed", kind=KINDS[card], count=count, on_counter=counter[card]))
                 continue
             order = card - ORDER_BASE
-            events.append(public("order_revealed", seat=self.owner_of(order), order=ORDERS[order].name))
+            events.append(public("order_revealed", seat=self.owner_of(order), order=ORDER_NAME[order]))
             if self.check_order(order, events):
                 return
         self.end_round(events)
@@ -398,22 +424,25 @@ class MammaMiaState(State):
 
     def check_order(self, order: int, events: list[RawEvent]) -> bool:
         """Check a just-revealed order; True if its owner must now decide something."""
-        card = ORDERS[order]
+        kind = ORDER_KIND[order]
         self.need = ()  # fixed below, once the requirement is known
-        if card.kind == BOMBASTICA:
+        if kind == BOMBASTICA:
             return self.check_bombastica(order, events)
-        if card.kind == MONOTONI:
+        if kind == MONOTONI:
             return self.ask(order, JOKER)
-        if card.kind == MINIMALE:
+        if kind == MINIMALE:
             return self.check_minimale(order, events)
-        return self.settle(order, card.need, events)
+        return self.settle(order, ORDERS[order].need, events)
 
     def settle(self, order: int, need: tuple[int, ...], events: list[RawEvent]) -> bool:
         """§5.2: complete, or offer the owner a top-up, or fail."""
         self.need = need
         counter = self.counter
-        shortfall = [need[k] - counter[k] if need[k] > counter[k] else 0 for k in range(NUM_KINDS)]
-        if not any(shortfall):
+        missing = 0  # cards short of the requirement, over all kinds
+        for k in range(NUM_KINDS):
+            if need[k] > counter[k]:
+                missing += need[k] - counter[k]
+        if not missing:
             if self.options.owner_may_decline_when_table_suffices:
                 return self.ask(order, TOP_UP)
             self.complete_order(order, need, (0,) * NUM_KINDS, events)
@@ -422,7 +451,7 @@ class MammaMiaState(State):
         # topping cards in a hand (the backs differ), nobody else knows their kinds. So the
         # owner is asked whenever they hold enough cards, even if the kinds do not fit and
         # declining is all they can do.
-        if self.n_toppings[self.owner_of(order)] >= sum(shortfall):
+        if self.n_toppings[self.owner_of(order)] >= missing:
             return self.ask(order, TOP_UP)
         self.fail_order(order, events)
         return False
@@ -456,7 +485,7 @@ class MammaMiaState(State):
             public(
                 "order_completed",
                 seat=owner,
-                order=ORDERS[order].name,
+                order=ORDER_NAME[order],
                 used=counts_json(took),
                 from_hand=counts_json(from_hand),
             )
@@ -508,7 +537,7 @@ class MammaMiaState(State):
         if len(candidates) > 1:
             return self.ask(order, RAREST)
         events.append(
-            public("rarest_kind", seat=self.owner_of(order), order=ORDERS[order].name, kind=KINDS[candidates[0]])
+            public("rarest_kind", seat=self.owner_of(order), order=ORDER_NAME[order], kind=KINDS[candidates[0]])
         )
         return self.settle(order, self.minimale_need(order, candidates[0]), events)
 
@@ -530,7 +559,7 @@ class MammaMiaState(State):
             public(
                 "order_completed",
                 seat=owner,
-                order=ORDERS[order].name,
+                order=ORDER_NAME[order],
                 used=counts_json(need),
                 from_hand=counts_json(from_hand),
             )
@@ -541,7 +570,7 @@ class MammaMiaState(State):
         owner = self.owner_of(order)
         self.waiters[owner] = self.waiters[owner] + (order,)
         self.waiter_known[owner] += 1
-        events.append(public("order_failed", seat=owner, order=ORDERS[order].name))
+        events.append(public("order_failed", seat=owner, order=ORDER_NAME[order]))
 
     def shortfall(self) -> tuple[int, ...]:
         need, counter = self.need, self.counter
@@ -598,15 +627,20 @@ class MammaMiaState(State):
     def _legal_actions(self, seat: int) -> list[Action]:
         step = self.step
         if step == TOPPINGS:
+            # The list depends only on the hand's counts and the skip rule: one shared list
+            # per (hand, rule), keyed by the counts as base-64 digits (a kind has 13 cards).
             base = seat * NUM_KINDS
             hand = self.hand_toppings
-            legal: list[Action] = []
+            key = 0
             for k in range(NUM_KINDS):
-                n = hand[base + k]
-                if n:
-                    legal.extend(PLAY_TOPPINGS[k][1 : n + 1])
-            if not self.options.topping_play_required:
-                legal.append(SKIP_TOPPINGS)
+                key = key * 64 + hand[base + k]
+            may_skip = not self.options.topping_play_required
+            if may_skip:
+                key = -1 - key
+            legal = _TOPPING_CHOICES.get(key)
+            if legal is None:
+                legal = topping_choices(hand[base : base + NUM_KINDS], may_skip)
+                _TOPPING_CHOICES[key] = legal
             return legal
         if step == ORDER:
             legal = [PLAY_ORDER[o] for o in sorted(self.hand_orders[seat])]
@@ -630,7 +664,7 @@ class MammaMiaState(State):
         if step == RAREST:
             return [CHOOSE_RAREST[k] for k in self.minimale_candidates(self.pending)]
         if step == TOP_UP:
-            if ORDERS[self.pending].kind == BOMBASTICA:
+            if ORDER_KIND[self.pending] == BOMBASTICA:
                 missing = ORDERS[self.pending].min_total - sum(self.counter)
                 if missing <= 0:
                     legal = [COMPLETE]
@@ -671,19 +705,19 @@ class MammaMiaState(State):
         order = self.pending
         if step == JOKER:
             joker = KIND_OF[action.kind]  # type: ignore[attr-defined]
-            events.append(public("joker_chosen", seat=seat, order=ORDERS[order].name, kind=KINDS[joker]))
+            events.append(public("joker_chosen", seat=seat, order=ORDER_NAME[order], kind=KINDS[joker]))
             if self.settle(order, self.monotoni_need(order, joker), events):
                 return events
         elif step == RAREST:
             rarest = KIND_OF[action.kind]  # type: ignore[attr-defined]
-            events.append(public("rarest_chosen", seat=seat, order=ORDERS[order].name, kind=KINDS[rarest]))
+            events.append(public("rarest_chosen", seat=seat, order=ORDER_NAME[order], kind=KINDS[rarest]))
             if self.settle(order, self.minimale_need(order, rarest), events):
                 return events
         elif step == TOP_UP:
             if type(action) is Decline:
-                events.append(public("order_declined", seat=seat, order=ORDERS[order].name))
+                events.append(public("order_declined", seat=seat, order=ORDER_NAME[order]))
                 self.fail_order(order, events)
-            elif ORDERS[order].kind == BOMBASTICA:
+            elif ORDER_KIND[order] == BOMBASTICA:
                 from_hand = [0] * NUM_KINDS
                 for kind, n in action.toppings:  # type: ignore[attr-defined]
                     from_hand[KIND_OF[kind]] = n
