@@ -2,8 +2,9 @@
 
 * ``shuffle.shuffle`` makes the draws of ``Rng.shuffle`` in 32-bit halves: same permutation,
   same generator state afterwards;
-* step A's legal list is shared per hand (``_TOPPING_CHOICES``): it must be the list the
-  rulebook reading builds, and nothing a caller does to its copy may reach the cache;
+* steps A and B share one legal list per hand (``_TOPPING_CHOICES``, ``_ORDER_CHOICES``): it
+  must be the list the rulebook reading builds, and nothing a caller does to its copy may
+  reach the cache;
 * ``MammaMia.default_options`` is kept per player count: equal to reading it from JSON, and
   a bad player count still raises.
 """
@@ -21,7 +22,7 @@ from parlor.core.game import Game
 from parlor.core.rng import FastRng
 from parlor.games.mamma_mia import actions as A
 from parlor.games.mamma_mia.data import NUM_KINDS
-from parlor.games.mamma_mia.rules import TOPPINGS
+from parlor.games.mamma_mia.rules import ORDER, TOPPINGS
 from parlor.games.mamma_mia.shuffle import shuffle
 
 from .helpers import G
@@ -58,9 +59,17 @@ def reference_topping_choices(state, seat):
     return legal
 
 
+def reference_order_choices(state, seat):
+    """Step B's options (§4.2): the orders in hand by id, then "no order"."""
+    return [A.PLAY_ORDER[o] for o in sorted(state.hand_orders[seat])] + [A.NO_ORDER]
+
+
+REFERENCES = {TOPPINGS: reference_topping_choices, ORDER: reference_order_choices}
+
+
 @pytest.mark.parametrize("options", [{}, {"ruleset": "cs1999"}, {"topping_play_required": False}])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_step_a_choices_equal_the_reference(players, options):
+def test_step_a_and_b_choices_equal_the_reference(players, options):
     rng = random.Random(players)
     checked = 0
     for seed in range(12):
@@ -68,15 +77,18 @@ def test_step_a_choices_equal_the_reference(players, options):
         while not s.is_over:
             seat = s.to_move[0]
             legal = s.legal_actions(seat)
-            if s.step == TOPPINGS:
-                assert legal == reference_topping_choices(s, seat)
-                assert all(a is b for a, b in zip(legal, reference_topping_choices(s, seat)))
+            reference = REFERENCES.get(s.step)
+            if reference is not None:
+                expected = reference(s, seat)
+                assert legal == expected
+                assert all(a is b for a, b in zip(legal, expected))
                 checked += 1
                 legal.clear()  # a caller's copy: must not reach the shared list
-                assert s.legal_actions(seat) == reference_topping_choices(s, seat)
+                s._legal = None  # and the next state with this hand gets it from the cache
+                assert s.legal_actions(seat) == expected
                 legal = s.legal_actions(seat)
             s.apply(seat, rng.choice(legal))
-    assert checked > 50
+    assert checked > 100
 
 
 def test_default_options_are_the_json_defaults_and_still_check_players():

@@ -109,6 +109,17 @@ def topping_choices(counts: list[int], may_skip: bool) -> list[Action]:
 _TOPPING_CHOICES: Final[dict[int, list[Action]]] = {}
 
 
+def order_choices(hand_orders: tuple[int, ...]) -> list[Action]:
+    """Step B's options (§4.2): one of the orders in hand (in order-id order), or none."""
+    legal: list[Action] = [PLAY_ORDER[o] for o in sorted(hand_orders)]
+    legal.append(NO_ORDER)
+    return legal
+
+
+# The orders in hand, as a bitmask -> order_choices(...), filled as hands come up.
+_ORDER_CHOICES: Final[dict[int, list[Action]]] = {}
+
+
 def counts_json(counts: Any) -> dict[str, int]:
     """``[0, 2, 0, 1, 0]`` -> ``{"pineapple": 2, "pepper": 1}``."""
     out: dict[str, int] = {}
@@ -236,7 +247,12 @@ class MammaMiaState(State):
         return DECKS[self.decks[seat]].own
 
     def owner_of(self, order: int) -> int:
-        return self.decks.index(ORDER_DECK[order])
+        deck = ORDER_DECK[order]
+        decks = self.decks
+        for seat in range(len(decks)):
+            if decks[seat] == deck:
+                return seat
+        raise ValueError(f"no seat plays deck {deck}")
 
     # ================================================================== phase 1: a turn
     def start_turn(self, events: list[RawEvent]) -> None:
@@ -643,8 +659,16 @@ class MammaMiaState(State):
                 _TOPPING_CHOICES[key] = legal
             return legal
         if step == ORDER:
-            legal = [PLAY_ORDER[o] for o in sorted(self.hand_orders[seat])]
-            legal.append(NO_ORDER)
+            # The list depends only on which orders are in hand: one shared list per set
+            # of orders, keyed by a bitmask over the order ids (0..39).
+            hand_orders = self.hand_orders[seat]
+            mask = 0
+            for o in hand_orders:
+                mask |= 1 << o
+            legal = _ORDER_CHOICES.get(mask)
+            if legal is None:
+                legal = order_choices(hand_orders)
+                _ORDER_CHOICES[mask] = legal
             return legal
         if step == REFILL:
             sources = self.refill_sources(seat)
