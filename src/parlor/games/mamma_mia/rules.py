@@ -85,12 +85,14 @@ _FILL_CHOICES: Final[dict[tuple[str, ...], list[Action]]] = {
 # Raw events (core/events.py: tuples, built into Events only when read), made here rather
 # than by ``raw_public``/``raw_private`` so that the compiled build does not call out to
 # pure Python for every event.
-def public(event: str, /, **data: Any) -> RawEvent:
-    return (event, data, None)
+# The parameters have names no event field uses: the compiled build binds a keyword argument
+# to a positional-only parameter of the same name instead of passing it on in ``data``.
+def public(_event: str, /, **data: Any) -> RawEvent:
+    return (_event, data, None)
 
 
-def private(seat: int, event: str, /, **data: Any) -> RawEvent:
-    return (event, data, seat)
+def private(_seat: int, _event: str, /, **data: Any) -> RawEvent:
+    return (_event, data, _seat)
 
 
 def topping_choices(counts: list[int], may_skip: bool) -> list[Action]:
