@@ -30,7 +30,6 @@ COMPILED = [
     "src/parlor/core/game.py",
     "src/parlor/core/rng.py",
     "src/parlor/games/mamma_mia/rules.py",
-    "src/parlor/games/mamma_mia/shuffle.py",
     "src/parlor/games/mamma_mia/views.py",
     "src/parlor/games/sweet_nose/rules.py",
     "src/parlor/games/sweet_nose/views.py",

@@ -1,6 +1,6 @@
 """The fast paths of the Mamma Mia! engine (issue 17) equal their straightforward versions.
 
-* ``shuffle.shuffle`` makes the draws of ``Rng.shuffle`` in 32-bit halves: same permutation,
+* ``rules.shuffle`` makes the draws of ``Rng.shuffle`` in 32-bit halves: same permutation,
   same generator state afterwards;
 * steps A and B share one legal list per hand (``_TOPPING_CHOICES``, ``_ORDER_CHOICES``): it
   must be the list the rulebook reading builds, and nothing a caller does to its copy may
@@ -22,8 +22,7 @@ from parlor.core.game import Game
 from parlor.core.rng import FastRng
 from parlor.games.mamma_mia import actions as A
 from parlor.games.mamma_mia.data import NUM_KINDS
-from parlor.games.mamma_mia.rules import ORDER, TOPPINGS
-from parlor.games.mamma_mia.shuffle import shuffle
+from parlor.games.mamma_mia.rules import ORDER, TOPPINGS, shuffle
 
 from .helpers import G
 
