@@ -12,51 +12,125 @@ offers is a prebuilt object.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import i64
 
 from parlor.core.actions import Action
 from parlor.core.events import RawEvent
-from parlor.core.events import raw_private as private
-from parlor.core.events import raw_public as public  # tuples; Events are built only when read
 from parlor.core.game import Result, State
 from parlor.core.options import OptionError
-from parlor.core.rng import AnyRng
+from parlor.core.rng import AnyRng, Rng
 
 from . import actions as A
-from .data import (
-    BOMBASTICA,
-    CARDS_PER_KIND,
-    DECKS,
-    HAND_LIMIT,
-    KINDS,
-    MAMMA_MIA_CARD,
-    MINIMALE,
-    MONOTONI,
-    NUM_KINDS,
-    ORDER_BASE,
-    ORDERS,
-    REMOVED_PER_KIND,
-    ROUNDS,
-    TOPPINGS_DEALT,
-)
+from . import data
+from .data import CARDS_PER_KIND, DECKS, REMOVED_PER_KIND, TOPPINGS_DEALT
+
+# Every name the hot path reads is ``Final``: the compiled build keeps it in a C static (or
+# inlines it), where a plain module global costs a dictionary lookup on every use.
 
 # Steps and phases: where the game stands.
-TOPPINGS, ORDER, REFILL = 0, 1, 2  # phase 1, the three steps of a turn
-JOKER, RAREST, TOP_UP = 3, 4, 5  # phase 2, a decision of a revealed order's owner
-OVER = 6
-STEP_NAMES = ("toppings", "order", "refill", "joker", "rarest", "top_up", "over")
+TOPPINGS: Final = 0  # phase 1, the three steps of a turn
+ORDER: Final = 1
+REFILL: Final = 2
+JOKER: Final = 3  # phase 2, a decision of a revealed order's owner
+RAREST: Final = 4
+TOP_UP: Final = 5
+OVER: Final = 6
+STEP_NAMES: Final = ("toppings", "order", "refill", "joker", "rarest", "top_up", "over")
 
-SUPPLY, WAITER = "supply", "waiter"
-_BOTH_SOURCES, _SUPPLY_ONLY, _WAITER_ONLY = (SUPPLY, WAITER), (SUPPLY,), (WAITER,)
+# The card data (data.py).
+KINDS: Final = data.KINDS
+NUM_KINDS: Final = data.NUM_KINDS
+ORDERS: Final = data.ORDERS
+HAND_LIMIT: Final = data.HAND_LIMIT
+ROUNDS: Final = data.ROUNDS
+MAMMA_MIA_CARD: Final = data.MAMMA_MIA_CARD
+ORDER_BASE: Final = data.ORDER_BASE
+BOMBASTICA: Final = data.BOMBASTICA
+MONOTONI: Final = data.MONOTONI
+MINIMALE: Final = data.MINIMALE
+# Per order, the fields the hot path reads (an Order is a plain Python object: reading its
+# attributes costs a lookup each in the compiled build).
+ORDER_NAME: Final = tuple(o.name for o in ORDERS)
+ORDER_DECK: Final = tuple(o.deck for o in ORDERS)
+ORDER_KIND: Final = tuple(o.kind for o in ORDERS)
+
+# The actions, all prebuilt (actions.py).
+PlayToppings: Final = A.PlayToppings
+PlayOrder: Final = A.PlayOrder
+DrawCount: Final = A.DrawCount
+Decline: Final = A.Decline
+PLAY_TOPPINGS: Final = A.PLAY_TOPPINGS
+SKIP_TOPPINGS: Final = A.SKIP_TOPPINGS
+PLAY_ORDER: Final = A.PLAY_ORDER
+NO_ORDER: Final = A.NO_ORDER
+DRAW_COUNT: Final = A.DRAW_COUNT
+CHOOSE_JOKER: Final = A.CHOOSE_JOKER
+CHOOSE_RAREST: Final = A.CHOOSE_RAREST
+COMPLETE: Final = A.COMPLETE
+DECLINE: Final = A.DECLINE
+BOMBASTICA_TOPUPS: Final = A.BOMBASTICA_TOPUPS
+
+SUPPLY: Final = "supply"
+WAITER: Final = "waiter"
+_BOTH_SOURCES: Final = (SUPPLY, WAITER)
+_SUPPLY_ONLY: Final = (SUPPLY,)
+_WAITER_ONLY: Final = (WAITER,)
 # Legal lists are never changed in place (the engine hands out copies), so they can be shared.
-_FILL_CHOICES: dict[tuple[str, ...], list[Action]]
-_FILL_CHOICES = {s: [A.DRAW[x] for x in s] for s in (_BOTH_SOURCES, _SUPPLY_ONLY, _WAITER_ONLY)}
-_KIND_RANGE = range(NUM_KINDS)
+_FILL_CHOICES: Final[dict[tuple[str, ...], list[Action]]] = {
+    s: [A.DRAW[x] for x in s] for s in (_BOTH_SOURCES, _SUPPLY_ONLY, _WAITER_ONLY)
+}
+
+
+# Raw events (core/events.py: tuples, built into Events only when read), made here rather
+# than by ``raw_public``/``raw_private`` so that the compiled build does not call out to
+# pure Python for every event.
+# The parameters have names no event field uses: the compiled build binds a keyword argument
+# to a positional-only parameter of the same name instead of passing it on in ``data``.
+def public(_event: str, /, **data: Any) -> RawEvent:
+    return (_event, data, None)
+
+
+def private(_seat: int, _event: str, /, **data: Any) -> RawEvent:
+    return (_event, data, _seat)
+
+
+def topping_choices(counts: list[int], may_skip: bool) -> list[Action]:
+    """Step A's options (§4.1): any number of cards of one kind in hand, or (Czech rules) none."""
+    legal: list[Action] = []
+    for k in range(NUM_KINDS):
+        n = counts[k]
+        if n:
+            legal.extend(PLAY_TOPPINGS[k][1 : n + 1])
+    if may_skip:
+        legal.append(SKIP_TOPPINGS)
+    return legal
+
+
+# (hand counts, skip rule) key -> topping_choices(...), filled as hands come up.
+_TOPPING_CHOICES: Final[dict[int, list[Action]]] = {}
+
+
+def order_choices(hand_orders: tuple[int, ...]) -> list[Action]:
+    """Step B's options (§4.2): one of the orders in hand (in order-id order), or none."""
+    legal: list[Action] = [PLAY_ORDER[o] for o in sorted(hand_orders)]
+    legal.append(NO_ORDER)
+    return legal
+
+
+# The orders in hand, as a bitmask -> order_choices(...), filled as hands come up.
+_ORDER_CHOICES: Final[dict[int, list[Action]]] = {}
 
 
 def counts_json(counts: Any) -> dict[str, int]:
     """``[0, 2, 0, 1, 0]`` -> ``{"pineapple": 2, "pepper": 1}``."""
-    return {KINDS[k]: n for k, n in enumerate(counts) if n}
+    out: dict[str, int] = {}
+    for k in range(NUM_KINDS):
+        n: int = counts[k]
+        if n:
+            out[KINDS[k]] = n
+    return out
 
 
 class MammaMiaState(State):
@@ -176,7 +250,12 @@ class MammaMiaState(State):
         return DECKS[self.decks[seat]].own
 
     def owner_of(self, order: int) -> int:
-        return self.decks.index(ORDERS[order].deck)
+        deck = ORDER_DECK[order]
+        decks = self.decks
+        for seat in range(len(decks)):
+            if decks[seat] == deck:
+                return seat
+        raise ValueError(f"no seat plays deck {deck}")
 
     # ================================================================== phase 1: a turn
     def start_turn(self, events: list[RawEvent]) -> None:
@@ -235,7 +314,7 @@ class MammaMiaState(State):
         self.oven.append((seat, ORDER_BASE + order, 1))
         self.turn_active = True
         self.step = REFILL
-        return [public("order_played", seat=seat, order=ORDERS[order].name)]
+        return [public("order_played", seat=seat, order=ORDER_NAME[order])]
 
     # ---- step C: refill (§4.3, §4.4)
     def refill_sources(self, seat: int) -> tuple[str, ...]:
@@ -280,7 +359,7 @@ class MammaMiaState(State):
             drawn[card] += 1
             got += 1
         base = seat * NUM_KINDS
-        for k in _KIND_RANGE:
+        for k in range(NUM_KINDS):
             if drawn[k]:
                 self.hand_toppings[base + k] += drawn[k]
         self.n_toppings[seat] += got
@@ -307,10 +386,10 @@ class MammaMiaState(State):
             self.known_hand_orders[seat] = self.known_hand_orders[seat] + known_taken
         self.hand_orders[seat] = self.hand_orders[seat] + taken
         events.append(
-            public("drew", seat=seat, source=WAITER, count=len(taken), known=[ORDERS[o].name for o in known_taken])
+            public("drew", seat=seat, source=WAITER, count=len(taken), known=[ORDER_NAME[o] for o in known_taken])
         )
         if taken:
-            events.append(private(seat, "drew_cards", seat=seat, toppings={}, orders=[ORDERS[o].name for o in taken]))
+            events.append(private(seat, "drew_cards", seat=seat, toppings={}, orders=[ORDER_NAME[o] for o in taken]))
         return len(taken)
 
     def end_turn(self, events: list[RawEvent]) -> None:
@@ -351,7 +430,7 @@ class MammaMiaState(State):
                 events.append(public("toppings_revealed", kind=KINDS[card], count=count, on_counter=counter[card]))
                 continue
             order = card - ORDER_BASE
-            events.append(public("order_revealed", seat=self.owner_of(order), order=ORDERS[order].name))
+            events.append(public("order_revealed", seat=self.owner_of(order), order=ORDER_NAME[order]))
             if self.check_order(order, events):
                 return
         self.end_round(events)
@@ -364,22 +443,25 @@ class MammaMiaState(State):
 
     def check_order(self, order: int, events: list[RawEvent]) -> bool:
         """Check a just-revealed order; True if its owner must now decide something."""
-        card = ORDERS[order]
+        kind = ORDER_KIND[order]
         self.need = ()  # fixed below, once the requirement is known
-        if card.kind == BOMBASTICA:
+        if kind == BOMBASTICA:
             return self.check_bombastica(order, events)
-        if card.kind == MONOTONI:
+        if kind == MONOTONI:
             return self.ask(order, JOKER)
-        if card.kind == MINIMALE:
+        if kind == MINIMALE:
             return self.check_minimale(order, events)
-        return self.settle(order, card.need, events)
+        return self.settle(order, ORDERS[order].need, events)
 
     def settle(self, order: int, need: tuple[int, ...], events: list[RawEvent]) -> bool:
         """§5.2: complete, or offer the owner a top-up, or fail."""
         self.need = need
         counter = self.counter
-        shortfall = [need[k] - counter[k] if need[k] > counter[k] else 0 for k in _KIND_RANGE]
-        if not any(shortfall):
+        missing = 0  # cards short of the requirement, over all kinds
+        for k in range(NUM_KINDS):
+            if need[k] > counter[k]:
+                missing += need[k] - counter[k]
+        if not missing:
             if self.options.owner_may_decline_when_table_suffices:
                 return self.ask(order, TOP_UP)
             self.complete_order(order, need, (0,) * NUM_KINDS, events)
@@ -388,7 +470,7 @@ class MammaMiaState(State):
         # topping cards in a hand (the backs differ), nobody else knows their kinds. So the
         # owner is asked whenever they hold enough cards, even if the kinds do not fit and
         # declining is all they can do.
-        if self.n_toppings[self.owner_of(order)] >= sum(shortfall):
+        if self.n_toppings[self.owner_of(order)] >= missing:
             return self.ask(order, TOP_UP)
         self.fail_order(order, events)
         return False
@@ -410,9 +492,9 @@ class MammaMiaState(State):
 
     def complete_bombastica(self, order: int, from_hand: tuple[int, ...], events: list[RawEvent]) -> None:
         owner = self.owner_of(order)
-        took = [self.counter[k] + from_hand[k] for k in _KIND_RANGE]
+        took = [self.counter[k] + from_hand[k] for k in range(NUM_KINDS)]
         base = owner * NUM_KINDS
-        for k in _KIND_RANGE:
+        for k in range(NUM_KINDS):
             self.hand_toppings[base + k] -= from_hand[k]
             self.used[k] += took[k]
             self.counter[k] = 0
@@ -422,7 +504,7 @@ class MammaMiaState(State):
             public(
                 "order_completed",
                 seat=owner,
-                order=ORDERS[order].name,
+                order=ORDER_NAME[order],
                 used=counts_json(took),
                 from_hand=counts_json(from_hand),
             )
@@ -431,7 +513,7 @@ class MammaMiaState(State):
     # ---- Pizza Monotoni (§5.5)
     def joker_choices(self, order: int) -> list[int]:
         own = ORDERS[order].own
-        kinds = [k for k in _KIND_RANGE if k != own]
+        kinds = [k for k in range(NUM_KINDS) if k != own]
         if self.options.monotoni_joker == "table_first":
             count = ORDERS[order].joker_count
             covered = [k for k in kinds if self.counter[k] >= count and self.counter[own] >= 1]
@@ -451,11 +533,11 @@ class MammaMiaState(State):
         own = ORDERS[order].own
         counter = self.counter
         present = [
-            k for k in _KIND_RANGE if counter[k] > 0 and not (k == own and self.options.minimale_excludes_pictured)
+            k for k in range(NUM_KINDS) if counter[k] > 0 and not (k == own and self.options.minimale_excludes_pictured)
         ]
         if not present:
             if self.options.minimale_when_no_candidate == "any_kind":
-                return [k for k in _KIND_RANGE if k != own]
+                return [k for k in range(NUM_KINDS) if k != own]
             return []
         fewest = min(counter[k] for k in present)
         return [k for k in present if counter[k] == fewest]
@@ -474,7 +556,7 @@ class MammaMiaState(State):
         if len(candidates) > 1:
             return self.ask(order, RAREST)
         events.append(
-            public("rarest_kind", seat=self.owner_of(order), order=ORDERS[order].name, kind=KINDS[candidates[0]])
+            public("rarest_kind", seat=self.owner_of(order), order=ORDER_NAME[order], kind=KINDS[candidates[0]])
         )
         return self.settle(order, self.minimale_need(order, candidates[0]), events)
 
@@ -485,7 +567,7 @@ class MammaMiaState(State):
         """The counter's cards are used first; the hand adds only the difference (§5.2.3)."""
         owner = self.owner_of(order)
         base = owner * NUM_KINDS
-        for k in _KIND_RANGE:
+        for k in range(NUM_KINDS):
             if need[k]:
                 self.counter[k] -= need[k] - from_hand[k]
                 self.hand_toppings[base + k] -= from_hand[k]
@@ -496,7 +578,7 @@ class MammaMiaState(State):
             public(
                 "order_completed",
                 seat=owner,
-                order=ORDERS[order].name,
+                order=ORDER_NAME[order],
                 used=counts_json(need),
                 from_hand=counts_json(from_hand),
             )
@@ -507,11 +589,11 @@ class MammaMiaState(State):
         owner = self.owner_of(order)
         self.waiters[owner] = self.waiters[owner] + (order,)
         self.waiter_known[owner] += 1
-        events.append(public("order_failed", seat=owner, order=ORDERS[order].name))
+        events.append(public("order_failed", seat=owner, order=ORDER_NAME[order]))
 
     def shortfall(self) -> tuple[int, ...]:
         need, counter = self.need, self.counter
-        return tuple(need[k] - counter[k] if need[k] > counter[k] else 0 for k in _KIND_RANGE)
+        return tuple(need[k] - counter[k] if need[k] > counter[k] else 0 for k in range(NUM_KINDS))
 
     def resume_reveal(self, events: list[RawEvent]) -> None:
         self.pending = -1
@@ -532,12 +614,12 @@ class MammaMiaState(State):
         # The used pile and the Mamma Mia! card (and, after a deadlock, the rest of the supply)
         # form the new supply; the leftovers become the bottom of the next oven.
         supply = self.supply
-        for k in _KIND_RANGE:
+        for k in range(NUM_KINDS):
             supply.extend([k] * self.used[k])
         if self.holder >= 0:  # after a deadlock the card may still be in the supply
             supply.append(MAMMA_MIA_CARD)
-        self.rng.shuffle(supply)
-        self.oven = [(-1, k, leftovers[k]) for k in _KIND_RANGE if leftovers[k]]
+        shuffle(self.rng, supply)
+        self.oven = [(-1, k, leftovers[k]) for k in range(NUM_KINDS) if leftovers[k]]
         self.leftovers = leftovers
         self.counter = [0] * NUM_KINDS
         self.used = [0] * NUM_KINDS
@@ -564,19 +646,32 @@ class MammaMiaState(State):
     def _legal_actions(self, seat: int) -> list[Action]:
         step = self.step
         if step == TOPPINGS:
+            # The list depends only on the hand's counts and the skip rule: one shared list
+            # per (hand, rule), keyed by the counts as base-64 digits (a kind has 13 cards).
             base = seat * NUM_KINDS
             hand = self.hand_toppings
-            legal: list[Action] = []
-            for k in _KIND_RANGE:
-                n = hand[base + k]
-                if n:
-                    legal.extend(A.PLAY_TOPPINGS[k][1 : n + 1])
-            if not self.options.topping_play_required:
-                legal.append(A.SKIP_TOPPINGS)
+            key = 0
+            for k in range(NUM_KINDS):
+                key = key * 64 + hand[base + k]
+            may_skip = not self.options.topping_play_required
+            if may_skip:
+                key = -1 - key
+            legal = _TOPPING_CHOICES.get(key)
+            if legal is None:
+                legal = topping_choices(hand[base : base + NUM_KINDS], may_skip)
+                _TOPPING_CHOICES[key] = legal
             return legal
         if step == ORDER:
-            legal = [A.PLAY_ORDER[o] for o in sorted(self.hand_orders[seat])]
-            legal.append(A.NO_ORDER)
+            # The list depends only on which orders are in hand: one shared list per set
+            # of orders, keyed by a bitmask over the order ids (0..39).
+            hand_orders = self.hand_orders[seat]
+            mask = 0
+            for o in hand_orders:
+                mask |= 1 << o
+            legal = _ORDER_CHOICES.get(mask)
+            if legal is None:
+                legal = order_choices(hand_orders)
+                _ORDER_CHOICES[mask] = legal
             return legal
         if step == REFILL:
             sources = self.refill_sources(seat)
@@ -589,40 +684,41 @@ class MammaMiaState(State):
                 # for one more than the toppings left draws the supply out, meeting the card on the
                 # way and ending phase 1 (§4.4-4.5), e.g. [salami, Mamma Mia!] with room for 3.
                 available = len(self.supply) if s == SUPPLY else len(self.waiters[seat])
-                legal.extend(A.DRAW_COUNT[s][: min(gap, available) + 1])
+                legal.extend(DRAW_COUNT[s][: min(gap, available) + 1])
             return legal
         if step == JOKER:
-            return [A.CHOOSE_JOKER[k] for k in self.joker_choices(self.pending)]
+            return [CHOOSE_JOKER[k] for k in self.joker_choices(self.pending)]
         if step == RAREST:
-            return [A.CHOOSE_RAREST[k] for k in self.minimale_candidates(self.pending)]
+            return [CHOOSE_RAREST[k] for k in self.minimale_candidates(self.pending)]
         if step == TOP_UP:
-            if ORDERS[self.pending].kind == BOMBASTICA:
+            if ORDER_KIND[self.pending] == BOMBASTICA:
                 missing = ORDERS[self.pending].min_total - sum(self.counter)
                 if missing <= 0:
-                    legal = [A.COMPLETE]
+                    legal = [COMPLETE]
                 else:
                     hand = self.toppings_of(seat)
-                    legal = [a for v, a in A.BOMBASTICA_TOPUPS[missing] if all(v[k] <= hand[k] for k in _KIND_RANGE)]
+                    topups = BOMBASTICA_TOPUPS[missing]
+                    legal = [a for v, a in topups if all(v[k] <= hand[k] for k in range(NUM_KINDS))]
             else:
                 hand = self.toppings_of(seat)
                 shortfall = self.shortfall()
-                covered = all(hand[k] >= shortfall[k] for k in _KIND_RANGE)
-                legal = [A.COMPLETE] if covered else []
-            legal.append(A.DECLINE)
+                covered = all(hand[k] >= shortfall[k] for k in range(NUM_KINDS))
+                legal = [COMPLETE] if covered else []
+            legal.append(DECLINE)
             return legal
         return []
 
     def _apply(self, seat: int, action: Action) -> list[RawEvent]:
         step = self.step
         if step == TOPPINGS:
-            if type(action) is A.PlayToppings:
+            if type(action) is PlayToppings:
                 events = self.put_toppings_in_oven(seat, KIND_OF[action.kind], action.count)
             else:
                 events = self.skip_toppings(seat)
             self.proceed(events)
             return events
         if step == ORDER:
-            if type(action) is A.PlayOrder:
+            if type(action) is PlayOrder:
                 events = self.put_order_in_oven(seat, ORDER_OF[action.order])
             else:
                 events = []
@@ -630,25 +726,25 @@ class MammaMiaState(State):
             self.proceed(events)
             return events
         if step == REFILL:
-            count = action.count if type(action) is A.DrawCount else None
+            count = action.count if type(action) is DrawCount else None
             return self.refill(seat, action.source, count)  # type: ignore[attr-defined]
         events = []
         order = self.pending
         if step == JOKER:
             joker = KIND_OF[action.kind]  # type: ignore[attr-defined]
-            events.append(public("joker_chosen", seat=seat, order=ORDERS[order].name, kind=KINDS[joker]))
+            events.append(public("joker_chosen", seat=seat, order=ORDER_NAME[order], kind=KINDS[joker]))
             if self.settle(order, self.monotoni_need(order, joker), events):
                 return events
         elif step == RAREST:
             rarest = KIND_OF[action.kind]  # type: ignore[attr-defined]
-            events.append(public("rarest_chosen", seat=seat, order=ORDERS[order].name, kind=KINDS[rarest]))
+            events.append(public("rarest_chosen", seat=seat, order=ORDER_NAME[order], kind=KINDS[rarest]))
             if self.settle(order, self.minimale_need(order, rarest), events):
                 return events
         elif step == TOP_UP:
-            if type(action) is A.Decline:
-                events.append(public("order_declined", seat=seat, order=ORDERS[order].name))
+            if type(action) is Decline:
+                events.append(public("order_declined", seat=seat, order=ORDER_NAME[order]))
                 self.fail_order(order, events)
-            elif ORDERS[order].kind == BOMBASTICA:
+            elif ORDER_KIND[order] == BOMBASTICA:
                 from_hand = [0] * NUM_KINDS
                 for kind, n in action.toppings:  # type: ignore[attr-defined]
                     from_hand[KIND_OF[kind]] = n
@@ -693,11 +789,11 @@ class MammaMiaState(State):
             base = p * NUM_KINDS
             counts = d.hand_toppings[base : base + NUM_KINDS]
             sizes.append(sum(counts))
-            for k in _KIND_RANGE:
+            for k in range(NUM_KINDS):
                 pool.extend([k] * counts[k])
                 d.hand_toppings[base + k] = 0
         pool.sort()
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         for p, size in zip(others, sizes):
             base = p * NUM_KINDS
             for card in pool[:size]:
@@ -714,7 +810,7 @@ class MammaMiaState(State):
             unknown = list(waiter[:hidden_top])
             if p == seat:
                 unknown.sort()
-                rng.shuffle(unknown)
+                shuffle(rng, unknown)
                 d.waiters[p] = tuple(unknown) + known_bottom
                 continue
             hand = list(d.hand_orders[p])
@@ -723,7 +819,7 @@ class MammaMiaState(State):
             slots = len(hand)
             unknown.extend(hand)
             unknown.sort()
-            rng.shuffle(unknown)
+            shuffle(rng, unknown)
             d.hand_orders[p] = d.known_hand_orders[p] + tuple(unknown[:slots])
             d.waiters[p] = tuple(unknown[slots:]) + known_bottom
         return d
@@ -761,8 +857,8 @@ class MammaMiaState(State):
         }
 
 
-KIND_OF: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
-ORDER_OF: dict[str, int] = {o.name: o.index for o in ORDERS}
+KIND_OF: Final[dict[str, int]] = {k: i for i, k in enumerate(KINDS)}
+ORDER_OF: Final[dict[str, int]] = {o.name: o.index for o in ORDERS}
 
 
 # ====================================================================== setup (§3)
@@ -778,7 +874,7 @@ def setup(state: MammaMiaState) -> None:
     state.waiters = []
     for seat in range(players):
         deck = list(DECKS[state.decks[seat]].orders)
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         state.waiters.append(tuple(deck))
     state.waiter_known = [0] * players
     # 2-3. Remove toppings by player count, shuffle the rest, deal 6 to each player.
@@ -791,7 +887,7 @@ def setup(state: MammaMiaState) -> None:
         # The second zh rulebook: the card is in the deck being dealt; whoever is dealt it lays
         # it out face up and is dealt the next card instead.
         toppings.append(MAMMA_MIA_CARD)
-        rng.shuffle(toppings)
+        shuffle(rng, toppings)
         deck = toppings[::-1]  # dealt from the top (the end of the list)
         for seat in range(players):
             dealt = 0
@@ -804,14 +900,14 @@ def setup(state: MammaMiaState) -> None:
                 dealt += 1
         state.supply = deck  # what is left, top = last
     else:
-        rng.shuffle(toppings)
+        shuffle(rng, toppings)
         for seat in range(players):
             for card in toppings[seat * TOPPINGS_DEALT : (seat + 1) * TOPPINGS_DEALT]:
                 state.hand_toppings[seat * NUM_KINDS + card] += 1
         # 4. Only now shuffle the Mamma Mia! card into the rest: nobody can start with it.
         supply = toppings[players * TOPPINGS_DEALT :]
         supply.append(MAMMA_MIA_CARD)
-        rng.shuffle(supply)
+        shuffle(rng, supply)
         state.supply = supply
     # 5. Everyone draws the top order of their waiter.
     state.hand_orders = [w[:1] for w in state.waiters]
@@ -842,3 +938,86 @@ def init_round_fields(state: MammaMiaState) -> None:
     state.pending = -1
     state.need = ()
     state.turns = 0
+
+
+# ====================================================================== the shuffle
+# The engine's shuffle, drawn in machine words: the same cards in the same order, faster.
+#
+# ``Rng.shuffle`` (core/rng.py) is SplitMix64 on Python integers. Its 64-bit values do not fit
+# the compiled build's tagged machine integers, so every draw there goes through arbitrary-size
+# integer arithmetic (about 1.5 µs a draw, some 300 draws a game). :func:`shuffle` makes exactly
+# the same draws with the 64-bit state split into two 32-bit halves held in native ``i64``s: no
+# intermediate value ever reaches 2**63, so the compiled build and pure Python (``PARLOR_PURE=1``)
+# compute the same numbers, and the generator's state afterwards is the one ``Rng.shuffle`` leaves.
+# ``tests/games/mamma_mia/test_speed_paths.py`` checks that against ``Rng`` itself.
+#
+# Layout: a 64-bit word ``x`` is ``(hi, lo)`` with ``x = hi * 2**32 + lo``, both in ``[0, 2**32)``.
+# A product with a 64-bit constant keeps its low 64 bits; the constant's halves are split once
+# more into 16-bit pieces, so that each partial product stays below 2**49.
+
+_M32: Final = 0xFFFFFFFF
+_M16: Final = 0xFFFF
+# SplitMix64's increment and its two multipliers (core/rng.py), as 32-bit halves and the
+# halves' 16-bit pieces: (hi, lo_hi16, lo_lo16, hi_hi16, hi_lo16).
+_G_HI: Final = 0x9E3779B9
+_G_LO: Final = 0x7F4A7C15
+_A_LO1: Final = 0x1CE4  # 0xBF58476D1CE4E5B9: lo = 0x1CE4E5B9, hi = 0xBF58476D
+_A_LO0: Final = 0xE5B9
+_A_HI1: Final = 0xBF58
+_A_HI0: Final = 0x476D
+_B_LO1: Final = 0x1331  # 0x94D049BB133111EB: lo = 0x133111EB, hi = 0x94D049BB
+_B_LO0: Final = 0x11EB
+_B_HI1: Final = 0x94D0
+_B_HI0: Final = 0x49BB
+
+
+def _times(hi: i64, lo: i64, c_hi1: i64, c_hi0: i64, c_lo1: i64, c_lo0: i64) -> tuple[i64, i64]:
+    """``(hi, lo) * c mod 2**64`` for the constant ``c`` given as four 16-bit pieces."""
+    # lo * c_lo, exactly: (lo * c_lo1) * 2**16 + lo * c_lo0, each part below 2**48.
+    p0 = lo * c_lo0
+    p1 = lo * c_lo1
+    low = p0 + ((p1 & _M16) << 16)  # below 2**49
+    carry = (low >> 32) + (p1 >> 16)  # the product's bits 32 and up
+    # The cross terms hi * c_lo + lo * c_hi matter only below 2**32.
+    cross = hi * c_lo0 + ((hi * c_lo1) & _M16) * 65536 + lo * c_hi0 + ((lo * c_hi1) & _M16) * 65536
+    return (carry + cross) & _M32, low & _M32
+
+
+def shuffle(rng: Any, items: list[Any]) -> None:
+    """``rng.shuffle(items)``: the same permutation and the same generator state afterwards."""
+    if type(rng) is not Rng:  # a search's own generator (determinize) shuffles by its own rules
+        rng.shuffle(items)
+        return
+    state: int = rng.state
+    s_hi: i64 = state >> 32
+    s_lo: i64 = state & _M32
+    i: i64 = len(items) - 1
+    while i > 0:
+        n: i64 = i + 1
+        # Rng.below(n) rejects x >= 2**64 - (2**64 % n); with n < 2**32 that is only ever
+        # the top word hi == 2**32 - 1 with lo >= 2**32 - (2**64 % n).
+        wrap: i64 = (((_M32 % n) + 1) % n * (((_M32 % n) + 1) % n)) % n  # 2**64 % n
+        while True:
+            # state += golden ratio (mod 2**64)
+            s_lo += _G_LO
+            s_hi = (s_hi + _G_HI + (s_lo >> 32)) & _M32
+            s_lo &= _M32
+            # z = mix(state)
+            z_hi, z_lo = s_hi, s_lo
+            z_lo ^= ((z_lo >> 30) | (z_hi << 2)) & _M32  # z ^= z >> 30
+            z_hi ^= z_hi >> 30
+            z_hi, z_lo = _times(z_hi, z_lo, _A_HI1, _A_HI0, _A_LO1, _A_LO0)
+            z_lo ^= ((z_lo >> 27) | (z_hi << 5)) & _M32  # z ^= z >> 27
+            z_hi ^= z_hi >> 27
+            z_hi, z_lo = _times(z_hi, z_lo, _B_HI1, _B_HI0, _B_LO1, _B_LO0)
+            z_lo ^= ((z_lo >> 31) | (z_hi << 1)) & _M32  # z ^= z >> 31
+            z_hi ^= z_hi >> 31
+            if z_hi != _M32 or wrap == 0 or z_lo < _M32 + 1 - wrap:
+                break
+        # z % n, with 2**32 % n folded in
+        j = ((z_hi % n) * ((_M32 % n + 1) % n) + z_lo) % n
+        items[i], items[j] = items[j], items[i]
+        i -= 1
+    hi: int = s_hi  # back to unbounded ints before shifting
+    lo: int = s_lo
+    rng.state = (hi << 32) | lo
