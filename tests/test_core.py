@@ -12,6 +12,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from parlor import games
 from parlor.core import (
@@ -492,3 +494,36 @@ def test_default_options_are_shared_per_player_count_and_equal_a_fresh_parse():
             game.default_options(game.max_players + 1)  # a bad count is refused every time
         with pytest.raises(ParlorError):
             game.default_options(game.max_players + 1)
+
+
+def _plain_shuffle(rng, items):
+    """Fisher-Yates over ``below``, the definition ``Rng.shuffle`` computes in 32-bit halves."""
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**64 - 1), n=st.integers(min_value=0, max_value=120))
+def test_rng_shuffle_draws_exactly_like_fisher_yates_over_below(seed, n):
+    from parlor.core import Rng
+
+    reference, fast = Rng(state=seed), Rng(state=seed)
+    a, b = list(range(n)), list(range(n))
+    for _ in range(3):  # consecutive shuffles continue from the same state
+        _plain_shuffle(reference, a)
+        fast.shuffle(b)
+        assert a == b
+        assert fast.state == reference.state
+
+
+def test_rng_shuffle_near_the_top_of_the_range_rejects_like_below():
+    from parlor.core import Rng
+
+    # States whose next draws land in the rejected top band for some bounds (and wrap the state).
+    for state in (2**64 - 1, 2**64 - 0x9E3779B97F4A7C15, 2**63, 0):
+        reference, fast = Rng(state=state), Rng(state=state)
+        a, b = list(range(1000)), list(range(1000))
+        _plain_shuffle(reference, a)
+        fast.shuffle(b)
+        assert a == b and fast.state == reference.state

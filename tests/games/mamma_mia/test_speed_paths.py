@@ -1,11 +1,9 @@
 """The fast paths of the Mamma Mia! engine (issue 17) equal their straightforward versions.
 
-* ``rules.shuffle`` makes the draws of ``Rng.shuffle`` in 32-bit halves: same permutation,
-  same generator state afterwards;
 * steps A and B share one legal list per hand (``_TOPPING_CHOICES``, ``_ORDER_CHOICES``): it
   must be the list the rulebook reading builds, and nothing a caller does to its copy may
   reach the cache;
-* ``MammaMia.default_options`` is kept per player count: equal to reading it from JSON, and
+* the default options (kept per player count by ``Game.default_options``) equal reading them from JSON, and
   a bad player count still raises.
 """
 
@@ -14,37 +12,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from parlor.core import ParlorError, Rng
+from parlor.core import ParlorError
 from parlor.core.game import Game
-from parlor.core.rng import FastRng
 from parlor.games.mamma_mia import actions as A
 from parlor.games.mamma_mia.data import NUM_KINDS
-from parlor.games.mamma_mia.rules import ORDER, TOPPINGS, shuffle
+from parlor.games.mamma_mia.rules import ORDER, TOPPINGS
 
 from .helpers import G
-
-
-@settings(max_examples=300, deadline=None)
-@given(seed=st.integers(min_value=0, max_value=2**64 - 1), n=st.integers(min_value=0, max_value=120))
-def test_shuffle_draws_exactly_like_rng_shuffle(seed, n):
-    reference, fast = Rng(state=seed), Rng(state=seed)
-    a, b = list(range(n)), list(range(n))
-    for _ in range(3):  # consecutive shuffles continue from the same state
-        reference.shuffle(a)
-        shuffle(fast, b)
-        assert a == b
-        assert fast.state == reference.state
-
-
-def test_shuffle_leaves_other_generators_to_their_own_shuffle():
-    a, b = FastRng(5), FastRng(5)
-    x, y = list(range(30)), list(range(30))
-    a.shuffle(x)
-    shuffle(b, y)
-    assert x == y
 
 
 def reference_topping_choices(state, seat):

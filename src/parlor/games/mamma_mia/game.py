@@ -13,9 +13,6 @@ from .data import ORDERS
 from .options import Options
 from .rules import STEP_NAMES, MammaMiaState, setup
 
-# Player count -> the default Options (filled in by ``MammaMia.default_options``).
-_DEFAULT_OPTIONS: dict[int, Options] = {}
-
 
 class MammaMia(Game):
     name = "mamma-mia"
@@ -25,19 +22,6 @@ class MammaMia(Game):
     Options = Options
     actions = ACTION_SPACE
     summary = "Fill the oven with toppings and orders, remember what went in, and bake the most pizzas."
-
-    def default_options(self, players: Any) -> Any:
-        """The spec's defaults, read once per player count: reading options from JSON checks
-        every field's type hints, which costs more than dealing a game. ``Options`` is frozen,
-        so every new game may share one."""
-        if type(players) is int:
-            options = _DEFAULT_OPTIONS.get(players)
-            if options is not None:
-                return options
-        options = super().default_options(players)  # checks the player count too
-        if type(players) is int:
-            _DEFAULT_OPTIONS[players] = options
-        return options
 
     def _new_state(self, players: int, seed: int, options: Any, deal: bool = True) -> MammaMiaState:
         state = MammaMiaState.__new__(MammaMiaState)

@@ -14,13 +14,11 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from mypy_extensions import i64
-
 from parlor.core.actions import Action
 from parlor.core.events import RawEvent
 from parlor.core.game import Result, State
 from parlor.core.options import OptionError
-from parlor.core.rng import AnyRng, Rng
+from parlor.core.rng import AnyRng
 
 from . import actions as A
 from . import data
@@ -618,7 +616,7 @@ class MammaMiaState(State):
             supply.extend([k] * self.used[k])
         if self.holder >= 0:  # after a deadlock the card may still be in the supply
             supply.append(MAMMA_MIA_CARD)
-        shuffle(self.rng, supply)
+        self.rng.shuffle(supply)
         self.oven = [(-1, k, leftovers[k]) for k in range(NUM_KINDS) if leftovers[k]]
         self.leftovers = leftovers
         self.counter = [0] * NUM_KINDS
@@ -793,7 +791,7 @@ class MammaMiaState(State):
                 pool.extend([k] * counts[k])
                 d.hand_toppings[base + k] = 0
         pool.sort()
-        shuffle(rng, pool)
+        rng.shuffle(pool)
         for p, size in zip(others, sizes):
             base = p * NUM_KINDS
             for card in pool[:size]:
@@ -810,7 +808,7 @@ class MammaMiaState(State):
             unknown = list(waiter[:hidden_top])
             if p == seat:
                 unknown.sort()
-                shuffle(rng, unknown)
+                rng.shuffle(unknown)
                 d.waiters[p] = tuple(unknown) + known_bottom
                 continue
             hand = list(d.hand_orders[p])
@@ -819,7 +817,7 @@ class MammaMiaState(State):
             slots = len(hand)
             unknown.extend(hand)
             unknown.sort()
-            shuffle(rng, unknown)
+            rng.shuffle(unknown)
             d.hand_orders[p] = d.known_hand_orders[p] + tuple(unknown[:slots])
             d.waiters[p] = tuple(unknown[slots:]) + known_bottom
         return d
@@ -874,7 +872,7 @@ def setup(state: MammaMiaState) -> None:
     state.waiters = []
     for seat in range(players):
         deck = list(DECKS[state.decks[seat]].orders)
-        shuffle(rng, deck)
+        rng.shuffle(deck)
         state.waiters.append(tuple(deck))
     state.waiter_known = [0] * players
     # 2-3. Remove toppings by player count, shuffle the rest, deal 6 to each player.
@@ -887,7 +885,7 @@ def setup(state: MammaMiaState) -> None:
         # The second zh rulebook: the card is in the deck being dealt; whoever is dealt it lays
         # it out face up and is dealt the next card instead.
         toppings.append(MAMMA_MIA_CARD)
-        shuffle(rng, toppings)
+        rng.shuffle(toppings)
         deck = toppings[::-1]  # dealt from the top (the end of the list)
         for seat in range(players):
             dealt = 0
@@ -900,14 +898,14 @@ def setup(state: MammaMiaState) -> None:
                 dealt += 1
         state.supply = deck  # what is left, top = last
     else:
-        shuffle(rng, toppings)
+        rng.shuffle(toppings)
         for seat in range(players):
             for card in toppings[seat * TOPPINGS_DEALT : (seat + 1) * TOPPINGS_DEALT]:
                 state.hand_toppings[seat * NUM_KINDS + card] += 1
         # 4. Only now shuffle the Mamma Mia! card into the rest: nobody can start with it.
         supply = toppings[players * TOPPINGS_DEALT :]
         supply.append(MAMMA_MIA_CARD)
-        shuffle(rng, supply)
+        rng.shuffle(supply)
         state.supply = supply
     # 5. Everyone draws the top order of their waiter.
     state.hand_orders = [w[:1] for w in state.waiters]
@@ -938,86 +936,3 @@ def init_round_fields(state: MammaMiaState) -> None:
     state.pending = -1
     state.need = ()
     state.turns = 0
-
-
-# ====================================================================== the shuffle
-# The engine's shuffle, drawn in machine words: the same cards in the same order, faster.
-#
-# ``Rng.shuffle`` (core/rng.py) is SplitMix64 on Python integers. Its 64-bit values do not fit
-# the compiled build's tagged machine integers, so every draw there goes through arbitrary-size
-# integer arithmetic (about 1.5 µs a draw, some 300 draws a game). :func:`shuffle` makes exactly
-# the same draws with the 64-bit state split into two 32-bit halves held in native ``i64``s: no
-# intermediate value ever reaches 2**63, so the compiled build and pure Python (``PARLOR_PURE=1``)
-# compute the same numbers, and the generator's state afterwards is the one ``Rng.shuffle`` leaves.
-# ``tests/games/mamma_mia/test_speed_paths.py`` checks that against ``Rng`` itself.
-#
-# Layout: a 64-bit word ``x`` is ``(hi, lo)`` with ``x = hi * 2**32 + lo``, both in ``[0, 2**32)``.
-# A product with a 64-bit constant keeps its low 64 bits; the constant's halves are split once
-# more into 16-bit pieces, so that each partial product stays below 2**49.
-
-_M32: Final = 0xFFFFFFFF
-_M16: Final = 0xFFFF
-# SplitMix64's increment and its two multipliers (core/rng.py), as 32-bit halves and the
-# halves' 16-bit pieces: (hi, lo_hi16, lo_lo16, hi_hi16, hi_lo16).
-_G_HI: Final = 0x9E3779B9
-_G_LO: Final = 0x7F4A7C15
-_A_LO1: Final = 0x1CE4  # 0xBF58476D1CE4E5B9: lo = 0x1CE4E5B9, hi = 0xBF58476D
-_A_LO0: Final = 0xE5B9
-_A_HI1: Final = 0xBF58
-_A_HI0: Final = 0x476D
-_B_LO1: Final = 0x1331  # 0x94D049BB133111EB: lo = 0x133111EB, hi = 0x94D049BB
-_B_LO0: Final = 0x11EB
-_B_HI1: Final = 0x94D0
-_B_HI0: Final = 0x49BB
-
-
-def _times(hi: i64, lo: i64, c_hi1: i64, c_hi0: i64, c_lo1: i64, c_lo0: i64) -> tuple[i64, i64]:
-    """``(hi, lo) * c mod 2**64`` for the constant ``c`` given as four 16-bit pieces."""
-    # lo * c_lo, exactly: (lo * c_lo1) * 2**16 + lo * c_lo0, each part below 2**48.
-    p0 = lo * c_lo0
-    p1 = lo * c_lo1
-    low = p0 + ((p1 & _M16) << 16)  # below 2**49
-    carry = (low >> 32) + (p1 >> 16)  # the product's bits 32 and up
-    # The cross terms hi * c_lo + lo * c_hi matter only below 2**32.
-    cross = hi * c_lo0 + ((hi * c_lo1) & _M16) * 65536 + lo * c_hi0 + ((lo * c_hi1) & _M16) * 65536
-    return (carry + cross) & _M32, low & _M32
-
-
-def shuffle(rng: Any, items: list[Any]) -> None:
-    """``rng.shuffle(items)``: the same permutation and the same generator state afterwards."""
-    if type(rng) is not Rng:  # a search's own generator (determinize) shuffles by its own rules
-        rng.shuffle(items)
-        return
-    state: int = rng.state
-    s_hi: i64 = state >> 32
-    s_lo: i64 = state & _M32
-    i: i64 = len(items) - 1
-    while i > 0:
-        n: i64 = i + 1
-        # Rng.below(n) rejects x >= 2**64 - (2**64 % n); with n < 2**32 that is only ever
-        # the top word hi == 2**32 - 1 with lo >= 2**32 - (2**64 % n).
-        wrap: i64 = (((_M32 % n) + 1) % n * (((_M32 % n) + 1) % n)) % n  # 2**64 % n
-        while True:
-            # state += golden ratio (mod 2**64)
-            s_lo += _G_LO
-            s_hi = (s_hi + _G_HI + (s_lo >> 32)) & _M32
-            s_lo &= _M32
-            # z = mix(state)
-            z_hi, z_lo = s_hi, s_lo
-            z_lo ^= ((z_lo >> 30) | (z_hi << 2)) & _M32  # z ^= z >> 30
-            z_hi ^= z_hi >> 30
-            z_hi, z_lo = _times(z_hi, z_lo, _A_HI1, _A_HI0, _A_LO1, _A_LO0)
-            z_lo ^= ((z_lo >> 27) | (z_hi << 5)) & _M32  # z ^= z >> 27
-            z_hi ^= z_hi >> 27
-            z_hi, z_lo = _times(z_hi, z_lo, _B_HI1, _B_HI0, _B_LO1, _B_LO0)
-            z_lo ^= ((z_lo >> 31) | (z_hi << 1)) & _M32  # z ^= z >> 31
-            z_hi ^= z_hi >> 31
-            if z_hi != _M32 or wrap == 0 or z_lo < _M32 + 1 - wrap:
-                break
-        # z % n, with 2**32 % n folded in
-        j = ((z_hi % n) * ((_M32 % n + 1) % n) + z_lo) % n
-        items[i], items[j] = items[j], items[i]
-        i -= 1
-    hi: int = s_hi  # back to unbounded ints before shifting
-    lo: int = s_lo
-    rng.state = (hi << 32) | lo
