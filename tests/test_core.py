@@ -32,7 +32,7 @@ from parlor.core import (
     replay_iter,
     save_record,
 )
-from parlor.core.options import options_from_json, parse_option_text
+from parlor.core.options import describe_options, options_from_json, parse_option_text
 from parlor.games.mamma_mia import Draw, NoOrder, PlayOrder, PlayToppings, SkipToppings
 from parlor.games.mamma_mia.data import ORDERS
 
@@ -527,3 +527,46 @@ def test_rng_shuffle_near_the_top_of_the_range_rejects_like_below():
         _plain_shuffle(reference, a)
         fast.shuffle(b)
         assert a == b and fast.state == reference.state
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_states_survive_pickling_with_their_options(name):
+    """The server hands states to its bot worker processes pickled: a state (and the options
+    the rules keep decoded beside it) must come back the same and play on the same."""
+    import pickle
+
+    game = games.get(name)
+    rnd = random.Random(5)
+    for options in (None, _some_non_default_options(game)):
+        state = game.new_game(game.min_players + 1, 9, options)
+        for _ in range(15):
+            if state.is_over:
+                break
+            seat = state.to_move[0]
+            state.apply(seat, rnd.choice(state.legal_actions(seat)))
+        copy_ = pickle.loads(pickle.dumps(state))
+        assert copy_.to_json() == state.to_json()
+        while not state.is_over:
+            seat = state.to_move[0]
+            legal = state.legal_actions(seat)
+            assert copy_.legal_actions(seat) == legal
+            action = rnd.choice(legal)
+            assert copy_.apply(seat, action) == state.apply(seat, action)
+        assert copy_.result() == state.result()
+
+
+def _some_non_default_options(game):
+    """Options with every bool flipped that the player count and rules accept (one at a time)."""
+    from parlor.core import ParlorError
+
+    chosen = {}
+    for entry in describe_options(game.Options):
+        if entry["type"] != "bool" or entry["view_only"]:
+            continue
+        trial = {**chosen, entry["name"]: not entry["default"]}
+        try:
+            game.new_game(game.min_players + 1, 1, trial)
+        except ParlorError:
+            continue
+        chosen = trial
+    return chosen

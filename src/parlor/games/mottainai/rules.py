@@ -117,7 +117,11 @@ class RuleOptions:
     attribute lookup (a few per move). Made with the state; clones share it (options never
     change during a game). Options read only at setup or scoring stay on ``s.options``."""
 
-    def __init__(self, options: Any) -> None:
+    def __init__(self, options: Any = None) -> None:
+        if options is None:  # unpickling makes an empty one first, then sets the fields
+            from .options import Options
+
+            options = Options()
         self.team_play: bool = options.team_play
         self.return_order: str = options.return_order
         self.deck_out_trigger: str = options.deck_out_trigger
