@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from .conftest import Server
-from .test_browser import DESKTOP, PHONE, Seat, check_no_private
+from .test_browser import DESKTOP, LANGS, PHONE, Seat, check_no_private
 
 PICKS = ".board .pickable, .pick-chips .chip:not([disabled])"
 
@@ -184,6 +184,34 @@ def test_sweetness_by_dragging_one_sweet_onto_another(server: Server, browser: A
         placed = [p for p in placed if p]
         assert placed, "the placement was not played"
         assert [placed[-1][k] for k in kinds] == after, (placed[-1], kinds, after)
+        assert not seat.errors, seat.errors
+    finally:
+        seat.close()
+
+
+def test_the_sweetness_picker_fits_its_panel_in_every_language(server: Server, browser: Any) -> None:
+    """Long sweet names (Czech: "Broskvová buchta dlouhověkosti") shrink in the picker; they once
+    widened it past the turn panel, hiding the value buttons and the confirm button off-screen."""
+    seats = [{"kind": "human", "name": "Eva"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    table = server.create("sweet-nose", 3, seats)
+    seat = Seat(browser, server.url(table["seats"][0]["join_path"]), viewport=DESKTOP)
+    page = seat.page
+    try:
+        page.wait_for_selector("#sweetness-picker")
+        for lang in LANGS:
+            page.select_option("#lang", lang)
+            page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+            for size in (DESKTOP, PHONE):
+                page.set_viewport_size(size)
+                page.wait_for_timeout(100)
+                width = page.evaluate("document.documentElement.scrollWidth")
+                assert width <= size["width"] + 1, f"{lang} {size}: the page is {width}px wide"
+                panel = page.locator("#moves").bounding_box()
+                for box in (
+                    page.locator("#sweetness-picker button.value").last.bounding_box(),
+                    page.locator("#assign-confirm").bounding_box(),
+                ):
+                    assert box["x"] + box["width"] <= panel["x"] + panel["width"] + 1, (lang, size, box, panel)
         assert not seat.errors, seat.errors
     finally:
         seat.close()

@@ -289,7 +289,7 @@ export default {
           { class: "assign-row", "data-kind": k, "data-key": k },
           h(
             "span",
-            { class: "assign-sweet", "data-drag": k, title: ctx.t("sn.assign_drag"), onpointerdown: grab(i), onpointermove: move, onpointerup: drop, onpointercancel: cancelDrag },
+            { class: "assign-sweet", "data-drag": k, title: `${sweet(ctx, k)} ×${held[k]}: ${ctx.t("sn.assign_drag")}`, onpointerdown: grab(i), onpointermove: move, onpointerup: drop, onpointercancel: cancelDrag },
             h("span", { class: "grip", "aria-hidden": "true" }, "⠿"),
             sweetIcon(k, 22),
             h("span", {}, sweet(ctx, k)),
