@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from parlor.core.errors import ParlorError
-
 from .data import DECKS, KINDS, MAMMA_MIA_CARD, NUM_KINDS, ORDER_BASE, ORDERS
 
 if TYPE_CHECKING:
@@ -84,8 +82,6 @@ def view(state: "MammaMiaState", seat: int | None, recall: bool = False) -> dict
     (this round's oven plays and the leftovers), as a bot with perfect recall would."""
     from .rules import JOKER, OVER, RAREST, STEP_NAMES, TOP_UP
 
-    if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
-        raise ParlorError(f"no seat {seat!r} at this table of {state.players}")
     phase = "over" if state.step == OVER else ("oven" if state.step in (JOKER, RAREST, TOP_UP) else "turn")
     in_phase_two = state.opener >= 0
     remaining = state.oven[state.reveal :] if in_phase_two else state.oven

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from parlor.core.errors import ParlorError
-
 from .data import KINDS, PLAYER_COLOURS, ROUNDS, TILES
 
 if TYPE_CHECKING:
@@ -71,8 +69,6 @@ def view(state: "SweetNoseState", seat: int | None, recall: bool = False) -> dic
     """What ``seat`` (``None``: a spectator) sees now."""
     from .rules import ASSIGN, EXCHANGE, OVER, SHOP, STEP_NAMES
 
-    if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
-        raise ParlorError(f"no seat {seat!r} at this table of {state.players}")
     options = state.options
     in_shop = state.tiles_in_shop()
     out: dict[str, Any] = {
