@@ -277,6 +277,9 @@ def test_mottainai_screenshots_in_every_language(server: Server, browser: Any, s
                 assert not found, f"the {lang} log names {found and found.group(0)!r} in English:\n{log}"
             for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
                 seat.page.set_viewport_size(size)
+                # A card still sliding in from where it stood in the other layout may overhang for
+                # a moment (a bot's move drawn just before the resize): measure the settled page.
+                seat.page.wait_for_function("document.getAnimations().length === 0")
                 # Nothing wider than the screen (the page scrolls down, never sideways).
                 width = seat.page.evaluate("document.documentElement.scrollWidth")
                 assert width <= size["width"] + 1, f"{lang} {name}: the page is {width}px wide"

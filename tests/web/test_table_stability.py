@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import Server
-from .test_browser import DESKTOP, Seat, click_one
+from .test_browser import DESKTOP, PHONE, Seat, click_one
 
 
 def test_scroll_focus_and_open_card_survive_moves(server: Server, browser: Any) -> None:
@@ -143,3 +143,51 @@ def test_cards_slide_to_their_new_place_unless_the_reader_prefers_less_motion(
         assert not seat.errors, seat.errors
     finally:
         seat.close()
+
+
+FIT = """(el) => {
+  const r = (x) => x.getBoundingClientRect();
+  const text = el.closest('.mt-card').querySelector(':scope > .mt-effect');
+  const shown = getComputedStyle(text).display !== 'none';
+  const t = r(text), area = r(document.querySelector('.area-board'));
+  const log = document.querySelector('.area-log');
+  const l = log ? r(log) : null;
+  const overLog = !!l && t.left < l.right && t.right > l.left && t.top < l.bottom && t.bottom > l.top;
+  return {shown, inside: t.left >= area.left - 1 && t.right <= area.right + 1 &&
+                         t.right <= document.documentElement.clientWidth + 1, overLog};
+}"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_an_opened_card_text_stays_on_the_board(server: Server, browser: Any, viewport: dict[str, int]) -> None:
+    """A card's text hangs from its card; at the board's right edge (or bottom) it is moved back inside the
+    board, never over the log and its buttons (the "new lines" marker was unclickable under one)."""
+    table = server.create(
+        "mottainai", 3, [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    )
+    player = Seat(browser, server.url(table["seats"][0]["join_path"]), viewport=viewport)
+    rng = random.Random(3)
+    try:
+        for _ in range(6):
+            click_one(player, rng)
+        page = player.page
+        page.wait_for_function("document.body.dataset.yourTurn === '1' || document.body.dataset.over === '1'")
+        infos = page.locator(".area-board .mt-card:not(.big) > .card-info")
+        count = infos.count()
+        assert count >= 8, count
+        for i in range(count):
+            info = infos.nth(i)
+            info.scroll_into_view_if_needed()
+            info.click()
+            opened = info.evaluate(FIT)
+            assert opened == {"shown": True, "inside": True, "overLog": False}, (i, opened)
+            info.click()  # closed again
+            assert info.evaluate(FIT)["shown"] is False or info.evaluate("e => e.matches(':hover')"), i
+        # Hovering shows the text too, fitted the same way.
+        last = infos.nth(count - 1)
+        last.scroll_into_view_if_needed()
+        last.hover()
+        assert last.evaluate(FIT) == {"shown": True, "inside": True, "overLog": False}
+        assert not player.errors
+    finally:
+        player.close()

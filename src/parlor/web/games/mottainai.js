@@ -7,6 +7,7 @@
 import { h } from "../js/dom.js";
 import { effectNow, loadCardTexts, nameNow } from "../js/card_text.js";
 import { currentLang, setCardNamer } from "../js/i18n.js";
+import { fitPopovers } from "../js/popover.js";
 import { CARDS } from "./mottainai_cards.js";
 
 // The page's language is known before a game module is loaded: have its card texts ready for the
@@ -99,7 +100,10 @@ function toggleOpen(ev, id) {
   const card = ev.currentTarget.closest(".mt-card");
   if (openCards.has(id)) openCards.delete(id);
   else openCards.add(id);
-  for (const el of document.querySelectorAll(`.mt-card[data-card="${id}"]`)) el.classList.toggle("open", openCards.has(id));
+  for (const el of document.querySelectorAll(`.mt-card[data-card="${id}"]`)) {
+    el.classList.toggle("open", openCards.has(id));
+    fitPopovers(el);
+  }
   if (card) card.setAttribute("aria-expanded", openCards.has(id) ? "true" : "false");
 }
 
@@ -125,7 +129,7 @@ function cardFace(ctx, id, opts = {}) {
     h("span", { class: "mt-meta" }, h("span", { class: "mt-mat" }, mat(ctx, c.material)), h("b", { class: "mt-val" }, String(c.value))),
     opts.big ? h("span", { class: "mt-role" }, role(ctx, ROLE_OF[c.material])) : null,
     opts.big ? null : h("span", { class: "card-info", role: "button", tabindex: "0", "aria-label": ctx.t("mt.card_text"), onclick: (e) => toggleOpen(e, id) }, "i"),
-    h("span", { class: `mt-effect${opts.big ? " shown" : ""}` }, effect),
+    h("span", { class: `mt-effect${opts.big ? " shown" : " popover"}` }, effect),
   );
 }
 

@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { eventLines, loadRenderer, resultTable } from "./game_ui.js";
 import { chatList } from "./chat.js";
+import { fitPopovers, watchPopovers } from "./popover.js";
 import generic from "../games/generic.js";
 
 const app = document.getElementById("app");
@@ -227,6 +228,7 @@ function render() {
   while (layout.lastChild && layout.lastChild !== statusBox) layout.lastChild.remove();
   const parts = [renderStatus(step), h("div", { class: "area-board" }, board), h("div", { class: "area-log" }, renderLog(step), renderChat())];
   layout.append(...parts.filter(Boolean));
+  fitPopovers(layout);
 }
 
 document.addEventListener("keydown", (ev) => {
@@ -238,6 +240,7 @@ document.addEventListener("keydown", (ev) => {
 });
 
 async function main() {
+  watchPopovers();
   await loadLang();
   document.getElementById("lang-slot").replaceChildren(languagePicker(() => render()));
   try {

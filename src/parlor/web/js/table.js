@@ -3,6 +3,7 @@
 import { h } from "./dom.js";
 import { currentLang, languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { patch, setMotion } from "./patch.js";
+import { fitPopovers, watchPopovers } from "./popover.js";
 import { decorate, describe, offBoard, options, prune } from "./picks.js";
 import generic from "../games/generic.js";
 import { eventLines as eventLinesOf, loadRenderer, resultTable } from "./game_ui.js";
@@ -688,6 +689,7 @@ function render() {
     ),
     h("div", { id: "announce", class: "sr-only", "aria-live": "assertive", "data-keep": "" }),
   ]);
+  fitPopovers(app);
   updateLog();
   noticeTurn(gameTitle);
   const version = st.frame.version;
@@ -706,6 +708,7 @@ function render() {
 }
 
 async function main() {
+  watchPopovers();
   await loadLang();
   if (claimCode && !(await claimSeat())) {
     render();
