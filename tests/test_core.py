@@ -86,9 +86,10 @@ def test_rng_below_range_and_uniformity():
     big = 3 * 2**62
     low = sum(rng.below(big) < 2**62 for _ in range(30_000))
     assert abs(low - 10_000) < 600
-    for bad in (0, -1):
+    for bad in (0, -1, 2**64 + 1):  # above 2**64 no 64-bit draw could be taken
         with pytest.raises(ValueError):
             rng.below(bad)
+    assert 0 <= rng.below(2**64) < 2**64
     floats = [rng.random() for _ in range(10_000)]
     assert all(0.0 <= x < 1.0 for x in floats)
     assert 0.48 < sum(floats) / len(floats) < 0.52
@@ -496,11 +497,48 @@ def test_default_options_are_shared_per_player_count_and_equal_a_fresh_parse():
             game.default_options(game.max_players + 1)
 
 
+def _plain_below(rng, n):
+    """``Rng.below``'s definition on 64-bit draws: reject the top band that would bias ``x % n``."""
+    mask = 2**64 - 1
+    limit = mask - (mask + 1) % n
+    while True:
+        x = rng.next64()
+        if x <= limit:
+            return x % n
+
+
 def _plain_shuffle(rng, items):
     """Fisher-Yates over ``below``, the definition ``Rng.shuffle`` computes in 32-bit halves."""
     for i in range(len(items) - 1, 0, -1):
-        j = rng.below(i + 1)
+        j = _plain_below(rng, i + 1)
         items[i], items[j] = items[j], items[i]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**64 - 1),
+    bounds=st.lists(
+        st.one_of(st.integers(1, 64), st.integers(1, 2**32 - 1), st.integers(2**32 - 1000, 2**64)), max_size=20
+    ),
+)
+def test_rng_below_in_machine_words_draws_like_its_definition(seed, bounds):
+    from parlor.core import Rng
+
+    reference, fast = Rng(state=seed), Rng(state=seed)
+    for n in bounds:
+        assert fast.below(n) == _plain_below(reference, n)
+        assert fast.state == reference.state
+
+
+def test_rng_below_near_the_top_of_the_range_rejects_like_its_definition():
+    from parlor.core import Rng
+
+    # Bounds with a wide rejected band (2**64 % n large) and states whose next draw is near 2**64.
+    for state in (2**64 - 1, 2**64 - 0x9E3779B97F4A7C15, 2**63, 0):
+        for n in (3, 7, 1000, 2**31 + 1, 2**32 - 1, 3 * 2**30):
+            reference, fast = Rng(state=state), Rng(state=state)
+            assert [fast.below(n) for _ in range(50)] == [_plain_below(reference, n) for _ in range(50)]
+            assert fast.state == reference.state
 
 
 @settings(max_examples=300, deadline=None)

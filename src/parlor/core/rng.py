@@ -61,6 +61,38 @@ def _times(hi: i64, lo: i64, c_hi1: i64, c_hi0: i64, c_lo1: i64, c_lo0: i64) -> 
     return (carry + cross) & _M32, low & _M32
 
 
+def _step(s_hi: i64, s_lo: i64) -> tuple[i64, i64, i64, i64]:
+    """One SplitMix64 draw in halves: the next state ``(s_hi, s_lo)`` and its output ``(z_hi, z_lo)``."""
+    # state += golden ratio (mod 2**64)
+    s_lo += _G_LO
+    s_hi = (s_hi + _G_HI + (s_lo >> 32)) & _M32
+    s_lo &= _M32
+    # z = mix(state)
+    z_hi, z_lo = s_hi, s_lo
+    z_lo ^= ((z_lo >> 30) | (z_hi << 2)) & _M32  # z ^= z >> 30
+    z_hi ^= z_hi >> 30
+    z_hi, z_lo = _times(z_hi, z_lo, _A_HI1, _A_HI0, _A_LO1, _A_LO0)
+    z_lo ^= ((z_lo >> 27) | (z_hi << 5)) & _M32  # z ^= z >> 27
+    z_hi ^= z_hi >> 27
+    z_hi, z_lo = _times(z_hi, z_lo, _B_HI1, _B_HI0, _B_LO1, _B_LO0)
+    z_lo ^= ((z_lo >> 31) | (z_hi << 1)) & _M32  # z ^= z >> 31
+    z_hi ^= z_hi >> 31
+    return s_hi, s_lo, z_hi, z_lo
+
+
+def _below_halves(s_hi: i64, s_lo: i64, n: i64) -> tuple[i64, i64, i64]:
+    """``Rng.below(n)`` for ``0 < n < 2**32`` from the state in halves: the next state and the draw."""
+    # Rng.below(n) rejects x >= 2**64 - (2**64 % n); with n < 2**32 that is only ever the top
+    # word hi == 2**32 - 1 with lo >= 2**32 - (2**64 % n).
+    wrap: i64 = (((_M32 % n) + 1) % n * (((_M32 % n) + 1) % n)) % n  # 2**64 % n
+    while True:
+        s_hi, s_lo, z_hi, z_lo = _step(s_hi, s_lo)
+        if z_hi != _M32 or wrap == 0 or z_lo < _M32 + 1 - wrap:
+            break
+    # z % n, with 2**32 % n folded in
+    return s_hi, s_lo, ((z_hi % n) * ((_M32 % n + 1) % n) + z_lo) % n
+
+
 def _mix(z: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -91,8 +123,15 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` (rejection sampling: no modulo bias)."""
-        if n <= 0:
-            raise ValueError("below() needs a positive bound")
+        if n <= 0 or n > _MASK + 1:  # above 2**64 every draw would be rejected: it never returned
+            raise ValueError(f"below() needs a bound in [1, 2**64], got {n}")
+        if n <= _M32:  # every bound a game uses: drawn in machine words, the same number
+            state: int = self.state
+            s_hi, s_lo, j = _below_halves(state >> 32, state & _M32, n)
+            hi: int = s_hi
+            lo: int = s_lo
+            self.state = (hi << 32) | lo
+            return j
         limit = _MASK - (_MASK + 1) % n
         while True:
             x = self.next64()
@@ -110,29 +149,7 @@ class Rng:
         s_lo: i64 = state & _M32
         i: i64 = len(items) - 1
         while i > 0:
-            n: i64 = i + 1
-            # Rng.below(n) rejects x >= 2**64 - (2**64 % n); with n < 2**32 that is only ever
-            # the top word hi == 2**32 - 1 with lo >= 2**32 - (2**64 % n).
-            wrap: i64 = (((_M32 % n) + 1) % n * (((_M32 % n) + 1) % n)) % n  # 2**64 % n
-            while True:
-                # state += golden ratio (mod 2**64)
-                s_lo += _G_LO
-                s_hi = (s_hi + _G_HI + (s_lo >> 32)) & _M32
-                s_lo &= _M32
-                # z = mix(state)
-                z_hi, z_lo = s_hi, s_lo
-                z_lo ^= ((z_lo >> 30) | (z_hi << 2)) & _M32  # z ^= z >> 30
-                z_hi ^= z_hi >> 30
-                z_hi, z_lo = _times(z_hi, z_lo, _A_HI1, _A_HI0, _A_LO1, _A_LO0)
-                z_lo ^= ((z_lo >> 27) | (z_hi << 5)) & _M32  # z ^= z >> 27
-                z_hi ^= z_hi >> 27
-                z_hi, z_lo = _times(z_hi, z_lo, _B_HI1, _B_HI0, _B_LO1, _B_LO0)
-                z_lo ^= ((z_lo >> 31) | (z_hi << 1)) & _M32  # z ^= z >> 31
-                z_hi ^= z_hi >> 31
-                if z_hi != _M32 or wrap == 0 or z_lo < _M32 + 1 - wrap:
-                    break
-            # z % n, with 2**32 % n folded in
-            j = ((z_hi % n) * ((_M32 % n + 1) % n) + z_lo) % n
+            s_hi, s_lo, j = _below_halves(s_hi, s_lo, i + 1)
             items[i], items[j] = items[j], items[i]
             i -= 1
         hi: int = s_hi  # back to unbounded ints before shifting
