@@ -63,44 +63,65 @@ def test_scroll_focus_and_open_card_survive_moves(server: Server, browser: Any) 
 
 def test_a_double_click_never_plays_two_moves(server: Server, browser: Any) -> None:
     """Mamma Mia!'s steps follow each other on the same spot: the second click of a double click
-    (250 ms, then 500 ms apart) lands on the next step's button and must not play it."""
+    (250 ms, then 500 ms apart) lands on the next step's button and must not play it.
+
+    The gap is measured by the page's own clock: on a loaded machine the second click may reach
+    the page much later than asked, and a click a second after the first is a deliberate one
+    (rightly played), so such a try says nothing and is made again on a new table."""
     for gap in (250, 500):
-        table = server.create(
-            "mamma-mia",
-            3,
-            [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}],
-            {"topping_play_required": False},
+        for _attempt in range(4):
+            outcome = _double_click(server, browser, gap)
+            if outcome is not None:
+                break
+        else:
+            pytest.fail(f"the machine never let two clicks through {gap} ms apart")
+
+
+def _double_click(server: Server, browser: Any, gap: int) -> bool | None:
+    table = server.create(
+        "mamma-mia",
+        3,
+        [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}],
+        {"topping_play_required": False},
+    )
+    seat = Seat(browser, server.url(table["seats"][0]["join_path"], guard=None))
+    sent: list[str] = []
+
+    def watch(ws: Any, sent: list[str] = sent) -> None:
+        ws.on("framesent", lambda payload: sent.append(str(payload)))
+
+    try:
+        seat.page.on("websocket", watch)
+        seat.page.reload()
+        seat.page.wait_for_function("document.body.dataset.yourTurn === '1'", timeout=15000)
+        seat.page.wait_for_timeout(600)  # the position has been seen: clicks count
+        seat.page.evaluate(
+            """() => { document.getElementById('move-list').open = true; window.__clickTimes = [];
+                       document.addEventListener('pointerdown',
+                                                 () => window.__clickTimes.push(performance.now()), true); }"""
         )
-        seat = Seat(browser, server.url(table["seats"][0]["join_path"], guard=None))
-        sent: list[str] = []
-
-        def watch(ws: Any, sent: list[str] = sent) -> None:
-            ws.on("framesent", lambda payload: sent.append(str(payload)))
-
-        try:
-            seat.page.on("websocket", watch)
-            seat.page.reload()
-            seat.page.wait_for_function("document.body.dataset.yourTurn === '1'", timeout=15000)
-            seat.page.wait_for_timeout(600)  # the position has been seen: clicks count
-            seat.page.evaluate("document.getElementById('move-list').open = true")
-            seat.page.wait_for_timeout(600)
-            first = seat.page.locator("button.move").first
-            box = first.bounding_box()
-            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-            before = seat.version()
-            seat.page.mouse.click(x, y)
-            seat.page.wait_for_function(f"document.body.dataset.version !== '{before}'")
-            seat.page.wait_for_timeout(max(0, gap - 60))
-            # Under the pointer now: a move button of the next step (the same turn goes on).
-            under = seat.page.evaluate(f"document.elementFromPoint({x}, {y})?.closest('[data-act]') !== null")
-            seat.page.mouse.click(x, y)
-            seat.page.wait_for_timeout(700)
-            actions = [f for f in sent if '"type": "action"' in f or '"type":"action"' in f]
-            assert len(actions) == 1, (gap, under, actions)
-            assert int(seat.page.evaluate("document.body.dataset.ignoredClicks || '0'")) >= (1 if under else 0)
-            assert not seat.errors, seat.errors
-        finally:
-            seat.close()
+        seat.page.wait_for_timeout(600)
+        first = seat.page.locator("button.move").first
+        box = first.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        before = seat.version()
+        seat.page.mouse.click(x, y)
+        seat.page.wait_for_function(f"document.body.dataset.version !== '{before}'")
+        seat.page.wait_for_timeout(max(0, gap - 60))
+        # Under the pointer now: a move button of the next step (the same turn goes on).
+        under = seat.page.evaluate(f"document.elementFromPoint({x}, {y})?.closest('[data-act]') !== null")
+        seat.page.mouse.click(x, y)
+        seat.page.wait_for_timeout(700)
+        times = seat.page.evaluate("window.__clickTimes")
+        if len(times) != 2 or times[1] - times[0] > gap + 300:
+            return None  # not a double click by the page's clock
+        actions = [f for f in sent if '"type": "action"' in f or '"type":"action"' in f]
+        assert len(actions) == 1, (gap, under, actions, times)
+        assert int(seat.page.evaluate("document.body.dataset.ignoredClicks || '0'")) >= (1 if under else 0)
+        assert not seat.errors, seat.errors
+        return True
+    finally:
+        seat.close()
 
 
 COUNT_ANIMATIONS = """
