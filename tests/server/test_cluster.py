@@ -145,3 +145,39 @@ def test_several_processes_are_refused_on_sqlite(tmp_path):
     assert not (tmp_path / "x.db").exists()  # refused before the database was touched
 
 
+
+
+def test_the_relay_closes_its_http_client_at_shutdown():
+    """The relay keeps one pooled HTTP client to the other processes; the lifespan's shutdown closes it."""
+    import asyncio
+
+    from parlor.server.cluster import RelayMiddleware
+
+    async def app(scope, receive, send):  # a minimal ASGI lifespan, as the site's application runs one
+        while True:
+            message = await receive()
+            await send({"type": message["type"] + ".complete"})
+            if message["type"] == "lifespan.shutdown":
+                return
+
+    async def run() -> tuple[bool, bool, list[str]]:
+        relay = RelayMiddleware(app)
+        client = httpx.AsyncClient()
+        relay._client = client
+        inbox: asyncio.Queue = asyncio.Queue()
+        sent: list[str] = []
+
+        async def send(message):
+            sent.append(message["type"])
+
+        task = asyncio.create_task(relay({"type": "lifespan"}, inbox.get, send))
+        await inbox.put({"type": "lifespan.startup"})
+        await asyncio.sleep(0.01)
+        open_after_startup = not client.is_closed
+        await inbox.put({"type": "lifespan.shutdown"})
+        await task
+        return open_after_startup, client.is_closed and relay._client is None, sent
+
+    open_after_startup, closed, sent = asyncio.run(run())
+    assert open_after_startup and closed
+    assert sent == ["lifespan.startup.complete", "lifespan.shutdown.complete"]

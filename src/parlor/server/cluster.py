@@ -223,6 +223,8 @@ class RelayMiddleware:
         self._client: Any = None
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            return await self.app(scope, self._closing_on_shutdown(receive), send)
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
         hub = getattr(scope["app"].state, "hub", None)
@@ -256,6 +258,19 @@ class RelayMiddleware:
             await self._relay_http(scope, receive, send, owner, extra, hub.limits.max_body_bytes)
         else:
             await self._relay_websocket(scope, receive, send, owner, extra)
+
+    def _closing_on_shutdown(self, receive: Any) -> Any:
+        """``receive`` for the lifespan: at shutdown, the relay's HTTP client (its pooled
+        connections to the other processes) is closed before the application shuts down."""
+
+        async def receive_and_close() -> Any:
+            message = await receive()
+            if message.get("type") == "lifespan.shutdown" and self._client is not None:
+                client, self._client = self._client, None
+                await client.aclose()
+            return message
+
+        return receive_and_close
 
     @staticmethod
     def _target(scope: dict[str, Any], scheme: str, owner: str) -> str:
