@@ -43,7 +43,6 @@ from .data import (
     TILES,
     TILES_OF_LEVEL,
     TRAY_SIZE,
-    max_level,
 )
 from .options import Options
 
@@ -88,7 +87,14 @@ OVER: Final = 6
 STEP_NAMES = ("auction", "set_sweetness", "exchange", "change_taste", "declare_ignore_market", "choose_shop", "over")
 
 _TILE_LEVEL: Final[tuple[int, ...]] = tuple(t.level for t in TILES)
+_TILE_ID: Final[tuple[str, ...]] = tuple(t.id for t in TILES)
 _TILE_COUNT: Final = len(TILES)
+# Imported data the per-move code reads, as C statics (an imported name is a dict lookup).
+_KINDS: Final[tuple[str, ...]] = KINDS
+_TRAY_SIZE: Final[int] = TRAY_SIZE
+_ROUNDS: Final[int] = ROUNDS
+# Round score -> the highest shop level it allows (data.max_level), highest threshold first.
+_ELIGIBILITY: Final[tuple[tuple[int, int], ...]] = data.ELIGIBILITY
 
 # The prebuilt actions and action classes the per-move code uses, bound once: in the compiled
 # build a Final name is a C static, ``A.NAME`` a module attribute lookup on every use.
@@ -103,6 +109,7 @@ USE_SEND_BACK: Final = A.SEND_BACK
 USE_REARRANGE: Final = A.REARRANGE
 USE_CHANGE_TASTE: Final[list[Action]] = list(A.CHANGE_TASTE.values())
 USE_IGNORE_MARKET: Final = A.IGNORE_MARKET
+CHOOSE_SHOP: Final = A.CHOOSE_SHOP
 ExchangeWithPlayer: Final = A.ExchangeWithPlayer
 ExchangeWithMarket: Final = A.ExchangeWithMarket
 EndTurn: Final = A.EndTurn
@@ -113,6 +120,11 @@ def public(event_name: str, /, **data: Any) -> RawEvent:
     (``parlor.core.events.raw_public``, compiled with the rules: no Python call per event).
     The parameters' names are no event field's: compiled code binds a keyword to a
     positional-only parameter of the same name instead of to ``data``."""
+    return (event_name, data, None)
+
+
+def public_with(event_name: str, data: dict[str, Any], /) -> RawEvent:
+    """``public`` with fields already in a dict (``**`` is a generic Python call in compiled code)."""
     return (event_name, data, None)
 
 
@@ -149,6 +161,15 @@ class Rulings:
         self.double_trade_short: bool = bool(options.l4_double_trade_short)  # A10
         self.change_taste_on_turn: bool = options.l5_change_taste_timing == "own_turn"  # A11
         self.ignore_market_on_turn: bool = options.l5_ignore_market_timing == "own_turn"  # A12
+        self.ignore_market_at_scoring: bool = options.l5_ignore_market_timing == "scoring"  # A12
+        self.ignore_market_for_all: bool = options.l5_ignore_market_scope == "all"  # A12
+        self.change_taste_at_phase_end: bool = options.l5_change_taste_timing == "phase_end"  # A11
+        self.change_taste_public: bool = bool(options.l5_change_taste_public)
+        self.flat_bonus: bool = options.market_bonus == "flat"  # A1
+        self.tile_use_optional: bool = options.shop_tile_use == "optional"  # A13
+        self.pick_required: bool = bool(options.shop_pick_required)  # A15
+        self.redeal_each_round: bool = bool(options.redeal_each_round)  # A19
+        self.ascension: bool = bool(options.ascension)  # §7.1
 
 
 _RULINGS: dict[Any, Rulings] = {}
@@ -166,12 +187,24 @@ def rulings_for(options: Any) -> Rulings:
 
 def counts_json(counts: Any) -> dict[str, int]:
     """``[0, 2, 0, 1, 0]`` -> ``{"longevity_peach_bun": 2, "zhuangyuan_cake": 1}``."""
-    return {KINDS[k]: n for k, n in enumerate(counts) if n}
+    out: dict[str, int] = {}
+    for k in range(N):
+        n = counts[k]
+        if n:
+            out[_KINDS[k]] = n
+    return out
 
 
 def values_json(values: tuple[int, ...]) -> dict[str, int]:
-    """A sweetness assignment as ``{kind: value}``."""
-    return dict(zip(KINDS, values))
+    """A sweetness assignment as ``{kind: value}`` (a fresh dict: an event's reader may keep it)."""
+    found = _VALUES_JSON.get(values)
+    if found is None:
+        return dict(zip(KINDS, values))
+    return found.copy()
+
+
+# Every assignment's JSON form, made once: copying a small dict is cheaper than zipping.
+_VALUES_JSON: Final[dict[tuple[int, ...], dict[str, int]]] = {v: dict(zip(KINDS, v)) for v in A.PERMUTATIONS}
 
 
 class SweetNoseState(State):
@@ -267,8 +300,9 @@ class SweetNoseState(State):
         return self.bowls[base : base + N]
 
     def tray_size(self, seat: int) -> int:
-        base = seat * N
-        return sum(self.trays[base : base + N])
+        t = self.trays
+        b: i64 = seat * N
+        return t[b] + t[b + 1] + t[b + 2] + t[b + 3] + t[b + 4]
 
     def held_sweets(self, seat: int) -> list[int]:
         base = seat * N
@@ -279,6 +313,18 @@ class SweetNoseState(State):
         """The kinds in ``seat``'s tray as a bitmask (bit k set: it holds a sweet of kind k)."""
         t = self.trays
         b: i64 = seat * N  # a native index: compiled code reads the list without boxing it
+        return (
+            (1 if t[b] else 0)
+            | (2 if t[b + 1] else 0)
+            | (4 if t[b + 2] else 0)
+            | (8 if t[b + 3] else 0)
+            | (16 if t[b + 4] else 0)
+        )
+
+    def bowl_mask(self, seat: int) -> int:
+        """The kinds in ``seat``'s bowl, as a bitmask."""
+        t = self.bowls
+        b: i64 = seat * N
         return (
             (1 if t[b] else 0)
             | (2 if t[b + 1] else 0)
@@ -305,11 +351,16 @@ class SweetNoseState(State):
             yield (seat + i) % self.players
 
     def tiles_in_shop(self) -> list[int]:
+        taken = self.taken_tiles()
+        return [t for t in range(_TILE_COUNT) if not taken >> t & 1]
+
+    def taken_tiles(self) -> int:
+        """The tiles in front of players, as a bitmask of tile indices."""
         taken = 0
         for t in self.held:
             if t != _NO_TILE:
                 taken |= 1 << t
-        return [t for t in range(_TILE_COUNT) if not taken >> t & 1]
+        return taken
 
     def holder_of(self, tile: int) -> int:
         return self.held.index(tile) if tile in self.held else -1
@@ -382,7 +433,7 @@ class SweetNoseState(State):
     # ================================================================== a round (§4)
     def start_round(self, events: list[RawEvent]) -> None:
         self.round += 1
-        if self.round > 1 and self.options.redeal_each_round:  # A19
+        if self.round > 1 and self.rulings.redeal_each_round:  # A19
             deal_sweets(self)
             events.append(
                 public(
@@ -398,7 +449,7 @@ class SweetNoseState(State):
         self.exchanged = False
         self.step = ASSIGN
         self.to_move = tuple(range(self.players))
-        rounds = None if self.options.ascension else ROUNDS
+        rounds = None if self.rulings.ascension else _ROUNDS
         events.append(public("round_started", round=self.round, rounds=rounds, start_player=self.start_player))
 
     # ---- phase 1: set sweetness (§4.1), simultaneous and secret
@@ -406,7 +457,7 @@ class SweetNoseState(State):
         cards = list(self.sweetness)
         cards[seat] = values
         self.sweetness = tuple(cards)
-        self.to_move = tuple(s for s in self.to_move if s != seat)
+        self.to_move = tuple([s for s in self.to_move if s != seat])
         events = [
             public("sweetness_set", seat=seat),
             private(seat, "sweetness_chosen", seat=seat, values=values_json(values)),
@@ -523,7 +574,7 @@ class SweetNoseState(State):
         """A: their tray -> my bowl, my tray -> their bowl; the kinds differ."""
         move_between(self, target, take, seat, give, kind_rule="different")
         self.exchanged = True
-        events = [public("exchanged_with_player", seat=seat, target=target, took=KINDS[take], gave=KINDS[give])]
+        events = [public("exchanged_with_player", seat=seat, target=target, took=_KINDS[take], gave=_KINDS[give])]
         self.after_action(events)
         return events
 
@@ -534,7 +585,7 @@ class SweetNoseState(State):
         self.market[give] += 1
         self.market[take] -= 1
         (self.bowls if into_bowl else self.trays)[base + take] += 1
-        return [public("exchanged_with_market", seat=seat, gave=KINDS[give], took=KINDS[take], into_bowl=into_bowl)]
+        return [public("exchanged_with_market", seat=seat, gave=_KINDS[give], took=_KINDS[take], into_bowl=into_bowl)]
 
     def exchange_b(self, seat: int, give: int, take: int) -> list[RawEvent]:
         events = self.exchange_with_market(seat, give, take)
@@ -544,7 +595,42 @@ class SweetNoseState(State):
 
     # ---- the shop action (§5): when a held tile may be used, and how
     def tile_usable(self, seat: int) -> bool:
-        return self.held[seat] != _NO_TILE and len(self.tile_uses(seat)) > 0
+        """Has ``tile_uses(seat)`` any action? Answered from the kinds each tray and bowl holds,
+        without listing them (it runs after every action; test_move_generator checks it)."""
+        tile = self.held[seat]
+        if tile == _NO_TILE:
+            return False
+        rulings = self.rulings
+        if tile == STASH:  # a sweet in my tray
+            return self.tray_mask(seat) != 0
+        if tile == TAKE_BACK:  # a sweet in my bowl
+            return self.bowl_mask(seat) != 0
+        if tile == CHANGE_TASTE:
+            return rulings.change_taste_on_turn  # A11
+        if tile == IGNORE_MARKET:
+            return rulings.ignore_market_on_turn  # A12
+        if tile == MARKET_TO_BOWL:
+            if self.exchanged and rulings.market_to_bowl_modifies:  # A9
+                return False
+            return _differ(self.tray_mask(seat), self.market_mask())
+        if tile == REARRANGE:  # a bowl sweet for a tray sweet of another kind
+            return _differ(self.bowl_mask(seat), self.tray_mask(seat))
+        if tile == DOUBLE_TRADE:
+            return self.double_trade_possible(seat)
+        n = self.players
+        if tile == TWIN_TRADE:  # any kinds, or one kind both trays hold (A8)
+            mine = self.tray_mask(seat)
+            for i in range(1, n):
+                theirs = self.tray_mask((seat + i) % n)
+                if (mine & theirs if rulings.twin_same_kind else mine and theirs) != 0:
+                    return True
+            return False
+        if tile == BOWL_SWAP:  # my bowl's sweet for another kind in another bowl
+            mine = self.bowl_mask(seat)
+            return any(_differ(mine, self.bowl_mask((seat + i) % n)) for i in range(1, n))
+        if tile == SEND_BACK:  # a sweet in another bowl
+            return any(self.bowl_mask((seat + i) % n) for i in range(1, n))
+        return len(self.tile_uses(seat)) > 0
 
     def tile_uses(self, seat: int) -> list[Action]:
         """Every legal use of ``seat``'s held tile on its own turn in phase 2."""
@@ -615,29 +701,40 @@ class SweetNoseState(State):
         """Two of my tray's sweets for two of another tray's (A10: one for one, trays of one).
 
         By group index (``A.GROUPS``: the 15 pairs, then the 5 singles): each tray's groups
-        are a bitmask, and the trades for one given group and a mask of groups to take are
-        listed once (``_double_trade_row``).
+        are a bitmask (``double_trade_groups``), the trades a table by target and groups.
         """
-        trays, base, n = self.trays, seat * N, self.players
-        my_size = trays[base] + trays[base + 1] + trays[base + 2] + trays[base + 3] + trays[base + 4]
-        my_pairs = _PAIRS_HELD[self.pair_signature(seat)]
-        my_singles = self.tray_mask(seat)
         out: list[Action] = []
+        n = self.players
         for i in range(1, n):
             target = (seat + i) % n
-            tbase = target * N
-            their_size = trays[tbase] + trays[tbase + 1] + trays[tbase + 2] + trays[tbase + 3] + trays[tbase + 4]
-            size = min(my_size, their_size)
-            if size >= 2:
-                first, count, gives, takes = 0, _PAIR_COUNT, my_pairs, _PAIRS_HELD[self.pair_signature(target)]
-            elif size == 1 and self.rulings.double_trade_short:  # A10
-                first, count, gives, takes = _PAIR_COUNT, N, my_singles, self.tray_mask(target)
-            else:
-                continue
+            first, count, gives, takes = self.double_trade_groups(seat, target)
+            trades = _DOUBLE_TRADE[target]
             for g in range(count):
                 if gives >> g & 1:
-                    out += _double_trade_row(target, first, g, takes, count)
+                    row = trades[first + g]
+                    for t in range(count):
+                        if takes >> t & 1 and t != g:
+                            out.append(row[first + t])
         return out
+
+    def double_trade_possible(self, seat: int) -> bool:
+        """Is ``double_trades(seat)`` non-empty? (A group to give and a different one to take.)"""
+        n = self.players
+        for i in range(1, n):
+            _, _, gives, takes = self.double_trade_groups(seat, (seat + i) % n)
+            if _differ(gives, takes):
+                return True
+        return False
+
+    def double_trade_groups(self, seat: int, target: int) -> tuple[int, int, int, int]:
+        """(first group index, group count, groups I can give, groups they can give) for a double
+        trade with ``target``: pairs if both trays hold two, singles with A10 and a tray of one."""
+        size = min(self.tray_size(seat), self.tray_size(target))
+        if size >= 2:
+            return 0, _PAIR_COUNT, _PAIRS_HELD[self.pair_signature(seat)], _PAIRS_HELD[self.pair_signature(target)]
+        if size == 1 and self.rulings.double_trade_short:  # A10
+            return _PAIR_COUNT, N, self.tray_mask(seat), self.tray_mask(target)
+        return 0, 0, 0, 0
 
     def pair_signature(self, seat: int) -> int:
         """``seat``'s tray as ``sum(min(count, 2) * 3**kind)``: all that says which pairs it holds."""
@@ -651,7 +748,9 @@ class SweetNoseState(State):
         self._set_held(seat, NO_TILE)
         self.spent = (*self.spent, tile)
         self.idle_turns = 0
-        events.insert(0, public("shop_used", seat=seat, tile=TILES[tile].id, **detail))
+        data: dict[str, Any] = {"seat": seat, "tile": _TILE_ID[tile]}
+        data.update(detail)
+        events.insert(0, public_with("shop_used", data))
 
     # The ten abilities (§5), one function each.
     def stash(self, seat: int, kind: int) -> list[RawEvent]:
@@ -660,7 +759,7 @@ class SweetNoseState(State):
         self.trays[base + kind] -= 1
         self.bowls[base + kind] += 1
         events: list[RawEvent] = []
-        self.use_tile(seat, STASH, {"kind": KINDS[kind]}, events)
+        self.use_tile(seat, STASH, {"kind": _KINDS[kind]}, events)
         return events
 
     def twin_trade(self, seat: int, target: int, take: int, give: int) -> list[RawEvent]:
@@ -668,7 +767,7 @@ class SweetNoseState(State):
         rule = "same" if self.rulings.twin_same_kind else "any"
         move_between(self, target, take, seat, give, kind_rule=rule)
         events: list[RawEvent] = []
-        self.use_tile(seat, TWIN_TRADE, {"target": target, "took": KINDS[take], "gave": KINDS[give]}, events)
+        self.use_tile(seat, TWIN_TRADE, {"target": target, "took": _KINDS[take], "gave": _KINDS[give]}, events)
         return events
 
     def take_back(self, seat: int, kind: int) -> list[RawEvent]:
@@ -677,7 +776,7 @@ class SweetNoseState(State):
         self.bowls[base + kind] -= 1
         self.trays[base + kind] += 1
         events: list[RawEvent] = []
-        self.use_tile(seat, TAKE_BACK, {"kind": KINDS[kind]}, events)
+        self.use_tile(seat, TAKE_BACK, {"kind": _KINDS[kind]}, events)
         return events
 
     def market_to_bowl(self, seat: int, give: int, take: int) -> list[RawEvent]:
@@ -685,7 +784,7 @@ class SweetNoseState(State):
         events = self.exchange_with_market(seat, give, take, into_bowl=True)
         if self.rulings.market_to_bowl_modifies:
             self.exchanged = True
-        self.use_tile(seat, MARKET_TO_BOWL, {"gave": KINDS[give], "took": KINDS[take]}, events)
+        self.use_tile(seat, MARKET_TO_BOWL, {"gave": _KINDS[give], "took": _KINDS[take]}, events)
         return events
 
     def bowl_swap(self, seat: int, target: int, give: int, take: int) -> list[RawEvent]:
@@ -696,7 +795,7 @@ class SweetNoseState(State):
         self.bowls[theirs + take] -= 1
         self.bowls[mine + take] += 1
         events: list[RawEvent] = []
-        self.use_tile(seat, BOWL_SWAP, {"target": target, "gave": KINDS[give], "took": KINDS[take]}, events)
+        self.use_tile(seat, BOWL_SWAP, {"target": target, "gave": _KINDS[give], "took": _KINDS[take]}, events)
         return events
 
     def send_back(self, seat: int, target: int, kind: int) -> list[RawEvent]:
@@ -705,7 +804,7 @@ class SweetNoseState(State):
         self.bowls[base + kind] -= 1
         self.trays[base + kind] += 1
         events: list[RawEvent] = []
-        self.use_tile(seat, SEND_BACK, {"target": target, "kind": KINDS[kind]}, events)
+        self.use_tile(seat, SEND_BACK, {"target": target, "kind": _KINDS[kind]}, events)
         return events
 
     def rearrange(self, seat: int, from_bowl: int, from_tray: int) -> list[RawEvent]:
@@ -716,7 +815,7 @@ class SweetNoseState(State):
         self.trays[base + from_tray] -= 1
         self.bowls[base + from_tray] += 1
         events: list[RawEvent] = []
-        self.use_tile(seat, REARRANGE, {"from_bowl": KINDS[from_bowl], "from_tray": KINDS[from_tray]}, events)
+        self.use_tile(seat, REARRANGE, {"from_bowl": _KINDS[from_bowl], "from_tray": _KINDS[from_tray]}, events)
         return events
 
     def double_trade(self, seat: int, target: int, give: tuple[int, ...], take: tuple[int, ...]) -> list[RawEvent]:
@@ -729,7 +828,7 @@ class SweetNoseState(State):
             self.trays[theirs + k] -= 1
             self.trays[mine + k] += 1
         events: list[RawEvent] = []
-        detail = {"target": target, "gave": [KINDS[k] for k in give], "took": [KINDS[k] for k in take]}
+        detail = {"target": target, "gave": [_KINDS[k] for k in give], "took": [_KINDS[k] for k in take]}
         self.use_tile(seat, DOUBLE_TRADE, detail, events)
         return events
 
@@ -740,9 +839,9 @@ class SweetNoseState(State):
         cards = list(self.sweetness)
         cards[seat] = tuple(values)
         self.sweetness = tuple(cards)
-        kinds = [KINDS[first], KINDS[second]]
+        kinds = [_KINDS[first], _KINDS[second]]
         events: list[RawEvent] = []
-        if self.options.l5_change_taste_public:
+        if self.rulings.change_taste_public:
             self.swaps = (*self.swaps, (seat, first, second))
             self.use_tile(seat, CHANGE_TASTE, {"kinds": kinds}, events)
         else:
@@ -763,7 +862,7 @@ class SweetNoseState(State):
     def end_exchange_phase(self, reason: str, events: list[RawEvent]) -> None:
         events.append(public("exchange_phase_ended", reason=reason, turns=self.phase_turns))
         self.exchanged = False
-        if self.options.l5_change_taste_timing == "phase_end" and self.ask_deferred(TASTE, CHANGE_TASTE, -1):
+        if self.rulings.change_taste_at_phase_end and self.ask_deferred(TASTE, CHANGE_TASTE, -1):
             return
         self.score_sweetness(events)
 
@@ -805,7 +904,7 @@ class SweetNoseState(State):
     def score_sweetness(self, events: list[RawEvent]) -> None:
         self.revealed = True
         events.append(public("sweetness_revealed", values=[values_json(v) for v in self.sweetness]))
-        if self.options.l5_ignore_market_timing == "scoring" and self.ask_deferred(DECLARE, IGNORE_MARKET, -1):
+        if self.rulings.ignore_market_at_scoring and self.ask_deferred(DECLARE, IGNORE_MARKET, -1):
             return
         self.move_score_markers(events)
 
@@ -820,22 +919,28 @@ class SweetNoseState(State):
 
     def score_by_kind(self, seat: int) -> list[int]:
         """Per kind: (card value + market bonus) x sweets held (tray and bowl)."""
-        if self.options.l5_ignore_market_scope == "all":  # A12
+        rulings = self.rulings
+        if rulings.ignore_market_for_all:  # A12
             no_bonus = any(self.ignoring)
         else:
             no_bonus = self.ignoring[seat]
-        flat = self.options.market_bonus == "flat"  # A1
-        cards, market = self.sweetness[seat], self.market
-        held = self.held_sweets(seat)
-        return [
-            (cards[k] + (0 if no_bonus else (min(market[k], 1) if flat else market[k]))) * held[k] for k in range(N)
-        ]
+        flat = rulings.flat_bonus  # A1
+        cards, market, trays, bowls = self.sweetness[seat], self.market, self.trays, self.bowls
+        base: i64 = seat * N
+        out: list[int] = []
+        for k in range(N):
+            bonus = 0 if no_bonus else (min(market[k], 1) if flat else market[k])
+            out.append((cards[k] + bonus) * (trays[base + k] + bowls[base + k]))
+        return out
 
     def round_score(self, seat: int) -> int:
-        return sum(self.score_by_kind(seat))
+        total = 0
+        for points in self.score_by_kind(seat):
+            total += points
+        return total
 
     def move_score_markers(self, events: list[RawEvent]) -> None:
-        self.round_scores = tuple(self.round_score(p) for p in range(self.players))
+        self.round_scores = tuple([self.round_score(p) for p in range(self.players)])
         for p, s in enumerate(self.round_scores):
             self.scores[p] += s
         self.past = (*self.past, (self.round, self.sweetness, self.round_scores))
@@ -848,25 +953,28 @@ class SweetNoseState(State):
         self.choose_shop(events)
 
     def game_ends(self) -> bool:
-        options = self.options
-        if options.ascension:  # §7.1
-            return max(self.scores) >= options.ascension_target
-        return self.round >= ROUNDS
+        if self.rulings.ascension:  # §7.1
+            return max(self.scores) >= self.options.ascension_target
+        return self.round >= _ROUNDS
 
     # ---- phase 4: choose a shop (§4.4)
     def choose_shop(self, events: list[RawEvent]) -> None:
         # 1. Bowls back into trays; 2. unused tiles back to the shop.
-        for i, n in enumerate(self.bowls):
+        trays, bowls = self.trays, self.bowls
+        for i in range(len(bowls)):
+            n = bowls[i]
             if n:
-                self.trays[i] += n
-                self.bowls[i] = 0
-        for seat, tile in enumerate(self.held):
+                trays[i] += n
+                bowls[i] = 0
+        visible = self.rulings.tiles_visible
+        for seat in range(self.players):
+            tile = self.held[seat]
             if tile == NO_TILE:
                 continue
-            if self.options.shop_tiles_visible:
-                events.append(public("shop_returned", seat=seat, tile=TILES[tile].id))
+            if visible:
+                events.append(public("shop_returned", seat=seat, tile=_TILE_ID[tile]))
             else:  # A14: an unused tile goes back level side up, its ability never shown
-                events.append(public("shop_returned", seat=seat, level=TILES[tile].level))
+                events.append(public("shop_returned", seat=seat, level=_TILE_LEVEL[tile]))
         self.held = (NO_TILE,) * self.players
         self.spent = ()
         # 3. The next start player: the highest round score (A17 for a tie).
@@ -876,14 +984,16 @@ class SweetNoseState(State):
         n = self.players
         options = self.options
         tie_from = new_start if options.shop_pick_tie_break == "next_round_order" else old_start
-        order = sorted(range(n), key=lambda s: (-self.round_scores[s], (s - tie_from) % n))
+        scores = self.round_scores
+        # Sorted by (score, distance from tie_from): the distances differ, so the seat never decides.
+        order = [s for _, _, s in sorted([(-scores[s], (s - tie_from) % n, s) for s in range(n)])]
         if options.shop_pick_order == "start_player_first":
             order.remove(old_start)
             order.insert(0, old_start)
         self.start_player = new_start
         events.append(public("start_player", seat=new_start, round=self.round + 1))
-        levels = [max_level(score) for score in self.round_scores]
-        self.picks = tuple((s, levels[s]) for s in order if levels[s] > 0)
+        levels = [_max_level(score) for score in scores]
+        self.picks = tuple([(s, levels[s]) for s in order if levels[s] > 0])
         events.append(public("shop_phase_started", pick_order=[s for s, _ in self.picks]))
         self.step = SHOP
         self.next_pick(events)
@@ -898,7 +1008,8 @@ class SweetNoseState(State):
     def pickable(self, seat: int) -> list[int]:
         """The tiles still in the shop the next picker may take."""
         limit = self.picks[0][1]
-        return [t for t in self.tiles_in_shop() if _TILE_LEVEL[t] <= limit]
+        taken = self.taken_tiles()
+        return [t for t in range(_TILE_COUNT) if not taken >> t & 1 and _TILE_LEVEL[t] <= limit]
 
     def next_pick(self, events: list[RawEvent]) -> None:
         while self.picks:
@@ -914,7 +1025,7 @@ class SweetNoseState(State):
     def take_tile(self, seat: int, tile: int) -> list[RawEvent]:
         self._set_held(seat, tile)
         self.picks = self.picks[1:]
-        events = [public("shop_chosen", seat=seat, tile=TILES[tile].id, level=TILES[tile].level)]
+        events = [public("shop_chosen", seat=seat, tile=_TILE_ID[tile], level=_TILE_LEVEL[tile])]
         self.next_pick(events)
         return events
 
@@ -940,11 +1051,16 @@ class SweetNoseState(State):
     def game_over(self, events: list[RawEvent]) -> None:
         self.step = OVER
         self.to_move = ()
-        events.append(public("game_over", **self.result().to_json()))
+        events.append(public_with("game_over", self.result().to_json()))
 
     def result(self) -> Result:
         """Lowest total sweetness wins; ties share the place (no further tie-break)."""
-        return Result.rank(tuple(self.scores), (0,) * self.players, higher_wins=False)
+        # Result.rank(scores, no tie-breaks, higher_wins=False), spelled out: a place is one
+        # more than the number of lower totals.
+        scores = tuple(self.scores)
+        places = tuple([1 + len([t for t in scores if t < s]) for s in scores])
+        winners = tuple([p for p in range(len(places)) if places[p] == 1])
+        return Result(scores, (0,) * self.players, places, winners)
 
     # ================================================================== the protocol
     def _legal_actions(self, seat: int) -> list[Action]:
@@ -970,12 +1086,12 @@ class SweetNoseState(State):
             return legal
         if step == SHOP:
             limit = self.picks[0][1]
-            if self.options.shop_tiles_visible:  # A14
-                legal = [A.CHOOSE_SHOP[t] for t in self.pickable(seat)]
+            if self.rulings.tiles_visible:  # A14
+                legal = [CHOOSE_SHOP[t] for t in self.pickable(seat)]
             else:
                 levels = sorted({TILES[t].level for t in self.tiles_in_shop() if TILES[t].level <= limit})
                 legal = [A.CHOOSE_SHOP_LEVEL[lv] for lv in levels]
-            if not self.options.shop_pick_required:  # A15
+            if not self.rulings.pick_required:  # A15
                 legal.append(A.DECLINE)
             return legal
         if step == AUCTION:
@@ -990,7 +1106,7 @@ class SweetNoseState(State):
                 legal = [A.IGNORE_MARKET]
             else:  # a face-down level-5 tile that has no use now (A14): asked all the same
                 return [A.DECLINE]
-            if self.options.shop_tile_use == "optional":  # A13: a deferred tile may stay unused
+            if self.rulings.tile_use_optional:  # A13: a deferred tile may stay unused
                 legal.append(A.DECLINE)
             return legal
         return []
@@ -1125,6 +1241,19 @@ class SweetNoseState(State):
         }
 
 
+def _differ(first: int, second: int) -> bool:
+    """Two kind masks: is there a kind in ``first`` and a different kind in ``second``?"""
+    return first != 0 and second != 0 and not (first == second and first & (first - 1) == 0)
+
+
+def _max_level(round_score: int) -> int:
+    """data.max_level, compiled: the highest shop level a round score allows (0: none)."""
+    for threshold, level in _ELIGIBILITY:
+        if round_score >= threshold:
+            return level
+    return 0
+
+
 def _contains(counts: list[int], group: tuple[int, ...]) -> bool:
     if len(group) == 2 and group[0] == group[1]:
         return counts[group[0]] >= 2
@@ -1133,22 +1262,6 @@ def _contains(counts: list[int], group: tuple[int, ...]) -> bool:
 
 # Which pairs a tray holds, by its pair signature (3**5 of them).
 _PAIRS_HELD: Final = [_pairs_held(sig) for sig in range(3**N)]
-# The double trades with one target and one given group, by the mask of groups to take
-# (filled as met; shared lists, only ever read or copied from).
-_DOUBLE_TRADE_ROWS: dict[int, list[Action]] = {}
-
-
-def _double_trade_row(target: int, first: int, give: int, takes: int, count: int) -> list[Action]:
-    """The double trades giving group ``first + give`` to ``target`` for each group in ``takes``."""
-    key = ((target * 32 + first + give) << 20) | takes
-    row = _DOUBLE_TRADE_ROWS.get(key)
-    if row is None:
-        if len(_DOUBLE_TRADE_ROWS) >= 1 << 16:  # bound the table; rows are rebuilt as needed
-            _DOUBLE_TRADE_ROWS.clear()
-        trades = _DOUBLE_TRADE[target][first + give]
-        row = [trades[first + t] for t in range(count) if takes >> t & 1 and t != give]
-        _DOUBLE_TRADE_ROWS[key] = row
-    return row
 
 
 def move_between(state: SweetNoseState, target: int, take: int, seat: int, give: int, kind_rule: str) -> None:
@@ -1168,8 +1281,6 @@ def setup(state: SweetNoseState) -> list[RawEvent]:
     """A new game: sweets by player count, 8 per tray, the market, the start player."""
     players, options = state.players, state.options
     state.round = 0
-    state.trays = [0] * (players * N)
-    state.bowls = [0] * (players * N)
     deal_sweets(state)
     state.scores = [0] * players
     state.round_scores = ()
@@ -1208,20 +1319,37 @@ def setup(state: SweetNoseState) -> list[RawEvent]:
 def deal_sweets(state: SweetNoseState) -> None:
     """Setup steps 3-5: fill the bag by player count, 8 sweets into each tray, then the market."""
     players, rng = state.players, state.rng
-    per_kind = BAG_PER_KIND[players]
-    bag = [k for k in range(N) for _ in range(per_kind)]
+    bag = _BAGS[players][:]  # kind by kind, BAG_PER_KIND of each
     rng.shuffle(bag)
-    state.trays = [0] * (players * N)
-    state.bowls = [0] * (players * N)
-    for seat in range(players):
-        for k in bag[seat * TRAY_SIZE : (seat + 1) * TRAY_SIZE]:
-            state.trays[seat * N + k] += 1
+    trays = [0] * (players * N)
+    drawn: i64 = 0
+    for seat in range(players):  # 8 sweets into each tray, in seat order
+        base: i64 = seat * N
+        end = min(drawn + _TRAY_SIZE, len(bag))
+        while drawn < end:
+            trays[base + bag[drawn]] += 1
+            drawn += 1
     market = [0] * N
-    for k in bag[players * TRAY_SIZE :]:  # whatever is left in the bag goes to the market
-        market[k] += 1
-    supply = [k for k in range(N) for _ in range(SWEETS_PER_KIND - per_kind)]
+    while drawn < len(bag):  # whatever is left in the bag goes to the market
+        market[bag[drawn]] += 1
+        drawn += 1
+    supply = _SUPPLIES[players][:]  # the sweets not in the bag
     rng.shuffle(supply)
-    for k in supply[: MARKET_FROM_SUPPLY[players]]:
-        market[k] += 1
+    extra = min(MARKET_FROM_SUPPLY[players], len(supply))
+    left = [0] * N
+    for i in range(len(supply)):
+        if i < extra:
+            market[supply[i]] += 1
+        else:
+            left[supply[i]] += 1
+    state.trays = trays
+    state.bowls = [0] * (players * N)
     state.market = market
-    state.supply = tuple(supply[MARKET_FROM_SUPPLY[players] :].count(k) for k in range(N))
+    state.supply = tuple(left)
+
+
+# The bag and the rest of the supply by player count, before shuffling, kind by kind.
+_BAGS: Final[dict[int, list[int]]] = {n: [k for k in range(N) for _ in range(c)] for n, c in BAG_PER_KIND.items()}
+_SUPPLIES: Final[dict[int, list[int]]] = {
+    n: [k for k in range(N) for _ in range(SWEETS_PER_KIND - c)] for n, c in BAG_PER_KIND.items()
+}
