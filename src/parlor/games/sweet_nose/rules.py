@@ -4,8 +4,9 @@ Setup (§3) -> [Shopkeeper auction (§7.2)] -> rounds of phase 1 "set sweetness"
 (§4.1, simultaneous and secret), phase 2 "exchange sweets and use shops" (§4.2),
 phase 3 "score sweetness" (§4.3) and phase 4 "choose a shop" (§4.4) -> the end (§6).
 
-Sweets of a kind are interchangeable, so every container is a count per kind: trays and
-bowls are flat lists (``seat * 5 + kind``), the market a list of 5. Per-seat data that
+Sweets of a kind are interchangeable, so every container is a count per kind: a tray is one
+integer with 4 bits per kind (``pack``; a kind has 9 sweets), so its kinds, its size and a
+move are arithmetic; bowls are a flat list (``seat * 5 + kind``), the market a list of 5. Per-seat data that
 rarely changes (cards, tiles, flags) is kept in tuples, copied on write, so ``clone`` only
 copies a few short lists. Every action the engine offers is a prebuilt object.
 
@@ -67,7 +68,36 @@ _EXCHANGE_A: Final = A.EXCHANGE_A_BY_MASKS
 _EXCHANGE_B: Final = A.EXCHANGE_B_BY_MASK
 _DOUBLE_TRADE: Final = A.DOUBLE_TRADE_BY_INDEX
 _PAIR_COUNT: Final = 15  # len(A.PAIRS); the singles follow them in A.GROUPS
-assert len(A.PAIRS) == _PAIR_COUNT and len(A.SINGLES) == N
+assert len(A.PAIRS) == _PAIR_COUNT and len(A.SINGLES) == N and A.MAX_SEATS == 5
+
+
+# A tray as one integer: kind k's count in bits 4k..4k+3. _ONE[k] is one sweet of kind k.
+_ONE: Final[tuple[int, ...]] = (1, 16, 256, 4096, 65536)
+
+
+def pack(counts: Any) -> int:
+    """Five counts (0-15 each) as a packed tray."""
+    out = 0
+    for k in range(N):
+        n = counts[k]
+        if not 0 <= n <= 15:
+            raise ValueError(f"a tray holds 0-15 sweets of a kind, got {n}")
+        out += n << 4 * k
+    return out
+
+
+def unpack(tray: int) -> list[int]:
+    """A packed tray's five counts."""
+    t: i64 = tray
+    return [t & 15, t >> 4 & 15, t >> 8 & 15, t >> 12 & 15, t >> 16 & 15]
+
+
+def kinds_of(tray: int) -> int:
+    """A packed tray's kinds as a bitmask (bit k set: it holds a sweet of kind k)."""
+    t: i64 = tray
+    x: i64 = t | t >> 1
+    x |= x >> 2  # bit 4k: kind k's count is not zero
+    return (x & 1) | (x >> 3 & 2) | (x >> 6 & 4) | (x >> 9 & 8) | (x >> 12 & 16)
 
 
 def _pairs_held(sig: int) -> int:
@@ -113,6 +143,22 @@ CHOOSE_SHOP: Final = A.CHOOSE_SHOP
 ExchangeWithPlayer: Final = A.ExchangeWithPlayer
 ExchangeWithMarket: Final = A.ExchangeWithMarket
 EndTurn: Final = A.EndTurn
+_Decline: Final = A.Decline
+_ChooseShop: Final = A.ChooseShop
+_ChooseShopLevel: Final = A.ChooseShopLevel
+_Bid: Final = A.Bid
+_UseStash: Final = A.UseStash
+_UseTwinTrade: Final = A.UseTwinTrade
+_UseTakeBack: Final = A.UseTakeBack
+_UseMarketToBowl: Final = A.UseMarketToBowl
+_UseBowlSwap: Final = A.UseBowlSwap
+_UseSendBack: Final = A.UseSendBack
+_UseRearrange: Final = A.UseRearrange
+_UseDoubleTrade: Final = A.UseDoubleTrade
+_UseChangeTaste: Final = A.UseChangeTaste
+_UseIgnoreMarket: Final = A.UseIgnoreMarket
+DECLINE: Final = A.DECLINE
+CHOOSE_SHOP_LEVEL: Final = A.CHOOSE_SHOP_LEVEL
 
 
 def public(event_name: str, /, **data: Any) -> RawEvent:
@@ -121,6 +167,26 @@ def public(event_name: str, /, **data: Any) -> RawEvent:
     The parameters' names are no event field's: compiled code binds a keyword to a
     positional-only parameter of the same name instead of to ``data``."""
     return (event_name, data, None)
+
+
+# The exchanges' event data, made once per (seat, target, kind taken, kind given) and per
+# (seat, kind given, kind taken, into the bowl?): each event gets a copy, a third of the cost
+# of building the dict.
+_SEATS: Final = 5  # actions.MAX_SEATS
+_EXCHANGE_A_DATA: Final[list[dict[str, Any]]] = [
+    {"seat": seat, "target": target, "took": KINDS[take], "gave": KINDS[give]}
+    for seat in range(_SEATS)
+    for target in range(_SEATS)
+    for take in range(N)
+    for give in range(N)
+]
+_EXCHANGE_B_DATA: Final[list[dict[str, Any]]] = [
+    {"seat": seat, "gave": KINDS[give], "took": KINDS[take], "into_bowl": into_bowl}
+    for seat in range(_SEATS)
+    for give in range(N)
+    for take in range(N)
+    for into_bowl in (False, True)
+]
 
 
 def public_with(event_name: str, data: dict[str, Any], /) -> RawEvent:
@@ -239,7 +305,7 @@ class SweetNoseState(State):
     step: int
     start_player: int  # holder of the Thunder God marker
     active: int  # whose turn it is in phase 2 and in the auction
-    trays: list[int]  # flat: seat * 5 + kind -> count
+    trays: list[int]  # seat -> packed tray (``pack``: 4 bits per kind)
     bowls: list[int]  # flat, as trays
     market: list[int]  # per kind
     supply: tuple[int, ...]  # per kind: sweets out of play (beside the board)
@@ -292,34 +358,24 @@ class SweetNoseState(State):
 
     # ------------------------------------------------------------------ small helpers
     def tray(self, seat: int) -> list[int]:
-        base = seat * N
-        return self.trays[base : base + N]
+        return unpack(self.trays[seat])
 
     def bowl(self, seat: int) -> list[int]:
         base = seat * N
         return self.bowls[base : base + N]
 
     def tray_size(self, seat: int) -> int:
-        t = self.trays
-        b: i64 = seat * N
-        return t[b] + t[b + 1] + t[b + 2] + t[b + 3] + t[b + 4]
+        t: i64 = self.trays[seat]
+        return (t & 15) + (t >> 4 & 15) + (t >> 8 & 15) + (t >> 12 & 15) + (t >> 16 & 15)
 
     def held_sweets(self, seat: int) -> list[int]:
         base = seat * N
-        t, b = self.trays, self.bowls
-        return [t[base + k] + b[base + k] for k in range(N)]
+        t, b = unpack(self.trays[seat]), self.bowls
+        return [t[k] + b[base + k] for k in range(N)]
 
     def tray_mask(self, seat: int) -> int:
         """The kinds in ``seat``'s tray as a bitmask (bit k set: it holds a sweet of kind k)."""
-        t = self.trays
-        b: i64 = seat * N  # a native index: compiled code reads the list without boxing it
-        return (
-            (1 if t[b] else 0)
-            | (2 if t[b + 1] else 0)
-            | (4 if t[b + 2] else 0)
-            | (8 if t[b + 3] else 0)
-            | (16 if t[b + 4] else 0)
-        )
+        return kinds_of(self.trays[seat])
 
     def bowl_mask(self, seat: int) -> int:
         """The kinds in ``seat``'s bowl, as a bitmask."""
@@ -339,8 +395,7 @@ class SweetNoseState(State):
         return (1 if m[0] else 0) | (2 if m[1] else 0) | (4 if m[2] else 0) | (8 if m[3] else 0) | (16 if m[4] else 0)
 
     def some_tray_empty(self) -> bool:
-        t = self.trays
-        return any(not (t[b] or t[b + 1] or t[b + 2] or t[b + 3] or t[b + 4]) for b in range(0, i64(len(t)), N))
+        return any(tray == 0 for tray in self.trays)
 
     def turn_order(self, start: int | None = None) -> list[int]:
         first = self.start_player if start is None else start
@@ -574,18 +629,22 @@ class SweetNoseState(State):
         """A: their tray -> my bowl, my tray -> their bowl; the kinds differ."""
         move_between(self, target, take, seat, give, kind_rule="different")
         self.exchanged = True
-        events = [public("exchanged_with_player", seat=seat, target=target, took=_KINDS[take], gave=_KINDS[give])]
+        i: i64 = ((seat * _SEATS + target) * N + take) * N + give
+        events = [public_with("exchanged_with_player", _EXCHANGE_A_DATA[i].copy())]
         self.after_action(events)
         return events
 
     def exchange_with_market(self, seat: int, give: int, take: int, into_bowl: bool = False) -> list[RawEvent]:
         """B: my tray -> market, market -> my tray (or bowl, with l2_market_to_bowl)."""
-        base = seat * N
-        self.trays[base + give] -= 1
+        self.trays[seat] -= _ONE[give]
         self.market[give] += 1
         self.market[take] -= 1
-        (self.bowls if into_bowl else self.trays)[base + take] += 1
-        return [public("exchanged_with_market", seat=seat, gave=_KINDS[give], took=_KINDS[take], into_bowl=into_bowl)]
+        if into_bowl:
+            self.bowls[seat * N + take] += 1
+        else:
+            self.trays[seat] += _ONE[take]
+        i: i64 = ((seat * N + give) * N + take) * 2 + (1 if into_bowl else 0)
+        return [public_with("exchanged_with_market", _EXCHANGE_B_DATA[i].copy())]
 
     def exchange_b(self, seat: int, give: int, take: int) -> list[RawEvent]:
         events = self.exchange_with_market(seat, give, take)
@@ -639,20 +698,21 @@ class SweetNoseState(State):
         if tile == _NO_TILE:
             return out
         rulings = self.rulings
-        trays, bowls, base, n = self.trays, self.bowls, seat * N, self.players
+        bowls, base, n = self.bowls, seat * N, self.players
+        mine = self.tray_mask(seat)
         if tile == STASH:
             for k in range(N):
-                if trays[base + k]:
+                if mine >> k & 1:
                     out.append(USE_STASH[k])
         elif tile == TWIN_TRADE:
             same = rulings.twin_same_kind  # A8
             for i in range(1, n):
                 target = (seat + i) % n
-                tbase = target * N
+                theirs = self.tray_mask(target)
                 for take in range(N):
-                    if trays[tbase + take]:
+                    if theirs >> take & 1:
                         for give in range(N):
-                            if trays[base + give] and (give == take or not same):
+                            if mine >> give & 1 and (give == take or not same):
                                 out.append(USE_TWIN_TRADE[target][take][give])
         elif tile == TAKE_BACK:
             for k in range(N):
@@ -662,19 +722,19 @@ class SweetNoseState(State):
             if self.exchanged and rulings.market_to_bowl_modifies:  # A9
                 return out
             for give in range(N):
-                if trays[base + give]:
+                if mine >> give & 1:
                     for take in range(N):
                         if self.market[take] and take != give:
                             out.append(USE_MARKET_TO_BOWL[give][take])
         elif tile == BOWL_SWAP:
-            for mine in range(N):
-                if bowls[base + mine]:
+            for give in range(N):
+                if bowls[base + give]:
                     for i in range(1, n):
                         target = (seat + i) % n
                         tbase = target * N
-                        for theirs in range(N):
-                            if bowls[tbase + theirs] and theirs != mine:
-                                out.append(USE_BOWL_SWAP[target][mine][theirs])
+                        for take in range(N):
+                            if bowls[tbase + take] and take != give:
+                                out.append(USE_BOWL_SWAP[target][give][take])
         elif tile == SEND_BACK:
             for i in range(1, n):
                 target = (seat + i) % n
@@ -686,7 +746,7 @@ class SweetNoseState(State):
             for b in range(N):
                 if bowls[base + b]:
                     for t in range(N):
-                        if trays[base + t] and t != b:
+                        if mine >> t & 1 and t != b:
                             out.append(USE_REARRANGE[b][t])
         elif tile == DOUBLE_TRADE:
             out = self.double_trades(seat)
@@ -738,9 +798,13 @@ class SweetNoseState(State):
 
     def pair_signature(self, seat: int) -> int:
         """``seat``'s tray as ``sum(min(count, 2) * 3**kind)``: all that says which pairs it holds."""
-        t, b = self.trays, seat * N
+        t: i64 = self.trays[seat]
         return (
-            min(t[b], 2) + 3 * min(t[b + 1], 2) + 9 * min(t[b + 2], 2) + 27 * min(t[b + 3], 2) + 81 * min(t[b + 4], 2)
+            min(t & 15, 2)
+            + 3 * min(t >> 4 & 15, 2)
+            + 9 * min(t >> 8 & 15, 2)
+            + 27 * min(t >> 12 & 15, 2)
+            + 81 * min(t >> 16 & 15, 2)
         )
 
     def use_tile(self, seat: int, tile: int, detail: dict[str, Any], events: list[RawEvent]) -> None:
@@ -755,9 +819,8 @@ class SweetNoseState(State):
     # The ten abilities (§5), one function each.
     def stash(self, seat: int, kind: int) -> list[RawEvent]:
         """l1_stash: tray -> own bowl."""
-        base = seat * N
-        self.trays[base + kind] -= 1
-        self.bowls[base + kind] += 1
+        self.trays[seat] -= _ONE[kind]
+        self.bowls[seat * N + kind] += 1
         events: list[RawEvent] = []
         self.use_tile(seat, STASH, {"kind": _KINDS[kind]}, events)
         return events
@@ -772,9 +835,8 @@ class SweetNoseState(State):
 
     def take_back(self, seat: int, kind: int) -> list[RawEvent]:
         """l2_take_back: own bowl -> own tray."""
-        base = seat * N
-        self.bowls[base + kind] -= 1
-        self.trays[base + kind] += 1
+        self.bowls[seat * N + kind] -= 1
+        self.trays[seat] += _ONE[kind]
         events: list[RawEvent] = []
         self.use_tile(seat, TAKE_BACK, {"kind": _KINDS[kind]}, events)
         return events
@@ -800,9 +862,8 @@ class SweetNoseState(State):
 
     def send_back(self, seat: int, target: int, kind: int) -> list[RawEvent]:
         """l3_send_back: another player's bowl -> that player's tray."""
-        base = target * N
-        self.bowls[base + kind] -= 1
-        self.trays[base + kind] += 1
+        self.bowls[target * N + kind] -= 1
+        self.trays[target] += _ONE[kind]
         events: list[RawEvent] = []
         self.use_tile(seat, SEND_BACK, {"target": target, "kind": _KINDS[kind]}, events)
         return events
@@ -811,8 +872,7 @@ class SweetNoseState(State):
         """l4_rearrange: swap one bowl sweet with one tray sweet of my own."""
         base = seat * N
         self.bowls[base + from_bowl] -= 1
-        self.trays[base + from_bowl] += 1
-        self.trays[base + from_tray] -= 1
+        self.trays[seat] += _ONE[from_bowl] - _ONE[from_tray]
         self.bowls[base + from_tray] += 1
         events: list[RawEvent] = []
         self.use_tile(seat, REARRANGE, {"from_bowl": _KINDS[from_bowl], "from_tray": _KINDS[from_tray]}, events)
@@ -820,13 +880,13 @@ class SweetNoseState(State):
 
     def double_trade(self, seat: int, target: int, give: tuple[int, ...], take: tuple[int, ...]) -> list[RawEvent]:
         """l4_double_trade: two of my tray's sweets for two of theirs, all staying in trays."""
-        mine, theirs = seat * N, target * N
+        trays = self.trays
         for k in give:
-            self.trays[mine + k] -= 1
-            self.trays[theirs + k] += 1
+            trays[seat] -= _ONE[k]
+            trays[target] += _ONE[k]
         for k in take:
-            self.trays[theirs + k] -= 1
-            self.trays[mine + k] += 1
+            trays[target] -= _ONE[k]
+            trays[seat] += _ONE[k]
         events: list[RawEvent] = []
         detail = {"target": target, "gave": [_KINDS[k] for k in give], "took": [_KINDS[k] for k in take]}
         self.use_tile(seat, DOUBLE_TRADE, detail, events)
@@ -892,7 +952,7 @@ class SweetNoseState(State):
         return True
 
     def deferred_change_taste(self, seat: int, action: Action) -> list[RawEvent]:
-        if type(action) is A.Decline:
+        if type(action) is _Decline:
             events = [public("shop_kept", seat=seat)]
         else:
             events = self.change_taste(seat, KIND_OF[action.first], KIND_OF[action.second])  # type: ignore[attr-defined]
@@ -909,7 +969,7 @@ class SweetNoseState(State):
         self.move_score_markers(events)
 
     def declare_ignore_market(self, seat: int, action: Action) -> list[RawEvent]:
-        if type(action) is A.Decline:
+        if type(action) is _Decline:
             events = [public("shop_kept", seat=seat)]
         else:
             events = self.ignore_market(seat)
@@ -925,12 +985,11 @@ class SweetNoseState(State):
         else:
             no_bonus = self.ignoring[seat]
         flat = rulings.flat_bonus  # A1
-        cards, market, trays, bowls = self.sweetness[seat], self.market, self.trays, self.bowls
-        base: i64 = seat * N
+        cards, market, held = self.sweetness[seat], self.market, self.held_sweets(seat)
         out: list[int] = []
         for k in range(N):
             bonus = 0 if no_bonus else (min(market[k], 1) if flat else market[k])
-            out.append((cards[k] + bonus) * (trays[base + k] + bowls[base + k]))
+            out.append((cards[k] + bonus) * held[k])
         return out
 
     def round_score(self, seat: int) -> int:
@@ -964,7 +1023,7 @@ class SweetNoseState(State):
         for i in range(len(bowls)):
             n = bowls[i]
             if n:
-                trays[i] += n
+                trays[i // N] += n << 4 * (i % N)
                 bowls[i] = 0
         visible = self.rulings.tiles_visible
         for seat in range(self.players):
@@ -1090,9 +1149,9 @@ class SweetNoseState(State):
                 legal = [CHOOSE_SHOP[t] for t in self.pickable(seat)]
             else:
                 levels = sorted({TILES[t].level for t in self.tiles_in_shop() if TILES[t].level <= limit})
-                legal = [A.CHOOSE_SHOP_LEVEL[lv] for lv in levels]
+                legal = [CHOOSE_SHOP_LEVEL[lv] for lv in levels]
             if not self.rulings.pick_required:  # A15
-                legal.append(A.DECLINE)
+                legal.append(DECLINE)
             return legal
         if step == AUCTION:
             legal = [A.BIDS[s] for s in self.bid_spaces(seat)]
@@ -1101,13 +1160,13 @@ class SweetNoseState(State):
         if step in (TASTE, DECLARE):
             tile = self.held[seat]
             if step == TASTE and tile == CHANGE_TASTE:
-                legal = list(A.CHANGE_TASTE.values())
+                legal = USE_CHANGE_TASTE[:]
             elif step == DECLARE and tile == IGNORE_MARKET:
-                legal = [A.IGNORE_MARKET]
+                legal = [USE_IGNORE_MARKET]
             else:  # a face-down level-5 tile that has no use now (A14): asked all the same
-                return [A.DECLINE]
+                return [DECLINE]
             if self.rulings.tile_use_optional:  # A13: a deferred tile may stay unused
-                legal.append(A.DECLINE)
+                legal.append(DECLINE)
             return legal
         return []
 
@@ -1122,23 +1181,28 @@ class SweetNoseState(State):
             return self.set_sweetness(seat, action.values)  # type: ignore[attr-defined]
         if step == EXCHANGE:
             kind = type(action)
-            if kind is ExchangeWithPlayer:
-                return self.exchange_with_player(seat, action.target, KIND_OF[action.take], KIND_OF[action.give])  # type: ignore[attr-defined]
-            if kind is ExchangeWithMarket:
-                return self.exchange_b(seat, KIND_OF[action.give], KIND_OF[action.take])  # type: ignore[attr-defined]
+            if kind is ExchangeWithPlayer or kind is ExchangeWithMarket:
+                # The prebuilt exchanges' (target, kind, kind) by object: three attribute reads
+                # and two name lookups cost more than the exchange itself.
+                code = prebuilt_exchange_code(action)
+                if code < 0:
+                    code = exchange_code(action)
+                if kind is ExchangeWithPlayer:
+                    return self.exchange_with_player(seat, code // 25, code // 5 % 5, code % 5)
+                return self.exchange_b(seat, code // 5 % 5, code % 5)
             if kind is EndTurn:
                 return self.end_turn(seat)
             events = self.use_shop(seat, action)
             self.after_action(events)
             return events
         if step == SHOP:
-            if type(action) is A.ChooseShop:
+            if type(action) is _ChooseShop:
                 return self.take_tile(seat, TILE_INDEX[action.tile])
-            if type(action) is A.ChooseShopLevel:
+            if type(action) is _ChooseShopLevel:
                 return self.take_tile_of_level(seat, action.level)
             return self.decline_tile(seat)
         if step == AUCTION:
-            if type(action) is A.Bid:
+            if type(action) is _Bid:
                 return self.bid(seat, action.space)
             return self.pass_bid(seat)
         if step == TASTE:
@@ -1150,27 +1214,27 @@ class SweetNoseState(State):
     def use_shop(self, seat: int, a: Any) -> list[RawEvent]:
         """The shop action: resolve the held tile's ability (§5) with its own function."""
         kind = type(a)
-        if kind is A.UseStash:
+        if kind is _UseStash:
             return self.stash(seat, KIND_OF[a.kind])
-        if kind is A.UseTwinTrade:
+        if kind is _UseTwinTrade:
             return self.twin_trade(seat, a.target, KIND_OF[a.take], KIND_OF[a.give])
-        if kind is A.UseTakeBack:
+        if kind is _UseTakeBack:
             return self.take_back(seat, KIND_OF[a.kind])
-        if kind is A.UseMarketToBowl:
+        if kind is _UseMarketToBowl:
             return self.market_to_bowl(seat, KIND_OF[a.give], KIND_OF[a.take])
-        if kind is A.UseBowlSwap:
+        if kind is _UseBowlSwap:
             return self.bowl_swap(seat, a.target, KIND_OF[a.give], KIND_OF[a.take])
-        if kind is A.UseSendBack:
+        if kind is _UseSendBack:
             return self.send_back(seat, a.target, KIND_OF[a.kind])
-        if kind is A.UseRearrange:
+        if kind is _UseRearrange:
             return self.rearrange(seat, KIND_OF[a.from_bowl], KIND_OF[a.from_tray])
-        if kind is A.UseDoubleTrade:
+        if kind is _UseDoubleTrade:
             return self.double_trade(
                 seat, a.target, tuple(KIND_OF[k] for k in a.give), tuple(KIND_OF[k] for k in a.take)
             )
-        if kind is A.UseChangeTaste:
+        if kind is _UseChangeTaste:
             return self.change_taste(seat, KIND_OF[a.first], KIND_OF[a.second])
-        if kind is A.UseIgnoreMarket:
+        if kind is _UseIgnoreMarket:
             return self.ignore_market(seat)
         raise AssertionError(f"unexpected action {a}")
 
@@ -1241,6 +1305,26 @@ class SweetNoseState(State):
         }
 
 
+def exchange_code(action: Any) -> int:
+    """An exchange's kinds and target as one number: ``(target * 5 + take) * 5 + give`` for A,
+    ``give * 5 + take`` for B (the order ``_apply`` passes them on)."""
+    if type(action) is ExchangeWithPlayer:
+        return (action.target * 5 + KIND_OF[action.take]) * 5 + KIND_OF[action.give]
+    return KIND_OF[action.give] * 5 + KIND_OF[action.take]
+
+
+# Every prebuilt exchange by ``id``: the legal lists hand out these very objects, and the
+# engine passes the listed object to ``_apply`` (others are decoded by ``exchange_code``).
+_EXCHANGE_CODES: Final[dict[int, int]] = {
+    id(a): exchange_code(a) for a in A.ACTION_SPACE.actions if type(a) in (ExchangeWithPlayer, ExchangeWithMarket)
+}
+
+
+def prebuilt_exchange_code(action: Any) -> int:
+    """``exchange_code`` of a prebuilt exchange, looked up by object; -1 for any other object."""
+    return _EXCHANGE_CODES.get(id(action), -1)
+
+
 def _differ(first: int, second: int) -> bool:
     """Two kind masks: is there a kind in ``first`` and a different kind in ``second``?"""
     return first != 0 and second != 0 and not (first == second and first & (first - 1) == 0)
@@ -1267,13 +1351,11 @@ _PAIRS_HELD: Final = [_pairs_held(sig) for sig in range(3**N)]
 def move_between(state: SweetNoseState, target: int, take: int, seat: int, give: int, kind_rule: str) -> None:
     """The routing of exchange A (and the twin trade): their tray -> my bowl, my tray -> their bowl."""
     assert kind_rule == "any" or (take != give) == (kind_rule == "different")
-    mine: i64 = seat * N
-    theirs: i64 = target * N
     trays, bowls = state.trays, state.bowls
-    trays[theirs + take] -= 1
-    bowls[mine + take] += 1
-    trays[mine + give] -= 1
-    bowls[theirs + give] += 1
+    trays[target] -= _ONE[take]
+    bowls[seat * N + take] += 1
+    trays[seat] -= _ONE[give]
+    bowls[target * N + give] += 1
 
 
 # ====================================================================== setup (§3)
@@ -1321,13 +1403,12 @@ def deal_sweets(state: SweetNoseState) -> None:
     players, rng = state.players, state.rng
     bag = _BAGS[players][:]  # kind by kind, BAG_PER_KIND of each
     rng.shuffle(bag)
-    trays = [0] * (players * N)
+    trays = [0] * players
     drawn: i64 = 0
     for seat in range(players):  # 8 sweets into each tray, in seat order
-        base: i64 = seat * N
         end = min(drawn + _TRAY_SIZE, len(bag))
         while drawn < end:
-            trays[base + bag[drawn]] += 1
+            trays[seat] += _ONE[bag[drawn]]
             drawn += 1
     market = [0] * N
     while drawn < len(bag):  # whatever is left in the bag goes to the market
