@@ -14,7 +14,8 @@ The legal moves of phase 2 are built from bitmasks: bit ``k`` of a tray's mask s
 tray holds a sweet of kind ``k``. Which exchanges are legal depends only on these masks, so
 ``actions.py`` lists them once per (target, their mask, my mask) and the generator here is
 one list extension per other player; likewise the double trade, by which pairs each tray
-holds. The options the per-move code reads are decoded once into a ``Rulings``.
+holds. The options the per-move code reads are decoded once into a ``Rulings``. A list item
+is updated as ``x[i] = x[i] + n``: compiled, ``x[i] += n`` is a generic Python operation.
 """
 
 from __future__ import annotations
@@ -636,13 +637,13 @@ class SweetNoseState(State):
 
     def exchange_with_market(self, seat: int, give: int, take: int, into_bowl: bool = False) -> list[RawEvent]:
         """B: my tray -> market, market -> my tray (or bowl, with l2_market_to_bowl)."""
-        self.trays[seat] -= _ONE[give]
-        self.market[give] += 1
-        self.market[take] -= 1
+        self.trays[seat] = self.trays[seat] - _ONE[give]
+        self.market[give] = self.market[give] + 1
+        self.market[take] = self.market[take] - 1
         if into_bowl:
-            self.bowls[seat * N + take] += 1
+            self.bowls[seat * N + take] = self.bowls[seat * N + take] + 1
         else:
-            self.trays[seat] += _ONE[take]
+            self.trays[seat] = self.trays[seat] + _ONE[take]
         i: i64 = ((seat * N + give) * N + take) * 2 + (1 if into_bowl else 0)
         return [public_with("exchanged_with_market", _EXCHANGE_B_DATA[i].copy())]
 
@@ -819,8 +820,8 @@ class SweetNoseState(State):
     # The ten abilities (§5), one function each.
     def stash(self, seat: int, kind: int) -> list[RawEvent]:
         """l1_stash: tray -> own bowl."""
-        self.trays[seat] -= _ONE[kind]
-        self.bowls[seat * N + kind] += 1
+        self.trays[seat] = self.trays[seat] - _ONE[kind]
+        self.bowls[seat * N + kind] = self.bowls[seat * N + kind] + 1
         events: list[RawEvent] = []
         self.use_tile(seat, STASH, {"kind": _KINDS[kind]}, events)
         return events
@@ -835,8 +836,8 @@ class SweetNoseState(State):
 
     def take_back(self, seat: int, kind: int) -> list[RawEvent]:
         """l2_take_back: own bowl -> own tray."""
-        self.bowls[seat * N + kind] -= 1
-        self.trays[seat] += _ONE[kind]
+        self.bowls[seat * N + kind] = self.bowls[seat * N + kind] - 1
+        self.trays[seat] = self.trays[seat] + _ONE[kind]
         events: list[RawEvent] = []
         self.use_tile(seat, TAKE_BACK, {"kind": _KINDS[kind]}, events)
         return events
@@ -852,18 +853,18 @@ class SweetNoseState(State):
     def bowl_swap(self, seat: int, target: int, give: int, take: int) -> list[RawEvent]:
         """l3_bowl_swap: one of my bowl's sweets for one of another bowl's."""
         mine, theirs = seat * N, target * N
-        self.bowls[mine + give] -= 1
-        self.bowls[theirs + give] += 1
-        self.bowls[theirs + take] -= 1
-        self.bowls[mine + take] += 1
+        self.bowls[mine + give] = self.bowls[mine + give] - 1
+        self.bowls[theirs + give] = self.bowls[theirs + give] + 1
+        self.bowls[theirs + take] = self.bowls[theirs + take] - 1
+        self.bowls[mine + take] = self.bowls[mine + take] + 1
         events: list[RawEvent] = []
         self.use_tile(seat, BOWL_SWAP, {"target": target, "gave": _KINDS[give], "took": _KINDS[take]}, events)
         return events
 
     def send_back(self, seat: int, target: int, kind: int) -> list[RawEvent]:
         """l3_send_back: another player's bowl -> that player's tray."""
-        self.bowls[target * N + kind] -= 1
-        self.trays[target] += _ONE[kind]
+        self.bowls[target * N + kind] = self.bowls[target * N + kind] - 1
+        self.trays[target] = self.trays[target] + _ONE[kind]
         events: list[RawEvent] = []
         self.use_tile(seat, SEND_BACK, {"target": target, "kind": _KINDS[kind]}, events)
         return events
@@ -871,9 +872,9 @@ class SweetNoseState(State):
     def rearrange(self, seat: int, from_bowl: int, from_tray: int) -> list[RawEvent]:
         """l4_rearrange: swap one bowl sweet with one tray sweet of my own."""
         base = seat * N
-        self.bowls[base + from_bowl] -= 1
-        self.trays[seat] += _ONE[from_bowl] - _ONE[from_tray]
-        self.bowls[base + from_tray] += 1
+        self.bowls[base + from_bowl] = self.bowls[base + from_bowl] - 1
+        self.trays[seat] = self.trays[seat] + _ONE[from_bowl] - _ONE[from_tray]
+        self.bowls[base + from_tray] = self.bowls[base + from_tray] + 1
         events: list[RawEvent] = []
         self.use_tile(seat, REARRANGE, {"from_bowl": _KINDS[from_bowl], "from_tray": _KINDS[from_tray]}, events)
         return events
@@ -882,11 +883,11 @@ class SweetNoseState(State):
         """l4_double_trade: two of my tray's sweets for two of theirs, all staying in trays."""
         trays = self.trays
         for k in give:
-            trays[seat] -= _ONE[k]
-            trays[target] += _ONE[k]
+            trays[seat] = trays[seat] - _ONE[k]
+            trays[target] = trays[target] + _ONE[k]
         for k in take:
-            trays[target] -= _ONE[k]
-            trays[seat] += _ONE[k]
+            trays[target] = trays[target] - _ONE[k]
+            trays[seat] = trays[seat] + _ONE[k]
         events: list[RawEvent] = []
         detail = {"target": target, "gave": [_KINDS[k] for k in give], "took": [_KINDS[k] for k in take]}
         self.use_tile(seat, DOUBLE_TRADE, detail, events)
@@ -985,11 +986,14 @@ class SweetNoseState(State):
         else:
             no_bonus = self.ignoring[seat]
         flat = rulings.flat_bonus  # A1
-        cards, market, held = self.sweetness[seat], self.market, self.held_sweets(seat)
+        cards, market, bowls = self.sweetness[seat], self.market, self.bowls
+        tray: i64 = self.trays[seat]
+        base: i64 = seat * N
         out: list[int] = []
         for k in range(N):
             bonus = 0 if no_bonus else (min(market[k], 1) if flat else market[k])
-            out.append((cards[k] + bonus) * held[k])
+            held = (tray >> 4 * k & 15) + bowls[base + k]  # tray and bowl
+            out.append((cards[k] + bonus) * held)
         return out
 
     def round_score(self, seat: int) -> int:
@@ -1001,7 +1005,7 @@ class SweetNoseState(State):
     def move_score_markers(self, events: list[RawEvent]) -> None:
         self.round_scores = tuple([self.round_score(p) for p in range(self.players)])
         for p, s in enumerate(self.round_scores):
-            self.scores[p] += s
+            self.scores[p] = self.scores[p] + s
         self.past = (*self.past, (self.round, self.sweetness, self.round_scores))
         events.append(
             public("round_scored", round=self.round, round_scores=list(self.round_scores), totals=list(self.scores))
@@ -1020,11 +1024,11 @@ class SweetNoseState(State):
     def choose_shop(self, events: list[RawEvent]) -> None:
         # 1. Bowls back into trays; 2. unused tiles back to the shop.
         trays, bowls = self.trays, self.bowls
-        for i in range(len(bowls)):
-            n = bowls[i]
-            if n:
-                trays[i // N] += n << 4 * (i % N)
-                bowls[i] = 0
+        for seat in range(self.players):
+            b: i64 = seat * N
+            bowl = bowls[b] + (bowls[b + 1] << 4) + (bowls[b + 2] << 8) + (bowls[b + 3] << 12) + (bowls[b + 4] << 16)
+            trays[seat] = trays[seat] + bowl
+        self.bowls = [0] * len(bowls)
         visible = self.rulings.tiles_visible
         for seat in range(self.players):
             tile = self.held[seat]
@@ -1352,10 +1356,10 @@ def move_between(state: SweetNoseState, target: int, take: int, seat: int, give:
     """The routing of exchange A (and the twin trade): their tray -> my bowl, my tray -> their bowl."""
     assert kind_rule == "any" or (take != give) == (kind_rule == "different")
     trays, bowls = state.trays, state.bowls
-    trays[target] -= _ONE[take]
-    bowls[seat * N + take] += 1
-    trays[seat] -= _ONE[give]
-    bowls[target * N + give] += 1
+    trays[target] = trays[target] - _ONE[take]
+    bowls[seat * N + take] = bowls[seat * N + take] + 1
+    trays[seat] = trays[seat] - _ONE[give]
+    bowls[target * N + give] = bowls[target * N + give] + 1
 
 
 # ====================================================================== setup (§3)
@@ -1408,21 +1412,23 @@ def deal_sweets(state: SweetNoseState) -> None:
     for seat in range(players):  # 8 sweets into each tray, in seat order
         end = min(drawn + _TRAY_SIZE, len(bag))
         while drawn < end:
-            trays[seat] += _ONE[bag[drawn]]
+            trays[seat] = trays[seat] + _ONE[bag[drawn]]
             drawn += 1
     market = [0] * N
     while drawn < len(bag):  # whatever is left in the bag goes to the market
-        market[bag[drawn]] += 1
+        k = bag[drawn]
+        market[k] = market[k] + 1
         drawn += 1
     supply = _SUPPLIES[players][:]  # the sweets not in the bag
     rng.shuffle(supply)
     extra = min(MARKET_FROM_SUPPLY[players], len(supply))
     left = [0] * N
     for i in range(len(supply)):
+        k = supply[i]
         if i < extra:
-            market[supply[i]] += 1
+            market[k] = market[k] + 1
         else:
-            left[supply[i]] += 1
+            left[k] = left[k] + 1
     state.trays = trays
     state.bowls = [0] * (players * N)
     state.market = market
