@@ -252,7 +252,7 @@ def rulings_for(options: Any) -> Rulings:
     return found
 
 
-def counts_json(counts: Any) -> dict[str, int]:
+def counts_json(counts: list[int]) -> dict[str, int]:
     """``[0, 2, 0, 1, 0]`` -> ``{"longevity_peach_bun": 2, "zhuangyuan_cake": 1}``."""
     out: dict[str, int] = {}
     for k in range(N):
