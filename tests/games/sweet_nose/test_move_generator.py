@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from parlor.core.actions import Action
 from parlor.games.sweet_nose import actions as A
 from parlor.games.sweet_nose import data as D
-from parlor.games.sweet_nose.rules import EXCHANGE, NO_TILE, Rulings, rulings_for
+from parlor.games.sweet_nose.rules import EXCHANGE, NO_TILE, Rulings, pack, rulings_for
 
 from .helpers import G
 
@@ -36,7 +36,7 @@ def others(state, seat):
 
 
 def tray(state, seat):
-    return state.trays[seat * 5 : seat * 5 + 5]
+    return state.tray(seat)
 
 
 def bowl(state, seat):
@@ -190,7 +190,7 @@ counts = st.lists(st.integers(0, 3), min_size=5, max_size=5)
 def test_generator_matches_reference_for_any_counts(players, options, trays, bowls, market, seat):
     """Any trays, bowls and market (not only those random play reaches), any seat."""
     state = G.new_game(players, 0, options=options)
-    state.trays = [n for t in trays[:players] for n in t]
+    state.trays = [pack(t) for t in trays[:players]]
     state.bowls = [n for b in bowls[:players] for n in b]
     state.market = list(market)
     check_seat(state, seat % players)

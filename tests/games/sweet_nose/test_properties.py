@@ -78,7 +78,8 @@ def play(players, seed, options, check_every=1):
         if steps % check_every:
             continue
         assert check_invariants(state) == []
-        assert sum(state.trays) + sum(state.bowls) + sum(state.market) + sum(state.supply) == TOTAL_SWEETS
+        in_trays = sum(sum(state.tray(p)) for p in range(state.players))
+        assert in_trays + sum(state.bowls) + sum(state.market) + sum(state.supply) == TOTAL_SWEETS
         check_no_leak(state, events, revealed)
         json.dumps([e.to_json() for e in events])
         if state.to_move and steps % 5 == 0:

@@ -11,7 +11,7 @@ from parlor.core.game import Game
 from .actions import ACTION_SPACE, PERMUTATIONS
 from .data import NUM_KINDS, TILE_INDEX
 from .options import Options
-from .rules import NO_TILE, STEP_NAMES, SweetNoseState, rulings_for, setup
+from .rules import NO_TILE, STEP_NAMES, SweetNoseState, pack, rulings_for, setup
 
 
 class SweetNose(Game):
@@ -86,7 +86,10 @@ class SweetNose(Game):
         state.round = int(data["round"])
         state.start_player = seat(data["start_player"], "start_player")
         state.active = seat(data["active"], "active")
-        state.trays = [n for i, t in enumerate(per_seat(data["trays"], "trays")) for n in kinds(t, f"trays[{i}]")]
+        trays = [kinds(t, f"trays[{i}]") for i, t in enumerate(per_seat(data["trays"], "trays"))]
+        if any(n > 15 for t in trays for n in t):  # a kind has 9 sweets; a tray packs 4 bits a kind
+            raise StateError(f"trays: more sweets of a kind than the game has: {trays}")
+        state.trays = [pack(t) for t in trays]
         state.bowls = [n for i, b in enumerate(per_seat(data["bowls"], "bowls")) for n in kinds(b, f"bowls[{i}]")]
         state.market = kinds(data["market"], "market")
         state.supply = tuple(kinds(data["supply"], "supply"))

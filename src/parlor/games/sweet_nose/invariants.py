@@ -17,9 +17,14 @@ def check_invariants(state: "SweetNoseState") -> list[str]:
 
     problems: list[str] = []
     n = state.players
-    if len(state.trays) != n * NUM_KINDS or len(state.bowls) != n * NUM_KINDS:
+    if len(state.trays) != n or len(state.bowls) != n * NUM_KINDS:
         return ["trays or bowls have the wrong length"]
-    if any(c < 0 for c in state.trays) or any(c < 0 for c in state.bowls) or any(c < 0 for c in state.market):
+    # A tray is packed, 4 bits a kind (rules.pack): a count below zero borrows from the next kind.
+    if any(not 0 <= t < 1 << 4 * NUM_KINDS for t in state.trays) or any(
+        sum(state.tray(p)) != state.tray_size(p) for p in range(n)
+    ):
+        problems.append("a tray that is not five counts")
+    if any(c < 0 for c in state.bowls) or any(c < 0 for c in state.market):
         problems.append("a negative sweet count")
     # Every player holds exactly 8 sweets; the market holds exactly 3.
     for p in range(n):
@@ -33,7 +38,7 @@ def check_invariants(state: "SweetNoseState") -> list[str]:
         total = sum(state.held_sweets(p)[k] for p in range(n)) + state.market[k] + state.supply[k]
         if total != SWEETS_PER_KIND:
             problems.append(f"kind {k}: {total} sweets, expected {SWEETS_PER_KIND}")
-    grand = sum(state.trays) + sum(state.bowls) + sum(state.market) + sum(state.supply)
+    grand = sum(state.tray_size(p) for p in range(n)) + sum(state.bowls) + sum(state.market) + sum(state.supply)
     if grand != TOTAL_SWEETS:
         problems.append(f"{grand} sweets in all, expected {TOTAL_SWEETS}")
     # Every assignment is a permutation of 1-5 (or not made yet, in phase 1).

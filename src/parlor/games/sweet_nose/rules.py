@@ -4,8 +4,9 @@ Setup (§3) -> [Shopkeeper auction (§7.2)] -> rounds of phase 1 "set sweetness"
 (§4.1, simultaneous and secret), phase 2 "exchange sweets and use shops" (§4.2),
 phase 3 "score sweetness" (§4.3) and phase 4 "choose a shop" (§4.4) -> the end (§6).
 
-Sweets of a kind are interchangeable, so every container is a count per kind: trays and
-bowls are flat lists (``seat * 5 + kind``), the market a list of 5. Per-seat data that
+Sweets of a kind are interchangeable, so every container is a count per kind: a tray is one
+integer with 4 bits per kind (``pack``; a kind has 9 sweets), so its kinds, its size and a
+move are arithmetic; bowls are a flat list (``seat * 5 + kind``), the market a list of 5. Per-seat data that
 rarely changes (cards, tiles, flags) is kept in tuples, copied on write, so ``clone`` only
 copies a few short lists. Every action the engine offers is a prebuilt object.
 
@@ -13,7 +14,8 @@ The legal moves of phase 2 are built from bitmasks: bit ``k`` of a tray's mask s
 tray holds a sweet of kind ``k``. Which exchanges are legal depends only on these masks, so
 ``actions.py`` lists them once per (target, their mask, my mask) and the generator here is
 one list extension per other player; likewise the double trade, by which pairs each tray
-holds. The options the per-move code reads are decoded once into a ``Rulings``.
+holds. The options the per-move code reads are decoded once into a ``Rulings``. A list item
+is updated as ``x[i] = x[i] + n``: compiled, ``x[i] += n`` is a generic Python operation.
 """
 
 from __future__ import annotations
@@ -43,7 +45,6 @@ from .data import (
     TILES,
     TILES_OF_LEVEL,
     TRAY_SIZE,
-    max_level,
 )
 from .options import Options
 
@@ -68,7 +69,36 @@ _EXCHANGE_A: Final = A.EXCHANGE_A_BY_MASKS
 _EXCHANGE_B: Final = A.EXCHANGE_B_BY_MASK
 _DOUBLE_TRADE: Final = A.DOUBLE_TRADE_BY_INDEX
 _PAIR_COUNT: Final = 15  # len(A.PAIRS); the singles follow them in A.GROUPS
-assert len(A.PAIRS) == _PAIR_COUNT and len(A.SINGLES) == N
+assert len(A.PAIRS) == _PAIR_COUNT and len(A.SINGLES) == N and A.MAX_SEATS == 5
+
+
+# A tray as one integer: kind k's count in bits 4k..4k+3. _ONE[k] is one sweet of kind k.
+_ONE: Final[tuple[int, ...]] = (1, 16, 256, 4096, 65536)
+
+
+def pack(counts: Any) -> int:
+    """Five counts (0-15 each) as a packed tray."""
+    out = 0
+    for k in range(N):
+        n = counts[k]
+        if not 0 <= n <= 15:
+            raise ValueError(f"a tray holds 0-15 sweets of a kind, got {n}")
+        out += n << 4 * k
+    return out
+
+
+def unpack(tray: int) -> list[int]:
+    """A packed tray's five counts."""
+    t: i64 = tray
+    return [t & 15, t >> 4 & 15, t >> 8 & 15, t >> 12 & 15, t >> 16 & 15]
+
+
+def kinds_of(tray: int) -> int:
+    """A packed tray's kinds as a bitmask (bit k set: it holds a sweet of kind k)."""
+    t: i64 = tray
+    x: i64 = t | t >> 1
+    x |= x >> 2  # bit 4k: kind k's count is not zero
+    return (x & 1) | (x >> 3 & 2) | (x >> 6 & 4) | (x >> 9 & 8) | (x >> 12 & 16)
 
 
 def _pairs_held(sig: int) -> int:
@@ -88,7 +118,14 @@ OVER: Final = 6
 STEP_NAMES = ("auction", "set_sweetness", "exchange", "change_taste", "declare_ignore_market", "choose_shop", "over")
 
 _TILE_LEVEL: Final[tuple[int, ...]] = tuple(t.level for t in TILES)
+_TILE_ID: Final[tuple[str, ...]] = tuple(t.id for t in TILES)
 _TILE_COUNT: Final = len(TILES)
+# Imported data the per-move code reads, as C statics (an imported name is a dict lookup).
+_KINDS: Final[tuple[str, ...]] = KINDS
+_TRAY_SIZE: Final[int] = TRAY_SIZE
+_ROUNDS: Final[int] = ROUNDS
+# Round score -> the highest shop level it allows (data.max_level), highest threshold first.
+_ELIGIBILITY: Final[tuple[tuple[int, int], ...]] = data.ELIGIBILITY
 
 # The prebuilt actions and action classes the per-move code uses, bound once: in the compiled
 # build a Final name is a C static, ``A.NAME`` a module attribute lookup on every use.
@@ -103,9 +140,26 @@ USE_SEND_BACK: Final = A.SEND_BACK
 USE_REARRANGE: Final = A.REARRANGE
 USE_CHANGE_TASTE: Final[list[Action]] = list(A.CHANGE_TASTE.values())
 USE_IGNORE_MARKET: Final = A.IGNORE_MARKET
+CHOOSE_SHOP: Final = A.CHOOSE_SHOP
 ExchangeWithPlayer: Final = A.ExchangeWithPlayer
 ExchangeWithMarket: Final = A.ExchangeWithMarket
 EndTurn: Final = A.EndTurn
+_Decline: Final = A.Decline
+_ChooseShop: Final = A.ChooseShop
+_ChooseShopLevel: Final = A.ChooseShopLevel
+_Bid: Final = A.Bid
+_UseStash: Final = A.UseStash
+_UseTwinTrade: Final = A.UseTwinTrade
+_UseTakeBack: Final = A.UseTakeBack
+_UseMarketToBowl: Final = A.UseMarketToBowl
+_UseBowlSwap: Final = A.UseBowlSwap
+_UseSendBack: Final = A.UseSendBack
+_UseRearrange: Final = A.UseRearrange
+_UseDoubleTrade: Final = A.UseDoubleTrade
+_UseChangeTaste: Final = A.UseChangeTaste
+_UseIgnoreMarket: Final = A.UseIgnoreMarket
+DECLINE: Final = A.DECLINE
+CHOOSE_SHOP_LEVEL: Final = A.CHOOSE_SHOP_LEVEL
 
 
 def public(event_name: str, /, **data: Any) -> RawEvent:
@@ -113,6 +167,31 @@ def public(event_name: str, /, **data: Any) -> RawEvent:
     (``parlor.core.events.raw_public``, compiled with the rules: no Python call per event).
     The parameters' names are no event field's: compiled code binds a keyword to a
     positional-only parameter of the same name instead of to ``data``."""
+    return (event_name, data, None)
+
+
+# The exchanges' event data, made once per (seat, target, kind taken, kind given) and per
+# (seat, kind given, kind taken, into the bowl?): each event gets a copy, a third of the cost
+# of building the dict.
+_SEATS: Final = 5  # actions.MAX_SEATS
+_EXCHANGE_A_DATA: Final[list[dict[str, Any]]] = [
+    {"seat": seat, "target": target, "took": KINDS[take], "gave": KINDS[give]}
+    for seat in range(_SEATS)
+    for target in range(_SEATS)
+    for take in range(N)
+    for give in range(N)
+]
+_EXCHANGE_B_DATA: Final[list[dict[str, Any]]] = [
+    {"seat": seat, "gave": KINDS[give], "took": KINDS[take], "into_bowl": into_bowl}
+    for seat in range(_SEATS)
+    for give in range(N)
+    for take in range(N)
+    for into_bowl in (False, True)
+]
+
+
+def public_with(event_name: str, data: dict[str, Any], /) -> RawEvent:
+    """``public`` with fields already in a dict (``**`` is a generic Python call in compiled code)."""
     return (event_name, data, None)
 
 
@@ -149,6 +228,15 @@ class Rulings:
         self.double_trade_short: bool = bool(options.l4_double_trade_short)  # A10
         self.change_taste_on_turn: bool = options.l5_change_taste_timing == "own_turn"  # A11
         self.ignore_market_on_turn: bool = options.l5_ignore_market_timing == "own_turn"  # A12
+        self.ignore_market_at_scoring: bool = options.l5_ignore_market_timing == "scoring"  # A12
+        self.ignore_market_for_all: bool = options.l5_ignore_market_scope == "all"  # A12
+        self.change_taste_at_phase_end: bool = options.l5_change_taste_timing == "phase_end"  # A11
+        self.change_taste_public: bool = bool(options.l5_change_taste_public)
+        self.flat_bonus: bool = options.market_bonus == "flat"  # A1
+        self.tile_use_optional: bool = options.shop_tile_use == "optional"  # A13
+        self.pick_required: bool = bool(options.shop_pick_required)  # A15
+        self.redeal_each_round: bool = bool(options.redeal_each_round)  # A19
+        self.ascension: bool = bool(options.ascension)  # §7.1
 
 
 _RULINGS: dict[Any, Rulings] = {}
@@ -164,14 +252,26 @@ def rulings_for(options: Any) -> Rulings:
     return found
 
 
-def counts_json(counts: Any) -> dict[str, int]:
+def counts_json(counts: list[int]) -> dict[str, int]:
     """``[0, 2, 0, 1, 0]`` -> ``{"longevity_peach_bun": 2, "zhuangyuan_cake": 1}``."""
-    return {KINDS[k]: n for k, n in enumerate(counts) if n}
+    out: dict[str, int] = {}
+    for k in range(N):
+        n = counts[k]
+        if n:
+            out[_KINDS[k]] = n
+    return out
 
 
 def values_json(values: tuple[int, ...]) -> dict[str, int]:
-    """A sweetness assignment as ``{kind: value}``."""
-    return dict(zip(KINDS, values))
+    """A sweetness assignment as ``{kind: value}`` (a fresh dict: an event's reader may keep it)."""
+    found = _VALUES_JSON.get(values)
+    if found is None:
+        return dict(zip(KINDS, values))
+    return found.copy()
+
+
+# Every assignment's JSON form, made once: copying a small dict is cheaper than zipping.
+_VALUES_JSON: Final[dict[tuple[int, ...], dict[str, int]]] = {v: dict(zip(KINDS, v)) for v in A.PERMUTATIONS}
 
 
 class SweetNoseState(State):
@@ -206,7 +306,7 @@ class SweetNoseState(State):
     step: int
     start_player: int  # holder of the Thunder God marker
     active: int  # whose turn it is in phase 2 and in the auction
-    trays: list[int]  # flat: seat * 5 + kind -> count
+    trays: list[int]  # seat -> packed tray (``pack``: 4 bits per kind)
     bowls: list[int]  # flat, as trays
     market: list[int]  # per kind
     supply: tuple[int, ...]  # per kind: sweets out of play (beside the board)
@@ -259,26 +359,29 @@ class SweetNoseState(State):
 
     # ------------------------------------------------------------------ small helpers
     def tray(self, seat: int) -> list[int]:
-        base = seat * N
-        return self.trays[base : base + N]
+        return unpack(self.trays[seat])
 
     def bowl(self, seat: int) -> list[int]:
         base = seat * N
         return self.bowls[base : base + N]
 
     def tray_size(self, seat: int) -> int:
-        base = seat * N
-        return sum(self.trays[base : base + N])
+        t: i64 = self.trays[seat]
+        return (t & 15) + (t >> 4 & 15) + (t >> 8 & 15) + (t >> 12 & 15) + (t >> 16 & 15)
 
     def held_sweets(self, seat: int) -> list[int]:
         base = seat * N
-        t, b = self.trays, self.bowls
-        return [t[base + k] + b[base + k] for k in range(N)]
+        t, b = unpack(self.trays[seat]), self.bowls
+        return [t[k] + b[base + k] for k in range(N)]
 
     def tray_mask(self, seat: int) -> int:
         """The kinds in ``seat``'s tray as a bitmask (bit k set: it holds a sweet of kind k)."""
-        t = self.trays
-        b: i64 = seat * N  # a native index: compiled code reads the list without boxing it
+        return kinds_of(self.trays[seat])
+
+    def bowl_mask(self, seat: int) -> int:
+        """The kinds in ``seat``'s bowl, as a bitmask."""
+        t = self.bowls
+        b: i64 = seat * N
         return (
             (1 if t[b] else 0)
             | (2 if t[b + 1] else 0)
@@ -293,8 +396,7 @@ class SweetNoseState(State):
         return (1 if m[0] else 0) | (2 if m[1] else 0) | (4 if m[2] else 0) | (8 if m[3] else 0) | (16 if m[4] else 0)
 
     def some_tray_empty(self) -> bool:
-        t = self.trays
-        return any(not (t[b] or t[b + 1] or t[b + 2] or t[b + 3] or t[b + 4]) for b in range(0, i64(len(t)), N))
+        return any(tray == 0 for tray in self.trays)
 
     def turn_order(self, start: int | None = None) -> list[int]:
         first = self.start_player if start is None else start
@@ -305,11 +407,16 @@ class SweetNoseState(State):
             yield (seat + i) % self.players
 
     def tiles_in_shop(self) -> list[int]:
+        taken = self.taken_tiles()
+        return [t for t in range(_TILE_COUNT) if not taken >> t & 1]
+
+    def taken_tiles(self) -> int:
+        """The tiles in front of players, as a bitmask of tile indices."""
         taken = 0
         for t in self.held:
             if t != _NO_TILE:
                 taken |= 1 << t
-        return [t for t in range(_TILE_COUNT) if not taken >> t & 1]
+        return taken
 
     def holder_of(self, tile: int) -> int:
         return self.held.index(tile) if tile in self.held else -1
@@ -382,7 +489,7 @@ class SweetNoseState(State):
     # ================================================================== a round (§4)
     def start_round(self, events: list[RawEvent]) -> None:
         self.round += 1
-        if self.round > 1 and self.options.redeal_each_round:  # A19
+        if self.round > 1 and self.rulings.redeal_each_round:  # A19
             deal_sweets(self)
             events.append(
                 public(
@@ -398,7 +505,7 @@ class SweetNoseState(State):
         self.exchanged = False
         self.step = ASSIGN
         self.to_move = tuple(range(self.players))
-        rounds = None if self.options.ascension else ROUNDS
+        rounds = None if self.rulings.ascension else _ROUNDS
         events.append(public("round_started", round=self.round, rounds=rounds, start_player=self.start_player))
 
     # ---- phase 1: set sweetness (§4.1), simultaneous and secret
@@ -406,7 +513,7 @@ class SweetNoseState(State):
         cards = list(self.sweetness)
         cards[seat] = values
         self.sweetness = tuple(cards)
-        self.to_move = tuple(s for s in self.to_move if s != seat)
+        self.to_move = tuple([s for s in self.to_move if s != seat])
         events = [
             public("sweetness_set", seat=seat),
             private(seat, "sweetness_chosen", seat=seat, values=values_json(values)),
@@ -523,18 +630,22 @@ class SweetNoseState(State):
         """A: their tray -> my bowl, my tray -> their bowl; the kinds differ."""
         move_between(self, target, take, seat, give, kind_rule="different")
         self.exchanged = True
-        events = [public("exchanged_with_player", seat=seat, target=target, took=KINDS[take], gave=KINDS[give])]
+        i: i64 = ((seat * _SEATS + target) * N + take) * N + give
+        events = [public_with("exchanged_with_player", _EXCHANGE_A_DATA[i].copy())]
         self.after_action(events)
         return events
 
     def exchange_with_market(self, seat: int, give: int, take: int, into_bowl: bool = False) -> list[RawEvent]:
         """B: my tray -> market, market -> my tray (or bowl, with l2_market_to_bowl)."""
-        base = seat * N
-        self.trays[base + give] -= 1
-        self.market[give] += 1
-        self.market[take] -= 1
-        (self.bowls if into_bowl else self.trays)[base + take] += 1
-        return [public("exchanged_with_market", seat=seat, gave=KINDS[give], took=KINDS[take], into_bowl=into_bowl)]
+        self.trays[seat] = self.trays[seat] - _ONE[give]
+        self.market[give] = self.market[give] + 1
+        self.market[take] = self.market[take] - 1
+        if into_bowl:
+            self.bowls[seat * N + take] = self.bowls[seat * N + take] + 1
+        else:
+            self.trays[seat] = self.trays[seat] + _ONE[take]
+        i: i64 = ((seat * N + give) * N + take) * 2 + (1 if into_bowl else 0)
+        return [public_with("exchanged_with_market", _EXCHANGE_B_DATA[i].copy())]
 
     def exchange_b(self, seat: int, give: int, take: int) -> list[RawEvent]:
         events = self.exchange_with_market(seat, give, take)
@@ -544,7 +655,42 @@ class SweetNoseState(State):
 
     # ---- the shop action (§5): when a held tile may be used, and how
     def tile_usable(self, seat: int) -> bool:
-        return self.held[seat] != _NO_TILE and len(self.tile_uses(seat)) > 0
+        """Has ``tile_uses(seat)`` any action? Answered from the kinds each tray and bowl holds,
+        without listing them (it runs after every action; test_move_generator checks it)."""
+        tile = self.held[seat]
+        if tile == _NO_TILE:
+            return False
+        rulings = self.rulings
+        if tile == STASH:  # a sweet in my tray
+            return self.tray_mask(seat) != 0
+        if tile == TAKE_BACK:  # a sweet in my bowl
+            return self.bowl_mask(seat) != 0
+        if tile == CHANGE_TASTE:
+            return rulings.change_taste_on_turn  # A11
+        if tile == IGNORE_MARKET:
+            return rulings.ignore_market_on_turn  # A12
+        if tile == MARKET_TO_BOWL:
+            if self.exchanged and rulings.market_to_bowl_modifies:  # A9
+                return False
+            return _differ(self.tray_mask(seat), self.market_mask())
+        if tile == REARRANGE:  # a bowl sweet for a tray sweet of another kind
+            return _differ(self.bowl_mask(seat), self.tray_mask(seat))
+        if tile == DOUBLE_TRADE:
+            return self.double_trade_possible(seat)
+        n = self.players
+        if tile == TWIN_TRADE:  # any kinds, or one kind both trays hold (A8)
+            mine = self.tray_mask(seat)
+            for i in range(1, n):
+                theirs = self.tray_mask((seat + i) % n)
+                if (mine & theirs if rulings.twin_same_kind else mine and theirs) != 0:
+                    return True
+            return False
+        if tile == BOWL_SWAP:  # my bowl's sweet for another kind in another bowl
+            mine = self.bowl_mask(seat)
+            return any(_differ(mine, self.bowl_mask((seat + i) % n)) for i in range(1, n))
+        if tile == SEND_BACK:  # a sweet in another bowl
+            return any(self.bowl_mask((seat + i) % n) for i in range(1, n))
+        return len(self.tile_uses(seat)) > 0
 
     def tile_uses(self, seat: int) -> list[Action]:
         """Every legal use of ``seat``'s held tile on its own turn in phase 2."""
@@ -553,20 +699,21 @@ class SweetNoseState(State):
         if tile == _NO_TILE:
             return out
         rulings = self.rulings
-        trays, bowls, base, n = self.trays, self.bowls, seat * N, self.players
+        bowls, base, n = self.bowls, seat * N, self.players
+        mine = self.tray_mask(seat)
         if tile == STASH:
             for k in range(N):
-                if trays[base + k]:
+                if mine >> k & 1:
                     out.append(USE_STASH[k])
         elif tile == TWIN_TRADE:
             same = rulings.twin_same_kind  # A8
             for i in range(1, n):
                 target = (seat + i) % n
-                tbase = target * N
+                theirs = self.tray_mask(target)
                 for take in range(N):
-                    if trays[tbase + take]:
+                    if theirs >> take & 1:
                         for give in range(N):
-                            if trays[base + give] and (give == take or not same):
+                            if mine >> give & 1 and (give == take or not same):
                                 out.append(USE_TWIN_TRADE[target][take][give])
         elif tile == TAKE_BACK:
             for k in range(N):
@@ -576,19 +723,19 @@ class SweetNoseState(State):
             if self.exchanged and rulings.market_to_bowl_modifies:  # A9
                 return out
             for give in range(N):
-                if trays[base + give]:
+                if mine >> give & 1:
                     for take in range(N):
                         if self.market[take] and take != give:
                             out.append(USE_MARKET_TO_BOWL[give][take])
         elif tile == BOWL_SWAP:
-            for mine in range(N):
-                if bowls[base + mine]:
+            for give in range(N):
+                if bowls[base + give]:
                     for i in range(1, n):
                         target = (seat + i) % n
                         tbase = target * N
-                        for theirs in range(N):
-                            if bowls[tbase + theirs] and theirs != mine:
-                                out.append(USE_BOWL_SWAP[target][mine][theirs])
+                        for take in range(N):
+                            if bowls[tbase + take] and take != give:
+                                out.append(USE_BOWL_SWAP[target][give][take])
         elif tile == SEND_BACK:
             for i in range(1, n):
                 target = (seat + i) % n
@@ -600,7 +747,7 @@ class SweetNoseState(State):
             for b in range(N):
                 if bowls[base + b]:
                     for t in range(N):
-                        if trays[base + t] and t != b:
+                        if mine >> t & 1 and t != b:
                             out.append(USE_REARRANGE[b][t])
         elif tile == DOUBLE_TRADE:
             out = self.double_trades(seat)
@@ -615,35 +762,50 @@ class SweetNoseState(State):
         """Two of my tray's sweets for two of another tray's (A10: one for one, trays of one).
 
         By group index (``A.GROUPS``: the 15 pairs, then the 5 singles): each tray's groups
-        are a bitmask, and the trades for one given group and a mask of groups to take are
-        listed once (``_double_trade_row``).
+        are a bitmask (``double_trade_groups``), the trades a table by target and groups.
         """
-        trays, base, n = self.trays, seat * N, self.players
-        my_size = trays[base] + trays[base + 1] + trays[base + 2] + trays[base + 3] + trays[base + 4]
-        my_pairs = _PAIRS_HELD[self.pair_signature(seat)]
-        my_singles = self.tray_mask(seat)
         out: list[Action] = []
+        n = self.players
         for i in range(1, n):
             target = (seat + i) % n
-            tbase = target * N
-            their_size = trays[tbase] + trays[tbase + 1] + trays[tbase + 2] + trays[tbase + 3] + trays[tbase + 4]
-            size = min(my_size, their_size)
-            if size >= 2:
-                first, count, gives, takes = 0, _PAIR_COUNT, my_pairs, _PAIRS_HELD[self.pair_signature(target)]
-            elif size == 1 and self.rulings.double_trade_short:  # A10
-                first, count, gives, takes = _PAIR_COUNT, N, my_singles, self.tray_mask(target)
-            else:
-                continue
+            first, count, gives, takes = self.double_trade_groups(seat, target)
+            trades = _DOUBLE_TRADE[target]
             for g in range(count):
                 if gives >> g & 1:
-                    out += _double_trade_row(target, first, g, takes, count)
+                    row = trades[first + g]
+                    for t in range(count):
+                        if takes >> t & 1 and t != g:
+                            out.append(row[first + t])
         return out
+
+    def double_trade_possible(self, seat: int) -> bool:
+        """Is ``double_trades(seat)`` non-empty? (A group to give and a different one to take.)"""
+        n = self.players
+        for i in range(1, n):
+            _, _, gives, takes = self.double_trade_groups(seat, (seat + i) % n)
+            if _differ(gives, takes):
+                return True
+        return False
+
+    def double_trade_groups(self, seat: int, target: int) -> tuple[int, int, int, int]:
+        """(first group index, group count, groups I can give, groups they can give) for a double
+        trade with ``target``: pairs if both trays hold two, singles with A10 and a tray of one."""
+        size = min(self.tray_size(seat), self.tray_size(target))
+        if size >= 2:
+            return 0, _PAIR_COUNT, _PAIRS_HELD[self.pair_signature(seat)], _PAIRS_HELD[self.pair_signature(target)]
+        if size == 1 and self.rulings.double_trade_short:  # A10
+            return _PAIR_COUNT, N, self.tray_mask(seat), self.tray_mask(target)
+        return 0, 0, 0, 0
 
     def pair_signature(self, seat: int) -> int:
         """``seat``'s tray as ``sum(min(count, 2) * 3**kind)``: all that says which pairs it holds."""
-        t, b = self.trays, seat * N
+        t: i64 = self.trays[seat]
         return (
-            min(t[b], 2) + 3 * min(t[b + 1], 2) + 9 * min(t[b + 2], 2) + 27 * min(t[b + 3], 2) + 81 * min(t[b + 4], 2)
+            min(t & 15, 2)
+            + 3 * min(t >> 4 & 15, 2)
+            + 9 * min(t >> 8 & 15, 2)
+            + 27 * min(t >> 12 & 15, 2)
+            + 81 * min(t >> 16 & 15, 2)
         )
 
     def use_tile(self, seat: int, tile: int, detail: dict[str, Any], events: list[RawEvent]) -> None:
@@ -651,16 +813,17 @@ class SweetNoseState(State):
         self._set_held(seat, NO_TILE)
         self.spent = (*self.spent, tile)
         self.idle_turns = 0
-        events.insert(0, public("shop_used", seat=seat, tile=TILES[tile].id, **detail))
+        data: dict[str, Any] = {"seat": seat, "tile": _TILE_ID[tile]}
+        data.update(detail)
+        events.insert(0, public_with("shop_used", data))
 
     # The ten abilities (§5), one function each.
     def stash(self, seat: int, kind: int) -> list[RawEvent]:
         """l1_stash: tray -> own bowl."""
-        base = seat * N
-        self.trays[base + kind] -= 1
-        self.bowls[base + kind] += 1
+        self.trays[seat] = self.trays[seat] - _ONE[kind]
+        self.bowls[seat * N + kind] = self.bowls[seat * N + kind] + 1
         events: list[RawEvent] = []
-        self.use_tile(seat, STASH, {"kind": KINDS[kind]}, events)
+        self.use_tile(seat, STASH, {"kind": _KINDS[kind]}, events)
         return events
 
     def twin_trade(self, seat: int, target: int, take: int, give: int) -> list[RawEvent]:
@@ -668,16 +831,15 @@ class SweetNoseState(State):
         rule = "same" if self.rulings.twin_same_kind else "any"
         move_between(self, target, take, seat, give, kind_rule=rule)
         events: list[RawEvent] = []
-        self.use_tile(seat, TWIN_TRADE, {"target": target, "took": KINDS[take], "gave": KINDS[give]}, events)
+        self.use_tile(seat, TWIN_TRADE, {"target": target, "took": _KINDS[take], "gave": _KINDS[give]}, events)
         return events
 
     def take_back(self, seat: int, kind: int) -> list[RawEvent]:
         """l2_take_back: own bowl -> own tray."""
-        base = seat * N
-        self.bowls[base + kind] -= 1
-        self.trays[base + kind] += 1
+        self.bowls[seat * N + kind] = self.bowls[seat * N + kind] - 1
+        self.trays[seat] = self.trays[seat] + _ONE[kind]
         events: list[RawEvent] = []
-        self.use_tile(seat, TAKE_BACK, {"kind": KINDS[kind]}, events)
+        self.use_tile(seat, TAKE_BACK, {"kind": _KINDS[kind]}, events)
         return events
 
     def market_to_bowl(self, seat: int, give: int, take: int) -> list[RawEvent]:
@@ -685,51 +847,49 @@ class SweetNoseState(State):
         events = self.exchange_with_market(seat, give, take, into_bowl=True)
         if self.rulings.market_to_bowl_modifies:
             self.exchanged = True
-        self.use_tile(seat, MARKET_TO_BOWL, {"gave": KINDS[give], "took": KINDS[take]}, events)
+        self.use_tile(seat, MARKET_TO_BOWL, {"gave": _KINDS[give], "took": _KINDS[take]}, events)
         return events
 
     def bowl_swap(self, seat: int, target: int, give: int, take: int) -> list[RawEvent]:
         """l3_bowl_swap: one of my bowl's sweets for one of another bowl's."""
         mine, theirs = seat * N, target * N
-        self.bowls[mine + give] -= 1
-        self.bowls[theirs + give] += 1
-        self.bowls[theirs + take] -= 1
-        self.bowls[mine + take] += 1
+        self.bowls[mine + give] = self.bowls[mine + give] - 1
+        self.bowls[theirs + give] = self.bowls[theirs + give] + 1
+        self.bowls[theirs + take] = self.bowls[theirs + take] - 1
+        self.bowls[mine + take] = self.bowls[mine + take] + 1
         events: list[RawEvent] = []
-        self.use_tile(seat, BOWL_SWAP, {"target": target, "gave": KINDS[give], "took": KINDS[take]}, events)
+        self.use_tile(seat, BOWL_SWAP, {"target": target, "gave": _KINDS[give], "took": _KINDS[take]}, events)
         return events
 
     def send_back(self, seat: int, target: int, kind: int) -> list[RawEvent]:
         """l3_send_back: another player's bowl -> that player's tray."""
-        base = target * N
-        self.bowls[base + kind] -= 1
-        self.trays[base + kind] += 1
+        self.bowls[target * N + kind] = self.bowls[target * N + kind] - 1
+        self.trays[target] = self.trays[target] + _ONE[kind]
         events: list[RawEvent] = []
-        self.use_tile(seat, SEND_BACK, {"target": target, "kind": KINDS[kind]}, events)
+        self.use_tile(seat, SEND_BACK, {"target": target, "kind": _KINDS[kind]}, events)
         return events
 
     def rearrange(self, seat: int, from_bowl: int, from_tray: int) -> list[RawEvent]:
         """l4_rearrange: swap one bowl sweet with one tray sweet of my own."""
         base = seat * N
-        self.bowls[base + from_bowl] -= 1
-        self.trays[base + from_bowl] += 1
-        self.trays[base + from_tray] -= 1
-        self.bowls[base + from_tray] += 1
+        self.bowls[base + from_bowl] = self.bowls[base + from_bowl] - 1
+        self.trays[seat] = self.trays[seat] + _ONE[from_bowl] - _ONE[from_tray]
+        self.bowls[base + from_tray] = self.bowls[base + from_tray] + 1
         events: list[RawEvent] = []
-        self.use_tile(seat, REARRANGE, {"from_bowl": KINDS[from_bowl], "from_tray": KINDS[from_tray]}, events)
+        self.use_tile(seat, REARRANGE, {"from_bowl": _KINDS[from_bowl], "from_tray": _KINDS[from_tray]}, events)
         return events
 
     def double_trade(self, seat: int, target: int, give: tuple[int, ...], take: tuple[int, ...]) -> list[RawEvent]:
         """l4_double_trade: two of my tray's sweets for two of theirs, all staying in trays."""
-        mine, theirs = seat * N, target * N
+        trays = self.trays
         for k in give:
-            self.trays[mine + k] -= 1
-            self.trays[theirs + k] += 1
+            trays[seat] = trays[seat] - _ONE[k]
+            trays[target] = trays[target] + _ONE[k]
         for k in take:
-            self.trays[theirs + k] -= 1
-            self.trays[mine + k] += 1
+            trays[target] = trays[target] - _ONE[k]
+            trays[seat] = trays[seat] + _ONE[k]
         events: list[RawEvent] = []
-        detail = {"target": target, "gave": [KINDS[k] for k in give], "took": [KINDS[k] for k in take]}
+        detail = {"target": target, "gave": [_KINDS[k] for k in give], "took": [_KINDS[k] for k in take]}
         self.use_tile(seat, DOUBLE_TRADE, detail, events)
         return events
 
@@ -740,9 +900,9 @@ class SweetNoseState(State):
         cards = list(self.sweetness)
         cards[seat] = tuple(values)
         self.sweetness = tuple(cards)
-        kinds = [KINDS[first], KINDS[second]]
+        kinds = [_KINDS[first], _KINDS[second]]
         events: list[RawEvent] = []
-        if self.options.l5_change_taste_public:
+        if self.rulings.change_taste_public:
             self.swaps = (*self.swaps, (seat, first, second))
             self.use_tile(seat, CHANGE_TASTE, {"kinds": kinds}, events)
         else:
@@ -763,7 +923,7 @@ class SweetNoseState(State):
     def end_exchange_phase(self, reason: str, events: list[RawEvent]) -> None:
         events.append(public("exchange_phase_ended", reason=reason, turns=self.phase_turns))
         self.exchanged = False
-        if self.options.l5_change_taste_timing == "phase_end" and self.ask_deferred(TASTE, CHANGE_TASTE, -1):
+        if self.rulings.change_taste_at_phase_end and self.ask_deferred(TASTE, CHANGE_TASTE, -1):
             return
         self.score_sweetness(events)
 
@@ -793,7 +953,7 @@ class SweetNoseState(State):
         return True
 
     def deferred_change_taste(self, seat: int, action: Action) -> list[RawEvent]:
-        if type(action) is A.Decline:
+        if type(action) is _Decline:
             events = [public("shop_kept", seat=seat)]
         else:
             events = self.change_taste(seat, KIND_OF[action.first], KIND_OF[action.second])  # type: ignore[attr-defined]
@@ -805,12 +965,12 @@ class SweetNoseState(State):
     def score_sweetness(self, events: list[RawEvent]) -> None:
         self.revealed = True
         events.append(public("sweetness_revealed", values=[values_json(v) for v in self.sweetness]))
-        if self.options.l5_ignore_market_timing == "scoring" and self.ask_deferred(DECLARE, IGNORE_MARKET, -1):
+        if self.rulings.ignore_market_at_scoring and self.ask_deferred(DECLARE, IGNORE_MARKET, -1):
             return
         self.move_score_markers(events)
 
     def declare_ignore_market(self, seat: int, action: Action) -> list[RawEvent]:
-        if type(action) is A.Decline:
+        if type(action) is _Decline:
             events = [public("shop_kept", seat=seat)]
         else:
             events = self.ignore_market(seat)
@@ -820,24 +980,32 @@ class SweetNoseState(State):
 
     def score_by_kind(self, seat: int) -> list[int]:
         """Per kind: (card value + market bonus) x sweets held (tray and bowl)."""
-        if self.options.l5_ignore_market_scope == "all":  # A12
+        rulings = self.rulings
+        if rulings.ignore_market_for_all:  # A12
             no_bonus = any(self.ignoring)
         else:
             no_bonus = self.ignoring[seat]
-        flat = self.options.market_bonus == "flat"  # A1
-        cards, market = self.sweetness[seat], self.market
-        held = self.held_sweets(seat)
-        return [
-            (cards[k] + (0 if no_bonus else (min(market[k], 1) if flat else market[k]))) * held[k] for k in range(N)
-        ]
+        flat = rulings.flat_bonus  # A1
+        cards, market, bowls = self.sweetness[seat], self.market, self.bowls
+        tray: i64 = self.trays[seat]
+        base: i64 = seat * N
+        out: list[int] = []
+        for k in range(N):
+            bonus = 0 if no_bonus else (min(market[k], 1) if flat else market[k])
+            held = (tray >> 4 * k & 15) + bowls[base + k]  # tray and bowl
+            out.append((cards[k] + bonus) * held)
+        return out
 
     def round_score(self, seat: int) -> int:
-        return sum(self.score_by_kind(seat))
+        total = 0
+        for points in self.score_by_kind(seat):
+            total += points
+        return total
 
     def move_score_markers(self, events: list[RawEvent]) -> None:
-        self.round_scores = tuple(self.round_score(p) for p in range(self.players))
+        self.round_scores = tuple([self.round_score(p) for p in range(self.players)])
         for p, s in enumerate(self.round_scores):
-            self.scores[p] += s
+            self.scores[p] = self.scores[p] + s
         self.past = (*self.past, (self.round, self.sweetness, self.round_scores))
         events.append(
             public("round_scored", round=self.round, round_scores=list(self.round_scores), totals=list(self.scores))
@@ -848,25 +1016,28 @@ class SweetNoseState(State):
         self.choose_shop(events)
 
     def game_ends(self) -> bool:
-        options = self.options
-        if options.ascension:  # §7.1
-            return max(self.scores) >= options.ascension_target
-        return self.round >= ROUNDS
+        if self.rulings.ascension:  # §7.1
+            return max(self.scores) >= self.options.ascension_target
+        return self.round >= _ROUNDS
 
     # ---- phase 4: choose a shop (§4.4)
     def choose_shop(self, events: list[RawEvent]) -> None:
         # 1. Bowls back into trays; 2. unused tiles back to the shop.
-        for i, n in enumerate(self.bowls):
-            if n:
-                self.trays[i] += n
-                self.bowls[i] = 0
-        for seat, tile in enumerate(self.held):
+        trays, bowls = self.trays, self.bowls
+        for seat in range(self.players):
+            b: i64 = seat * N
+            bowl = bowls[b] + (bowls[b + 1] << 4) + (bowls[b + 2] << 8) + (bowls[b + 3] << 12) + (bowls[b + 4] << 16)
+            trays[seat] = trays[seat] + bowl
+        self.bowls = [0] * len(bowls)
+        visible = self.rulings.tiles_visible
+        for seat in range(self.players):
+            tile = self.held[seat]
             if tile == NO_TILE:
                 continue
-            if self.options.shop_tiles_visible:
-                events.append(public("shop_returned", seat=seat, tile=TILES[tile].id))
+            if visible:
+                events.append(public("shop_returned", seat=seat, tile=_TILE_ID[tile]))
             else:  # A14: an unused tile goes back level side up, its ability never shown
-                events.append(public("shop_returned", seat=seat, level=TILES[tile].level))
+                events.append(public("shop_returned", seat=seat, level=_TILE_LEVEL[tile]))
         self.held = (NO_TILE,) * self.players
         self.spent = ()
         # 3. The next start player: the highest round score (A17 for a tie).
@@ -876,14 +1047,16 @@ class SweetNoseState(State):
         n = self.players
         options = self.options
         tie_from = new_start if options.shop_pick_tie_break == "next_round_order" else old_start
-        order = sorted(range(n), key=lambda s: (-self.round_scores[s], (s - tie_from) % n))
+        scores = self.round_scores
+        # Sorted by (score, distance from tie_from): the distances differ, so the seat never decides.
+        order = [s for _, _, s in sorted([(-scores[s], (s - tie_from) % n, s) for s in range(n)])]
         if options.shop_pick_order == "start_player_first":
             order.remove(old_start)
             order.insert(0, old_start)
         self.start_player = new_start
         events.append(public("start_player", seat=new_start, round=self.round + 1))
-        levels = [max_level(score) for score in self.round_scores]
-        self.picks = tuple((s, levels[s]) for s in order if levels[s] > 0)
+        levels = [_max_level(score) for score in scores]
+        self.picks = tuple([(s, levels[s]) for s in order if levels[s] > 0])
         events.append(public("shop_phase_started", pick_order=[s for s, _ in self.picks]))
         self.step = SHOP
         self.next_pick(events)
@@ -898,7 +1071,8 @@ class SweetNoseState(State):
     def pickable(self, seat: int) -> list[int]:
         """The tiles still in the shop the next picker may take."""
         limit = self.picks[0][1]
-        return [t for t in self.tiles_in_shop() if _TILE_LEVEL[t] <= limit]
+        taken = self.taken_tiles()
+        return [t for t in range(_TILE_COUNT) if not taken >> t & 1 and _TILE_LEVEL[t] <= limit]
 
     def next_pick(self, events: list[RawEvent]) -> None:
         while self.picks:
@@ -914,7 +1088,7 @@ class SweetNoseState(State):
     def take_tile(self, seat: int, tile: int) -> list[RawEvent]:
         self._set_held(seat, tile)
         self.picks = self.picks[1:]
-        events = [public("shop_chosen", seat=seat, tile=TILES[tile].id, level=TILES[tile].level)]
+        events = [public("shop_chosen", seat=seat, tile=_TILE_ID[tile], level=_TILE_LEVEL[tile])]
         self.next_pick(events)
         return events
 
@@ -940,11 +1114,16 @@ class SweetNoseState(State):
     def game_over(self, events: list[RawEvent]) -> None:
         self.step = OVER
         self.to_move = ()
-        events.append(public("game_over", **self.result().to_json()))
+        events.append(public_with("game_over", self.result().to_json()))
 
     def result(self) -> Result:
         """Lowest total sweetness wins; ties share the place (no further tie-break)."""
-        return Result.rank(tuple(self.scores), (0,) * self.players, higher_wins=False)
+        # Result.rank(scores, no tie-breaks, higher_wins=False), spelled out: a place is one
+        # more than the number of lower totals.
+        scores = tuple(self.scores)
+        places = tuple([1 + len([t for t in scores if t < s]) for s in scores])
+        winners = tuple([p for p in range(len(places)) if places[p] == 1])
+        return Result(scores, (0,) * self.players, places, winners)
 
     # ================================================================== the protocol
     def _legal_actions(self, seat: int) -> list[Action]:
@@ -970,13 +1149,13 @@ class SweetNoseState(State):
             return legal
         if step == SHOP:
             limit = self.picks[0][1]
-            if self.options.shop_tiles_visible:  # A14
-                legal = [A.CHOOSE_SHOP[t] for t in self.pickable(seat)]
+            if self.rulings.tiles_visible:  # A14
+                legal = [CHOOSE_SHOP[t] for t in self.pickable(seat)]
             else:
                 levels = sorted({TILES[t].level for t in self.tiles_in_shop() if TILES[t].level <= limit})
-                legal = [A.CHOOSE_SHOP_LEVEL[lv] for lv in levels]
-            if not self.options.shop_pick_required:  # A15
-                legal.append(A.DECLINE)
+                legal = [CHOOSE_SHOP_LEVEL[lv] for lv in levels]
+            if not self.rulings.pick_required:  # A15
+                legal.append(DECLINE)
             return legal
         if step == AUCTION:
             legal = [A.BIDS[s] for s in self.bid_spaces(seat)]
@@ -985,13 +1164,13 @@ class SweetNoseState(State):
         if step in (TASTE, DECLARE):
             tile = self.held[seat]
             if step == TASTE and tile == CHANGE_TASTE:
-                legal = list(A.CHANGE_TASTE.values())
+                legal = USE_CHANGE_TASTE[:]
             elif step == DECLARE and tile == IGNORE_MARKET:
-                legal = [A.IGNORE_MARKET]
+                legal = [USE_IGNORE_MARKET]
             else:  # a face-down level-5 tile that has no use now (A14): asked all the same
-                return [A.DECLINE]
-            if self.options.shop_tile_use == "optional":  # A13: a deferred tile may stay unused
-                legal.append(A.DECLINE)
+                return [DECLINE]
+            if self.rulings.tile_use_optional:  # A13: a deferred tile may stay unused
+                legal.append(DECLINE)
             return legal
         return []
 
@@ -1006,23 +1185,28 @@ class SweetNoseState(State):
             return self.set_sweetness(seat, action.values)  # type: ignore[attr-defined]
         if step == EXCHANGE:
             kind = type(action)
-            if kind is ExchangeWithPlayer:
-                return self.exchange_with_player(seat, action.target, KIND_OF[action.take], KIND_OF[action.give])  # type: ignore[attr-defined]
-            if kind is ExchangeWithMarket:
-                return self.exchange_b(seat, KIND_OF[action.give], KIND_OF[action.take])  # type: ignore[attr-defined]
+            if kind is ExchangeWithPlayer or kind is ExchangeWithMarket:
+                # The prebuilt exchanges' (target, kind, kind) by object: three attribute reads
+                # and two name lookups cost more than the exchange itself.
+                code = prebuilt_exchange_code(action)
+                if code < 0:
+                    code = exchange_code(action)
+                if kind is ExchangeWithPlayer:
+                    return self.exchange_with_player(seat, code // 25, code // 5 % 5, code % 5)
+                return self.exchange_b(seat, code // 5 % 5, code % 5)
             if kind is EndTurn:
                 return self.end_turn(seat)
             events = self.use_shop(seat, action)
             self.after_action(events)
             return events
         if step == SHOP:
-            if type(action) is A.ChooseShop:
+            if type(action) is _ChooseShop:
                 return self.take_tile(seat, TILE_INDEX[action.tile])
-            if type(action) is A.ChooseShopLevel:
+            if type(action) is _ChooseShopLevel:
                 return self.take_tile_of_level(seat, action.level)
             return self.decline_tile(seat)
         if step == AUCTION:
-            if type(action) is A.Bid:
+            if type(action) is _Bid:
                 return self.bid(seat, action.space)
             return self.pass_bid(seat)
         if step == TASTE:
@@ -1034,27 +1218,27 @@ class SweetNoseState(State):
     def use_shop(self, seat: int, a: Any) -> list[RawEvent]:
         """The shop action: resolve the held tile's ability (§5) with its own function."""
         kind = type(a)
-        if kind is A.UseStash:
+        if kind is _UseStash:
             return self.stash(seat, KIND_OF[a.kind])
-        if kind is A.UseTwinTrade:
+        if kind is _UseTwinTrade:
             return self.twin_trade(seat, a.target, KIND_OF[a.take], KIND_OF[a.give])
-        if kind is A.UseTakeBack:
+        if kind is _UseTakeBack:
             return self.take_back(seat, KIND_OF[a.kind])
-        if kind is A.UseMarketToBowl:
+        if kind is _UseMarketToBowl:
             return self.market_to_bowl(seat, KIND_OF[a.give], KIND_OF[a.take])
-        if kind is A.UseBowlSwap:
+        if kind is _UseBowlSwap:
             return self.bowl_swap(seat, a.target, KIND_OF[a.give], KIND_OF[a.take])
-        if kind is A.UseSendBack:
+        if kind is _UseSendBack:
             return self.send_back(seat, a.target, KIND_OF[a.kind])
-        if kind is A.UseRearrange:
+        if kind is _UseRearrange:
             return self.rearrange(seat, KIND_OF[a.from_bowl], KIND_OF[a.from_tray])
-        if kind is A.UseDoubleTrade:
+        if kind is _UseDoubleTrade:
             return self.double_trade(
                 seat, a.target, tuple(KIND_OF[k] for k in a.give), tuple(KIND_OF[k] for k in a.take)
             )
-        if kind is A.UseChangeTaste:
+        if kind is _UseChangeTaste:
             return self.change_taste(seat, KIND_OF[a.first], KIND_OF[a.second])
-        if kind is A.UseIgnoreMarket:
+        if kind is _UseIgnoreMarket:
             return self.ignore_market(seat)
         raise AssertionError(f"unexpected action {a}")
 
@@ -1125,6 +1309,39 @@ class SweetNoseState(State):
         }
 
 
+def exchange_code(action: Any) -> int:
+    """An exchange's kinds and target as one number: ``(target * 5 + take) * 5 + give`` for A,
+    ``give * 5 + take`` for B (the order ``_apply`` passes them on)."""
+    if type(action) is ExchangeWithPlayer:
+        return (action.target * 5 + KIND_OF[action.take]) * 5 + KIND_OF[action.give]
+    return KIND_OF[action.give] * 5 + KIND_OF[action.take]
+
+
+# Every prebuilt exchange by ``id``: the legal lists hand out these very objects, and the
+# engine passes the listed object to ``_apply`` (others are decoded by ``exchange_code``).
+_EXCHANGE_CODES: Final[dict[int, int]] = {
+    id(a): exchange_code(a) for a in A.ACTION_SPACE.actions if type(a) in (ExchangeWithPlayer, ExchangeWithMarket)
+}
+
+
+def prebuilt_exchange_code(action: Any) -> int:
+    """``exchange_code`` of a prebuilt exchange, looked up by object; -1 for any other object."""
+    return _EXCHANGE_CODES.get(id(action), -1)
+
+
+def _differ(first: int, second: int) -> bool:
+    """Two kind masks: is there a kind in ``first`` and a different kind in ``second``?"""
+    return first != 0 and second != 0 and not (first == second and first & (first - 1) == 0)
+
+
+def _max_level(round_score: int) -> int:
+    """data.max_level, compiled: the highest shop level a round score allows (0: none)."""
+    for threshold, level in _ELIGIBILITY:
+        if round_score >= threshold:
+            return level
+    return 0
+
+
 def _contains(counts: list[int], group: tuple[int, ...]) -> bool:
     if len(group) == 2 and group[0] == group[1]:
         return counts[group[0]] >= 2
@@ -1133,34 +1350,16 @@ def _contains(counts: list[int], group: tuple[int, ...]) -> bool:
 
 # Which pairs a tray holds, by its pair signature (3**5 of them).
 _PAIRS_HELD: Final = [_pairs_held(sig) for sig in range(3**N)]
-# The double trades with one target and one given group, by the mask of groups to take
-# (filled as met; shared lists, only ever read or copied from).
-_DOUBLE_TRADE_ROWS: dict[int, list[Action]] = {}
-
-
-def _double_trade_row(target: int, first: int, give: int, takes: int, count: int) -> list[Action]:
-    """The double trades giving group ``first + give`` to ``target`` for each group in ``takes``."""
-    key = ((target * 32 + first + give) << 20) | takes
-    row = _DOUBLE_TRADE_ROWS.get(key)
-    if row is None:
-        if len(_DOUBLE_TRADE_ROWS) >= 1 << 16:  # bound the table; rows are rebuilt as needed
-            _DOUBLE_TRADE_ROWS.clear()
-        trades = _DOUBLE_TRADE[target][first + give]
-        row = [trades[first + t] for t in range(count) if takes >> t & 1 and t != give]
-        _DOUBLE_TRADE_ROWS[key] = row
-    return row
 
 
 def move_between(state: SweetNoseState, target: int, take: int, seat: int, give: int, kind_rule: str) -> None:
     """The routing of exchange A (and the twin trade): their tray -> my bowl, my tray -> their bowl."""
     assert kind_rule == "any" or (take != give) == (kind_rule == "different")
-    mine: i64 = seat * N
-    theirs: i64 = target * N
     trays, bowls = state.trays, state.bowls
-    trays[theirs + take] -= 1
-    bowls[mine + take] += 1
-    trays[mine + give] -= 1
-    bowls[theirs + give] += 1
+    trays[target] = trays[target] - _ONE[take]
+    bowls[seat * N + take] = bowls[seat * N + take] + 1
+    trays[seat] = trays[seat] - _ONE[give]
+    bowls[target * N + give] = bowls[target * N + give] + 1
 
 
 # ====================================================================== setup (§3)
@@ -1168,8 +1367,6 @@ def setup(state: SweetNoseState) -> list[RawEvent]:
     """A new game: sweets by player count, 8 per tray, the market, the start player."""
     players, options = state.players, state.options
     state.round = 0
-    state.trays = [0] * (players * N)
-    state.bowls = [0] * (players * N)
     deal_sweets(state)
     state.scores = [0] * players
     state.round_scores = ()
@@ -1208,20 +1405,38 @@ def setup(state: SweetNoseState) -> list[RawEvent]:
 def deal_sweets(state: SweetNoseState) -> None:
     """Setup steps 3-5: fill the bag by player count, 8 sweets into each tray, then the market."""
     players, rng = state.players, state.rng
-    per_kind = BAG_PER_KIND[players]
-    bag = [k for k in range(N) for _ in range(per_kind)]
+    bag = _BAGS[players][:]  # kind by kind, BAG_PER_KIND of each
     rng.shuffle(bag)
-    state.trays = [0] * (players * N)
-    state.bowls = [0] * (players * N)
-    for seat in range(players):
-        for k in bag[seat * TRAY_SIZE : (seat + 1) * TRAY_SIZE]:
-            state.trays[seat * N + k] += 1
+    trays = [0] * players
+    drawn: i64 = 0
+    for seat in range(players):  # 8 sweets into each tray, in seat order
+        end = min(drawn + _TRAY_SIZE, len(bag))
+        while drawn < end:
+            trays[seat] = trays[seat] + _ONE[bag[drawn]]
+            drawn += 1
     market = [0] * N
-    for k in bag[players * TRAY_SIZE :]:  # whatever is left in the bag goes to the market
-        market[k] += 1
-    supply = [k for k in range(N) for _ in range(SWEETS_PER_KIND - per_kind)]
+    while drawn < len(bag):  # whatever is left in the bag goes to the market
+        k = bag[drawn]
+        market[k] = market[k] + 1
+        drawn += 1
+    supply = _SUPPLIES[players][:]  # the sweets not in the bag
     rng.shuffle(supply)
-    for k in supply[: MARKET_FROM_SUPPLY[players]]:
-        market[k] += 1
+    extra = min(MARKET_FROM_SUPPLY[players], len(supply))
+    left = [0] * N
+    for i in range(len(supply)):
+        k = supply[i]
+        if i < extra:
+            market[k] = market[k] + 1
+        else:
+            left[k] = left[k] + 1
+    state.trays = trays
+    state.bowls = [0] * (players * N)
     state.market = market
-    state.supply = tuple(supply[MARKET_FROM_SUPPLY[players] :].count(k) for k in range(N))
+    state.supply = tuple(left)
+
+
+# The bag and the rest of the supply by player count, before shuffling, kind by kind.
+_BAGS: Final[dict[int, list[int]]] = {n: [k for k in range(N) for _ in range(c)] for n, c in BAG_PER_KIND.items()}
+_SUPPLIES: Final[dict[int, list[int]]] = {
+    n: [k for k in range(N) for _ in range(SWEETS_PER_KIND - c)] for n, c in BAG_PER_KIND.items()
+}

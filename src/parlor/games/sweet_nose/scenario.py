@@ -42,7 +42,7 @@ from parlor.core.events import RawEvent
 
 from .actions import PERMUTATIONS
 from .data import KIND_INDEX, KINDS, MARKET_SIZE, NUM_KINDS, SWEETS_PER_KIND, TILE_INDEX, TRAY_SIZE
-from .rules import ASSIGN, AUCTION, EXCHANGE, NO_TILE, SHOP, SweetNoseState
+from .rules import ASSIGN, AUCTION, EXCHANGE, NO_TILE, SHOP, SweetNoseState, pack
 
 _KEYS = {
     "players",
@@ -163,7 +163,7 @@ def build(game: Any, data: Mapping[str, Any]) -> SweetNoseState:
         _fill(market, MARKET_SIZE, pool, "market")
     elif sum(market) != MARKET_SIZE:
         raise ScenarioError(f"the market must hold exactly {MARKET_SIZE} sweets, got {sum(market)}")
-    state.trays = [n for t in trays for n in t]  # type: ignore[union-attr]
+    state.trays = [pack(t) for t in trays]
     state.bowls = [n for b in bowls for n in b]  # type: ignore[union-attr]
     state.market = market
     state.supply = tuple(pool)
