@@ -102,22 +102,22 @@ def private(seat_: int, event_: str, /, **data: Any) -> RawEvent:
     return (event_, data, seat_)
 
 
-# BYTE_BITS[b]: the positions of the set bits of the byte b, ascending.
-BYTE_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
+# LOW_BIT[(1 << c) % 67] == c: the powers of two below 2**54 leave distinct remainders mod 67,
+# so the lowest set bit of a card mask names its card with one lookup.
+LOW_BIT: Final[tuple[int, ...]] = tuple(next((c for c in range(64) if (1 << c) % 67 == r), -1) for r in range(67))
 
 
 def distinct(cards: tuple[int, ...]) -> list[int]:
     """The distinct card types in ``cards``, ascending: ``sorted(set(cards))``, without the set.
 
-    The cards become bits of an int, read back a byte at a time (seven bytes hold 54 types)."""
+    The cards become bits of an int (54 types: a short int, no big-number arithmetic), read
+    back lowest bit first."""
     mask = 0
     for c in cards:
         mask |= 1 << c
     out: list[int] = []
-    base = 0
     while mask:
-        for bit in BYTE_BITS[mask & 255]:
-            out.append(base + bit)
-        mask >>= 8
-        base += 8
+        low = mask & -mask
+        out.append(LOW_BIT[low % 67])
+        mask ^= low
     return out
