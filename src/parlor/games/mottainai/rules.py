@@ -92,8 +92,11 @@ from .data import (
     WINGS,
     decks_for,
 )
+
+# add_each / add_each_of: legal actions straight from a card mask; public / private: raw
+# event tuples (Events are built only when read).
+from .tables import add_each, add_each_of, distinct_of, private, public
 from .tables import distinct as _uniq  # sorted(set(cards)), without the set
-from .tables import private, public  # raw event tuples; Events are built only when read
 
 CARD: Final = CARD_IDS
 WING_INDEX: Final[dict[str, int]] = {w: i for i, w in enumerate(WINGS)}
@@ -119,6 +122,7 @@ ACTIONS_FRAME: Final[tuple[tuple[tuple, ...], ...]] = tuple(
 ACTION_FRAME: Final[tuple[tuple[tuple, ...], ...]] = tuple(
     tuple(("action", q, role, False) for role in range(5)) for q in range(6)
 )
+SEAT_TUPLE: Final[tuple[tuple[int], ...]] = tuple((p,) for p in range(6))  # to_move
 HAND_LIMIT_FRAME: Final = ("hand_limit", False)
 HAND_LIMIT_AGAIN: Final = ("hand_limit", True)
 MORNING_EFFECTS_FRAME: Final = ("morning_effects",)
@@ -381,7 +385,12 @@ class MottainaiState(State):
             i += 1
         if i == n:
             raise ValueError(f"card {card} not in {t}")
-        zone[p] = t[:i] + t[i + 1 :]
+        if i == 0:
+            zone[p] = t[1:]
+        elif i == n - 1:
+            zone[p] = t[:i]
+        else:
+            zone[p] = t[:i] + t[i + 1 :]
 
     def take_from_hand(self, p: int, card: int) -> None:
         """A card leaves the hand. A revealed copy is the one that goes: the table cannot tell it
@@ -605,7 +614,7 @@ class MottainaiState(State):
                 continue
             if legal:
                 self.pending = legal
-                self.to_move = (self.active,)
+                self.to_move = SEAT_TUPLE[self.active]
                 return
             stack.pop()
         self.to_move = ()
@@ -915,13 +924,13 @@ def morning_hand_limit_legal(s: MottainaiState, frame: tuple) -> list[Action]:
     over = size > HAND_LIMIT
     legal: list[Action] = []
     if s.has(p, HANDKERCHIEF) and not frame[1]:
-        legal.extend(A.DISCARD_TO_FLOOR[c] for c in _uniq(hand))
+        add_each(legal, A.DISCARD_TO_FLOOR, hand)
         if s.o.handkerchief_discard == "zero_or_one" and over:
             legal.append(A.USE_EFFECT[HANDKERCHIEF])
         if not over and legal:
             legal.append(A.DONE)
     if over and hand:
-        legal.extend(A.RETURN_CARD[c] for c in _uniq(hand))
+        add_each(legal, A.RETURN_CARD, hand)
     return legal
 
 
@@ -1008,12 +1017,13 @@ FLOW["clear_task"] = clear_task
 def choose_task_legal(s: MottainaiState, frame: tuple) -> list[Action]:
     """M4: a hand card as the new task, or none (Doll / Sketch may replace this step)."""
     p = s.active
-    legal: list[Action] = [A.CHOOSE_TASK[c] for c in _uniq(s.hands[p])]
+    legal: list[Action] = []
+    add_each(legal, A.CHOOSE_TASK, s.hands[p])
     legal.append(A.NO_TASK)
     if s.has(p, DOLL):
         legal.extend(A.TAKE_TASK[q] for q in s.opponents(p) if s.tasks[q] >= 0 and s.task_up[q])
     if s.has(p, SKETCH):
-        legal.extend(A.TASK_FROM_HELPER[c] for c in _uniq(s.helpers[p]))
+        add_each(legal, A.TASK_FROM_HELPER, s.helpers[p])
     return legal
 
 
@@ -1132,7 +1142,8 @@ def count_actions(s: MottainaiState, owner: int, role: int) -> int:
 def gate_legal(s: MottainaiState, frame: tuple) -> list[Action]:
     role = frame[2]
     hand = s.hands[s.active]
-    legal: list[Action] = [A.REVEAL[c] for c in _uniq(hand) if MAT[c] == role]
+    legal: list[Action] = []
+    add_each_of(legal, A.REVEAL, hand, role)
     legal.append(A.SKIP_TASK)
     return legal
 
@@ -1205,7 +1216,7 @@ def role_options(s: MottainaiState, role: int) -> list[Action]:
     out: list[Action] = []
     if role == CLERK:
         bench = s.bench[p]
-        out.extend(A.SELL[c] for c in _uniq(bench))
+        add_each(out, A.SELL, bench)
         if s.has(p, BELL) and s.deck:
             out.append(A.SELL_TOP)
         if s.has(p, ROBE):
@@ -1213,7 +1224,7 @@ def role_options(s: MottainaiState, role: int) -> list[Action]:
                 if sum(1 for c in bench if MAT[c] == m) >= 2:
                     out.append(A.SELL_ALL[m])
     elif role in (MONK, POTTER):
-        out.extend((A.HIRE if role == MONK else A.COLLECT)[c] for c in _uniq(s.floor))
+        add_each(out, A.HIRE if role == MONK else A.COLLECT, s.floor)
         if role == POTTER and s.has(p, SOCKS) and s.deck:
             out.append(A.COLLECT_TOP)
         if s.has(p, FLUTE):
@@ -1235,8 +1246,13 @@ def role_options(s: MottainaiState, role: int) -> list[Action]:
         if tailor_possible(s, p):
             out.append(A.REFILL)
     else:
-        for c in _uniq(s.hands[p]):
-            if s.smith_cost(p, c) is not None:
+        hand = s.hands[p]
+        counts = [0, 0, 0, 0, 0]  # hand cards per material
+        for c in hand:
+            counts[MAT[c]] += 1
+        for c in _uniq(hand):
+            # Enough of its material in hand besides itself: free, whatever Straw / Brick / Crane add.
+            if VAL[c] <= counts[MAT[c]] or s.smith_cost(p, c) is not None:
                 out.extend(A.COMPLETE[c])
     return out
 
@@ -1250,7 +1266,19 @@ def tailor_possible(s: MottainaiState, p: int) -> bool:
 
 def craft_options(s: MottainaiState, role: int) -> list[Action]:
     p = s.active
-    return [a for c in _uniq(s.hands[p]) if MAT[c] == role and s.craft_cost(p, c) is not None for a in A.CRAFT[c]]
+    out: list[Action] = []
+    hand = s.hands[p]
+    if not hand:
+        return out
+    have = 0  # craft bench cards of the role's material
+    for c in s.bench[p]:
+        if MAT[c] == role:
+            have += 1
+    for c in distinct_of(hand, role):
+        # The bench covers the support: free; otherwise ``craft_cost`` settles it (Crane).
+        if VAL[c] - 1 <= have or s.craft_cost(p, c) is not None:
+            out.extend(A.CRAFT[c])
+    return out
 
 
 def action_legal(s: MottainaiState, frame: tuple) -> list[Action]:
@@ -1537,7 +1565,8 @@ DECIDE["before_tailor"] = (before_tailor_legal, before_tailor_act)
 
 
 def tailor_return_legal(s: MottainaiState, frame: tuple) -> list[Action]:
-    legal: list[Action] = [A.RETURN_CARD[c] for c in _uniq(s.hands[s.active])]
+    legal: list[Action] = []
+    add_each(legal, A.RETURN_CARD, s.hands[s.active])
     legal.append(A.DONE)
     return legal
 

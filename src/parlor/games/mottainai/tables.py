@@ -24,6 +24,7 @@ from parlor.core.actions import Action
 from parlor.core.events import RawEvent
 
 from . import actions as _A
+from .data import MAT
 
 # Action classes.
 ChooseTask: Final = _A.ChooseTask
@@ -115,6 +116,44 @@ def distinct(cards: tuple[int, ...]) -> list[int]:
     mask = 0
     for c in cards:
         mask |= 1 << c
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(LOW_BIT[low % 67])
+        mask ^= low
+    return out
+
+
+def add_each(out: list[Action], table: tuple[Action, ...], cards: tuple[int, ...]) -> None:
+    """``out.extend(table[c] for c in distinct(cards))``: one action per distinct card, ascending,
+    appended straight from the mask (no list of cards in between)."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    while mask:
+        low = mask & -mask
+        out.append(table[LOW_BIT[low % 67]])
+        mask ^= low
+
+
+def add_each_of(out: list[Action], table: tuple[Action, ...], cards: tuple[int, ...], material: int) -> None:
+    """``add_each`` for the cards of one material only."""
+    mask = 0
+    for c in cards:
+        if MAT[c] == material:
+            mask |= 1 << c
+    while mask:
+        low = mask & -mask
+        out.append(table[LOW_BIT[low % 67]])
+        mask ^= low
+
+
+def distinct_of(cards: tuple[int, ...], material: int) -> list[int]:
+    """``distinct`` for the cards of one material only."""
+    mask = 0
+    for c in cards:
+        if MAT[c] == material:
+            mask |= 1 << c
     out: list[int] = []
     while mask:
         low = mask & -mask
