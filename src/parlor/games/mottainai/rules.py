@@ -874,8 +874,9 @@ def end_of_turn(s: MottainaiState) -> None:
     """Kite copies end; Frog's extra turns come first, then the next player clockwise."""
     p = s.active
     s.stack.pop()
-    s.kite[p] = ()
-    s.works_changed(p)
+    if s.kite[p]:
+        s.kite[p] = ()
+        s.works_changed(p)
     s.used_fx = ()
     if s.extra_turns > 0:
         s.extra_turns -= 1
@@ -1126,14 +1127,19 @@ def count_actions(s: MottainaiState, owner: int, role: int) -> int:
     o = s.o
     total = 1 + s.t_bonus
     if not (s.is_opponent(p, owner) and s.has(owner, BANGLE)):
-        n = sum(1 for c in s.helpers[p] if MAT[c] == role)
-        cap = s.capacity(p, role, GALLERY)
-        always = role == MONK and s.has(p, BANGLE) > 0
+        n = 0  # helpers of the role
+        for c in s.helpers[p]:
+            if MAT[c] == role:
+                n += 1
+        fountain = s.t_fountain
         if o.fountain_counts_for_cover:
-            n += s.t_fountain
-            total += n + (n if always else s.covered(n, cap))
-        else:
-            total += n + (n if always else s.covered(n, cap)) + s.t_fountain
+            n += fountain
+            fountain = 0
+        covered = 0  # no helpers: nothing to cover, whatever the capacity
+        if n:
+            always = role == MONK and s.has(p, BANGLE) > 0
+            covered = n if always else s.covered(n, s.capacity(p, role, GALLERY))
+        total += n + covered + fountain
     if s.doll_task[owner] and (o.doll_bonus_scope == "everyone" or owner == p):
         total += 1
     return total
