@@ -10,6 +10,7 @@ import re
 from importlib import resources
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -126,3 +127,176 @@ def test_event_tuples_are_the_core_raw_events() -> None:
     assert tables.public("x", event="e", seats=2) == raw_public("x", event="e", seats=2)
     assert tables.private(2, "picked_up", seat=2, cards=["kite"]) == raw_private(2, "picked_up", seat=2, cards=["kite"])
     assert tables.private(0, "x", event="e", seats=1) == raw_private(0, "x", event="e", seats=1)
+
+
+@given(
+    st.lists(st.integers(min_value=0, max_value=data.NUM_TYPES - 1), max_size=30),
+    st.integers(min_value=0, max_value=4),
+)
+@settings(max_examples=300, deadline=None)
+def test_mask_built_action_lists_match_the_comprehensions(cards: list[int], material: int) -> None:
+    """``add_each`` / ``add_each_of`` / ``distinct_of`` against the comprehensions they replace."""
+    zone = tuple(cards)
+    out: list[Any] = ["x"]  # appends after what is there
+    tables.add_each(out, tables.RETURN_CARD, zone)
+    assert out == ["x", *(tables.RETURN_CARD[c] for c in sorted(set(zone)))]
+    out = []
+    tables.add_each_of(out, tables.REVEAL, zone, material)
+    assert out == [tables.REVEAL[c] for c in sorted(set(zone)) if data.MAT[c] == material]
+    assert tables.distinct_of(zone, material) == [c for c in sorted(set(zone)) if data.MAT[c] == material]
+
+
+def _role_and_craft_reference(s: Any, role: int) -> tuple[list[Any], list[Any]]:
+    """Smith's completable works and the Craft options, asked of ``smith_cost`` / ``craft_cost``
+    card by card (what ``role_options`` / ``craft_options`` answer without asking when the
+    support in hand or bench is plainly enough)."""
+    p = s.active
+    hand = s.hands[p]
+    smith = [a for c in sorted(set(hand)) if s.smith_cost(p, c) is not None for a in tables.COMPLETE[c]]
+    craft = [
+        a for c in sorted(set(hand)) if data.MAT[c] == role and s.craft_cost(p, c) is not None for a in tables.CRAFT[c]
+    ]
+    return smith, craft
+
+
+def test_smith_and_craft_options_agree_with_the_cost_functions() -> None:
+    checked = 0
+    for players in (2, 4, 5):
+        for s in _random_states(players, 3, 10 + players)[::2]:
+            for role in range(5):
+                smith, craft = _role_and_craft_reference(s, role)
+                if role == data.SMITH:
+                    assert rules.role_options(s, role) == smith
+                assert rules.craft_options(s, role) == craft
+                checked += 1
+    assert checked > 500
+
+
+# ---- the turn's flow, frame by frame: every step pushed, asked, popped (the plain form of
+# ``morning`` / ``noon`` / ``night`` / ``perform_task``, which pass over steps with nothing to ask)
+def _ref_turn(s: Any, frame: tuple) -> None:
+    step = frame[1]
+    stack = s.stack
+    if step < 4:
+        effects_first = s.o.morning_order == "effects_then_discard"
+        stack[-1] = ("turn", step + 1, 0)
+        if step == 0:
+            s.emit(tables.public("turn_start", seat=s.active, turn=s.turns))
+            stack.append(("hand_limit", False))
+        elif step == 1:
+            s.used_fx = ()
+            stack.append(("morning_effects",) if effects_first else ("clear_task",))
+        elif step == 2:
+            stack.append(("clear_task",) if effects_first else ("morning_effects",))
+        else:
+            stack.append(("choose_task",))
+    elif step == 4:
+        p, n, idx = s.active, s.players, frame[2]
+        if idx < n - 1:
+            stack[-1] = ("turn", 4, idx + 1)
+            q = (p + 1 + idx) % n
+            if s.tasks[q] >= 0 and s.task_up[q]:
+                stack.append(("perform", q, 0))
+            return
+        stack[-1] = ("turn", 5, 0)
+        if s.tasks[p] >= 0 and s.task_up[p]:
+            stack.append(("perform", p, 0))
+        else:
+            s.emit(tables.public("no_task_prayer", seat=p))
+            stack.append(("prayer",))
+    elif step < 7:
+        stack[-1] = ("turn", step + 1, 0)
+        if step == 5:
+            s.used_fx = ()
+            stack.append(("night_effects",))
+        else:
+            rules.night_pickup(s, s.active)
+    else:
+        rules.end_of_turn(s)
+
+
+def _ref_perform(s: Any, frame: tuple) -> None:
+    owner, step, p = frame[1], frame[2], s.active
+    if step == 0:
+        role = data.MAT[s.tasks[owner]]
+        s.t_skip, s.t_bonus, s.t_fountain, s.t_left = False, 0, 0, 0
+        s.stack[-1] = ("perform", owner, 1, role)
+        s.emit(tables.public("perform_task", seat=p, owner=owner, role=data.ROLES[role]))
+        if rules.gate_applies(s, owner, role) and s.o.reveal_gate_per == "task":
+            s.stack.append(("gate", owner, role, False))
+        return
+    role = frame[3]
+    if step == 1:
+        s.stack[-1] = ("perform", owner, 2, role)
+        if s.t_skip:
+            s.stack.pop()
+            s.emit(tables.public("task_skipped", seat=p, owner=owner))
+            return
+        before = []
+        if role == data.CLERK and s.has(p, data.FOUNTAIN):
+            before.append(("reveal_bonus", data.FOUNTAIN, data.STONE, -1, ()))
+        if owner == p and s.has(p, data.FLAG):
+            before.append(("reveal_bonus", data.FLAG, role, s.has(p, data.FLAG), ()))
+        if s.is_opponent(p, owner) and s.has(p, data.FIGURINE):
+            before.append(("reveal_bonus", data.FIGURINE, role, s.has(p, data.FIGURINE), ()))
+        s.stack.extend(reversed(before))
+        return
+    if step == 2:
+        s.t_left = rules.count_actions(s, owner, role)
+        s.emit(tables.public("actions_counted", seat=p, owner=owner, role=data.ROLES[role], actions=s.t_left))
+        s.stack[-1] = ("perform", owner, 3, role)
+        s.stack.append(("actions", owner, role))
+        return
+    s.stack.pop()
+
+
+def _ref_run(s: Any) -> None:
+    """``MottainaiState.run`` through the ``FLOW`` / ``DECIDE`` tables and the plain turn above."""
+    s.pending = None
+    while s.stack and not s.over:
+        frame = s.stack[-1]
+        kind = frame[0]
+        if kind == "turn":
+            _ref_turn(s, frame)
+        elif kind == "perform":
+            _ref_perform(s, frame)
+        elif kind in rules.FLOW:
+            rules.FLOW[kind](s, frame)
+        else:
+            legal = rules.DECIDE[kind][0](s, frame)
+            if legal:
+                s.pending = legal
+                s.to_move = (s.active,)
+                return
+            s.stack.pop()
+    s.to_move = ()
+    if not s.over:
+        s.end_game("stalled")
+
+
+@pytest.mark.parametrize("options", [{}, {"ruleset": "v0.84"}, {"morning_order": "effects_then_discard"}])
+def test_turn_flow_matches_the_frame_by_frame_reference(options: dict[str, Any]) -> None:
+    """Same decisions, same stack at each, same events and state, over whole random games."""
+    decisions = 0
+    for players in (2, 3, 4, 5):
+        for seed in range(4):
+            rng = random.Random(seed)
+            s = G.new_game(players, seed=seed, options=options)
+            r = s.clone()
+            while not s.is_over:
+                seat = s.to_move[0]
+                legal = s.legal_actions(seat)
+                assert r.to_move == s.to_move
+                assert r._legal_actions(seat) == legal
+                action = rng.choice(legal)
+                events = s._apply(seat, action)
+                s._legal = None
+                r.ev = ref_events = []
+                if type(action) not in rules._RETURN_BATCH_ACTIONS:
+                    r.ret_batch = 0
+                rules.decision_act(r, r.stack[-1], action)
+                _ref_run(r)
+                assert events == ref_events
+                assert r._state_json() == s._state_json()
+                decisions += 1
+    assert decisions > 300

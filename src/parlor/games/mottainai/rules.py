@@ -92,8 +92,11 @@ from .data import (
     WINGS,
     decks_for,
 )
+
+# add_each / add_each_of: legal actions straight from a card mask; public / private: raw
+# event tuples (Events are built only when read).
+from .tables import add_each, add_each_of, distinct_of, private, public
 from .tables import distinct as _uniq  # sorted(set(cards)), without the set
-from .tables import private, public  # raw event tuples; Events are built only when read
 
 CARD: Final = CARD_IDS
 WING_INDEX: Final[dict[str, int]] = {w: i for i, w in enumerate(WINGS)}
@@ -103,11 +106,38 @@ CARD_OF: Final[dict[str, int]] = {c: i for i, c in enumerate(CARD_IDS)}
 NOBODY: Final = -1
 EVERYONE: Final = -2
 
+# The turn's own frames, made once: a frame is never changed in place, only replaced, so a
+# step can put a shared tuple where it would make a new one (``TURN_FRAME[step][idx]`` is
+# ``("turn", step, idx)``, and so on; seats 0-5, the five roles).
+TURN_FRAME: Final[tuple[tuple[tuple, ...], ...]] = tuple(
+    tuple(("turn", step, idx) for idx in range(6)) for step in range(8)
+)
+PERFORM_FRAME: Final[tuple[tuple, ...]] = tuple(("perform", q, 0) for q in range(6))
+PERFORM_STEP: Final[tuple[tuple[tuple[tuple, ...], ...], ...]] = tuple(
+    tuple(tuple(("perform", q, step, role) for role in range(5)) for step in range(4)) for q in range(6)
+)
+ACTIONS_FRAME: Final[tuple[tuple[tuple, ...], ...]] = tuple(
+    tuple(("actions", q, role) for role in range(5)) for q in range(6)
+)
+ACTION_FRAME: Final[tuple[tuple[tuple, ...], ...]] = tuple(
+    tuple(("action", q, role, False) for role in range(5)) for q in range(6)
+)
+SEAT_TUPLE: Final[tuple[tuple[int], ...]] = tuple((p,) for p in range(6))  # to_move
+HAND_LIMIT_FRAME: Final = ("hand_limit", False)
+HAND_LIMIT_AGAIN: Final = ("hand_limit", True)
+MORNING_EFFECTS_FRAME: Final = ("morning_effects",)
+CLEAR_TASK_FRAME: Final = ("clear_task",)
+CHOOSE_TASK_FRAME: Final = ("choose_task",)
+NIGHT_EFFECTS_FRAME: Final = ("night_effects",)
+PRAYER_FRAME: Final = ("prayer",)
+
 # Frame handlers: FLOW[kind](state, frame) advances; DECIDE[kind] = (legal, act).
 FlowFn = Callable[["MottainaiState", tuple], None]
 LegalFn = Callable[["MottainaiState", tuple], list[Action]]
 ActFn = Callable[["MottainaiState", tuple, Action], None]
 FLOW: Final[dict[str, FlowFn]] = {}
+# The cards with an "In the morning" effect, as a mask like ``wmask``.
+MORNING_MASK: Final = sum(1 << c for c in C.MORNING)
 DECIDE: Final[dict[str, tuple[LegalFn, ActFn]]] = {}
 
 
@@ -338,9 +368,9 @@ class MottainaiState(State):
         return n if n <= cap else 0
 
     def wing_count(self, p: int, wing: int) -> int:
-        wings = self.wings_of(p)
-        n = len(wings[wing])
+        n = len(self.gallery[p] if wing == GALLERY else self.gift[p])  # a Kite copy is one card too
         if self.has(p, GO_SET):
+            wings = self.wings_of(p)
             n += sum(1 for c in wings[1 - wing] if MAT[c] == STONE)
         return n
 
@@ -349,8 +379,18 @@ class MottainaiState(State):
 
     def take(self, zone: list[tuple[int, ...]], p: int, card: int) -> None:
         t = zone[p]
-        i = t.index(card)
-        zone[p] = t[:i] + t[i + 1 :]
+        n = len(t)
+        i = 0
+        while i < n and t[i] != card:  # t.index(card), as a compiled loop
+            i += 1
+        if i == n:
+            raise ValueError(f"card {card} not in {t}")
+        if i == 0:
+            zone[p] = t[1:]
+        elif i == n - 1:
+            zone[p] = t[:i]
+        else:
+            zone[p] = t[:i] + t[i + 1 :]
 
     def take_from_hand(self, p: int, card: int) -> None:
         """A card leaves the hand. A revealed copy is the one that goes: the table cannot tell it
@@ -466,16 +506,20 @@ class MottainaiState(State):
         wing_hit = False
         # ``completion``: a player made a work arrive in a wing (completed, or moved / placed by
         # Plane or Shuriken): v0.84's "makes a fifth work in a wing" counts these too.
+        n = self.players
         if completion or self.o.wing_end_trigger == "any_change":
-            wing_hit = any(self.wing_count(p, w) >= threshold for p in range(self.players) for w in (0, 1))
-        turtles = [
-            p
-            for p in [(self.active + i) % self.players for i in range(self.players)]
-            if self.has(p, TURTLE) and len({MAT[c] for c in self.works_of(p)}) == 5
-        ]
-        if turtles and (self.o.turtle_precedence or not wing_hit):
-            self.turtle_winner = turtles[0]
-            return "turtle"
+            for p in range(n):
+                if self.wing_count(p, GALLERY) >= threshold or self.wing_count(p, GIFT_SHOP) >= threshold:
+                    wing_hit = True
+                    break
+        # The first Turtle owner clockwise from the active player with all five materials.
+        for i in range(n):
+            p = (self.active + i) % n
+            if self.has(p, TURTLE) and len({MAT[c] for c in self.works_of(p)}) == 5:
+                if self.o.turtle_precedence or not wing_hit:
+                    self.turtle_winner = p
+                    return "turtle"
+                break
         return "wing" if wing_hit else None
 
     def check_works_end(self, completion: bool = False) -> bool:
@@ -554,7 +598,7 @@ class MottainaiState(State):
     def start_turn(self, p: int) -> None:
         self.active = p
         self.turns += 1
-        self.stack.append(("turn", 0, 0))
+        self.stack.append(TURN_FRAME[0][0])
 
     def run(self) -> None:
         """Advance through flow frames until the active player must decide (or the game ends)."""
@@ -570,7 +614,7 @@ class MottainaiState(State):
                 continue
             if legal:
                 self.pending = legal
-                self.to_move = (self.active,)
+                self.to_move = SEAT_TUPLE[self.active]
                 return
             stack.pop()
         self.to_move = ()
@@ -605,7 +649,8 @@ class MottainaiState(State):
 
     def _apply(self, seat: int, action: Action) -> list[RawEvent]:
         self.ev = events = []  # type: ignore[var-annotated]
-        if type(action) not in _RETURN_BATCH_ACTIONS:
+        t = type(action)
+        if t is not A.ReturnCard and t is not A.SendPaper and t is not A.Reveal:  # _RETURN_BATCH_ACTIONS
             self.ret_batch = 0
         decision_act(self, self.stack[-1], action)
         self.run()
@@ -781,38 +826,57 @@ def turn(s: MottainaiState, frame: tuple) -> None:
 
 def morning(s: MottainaiState, step: int) -> None:
     """M1 hand limit; M2 morning effects and M3 clear the task slot (order: ``morning_order``);
-    M4 choose a new task."""
+    M4 choose a new task.
+
+    A step that has nothing to ask (no Handkerchief and not over the limit, no morning effect
+    to use) is passed over here rather than pushed and popped again: the frames a player can see
+    waiting for a decision are the same."""
     stack = s.stack
     effects_first = s.o.morning_order == "effects_then_discard"
-    stack[-1] = ("turn", step + 1, 0)
-    if step == 0:
-        s.emit(public("turn_start", seat=s.active, turn=s.turns))
-        stack.append(("hand_limit", False))
-    elif step == 1:
-        s.used_fx = ()
-        stack.append(("morning_effects",) if effects_first else ("clear_task",))
-    elif step == 2:
-        stack.append(("clear_task",) if effects_first else ("morning_effects",))
-    else:
-        stack.append(("choose_task",))
+    while True:
+        stack[-1] = TURN_FRAME[step + 1][0]
+        if step == 0:
+            s.emit(public("turn_start", seat=s.active, turn=s.turns))
+            if morning_hand_limit_legal(s, HAND_LIMIT_FRAME):
+                stack.append(HAND_LIMIT_FRAME)
+                return
+        elif step == 1 or step == 2:
+            if step == 1:
+                s.used_fx = ()
+            if (step == 1) == effects_first:
+                if morning_effects_legal(s, MORNING_EFFECTS_FRAME):
+                    stack.append(MORNING_EFFECTS_FRAME)
+                    return
+            else:
+                depth = len(stack)
+                clear_task_slot(s)
+                if len(stack) != depth or s.over:  # Chopsticks asks
+                    return
+        else:
+            stack.append(CHOOSE_TASK_FRAME)
+            return
+        step += 1
 
 
 def night(s: MottainaiState, step: int) -> None:
     """E1 night effects (Pinwheel); E2 pick up the waiting area."""
-    s.stack[-1] = ("turn", step + 1, 0)
+    s.stack[-1] = TURN_FRAME[step + 1][0]
     if step == 5:
         s.used_fx = ()
-        s.stack.append(("night_effects",))
-    else:
-        night_pickup(s, s.active)
+        if night_effects_legal(s, NIGHT_EFFECTS_FRAME):
+            s.stack.append(NIGHT_EFFECTS_FRAME)
+            return
+        s.stack[-1] = TURN_FRAME[7][0]  # nothing to use: pick up at once
+    night_pickup(s, s.active)
 
 
 def end_of_turn(s: MottainaiState) -> None:
     """Kite copies end; Frog's extra turns come first, then the next player clockwise."""
     p = s.active
     s.stack.pop()
-    s.kite[p] = ()
-    s.works_changed(p)
+    if s.kite[p]:
+        s.kite[p] = ()
+        s.works_changed(p)
     s.used_fx = ()
     if s.extra_turns > 0:
         s.extra_turns -= 1
@@ -828,18 +892,19 @@ FLOW["turn"] = turn
 def noon(s: MottainaiState, idx: int) -> None:
     """N1: every other player's face-up task clockwise from the left; N2: your own, or a Prayer."""
     p, n = s.active, s.players
-    if idx < n - 1:
-        s.stack[-1] = ("turn", 4, idx + 1)
-        q = (p + 1 + idx) % n
+    while idx < n - 1:
+        idx += 1
+        q = (p + idx) % n
         if s.tasks[q] >= 0 and s.task_up[q]:
-            s.stack.append(("perform", q, 0))
-        return
-    s.stack[-1] = ("turn", 5, 0)
+            s.stack[-1] = TURN_FRAME[4][idx]
+            s.stack.append(PERFORM_FRAME[q])
+            return
+    s.stack[-1] = TURN_FRAME[5][0]
     if s.tasks[p] >= 0 and s.task_up[p]:
-        s.stack.append(("perform", p, 0))
+        s.stack.append(PERFORM_FRAME[p])
     else:
         s.emit(public("no_task_prayer", seat=p))
-        s.stack.append(("prayer",))
+        s.stack.append(PRAYER_FRAME)
 
 
 def night_pickup(s: MottainaiState, p: int) -> None:
@@ -860,13 +925,13 @@ def morning_hand_limit_legal(s: MottainaiState, frame: tuple) -> list[Action]:
     over = size > HAND_LIMIT
     legal: list[Action] = []
     if s.has(p, HANDKERCHIEF) and not frame[1]:
-        legal.extend(A.DISCARD_TO_FLOOR[c] for c in _uniq(hand))
+        add_each(legal, A.DISCARD_TO_FLOOR, hand)
         if s.o.handkerchief_discard == "zero_or_one" and over:
             legal.append(A.USE_EFFECT[HANDKERCHIEF])
         if not over and legal:
             legal.append(A.DONE)
     if over and hand:
-        legal.extend(A.RETURN_CARD[c] for c in _uniq(hand))
+        add_each(legal, A.RETURN_CARD, hand)
     return legal
 
 
@@ -875,7 +940,7 @@ def morning_hand_limit_act(s: MottainaiState, frame: tuple, action: Action) -> N
     t = type(action)
     if t is A.ReturnCard:
         s.return_from_hand(p, CARD_OF[action.card])  # type: ignore[attr-defined]
-        s.stack[-1] = ("hand_limit", True)
+        s.stack[-1] = HAND_LIMIT_AGAIN
         return
     s.stack.pop()
     if t is A.DiscardToFloor:
@@ -894,6 +959,8 @@ def morning_effects_legal(s: MottainaiState, frame: tuple) -> list[Action]:
     """M2: each "In the morning" effect at most once, in any order."""
     p = s.active
     legal: list[Action] = []
+    if not s.wmask[p] & MORNING_MASK:
+        return legal  # the usual answer: no work with a morning effect
     for card in C.MORNING:
         if s.has(p, card) > s.used_fx.count(card) and C.MORNING[card][0](s, p):
             legal.append(A.USE_EFFECT[card])
@@ -916,9 +983,14 @@ DECIDE["morning_effects"] = (morning_effects_legal, morning_effects_act)
 
 
 def clear_task(s: MottainaiState, frame: tuple) -> None:
+    """M3 as a frame (the turn runs it directly: ``clear_task_slot``)."""
+    s.stack.pop()
+    clear_task_slot(s)
+
+
+def clear_task_slot(s: MottainaiState) -> None:
     """M3: the card in the task slot goes face up to the floor (Chopsticks: to sales)."""
     p = s.active
-    s.stack.pop()
     card = s.tasks[p]
     if card < 0:
         return
@@ -946,12 +1018,13 @@ FLOW["clear_task"] = clear_task
 def choose_task_legal(s: MottainaiState, frame: tuple) -> list[Action]:
     """M4: a hand card as the new task, or none (Doll / Sketch may replace this step)."""
     p = s.active
-    legal: list[Action] = [A.CHOOSE_TASK[c] for c in _uniq(s.hands[p])]
+    legal: list[Action] = []
+    add_each(legal, A.CHOOSE_TASK, s.hands[p])
     legal.append(A.NO_TASK)
     if s.has(p, DOLL):
         legal.extend(A.TAKE_TASK[q] for q in s.opponents(p) if s.tasks[q] >= 0 and s.task_up[q])
     if s.has(p, SKETCH):
-        legal.extend(A.TASK_FROM_HELPER[c] for c in _uniq(s.helpers[p]))
+        add_each(legal, A.TASK_FROM_HELPER, s.helpers[p])
     return legal
 
 
@@ -997,44 +1070,52 @@ def gate_applies(s: MottainaiState, owner: int, role: int) -> bool:
 
 
 def perform_task(s: MottainaiState, frame: tuple) -> None:
-    """Gate, before-task effects, count the actions once, then resolve them one by one."""
+    """Gate, before-task effects, count the actions once, then resolve them one by one.
+
+    Each step that asks nothing goes straight on to the next (the frame records the step
+    to come back to only when something was pushed above it)."""
     owner: int = frame[1]
     step: int = frame[2]
     p = s.active
+    stack = s.stack
     if step == 0:
-        role = MAT[s.tasks[owner]]
+        role: int = MAT[s.tasks[owner]]
         s.t_skip = False
         s.t_bonus = 0
         s.t_fountain = 0
         s.t_left = 0
-        s.stack[-1] = ("perform", owner, 1, role)
+        stack[-1] = PERFORM_STEP[owner][1][role]
         s.emit(public("perform_task", seat=p, owner=owner, role=ROLES[role]))
         if gate_applies(s, owner, role) and s.o.reveal_gate_per == "task":
-            s.stack.append(("gate", owner, role, False))
-        return
-    role = frame[3]
+            stack.append(("gate", owner, role, False))
+            return
+        step = 1
+    else:
+        role = frame[3]
     if step == 1:
-        s.stack[-1] = ("perform", owner, 2, role)
         if s.t_skip:
-            s.stack.pop()
+            stack.pop()
             s.emit(public("task_skipped", seat=p, owner=owner))
             return
-        before = []
-        if role == CLERK and s.has(p, FOUNTAIN):
-            before.append(("reveal_bonus", FOUNTAIN, STONE, -1, ()))
-        if owner == p and s.has(p, FLAG):
-            before.append(("reveal_bonus", FLAG, role, s.has(p, FLAG), ()))
+        stack[-1] = PERFORM_STEP[owner][2][role]
+        depth = len(stack)
+        # Before-task effects, pushed so that Fountain is asked first, then Flag, then Figurine.
         if s.is_opponent(p, owner) and s.has(p, FIGURINE):
-            before.append(("reveal_bonus", FIGURINE, role, s.has(p, FIGURINE), ()))
-        s.stack.extend(reversed(before))
-        return
+            stack.append(("reveal_bonus", FIGURINE, role, s.has(p, FIGURINE), ()))
+        if owner == p and s.has(p, FLAG):
+            stack.append(("reveal_bonus", FLAG, role, s.has(p, FLAG), ()))
+        if role == CLERK and s.has(p, FOUNTAIN):
+            stack.append(("reveal_bonus", FOUNTAIN, STONE, -1, ()))
+        if len(stack) > depth:
+            return
+        step = 2
     if step == 2:
         s.t_left = count_actions(s, owner, role)
         s.emit(public("actions_counted", seat=p, owner=owner, role=ROLES[role], actions=s.t_left))
-        s.stack[-1] = ("perform", owner, 3, role)
-        s.stack.append(("actions", owner, role))
+        stack[-1] = PERFORM_STEP[owner][3][role]
+        stack.append(ACTIONS_FRAME[owner][role])
         return
-    s.stack.pop()
+    stack.pop()
 
 
 FLOW["perform"] = perform_task
@@ -1046,14 +1127,19 @@ def count_actions(s: MottainaiState, owner: int, role: int) -> int:
     o = s.o
     total = 1 + s.t_bonus
     if not (s.is_opponent(p, owner) and s.has(owner, BANGLE)):
-        n = sum(1 for c in s.helpers[p] if MAT[c] == role)
-        cap = s.capacity(p, role, GALLERY)
-        always = role == MONK and s.has(p, BANGLE) > 0
+        n = 0  # helpers of the role
+        for c in s.helpers[p]:
+            if MAT[c] == role:
+                n += 1
+        fountain = s.t_fountain
         if o.fountain_counts_for_cover:
-            n += s.t_fountain
-            total += n + (n if always else s.covered(n, cap))
-        else:
-            total += n + (n if always else s.covered(n, cap)) + s.t_fountain
+            n += fountain
+            fountain = 0
+        covered = 0  # no helpers: nothing to cover, whatever the capacity
+        if n:
+            always = role == MONK and s.has(p, BANGLE) > 0
+            covered = n if always else s.covered(n, s.capacity(p, role, GALLERY))
+        total += n + covered + fountain
     if s.doll_task[owner] and (o.doll_bonus_scope == "everyone" or owner == p):
         total += 1
     return total
@@ -1062,7 +1148,8 @@ def count_actions(s: MottainaiState, owner: int, role: int) -> int:
 def gate_legal(s: MottainaiState, frame: tuple) -> list[Action]:
     role = frame[2]
     hand = s.hands[s.active]
-    legal: list[Action] = [A.REVEAL[c] for c in _uniq(hand) if MAT[c] == role]
+    legal: list[Action] = []
+    add_each_of(legal, A.REVEAL, hand, role)
     legal.append(A.SKIP_TASK)
     return legal
 
@@ -1120,7 +1207,7 @@ def resolve_actions(s: MottainaiState, frame: tuple) -> None:
         s.stack.pop()
         return
     s.t_left -= 1
-    s.stack.append(("action", owner, role, False))
+    s.stack.append(ACTION_FRAME[owner][role])
     if s.o.reveal_gate_per == "action" and gate_applies(s, owner, role):
         s.stack.append(("gate", owner, role, True))
 
@@ -1135,7 +1222,7 @@ def role_options(s: MottainaiState, role: int) -> list[Action]:
     out: list[Action] = []
     if role == CLERK:
         bench = s.bench[p]
-        out.extend(A.SELL[c] for c in _uniq(bench))
+        add_each(out, A.SELL, bench)
         if s.has(p, BELL) and s.deck:
             out.append(A.SELL_TOP)
         if s.has(p, ROBE):
@@ -1143,7 +1230,7 @@ def role_options(s: MottainaiState, role: int) -> list[Action]:
                 if sum(1 for c in bench if MAT[c] == m) >= 2:
                     out.append(A.SELL_ALL[m])
     elif role in (MONK, POTTER):
-        out.extend((A.HIRE if role == MONK else A.COLLECT)[c] for c in _uniq(s.floor))
+        add_each(out, A.HIRE if role == MONK else A.COLLECT, s.floor)
         if role == POTTER and s.has(p, SOCKS) and s.deck:
             out.append(A.COLLECT_TOP)
         if s.has(p, FLUTE):
@@ -1165,8 +1252,13 @@ def role_options(s: MottainaiState, role: int) -> list[Action]:
         if tailor_possible(s, p):
             out.append(A.REFILL)
     else:
-        for c in _uniq(s.hands[p]):
-            if s.smith_cost(p, c) is not None:
+        hand = s.hands[p]
+        counts = [0, 0, 0, 0, 0]  # hand cards per material
+        for c in hand:
+            counts[MAT[c]] += 1
+        for c in _uniq(hand):
+            # Enough of its material in hand besides itself: free, whatever Straw / Brick / Crane add.
+            if VAL[c] <= counts[MAT[c]] or s.smith_cost(p, c) is not None:
                 out.extend(A.COMPLETE[c])
     return out
 
@@ -1180,7 +1272,19 @@ def tailor_possible(s: MottainaiState, p: int) -> bool:
 
 def craft_options(s: MottainaiState, role: int) -> list[Action]:
     p = s.active
-    return [a for c in _uniq(s.hands[p]) if MAT[c] == role and s.craft_cost(p, c) is not None for a in A.CRAFT[c]]
+    out: list[Action] = []
+    hand = s.hands[p]
+    if not hand:
+        return out
+    have = 0  # craft bench cards of the role's material
+    for c in s.bench[p]:
+        if MAT[c] == role:
+            have += 1
+    for c in distinct_of(hand, role):
+        # The bench covers the support: free; otherwise ``craft_cost`` settles it (Crane).
+        if VAL[c] - 1 <= have or s.craft_cost(p, c) is not None:
+            out.extend(A.CRAFT[c])
+    return out
 
 
 def action_legal(s: MottainaiState, frame: tuple) -> list[Action]:
@@ -1229,7 +1333,7 @@ def action_act(s: MottainaiState, frame: tuple, action: Action) -> None:
     p = s.active
     t = type(action)
     if t is A.Pray:
-        s.stack.append(("prayer",))
+        s.stack.append(PRAYER_FRAME)
     elif t is A.Pass:
         s.emit(public("pass", seat=p))
     elif t is A.Craft or t is A.Complete:
@@ -1276,7 +1380,10 @@ def settle_support(s: MottainaiState, p: int) -> None:
     _, card, wing, how = frame[:4]
     s.stack.pop()
     s.take_from_hand(p, card)
-    (smith if how == "smith" else craft)(s, p, card, wing)
+    if how == "smith":
+        smith(s, p, card, wing)
+    else:
+        craft(s, p, card, wing)
 
 
 def crane_paper(s: MottainaiState, p: int, card: int, how: str) -> list[int]:
@@ -1464,7 +1571,8 @@ DECIDE["before_tailor"] = (before_tailor_legal, before_tailor_act)
 
 
 def tailor_return_legal(s: MottainaiState, frame: tuple) -> list[Action]:
-    legal: list[Action] = [A.RETURN_CARD[c] for c in _uniq(s.hands[s.active])]
+    legal: list[Action] = []
+    add_each(legal, A.RETURN_CARD, s.hands[s.active])
     legal.append(A.DONE)
     return legal
 

@@ -24,6 +24,7 @@ from parlor.core.actions import Action
 from parlor.core.events import RawEvent
 
 from . import actions as _A
+from .data import MAT
 
 # Action classes.
 ChooseTask: Final = _A.ChooseTask
@@ -102,22 +103,60 @@ def private(seat_: int, event_: str, /, **data: Any) -> RawEvent:
     return (event_, data, seat_)
 
 
-# BYTE_BITS[b]: the positions of the set bits of the byte b, ascending.
-BYTE_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
+# LOW_BIT[(1 << c) % 67] == c: the powers of two below 2**54 leave distinct remainders mod 67,
+# so the lowest set bit of a card mask names its card with one lookup.
+LOW_BIT: Final[tuple[int, ...]] = tuple(next((c for c in range(64) if (1 << c) % 67 == r), -1) for r in range(67))
 
 
 def distinct(cards: tuple[int, ...]) -> list[int]:
     """The distinct card types in ``cards``, ascending: ``sorted(set(cards))``, without the set.
 
-    The cards become bits of an int, read back a byte at a time (seven bytes hold 54 types)."""
+    The cards become bits of an int (54 types: a short int, no big-number arithmetic), read
+    back lowest bit first."""
     mask = 0
     for c in cards:
         mask |= 1 << c
     out: list[int] = []
-    base = 0
     while mask:
-        for bit in BYTE_BITS[mask & 255]:
-            out.append(base + bit)
-        mask >>= 8
-        base += 8
+        low = mask & -mask
+        out.append(LOW_BIT[low % 67])
+        mask ^= low
+    return out
+
+
+def add_each(out: list[Action], table: tuple[Action, ...], cards: tuple[int, ...]) -> None:
+    """``out.extend(table[c] for c in distinct(cards))``: one action per distinct card, ascending,
+    appended straight from the mask (no list of cards in between)."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    while mask:
+        low = mask & -mask
+        out.append(table[LOW_BIT[low % 67]])
+        mask ^= low
+
+
+def add_each_of(out: list[Action], table: tuple[Action, ...], cards: tuple[int, ...], material: int) -> None:
+    """``add_each`` for the cards of one material only."""
+    mask = 0
+    for c in cards:
+        if MAT[c] == material:
+            mask |= 1 << c
+    while mask:
+        low = mask & -mask
+        out.append(table[LOW_BIT[low % 67]])
+        mask ^= low
+
+
+def distinct_of(cards: tuple[int, ...], material: int) -> list[int]:
+    """``distinct`` for the cards of one material only."""
+    mask = 0
+    for c in cards:
+        if MAT[c] == material:
+            mask |= 1 << c
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(LOW_BIT[low % 67])
+        mask ^= low
     return out
