@@ -16,11 +16,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from parlor.bots.ismcts import margin_rewards
 from parlor.core.actions import Action
 from parlor.core.rng import Rng
 
 from . import actions as A
 from .data import KIND_INDEX, KINDS, NUM_KINDS, TILES
+from .rules import ASSIGN as _ASSIGN
+from .rules import EXCHANGE as _EXCHANGE
+from .rules import KIND_OF
+from .rules import NO_TILE as _NO_TILE
 
 # Tiles in order of preference when choosing a shop.
 TILE_PREFERENCE = (
@@ -55,14 +60,12 @@ PLAYOUT_NOISE = 0.1  # share of random moves in a greedy playout
 
 def evaluate(state: Any) -> list[float] | None:
     """Search's judgement of a sampled world, only at the start of a round (no card placed
-    yet): the lead in total sweetness (lower is better), a held tile counting a little."""
-    from parlor.bots.ismcts import margin_rewards
+    yet): the lead in total sweetness (lower is better), a held tile counting a little.
 
-    from .rules import ASSIGN, NO_TILE
-
-    if state.step != ASSIGN or any(state.sweetness):
+    A playout asks after every move, so the usual answer (mid-round: None) comes first."""
+    if state.step != _ASSIGN or any(state.sweetness):
         return None
-    tiles = [TILE_POINT * TILES[t].level if t != NO_TILE else 0.0 for t in state.held]
+    tiles = [TILE_POINT * TILES[t].level if t != _NO_TILE else 0.0 for t in state.held]
     return margin_rewards([tile - score for score, tile in zip(state.scores, tiles)], scale=4.0)
 
 
@@ -70,10 +73,8 @@ def playout_policy(state: Any, seat: int, rng: Rng) -> Action:
     """A cheap greedy player for playouts, acting on the sampled world's cards: it places
     its cards by the rearrangement rule and makes the exchange that sends away its sweetest
     kind for its mildest, with a little noise; other decisions are random."""
-    from .rules import ASSIGN, EXCHANGE, KIND_OF
-
     step = state.step
-    if step == ASSIGN:
+    if step == _ASSIGN:
         held = state.held_sweets(seat)
         order = sorted(_K, key=lambda k: (held[k], rng.random()))
         values = [0] * NUM_KINDS
@@ -81,7 +82,7 @@ def playout_policy(state: Any, seat: int, rng: Rng) -> Action:
             values[k] = 5 - rank
         return A.ASSIGN[tuple(values)]
     legal = state.legal_actions(seat)
-    if step != EXCHANGE or rng.random() < PLAYOUT_NOISE:
+    if step != _EXCHANGE or rng.random() < PLAYOUT_NOISE:
         return legal[rng.below(len(legal))]
     cards = state.sweetness[seat]
     best, best_value = legal[0], -99.0
