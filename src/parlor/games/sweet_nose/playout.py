@@ -30,12 +30,44 @@ _ExchangeWithPlayer: Final = A.ExchangeWithPlayer
 _ExchangeWithMarket: Final = A.ExchangeWithMarket
 _EndTurn: Final = A.EndTurn
 _ASSIGN_BY_VALUES: Final = A.ASSIGN
-_KIND_INDEX: Final[dict[str, int]] = dict(KIND_INDEX)
 _K: Final = range(NUM_KINDS)
+
 # Levels of the exchange step's moves, doubled to stay whole: an exchange 2 * (gain in card
-# value), ending the turn 0, a shop tile -1 (rarely worth it blind).
-_END_LEVEL: Final = 0
-_TILE_LEVEL: Final = -1
+# value), ending the turn 0, a shop tile -1 (rarely worth it blind). A move's code indexes a
+# row of levels: give * 5 + take for an exchange, then the end of the turn, then the rest.
+_END_CODE: Final = NUM_KINDS * NUM_KINDS
+_OTHER_CODE: Final = _END_CODE + 1
+
+
+def _levels(cards: tuple[int, ...]) -> list[int]:
+    row = [2 * (cards[give] - cards[take]) for give in _K for take in _K]
+    row.append(0)  # end of turn
+    row.append(-1)  # a shop tile
+    return row
+
+
+# The row of levels for each placement of the cards (every seat's cards are a permutation).
+_LEVELS_BY_CARDS: Final[dict[tuple[int, ...], list[int]]] = {cards: _levels(cards) for cards in A.PERMUTATIONS}
+# The code of each action met, by identity (the engine hands out prebuilt actions). The table
+# keeps every action it keys, so an id is not reused while keyed; it is bounded all the same.
+_CODE_BY_ID: Final[dict[int, int]] = {}
+_KEYED: Final[list[Action]] = []
+
+
+def _code(action: Action) -> int:
+    kind = type(action)
+    if kind is _ExchangeWithPlayer or kind is _ExchangeWithMarket:
+        code = KIND_INDEX[action.give] * NUM_KINDS + KIND_INDEX[action.take]  # type: ignore[attr-defined]
+    elif kind is _EndTurn:
+        code = _END_CODE
+    else:
+        code = _OTHER_CODE
+    if len(_KEYED) >= 1 << 14:
+        _CODE_BY_ID.clear()
+        _KEYED.clear()
+    _CODE_BY_ID[id(action)] = code
+    _KEYED.append(action)
+    return code
 
 
 def evaluate(state: SweetNoseState) -> list[float] | None:
@@ -63,7 +95,7 @@ def playout_policy(state: SweetNoseState, seat: int, rng: Any) -> Action:
     kind for its mildest, with a little noise; other decisions are random.
 
     In the exchange step (but for the noise) it plays a move of the highest level (see
-    ``_END_LEVEL``), uniformly among the moves of that level: the best exchange if one
+    ``_END_CODE``), uniformly among the moves of that level: the best exchange if one
     gains, else the end of the turn, else a shop tile, else the least bad exchange."""
     step = state.step
     if step == ASSIGN:
@@ -72,19 +104,16 @@ def playout_policy(state: SweetNoseState, seat: int, rng: Any) -> Action:
     if step != EXCHANGE or rng.random() < PLAYOUT_NOISE:
         return legal[rng.below(len(legal))]
     cards = state.sweetness[seat]
+    row = _LEVELS_BY_CARDS.get(cards)
+    if row is None:
+        row = _levels(cards)
+    codes = _CODE_BY_ID
     levels: list[int] = []
     best: i64 = -1000
     ties: i64 = 0
     for action in legal:
-        kind = type(action)
-        if kind is _ExchangeWithPlayer or kind is _ExchangeWithMarket:
-            give: str = action.give  # type: ignore[attr-defined]
-            take: str = action.take  # type: ignore[attr-defined]
-            level: i64 = 2 * (cards[_KIND_INDEX[give]] - cards[_KIND_INDEX[take]])
-        elif kind is _EndTurn:
-            level = _END_LEVEL
-        else:
-            level = _TILE_LEVEL
+        code = codes.get(id(action))
+        level: i64 = row[code if code is not None else _code(action)]
         levels.append(level)
         if level > best:
             best, ties = level, 1
