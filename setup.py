@@ -33,6 +33,7 @@ COMPILED = [
     "src/parlor/games/mamma_mia/views.py",
     "src/parlor/games/sweet_nose/rules.py",
     "src/parlor/games/sweet_nose/views.py",
+    "src/parlor/games/sweet_nose/playout.py",
     "src/parlor/games/mottainai/cards.py",
     "src/parlor/games/mottainai/data.py",
     "src/parlor/games/mottainai/rules.py",

@@ -26,6 +26,7 @@ _COMPILED = (
     "parlor.games.mamma_mia.views",
     "parlor.games.sweet_nose.rules",
     "parlor.games.sweet_nose.views",
+    "parlor.games.sweet_nose.playout",
     "parlor.games.mottainai.cards",
     "parlor.games.mottainai.data",
     "parlor.games.mottainai.rules",

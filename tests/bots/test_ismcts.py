@@ -200,3 +200,23 @@ def test_the_search_draws_from_its_own_fast_generator() -> None:
     assert isinstance(FastRng(5).fork(), Rng) and FastRng(5).fork().state == FastRng(5).fork().state
     with pytest.raises(ValueError):
         FastRng(0).below(0)
+
+
+def test_the_tree_keys_equal_actions_alike():
+    """Children are keyed by a small int per action: equal actions share one even when they are
+    different objects (a game may hand out copies), different actions never do."""
+    import copy
+
+    bot = ISMCTSBot(games.get("sweet-nose"), seed=0)
+    end, trade = SN.END_TURN, SN.ExchangeWithMarket(KINDS[0], KINDS[1])
+    same_trade = copy.copy(trade)
+    assert same_trade is not trade and same_trade == trade
+    keys = [bot.key(a) for a in (end, trade, same_trade, end, SN.ExchangeWithMarket(KINDS[1], KINDS[0]))]
+    assert keys[1] == keys[2] and keys[0] == keys[3]
+    assert len({keys[0], keys[1], keys[4]}) == 3
+    # In a search, every legal action has its own key.
+    state = mid_game_position("sweet-nose", 4, 30, seed=3)
+    seat = state.to_move[0]
+    legal = state.legal_actions(seat)
+    assert bot.choose(state, seat) in legal
+    assert len({bot.key(a) for a in legal}) == len(legal)

@@ -102,7 +102,8 @@ class Node:
         self.parent = parent
         self.action = action
         self.seat = seat  # the seat that took ``action`` to reach this node
-        self.children: dict[Action, Node] = {}
+        # By the search's key of the action (``ISMCTSBot.key``): a small int, hashed in C.
+        self.children: dict[int, Node] = {}
         self.visits = 0
         self.available = 0
         self.reward = 0.0
@@ -143,6 +144,11 @@ class ISMCTSBot:
         self.candidates = candidates
         self.sampler = sampler
         self.root_moves: set[Action] | None = None
+        self.root_keys: set[int] | None = None
+        # The search's keys of the actions met in this decision (see ``key``).
+        self.key_by_id: dict[int, int] = {}
+        self.key_by_action: dict[Action, int] = {}
+        self.keyed: list[Action] = []
         self.name = name
         self.last_iterations = 0
 
@@ -150,7 +156,9 @@ class ISMCTSBot:
         legal = state.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
+        self.key_by_id, self.key_by_action, self.keyed = {}, {}, []
         self.root_moves = set(self.candidates(state, seat, legal)) if self.candidates is not None else None
+        self.root_keys = {self.key(a) for a in self.root_moves} if self.root_moves is not None else None
         root = Node(None, None, seat)
         sample = self.sampler(state, seat) if self.sampler is not None else None
         deadline = time.perf_counter() + self.seconds if self.seconds else None
@@ -168,12 +176,29 @@ class ISMCTSBot:
             if done % 16 == 0 and self.decided(root, budget - done):
                 break
         self.last_iterations = done
+        legal_keys = {self.key(a) for a in legal}
         best = max(
-            (child for child in root.children.values() if child.action in legal),
+            (child for k, child in root.children.items() if k in legal_keys),
             key=lambda c: (c.visits, c.reward),
             default=None,
         )
         return best.action if best is not None else legal[rng.below(len(legal))]  # type: ignore[return-value]  # children hold actions
+
+    def key(self, action: Action) -> int:
+        """The search's key of an action, the same for equal actions: the tree's dicts are keyed
+        by it, since an action's own hash is Python code (a dataclass's) and a tree lookup per
+        legal action per level would pay it. Games hand out prebuilt actions, so the usual case
+        is one lookup by identity; the objects met are kept, so no id is reused meanwhile."""
+        found = self.key_by_id.get(id(action))
+        if found is not None:
+            return found
+        k = self.key_by_action.get(action)
+        if k is None:
+            k = len(self.key_by_action)
+            self.key_by_action[action] = k
+        self.key_by_id[id(action)] = k
+        self.keyed.append(action)
+        return k
 
     @staticmethod
     def decided(root: Node, remaining: int) -> bool:
@@ -195,23 +220,29 @@ class ISMCTSBot:
             to_move = state.to_move
             mover = observer if observer in to_move else to_move[0]
             legal = state.legal_actions(mover)
-            if node is root and self.root_moves is not None:
-                legal = [a for a in legal if a in self.root_moves]
+            keys = [self.key(a) for a in legal]
+            root_keys = self.root_keys
+            if node is root and root_keys is not None:
+                legal = [a for a, k in zip(legal, keys) if k in root_keys]
+                keys = [k for k in keys if k in root_keys]
             children = node.children
-            untried = [a for a in legal if a not in children]
-            for a in legal:
-                child = children.get(a)
-                if child is not None:
+            untried: list[int] = []  # indices into legal
+            for i in range(len(keys)):
+                child = children.get(keys[i])
+                if child is None:
+                    untried.append(i)
+                else:
                     child.available += 1
             if untried:
-                action = untried[rng.below(len(untried))]
+                i = untried[rng.below(len(untried))]
+                action = legal[i]
                 child = Node(node, action, mover)
                 child.available = 1
-                children[action] = child
+                children[keys[i]] = child
                 state.apply(mover, action)
                 node = child
                 break
-            node = self.select(node, legal)
+            node = self.select(node, keys)
             state.apply(mover, node.action)  # type: ignore[arg-type]
         # Playout with the policy.
         steps = 0
@@ -235,11 +266,13 @@ class ISMCTSBot:
             node = node.parent  # type: ignore[assignment]
         root.visits += 1
 
-    def select(self, node: Node, legal: list[Action]) -> Node:
+    def select(self, node: Node, keys: list[int]) -> Node:
+        """The child, among those of the actions legal here (by key), with the best UCB score."""
         c = self.exploration
         best, best_score = None, -1.0
-        for a in legal:
-            child = node.children[a]
+        children = node.children
+        for k in keys:
+            child = children[k]
             score = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
             if score > best_score:
                 best, best_score = child, score

@@ -20,7 +20,14 @@ from parlor.core.actions import Action
 from parlor.core.rng import Rng
 
 from . import actions as A
-from .data import KIND_INDEX, KINDS, NUM_KINDS, TILES
+from .data import KIND_INDEX, KINDS, NUM_KINDS
+
+# The search's playout policy and judgement, compiled with the rules (a playout runs both after
+# every move); named here for ``parlor.bots.search_settings``.
+from .playout import PLAYOUT_NOISE as PLAYOUT_NOISE
+from .playout import TILE_POINT as TILE_POINT
+from .playout import evaluate as evaluate
+from .playout import playout_policy as playout_policy
 
 # Tiles in order of preference when choosing a shop.
 TILE_PREFERENCE = (
@@ -49,54 +56,6 @@ _K = range(NUM_KINDS)
 # so a random playout cannot show what an exchange invites: real players push their
 # sweetest kinds onto whoever holds a tray.
 PLAYOUT_DEPTH = 1  # judge at the first round boundary
-TILE_POINT = 0.5  # a held shop tile, per level, in points of sweetness
-PLAYOUT_NOISE = 0.1  # share of random moves in a greedy playout
-
-
-def evaluate(state: Any) -> list[float] | None:
-    """Search's judgement of a sampled world, only at the start of a round (no card placed
-    yet): the lead in total sweetness (lower is better), a held tile counting a little."""
-    from parlor.bots.ismcts import margin_rewards
-
-    from .rules import ASSIGN, NO_TILE
-
-    if state.step != ASSIGN or any(state.sweetness):
-        return None
-    tiles = [TILE_POINT * TILES[t].level if t != NO_TILE else 0.0 for t in state.held]
-    return margin_rewards([tile - score for score, tile in zip(state.scores, tiles)], scale=4.0)
-
-
-def playout_policy(state: Any, seat: int, rng: Rng) -> Action:
-    """A cheap greedy player for playouts, acting on the sampled world's cards: it places
-    its cards by the rearrangement rule and makes the exchange that sends away its sweetest
-    kind for its mildest, with a little noise; other decisions are random."""
-    from .rules import ASSIGN, EXCHANGE, KIND_OF
-
-    step = state.step
-    if step == ASSIGN:
-        held = state.held_sweets(seat)
-        order = sorted(_K, key=lambda k: (held[k], rng.random()))
-        values = [0] * NUM_KINDS
-        for rank, k in enumerate(order):
-            values[k] = 5 - rank
-        return A.ASSIGN[tuple(values)]
-    legal = state.legal_actions(seat)
-    if step != EXCHANGE or rng.random() < PLAYOUT_NOISE:
-        return legal[rng.below(len(legal))]
-    cards = state.sweetness[seat]
-    best, best_value = legal[0], -99.0
-    for action in legal:
-        kind = type(action)
-        if kind is A.ExchangeWithPlayer or kind is A.ExchangeWithMarket:
-            value = cards[KIND_OF[action.give]] - cards[KIND_OF[action.take]]  # type: ignore[attr-defined]
-        elif action is A.END_TURN:
-            value = 0.0
-        else:  # a shop tile: rarely worth it blind
-            value = -0.5
-        value += 0.5 * rng.random()
-        if value > best_value:
-            best, best_value = action, value
-    return best
 
 
 def _vec(counts: dict[str, int]) -> list[int]:
