@@ -3,7 +3,7 @@
 // a card on the bottom row over what follows the board. fitPopovers() moves each shown text back
 // inside the board's area (and the window): sideways first, then above its card if there is no
 // room below. The moves are inline styles, which the next patch() drops; the table fits them
-// again after every drawing, when a card is opened, and on hover, focus and a resize.
+// again after every drawing, when a card is opened, whenever a text appears, and on a resize.
 
 const POPOVERS = ".popover";
 const MARGIN = 6;
@@ -54,7 +54,17 @@ function fitAround(ev) {
 
 /** Keeps texts fitted while the reader hovers, focuses or opens cards, and when the window changes. */
 export function watchPopovers() {
+  // At once on hover and focus (no frame drawn unfitted); and for a text shown any other way
+  // (the page moved under a still pointer, a class set by other code), when its CSS animation
+  // "popover-shown" starts: every shown text starts it, as it goes from display: none to shown.
   document.addEventListener("mouseover", fitAround);
   document.addEventListener("focusin", fitAround);
+  document.addEventListener(
+    "animationstart",
+    (ev) => {
+      if (ev.animationName === "popover-shown" && ev.target instanceof Element) fitPopover(ev.target);
+    },
+    true,
+  );
   window.addEventListener("resize", () => fitPopovers());
 }
