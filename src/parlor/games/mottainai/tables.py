@@ -108,14 +108,25 @@ def private(seat_: int, event_: str, /, **data: Any) -> RawEvent:
 LOW_BIT: Final[tuple[int, ...]] = tuple(next((c for c in range(64) if (1 << c) % 67 == r), -1) for r in range(67))
 
 
-def distinct(cards: tuple[int, ...]) -> list[int]:
-    """The distinct card types in ``cards``, ascending: ``sorted(set(cards))``, without the set.
-
-    The cards become bits of an int (54 types: a short int, no big-number arithmetic), read
-    back lowest bit first."""
+def card_mask(cards: tuple[int, ...]) -> int:
+    """The card types in ``cards`` as bits of an int (54 types: a short int, no big-number arithmetic)."""
     mask = 0
     for c in cards:
         mask |= 1 << c
+    return mask
+
+
+def card_mask_of(cards: tuple[int, ...], material: int) -> int:
+    """``card_mask`` for the cards of one material only."""
+    mask = 0
+    for c in cards:
+        if MAT[c] == material:
+            mask |= 1 << c
+    return mask
+
+
+def types_in(mask: int) -> list[int]:
+    """The card types of a mask, ascending (lowest bit first)."""
     out: list[int] = []
     while mask:
         low = mask & -mask
@@ -124,39 +135,30 @@ def distinct(cards: tuple[int, ...]) -> list[int]:
     return out
 
 
-def add_each(out: list[Action], table: tuple[Action, ...], cards: tuple[int, ...]) -> None:
-    """``out.extend(table[c] for c in distinct(cards))``: one action per distinct card, ascending,
-    appended straight from the mask (no list of cards in between)."""
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    while mask:
-        low = mask & -mask
-        out.append(table[LOW_BIT[low % 67]])
-        mask ^= low
-
-
-def add_each_of(out: list[Action], table: tuple[Action, ...], cards: tuple[int, ...], material: int) -> None:
-    """``add_each`` for the cards of one material only."""
-    mask = 0
-    for c in cards:
-        if MAT[c] == material:
-            mask |= 1 << c
-    while mask:
-        low = mask & -mask
-        out.append(table[LOW_BIT[low % 67]])
-        mask ^= low
+def distinct(cards: tuple[int, ...]) -> list[int]:
+    """The distinct card types in ``cards``, ascending: ``sorted(set(cards))``, without the set."""
+    return types_in(card_mask(cards))
 
 
 def distinct_of(cards: tuple[int, ...], material: int) -> list[int]:
     """``distinct`` for the cards of one material only."""
-    mask = 0
-    for c in cards:
-        if MAT[c] == material:
-            mask |= 1 << c
-    out: list[int] = []
+    return types_in(card_mask_of(cards, material))
+
+
+def add_from_mask(out: list[Action], table: tuple[Action, ...], mask: int) -> None:
+    """One action of ``table`` per card type of ``mask``, ascending, appended straight from the mask
+    (no list of cards in between)."""
     while mask:
         low = mask & -mask
-        out.append(LOW_BIT[low % 67])
+        out.append(table[LOW_BIT[low % 67]])
         mask ^= low
-    return out
+
+
+def add_each(out: list[Action], table: tuple[Action, ...], cards: tuple[int, ...]) -> None:
+    """``out.extend(table[c] for c in distinct(cards))``."""
+    add_from_mask(out, table, card_mask(cards))
+
+
+def add_each_of(out: list[Action], table: tuple[Action, ...], cards: tuple[int, ...], material: int) -> None:
+    """``add_each`` for the cards of one material only."""
+    add_from_mask(out, table, card_mask_of(cards, material))
