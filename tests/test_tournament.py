@@ -182,12 +182,20 @@ def test_ctrl_c_stops_the_workers_and_keeps_finished_games(tmp_path):
 
     out = tmp_path / "t.parquet"
     parts = tmp_path / "t.parquet.parts"
-    cmd = [sys.executable, "-m", "parlor.cli.main", "tournament", "mamma-mia", "-p", "2", "--bots", "medium,easy"]
+    cmd = [sys.executable, "-X", "faulthandler", "-m", "parlor.cli.main", "tournament", "mamma-mia", "-p", "2"]
+    inherited = signal.getsignal(signal.SIGINT)
+
+    def as_from_a_terminal() -> None:
+        # A process started with SIGINT ignored keeps ignoring it (Python then installs no Ctrl-C
+        # handler); the test runner's process may have come to ignore it, a terminal's shell does not.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
     proc = subprocess.Popen(
-        [*cmd, "-n", "100000", "-w", "2", "--out", str(out), "--json"],
+        [*cmd, "--bots", "medium,easy", "-n", "100000", "-w", "2", "--out", str(out), "--json"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=as_from_a_terminal,
     )
     try:
         deadline = time.monotonic() + 120
@@ -199,7 +207,12 @@ def test_ctrl_c_stops_the_workers_and_keeps_finished_games(tmp_path):
         assert len(workers) >= 2  # the pool's processes (spawn may add a resource tracker)
         proc.send_signal(signal.SIGINT)
         stopped = time.monotonic()
-        stdout, stderr = proc.communicate(timeout=30)
+        try:
+            stdout, stderr = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)  # faulthandler prints where every thread stands
+            _, where = proc.communicate(timeout=30)
+            raise AssertionError(f"no exit 30 s after SIGINT (SIGINT here: {inherited}):\n{where[-6000:]}") from None
         waited = time.monotonic() - stopped
         while any(_alive(w) for w in workers) and time.monotonic() - stopped < 30:
             time.sleep(0.05)
