@@ -12,7 +12,7 @@ import pytest
 
 import parlor.core.events as events_module
 from parlor import games
-from parlor.core import EventList, for_seat, private, public, raw_private, raw_public
+from parlor.core import EventKind, EventList, for_seat, private, public, raw_private, raw_public
 
 
 def lazy() -> EventList:
@@ -51,6 +51,24 @@ def test_an_event_list_reads_like_the_eager_list_every_way():
     assert changed == [WANT[2], WANT[2], WANT[0]] and changed.pop() == WANT[0]
     changed.clear()
     assert changed == []
+
+
+PLAYED = EventKind("played", "seat", "card")
+
+
+def test_an_event_kind_with_a_tuple_of_values_reads_like_the_dict_form():
+    tupled = EventList([(PLAYED, (1, "Iron"), None), (PLAYED, (2, "Clay"), 2), (PLAYED, (0, None), frozenset({0, 3}))])
+    assert tupled == [public("played", seat=1, card="Iron"), private(2, "played", seat=2, card="Clay"),
+                      private([0, 3], "played", seat=0, card=None)]  # fmt: skip
+    assert tupled[0].to_json() == {"event": "played", "data": {"seat": 1, "card": "Iron"}}
+    assert pickle.loads(pickle.dumps(PLAYED)).fields == ("seat", "card") and "played" in repr(PLAYED)
+
+
+def test_an_event_kind_refuses_a_repeated_field_and_values_that_do_not_fit():
+    with pytest.raises(ValueError, match="twice"):
+        EventKind("played", "seat", "seat")
+    with pytest.raises(ValueError, match="has fields"):
+        list(EventList([(PLAYED, (1,), None)]))
 
 
 def test_private_seats_are_frozen_when_the_event_is_made():

@@ -2,7 +2,7 @@
 
 from .actions import Action, ActionSpace
 from .errors import IllegalAction, ParlorError, RecordError, ScenarioError, StateError
-from .events import Event, EventList, RawEvent, for_seat, private, public, raw_private, raw_public
+from .events import Event, EventKind, EventList, RawEvent, for_seat, private, public, raw_private, raw_public
 from .game import ENGINE_VERSION, Game, Result, State
 from .options import OptionError
 from .record import load_record, replay, replay_iter, save_record
@@ -13,6 +13,7 @@ __all__ = [
     "Action",
     "ActionSpace",
     "Event",
+    "EventKind",
     "EventList",
     "Game",
     "IllegalAction",

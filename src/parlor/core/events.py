@@ -87,8 +87,35 @@ def private(seats: Iterable[int] | int, event: str, /, **data: Any) -> Event:
 
 
 # ---- raw events: what the rules make ---------------------------------------------------------------
-# (kind, data, seats): seats is None for a public event, else an int or a frozenset of ints.
-RawEvent = tuple[str, dict[str, Any], "int | frozenset[int] | None"]
+class EventKind:
+    """An event type whose fields are fixed, so the rules can give its data as a tuple.
+
+    A raw event ``(kind, data, seats)`` may carry an ``EventKind`` and a tuple of the field
+    values in ``fields`` order instead of a string and a dict: the tuple costs a fraction of
+    the dict to build and to free, and the dict is made only if somebody reads the event::
+
+        PLAYED: Final = EventKind("played", "seat", "card")
+        events.append((PLAYED, (seat, card), None))   # the same as raw_public("played", seat=seat, card=card)
+    """
+
+    __slots__ = ("fields", "name")
+
+    def __init__(self, name: str, /, *fields: str) -> None:
+        if len(set(fields)) != len(fields):
+            raise ValueError(f"event {name!r} names a field twice: {fields}")
+        self.name = name
+        self.fields = fields
+
+    def __repr__(self) -> str:
+        return f"EventKind({self.name!r}, {', '.join(map(repr, self.fields))})"
+
+    def __reduce__(self) -> Any:
+        return EventKind, (self.name, *self.fields)
+
+
+# (kind, data, seats): seats is None for a public event, else an int or a frozenset of ints; kind
+# and data are a str and a dict, or an EventKind and a tuple of its fields' values.
+RawEvent = tuple["str | EventKind", "dict[str, Any] | tuple[Any, ...]", "int | frozenset[int] | None"]
 
 
 def raw_public(event: str, /, **data: Any) -> RawEvent:
@@ -105,9 +132,14 @@ def raw_private(seats: Iterable[int] | int, event: str, /, **data: Any) -> RawEv
 def build_event(raw: RawEvent) -> Event:
     """The :class:`Event` a raw event stands for (what ``public``/``private`` would have made)."""
     kind, data, seats = raw
+    if type(kind) is EventKind:
+        if len(data) != len(kind.fields):
+            raise ValueError(f"event {kind.name!r} has fields {kind.fields}, got values {data!r}")
+        data = dict(zip(kind.fields, data))
+        kind = kind.name
     if isinstance(seats, int):
         seats = frozenset([seats])
-    return Event(kind, data, seats)
+    return Event(kind, data, seats)  # type: ignore[arg-type]
 
 
 class EventList(list[Event]):
