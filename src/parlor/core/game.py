@@ -24,7 +24,7 @@ import operator
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -33,6 +33,9 @@ from .errors import IllegalAction, ParlorError, StateError
 from .events import Event, EventList, RawEvent
 from .options import OptionError, options_from_json, options_to_json
 from .rng import AnyRng, FastRng, Rng
+
+# Compiled, a name imported from a pure-Python module is a dict lookup at every use; a Final is not.
+_EventList: Final = EventList
 
 # The record and saved-state format version, written into every record and saved state.
 # "2" (issue 12): single-option decisions whose forcedness is hidden are now asked and
@@ -72,7 +75,8 @@ class State(ABC):
     """One position of one game. Mutable; ``clone`` it to explore."""
 
     __slots__ = (
-        "game", "players", "options", "seed", "rng", "to_move", "_history", "_legal_seat", "_legal", "_scenario"
+        "game", "players", "options", "seed", "rng", "to_move", "_history", "_legal_seat", "_legal", "_scenario",
+        "_autoplay",
     )
 
     # Play a seat's only legal action without asking (set False where a game wants every step shown).
@@ -88,6 +92,7 @@ class State(ABC):
     _legal_seat: int
     _legal: list[Action] | None
     _scenario: Any  # the scenario JSON this game was started from (None: from new_game)
+    _autoplay: bool  # the class's auto_play_forced, read once: compiled, a class attribute is a dict lookup
 
     # ---- what every game writes -------------------------------------------------------------
     @abstractmethod
@@ -155,6 +160,7 @@ class State(ABC):
         self._legal_seat = -1
         self._legal = None
         self._scenario = None
+        self._autoplay = bool(type(self).auto_play_forced)
 
     def _copy_base_into(self, other: "State") -> None:
         other.game = self.game
@@ -167,6 +173,7 @@ class State(ABC):
         other._legal_seat = self._legal_seat
         other._legal = self._legal  # never mutated in place, so sharing is safe
         other._scenario = getattr(self, "_scenario", None)  # plain JSON, never mutated
+        other._autoplay = self._autoplay
 
     def _cached_legal(self, seat: int) -> list[Action]:
         if self._legal is not None and self._legal_seat == seat:
@@ -216,16 +223,16 @@ class State(ABC):
         events = self._apply(seat, action)
         self._history = (self._history, seat, action)
         self._legal = None
-        if self.auto_play_forced:
+        if self._autoplay:
             self._play_forced(events)
-        return EventList(events)  # type: ignore[arg-type]  # raw events, built into Events when read
+        return _EventList(events)  # type: ignore[arg-type]  # raw events, built into Events when read
 
     def _settle(self) -> list[Event]:
         """Play forced moves at the start of a game (called by ``new_game``)."""
         events: list[RawEvent] = []
-        if self.auto_play_forced:
+        if self._autoplay:
             self._play_forced(events)
-        return EventList(events)  # type: ignore[arg-type]
+        return _EventList(events)  # type: ignore[arg-type]
 
     def _play_forced(self, events: list[RawEvent]) -> None:
         """Play every seat's only legal action until some seat has a real choice.
