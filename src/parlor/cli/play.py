@@ -71,6 +71,7 @@ class Session:
     legend_shown: bool = False
     last_hand: str = ""
     menu: list[int] | None = None  # legal-move indices in the order the menu numbers them
+    menu_whole: list[Any] | None = None  # the decision's legal list when ``a`` asked for all of it
 
     # ------------------------------------------------------------------ output
     def say(self, markup: str = "") -> None:
@@ -120,16 +121,20 @@ class Session:
     def choose(self, legal: list[Any]) -> int:
         """The index in ``legal`` of the move typed: a number as shown in the menu (1..shown),
         or a move in words when the game reads them (``parse_move``)."""
-        menu = self.menu if self.menu else list(range(len(legal)))
-        n = len(menu)
-        typed_form = getattr(self.text, "TYPED_MOVE_HINT", "") if n < len(legal) else ""
-        numbers = f"1-{n}" if n > 1 else "1"
-        prompt = f"[bold]Your move[/] ({numbers}{typed_form}, h help, q quit): "
         while True:
-            line = self.read_line(prompt)
+            # The menu can change while we wait (``a`` lists every move), so it is read each time.
+            menu = self.menu if self.menu else list(range(len(legal)))
+            n = len(menu)
+            hint = getattr(self.text, "typed_move_hint", None)
+            typed_form = (hint(legal) + ", a all") if hint and n < len(legal) else ", a all" if n < len(legal) else ""
+            numbers = f"1-{n}" if n > 1 else "1"
+            line = self.read_line(f"[bold]Your move[/] ({numbers}{typed_form}, h help, q quit): ")
             if line is None:
                 raise _Quit("eof")
             entry = line.strip().lower()
+            if entry in ("a", "all") and n < len(legal):
+                self.show_moves(legal, everything=True)
+                continue
             if entry in ("h", "help", "?"):
                 self.say(self.text.HELP)
                 self.show_moves(legal)
@@ -167,12 +172,17 @@ class Session:
                 typed = escape(repr(shown))
                 self.say(f"[yellow]{typed} is not one of the moves: type a number from 1 to {n}[/] (h for help).")
 
-    def show_moves(self, legal: list[Any]) -> None:
-        """The menu, numbered 1..k as typed; ``self.menu`` maps those numbers to ``legal``."""
+    def show_moves(self, legal: list[Any], *, everything: bool = False) -> None:
+        """The menu, numbered 1..k as typed; ``self.menu`` maps those numbers to ``legal``.
+
+        A game may list only the sensible few (its ``shortlist``); ``everything`` (the ``a``
+        key) lists every move, and the menu stays whole for the rest of this decision."""
         view = self.view()
         self.say(f"[bold]{self.text.decision_words(view)}[/] — your options:")
-        shortlist = getattr(self.text, "shortlist", None)  # a game may list only the sensible few
-        picked = shortlist(legal, view) if shortlist else None
+        if everything:
+            self.menu_whole = legal
+        shortlist = getattr(self.text, "shortlist", None)
+        picked = shortlist(legal, view) if shortlist and self.menu_whole is not legal else None
         if picked is not None:
             indices, note = picked
             self.menu = list(indices)

@@ -41,3 +41,50 @@ def test_typing_a_placement_in_a_piped_game():
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert "Your cards: Mung 3, Peach 1, Brittle 5, Zhuangyuan 2, Haws 4." in out.stdout
+
+
+def _trading_position(players: int = 4, seed: int = 3):
+    """A phase-2 decision with many trades (random play from a fixed deal)."""
+    import random
+
+    state, rnd = GAME.new_game(players, seed), random.Random(1)
+    while True:
+        seat = state.to_move[0]
+        legal = state.legal_actions(seat)
+        if any(a.TYPE in text.TRADES for a in legal) and len(legal) > text.LONGEST_FULL_MENU:
+            return state, seat, legal
+        state.apply(seat, rnd.choice(legal))
+
+
+def test_phase_two_lists_the_trades_that_leave_the_lowest_score():
+    state, seat, legal = _trading_position()
+    view = state.view(seat)
+    indices, note = text.shortlist(legal, view)
+    trades = [i for i, a in enumerate(legal) if a.TYPE in text.TRADES]
+    listed = [i for i in indices if legal[i].TYPE in text.TRADES]
+    assert len(listed) == text.SHORTLIST and f"all {len(legal)}" in note
+    assert set(indices) - set(listed) == {i for i, a in enumerate(legal) if a.TYPE not in text.TRADES}
+    scores = {i: text.score_after_trade(view, legal[i]) for i in trades}
+    assert sorted(scores[i] for i in listed) == sorted(scores.values())[: text.SHORTLIST]
+    # The hint is the score after the trade: play the best listed trade and score the round as the view says.
+    best = min(listed, key=lambda i: (scores[i], i))
+    after = state.clone()
+    after.apply(seat, legal[best])
+    me = after.view(seat)["players_info"][seat]
+    assert text.estimate(after.view(seat), view["players_info"][seat]["sweetness"], text._held(me)) == scores[best]
+    assert text.typed_move_hint(legal) == "" and text.typed_move_hint(GAME.new_game(3, 3).legal_actions(0)) != ""
+
+
+def test_a_lists_every_move_and_the_numbers_follow_the_whole_list(tmp_path):
+    """In the terminal: the shortlist, then ``a``, then a number past the shortlist plays that move."""
+    parlor = Path(sys.executable).with_name("parlor")
+    # Phase 1 shortlist: 'a' lists all 120 placements, and 120 picks the last one.
+    out = subprocess.run(
+        [str(parlor), "play", "sweet-nose", "--players", "3", "--seed", "3"],
+        input="a\n120\nq\nn\n", capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "1-8 or five values, a all" in out.stdout and "(1-120, h help, q quit)" in out.stdout
+    last = GAME.new_game(3, 3).legal_actions(0)[-1]
+    named = ", ".join(f"{text.SHORT[k]} {v}" for k, v in zip(text.KINDS, last.values))
+    assert f"Your cards: {named}." in out.stdout

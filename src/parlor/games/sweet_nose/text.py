@@ -100,7 +100,10 @@ SHORTLIST = 8
 
 
 def shortlist(legal: list[Any], view: Mapping[str, Any]) -> tuple[list[int], str] | None:
-    """Phase 1 has 120 placements: list the few that score lowest now (the rest can be typed)."""
+    """Phase 1 has 120 placements and phase 2 up to about 60 trades: list the few that score lowest
+    now (the rest can be typed, or all listed with ``a``)."""
+    if legal and all(a.TYPE != "assign_sweetness" for a in legal):
+        return _trade_shortlist(legal, view)
     if not legal or any(a.TYPE != "assign_sweetness" for a in legal):
         return None
     me = _me(view)
@@ -111,12 +114,49 @@ def shortlist(legal: list[Any], view: Mapping[str, Any]) -> tuple[list[int], str
     order = " ".join(SHORT[k] for k in KINDS)
     note = (
         f"[dim]Your {SHORTLIST} lowest-scoring placements for now. To place the cards any other way, type "
-        f"the five values in sweet order ({order}), e.g. 3 1 5 2 4.[/]"
+        f"the five values in sweet order ({order}), e.g. 3 1 5 2 4, or [bold]a[/] to list all {len(legal)}.[/]"
     )
     return ranked[:SHORTLIST], note
 
 
-TYPED_MOVE_HINT = " or five values"
+TRADES = ("exchange_with_player", "exchange_with_market")
+# A phase-2 menu this long or shorter is shown whole.
+LONGEST_FULL_MENU = 16
+
+
+def score_after_trade(view: Mapping[str, Any], action: Any) -> int:
+    """The viewer's score if the round were scored right after this trade (a hint, as in phase 1)."""
+    me = _me(view)
+    assert me is not None and me["sweetness"] is not None
+    held = _held(me)
+    held[action.take] += 1
+    held[action.give] -= 1
+    market = dict(view.get("market", {}))
+    if action.TYPE == "exchange_with_market":  # the sweet given goes to the market, the one taken leaves it
+        market[action.give] = market.get(action.give, 0) + 1
+        market[action.take] = market.get(action.take, 0) - 1
+    return estimate({**view, "market": market}, me["sweetness"], held)
+
+
+def _trade_shortlist(legal: list[Any], view: Mapping[str, Any]) -> tuple[list[int], str] | None:
+    """Phase 2: the trades that lower the viewer's score most, and every other move (ending the
+    turn, the shop tile's uses) as they come."""
+    me = _me(view)
+    trades = [i for i, a in enumerate(legal) if a.TYPE in TRADES]
+    if me is None or me.get("sweetness") is None or len(legal) <= LONGEST_FULL_MENU or len(trades) <= SHORTLIST:
+        return None
+    best = sorted(trades, key=lambda i: (score_after_trade(view, legal[i]), i))[:SHORTLIST]
+    others = [i for i, a in enumerate(legal) if a.TYPE not in TRADES]
+    note = (
+        f"[dim]Your {SHORTLIST} trades that leave you the lowest score for now, of {len(trades)}. "
+        f"Type [bold]a[/] to list all {len(legal)} moves.[/]"
+    )
+    return sorted(best) + others, note
+
+
+def typed_move_hint(legal: list[Any]) -> str:
+    """What the prompt adds when the menu is a shortlist: placements can be typed as values."""
+    return " or five values" if legal and legal[0].TYPE == "assign_sweetness" else ""
 
 
 def explain_move(entry: str, legal: list[Any], view: Mapping[str, Any]) -> str | None:
@@ -176,10 +216,12 @@ def describe_action(action: Any, view: Mapping[str, Any]) -> str:
         me = _me(view)
         now = f"  [dim](now {estimate(view, cards, _held(me))})[/]" if me else ""
         return words + now
-    if kind == "exchange_with_player":
-        return f"Trade with {them(d['target'])}: take their {sweet(d['take'])}, give your {sweet(d['give'])}"
-    if kind == "exchange_with_market":
-        return f"Trade with the market: give {sweet(d['give'])}, take {sweet(d['take'])}"
+    if kind in TRADES:
+        me = _me(view)
+        then = f"  [dim](then {score_after_trade(view, action)})[/]" if me and me.get("sweetness") else ""
+        if kind == "exchange_with_player":
+            return f"Trade with {them(d['target'])}: take their {sweet(d['take'])}, give your {sweet(d['give'])}{then}"
+        return f"Trade with the market: give {sweet(d['give'])}, take {sweet(d['take'])}{then}"
     if kind == "end_turn":
         return "End your turn"
     if kind == "use_stash":
@@ -532,6 +574,8 @@ Type the number of a move and press Enter. Other keys: [bold]h[/] help, [bold]r[
 Phase 1 lists your best ways to place your five cards (value per sweet, in sweet order) with the
 score you would get if the round ended now; to place them any other way, type the five values in
 sweet order, e.g. [bold]3 1 5 2 4[/]. In phase 2 pick one exchange; shop tile uses start "Shop".
+When there are many trades, the list shows those that leave you the lowest score now (ties in the
+order of the full list); [bold]a[/] lists every move.
 """
     + LEGEND
 )
