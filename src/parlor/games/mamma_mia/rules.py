@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from parlor.core.actions import Action
-from parlor.core.events import RawEvent
+from parlor.core.events import EventKind, RawEvent
 from parlor.core.game import Result, State
 from parlor.core.options import OptionError
 from parlor.core.rng import AnyRng
@@ -25,7 +25,9 @@ from . import data
 from .data import CARDS_PER_KIND, DECKS, REMOVED_PER_KIND, TOPPINGS_DEALT
 
 # Every name the hot path reads is ``Final``: the compiled build keeps it in a C static (or
-# inlines it), where a plain module global costs a dictionary lookup on every use.
+# inlines it), where a plain module global costs a dictionary lookup on every use. For the same
+# reason a count in a list changes as ``x[i] = x[i] + n``: compiled, ``x[i] += n`` is a generic
+# Python operation on boxed numbers.
 
 # Steps and phases: where the game stands.
 TOPPINGS: Final = 0  # phase 1, the three steps of a turn
@@ -92,6 +94,21 @@ def public(_event: str, /, **data: Any) -> RawEvent:
 
 def private(_seat: int, _event: str, /, **data: Any) -> RawEvent:
     return (_event, data, _seat)
+
+
+# The events of the playout path, their data given as tuples (core/events.py, EventKind): a dict
+# per event costs several times as much to build and free, and a playout never reads them.
+TOPPINGS_PLAYED: Final = EventKind("toppings_played", "seat", "kind", "count")
+TOPPINGS_SKIPPED: Final = EventKind("toppings_skipped", "seat")
+ORDER_PLAYED: Final = EventKind("order_played", "seat", "order")
+DREW: Final = EventKind("drew", "seat", "source", "count")
+DREW_KNOWN: Final = EventKind("drew", "seat", "source", "count", "known")  # from the waiter
+DREW_CARDS: Final = EventKind("drew_cards", "seat", "toppings", "orders")
+MAMMA_MIA_DRAWN: Final = EventKind("mamma_mia_drawn", "seat")
+TOPPINGS_REVEALED: Final = EventKind("toppings_revealed", "kind", "count", "on_counter")
+ORDER_REVEALED: Final = EventKind("order_revealed", "seat", "order")
+ORDER_COMPLETED: Final = EventKind("order_completed", "seat", "order", "used", "from_hand")
+ORDER_FAILED: Final = EventKind("order_failed", "seat", "order")
 
 
 def topping_choices(counts: list[int], may_skip: bool) -> list[Action]:
@@ -287,17 +304,18 @@ class MammaMiaState(State):
 
     # ---- step A: put toppings in the oven (§4.1)
     def put_toppings_in_oven(self, seat: int, kind: int, count: int) -> list[RawEvent]:
-        self.hand_toppings[seat * NUM_KINDS + kind] -= count
-        self.n_toppings[seat] -= count
+        slot = seat * NUM_KINDS + kind
+        self.hand_toppings[slot] = self.hand_toppings[slot] - count
+        self.n_toppings[seat] = self.n_toppings[seat] - count
         self.oven.append((seat, kind, count))
         self.played_toppings = True
         self.turn_active = True
         self.step = ORDER
-        return [public("toppings_played", seat=seat, kind=KINDS[kind], count=count)]
+        return [(TOPPINGS_PLAYED, (seat, KINDS[kind], count), None)]
 
     def skip_toppings(self, seat: int) -> list[RawEvent]:
         self.step = ORDER
-        return [public("toppings_skipped", seat=seat)]
+        return [(TOPPINGS_SKIPPED, (seat,), None)]
 
     # ---- step B: put an order in the oven (§4.2)
     def put_order_in_oven(self, seat: int, order: int) -> list[RawEvent]:
@@ -312,7 +330,7 @@ class MammaMiaState(State):
         self.oven.append((seat, ORDER_BASE + order, 1))
         self.turn_active = True
         self.step = REFILL
-        return [public("order_played", seat=seat, order=ORDER_NAME[order])]
+        return [(ORDER_PLAYED, (seat, ORDER_NAME[order]), None)]
 
     # ---- step C: refill (§4.3, §4.4)
     def refill_sources(self, seat: int) -> tuple[str, ...]:
@@ -354,19 +372,19 @@ class MammaMiaState(State):
                 self.holder = seat
                 met_mamma_mia = True
                 continue
-            drawn[card] += 1
+            drawn[card] = drawn[card] + 1
             got += 1
         base = seat * NUM_KINDS
         for k in range(NUM_KINDS):
             if drawn[k]:
-                self.hand_toppings[base + k] += drawn[k]
-        self.n_toppings[seat] += got
-        events.append(public("drew", seat=seat, source=SUPPLY, count=got))
+                self.hand_toppings[base + k] = self.hand_toppings[base + k] + drawn[k]
+        self.n_toppings[seat] = self.n_toppings[seat] + got
+        events.append((DREW, (seat, SUPPLY, got), None))
         if got:
-            events.append(private(seat, "drew_cards", seat=seat, toppings=counts_json(drawn), orders=[]))
+            events.append((DREW_CARDS, (seat, counts_json(drawn), []), seat))
         if met_mamma_mia:
             self.turn_active = True
-            events.append(public("mamma_mia_drawn", seat=seat))
+            events.append((MAMMA_MIA_DRAWN, (seat,), None))
         if not supply:
             # §4.5: phase 1 ends the moment the supply's last card is drawn.
             self.end_phase_one("supply_empty", events)
@@ -380,14 +398,12 @@ class MammaMiaState(State):
         unknown = len(waiter) - self.waiter_known[seat]
         known_taken = taken[unknown:] if len(taken) > unknown else ()
         if known_taken:
-            self.waiter_known[seat] -= len(known_taken)
+            self.waiter_known[seat] = self.waiter_known[seat] - len(known_taken)
             self.known_hand_orders[seat] = self.known_hand_orders[seat] + known_taken
         self.hand_orders[seat] = self.hand_orders[seat] + taken
-        events.append(
-            public("drew", seat=seat, source=WAITER, count=len(taken), known=[ORDER_NAME[o] for o in known_taken])
-        )
+        events.append((DREW_KNOWN, (seat, WAITER, len(taken), [ORDER_NAME[o] for o in known_taken]), None))
         if taken:
-            events.append(private(seat, "drew_cards", seat=seat, toppings={}, orders=[ORDER_NAME[o] for o in taken]))
+            events.append((DREW_CARDS, (seat, {}, [ORDER_NAME[o] for o in taken]), seat))
         return len(taken)
 
     def end_turn(self, events: list[RawEvent]) -> None:
@@ -424,11 +440,11 @@ class MammaMiaState(State):
             _, card, count = oven[self.reveal]
             self.reveal += 1
             if card < NUM_KINDS:
-                counter[card] += count
-                events.append(public("toppings_revealed", kind=KINDS[card], count=count, on_counter=counter[card]))
+                counter[card] = counter[card] + count
+                events.append((TOPPINGS_REVEALED, (KINDS[card], count, counter[card]), None))
                 continue
             order = card - ORDER_BASE
-            events.append(public("order_revealed", seat=self.owner_of(order), order=ORDER_NAME[order]))
+            events.append((ORDER_REVEALED, (self.owner_of(order), ORDER_NAME[order]), None))
             if self.check_order(order, events):
                 return
         self.end_round(events)
@@ -493,20 +509,12 @@ class MammaMiaState(State):
         took = [self.counter[k] + from_hand[k] for k in range(NUM_KINDS)]
         base = owner * NUM_KINDS
         for k in range(NUM_KINDS):
-            self.hand_toppings[base + k] -= from_hand[k]
-            self.used[k] += took[k]
+            self.hand_toppings[base + k] = self.hand_toppings[base + k] - from_hand[k]
+            self.used[k] = self.used[k] + took[k]
             self.counter[k] = 0
-        self.n_toppings[owner] -= sum(from_hand)
+        self.n_toppings[owner] = self.n_toppings[owner] - sum(from_hand)
         self.completed[owner] = self.completed[owner] + (order,)
-        events.append(
-            public(
-                "order_completed",
-                seat=owner,
-                order=ORDER_NAME[order],
-                used=counts_json(took),
-                from_hand=counts_json(from_hand),
-            )
-        )
+        events.append((ORDER_COMPLETED, (owner, ORDER_NAME[order], counts_json(took), counts_json(from_hand)), None))
 
     # ---- Pizza Monotoni (§5.5)
     def joker_choices(self, order: int) -> list[int]:
@@ -522,7 +530,7 @@ class MammaMiaState(State):
     def monotoni_need(self, order: int, joker: int) -> tuple[int, ...]:
         card = ORDERS[order]
         need = list(card.need)
-        need[joker] += card.joker_count
+        need[joker] = need[joker] + card.joker_count
         return tuple(need)
 
     # ---- Pizza Minimale (§5.6)
@@ -543,7 +551,7 @@ class MammaMiaState(State):
     def minimale_need(self, order: int, rarest: int) -> tuple[int, ...]:
         card = ORDERS[order]
         need = list(card.need)
-        need[rarest] += card.rarest_count
+        need[rarest] = need[rarest] + card.rarest_count
         return tuple(need)
 
     def check_minimale(self, order: int, events: list[RawEvent]) -> bool:
@@ -567,27 +575,19 @@ class MammaMiaState(State):
         base = owner * NUM_KINDS
         for k in range(NUM_KINDS):
             if need[k]:
-                self.counter[k] -= need[k] - from_hand[k]
-                self.hand_toppings[base + k] -= from_hand[k]
-                self.used[k] += need[k]
-        self.n_toppings[owner] -= sum(from_hand)
+                self.counter[k] = self.counter[k] - (need[k] - from_hand[k])
+                self.hand_toppings[base + k] = self.hand_toppings[base + k] - from_hand[k]
+                self.used[k] = self.used[k] + need[k]
+        self.n_toppings[owner] = self.n_toppings[owner] - sum(from_hand)
         self.completed[owner] = self.completed[owner] + (order,)
-        events.append(
-            public(
-                "order_completed",
-                seat=owner,
-                order=ORDER_NAME[order],
-                used=counts_json(need),
-                from_hand=counts_json(from_hand),
-            )
-        )
+        events.append((ORDER_COMPLETED, (owner, ORDER_NAME[order], counts_json(need), counts_json(from_hand)), None))
 
     def fail_order(self, order: int, events: list[RawEvent]) -> None:
         """A failed order goes face down to the bottom of its owner's waiter, in view of all."""
         owner = self.owner_of(order)
         self.waiters[owner] = self.waiters[owner] + (order,)
-        self.waiter_known[owner] += 1
-        events.append(public("order_failed", seat=owner, order=ORDER_NAME[order]))
+        self.waiter_known[owner] = self.waiter_known[owner] + 1
+        events.append((ORDER_FAILED, (owner, ORDER_NAME[order]), None))
 
     def shortfall(self) -> tuple[int, ...]:
         need, counter = self.need, self.counter
@@ -795,7 +795,7 @@ class MammaMiaState(State):
         for p, size in zip(others, sizes):
             base = p * NUM_KINDS
             for card in pool[:size]:
-                d.hand_toppings[base + card] += 1
+                d.hand_toppings[base + card] = d.hand_toppings[base + card] + 1
             del pool[:size]
         if has_mamma_mia:
             pool.insert(rng.below(len(pool) + 1), MAMMA_MIA_CARD)
@@ -894,14 +894,16 @@ def setup(state: MammaMiaState) -> None:
                 if card == MAMMA_MIA_CARD:
                     state.holder = seat
                     continue
-                state.hand_toppings[seat * NUM_KINDS + card] += 1
+                slot = seat * NUM_KINDS + card
+                state.hand_toppings[slot] = state.hand_toppings[slot] + 1
                 dealt += 1
         state.supply = deck  # what is left, top = last
     else:
         rng.shuffle(toppings)
         for seat in range(players):
             for card in toppings[seat * TOPPINGS_DEALT : (seat + 1) * TOPPINGS_DEALT]:
-                state.hand_toppings[seat * NUM_KINDS + card] += 1
+                slot = seat * NUM_KINDS + card
+                state.hand_toppings[slot] = state.hand_toppings[slot] + 1
         # 4. Only now shuffle the Mamma Mia! card into the rest: nobody can start with it.
         supply = toppings[players * TOPPINGS_DEALT :]
         supply.append(MAMMA_MIA_CARD)
