@@ -74,9 +74,11 @@ BOMBASTICA_TOPUPS: Final = A.BOMBASTICA_TOPUPS
 
 SUPPLY: Final = "supply"
 WAITER: Final = "waiter"
-_BOTH_SOURCES: Final = (SUPPLY, WAITER)
-_SUPPLY_ONLY: Final = (SUPPLY,)
-_WAITER_ONLY: Final = (WAITER,)
+# Typed as variable-length tuples: compiled, a fixed-length tuple type is kept as a C struct and
+# a new tuple object is built each time one is returned.
+_BOTH_SOURCES: Final[tuple[str, ...]] = (SUPPLY, WAITER)
+_SUPPLY_ONLY: Final[tuple[str, ...]] = (SUPPLY,)
+_WAITER_ONLY: Final[tuple[str, ...]] = (WAITER,)
 # Legal lists are never changed in place (the engine hands out copies), so they can be shared.
 _FILL_CHOICES: Final[dict[tuple[str, ...], list[Action]]] = {
     s: [A.DRAW[x] for x in s] for s in (_BOTH_SOURCES, _SUPPLY_ONLY, _WAITER_ONLY)
