@@ -90,7 +90,7 @@ def test_values_and_counts_json():
 
 
 def test_exchange_events_get_their_own_data():
-    """The exchanges' event data come from prebuilt dicts: each event must hold a copy."""
+    """The exchanges' raw events are prebuilt and shared: each Event must get its own data."""
     rnd = random.Random(3)
     state = G.new_game(4, 6)
     seen = []

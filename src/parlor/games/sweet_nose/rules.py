@@ -26,7 +26,7 @@ from typing import Any, Final
 from mypy_extensions import i64
 
 from parlor.core.actions import Action
-from parlor.core.events import RawEvent
+from parlor.core.events import EventKind, RawEvent
 from parlor.core.game import Result, State
 from parlor.core.options import OptionError
 from parlor.core.rng import AnyRng
@@ -64,9 +64,14 @@ DOUBLE_TRADE: Final = data.DOUBLE_TRADE
 CHANGE_TASTE: Final = data.CHANGE_TASTE
 IGNORE_MARKET: Final = data.IGNORE_MARKET
 # The prebuilt actions the move generators hand out (module attributes of ``actions``,
-# bound once here).
-_EXCHANGE_A: Final = A.EXCHANGE_A_BY_MASKS
-_EXCHANGE_B: Final = A.EXCHANGE_B_BY_MASK
+# bound once here). The exchange tables are flattened (one index instead of three): A by
+# ``target << 10 | their kinds << 5 | my kinds``, B by ``my kinds << 5 | the market's kinds``.
+_EXCHANGE_A_FLAT: Final[list[list[Action]]] = [
+    A.EXCHANGE_A_BY_MASKS[target][theirs][mine] for target in range(5) for theirs in range(32) for mine in range(32)
+]
+_EXCHANGE_B_FLAT: Final[list[list[Action]]] = [
+    A.EXCHANGE_B_BY_MASK[mine][market] for mine in range(32) for market in range(32)
+]
 _DOUBLE_TRADE: Final = A.DOUBLE_TRADE_BY_INDEX
 _PAIR_COUNT: Final = 15  # len(A.PAIRS); the singles follow them in A.GROUPS
 assert len(A.PAIRS) == _PAIR_COUNT and len(A.SINGLES) == N and A.MAX_SEATS == 5
@@ -99,6 +104,20 @@ def kinds_of(tray: int) -> int:
     x: i64 = t | t >> 1
     x |= x >> 2  # bit 4k: kind k's count is not zero
     return (x & 1) | (x >> 3 & 2) | (x >> 6 & 4) | (x >> 9 & 8) | (x >> 12 & 16)
+
+
+def _kinds(tray: i64) -> i64:
+    """``kinds_of`` for the compiled callers (no boxing)."""
+    x: i64 = tray | tray >> 1
+    x |= x >> 2
+    return (x & 1) | (x >> 3 & 2) | (x >> 6 & 4) | (x >> 9 & 8) | (x >> 12 & 16)
+
+
+# The legal lists of phase 4 by all they depend on (tiles taken, level allowed, two options;
+# the key is made in ``_legal_actions``): shared by every state, never mutated (the engine
+# copies what it hands out). At most 2**15 keys.
+_SHOP_LEGAL_CACHE: Final[dict[int, list[Action]]] = {}
+_PICKABLE: Final[dict[int, list[int]]] = {}  # SweetNoseState.pickable's
 
 
 def _pairs_held(sig: int) -> int:
@@ -170,34 +189,68 @@ def public(event_name: str, /, **data: Any) -> RawEvent:
     return (event_name, data, None)
 
 
-# The exchanges' event data, made once per (seat, target, kind taken, kind given) and per
-# (seat, kind given, kind taken, into the bowl?): each event gets a copy, a third of the cost
-# of building the dict.
+# The events of a round, as EventKinds (``parlor.core.events``): the rules give the fields as a
+# tuple of values in this order, and the dict is made only when somebody reads the event.
+ROUND_STARTED: Final = EventKind("round_started", "round", "rounds", "start_player")
+SWEETNESS_SET: Final = EventKind("sweetness_set", "seat")
+SWEETNESS_CHOSEN: Final = EventKind("sweetness_chosen", "seat", "values")  # private
+EXCHANGE_PHASE_STARTED: Final = EventKind("exchange_phase_started", "start_player")
+TURN_SKIPPED: Final = EventKind("turn_skipped", "seat")
+TURN_ENDED: Final = EventKind("turn_ended", "seat")
+EXCHANGED_WITH_PLAYER: Final = EventKind("exchanged_with_player", "seat", "target", "took", "gave")
+EXCHANGED_WITH_MARKET: Final = EventKind("exchanged_with_market", "seat", "gave", "took", "into_bowl")
+# "shop_used": the seat and the tile, then what the tile did (by ability)
+USED_KIND: Final = EventKind("shop_used", "seat", "tile", "kind")  # stash, take back
+USED_TRADE: Final = EventKind("shop_used", "seat", "tile", "target", "took", "gave")  # twin trade
+USED_MARKET: Final = EventKind("shop_used", "seat", "tile", "gave", "took")  # market to bowl
+USED_SWAP: Final = EventKind("shop_used", "seat", "tile", "target", "gave", "took")  # bowl swap, double trade
+USED_SEND: Final = EventKind("shop_used", "seat", "tile", "target", "kind")  # send back
+USED_REARRANGE: Final = EventKind("shop_used", "seat", "tile", "from_bowl", "from_tray")
+USED_TASTE: Final = EventKind("shop_used", "seat", "tile", "kinds")  # change taste, public (A11)
+USED_SECRETLY: Final = EventKind("shop_used", "seat", "tile")  # change taste, private (A11)
+USED_IGNORE: Final = EventKind("shop_used", "seat", "tile", "scope")  # ignore market
+SWEETNESS_SWAPPED: Final = EventKind("sweetness_swapped", "seat", "kinds", "values")  # private
+EXCHANGE_PHASE_ENDED: Final = EventKind("exchange_phase_ended", "reason", "turns")
+SHOP_KEPT: Final = EventKind("shop_kept", "seat")
+SWEETNESS_REVEALED: Final = EventKind("sweetness_revealed", "values")
+ROUND_SCORED: Final = EventKind("round_scored", "round", "round_scores", "totals")
+SHOP_RETURNED: Final = EventKind("shop_returned", "seat", "tile")
+SHOP_RETURNED_HIDDEN: Final = EventKind("shop_returned", "seat", "level")  # A14
+START_PLAYER: Final = EventKind("start_player", "seat", "round")
+SHOP_PHASE_STARTED: Final = EventKind("shop_phase_started", "pick_order")
+SHOP_NONE_LEFT: Final = EventKind("shop_none_left", "seat", "max_level")
+SHOP_CHOSEN: Final = EventKind("shop_chosen", "seat", "tile", "level")
+SHOP_CHOSEN_HIDDEN: Final = EventKind("shop_chosen", "seat", "level")  # A14
+SHOP_DRAWN: Final = EventKind("shop_drawn", "seat", "tile", "level")  # private
+SHOP_DECLINED: Final = EventKind("shop_declined", "seat")
+
+# The exchanges' raw events, made once per (seat, target, kind taken, kind given) and per
+# (seat, kind given, kind taken, into the bowl?): immutable, so every exchange shares one.
 _SEATS: Final = 5  # actions.MAX_SEATS
-_EXCHANGE_A_DATA: Final[list[dict[str, Any]]] = [
-    {"seat": seat, "target": target, "took": KINDS[take], "gave": KINDS[give]}
+_EXCHANGE_A_EVENTS: Final[list[RawEvent]] = [
+    (EXCHANGED_WITH_PLAYER, (seat, target, KINDS[take], KINDS[give]), None)
     for seat in range(_SEATS)
     for target in range(_SEATS)
     for take in range(N)
     for give in range(N)
 ]
-_EXCHANGE_B_DATA: Final[list[dict[str, Any]]] = [
-    {"seat": seat, "gave": KINDS[give], "took": KINDS[take], "into_bowl": into_bowl}
+_EXCHANGE_B_EVENTS: Final[list[RawEvent]] = [
+    (EXCHANGED_WITH_MARKET, (seat, KINDS[give], KINDS[take], into_bowl), None)
     for seat in range(_SEATS)
     for give in range(N)
     for take in range(N)
     for into_bowl in (False, True)
 ]
+_TURN_ENDED: Final[list[RawEvent]] = [(TURN_ENDED, (seat,), None) for seat in range(_SEATS)]
+_SWEETNESS_SET: Final[list[RawEvent]] = [(SWEETNESS_SET, (seat,), None) for seat in range(_SEATS)]
+# ``(seat,)`` for ``to_move``, made once.
+_ONLY: Final[list[tuple[int, ...]]] = [(seat,) for seat in range(_SEATS)]
+_ALL_SEATS: Final[list[tuple[int, ...]]] = [tuple(range(n)) for n in range(_SEATS + 1)]
 
 
 def public_with(event_name: str, data: dict[str, Any], /) -> RawEvent:
     """``public`` with fields already in a dict (``**`` is a generic Python call in compiled code)."""
     return (event_name, data, None)
-
-
-def private(viewer: int, event_name: str, /, **data: Any) -> RawEvent:
-    """An event only seat ``viewer`` sees (``raw_private`` for one seat)."""
-    return (event_name, data, viewer)
 
 
 NO_TILE = _NO_TILE
@@ -376,7 +429,7 @@ class SweetNoseState(State):
 
     def tray_mask(self, seat: int) -> int:
         """The kinds in ``seat``'s tray as a bitmask (bit k set: it holds a sweet of kind k)."""
-        return kinds_of(self.trays[seat])
+        return _kinds(self.trays[seat])
 
     def bowl_mask(self, seat: int) -> int:
         """The kinds in ``seat``'s bowl, as a bitmask."""
@@ -504,9 +557,9 @@ class SweetNoseState(State):
         self.swaps = ()
         self.exchanged = False
         self.step = ASSIGN
-        self.to_move = tuple(range(self.players))
+        self.to_move = _ALL_SEATS[self.players]
         rounds = None if self.rulings.ascension else _ROUNDS
-        events.append(public("round_started", round=self.round, rounds=rounds, start_player=self.start_player))
+        events.append((ROUND_STARTED, (self.round, rounds, self.start_player), None))
 
     # ---- phase 1: set sweetness (§4.1), simultaneous and secret
     def set_sweetness(self, seat: int, values: tuple[int, ...]) -> list[RawEvent]:
@@ -514,10 +567,7 @@ class SweetNoseState(State):
         cards[seat] = values
         self.sweetness = tuple(cards)
         self.to_move = tuple([s for s in self.to_move if s != seat])
-        events = [
-            public("sweetness_set", seat=seat),
-            private(seat, "sweetness_chosen", seat=seat, values=values_json(values)),
-        ]
+        events: list[RawEvent] = [_SWEETNESS_SET[seat], (SWEETNESS_CHOSEN, (seat, values_json(values)), seat)]
         if not self.to_move:
             self.start_exchange_phase(events)
         return events
@@ -529,7 +579,7 @@ class SweetNoseState(State):
         self.quiet_turns = 0
         self.idle_turns = 0
         self.active = self.start_player
-        events.append(public("exchange_phase_started", start_player=self.start_player))
+        events.append((EXCHANGE_PHASE_STARTED, (self.start_player,), None))
         self.start_turn(events)
 
     def start_turn(self, events: list[RawEvent]) -> None:
@@ -542,7 +592,7 @@ class SweetNoseState(State):
             self.phase_turns += 1
             self.exchanged = False
             seat = self.active
-            self.to_move = (seat,)
+            self.to_move = _ONLY[seat]
             if self.can_exchange(seat) or (self.tile_usable(seat) and not self.hides_tile(seat)):
                 self.idle_turns = 0
                 return
@@ -551,7 +601,7 @@ class SweetNoseState(State):
                 # (it may answer "end turn"); ``end_turn`` counts the turn as idle if so.
                 return
             # Nothing at all to do: the turn is skipped (A4).
-            events.append(public("turn_skipped", seat=seat))
+            events.append((TURN_SKIPPED, (seat,), None))
             self.idle_turns += 1
             if self.close_turn(events):
                 return
@@ -572,7 +622,7 @@ class SweetNoseState(State):
         return False
 
     def end_turn(self, seat: int) -> list[RawEvent]:
-        events = [public("turn_ended", seat=seat)]
+        events: list[RawEvent] = [_TURN_ENDED[seat]]
         # A face-down tile holder who could not exchange and used nothing is, for the
         # deadlock guard, idle: judged from what everyone saw, not from the hidden tile.
         idle = self.hides_tile(seat) and not self.exchanged and not self.can_exchange(seat)
@@ -615,23 +665,28 @@ class SweetNoseState(State):
 
     def exchanges(self, seat: int) -> list[Action]:
         """Every legal exchange A (by target, kind taken, kind given) and B (given, taken)."""
-        mine = self.tray_mask(seat)
+        trays = self.trays
+        mine: i64 = _kinds(trays[seat])
         if not mine:
             return []
         out: list[Action] = []
-        n = self.players
-        for i in range(1, n):  # A, with each other player in turn order
-            target = (seat + i) % n
-            out.extend(_EXCHANGE_A[target][self.tray_mask(target)][mine])
-        out.extend(_EXCHANGE_B[mine][self.market_mask()])  # B
+        n: i64 = self.players
+        target: i64 = seat
+        for _ in range(n - 1):  # A, with each other player in turn order
+            target = target + 1 if target + 1 < n else 0
+            out.extend(_EXCHANGE_A_FLAT[(target << 10) | (_kinds(trays[target]) << 5) | mine])
+        out.extend(_EXCHANGE_B_FLAT[(mine << 5) | self.market_mask()])  # B
         return out
 
     def exchange_with_player(self, seat: int, target: int, take: int, give: int) -> list[RawEvent]:
         """A: their tray -> my bowl, my tray -> their bowl; the kinds differ."""
-        move_between(self, target, take, seat, give, kind_rule="different")
+        trays, bowls = self.trays, self.bowls
+        trays[target] = trays[target] - _ONE[take]
+        bowls[seat * N + take] = bowls[seat * N + take] + 1
+        trays[seat] = trays[seat] - _ONE[give]
+        bowls[target * N + give] = bowls[target * N + give] + 1
         self.exchanged = True
-        i: i64 = ((seat * _SEATS + target) * N + take) * N + give
-        events = [public_with("exchanged_with_player", _EXCHANGE_A_DATA[i].copy())]
+        events: list[RawEvent] = [_EXCHANGE_A_EVENTS[((seat * _SEATS + target) * N + take) * N + give]]
         self.after_action(events)
         return events
 
@@ -644,8 +699,7 @@ class SweetNoseState(State):
             self.bowls[seat * N + take] = self.bowls[seat * N + take] + 1
         else:
             self.trays[seat] = self.trays[seat] + _ONE[take]
-        i: i64 = ((seat * N + give) * N + take) * 2 + (1 if into_bowl else 0)
-        return [public_with("exchanged_with_market", _EXCHANGE_B_DATA[i].copy())]
+        return [_EXCHANGE_B_EVENTS[((seat * N + give) * N + take) * 2 + (1 if into_bowl else 0)]]
 
     def exchange_b(self, seat: int, give: int, take: int) -> list[RawEvent]:
         events = self.exchange_with_market(seat, give, take)
@@ -808,14 +862,14 @@ class SweetNoseState(State):
             + 81 * min(t >> 16 & 15, 2)
         )
 
-    def use_tile(self, seat: int, tile: int, detail: dict[str, Any], events: list[RawEvent]) -> None:
-        """Flip the tile, then return it level side up to its shop space (§4.2)."""
+    def use_tile(self, seat: int, tile: int, used: EventKind, detail: tuple[Any, ...], events: list[RawEvent]) -> None:
+        """Flip the tile, then return it level side up to its shop space (§4.2).
+
+        The event ``used`` ("shop_used") says the seat, the tile, then ``detail``."""
         self._set_held(seat, NO_TILE)
         self.spent = (*self.spent, tile)
         self.idle_turns = 0
-        data: dict[str, Any] = {"seat": seat, "tile": _TILE_ID[tile]}
-        data.update(detail)
-        events.insert(0, public_with("shop_used", data))
+        events.insert(0, (used, (seat, _TILE_ID[tile], *detail), None))
 
     # The ten abilities (§5), one function each.
     def stash(self, seat: int, kind: int) -> list[RawEvent]:
@@ -823,7 +877,7 @@ class SweetNoseState(State):
         self.trays[seat] = self.trays[seat] - _ONE[kind]
         self.bowls[seat * N + kind] = self.bowls[seat * N + kind] + 1
         events: list[RawEvent] = []
-        self.use_tile(seat, STASH, {"kind": _KINDS[kind]}, events)
+        self.use_tile(seat, STASH, USED_KIND, (_KINDS[kind],), events)
         return events
 
     def twin_trade(self, seat: int, target: int, take: int, give: int) -> list[RawEvent]:
@@ -831,7 +885,7 @@ class SweetNoseState(State):
         rule = "same" if self.rulings.twin_same_kind else "any"
         move_between(self, target, take, seat, give, kind_rule=rule)
         events: list[RawEvent] = []
-        self.use_tile(seat, TWIN_TRADE, {"target": target, "took": _KINDS[take], "gave": _KINDS[give]}, events)
+        self.use_tile(seat, TWIN_TRADE, USED_TRADE, (target, _KINDS[take], _KINDS[give]), events)
         return events
 
     def take_back(self, seat: int, kind: int) -> list[RawEvent]:
@@ -839,7 +893,7 @@ class SweetNoseState(State):
         self.bowls[seat * N + kind] = self.bowls[seat * N + kind] - 1
         self.trays[seat] = self.trays[seat] + _ONE[kind]
         events: list[RawEvent] = []
-        self.use_tile(seat, TAKE_BACK, {"kind": _KINDS[kind]}, events)
+        self.use_tile(seat, TAKE_BACK, USED_KIND, (_KINDS[kind],), events)
         return events
 
     def market_to_bowl(self, seat: int, give: int, take: int) -> list[RawEvent]:
@@ -847,7 +901,7 @@ class SweetNoseState(State):
         events = self.exchange_with_market(seat, give, take, into_bowl=True)
         if self.rulings.market_to_bowl_modifies:
             self.exchanged = True
-        self.use_tile(seat, MARKET_TO_BOWL, {"gave": _KINDS[give], "took": _KINDS[take]}, events)
+        self.use_tile(seat, MARKET_TO_BOWL, USED_MARKET, (_KINDS[give], _KINDS[take]), events)
         return events
 
     def bowl_swap(self, seat: int, target: int, give: int, take: int) -> list[RawEvent]:
@@ -858,7 +912,7 @@ class SweetNoseState(State):
         self.bowls[theirs + take] = self.bowls[theirs + take] - 1
         self.bowls[mine + take] = self.bowls[mine + take] + 1
         events: list[RawEvent] = []
-        self.use_tile(seat, BOWL_SWAP, {"target": target, "gave": _KINDS[give], "took": _KINDS[take]}, events)
+        self.use_tile(seat, BOWL_SWAP, USED_SWAP, (target, _KINDS[give], _KINDS[take]), events)
         return events
 
     def send_back(self, seat: int, target: int, kind: int) -> list[RawEvent]:
@@ -866,7 +920,7 @@ class SweetNoseState(State):
         self.bowls[target * N + kind] = self.bowls[target * N + kind] - 1
         self.trays[target] = self.trays[target] + _ONE[kind]
         events: list[RawEvent] = []
-        self.use_tile(seat, SEND_BACK, {"target": target, "kind": _KINDS[kind]}, events)
+        self.use_tile(seat, SEND_BACK, USED_SEND, (target, _KINDS[kind]), events)
         return events
 
     def rearrange(self, seat: int, from_bowl: int, from_tray: int) -> list[RawEvent]:
@@ -876,7 +930,7 @@ class SweetNoseState(State):
         self.trays[seat] = self.trays[seat] + _ONE[from_bowl] - _ONE[from_tray]
         self.bowls[base + from_tray] = self.bowls[base + from_tray] + 1
         events: list[RawEvent] = []
-        self.use_tile(seat, REARRANGE, {"from_bowl": _KINDS[from_bowl], "from_tray": _KINDS[from_tray]}, events)
+        self.use_tile(seat, REARRANGE, USED_REARRANGE, (_KINDS[from_bowl], _KINDS[from_tray]), events)
         return events
 
     def double_trade(self, seat: int, target: int, give: tuple[int, ...], take: tuple[int, ...]) -> list[RawEvent]:
@@ -889,8 +943,8 @@ class SweetNoseState(State):
             trays[target] = trays[target] - _ONE[k]
             trays[seat] = trays[seat] + _ONE[k]
         events: list[RawEvent] = []
-        detail = {"target": target, "gave": [_KINDS[k] for k in give], "took": [_KINDS[k] for k in take]}
-        self.use_tile(seat, DOUBLE_TRADE, detail, events)
+        detail = (target, [_KINDS[k] for k in give], [_KINDS[k] for k in take])
+        self.use_tile(seat, DOUBLE_TRADE, USED_SWAP, detail, events)
         return events
 
     def change_taste(self, seat: int, first: int, second: int) -> list[RawEvent]:
@@ -904,10 +958,10 @@ class SweetNoseState(State):
         events: list[RawEvent] = []
         if self.rulings.change_taste_public:
             self.swaps = (*self.swaps, (seat, first, second))
-            self.use_tile(seat, CHANGE_TASTE, {"kinds": kinds}, events)
+            self.use_tile(seat, CHANGE_TASTE, USED_TASTE, (kinds,), events)
         else:
-            self.use_tile(seat, CHANGE_TASTE, {}, events)
-        events.append(private(seat, "sweetness_swapped", seat=seat, kinds=kinds, values=values_json(tuple(values))))
+            self.use_tile(seat, CHANGE_TASTE, USED_SECRETLY, (), events)
+        events.append((SWEETNESS_SWAPPED, (seat, kinds, values_json(tuple(values))), seat))
         return events
 
     def ignore_market(self, seat: int) -> list[RawEvent]:
@@ -916,12 +970,12 @@ class SweetNoseState(State):
         flags[seat] = True
         self.ignoring = tuple(flags)
         events: list[RawEvent] = []
-        self.use_tile(seat, IGNORE_MARKET, {"scope": self.options.l5_ignore_market_scope}, events)
+        self.use_tile(seat, IGNORE_MARKET, USED_IGNORE, (self.options.l5_ignore_market_scope,), events)
         return events
 
     # ---- the end of phase 2, and the deferred tiles (A11, A12)
     def end_exchange_phase(self, reason: str, events: list[RawEvent]) -> None:
-        events.append(public("exchange_phase_ended", reason=reason, turns=self.phase_turns))
+        events.append((EXCHANGE_PHASE_ENDED, (reason, self.phase_turns), None))
         self.exchanged = False
         if self.rulings.change_taste_at_phase_end and self.ask_deferred(TASTE, CHANGE_TASTE, -1):
             return
@@ -954,7 +1008,7 @@ class SweetNoseState(State):
 
     def deferred_change_taste(self, seat: int, action: Action) -> list[RawEvent]:
         if type(action) is _Decline:
-            events = [public("shop_kept", seat=seat)]
+            events: list[RawEvent] = [(SHOP_KEPT, (seat,), None)]
         else:
             events = self.change_taste(seat, KIND_OF[action.first], KIND_OF[action.second])  # type: ignore[attr-defined]
         if not self.ask_deferred(TASTE, CHANGE_TASTE, seat):
@@ -964,14 +1018,14 @@ class SweetNoseState(State):
     # ---- phase 3: score sweetness (§4.3)
     def score_sweetness(self, events: list[RawEvent]) -> None:
         self.revealed = True
-        events.append(public("sweetness_revealed", values=[values_json(v) for v in self.sweetness]))
+        events.append((SWEETNESS_REVEALED, ([values_json(v) for v in self.sweetness],), None))
         if self.rulings.ignore_market_at_scoring and self.ask_deferred(DECLARE, IGNORE_MARKET, -1):
             return
         self.move_score_markers(events)
 
     def declare_ignore_market(self, seat: int, action: Action) -> list[RawEvent]:
         if type(action) is _Decline:
-            events = [public("shop_kept", seat=seat)]
+            events: list[RawEvent] = [(SHOP_KEPT, (seat,), None)]
         else:
             events = self.ignore_market(seat)
         if not self.ask_deferred(DECLARE, IGNORE_MARKET, seat):
@@ -997,9 +1051,22 @@ class SweetNoseState(State):
         return out
 
     def round_score(self, seat: int) -> int:
-        total = 0
-        for points in self.score_by_kind(seat):
-            total += points
+        """The sum of ``score_by_kind(seat)``, added up as it goes (no list)."""
+        rulings = self.rulings
+        if rulings.ignore_market_for_all:  # A12
+            no_bonus = any(self.ignoring)
+        else:
+            no_bonus = self.ignoring[seat]
+        flat = rulings.flat_bonus  # A1
+        cards, market, bowls = self.sweetness[seat], self.market, self.bowls
+        tray: i64 = self.trays[seat]
+        base: i64 = seat * N
+        total: i64 = 0
+        for k in range(N):
+            bonus: i64 = 0 if no_bonus else (min(market[k], 1) if flat else market[k])
+            held: i64 = (tray >> 4 * k & 15) + bowls[base + k]  # tray and bowl
+            value: i64 = cards[k]
+            total += (value + bonus) * held
         return total
 
     def move_score_markers(self, events: list[RawEvent]) -> None:
@@ -1007,9 +1074,7 @@ class SweetNoseState(State):
         for p, s in enumerate(self.round_scores):
             self.scores[p] = self.scores[p] + s
         self.past = (*self.past, (self.round, self.sweetness, self.round_scores))
-        events.append(
-            public("round_scored", round=self.round, round_scores=list(self.round_scores), totals=list(self.scores))
-        )
+        events.append((ROUND_SCORED, (self.round, list(self.round_scores), list(self.scores)), None))
         if self.game_ends():
             self.game_over(events)
             return
@@ -1035,9 +1100,9 @@ class SweetNoseState(State):
             if tile == NO_TILE:
                 continue
             if visible:
-                events.append(public("shop_returned", seat=seat, tile=_TILE_ID[tile]))
+                events.append((SHOP_RETURNED, (seat, _TILE_ID[tile]), None))
             else:  # A14: an unused tile goes back level side up, its ability never shown
-                events.append(public("shop_returned", seat=seat, level=_TILE_LEVEL[tile]))
+                events.append((SHOP_RETURNED_HIDDEN, (seat, _TILE_LEVEL[tile]), None))
         self.held = (NO_TILE,) * self.players
         self.spent = ()
         # 3. The next start player: the highest round score (A17 for a tie).
@@ -1054,25 +1119,33 @@ class SweetNoseState(State):
             order.remove(old_start)
             order.insert(0, old_start)
         self.start_player = new_start
-        events.append(public("start_player", seat=new_start, round=self.round + 1))
+        events.append((START_PLAYER, (new_start, self.round + 1), None))
         levels = [_max_level(score) for score in scores]
         self.picks = tuple([(s, levels[s]) for s in order if levels[s] > 0])
-        events.append(public("shop_phase_started", pick_order=[s for s, _ in self.picks]))
+        events.append((SHOP_PHASE_STARTED, ([s for s, _ in self.picks],), None))
         self.step = SHOP
         self.next_pick(events)
 
     def next_start_player(self) -> int:
-        top = max(self.round_scores)
-        tied = [s for s in self.turn_order() if self.round_scores[s] == top]
+        scores = self.round_scores
+        top = scores[0]
+        for score in scores:
+            if score > top:
+                top = score
+        tied = [s for s in self.turn_order() if scores[s] == top]
         if len(tied) > 1 and self.options.top_tie_start_player == "random":
             return self.rng.choice(tied)
         return tied[0]
 
     def pickable(self, seat: int) -> list[int]:
-        """The tiles still in the shop the next picker may take."""
+        """The tiles still in the shop the next picker may take (a shared list: not to be changed)."""
         limit = self.picks[0][1]
         taken = self.taken_tiles()
-        return [t for t in range(_TILE_COUNT) if not taken >> t & 1 and _TILE_LEVEL[t] <= limit]
+        key = taken << 3 | limit  # memoized by the tiles taken and the level allowed (2**13 keys at most)
+        found = _PICKABLE.get(key)
+        if found is None:
+            found = _PICKABLE[key] = [t for t in range(_TILE_COUNT) if not taken >> t & 1 and _TILE_LEVEL[t] <= limit]
+        return found
 
     def next_pick(self, events: list[RawEvent]) -> None:
         while self.picks:
@@ -1081,14 +1154,14 @@ class SweetNoseState(State):
                 self.active = seat
                 self.to_move = (seat,)
                 return
-            events.append(public("shop_none_left", seat=seat, max_level=limit))
+            events.append((SHOP_NONE_LEFT, (seat, limit), None))
             self.picks = self.picks[1:]
         self.start_round(events)
 
     def take_tile(self, seat: int, tile: int) -> list[RawEvent]:
         self._set_held(seat, tile)
         self.picks = self.picks[1:]
-        events = [public("shop_chosen", seat=seat, tile=_TILE_ID[tile], level=_TILE_LEVEL[tile])]
+        events: list[RawEvent] = [(SHOP_CHOSEN, (seat, _TILE_ID[tile], _TILE_LEVEL[tile]), None)]
         self.next_pick(events)
         return events
 
@@ -1097,16 +1170,16 @@ class SweetNoseState(State):
         tile = self.rng.choice([t for t in TILES_OF_LEVEL[level] if t not in self.held])
         self._set_held(seat, tile)
         self.picks = self.picks[1:]
-        events = [
-            public("shop_chosen", seat=seat, level=level),
-            private(seat, "shop_drawn", seat=seat, tile=TILES[tile].id, level=level),
+        events: list[RawEvent] = [
+            (SHOP_CHOSEN_HIDDEN, (seat, level), None),
+            (SHOP_DRAWN, (seat, TILES[tile].id, level), seat),
         ]
         self.next_pick(events)
         return events
 
     def decline_tile(self, seat: int) -> list[RawEvent]:
         self.picks = self.picks[1:]
-        events = [public("shop_declined", seat=seat)]
+        events: list[RawEvent] = [(SHOP_DECLINED, (seat,), None)]
         self.next_pick(events)
         return events
 
@@ -1131,31 +1204,20 @@ class SweetNoseState(State):
         if step == ASSIGN:
             return ASSIGN_ALL if not self.sweetness[seat] else []
         if step == EXCHANGE:
-            rulings = self.rulings
-            legal: list[Action] = self.exchanges(seat) if not self.exchanged else []
-            some_exchange = len(legal) > 0  # (then can_exchange holds: no need to ask it)
-            has_uses = False
-            if self.held[seat] != _NO_TILE:
-                uses = self.tile_uses(seat)
-                legal += uses
-                has_uses = len(uses) > 0
-            may_end = (
-                self.exchanged or not rulings.exchange_required or (not some_exchange and not self.can_exchange(seat))
-            )
-            if has_uses and rulings.use_at_first_chance:  # A13
-                may_end = False
-            if may_end:
-                legal.append(END_TURN)
-            return legal
+            # (Not memoized: every tray's and the market's kinds together are nearly unique
+            # per decision, so a table by them would almost never be hit.)
+            return self.exchange_step_legal(seat)
         if step == SHOP:
-            limit = self.picks[0][1]
-            if self.rulings.tiles_visible:  # A14
-                legal = [CHOOSE_SHOP[t] for t in self.pickable(seat)]
-            else:
-                levels = sorted({TILES[t].level for t in self.tiles_in_shop() if TILES[t].level <= limit})
-                legal = [CHOOSE_SHOP_LEVEL[lv] for lv in levels]
-            if not self.rulings.pick_required:  # A15
-                legal.append(DECLINE)
+            # Memoized likewise: by the tiles taken, the level allowed and two options.
+            rulings = self.rulings
+            key = (
+                (self.taken_tiles() << 3 | self.picks[0][1]) << 2
+                | (2 if rulings.tiles_visible else 0)
+                | (1 if rulings.pick_required else 0)
+            )
+            legal = _SHOP_LEGAL_CACHE.get(key)
+            if legal is None:
+                legal = _SHOP_LEGAL_CACHE[key] = self.shop_legal(seat)
             return legal
         if step == AUCTION:
             legal = [A.BIDS[s] for s in self.bid_spaces(seat)]
@@ -1173,6 +1235,36 @@ class SweetNoseState(State):
                 legal.append(DECLINE)
             return legal
         return []
+
+    def exchange_step_legal(self, seat: int) -> list[Action]:
+        """The legal actions of ``seat``'s turn in phase 2: exchanges, tile uses, ending the turn."""
+        rulings = self.rulings
+        legal: list[Action] = self.exchanges(seat) if not self.exchanged else []
+        some_exchange = len(legal) > 0  # (then can_exchange holds: no need to ask it)
+        has_uses = False
+        if self.held[seat] != _NO_TILE:
+            uses = self.tile_uses(seat)
+            legal += uses
+            has_uses = len(uses) > 0
+        may_end = self.exchanged or not rulings.exchange_required or (not some_exchange and not self.can_exchange(seat))
+        if has_uses and rulings.use_at_first_chance:  # A13
+            may_end = False
+        if may_end:
+            legal.append(END_TURN)
+        return legal
+
+    def shop_legal(self, seat: int) -> list[Action]:
+        """The legal actions of the next picker in phase 4 (or after the auction)."""
+        limit = self.picks[0][1]
+        legal: list[Action]
+        if self.rulings.tiles_visible:  # A14
+            legal = [CHOOSE_SHOP[t] for t in self.pickable(seat)]
+        else:
+            levels = sorted({TILES[t].level for t in self.tiles_in_shop() if TILES[t].level <= limit})
+            legal = [CHOOSE_SHOP_LEVEL[lv] for lv in levels]
+        if not self.rulings.pick_required:  # A15
+            legal.append(DECLINE)
+        return legal
 
     def _forced_move_is_public(self, seat: int) -> bool:
         # With face-down tiles (A14) how many options a holder has depends on which tile
