@@ -227,22 +227,23 @@ SHOP_DECLINED: Final = EventKind("shop_declined", "seat")
 # The exchanges' raw events, made once per (seat, target, kind taken, kind given) and per
 # (seat, kind given, kind taken, into the bowl?): immutable, so every exchange shares one.
 _SEATS: Final = 5  # actions.MAX_SEATS
-_EXCHANGE_A_EVENTS: Final[list[RawEvent]] = [
+# (Typed ``Any``: a RawEvent read from a typed list is unboxed and boxed again in compiled code.)
+_EXCHANGE_A_EVENTS: Final[list[Any]] = [
     (EXCHANGED_WITH_PLAYER, (seat, target, KINDS[take], KINDS[give]), None)
     for seat in range(_SEATS)
     for target in range(_SEATS)
     for take in range(N)
     for give in range(N)
 ]
-_EXCHANGE_B_EVENTS: Final[list[RawEvent]] = [
+_EXCHANGE_B_EVENTS: Final[list[Any]] = [
     (EXCHANGED_WITH_MARKET, (seat, KINDS[give], KINDS[take], into_bowl), None)
     for seat in range(_SEATS)
     for give in range(N)
     for take in range(N)
     for into_bowl in (False, True)
 ]
-_TURN_ENDED: Final[list[RawEvent]] = [(TURN_ENDED, (seat,), None) for seat in range(_SEATS)]
-_SWEETNESS_SET: Final[list[RawEvent]] = [(SWEETNESS_SET, (seat,), None) for seat in range(_SEATS)]
+_TURN_ENDED: Final[list[Any]] = [(TURN_ENDED, (seat,), None) for seat in range(_SEATS)]
+_SWEETNESS_SET: Final[list[Any]] = [(SWEETNESS_SET, (seat,), None) for seat in range(_SEATS)]
 # ``(seat,)`` for ``to_move``, made once.
 _ONLY: Final[list[tuple[int, ...]]] = [(seat,) for seat in range(_SEATS)]
 _ALL_SEATS: Final[list[tuple[int, ...]]] = [tuple(range(n)) for n in range(_SEATS + 1)]
@@ -317,14 +318,20 @@ def counts_json(counts: list[int]) -> dict[str, int]:
 
 def values_json(values: tuple[int, ...]) -> dict[str, int]:
     """A sweetness assignment as ``{kind: value}`` (a fresh dict: an event's reader may keep it)."""
-    found = _VALUES_JSON.get(values)
-    if found is None:
-        return dict(zip(KINDS, values))
-    return found.copy()
+    if len(values) == N and all(1 <= v <= N for v in values):  # then the key names them exactly
+        found = _VALUES_JSON.get(_values_key(values))
+        if found is not None:
+            return found.copy()
+    return dict(zip(KINDS, values))
+
+
+def _values_key(values: tuple[int, ...]) -> int:
+    """Five card values (1-5) as one number, 3 bits each: a cheaper dict key than the tuple."""
+    return values[0] | values[1] << 3 | values[2] << 6 | values[3] << 9 | values[4] << 12
 
 
 # Every assignment's JSON form, made once: copying a small dict is cheaper than zipping.
-_VALUES_JSON: Final[dict[tuple[int, ...], dict[str, int]]] = {v: dict(zip(KINDS, v)) for v in A.PERMUTATIONS}
+_VALUES_JSON: Final[dict[int, dict[str, int]]] = {_values_key(v): dict(zip(KINDS, v)) for v in A.PERMUTATIONS}
 
 
 class SweetNoseState(State):
@@ -671,9 +678,12 @@ class SweetNoseState(State):
             return []
         out: list[Action] = []
         n: i64 = self.players
-        target: i64 = seat
-        for _ in range(n - 1):  # A, with each other player in turn order
-            target = target + 1 if target + 1 < n else 0
+        i: i64 = 0  # (loop variables declared i64 stay unboxed in the compiled build)
+        target: i64 = 0
+        for i in range(1, n):  # A, with each other player in turn order
+            target = seat + i
+            if target >= n:
+                target -= n
             out.extend(_EXCHANGE_A_FLAT[(target << 10) | (_kinds(trays[target]) << 5) | mine])
         out.extend(_EXCHANGE_B_FLAT[(mine << 5) | self.market_mask()])  # B
         return out
@@ -820,6 +830,8 @@ class SweetNoseState(State):
         """
         out: list[Action] = []
         n = self.players
+        g: i64 = 0
+        t: i64 = 0
         for i in range(1, n):
             target = (seat + i) % n
             first, count, gives, takes = self.double_trade_groups(seat, target)
@@ -841,7 +853,7 @@ class SweetNoseState(State):
                 return True
         return False
 
-    def double_trade_groups(self, seat: int, target: int) -> tuple[int, int, int, int]:
+    def double_trade_groups(self, seat: int, target: int) -> tuple[i64, i64, i64, i64]:
         """(first group index, group count, groups I can give, groups they can give) for a double
         trade with ``target``: pairs if both trays hold two, singles with A10 and a tray of one."""
         size = min(self.tray_size(seat), self.tray_size(target))
@@ -1109,12 +1121,10 @@ class SweetNoseState(State):
         old_start = self.start_player
         new_start = self.next_start_player()
         # 4. The picking order (A16).
-        n = self.players
         options = self.options
         tie_from = new_start if options.shop_pick_tie_break == "next_round_order" else old_start
         scores = self.round_scores
-        # Sorted by (score, distance from tie_from): the distances differ, so the seat never decides.
-        order = [s for _, _, s in sorted([(-scores[s], (s - tie_from) % n, s) for s in range(n)])]
+        order = pick_order(scores, tie_from)
         if options.shop_pick_order == "start_player_first":
             order.remove(old_start)
             order.insert(0, old_start)
@@ -1409,16 +1419,33 @@ def exchange_code(action: Any) -> int:
     return KIND_OF[action.give] * 5 + KIND_OF[action.take]
 
 
-# Every prebuilt exchange by ``id``: the legal lists hand out these very objects, and the
+# Every prebuilt exchange by object: the legal lists hand out these very objects, and the
 # engine passes the listed object to ``_apply`` (others are decoded by ``exchange_code``).
-_EXCHANGE_CODES: Final[dict[int, int]] = {
-    id(a): exchange_code(a) for a in A.ACTION_SPACE.actions if type(a) in (ExchangeWithPlayer, ExchangeWithMarket)
-}
-
-
 def prebuilt_exchange_code(action: Any) -> int:
-    """``exchange_code`` of a prebuilt exchange, looked up by object; -1 for any other object."""
-    return _EXCHANGE_CODES.get(id(action), -1)
+    """``exchange_code`` of a prebuilt exchange, looked up by object; -1 for any other object.
+
+    An open-addressing table by ``id`` (the prebuilt actions live as long as the module): a
+    dict by ``id(action)`` would box the id and hash it, several times the cost."""
+    h: i64 = (id(action) >> 4) & _ID_MASK
+    while True:
+        found = _ID_OBJECTS[h]
+        if found is action:
+            return _ID_CODES[h]
+        if found is None:
+            return -1
+        h = (h + 1) & _ID_MASK
+
+
+_ID_MASK: Final = 1023  # 1024 slots for 120 exchanges: probes stay short
+_ID_OBJECTS: Final[list[object]] = [None] * (_ID_MASK + 1)
+_ID_CODES: Final[list[int]] = [-1] * (_ID_MASK + 1)
+for _a in A.ACTION_SPACE.actions:
+    if type(_a) in (ExchangeWithPlayer, ExchangeWithMarket):
+        _h = (id(_a) >> 4) & _ID_MASK
+        while _ID_OBJECTS[_h] is not None:
+            _h = (_h + 1) & _ID_MASK
+        _ID_OBJECTS[_h] = _a
+        _ID_CODES[_h] = exchange_code(_a)
 
 
 def _differ(first: int, second: int) -> bool:
@@ -1432,6 +1459,22 @@ def _max_level(round_score: int) -> int:
         if round_score >= threshold:
             return level
     return 0
+
+
+def pick_order(scores: tuple[int, ...], tie_from: int) -> list[int]:
+    """The seats by score, highest first; equal scores in turn order from seat ``tie_from`` (A16).
+
+    Each seat, taken in that turn order, goes after every seat scoring as much: an insertion
+    sort (stable), without the key tuples a ``sorted`` would build."""
+    n = len(scores)
+    order: list[int] = []
+    for d in range(n):
+        seat = (tie_from + d) % n
+        j = len(order)
+        while j > 0 and scores[order[j - 1]] < scores[seat]:
+            j -= 1
+        order.insert(j, seat)
+    return order
 
 
 def _contains(counts: list[int], group: tuple[int, ...]) -> bool:
