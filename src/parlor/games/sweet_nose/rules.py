@@ -318,20 +318,34 @@ def counts_json(counts: list[int]) -> dict[str, int]:
 
 def values_json(values: tuple[int, ...]) -> dict[str, int]:
     """A sweetness assignment as ``{kind: value}`` (a fresh dict: an event's reader may keep it)."""
-    if len(values) == N and all(1 <= v <= N for v in values):  # then the key names them exactly
-        found = _VALUES_JSON.get(_values_key(values))
+    key = _values_key(values)
+    if key >= 0:
+        found = _VALUES_JSON[key]
         if found is not None:
             return found.copy()
     return dict(zip(KINDS, values))
 
 
-def _values_key(values: tuple[int, ...]) -> int:
-    """Five card values (1-5) as one number, 3 bits each: a cheaper dict key than the tuple."""
-    return values[0] | values[1] << 3 | values[2] << 6 | values[3] << 9 | values[4] << 12
+def _values_key(values: tuple[int, ...]) -> i64:
+    """Five card values 1-5 as one number below 5**5 (base 5); -1 for anything else."""
+    size: i64 = len(values)  # (not ``len(values) != N``: mypyc would then unbox the tuple at each index)
+    if size != N:
+        return -1
+    key: i64 = 0
+    k: i64 = 0
+    for k in range(N):
+        v: i64 = values[k]
+        if v < 1 or v > N:
+            return -1
+        key = key * N + v - 1
+    return key
 
 
-# Every assignment's JSON form, made once: copying a small dict is cheaper than zipping.
-_VALUES_JSON: Final[dict[int, dict[str, int]]] = {_values_key(v): dict(zip(KINDS, v)) for v in A.PERMUTATIONS}
+# Every assignment's JSON form by ``_values_key``, made once: copying a small dict is cheaper
+# than zipping, and the table is read by index (a tuple of five as a dict key costs its hash).
+_VALUES_JSON: Final[list[dict[str, int] | None]] = [None] * N**N
+for _values in A.PERMUTATIONS:
+    _VALUES_JSON[_values_key(_values)] = dict(zip(KINDS, _values))
 
 
 class SweetNoseState(State):
@@ -659,15 +673,16 @@ class SweetNoseState(State):
     # ---- the exchange (A and B)
     def can_exchange(self, seat: int) -> bool:
         """Is some exchange A or B legal? (Without listing them: this runs after every action.)"""
-        mine = self.tray_mask(seat)
+        trays = self.trays
+        mine: i64 = _kinds(trays[seat])
         if not mine:
             return False
         if mine & (mine - 1):  # two kinds or more: any sweet anywhere differs from one of mine
             return True
-        elsewhere = self.market_mask()  # one kind only: is there another kind to take?
+        elsewhere: i64 = self.market_mask()  # one kind only: is there another kind to take?
         for target in range(self.players):
             if target != seat:
-                elsewhere |= self.tray_mask(target)
+                elsewhere |= _kinds(trays[target])
         return (elsewhere & ~mine) != 0
 
     def exchanges(self, seat: int) -> list[Action]:
@@ -676,11 +691,19 @@ class SweetNoseState(State):
         mine: i64 = _kinds(trays[seat])
         if not mine:
             return []
-        out: list[Action] = []
         n: i64 = self.players
+        # A, with each other player in turn order (3-5 players: two others at least). The first
+        # two parts are joined by ``+`` (one list of their size) and the rest appended: each
+        # ``extend`` reallocates the list, and starting from ``[]`` costs one more.
+        first: i64 = seat + 1 if seat + 1 < n else seat + 1 - n
+        second: i64 = seat + 2 if seat + 2 < n else seat + 2 - n
+        out = (
+            _EXCHANGE_A_FLAT[(first << 10) | (_kinds(trays[first]) << 5) | mine]
+            + _EXCHANGE_A_FLAT[(second << 10) | (_kinds(trays[second]) << 5) | mine]
+        )
         i: i64 = 0  # (loop variables declared i64 stay unboxed in the compiled build)
         target: i64 = 0
-        for i in range(1, n):  # A, with each other player in turn order
+        for i in range(3, n):
             target = seat + i
             if target >= n:
                 target -= n
@@ -1254,7 +1277,7 @@ class SweetNoseState(State):
         has_uses = False
         if self.held[seat] != _NO_TILE:
             uses = self.tile_uses(seat)
-            legal += uses
+            legal.extend(uses)
             has_uses = len(uses) > 0
         may_end = self.exchanged or not rulings.exchange_required or (not some_exchange and not self.can_exchange(seat))
         if has_uses and rulings.use_at_first_chance:  # A13
