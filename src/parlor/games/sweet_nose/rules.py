@@ -780,41 +780,38 @@ class SweetNoseState(State):
         return len(self.tile_uses(seat)) > 0
 
     def tile_uses(self, seat: int) -> list[Action]:
-        """Every legal use of ``seat``'s held tile on its own turn in phase 2."""
+        """Every legal use of ``seat``'s held tile on its own turn in phase 2 (a new list).
+
+        Most come from tables by the kinds in play (``_USES``), as the exchanges do; the
+        tables are built from the plain loops in ``_uses_tables``."""
         tile = self.held[seat]
-        out: list[Action] = []
         if tile == _NO_TILE:
-            return out
+            return []
         rulings = self.rulings
-        bowls, base, n = self.bowls, seat * N, self.players
-        mine = self.tray_mask(seat)
+        n = self.players
+        mine: i64 = self.tray_mask(seat)
         if tile == STASH:
-            for k in range(N):
-                if mine >> k & 1:
-                    out.append(USE_STASH[k])
-        elif tile == TWIN_TRADE:
-            same = rulings.twin_same_kind  # A8
+            return _STASH_USES[mine][:]
+        if tile == TAKE_BACK:
+            return _TAKE_BACK_USES[self.bowl_mask(seat)][:]
+        if tile == REARRANGE:
+            return _REARRANGE_USES[(self.bowl_mask(seat) << 5) | mine][:]
+        if tile == MARKET_TO_BOWL:
+            if self.exchanged and rulings.market_to_bowl_modifies:  # A9
+                return []
+            return _MARKET_TO_BOWL_USES[(mine << 5) | self.market_mask()][:]
+        out: list[Action] = []
+        if tile == TWIN_TRADE:
+            same = 1024 if rulings.twin_same_kind else 0  # A8
             for i in range(1, n):
                 target = (seat + i) % n
-                theirs = self.tray_mask(target)
-                for take in range(N):
-                    if theirs >> take & 1:
-                        for give in range(N):
-                            if mine >> give & 1 and (give == take or not same):
-                                out.append(USE_TWIN_TRADE[target][take][give])
-        elif tile == TAKE_BACK:
-            for k in range(N):
-                if bowls[base + k]:
-                    out.append(USE_TAKE_BACK[k])
-        elif tile == MARKET_TO_BOWL:
-            if self.exchanged and rulings.market_to_bowl_modifies:  # A9
-                return out
-            for give in range(N):
-                if mine >> give & 1:
-                    for take in range(N):
-                        if self.market[take] and take != give:
-                            out.append(USE_MARKET_TO_BOWL[give][take])
+                out.extend(_TWIN_TRADE_USES[(target << 11) | same | (self.tray_mask(target) << 5) | mine])
+        elif tile == SEND_BACK:
+            for i in range(1, n):
+                target = (seat + i) % n
+                out.extend(_SEND_BACK_USES[(target << 5) | self.bowl_mask(target)])
         elif tile == BOWL_SWAP:
+            bowls, base = self.bowls, seat * N
             for give in range(N):
                 if bowls[base + give]:
                     for i in range(1, n):
@@ -823,19 +820,6 @@ class SweetNoseState(State):
                         for take in range(N):
                             if bowls[tbase + take] and take != give:
                                 out.append(USE_BOWL_SWAP[target][give][take])
-        elif tile == SEND_BACK:
-            for i in range(1, n):
-                target = (seat + i) % n
-                tbase = target * N
-                for k in range(N):
-                    if bowls[tbase + k]:
-                        out.append(USE_SEND_BACK[target][k])
-        elif tile == REARRANGE:
-            for b in range(N):
-                if bowls[base + b]:
-                    for t in range(N):
-                        if mine >> t & 1 and t != b:
-                            out.append(USE_REARRANGE[b][t])
         elif tile == DOUBLE_TRADE:
             out = self.double_trades(seat)
         elif tile == CHANGE_TASTE:
@@ -853,7 +837,7 @@ class SweetNoseState(State):
         """
         out: list[Action] = []
         n = self.players
-        g: i64 = 0
+        g: i64 = 0  # (loop variables declared i64 stay unboxed in the compiled build)
         t: i64 = 0
         for i in range(1, n):
             target = (seat + i) % n
@@ -1508,6 +1492,53 @@ def _contains(counts: list[int], group: tuple[int, ...]) -> bool:
 
 # Which pairs a tray holds, by its pair signature (3**5 of them).
 _PAIRS_HELD: Final = [_pairs_held(sig) for sig in range(3**N)]
+
+
+# ---- the tile uses by the kinds in play (tile_uses), from the plain loops
+_K: Final = range(N)
+
+
+def _uses_tables() -> tuple[list[list[Action]], ...]:
+    """The tables ``tile_uses`` reads, each entry the list the rules' loops make for it."""
+    masks = range(32)
+    stash: list[list[Action]] = [[USE_STASH[k] for k in _K if mine >> k & 1] for mine in masks]
+    take_back: list[list[Action]] = [[USE_TAKE_BACK[k] for k in _K if bowl >> k & 1] for bowl in masks]
+    rearrange: list[list[Action]] = [  # [bowl << 5 | tray]: a bowl sweet for a tray sweet of another kind
+        [USE_REARRANGE[b][t] for b in _K if bowl >> b & 1 for t in _K if mine >> t & 1 and t != b]
+        for bowl in masks
+        for mine in masks
+    ]
+    market_to_bowl: list[list[Action]] = [  # [tray << 5 | market]
+        [USE_MARKET_TO_BOWL[g][k] for g in _K if mine >> g & 1 for k in _K if market >> k & 1 and k != g]
+        for mine in masks
+        for market in masks
+    ]
+    twin_trade: list[list[Action]] = [  # [target << 11 | same kind only (A8) << 10 | their tray << 5 | my tray]
+        [
+            USE_TWIN_TRADE[target][take][give]
+            for take in _K
+            if theirs >> take & 1
+            for give in _K
+            if mine >> give & 1 and (give == take or not same)
+        ]
+        for target in range(_SEATS)
+        for same in (False, True)
+        for theirs in masks
+        for mine in masks
+    ]
+    send_back: list[list[Action]] = [
+        [USE_SEND_BACK[target][k] for k in _K if bowl >> k & 1] for target in range(_SEATS) for bowl in masks
+    ]
+    return stash, take_back, rearrange, market_to_bowl, twin_trade, send_back
+
+
+_USES: Final = _uses_tables()
+_STASH_USES: Final = _USES[0]  # [my tray's kinds]
+_TAKE_BACK_USES: Final = _USES[1]  # [my bowl's kinds]
+_REARRANGE_USES: Final = _USES[2]
+_MARKET_TO_BOWL_USES: Final = _USES[3]
+_TWIN_TRADE_USES: Final = _USES[4]
+_SEND_BACK_USES: Final = _USES[5]  # [target << 5 | their bowl's kinds]
 
 
 def move_between(state: SweetNoseState, target: int, take: int, seat: int, give: int, kind_rule: str) -> None:
