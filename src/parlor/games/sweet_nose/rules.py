@@ -117,7 +117,7 @@ def _kinds(tray: i64) -> i64:
 # the key is made in ``_legal_actions``): shared by every state, never mutated (the engine
 # copies what it hands out). At most 2**15 keys.
 _SHOP_LEGAL_CACHE: Final[dict[int, list[Action]]] = {}
-_PICKABLE: Final[dict[int, list[int]]] = {}  # SweetNoseState.pickable's
+_PICKABLE: Final[list[list[int] | None]] = [None] * (1 << 13)  # SweetNoseState.pickable's, by tiles and level
 
 
 def _pairs_held(sig: int) -> int:
@@ -1158,8 +1158,8 @@ class SweetNoseState(State):
         """The tiles still in the shop the next picker may take (a shared list: not to be changed)."""
         limit = self.picks[0][1]
         taken = self.taken_tiles()
-        key = taken << 3 | limit  # memoized by the tiles taken and the level allowed (2**13 keys at most)
-        found = _PICKABLE.get(key)
+        key = taken << 3 | limit  # memoized by the tiles taken and the level allowed
+        found = _PICKABLE[key]
         if found is None:
             found = _PICKABLE[key] = [t for t in range(_TILE_COUNT) if not taken >> t & 1 and _TILE_LEVEL[t] <= limit]
         return found
