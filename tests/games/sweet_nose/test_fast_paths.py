@@ -71,6 +71,33 @@ def test_result_is_rank_with_lower_totals_winning(scores):
     assert state.result() == Result.rank(tuple(scores), (0,) * len(scores), higher_wins=False)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 6), min_size=3, max_size=5), st.integers(0, 4))
+def test_pick_order_is_the_sort_by_score_then_turn_order(scores, tie_from):
+    n = len(scores)
+    tie_from %= n
+    plain = [s for _, _, s in sorted([(-scores[s], (s - tie_from) % n, s) for s in range(n)])]
+    assert R.pick_order(tuple(scores), tie_from) == plain
+
+
+def test_values_json_of_anything():
+    for values in [(1, 2, 3, 4, 5), (5, 4, 3, 2, 1), (1, 1, 1, 1, 1), (9, 2, 3, 4, 5), (0, 1, 2, 3, 4), (1, 2, 3)]:
+        assert R.values_json(values) == dict(zip(D.KINDS, values))
+
+
+def test_round_score_is_the_sum_of_the_scores_by_kind():
+    rnd = random.Random(11)
+    for options in ({}, {"market_bonus": "flat"}, {"l5_ignore_market_scope": "all"}):
+        for players in (3, 4, 5):
+            state = G.new_game(players, 3, options=options) if options else G.new_game(players, 3)
+            while not state.is_over:
+                if state.sweetness and all(state.sweetness):
+                    for p in range(players):
+                        assert state.round_score(p) == sum(state.score_by_kind(p))
+                seat = state.to_move[0] if len(state.to_move) == 1 else rnd.choice(list(state.to_move))
+                state.apply(seat, rnd.choice(state.legal_actions(seat)))
+
+
 def test_max_level_matches_data():
     for score in range(-5, 200):
         assert R._max_level(score) == D.max_level(score)
@@ -90,7 +117,7 @@ def test_values_and_counts_json():
 
 
 def test_exchange_events_get_their_own_data():
-    """The exchanges' event data come from prebuilt dicts: each event must hold a copy."""
+    """The exchanges' raw events are prebuilt and shared: each Event must get its own data."""
     rnd = random.Random(3)
     state = G.new_game(4, 6)
     seen = []

@@ -26,7 +26,7 @@ from typing import Any, Final
 from mypy_extensions import i64
 
 from parlor.core.actions import Action
-from parlor.core.events import RawEvent
+from parlor.core.events import EventKind, RawEvent
 from parlor.core.game import Result, State
 from parlor.core.options import OptionError
 from parlor.core.rng import AnyRng
@@ -64,9 +64,14 @@ DOUBLE_TRADE: Final = data.DOUBLE_TRADE
 CHANGE_TASTE: Final = data.CHANGE_TASTE
 IGNORE_MARKET: Final = data.IGNORE_MARKET
 # The prebuilt actions the move generators hand out (module attributes of ``actions``,
-# bound once here).
-_EXCHANGE_A: Final = A.EXCHANGE_A_BY_MASKS
-_EXCHANGE_B: Final = A.EXCHANGE_B_BY_MASK
+# bound once here). The exchange tables are flattened (one index instead of three): A by
+# ``target << 10 | their kinds << 5 | my kinds``, B by ``my kinds << 5 | the market's kinds``.
+_EXCHANGE_A_FLAT: Final[list[list[Action]]] = [
+    A.EXCHANGE_A_BY_MASKS[target][theirs][mine] for target in range(5) for theirs in range(32) for mine in range(32)
+]
+_EXCHANGE_B_FLAT: Final[list[list[Action]]] = [
+    A.EXCHANGE_B_BY_MASK[mine][market] for mine in range(32) for market in range(32)
+]
 _DOUBLE_TRADE: Final = A.DOUBLE_TRADE_BY_INDEX
 _PAIR_COUNT: Final = 15  # len(A.PAIRS); the singles follow them in A.GROUPS
 assert len(A.PAIRS) == _PAIR_COUNT and len(A.SINGLES) == N and A.MAX_SEATS == 5
@@ -99,6 +104,20 @@ def kinds_of(tray: int) -> int:
     x: i64 = t | t >> 1
     x |= x >> 2  # bit 4k: kind k's count is not zero
     return (x & 1) | (x >> 3 & 2) | (x >> 6 & 4) | (x >> 9 & 8) | (x >> 12 & 16)
+
+
+def _kinds(tray: i64) -> i64:
+    """``kinds_of`` for the compiled callers (no boxing)."""
+    x: i64 = tray | tray >> 1
+    x |= x >> 2
+    return (x & 1) | (x >> 3 & 2) | (x >> 6 & 4) | (x >> 9 & 8) | (x >> 12 & 16)
+
+
+# The legal lists of phase 4 by all they depend on (tiles taken, level allowed, two options;
+# the key is made in ``_legal_actions``): shared by every state, never mutated (the engine
+# copies what it hands out). At most 2**15 keys.
+_SHOP_LEGAL_CACHE: Final[dict[int, list[Action]]] = {}
+_PICKABLE: Final[list[list[int] | None]] = [None] * (1 << 13)  # SweetNoseState.pickable's, by tiles and level
 
 
 def _pairs_held(sig: int) -> int:
@@ -170,34 +189,69 @@ def public(event_name: str, /, **data: Any) -> RawEvent:
     return (event_name, data, None)
 
 
-# The exchanges' event data, made once per (seat, target, kind taken, kind given) and per
-# (seat, kind given, kind taken, into the bowl?): each event gets a copy, a third of the cost
-# of building the dict.
+# The events of a round, as EventKinds (``parlor.core.events``): the rules give the fields as a
+# tuple of values in this order, and the dict is made only when somebody reads the event.
+ROUND_STARTED: Final = EventKind("round_started", "round", "rounds", "start_player")
+SWEETNESS_SET: Final = EventKind("sweetness_set", "seat")
+SWEETNESS_CHOSEN: Final = EventKind("sweetness_chosen", "seat", "values")  # private
+EXCHANGE_PHASE_STARTED: Final = EventKind("exchange_phase_started", "start_player")
+TURN_SKIPPED: Final = EventKind("turn_skipped", "seat")
+TURN_ENDED: Final = EventKind("turn_ended", "seat")
+EXCHANGED_WITH_PLAYER: Final = EventKind("exchanged_with_player", "seat", "target", "took", "gave")
+EXCHANGED_WITH_MARKET: Final = EventKind("exchanged_with_market", "seat", "gave", "took", "into_bowl")
+# "shop_used": the seat and the tile, then what the tile did (by ability)
+USED_KIND: Final = EventKind("shop_used", "seat", "tile", "kind")  # stash, take back
+USED_TRADE: Final = EventKind("shop_used", "seat", "tile", "target", "took", "gave")  # twin trade
+USED_MARKET: Final = EventKind("shop_used", "seat", "tile", "gave", "took")  # market to bowl
+USED_SWAP: Final = EventKind("shop_used", "seat", "tile", "target", "gave", "took")  # bowl swap, double trade
+USED_SEND: Final = EventKind("shop_used", "seat", "tile", "target", "kind")  # send back
+USED_REARRANGE: Final = EventKind("shop_used", "seat", "tile", "from_bowl", "from_tray")
+USED_TASTE: Final = EventKind("shop_used", "seat", "tile", "kinds")  # change taste, public (A11)
+USED_SECRETLY: Final = EventKind("shop_used", "seat", "tile")  # change taste, private (A11)
+USED_IGNORE: Final = EventKind("shop_used", "seat", "tile", "scope")  # ignore market
+SWEETNESS_SWAPPED: Final = EventKind("sweetness_swapped", "seat", "kinds", "values")  # private
+EXCHANGE_PHASE_ENDED: Final = EventKind("exchange_phase_ended", "reason", "turns")
+SHOP_KEPT: Final = EventKind("shop_kept", "seat")
+SWEETNESS_REVEALED: Final = EventKind("sweetness_revealed", "values")
+ROUND_SCORED: Final = EventKind("round_scored", "round", "round_scores", "totals")
+SHOP_RETURNED: Final = EventKind("shop_returned", "seat", "tile")
+SHOP_RETURNED_HIDDEN: Final = EventKind("shop_returned", "seat", "level")  # A14
+START_PLAYER: Final = EventKind("start_player", "seat", "round")
+SHOP_PHASE_STARTED: Final = EventKind("shop_phase_started", "pick_order")
+SHOP_NONE_LEFT: Final = EventKind("shop_none_left", "seat", "max_level")
+SHOP_CHOSEN: Final = EventKind("shop_chosen", "seat", "tile", "level")
+SHOP_CHOSEN_HIDDEN: Final = EventKind("shop_chosen", "seat", "level")  # A14
+SHOP_DRAWN: Final = EventKind("shop_drawn", "seat", "tile", "level")  # private
+SHOP_DECLINED: Final = EventKind("shop_declined", "seat")
+
+# The exchanges' raw events, made once per (seat, target, kind taken, kind given) and per
+# (seat, kind given, kind taken, into the bowl?): immutable, so every exchange shares one.
 _SEATS: Final = 5  # actions.MAX_SEATS
-_EXCHANGE_A_DATA: Final[list[dict[str, Any]]] = [
-    {"seat": seat, "target": target, "took": KINDS[take], "gave": KINDS[give]}
+# (Typed ``Any``: a RawEvent read from a typed list is unboxed and boxed again in compiled code.)
+_EXCHANGE_A_EVENTS: Final[list[Any]] = [
+    (EXCHANGED_WITH_PLAYER, (seat, target, KINDS[take], KINDS[give]), None)
     for seat in range(_SEATS)
     for target in range(_SEATS)
     for take in range(N)
     for give in range(N)
 ]
-_EXCHANGE_B_DATA: Final[list[dict[str, Any]]] = [
-    {"seat": seat, "gave": KINDS[give], "took": KINDS[take], "into_bowl": into_bowl}
+_EXCHANGE_B_EVENTS: Final[list[Any]] = [
+    (EXCHANGED_WITH_MARKET, (seat, KINDS[give], KINDS[take], into_bowl), None)
     for seat in range(_SEATS)
     for give in range(N)
     for take in range(N)
     for into_bowl in (False, True)
 ]
+_TURN_ENDED: Final[list[Any]] = [(TURN_ENDED, (seat,), None) for seat in range(_SEATS)]
+_SWEETNESS_SET: Final[list[Any]] = [(SWEETNESS_SET, (seat,), None) for seat in range(_SEATS)]
+# ``(seat,)`` for ``to_move``, made once.
+_ONLY: Final[list[tuple[int, ...]]] = [(seat,) for seat in range(_SEATS)]
+_ALL_SEATS: Final[list[tuple[int, ...]]] = [tuple(range(n)) for n in range(_SEATS + 1)]
 
 
 def public_with(event_name: str, data: dict[str, Any], /) -> RawEvent:
     """``public`` with fields already in a dict (``**`` is a generic Python call in compiled code)."""
     return (event_name, data, None)
-
-
-def private(viewer: int, event_name: str, /, **data: Any) -> RawEvent:
-    """An event only seat ``viewer`` sees (``raw_private`` for one seat)."""
-    return (event_name, data, viewer)
 
 
 NO_TILE = _NO_TILE
@@ -264,14 +318,34 @@ def counts_json(counts: list[int]) -> dict[str, int]:
 
 def values_json(values: tuple[int, ...]) -> dict[str, int]:
     """A sweetness assignment as ``{kind: value}`` (a fresh dict: an event's reader may keep it)."""
-    found = _VALUES_JSON.get(values)
-    if found is None:
-        return dict(zip(KINDS, values))
-    return found.copy()
+    key = _values_key(values)
+    if key >= 0:
+        found = _VALUES_JSON[key]
+        if found is not None:
+            return found.copy()
+    return dict(zip(KINDS, values))
 
 
-# Every assignment's JSON form, made once: copying a small dict is cheaper than zipping.
-_VALUES_JSON: Final[dict[tuple[int, ...], dict[str, int]]] = {v: dict(zip(KINDS, v)) for v in A.PERMUTATIONS}
+def _values_key(values: tuple[int, ...]) -> i64:
+    """Five card values 1-5 as one number below 5**5 (base 5); -1 for anything else."""
+    size: i64 = len(values)  # (not ``len(values) != N``: mypyc would then unbox the tuple at each index)
+    if size != N:
+        return -1
+    key: i64 = 0
+    k: i64 = 0
+    for k in range(N):
+        v: i64 = values[k]
+        if v < 1 or v > N:
+            return -1
+        key = key * N + v - 1
+    return key
+
+
+# Every assignment's JSON form by ``_values_key``, made once: copying a small dict is cheaper
+# than zipping, and the table is read by index (a tuple of five as a dict key costs its hash).
+_VALUES_JSON: Final[list[dict[str, int] | None]] = [None] * N**N
+for _values in A.PERMUTATIONS:
+    _VALUES_JSON[_values_key(_values)] = dict(zip(KINDS, _values))
 
 
 class SweetNoseState(State):
@@ -376,7 +450,7 @@ class SweetNoseState(State):
 
     def tray_mask(self, seat: int) -> int:
         """The kinds in ``seat``'s tray as a bitmask (bit k set: it holds a sweet of kind k)."""
-        return kinds_of(self.trays[seat])
+        return _kinds(self.trays[seat])
 
     def bowl_mask(self, seat: int) -> int:
         """The kinds in ``seat``'s bowl, as a bitmask."""
@@ -504,9 +578,9 @@ class SweetNoseState(State):
         self.swaps = ()
         self.exchanged = False
         self.step = ASSIGN
-        self.to_move = tuple(range(self.players))
+        self.to_move = _ALL_SEATS[self.players]
         rounds = None if self.rulings.ascension else _ROUNDS
-        events.append(public("round_started", round=self.round, rounds=rounds, start_player=self.start_player))
+        events.append((ROUND_STARTED, (self.round, rounds, self.start_player), None))
 
     # ---- phase 1: set sweetness (§4.1), simultaneous and secret
     def set_sweetness(self, seat: int, values: tuple[int, ...]) -> list[RawEvent]:
@@ -514,10 +588,7 @@ class SweetNoseState(State):
         cards[seat] = values
         self.sweetness = tuple(cards)
         self.to_move = tuple([s for s in self.to_move if s != seat])
-        events = [
-            public("sweetness_set", seat=seat),
-            private(seat, "sweetness_chosen", seat=seat, values=values_json(values)),
-        ]
+        events: list[RawEvent] = [_SWEETNESS_SET[seat], (SWEETNESS_CHOSEN, (seat, values_json(values)), seat)]
         if not self.to_move:
             self.start_exchange_phase(events)
         return events
@@ -529,7 +600,7 @@ class SweetNoseState(State):
         self.quiet_turns = 0
         self.idle_turns = 0
         self.active = self.start_player
-        events.append(public("exchange_phase_started", start_player=self.start_player))
+        events.append((EXCHANGE_PHASE_STARTED, (self.start_player,), None))
         self.start_turn(events)
 
     def start_turn(self, events: list[RawEvent]) -> None:
@@ -542,7 +613,7 @@ class SweetNoseState(State):
             self.phase_turns += 1
             self.exchanged = False
             seat = self.active
-            self.to_move = (seat,)
+            self.to_move = _ONLY[seat]
             if self.can_exchange(seat) or (self.tile_usable(seat) and not self.hides_tile(seat)):
                 self.idle_turns = 0
                 return
@@ -551,7 +622,7 @@ class SweetNoseState(State):
                 # (it may answer "end turn"); ``end_turn`` counts the turn as idle if so.
                 return
             # Nothing at all to do: the turn is skipped (A4).
-            events.append(public("turn_skipped", seat=seat))
+            events.append((TURN_SKIPPED, (seat,), None))
             self.idle_turns += 1
             if self.close_turn(events):
                 return
@@ -572,7 +643,7 @@ class SweetNoseState(State):
         return False
 
     def end_turn(self, seat: int) -> list[RawEvent]:
-        events = [public("turn_ended", seat=seat)]
+        events: list[RawEvent] = [_TURN_ENDED[seat]]
         # A face-down tile holder who could not exchange and used nothing is, for the
         # deadlock guard, idle: judged from what everyone saw, not from the hidden tile.
         idle = self.hides_tile(seat) and not self.exchanged and not self.can_exchange(seat)
@@ -602,36 +673,53 @@ class SweetNoseState(State):
     # ---- the exchange (A and B)
     def can_exchange(self, seat: int) -> bool:
         """Is some exchange A or B legal? (Without listing them: this runs after every action.)"""
-        mine = self.tray_mask(seat)
+        trays = self.trays
+        mine: i64 = _kinds(trays[seat])
         if not mine:
             return False
         if mine & (mine - 1):  # two kinds or more: any sweet anywhere differs from one of mine
             return True
-        elsewhere = self.market_mask()  # one kind only: is there another kind to take?
+        elsewhere: i64 = self.market_mask()  # one kind only: is there another kind to take?
         for target in range(self.players):
             if target != seat:
-                elsewhere |= self.tray_mask(target)
+                elsewhere |= _kinds(trays[target])
         return (elsewhere & ~mine) != 0
 
     def exchanges(self, seat: int) -> list[Action]:
         """Every legal exchange A (by target, kind taken, kind given) and B (given, taken)."""
-        mine = self.tray_mask(seat)
+        trays = self.trays
+        mine: i64 = _kinds(trays[seat])
         if not mine:
             return []
-        out: list[Action] = []
-        n = self.players
-        for i in range(1, n):  # A, with each other player in turn order
-            target = (seat + i) % n
-            out.extend(_EXCHANGE_A[target][self.tray_mask(target)][mine])
-        out.extend(_EXCHANGE_B[mine][self.market_mask()])  # B
+        n: i64 = self.players
+        # A, with each other player in turn order (3-5 players: two others at least). The first
+        # two parts are joined by ``+`` (one list of their size) and the rest appended: each
+        # ``extend`` reallocates the list, and starting from ``[]`` costs one more.
+        first: i64 = seat + 1 if seat + 1 < n else seat + 1 - n
+        second: i64 = seat + 2 if seat + 2 < n else seat + 2 - n
+        out = (
+            _EXCHANGE_A_FLAT[(first << 10) | (_kinds(trays[first]) << 5) | mine]
+            + _EXCHANGE_A_FLAT[(second << 10) | (_kinds(trays[second]) << 5) | mine]
+        )
+        i: i64 = 0  # (loop variables declared i64 stay unboxed in the compiled build)
+        target: i64 = 0
+        for i in range(3, n):
+            target = seat + i
+            if target >= n:
+                target -= n
+            out.extend(_EXCHANGE_A_FLAT[(target << 10) | (_kinds(trays[target]) << 5) | mine])
+        out.extend(_EXCHANGE_B_FLAT[(mine << 5) | self.market_mask()])  # B
         return out
 
     def exchange_with_player(self, seat: int, target: int, take: int, give: int) -> list[RawEvent]:
         """A: their tray -> my bowl, my tray -> their bowl; the kinds differ."""
-        move_between(self, target, take, seat, give, kind_rule="different")
+        trays, bowls = self.trays, self.bowls
+        trays[target] = trays[target] - _ONE[take]
+        bowls[seat * N + take] = bowls[seat * N + take] + 1
+        trays[seat] = trays[seat] - _ONE[give]
+        bowls[target * N + give] = bowls[target * N + give] + 1
         self.exchanged = True
-        i: i64 = ((seat * _SEATS + target) * N + take) * N + give
-        events = [public_with("exchanged_with_player", _EXCHANGE_A_DATA[i].copy())]
+        events: list[RawEvent] = [_EXCHANGE_A_EVENTS[((seat * _SEATS + target) * N + take) * N + give]]
         self.after_action(events)
         return events
 
@@ -644,8 +732,7 @@ class SweetNoseState(State):
             self.bowls[seat * N + take] = self.bowls[seat * N + take] + 1
         else:
             self.trays[seat] = self.trays[seat] + _ONE[take]
-        i: i64 = ((seat * N + give) * N + take) * 2 + (1 if into_bowl else 0)
-        return [public_with("exchanged_with_market", _EXCHANGE_B_DATA[i].copy())]
+        return [_EXCHANGE_B_EVENTS[((seat * N + give) * N + take) * 2 + (1 if into_bowl else 0)]]
 
     def exchange_b(self, seat: int, give: int, take: int) -> list[RawEvent]:
         events = self.exchange_with_market(seat, give, take)
@@ -693,41 +780,38 @@ class SweetNoseState(State):
         return len(self.tile_uses(seat)) > 0
 
     def tile_uses(self, seat: int) -> list[Action]:
-        """Every legal use of ``seat``'s held tile on its own turn in phase 2."""
+        """Every legal use of ``seat``'s held tile on its own turn in phase 2 (a new list).
+
+        Most come from tables by the kinds in play (``_USES``), as the exchanges do; the
+        tables are built from the plain loops in ``_uses_tables``."""
         tile = self.held[seat]
-        out: list[Action] = []
         if tile == _NO_TILE:
-            return out
+            return []
         rulings = self.rulings
-        bowls, base, n = self.bowls, seat * N, self.players
-        mine = self.tray_mask(seat)
+        n = self.players
+        mine: i64 = self.tray_mask(seat)
         if tile == STASH:
-            for k in range(N):
-                if mine >> k & 1:
-                    out.append(USE_STASH[k])
-        elif tile == TWIN_TRADE:
-            same = rulings.twin_same_kind  # A8
+            return _STASH_USES[mine][:]
+        if tile == TAKE_BACK:
+            return _TAKE_BACK_USES[self.bowl_mask(seat)][:]
+        if tile == REARRANGE:
+            return _REARRANGE_USES[(self.bowl_mask(seat) << 5) | mine][:]
+        if tile == MARKET_TO_BOWL:
+            if self.exchanged and rulings.market_to_bowl_modifies:  # A9
+                return []
+            return _MARKET_TO_BOWL_USES[(mine << 5) | self.market_mask()][:]
+        out: list[Action] = []
+        if tile == TWIN_TRADE:
+            same = 1024 if rulings.twin_same_kind else 0  # A8
             for i in range(1, n):
                 target = (seat + i) % n
-                theirs = self.tray_mask(target)
-                for take in range(N):
-                    if theirs >> take & 1:
-                        for give in range(N):
-                            if mine >> give & 1 and (give == take or not same):
-                                out.append(USE_TWIN_TRADE[target][take][give])
-        elif tile == TAKE_BACK:
-            for k in range(N):
-                if bowls[base + k]:
-                    out.append(USE_TAKE_BACK[k])
-        elif tile == MARKET_TO_BOWL:
-            if self.exchanged and rulings.market_to_bowl_modifies:  # A9
-                return out
-            for give in range(N):
-                if mine >> give & 1:
-                    for take in range(N):
-                        if self.market[take] and take != give:
-                            out.append(USE_MARKET_TO_BOWL[give][take])
+                out.extend(_TWIN_TRADE_USES[(target << 11) | same | (self.tray_mask(target) << 5) | mine])
+        elif tile == SEND_BACK:
+            for i in range(1, n):
+                target = (seat + i) % n
+                out.extend(_SEND_BACK_USES[(target << 5) | self.bowl_mask(target)])
         elif tile == BOWL_SWAP:
+            bowls, base = self.bowls, seat * N
             for give in range(N):
                 if bowls[base + give]:
                     for i in range(1, n):
@@ -736,19 +820,6 @@ class SweetNoseState(State):
                         for take in range(N):
                             if bowls[tbase + take] and take != give:
                                 out.append(USE_BOWL_SWAP[target][give][take])
-        elif tile == SEND_BACK:
-            for i in range(1, n):
-                target = (seat + i) % n
-                tbase = target * N
-                for k in range(N):
-                    if bowls[tbase + k]:
-                        out.append(USE_SEND_BACK[target][k])
-        elif tile == REARRANGE:
-            for b in range(N):
-                if bowls[base + b]:
-                    for t in range(N):
-                        if mine >> t & 1 and t != b:
-                            out.append(USE_REARRANGE[b][t])
         elif tile == DOUBLE_TRADE:
             out = self.double_trades(seat)
         elif tile == CHANGE_TASTE:
@@ -766,6 +837,8 @@ class SweetNoseState(State):
         """
         out: list[Action] = []
         n = self.players
+        g: i64 = 0  # (loop variables declared i64 stay unboxed in the compiled build)
+        t: i64 = 0
         for i in range(1, n):
             target = (seat + i) % n
             first, count, gives, takes = self.double_trade_groups(seat, target)
@@ -787,7 +860,7 @@ class SweetNoseState(State):
                 return True
         return False
 
-    def double_trade_groups(self, seat: int, target: int) -> tuple[int, int, int, int]:
+    def double_trade_groups(self, seat: int, target: int) -> tuple[i64, i64, i64, i64]:
         """(first group index, group count, groups I can give, groups they can give) for a double
         trade with ``target``: pairs if both trays hold two, singles with A10 and a tray of one."""
         size = min(self.tray_size(seat), self.tray_size(target))
@@ -808,14 +881,14 @@ class SweetNoseState(State):
             + 81 * min(t >> 16 & 15, 2)
         )
 
-    def use_tile(self, seat: int, tile: int, detail: dict[str, Any], events: list[RawEvent]) -> None:
-        """Flip the tile, then return it level side up to its shop space (§4.2)."""
+    def use_tile(self, seat: int, tile: int, used: EventKind, detail: tuple[Any, ...], events: list[RawEvent]) -> None:
+        """Flip the tile, then return it level side up to its shop space (§4.2).
+
+        The event ``used`` ("shop_used") says the seat, the tile, then ``detail``."""
         self._set_held(seat, NO_TILE)
         self.spent = (*self.spent, tile)
         self.idle_turns = 0
-        data: dict[str, Any] = {"seat": seat, "tile": _TILE_ID[tile]}
-        data.update(detail)
-        events.insert(0, public_with("shop_used", data))
+        events.insert(0, (used, (seat, _TILE_ID[tile], *detail), None))
 
     # The ten abilities (§5), one function each.
     def stash(self, seat: int, kind: int) -> list[RawEvent]:
@@ -823,7 +896,7 @@ class SweetNoseState(State):
         self.trays[seat] = self.trays[seat] - _ONE[kind]
         self.bowls[seat * N + kind] = self.bowls[seat * N + kind] + 1
         events: list[RawEvent] = []
-        self.use_tile(seat, STASH, {"kind": _KINDS[kind]}, events)
+        self.use_tile(seat, STASH, USED_KIND, (_KINDS[kind],), events)
         return events
 
     def twin_trade(self, seat: int, target: int, take: int, give: int) -> list[RawEvent]:
@@ -831,7 +904,7 @@ class SweetNoseState(State):
         rule = "same" if self.rulings.twin_same_kind else "any"
         move_between(self, target, take, seat, give, kind_rule=rule)
         events: list[RawEvent] = []
-        self.use_tile(seat, TWIN_TRADE, {"target": target, "took": _KINDS[take], "gave": _KINDS[give]}, events)
+        self.use_tile(seat, TWIN_TRADE, USED_TRADE, (target, _KINDS[take], _KINDS[give]), events)
         return events
 
     def take_back(self, seat: int, kind: int) -> list[RawEvent]:
@@ -839,7 +912,7 @@ class SweetNoseState(State):
         self.bowls[seat * N + kind] = self.bowls[seat * N + kind] - 1
         self.trays[seat] = self.trays[seat] + _ONE[kind]
         events: list[RawEvent] = []
-        self.use_tile(seat, TAKE_BACK, {"kind": _KINDS[kind]}, events)
+        self.use_tile(seat, TAKE_BACK, USED_KIND, (_KINDS[kind],), events)
         return events
 
     def market_to_bowl(self, seat: int, give: int, take: int) -> list[RawEvent]:
@@ -847,7 +920,7 @@ class SweetNoseState(State):
         events = self.exchange_with_market(seat, give, take, into_bowl=True)
         if self.rulings.market_to_bowl_modifies:
             self.exchanged = True
-        self.use_tile(seat, MARKET_TO_BOWL, {"gave": _KINDS[give], "took": _KINDS[take]}, events)
+        self.use_tile(seat, MARKET_TO_BOWL, USED_MARKET, (_KINDS[give], _KINDS[take]), events)
         return events
 
     def bowl_swap(self, seat: int, target: int, give: int, take: int) -> list[RawEvent]:
@@ -858,7 +931,7 @@ class SweetNoseState(State):
         self.bowls[theirs + take] = self.bowls[theirs + take] - 1
         self.bowls[mine + take] = self.bowls[mine + take] + 1
         events: list[RawEvent] = []
-        self.use_tile(seat, BOWL_SWAP, {"target": target, "gave": _KINDS[give], "took": _KINDS[take]}, events)
+        self.use_tile(seat, BOWL_SWAP, USED_SWAP, (target, _KINDS[give], _KINDS[take]), events)
         return events
 
     def send_back(self, seat: int, target: int, kind: int) -> list[RawEvent]:
@@ -866,7 +939,7 @@ class SweetNoseState(State):
         self.bowls[target * N + kind] = self.bowls[target * N + kind] - 1
         self.trays[target] = self.trays[target] + _ONE[kind]
         events: list[RawEvent] = []
-        self.use_tile(seat, SEND_BACK, {"target": target, "kind": _KINDS[kind]}, events)
+        self.use_tile(seat, SEND_BACK, USED_SEND, (target, _KINDS[kind]), events)
         return events
 
     def rearrange(self, seat: int, from_bowl: int, from_tray: int) -> list[RawEvent]:
@@ -876,7 +949,7 @@ class SweetNoseState(State):
         self.trays[seat] = self.trays[seat] + _ONE[from_bowl] - _ONE[from_tray]
         self.bowls[base + from_tray] = self.bowls[base + from_tray] + 1
         events: list[RawEvent] = []
-        self.use_tile(seat, REARRANGE, {"from_bowl": _KINDS[from_bowl], "from_tray": _KINDS[from_tray]}, events)
+        self.use_tile(seat, REARRANGE, USED_REARRANGE, (_KINDS[from_bowl], _KINDS[from_tray]), events)
         return events
 
     def double_trade(self, seat: int, target: int, give: tuple[int, ...], take: tuple[int, ...]) -> list[RawEvent]:
@@ -889,8 +962,8 @@ class SweetNoseState(State):
             trays[target] = trays[target] - _ONE[k]
             trays[seat] = trays[seat] + _ONE[k]
         events: list[RawEvent] = []
-        detail = {"target": target, "gave": [_KINDS[k] for k in give], "took": [_KINDS[k] for k in take]}
-        self.use_tile(seat, DOUBLE_TRADE, detail, events)
+        detail = (target, [_KINDS[k] for k in give], [_KINDS[k] for k in take])
+        self.use_tile(seat, DOUBLE_TRADE, USED_SWAP, detail, events)
         return events
 
     def change_taste(self, seat: int, first: int, second: int) -> list[RawEvent]:
@@ -904,10 +977,10 @@ class SweetNoseState(State):
         events: list[RawEvent] = []
         if self.rulings.change_taste_public:
             self.swaps = (*self.swaps, (seat, first, second))
-            self.use_tile(seat, CHANGE_TASTE, {"kinds": kinds}, events)
+            self.use_tile(seat, CHANGE_TASTE, USED_TASTE, (kinds,), events)
         else:
-            self.use_tile(seat, CHANGE_TASTE, {}, events)
-        events.append(private(seat, "sweetness_swapped", seat=seat, kinds=kinds, values=values_json(tuple(values))))
+            self.use_tile(seat, CHANGE_TASTE, USED_SECRETLY, (), events)
+        events.append((SWEETNESS_SWAPPED, (seat, kinds, values_json(tuple(values))), seat))
         return events
 
     def ignore_market(self, seat: int) -> list[RawEvent]:
@@ -916,12 +989,12 @@ class SweetNoseState(State):
         flags[seat] = True
         self.ignoring = tuple(flags)
         events: list[RawEvent] = []
-        self.use_tile(seat, IGNORE_MARKET, {"scope": self.options.l5_ignore_market_scope}, events)
+        self.use_tile(seat, IGNORE_MARKET, USED_IGNORE, (self.options.l5_ignore_market_scope,), events)
         return events
 
     # ---- the end of phase 2, and the deferred tiles (A11, A12)
     def end_exchange_phase(self, reason: str, events: list[RawEvent]) -> None:
-        events.append(public("exchange_phase_ended", reason=reason, turns=self.phase_turns))
+        events.append((EXCHANGE_PHASE_ENDED, (reason, self.phase_turns), None))
         self.exchanged = False
         if self.rulings.change_taste_at_phase_end and self.ask_deferred(TASTE, CHANGE_TASTE, -1):
             return
@@ -954,7 +1027,7 @@ class SweetNoseState(State):
 
     def deferred_change_taste(self, seat: int, action: Action) -> list[RawEvent]:
         if type(action) is _Decline:
-            events = [public("shop_kept", seat=seat)]
+            events: list[RawEvent] = [(SHOP_KEPT, (seat,), None)]
         else:
             events = self.change_taste(seat, KIND_OF[action.first], KIND_OF[action.second])  # type: ignore[attr-defined]
         if not self.ask_deferred(TASTE, CHANGE_TASTE, seat):
@@ -964,14 +1037,14 @@ class SweetNoseState(State):
     # ---- phase 3: score sweetness (§4.3)
     def score_sweetness(self, events: list[RawEvent]) -> None:
         self.revealed = True
-        events.append(public("sweetness_revealed", values=[values_json(v) for v in self.sweetness]))
+        events.append((SWEETNESS_REVEALED, ([values_json(v) for v in self.sweetness],), None))
         if self.rulings.ignore_market_at_scoring and self.ask_deferred(DECLARE, IGNORE_MARKET, -1):
             return
         self.move_score_markers(events)
 
     def declare_ignore_market(self, seat: int, action: Action) -> list[RawEvent]:
         if type(action) is _Decline:
-            events = [public("shop_kept", seat=seat)]
+            events: list[RawEvent] = [(SHOP_KEPT, (seat,), None)]
         else:
             events = self.ignore_market(seat)
         if not self.ask_deferred(DECLARE, IGNORE_MARKET, seat):
@@ -997,9 +1070,22 @@ class SweetNoseState(State):
         return out
 
     def round_score(self, seat: int) -> int:
-        total = 0
-        for points in self.score_by_kind(seat):
-            total += points
+        """The sum of ``score_by_kind(seat)``, added up as it goes (no list)."""
+        rulings = self.rulings
+        if rulings.ignore_market_for_all:  # A12
+            no_bonus = any(self.ignoring)
+        else:
+            no_bonus = self.ignoring[seat]
+        flat = rulings.flat_bonus  # A1
+        cards, market, bowls = self.sweetness[seat], self.market, self.bowls
+        tray: i64 = self.trays[seat]
+        base: i64 = seat * N
+        total: i64 = 0
+        for k in range(N):
+            bonus: i64 = 0 if no_bonus else (min(market[k], 1) if flat else market[k])
+            held: i64 = (tray >> 4 * k & 15) + bowls[base + k]  # tray and bowl
+            value: i64 = cards[k]
+            total += (value + bonus) * held
         return total
 
     def move_score_markers(self, events: list[RawEvent]) -> None:
@@ -1007,9 +1093,7 @@ class SweetNoseState(State):
         for p, s in enumerate(self.round_scores):
             self.scores[p] = self.scores[p] + s
         self.past = (*self.past, (self.round, self.sweetness, self.round_scores))
-        events.append(
-            public("round_scored", round=self.round, round_scores=list(self.round_scores), totals=list(self.scores))
-        )
+        events.append((ROUND_SCORED, (self.round, list(self.round_scores), list(self.scores)), None))
         if self.game_ends():
             self.game_over(events)
             return
@@ -1035,44 +1119,50 @@ class SweetNoseState(State):
             if tile == NO_TILE:
                 continue
             if visible:
-                events.append(public("shop_returned", seat=seat, tile=_TILE_ID[tile]))
+                events.append((SHOP_RETURNED, (seat, _TILE_ID[tile]), None))
             else:  # A14: an unused tile goes back level side up, its ability never shown
-                events.append(public("shop_returned", seat=seat, level=_TILE_LEVEL[tile]))
+                events.append((SHOP_RETURNED_HIDDEN, (seat, _TILE_LEVEL[tile]), None))
         self.held = (NO_TILE,) * self.players
         self.spent = ()
         # 3. The next start player: the highest round score (A17 for a tie).
         old_start = self.start_player
         new_start = self.next_start_player()
         # 4. The picking order (A16).
-        n = self.players
         options = self.options
         tie_from = new_start if options.shop_pick_tie_break == "next_round_order" else old_start
         scores = self.round_scores
-        # Sorted by (score, distance from tie_from): the distances differ, so the seat never decides.
-        order = [s for _, _, s in sorted([(-scores[s], (s - tie_from) % n, s) for s in range(n)])]
+        order = pick_order(scores, tie_from)
         if options.shop_pick_order == "start_player_first":
             order.remove(old_start)
             order.insert(0, old_start)
         self.start_player = new_start
-        events.append(public("start_player", seat=new_start, round=self.round + 1))
+        events.append((START_PLAYER, (new_start, self.round + 1), None))
         levels = [_max_level(score) for score in scores]
         self.picks = tuple([(s, levels[s]) for s in order if levels[s] > 0])
-        events.append(public("shop_phase_started", pick_order=[s for s, _ in self.picks]))
+        events.append((SHOP_PHASE_STARTED, ([s for s, _ in self.picks],), None))
         self.step = SHOP
         self.next_pick(events)
 
     def next_start_player(self) -> int:
-        top = max(self.round_scores)
-        tied = [s for s in self.turn_order() if self.round_scores[s] == top]
+        scores = self.round_scores
+        top = scores[0]
+        for score in scores:
+            if score > top:
+                top = score
+        tied = [s for s in self.turn_order() if scores[s] == top]
         if len(tied) > 1 and self.options.top_tie_start_player == "random":
             return self.rng.choice(tied)
         return tied[0]
 
     def pickable(self, seat: int) -> list[int]:
-        """The tiles still in the shop the next picker may take."""
+        """The tiles still in the shop the next picker may take (a shared list: not to be changed)."""
         limit = self.picks[0][1]
         taken = self.taken_tiles()
-        return [t for t in range(_TILE_COUNT) if not taken >> t & 1 and _TILE_LEVEL[t] <= limit]
+        key = taken << 3 | limit  # memoized by the tiles taken and the level allowed
+        found = _PICKABLE[key]
+        if found is None:
+            found = _PICKABLE[key] = [t for t in range(_TILE_COUNT) if not taken >> t & 1 and _TILE_LEVEL[t] <= limit]
+        return found
 
     def next_pick(self, events: list[RawEvent]) -> None:
         while self.picks:
@@ -1081,14 +1171,14 @@ class SweetNoseState(State):
                 self.active = seat
                 self.to_move = (seat,)
                 return
-            events.append(public("shop_none_left", seat=seat, max_level=limit))
+            events.append((SHOP_NONE_LEFT, (seat, limit), None))
             self.picks = self.picks[1:]
         self.start_round(events)
 
     def take_tile(self, seat: int, tile: int) -> list[RawEvent]:
         self._set_held(seat, tile)
         self.picks = self.picks[1:]
-        events = [public("shop_chosen", seat=seat, tile=_TILE_ID[tile], level=_TILE_LEVEL[tile])]
+        events: list[RawEvent] = [(SHOP_CHOSEN, (seat, _TILE_ID[tile], _TILE_LEVEL[tile]), None)]
         self.next_pick(events)
         return events
 
@@ -1097,16 +1187,16 @@ class SweetNoseState(State):
         tile = self.rng.choice([t for t in TILES_OF_LEVEL[level] if t not in self.held])
         self._set_held(seat, tile)
         self.picks = self.picks[1:]
-        events = [
-            public("shop_chosen", seat=seat, level=level),
-            private(seat, "shop_drawn", seat=seat, tile=TILES[tile].id, level=level),
+        events: list[RawEvent] = [
+            (SHOP_CHOSEN_HIDDEN, (seat, level), None),
+            (SHOP_DRAWN, (seat, TILES[tile].id, level), seat),
         ]
         self.next_pick(events)
         return events
 
     def decline_tile(self, seat: int) -> list[RawEvent]:
         self.picks = self.picks[1:]
-        events = [public("shop_declined", seat=seat)]
+        events: list[RawEvent] = [(SHOP_DECLINED, (seat,), None)]
         self.next_pick(events)
         return events
 
@@ -1131,31 +1221,20 @@ class SweetNoseState(State):
         if step == ASSIGN:
             return ASSIGN_ALL if not self.sweetness[seat] else []
         if step == EXCHANGE:
-            rulings = self.rulings
-            legal: list[Action] = self.exchanges(seat) if not self.exchanged else []
-            some_exchange = len(legal) > 0  # (then can_exchange holds: no need to ask it)
-            has_uses = False
-            if self.held[seat] != _NO_TILE:
-                uses = self.tile_uses(seat)
-                legal += uses
-                has_uses = len(uses) > 0
-            may_end = (
-                self.exchanged or not rulings.exchange_required or (not some_exchange and not self.can_exchange(seat))
-            )
-            if has_uses and rulings.use_at_first_chance:  # A13
-                may_end = False
-            if may_end:
-                legal.append(END_TURN)
-            return legal
+            # (Not memoized: every tray's and the market's kinds together are nearly unique
+            # per decision, so a table by them would almost never be hit.)
+            return self.exchange_step_legal(seat)
         if step == SHOP:
-            limit = self.picks[0][1]
-            if self.rulings.tiles_visible:  # A14
-                legal = [CHOOSE_SHOP[t] for t in self.pickable(seat)]
-            else:
-                levels = sorted({TILES[t].level for t in self.tiles_in_shop() if TILES[t].level <= limit})
-                legal = [CHOOSE_SHOP_LEVEL[lv] for lv in levels]
-            if not self.rulings.pick_required:  # A15
-                legal.append(DECLINE)
+            # Memoized likewise: by the tiles taken, the level allowed and two options.
+            rulings = self.rulings
+            key = (
+                (self.taken_tiles() << 3 | self.picks[0][1]) << 2
+                | (2 if rulings.tiles_visible else 0)
+                | (1 if rulings.pick_required else 0)
+            )
+            legal = _SHOP_LEGAL_CACHE.get(key)
+            if legal is None:
+                legal = _SHOP_LEGAL_CACHE[key] = self.shop_legal(seat)
             return legal
         if step == AUCTION:
             legal = [A.BIDS[s] for s in self.bid_spaces(seat)]
@@ -1173,6 +1252,36 @@ class SweetNoseState(State):
                 legal.append(DECLINE)
             return legal
         return []
+
+    def exchange_step_legal(self, seat: int) -> list[Action]:
+        """The legal actions of ``seat``'s turn in phase 2: exchanges, tile uses, ending the turn."""
+        rulings = self.rulings
+        legal: list[Action] = self.exchanges(seat) if not self.exchanged else []
+        some_exchange = len(legal) > 0  # (then can_exchange holds: no need to ask it)
+        has_uses = False
+        if self.held[seat] != _NO_TILE:
+            uses = self.tile_uses(seat)
+            legal.extend(uses)
+            has_uses = len(uses) > 0
+        may_end = self.exchanged or not rulings.exchange_required or (not some_exchange and not self.can_exchange(seat))
+        if has_uses and rulings.use_at_first_chance:  # A13
+            may_end = False
+        if may_end:
+            legal.append(END_TURN)
+        return legal
+
+    def shop_legal(self, seat: int) -> list[Action]:
+        """The legal actions of the next picker in phase 4 (or after the auction)."""
+        limit = self.picks[0][1]
+        legal: list[Action]
+        if self.rulings.tiles_visible:  # A14
+            legal = [CHOOSE_SHOP[t] for t in self.pickable(seat)]
+        else:
+            levels = sorted({TILES[t].level for t in self.tiles_in_shop() if TILES[t].level <= limit})
+            legal = [CHOOSE_SHOP_LEVEL[lv] for lv in levels]
+        if not self.rulings.pick_required:  # A15
+            legal.append(DECLINE)
+        return legal
 
     def _forced_move_is_public(self, seat: int) -> bool:
         # With face-down tiles (A14) how many options a holder has depends on which tile
@@ -1317,16 +1426,33 @@ def exchange_code(action: Any) -> int:
     return KIND_OF[action.give] * 5 + KIND_OF[action.take]
 
 
-# Every prebuilt exchange by ``id``: the legal lists hand out these very objects, and the
+# Every prebuilt exchange by object: the legal lists hand out these very objects, and the
 # engine passes the listed object to ``_apply`` (others are decoded by ``exchange_code``).
-_EXCHANGE_CODES: Final[dict[int, int]] = {
-    id(a): exchange_code(a) for a in A.ACTION_SPACE.actions if type(a) in (ExchangeWithPlayer, ExchangeWithMarket)
-}
-
-
 def prebuilt_exchange_code(action: Any) -> int:
-    """``exchange_code`` of a prebuilt exchange, looked up by object; -1 for any other object."""
-    return _EXCHANGE_CODES.get(id(action), -1)
+    """``exchange_code`` of a prebuilt exchange, looked up by object; -1 for any other object.
+
+    An open-addressing table by ``id`` (the prebuilt actions live as long as the module): a
+    dict by ``id(action)`` would box the id and hash it, several times the cost."""
+    h: i64 = (id(action) >> 4) & _ID_MASK
+    while True:
+        found = _ID_OBJECTS[h]
+        if found is action:
+            return _ID_CODES[h]
+        if found is None:
+            return -1
+        h = (h + 1) & _ID_MASK
+
+
+_ID_MASK: Final = 1023  # 1024 slots for 120 exchanges: probes stay short
+_ID_OBJECTS: Final[list[object]] = [None] * (_ID_MASK + 1)
+_ID_CODES: Final[list[int]] = [-1] * (_ID_MASK + 1)
+for _a in A.ACTION_SPACE.actions:
+    if type(_a) in (ExchangeWithPlayer, ExchangeWithMarket):
+        _h = (id(_a) >> 4) & _ID_MASK
+        while _ID_OBJECTS[_h] is not None:
+            _h = (_h + 1) & _ID_MASK
+        _ID_OBJECTS[_h] = _a
+        _ID_CODES[_h] = exchange_code(_a)
 
 
 def _differ(first: int, second: int) -> bool:
@@ -1342,6 +1468,22 @@ def _max_level(round_score: int) -> int:
     return 0
 
 
+def pick_order(scores: tuple[int, ...], tie_from: int) -> list[int]:
+    """The seats by score, highest first; equal scores in turn order from seat ``tie_from`` (A16).
+
+    Each seat, taken in that turn order, goes after every seat scoring as much: an insertion
+    sort (stable), without the key tuples a ``sorted`` would build."""
+    n = len(scores)
+    order: list[int] = []
+    for d in range(n):
+        seat = (tie_from + d) % n
+        j = len(order)
+        while j > 0 and scores[order[j - 1]] < scores[seat]:
+            j -= 1
+        order.insert(j, seat)
+    return order
+
+
 def _contains(counts: list[int], group: tuple[int, ...]) -> bool:
     if len(group) == 2 and group[0] == group[1]:
         return counts[group[0]] >= 2
@@ -1350,6 +1492,53 @@ def _contains(counts: list[int], group: tuple[int, ...]) -> bool:
 
 # Which pairs a tray holds, by its pair signature (3**5 of them).
 _PAIRS_HELD: Final = [_pairs_held(sig) for sig in range(3**N)]
+
+
+# ---- the tile uses by the kinds in play (tile_uses), from the plain loops
+_K: Final = range(N)
+
+
+def _uses_tables() -> tuple[list[list[Action]], ...]:
+    """The tables ``tile_uses`` reads, each entry the list the rules' loops make for it."""
+    masks = range(32)
+    stash: list[list[Action]] = [[USE_STASH[k] for k in _K if mine >> k & 1] for mine in masks]
+    take_back: list[list[Action]] = [[USE_TAKE_BACK[k] for k in _K if bowl >> k & 1] for bowl in masks]
+    rearrange: list[list[Action]] = [  # [bowl << 5 | tray]: a bowl sweet for a tray sweet of another kind
+        [USE_REARRANGE[b][t] for b in _K if bowl >> b & 1 for t in _K if mine >> t & 1 and t != b]
+        for bowl in masks
+        for mine in masks
+    ]
+    market_to_bowl: list[list[Action]] = [  # [tray << 5 | market]
+        [USE_MARKET_TO_BOWL[g][k] for g in _K if mine >> g & 1 for k in _K if market >> k & 1 and k != g]
+        for mine in masks
+        for market in masks
+    ]
+    twin_trade: list[list[Action]] = [  # [target << 11 | same kind only (A8) << 10 | their tray << 5 | my tray]
+        [
+            USE_TWIN_TRADE[target][take][give]
+            for take in _K
+            if theirs >> take & 1
+            for give in _K
+            if mine >> give & 1 and (give == take or not same)
+        ]
+        for target in range(_SEATS)
+        for same in (False, True)
+        for theirs in masks
+        for mine in masks
+    ]
+    send_back: list[list[Action]] = [
+        [USE_SEND_BACK[target][k] for k in _K if bowl >> k & 1] for target in range(_SEATS) for bowl in masks
+    ]
+    return stash, take_back, rearrange, market_to_bowl, twin_trade, send_back
+
+
+_USES: Final = _uses_tables()
+_STASH_USES: Final = _USES[0]  # [my tray's kinds]
+_TAKE_BACK_USES: Final = _USES[1]  # [my bowl's kinds]
+_REARRANGE_USES: Final = _USES[2]
+_MARKET_TO_BOWL_USES: Final = _USES[3]
+_TWIN_TRADE_USES: Final = _USES[4]
+_SEND_BACK_USES: Final = _USES[5]  # [target << 5 | their bowl's kinds]
 
 
 def move_between(state: SweetNoseState, target: int, take: int, seat: int, give: int, kind_rule: str) -> None:
