@@ -96,7 +96,7 @@ from .data import (
 # add_each / add_each_of: legal actions straight from a card mask. Events are raw tuples
 # ``(A.EV_..., (values...), seats)`` (tables.py: made into Events only when read; seats None:
 # public, else the one seat that sees it); the most frequent ones come made (``A.drew(p, n)``).
-from .tables import add_each, add_each_of, distinct_of
+from .tables import LOW_BIT, add_each, add_each_of, card_mask, card_mask_of
 from .tables import distinct as _uniq  # sorted(set(cards)), without the set
 
 CARD: Final = CARD_IDS
@@ -1256,8 +1256,13 @@ def role_options(s: MottainaiState, role: int) -> list[Action]:
         hand = s.hands[p]
         counts = [0, 0, 0, 0, 0]  # hand cards per material
         for c in hand:
-            counts[MAT[c]] += 1
-        for c in _uniq(hand):
+            m = MAT[c]
+            counts[m] = counts[m] + 1  # not ``+=``: compiled, that is a generic operation on a list item
+        mask = card_mask(hand)
+        while mask:  # each distinct hand card, ascending (``_uniq(hand)`` without the list)
+            low = mask & -mask
+            mask ^= low
+            c = LOW_BIT[low % 67]
             # Enough of its material in hand besides itself: free, whatever Straw / Brick / Crane add.
             if VAL[c] <= counts[MAT[c]] or s.smith_cost(p, c) is not None:
                 out.extend(A.COMPLETE[c])
@@ -1272,20 +1277,29 @@ def tailor_possible(s: MottainaiState, p: int) -> bool:
 
 
 def craft_options(s: MottainaiState, role: int) -> list[Action]:
-    p = s.active
     out: list[Action] = []
+    add_craft_options(s, role, out)
+    return out
+
+
+def add_craft_options(s: MottainaiState, role: int, out: list[Action]) -> None:
+    """``craft_options`` appended to ``out`` (the action's legal list: no list in between)."""
+    p = s.active
     hand = s.hands[p]
     if not hand:
-        return out
+        return
     have = 0  # craft bench cards of the role's material
     for c in s.bench[p]:
         if MAT[c] == role:
             have += 1
-    for c in distinct_of(hand, role):
+    mask = card_mask_of(hand, role)
+    while mask:  # each distinct hand card of the material, ascending (``distinct_of`` without the list)
+        low = mask & -mask
+        mask ^= low
+        c = LOW_BIT[low % 67]
         # The bench covers the support: free; otherwise ``craft_cost`` settles it (Crane).
         if VAL[c] - 1 <= have or s.craft_cost(p, c) is not None:
             out.extend(A.CRAFT[c])
-    return out
 
 
 def action_legal(s: MottainaiState, frame: tuple) -> list[Action]:
@@ -1300,7 +1314,7 @@ def action_legal(s: MottainaiState, frame: tuple) -> list[Action]:
         return legal
     masked = owner >= 0 and s.is_opponent(p, owner) and s.has(owner, MASK) > 0
     if not masked:
-        legal.extend(craft_options(s, role))
+        add_craft_options(s, role, legal)
         legal.append(A.PRAY)
     if o.allow_pass_action or (masked and not (o.mask_forces_role_action and legal)):
         legal.append(A.PASS)
