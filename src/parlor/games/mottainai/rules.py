@@ -123,14 +123,18 @@ ACTIONS_FRAME: Final[tuple[tuple[tuple, ...], ...]] = tuple(
 ACTION_FRAME: Final[tuple[tuple[tuple, ...], ...]] = tuple(
     tuple(("action", q, role, False) for role in range(5)) for q in range(6)
 )
-SEAT_TUPLE: Final[tuple[tuple[int], ...]] = tuple((p,) for p in range(6))  # to_move
-HAND_LIMIT_FRAME: Final = ("hand_limit", False)
-HAND_LIMIT_AGAIN: Final = ("hand_limit", True)
-MORNING_EFFECTS_FRAME: Final = ("morning_effects",)
-CLEAR_TASK_FRAME: Final = ("clear_task",)
-CHOOSE_TASK_FRAME: Final = ("choose_task",)
-NIGHT_EFFECTS_FRAME: Final = ("night_effects",)
-PRAYER_FRAME: Final = ("prayer",)
+# Typed plain ``tuple`` (``tuple[int, ...]`` for ``to_move``): with a fixed-length tuple type,
+# compiled code keeps a constant as a C struct and builds a new tuple from it at every use.
+SEAT_TUPLE: Final[tuple[tuple[int, ...], ...]] = tuple((p,) for p in range(6))  # to_move
+HAND_LIMIT_FRAME: Final[tuple] = ("hand_limit", False)
+HAND_LIMIT_AGAIN: Final[tuple] = ("hand_limit", True)
+MORNING_EFFECTS_FRAME: Final[tuple] = ("morning_effects",)
+CLEAR_TASK_FRAME: Final[tuple] = ("clear_task",)
+CHOOSE_TASK_FRAME: Final[tuple] = ("choose_task",)
+NIGHT_EFFECTS_FRAME: Final[tuple] = ("night_effects",)
+PRAYER_FRAME: Final[tuple] = ("prayer",)
+TAILOR_RETURN_FRAME: Final[tuple] = ("tailor_return", 0)
+BEFORE_TAILOR_FRAME: Final[tuple] = ("before_tailor", (), 0)
 
 # Frame handlers: FLOW[kind](state, frame) advances; DECIDE[kind] = (legal, act).
 FlowFn = Callable[["MottainaiState", tuple], None]
@@ -1392,7 +1396,9 @@ def settle_support(s: MottainaiState, p: int) -> None:
     frame = s.stack[-1]
     if support_legal(s, frame):
         return
-    _, card, wing, how = frame[:4]
+    card: int = frame[1]
+    wing: int = frame[2]
+    how: str = frame[3]
     s.stack.pop()
     s.take_from_hand(p, card)
     if how == "smith":
@@ -1543,8 +1549,8 @@ def take_source(s: MottainaiState, p: int, action: Action) -> int:
 def tailor(s: MottainaiState, p: int) -> None:
     """Refill: before-Tailor effects, return any cards, draw until hand + waiting area = 5."""
     s.emit((A.EV_REFILL, (p,), None))
-    s.stack.append(("tailor_return", 0))
-    s.stack.append(("before_tailor", (), 0))
+    s.stack.append(TAILOR_RETURN_FRAME)  # ("tailor_return", 0)
+    s.stack.append(BEFORE_TAILOR_FRAME)  # ("before_tailor", (), 0)
 
 
 def before_tailor_legal(s: MottainaiState, frame: tuple) -> list[Action]:
