@@ -78,7 +78,6 @@ from .data import (
     PUPPET,
     RING,
     ROBE,
-    ROLES,
     SKETCH,
     SMITH,
     SOCKS,
@@ -1014,7 +1013,7 @@ def discard_old_task(s: MottainaiState, p: int, to_sales: bool) -> None:
         s.add(s.sales, p, card)
     else:
         s.to_floor(card)
-    s.emit((A.EV_OLD_TASK, (p, CARD[card], "sales" if to_sales else "floor"), None))
+    s.emit(A.old_task(p, card, "sales" if to_sales else "floor"))
 
 
 FLOW["clear_task"] = clear_task
@@ -1058,7 +1057,7 @@ def choose_task_act(s: MottainaiState, frame: tuple, action: Action) -> None:
     s.tasks[p] = card
     s.task_up[p] = True
     s.doll_task[p] = t is A.TakeTask
-    s.emit((A.EV_TASK, (p, CARD[card], ROLES[MAT[card]], how), None))
+    s.emit(A.task(p, card, how))
 
 
 DECIDE["choose_task"] = (choose_task_legal, choose_task_act)
@@ -1496,7 +1495,7 @@ def monk(s: MottainaiState, p: int, action: Action) -> None:
     """Hire: floor -> helpers (Flute: an opponent's task or Paper work; Sword: their helper)."""
     card = take_source(s, p, action)
     s.add(s.helpers, p, card)
-    s.emit((A.EV_HIRE, (p, CARD[card], action.TYPE), None))
+    s.emit(A.hired(p, card, action.TYPE))
 
 
 def potter(s: MottainaiState, p: int, action: Action) -> None:
@@ -1513,7 +1512,7 @@ def potter(s: MottainaiState, p: int, action: Action) -> None:
     else:
         card = take_source(s, p, action)
         s.add(s.bench, p, card)
-        s.emit((A.EV_COLLECT, (p, CARD[card], action.TYPE), None))
+        s.emit(A.collected(p, card, action.TYPE))
         if s.over:
             return
     if s.has(p, PLANE):

@@ -156,6 +156,13 @@ _RETURNED: Final[tuple[Raw, ...]] = tuple((EV_RETURN, (p, n), None) for p in _SE
 _RETURNED_CARD: Final[tuple[Raw, ...]] = tuple(
     (EV_RETURNED_CARD, (p, CARD_IDS[c]), p) for p in _SEATS for c in range(NUM_TYPES)
 )
+_BY_SEAT_AND_CARD: Final = [(p, c) for p in _SEATS for c in range(NUM_TYPES)]
+_TASKS: Final[tuple[Raw, ...]] = tuple(  # from hand
+    (EV_TASK, (p, CARD_IDS[c], ROLES[MAT[c]], "hand"), None) for p, c in _BY_SEAT_AND_CARD
+)
+_OLD_TASKS: Final[tuple[Raw, ...]] = tuple((EV_OLD_TASK, (p, CARD_IDS[c], "floor"), None) for p, c in _BY_SEAT_AND_CARD)
+_HIRES: Final[tuple[Raw, ...]] = tuple((EV_HIRE, (p, CARD_IDS[c], "hire"), None) for p, c in _BY_SEAT_AND_CARD)
+_COLLECTS: Final[tuple[Raw, ...]] = tuple((EV_COLLECT, (p, CARD_IDS[c], "collect"), None) for p, c in _BY_SEAT_AND_CARD)
 _PICKUPS: Final[tuple[Raw, ...]] = tuple((EV_PICKUP, (p, n), None) for p in _SEATS for n in range(16))
 
 
@@ -193,6 +200,34 @@ def returned(seat: int, hand_size: int) -> Raw:
 def returned_card(seat: int, card: int) -> Raw:
     """``private(seat, "returned_card", seat=seat, card=CARD_IDS[card])``."""
     return _RETURNED_CARD[seat * NUM_TYPES + card]
+
+
+def task(seat: int, card: int, source: str) -> Raw:
+    """``public("task", seat=seat, card=CARD_IDS[card], role=ROLES[MAT[card]], source=source)``."""
+    if source == "hand":
+        return _TASKS[seat * NUM_TYPES + card]
+    return (EV_TASK, (seat, CARD_IDS[card], ROLES[MAT[card]], source), None)
+
+
+def old_task(seat: int, card: int, to: str) -> Raw:
+    """``public("old_task", seat=seat, card=CARD_IDS[card], to=to)``."""
+    if to == "floor":
+        return _OLD_TASKS[seat * NUM_TYPES + card]
+    return (EV_OLD_TASK, (seat, CARD_IDS[card], to), None)
+
+
+def hired(seat: int, card: int, source: str) -> Raw:
+    """``public("hire", seat=seat, card=CARD_IDS[card], source=source)``: source "hire" is the floor."""
+    if source == "hire":
+        return _HIRES[seat * NUM_TYPES + card]
+    return (EV_HIRE, (seat, CARD_IDS[card], source), None)
+
+
+def collected(seat: int, card: int, source: str) -> Raw:
+    """``public("collect", seat=seat, card=CARD_IDS[card], source=source)``: source "collect" is the floor."""
+    if source == "collect":
+        return _COLLECTS[seat * NUM_TYPES + card]
+    return (EV_COLLECT, (seat, CARD_IDS[card], source), None)
 
 
 def picked_up(seat: int, count: int) -> Raw:
