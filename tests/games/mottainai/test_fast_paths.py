@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parlor.core import Rng
+from parlor.core.events import build_event
 from parlor.core.options import options_from_json
 from parlor.games.mottainai import Options, data, rules, tables
 from parlor.games.mottainai import actions as plain_actions
@@ -127,6 +128,41 @@ def test_event_tuples_are_the_core_raw_events() -> None:
     assert tables.public("x", event="e", seats=2) == raw_public("x", event="e", seats=2)
     assert tables.private(2, "picked_up", seat=2, cards=["kite"]) == raw_private(2, "picked_up", seat=2, cards=["kite"])
     assert tables.private(0, "x", event="e", seats=1) == raw_private(0, "x", event="e", seats=1)
+
+
+def test_made_events_read_as_the_keyword_events() -> None:
+    """The events ``tables.py`` makes once (and their fallbacks past the tables' ranges) read
+    exactly as the keyword-built events they replace: kind, data in key order, seats."""
+    from parlor.core.events import raw_private, raw_public
+
+    def same(made: Any, plain: Any) -> None:
+        assert _read([made]) == _read([plain])
+
+    card_ids, roles, mat = data.CARD_IDS, data.ROLES, data.MAT
+    for p in range(6):
+        same(tables.prayed(p), raw_public("pray", seat=p))
+        for q in range(6):
+            for r in range(5):
+                same(tables.performs(p, q, r), raw_public("perform_task", seat=p, owner=q, role=roles[r]))
+                for n in range(6):
+                    plain = raw_public("actions_counted", seat=p, owner=q, role=roles[r], actions=n)
+                    same(tables.actions_counted(p, q, r, n), plain)
+        for n in (0, 1, 107, 108, 109, 150):
+            same(tables.drew(p, n), raw_public("draw", seat=p, deck_size=n))
+        for n in (0, 5, 15, 16, 30):
+            same(tables.returned(p, n), raw_public("return", seat=p, hand_size=n))
+            same(tables.picked_up(p, n), raw_public("pickup", seat=p, count=n))
+        for c in range(data.NUM_TYPES):
+            cid = card_ids[c]
+            same(tables.returned_card(p, c), raw_private(p, "returned_card", seat=p, card=cid))
+            for how in ("hand", "sketch", "doll:1"):
+                same(tables.task(p, c, how), raw_public("task", seat=p, card=cid, role=roles[mat[c]], source=how))
+            for to in ("floor", "sales"):
+                same(tables.old_task(p, c, to), raw_public("old_task", seat=p, card=cid, to=to))
+            for source in ("hire", "take_task", "take_helper"):
+                same(tables.hired(p, c, source), raw_public("hire", seat=p, card=cid, source=source))
+            for source in ("collect", "take_work", "take_material"):
+                same(tables.collected(p, c, source), raw_public("collect", seat=p, card=cid, source=source))
 
 
 @given(
@@ -274,6 +310,15 @@ def _ref_run(s: Any) -> None:
         s.end_game("stalled")
 
 
+def _read(raw: list[Any]) -> list[Any]:
+    """The events as a reader gets them (kind, data in key order, seats): the rules give a raw
+    event's data as a tuple of an ``EventKind``'s fields, the reference as keyword arguments."""
+    out = []
+    for e in map(build_event, raw):
+        out.append((e.kind, list(e.data.items()), e.visible_to))
+    return out
+
+
 @pytest.mark.parametrize("options", [{}, {"ruleset": "v0.84"}, {"morning_order": "effects_then_discard"}])
 def test_turn_flow_matches_the_frame_by_frame_reference(options: dict[str, Any]) -> None:
     """Same decisions, same stack at each, same events and state, over whole random games."""
@@ -296,7 +341,7 @@ def test_turn_flow_matches_the_frame_by_frame_reference(options: dict[str, Any])
                     r.ret_batch = 0
                 rules.decision_act(r, r.stack[-1], action)
                 _ref_run(r)
-                assert events == ref_events
+                assert _read(events) == _read(ref_events)
                 assert r._state_json() == s._state_json()
                 decisions += 1
     assert decisions > 300

@@ -43,7 +43,7 @@ TIMING: Final[tuple[str, ...]] = tuple(c["timing"] for c in _CARDS)
 EFFECT_TEXT: Final[tuple[str, ...]] = tuple(c["effect"] for c in _CARDS)
 NUM_TYPES: Final = 54  # len(cards.json), checked below
 
-WINGS: Final[tuple[str, str]] = ("gallery", "gift_shop")
+WINGS: Final[tuple[str, ...]] = ("gallery", "gift_shop")  # not tuple[str, str]: WINGS[i] would build it
 GALLERY: Final = 0
 GIFT_SHOP: Final = 1
 HAND_LIMIT: Final = 5

@@ -78,7 +78,6 @@ from .data import (
     PUPPET,
     RING,
     ROBE,
-    ROLES,
     SKETCH,
     SMITH,
     SOCKS,
@@ -93,9 +92,10 @@ from .data import (
     decks_for,
 )
 
-# add_each / add_each_of: legal actions straight from a card mask; public / private: raw
-# event tuples (Events are built only when read).
-from .tables import add_each, add_each_of, distinct_of, private, public
+# add_each / add_each_of: legal actions straight from a card mask. Events are raw tuples
+# ``(A.EV_..., (values...), seats)`` (tables.py: made into Events only when read; seats None:
+# public, else the one seat that sees it); the most frequent ones come made (``A.drew(p, n)``).
+from .tables import LOW_BIT, add_each, add_each_of, card_mask, card_mask_of
 from .tables import distinct as _uniq  # sorted(set(cards)), without the set
 
 CARD: Final = CARD_IDS
@@ -122,14 +122,18 @@ ACTIONS_FRAME: Final[tuple[tuple[tuple, ...], ...]] = tuple(
 ACTION_FRAME: Final[tuple[tuple[tuple, ...], ...]] = tuple(
     tuple(("action", q, role, False) for role in range(5)) for q in range(6)
 )
-SEAT_TUPLE: Final[tuple[tuple[int], ...]] = tuple((p,) for p in range(6))  # to_move
-HAND_LIMIT_FRAME: Final = ("hand_limit", False)
-HAND_LIMIT_AGAIN: Final = ("hand_limit", True)
-MORNING_EFFECTS_FRAME: Final = ("morning_effects",)
-CLEAR_TASK_FRAME: Final = ("clear_task",)
-CHOOSE_TASK_FRAME: Final = ("choose_task",)
-NIGHT_EFFECTS_FRAME: Final = ("night_effects",)
-PRAYER_FRAME: Final = ("prayer",)
+# Typed plain ``tuple`` (``tuple[int, ...]`` for ``to_move``): with a fixed-length tuple type,
+# compiled code keeps a constant as a C struct and builds a new tuple from it at every use.
+SEAT_TUPLE: Final[tuple[tuple[int, ...], ...]] = tuple((p,) for p in range(6))  # to_move
+HAND_LIMIT_FRAME: Final[tuple] = ("hand_limit", False)
+HAND_LIMIT_AGAIN: Final[tuple] = ("hand_limit", True)
+MORNING_EFFECTS_FRAME: Final[tuple] = ("morning_effects",)
+CLEAR_TASK_FRAME: Final[tuple] = ("clear_task",)
+CHOOSE_TASK_FRAME: Final[tuple] = ("choose_task",)
+NIGHT_EFFECTS_FRAME: Final[tuple] = ("night_effects",)
+PRAYER_FRAME: Final[tuple] = ("prayer",)
+TAILOR_RETURN_FRAME: Final[tuple] = ("tailor_return", 0)
+BEFORE_TAILOR_FRAME: Final[tuple] = ("before_tailor", (), 0)
 
 # Frame handlers: FLOW[kind](state, frame) advances; DECIDE[kind] = (legal, act).
 FlowFn = Callable[["MottainaiState", tuple], None]
@@ -296,7 +300,7 @@ class MottainaiState(State):
         return c
 
     # ------------------------------------------------------------------ small helpers
-    def emit(self, event: RawEvent) -> None:
+    def emit(self, event: A.Raw) -> None:  # a RawEvent (typed as one object: see tables.Raw)
         self.ev.append(event)
 
     def opponents(self, p: int) -> list[int]:
@@ -407,7 +411,7 @@ class MottainaiState(State):
         known = self.known[p].count(card)
         if self.o.revealed_cards_stay_public and known < min(nth, self.hands[p].count(card)):
             self.add(self.known, p, card)
-        self.emit(public("reveal", seat=p, card=CARD[card]))
+        self.emit((A.EV_REVEAL, (p, CARD[card]), None))
 
     def take_floor(self, card: int) -> None:
         f = self.floor
@@ -462,9 +466,9 @@ class MottainaiState(State):
         if card is None:
             return False
         self.add(self.waiting, p, card)
-        self.emit(public("draw", seat=p, deck_size=len(self.deck)))
+        self.emit(A.drew(p, len(self.deck)))
         if self.o.waiting_area_visible_to_owner:
-            self.emit(private(p, "drawn_card", seat=p, card=CARD[card]))
+            self.emit((A.EV_DRAWN_CARD, (p, CARD[card]), p))
         self.after_take()
         return True
 
@@ -481,8 +485,8 @@ class MottainaiState(State):
     def return_from_hand(self, p: int, card: int) -> None:
         self.take_from_hand(p, card)
         self.return_card(card, p)
-        self.emit(public("return", seat=p, hand_size=len(self.hands[p])))
-        self.emit(private(p, "returned_card", seat=p, card=CARD[card]))
+        self.emit(A.returned(p, len(self.hands[p])))
+        self.emit(A.returned_card(p, card))
 
     def deck_usable(self, needed: int) -> bool:
         """Option ``short_deck_effects``: may an effect needing ``needed`` cards be used now?"""
@@ -498,7 +502,7 @@ class MottainaiState(State):
         self.end_reason = reason
         self.stack.clear()
         self.to_move = ()
-        self.emit(public("game_over", reason=reason, current=self.active))
+        self.emit((A.EV_GAME_OVER, (reason, self.active), None))
 
     def works_end_reason(self, completion: bool) -> str | None:
         """Turtle, or five (six) works in one wing (§12 items 2 and 4)."""
@@ -581,7 +585,7 @@ class MottainaiState(State):
     def complete_work(self, p: int, card: int, wing: int, how: str) -> None:
         """Place a work, check the game end first, then queue the triggered effects (§7.2)."""
         self.put_work(p, card, wing)
-        self.emit(public("work_completed", seat=p, card=CARD[card], wing=WINGS[wing], how=how))
+        self.emit((A.EV_WORK_COMPLETED, (p, CARD[card], WINGS[wing], how), None))
         reason = self.works_end_reason(True)
         if reason is None and not self.deck and self.o.deck_out_trigger == "when_empty":
             reason = "deck"
@@ -760,7 +764,7 @@ def setup(s: MottainaiState) -> None:
         for _ in range(HAND_DEALT):
             s.add(s.hands, p, s.deck.pop())
             s.deck_info.pop()
-        s.emit(private(p, "dealt", seat=p, hand=[CARD[c] for c in s.hands[p]]))
+        s.emit((A.EV_DEALT, (p, [CARD[c] for c in s.hands[p]]), p))
     all_players = o.setup_facedown_tasks == "all_players"
     if all_players:
         deal_start_cards(s, range(n))
@@ -768,7 +772,7 @@ def setup(s: MottainaiState) -> None:
         card = s.deck.pop()
         s.deck_info.pop()
         s.to_floor(card)
-        s.emit(public("floor_card", seat=p, card=CARD[card]))
+        s.emit((A.EV_FLOOR_CARD, (p, CARD[card]), None))
     chosen = s.options.start_player
     if chosen == "random":
         s.start_player = choose_start_player(s, s.floor)
@@ -776,7 +780,7 @@ def setup(s: MottainaiState) -> None:
         s.start_player = chosen
     else:
         raise OptionError(f"start_player is seat {chosen}, but there are only {n} seats")
-    s.emit(public("start_player", seat=s.start_player))
+    s.emit((A.EV_START_PLAYER, (s.start_player,), None))
     if not all_players:
         deal_start_cards(s, [p for p in range(n) if p != s.start_player])
     s.start_turn(s.start_player)
@@ -787,7 +791,7 @@ def deal_start_cards(s: MottainaiState, seats: Any) -> None:
         s.tasks[p] = s.deck.pop()
         s.deck_info.pop()
         s.task_up[p] = False
-        s.emit(public("start_card_dealt", seat=p))
+        s.emit((A.EV_START_CARD_DEALT, (p,), None))
 
 
 def choose_start_player(s: MottainaiState, floor: tuple[int, ...]) -> int:
@@ -806,7 +810,7 @@ def choose_start_player(s: MottainaiState, floor: tuple[int, ...]) -> int:
             card = s.deck.pop()
             s.deck_info.pop()
             s.to_floor(card)
-            s.emit(public("floor_card", seat=p, card=CARD[card], tie_break=True))
+            s.emit((A.EV_FLOOR_CARD_TIE, (p, CARD[card], True), None))
             keys[p] = name_key(card, order)
 
 
@@ -836,7 +840,7 @@ def morning(s: MottainaiState, step: int) -> None:
     while True:
         stack[-1] = TURN_FRAME[step + 1][0]
         if step == 0:
-            s.emit(public("turn_start", seat=s.active, turn=s.turns))
+            s.emit((A.EV_TURN_START, (s.active, s.turns), None))
             if morning_hand_limit_legal(s, HAND_LIMIT_FRAME):
                 stack.append(HAND_LIMIT_FRAME)
                 return
@@ -880,7 +884,7 @@ def end_of_turn(s: MottainaiState) -> None:
     s.used_fx = ()
     if s.extra_turns > 0:
         s.extra_turns -= 1
-        s.emit(public("extra_turn", seat=p))
+        s.emit((A.EV_EXTRA_TURN, (p,), None))
         s.start_turn(p)
     else:
         s.start_turn((p + 1) % s.players)
@@ -903,7 +907,7 @@ def noon(s: MottainaiState, idx: int) -> None:
     if s.tasks[p] >= 0 and s.task_up[p]:
         s.stack.append(PERFORM_FRAME[p])
     else:
-        s.emit(public("no_task_prayer", seat=p))
+        s.emit((A.EV_NO_TASK_PRAYER, (p,), None))
         s.stack.append(PRAYER_FRAME)
 
 
@@ -911,9 +915,9 @@ def night_pickup(s: MottainaiState, p: int) -> None:
     cards = s.waiting[p]
     s.hands[p] = s.hands[p] + cards
     s.waiting[p] = ()
-    s.emit(public("pickup", seat=p, count=len(cards)))
+    s.emit(A.picked_up(p, len(cards)))
     if cards:
-        s.emit(private(p, "picked_up", seat=p, cards=[CARD[c] for c in cards]))
+        s.emit((A.EV_PICKED_UP, (p, [CARD[c] for c in cards]), p))
 
 
 # ------------------------------------------------------------------ Morning
@@ -947,9 +951,9 @@ def morning_hand_limit_act(s: MottainaiState, frame: tuple, action: Action) -> N
         card = CARD_OF[action.card]  # type: ignore[attr-defined]
         s.take_from_hand(p, card)
         s.to_floor(card)
-        s.emit(public("handkerchief", seat=p, card=CARD[card]))
+        s.emit((A.EV_HANDKERCHIEF, (p, CARD[card]), None))
     elif t is A.UseEffect:
-        s.emit(public("handkerchief", seat=p, card=None))
+        s.emit((A.EV_HANDKERCHIEF, (p, None), None))
 
 
 DECIDE["hand_limit"] = (morning_hand_limit_legal, morning_hand_limit_act)
@@ -975,7 +979,7 @@ def morning_effects_act(s: MottainaiState, frame: tuple, action: Action) -> None
         return
     card = CARD_OF[action.card]  # type: ignore[attr-defined]
     s.used_fx = (*s.used_fx, card)
-    s.emit(public("use_effect", seat=s.active, card=CARD[card]))
+    s.emit((A.EV_USE_EFFECT, (s.active, CARD[card]), None))
     C.MORNING[card][1](s, s.active)
 
 
@@ -1009,7 +1013,7 @@ def discard_old_task(s: MottainaiState, p: int, to_sales: bool) -> None:
         s.add(s.sales, p, card)
     else:
         s.to_floor(card)
-    s.emit(public("old_task", seat=p, card=CARD[card], to="sales" if to_sales else "floor"))
+    s.emit(A.old_task(p, card, "sales" if to_sales else "floor"))
 
 
 FLOW["clear_task"] = clear_task
@@ -1033,7 +1037,7 @@ def choose_task_act(s: MottainaiState, frame: tuple, action: Action) -> None:
     s.stack.pop()
     t = type(action)
     if t is A.NoTask:
-        s.emit(public("no_task", seat=p))
+        s.emit((A.EV_NO_TASK, (p,), None))
         return
     if t is A.ChooseTask:
         card = CARD_OF[action.card]  # type: ignore[attr-defined]
@@ -1053,7 +1057,7 @@ def choose_task_act(s: MottainaiState, frame: tuple, action: Action) -> None:
     s.tasks[p] = card
     s.task_up[p] = True
     s.doll_task[p] = t is A.TakeTask
-    s.emit(public("task", seat=p, card=CARD[card], role=ROLES[MAT[card]], source=how))
+    s.emit(A.task(p, card, how))
 
 
 DECIDE["choose_task"] = (choose_task_legal, choose_task_act)
@@ -1085,7 +1089,7 @@ def perform_task(s: MottainaiState, frame: tuple) -> None:
         s.t_fountain = 0
         s.t_left = 0
         stack[-1] = PERFORM_STEP[owner][1][role]
-        s.emit(public("perform_task", seat=p, owner=owner, role=ROLES[role]))
+        s.emit(A.performs(p, owner, role))
         if gate_applies(s, owner, role) and s.o.reveal_gate_per == "task":
             stack.append(("gate", owner, role, False))
             return
@@ -1095,7 +1099,7 @@ def perform_task(s: MottainaiState, frame: tuple) -> None:
     if step == 1:
         if s.t_skip:
             stack.pop()
-            s.emit(public("task_skipped", seat=p, owner=owner))
+            s.emit((A.EV_TASK_SKIPPED, (p, owner), None))
             return
         stack[-1] = PERFORM_STEP[owner][2][role]
         depth = len(stack)
@@ -1111,7 +1115,7 @@ def perform_task(s: MottainaiState, frame: tuple) -> None:
         step = 2
     if step == 2:
         s.t_left = count_actions(s, owner, role)
-        s.emit(public("actions_counted", seat=p, owner=owner, role=ROLES[role], actions=s.t_left))
+        s.emit(A.actions_counted(p, owner, role, s.t_left))
         stack[-1] = PERFORM_STEP[owner][3][role]
         stack.append(ACTIONS_FRAME[owner][role])
         return
@@ -1162,7 +1166,7 @@ def gate_act(s: MottainaiState, frame: tuple, action: Action) -> None:
         return
     if per_action:
         s.stack.pop()  # this action is lost
-        s.emit(public("action_skipped", seat=s.active, owner=owner))
+        s.emit((A.EV_ACTION_SKIPPED, (s.active, owner), None))
     else:
         s.t_skip = True
 
@@ -1192,7 +1196,7 @@ def reveal_bonus_act(s: MottainaiState, frame: tuple, action: Action) -> None:
         s.t_fountain += 1
     else:
         s.t_bonus += 1
-    s.emit(public("use_effect", seat=s.active, card=CARD[effect]))
+    s.emit((A.EV_USE_EFFECT, (s.active, CARD[effect]), None))
     s.stack[-1] = ("reveal_bonus", effect, material, remaining - 1, (*revealed, card))
 
 
@@ -1255,8 +1259,13 @@ def role_options(s: MottainaiState, role: int) -> list[Action]:
         hand = s.hands[p]
         counts = [0, 0, 0, 0, 0]  # hand cards per material
         for c in hand:
-            counts[MAT[c]] += 1
-        for c in _uniq(hand):
+            m = MAT[c]
+            counts[m] = counts[m] + 1  # not ``+=``: compiled, that is a generic operation on a list item
+        mask = card_mask(hand)
+        while mask:  # each distinct hand card, ascending (``_uniq(hand)`` without the list)
+            low = mask & -mask
+            mask ^= low
+            c = LOW_BIT[low % 67]
             # Enough of its material in hand besides itself: free, whatever Straw / Brick / Crane add.
             if VAL[c] <= counts[MAT[c]] or s.smith_cost(p, c) is not None:
                 out.extend(A.COMPLETE[c])
@@ -1271,20 +1280,29 @@ def tailor_possible(s: MottainaiState, p: int) -> bool:
 
 
 def craft_options(s: MottainaiState, role: int) -> list[Action]:
-    p = s.active
     out: list[Action] = []
+    add_craft_options(s, role, out)
+    return out
+
+
+def add_craft_options(s: MottainaiState, role: int, out: list[Action]) -> None:
+    """``craft_options`` appended to ``out`` (the action's legal list: no list in between)."""
+    p = s.active
     hand = s.hands[p]
     if not hand:
-        return out
+        return
     have = 0  # craft bench cards of the role's material
     for c in s.bench[p]:
         if MAT[c] == role:
             have += 1
-    for c in distinct_of(hand, role):
+    mask = card_mask_of(hand, role)
+    while mask:  # each distinct hand card of the material, ascending (``distinct_of`` without the list)
+        low = mask & -mask
+        mask ^= low
+        c = LOW_BIT[low % 67]
         # The bench covers the support: free; otherwise ``craft_cost`` settles it (Crane).
         if VAL[c] - 1 <= have or s.craft_cost(p, c) is not None:
             out.extend(A.CRAFT[c])
-    return out
 
 
 def action_legal(s: MottainaiState, frame: tuple) -> list[Action]:
@@ -1299,7 +1317,7 @@ def action_legal(s: MottainaiState, frame: tuple) -> list[Action]:
         return legal
     masked = owner >= 0 and s.is_opponent(p, owner) and s.has(owner, MASK) > 0
     if not masked:
-        legal.extend(craft_options(s, role))
+        add_craft_options(s, role, legal)
         legal.append(A.PRAY)
     if o.allow_pass_action or (masked and not (o.mask_forces_role_action and legal)):
         legal.append(A.PASS)
@@ -1335,7 +1353,7 @@ def action_act(s: MottainaiState, frame: tuple, action: Action) -> None:
     if t is A.Pray:
         s.stack.append(PRAYER_FRAME)
     elif t is A.Pass:
-        s.emit(public("pass", seat=p))
+        s.emit((A.EV_PASS, (p,), None))
     elif t is A.Craft or t is A.Complete:
         card = CARD_OF[action.card]  # type: ignore[attr-defined]
         wing = WING_INDEX[action.wing]  # type: ignore[attr-defined]
@@ -1377,7 +1395,9 @@ def settle_support(s: MottainaiState, p: int) -> None:
     frame = s.stack[-1]
     if support_legal(s, frame):
         return
-    _, card, wing, how = frame[:4]
+    card: int = frame[1]
+    wing: int = frame[2]
+    how: str = frame[3]
     s.stack.pop()
     s.take_from_hand(p, card)
     if how == "smith":
@@ -1430,7 +1450,7 @@ def support_act(s: MottainaiState, frame: tuple, action: Action) -> None:
         sent = CARD_OF[action.card]  # type: ignore[attr-defined]
         s.take(s.bench, p, sent)
         s.return_card(sent, EVERYONE)
-        s.emit(public("crane_return", seat=p, card=CARD[sent]))
+        s.emit((A.EV_CRANE_RETURN, (p, CARD[sent]), None))
         remaining -= 1
     else:  # Done: the rest is counted in the craft bench
         remaining = 0
@@ -1449,14 +1469,14 @@ def clerk(s: MottainaiState, p: int, action: Action) -> None:
         card = CARD_OF[action.card]  # type: ignore[attr-defined]
         s.take(s.bench, p, card)
         s.add(s.sales, p, card)
-        s.emit(public("sell", seat=p, card=CARD[card]))
+        s.emit((A.EV_SELL, (p, CARD[card]), None))
     elif t is A.SellTop:
         top = s.take_top()
         if top is None:
             return
         card = top
         s.add(s.sales, p, card)
-        s.emit(public("sell", seat=p, card=CARD[card], source="deck"))
+        s.emit((A.EV_SELL_FROM, (p, CARD[card], "deck"), None))
         s.after_take()
         if s.over:
             return
@@ -1465,7 +1485,7 @@ def clerk(s: MottainaiState, p: int, action: Action) -> None:
         for card in [c for c in s.bench[p] if MAT[c] == m]:
             s.take(s.bench, p, card)
             s.add(s.sales, p, card)
-            s.emit(public("sell", seat=p, card=CARD[card], source="robe"))
+            s.emit((A.EV_SELL_FROM, (p, CARD[card], "robe"), None))
     if s.has(p, RING):
         base = before if s.options.steal_comparison_moment == "before_action" else -1
         s.stack.append(("ring", s.has(p, RING), base))
@@ -1475,7 +1495,7 @@ def monk(s: MottainaiState, p: int, action: Action) -> None:
     """Hire: floor -> helpers (Flute: an opponent's task or Paper work; Sword: their helper)."""
     card = take_source(s, p, action)
     s.add(s.helpers, p, card)
-    s.emit(public("hire", seat=p, card=CARD[card], source=action.TYPE))
+    s.emit(A.hired(p, card, action.TYPE))
 
 
 def potter(s: MottainaiState, p: int, action: Action) -> None:
@@ -1485,14 +1505,14 @@ def potter(s: MottainaiState, p: int, action: Action) -> None:
         if card is None:
             return
         s.add(s.bench, p, card)
-        s.emit(public("collect", seat=p, card=CARD[card], source="deck"))
+        s.emit((A.EV_COLLECT, (p, CARD[card], "deck"), None))
         s.after_take()
         if s.over:
             return
     else:
         card = take_source(s, p, action)
         s.add(s.bench, p, card)
-        s.emit(public("collect", seat=p, card=CARD[card], source=action.TYPE))
+        s.emit(A.collected(p, card, action.TYPE))
         if s.over:
             return
     if s.has(p, PLANE):
@@ -1527,9 +1547,9 @@ def take_source(s: MottainaiState, p: int, action: Action) -> int:
 
 def tailor(s: MottainaiState, p: int) -> None:
     """Refill: before-Tailor effects, return any cards, draw until hand + waiting area = 5."""
-    s.emit(public("refill", seat=p))
-    s.stack.append(("tailor_return", 0))
-    s.stack.append(("before_tailor", (), 0))
+    s.emit((A.EV_REFILL, (p,), None))
+    s.stack.append(TAILOR_RETURN_FRAME)  # ("tailor_return", 0)
+    s.stack.append(BEFORE_TAILOR_FRAME)  # ("before_tailor", (), 0)
 
 
 def before_tailor_legal(s: MottainaiState, frame: tuple) -> list[Action]:
@@ -1560,7 +1580,7 @@ def before_tailor_act(s: MottainaiState, frame: tuple, action: Action) -> None:
         return
     card = CARD_OF[action.card]  # type: ignore[attr-defined]
     s.stack[-1] = ("before_tailor", (*used, card), dice)
-    s.emit(public("use_effect", seat=p, card=CARD[card]))
+    s.emit((A.EV_USE_EFFECT, (p, CARD[card]), None))
     if card == FAN:
         C.fan(s, p)
     elif C.dice(s, p):
@@ -1615,7 +1635,7 @@ def prayer(s: MottainaiState, frame: tuple) -> None:
     """Draw one card. After: Gong, Cup (§6.7)."""
     s.stack.pop()
     p = s.active
-    s.emit(public("pray", seat=p))
+    s.emit(A.prayed(p))
     if not s.draw(p) and s.over:
         return
     if s.over:
@@ -1663,7 +1683,7 @@ def triggers_act(s: MottainaiState, frame: tuple, action: Action) -> None:
     rest = list(entries)
     rest.remove(t)
     s.stack[-1] = ("triggers", tuple(rest), card, wing)
-    s.emit(public("use_effect", seat=p, card=CARD[t]))
+    s.emit((A.EV_USE_EFFECT, (p, CARD[t]), None))
     C.TRIGGERS[t][1](s, p, card, wing)
 
 
@@ -1683,7 +1703,7 @@ def night_effects_act(s: MottainaiState, frame: tuple, action: Action) -> None:
         s.stack.pop()
         return
     s.used_fx = (*s.used_fx, PINWHEEL)
-    s.emit(public("use_effect", seat=s.active, card=CARD[PINWHEEL]))
+    s.emit((A.EV_USE_EFFECT, (s.active, CARD[PINWHEEL]), None))
     s.stack.append(("pinwheel",))
 
 
