@@ -52,7 +52,8 @@ def test_run_time_keys_exist_in_every_language() -> None:
     kinds = [c for c in vars(actions).values() if isinstance(c, type) and issubclass(c, Action) and c is not Action]
     types = {c.TYPE for c in kinds}
     types.discard("pick_option")
-    events = set(re.findall(r"""\b(?:public\(|private\(\w+, )["'](\w+)["']""", src))
+    # Events are made by keyword calls (public / private) or, on the playout path, as EventKinds.
+    events = set(re.findall(r"""\b(?:public\(|private\(\w+, |EventKind\()["'](\w+)["']""", src))
     decisions = set(re.findall(r"""stack(?:\.append\(|\[-1\] = )\(["'](\w+)["']""", src))
     reasons = set(re.findall(r"""end_game\(["'](\w+)["']\)""", src)) | {"turtle", "wing"}
     assert len(types) > 30 and len(events) > 40 and len(decisions) > 25, (len(types), len(events), len(decisions))
