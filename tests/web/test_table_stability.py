@@ -28,10 +28,13 @@ def test_scroll_focus_and_open_card_survive_moves(server: Server, browser: Any) 
             "document.getElementById('log-lines').scrollHeight > document.getElementById('log-lines').clientHeight + 40"
         )
         # Open a card's text (the i), focus the log and scroll it up; mark the nodes to know them again.
-        card = page.locator(".mt-temple .mt-card .card-info").first
-        card_id = card.evaluate("el => el.closest('.mt-card').dataset.card")
-        card.click()
-        assert page.locator(f".mt-card[data-card='{card_id}']").first.get_attribute("class").count("open") == 1
+        first_info = page.locator(".mt-temple .mt-card .card-info").first
+        card_id = first_info.evaluate("el => el.closest('.mt-card').dataset.card")
+        # Click that card by its name: bots may still be moving, and "the first card" can change under a
+        # first-of-list locator between reading it and clicking it.
+        page.locator(f".mt-card[data-card='{card_id}'] .card-info").first.click()
+        page.wait_for_function(f"document.querySelector(\".mt-card[data-card='{card_id}']\").classList.contains('open')")
+        assert page.locator(f".mt-card[data-card='{card_id}']").first.get_attribute("class").split().count("open") == 1
         page.evaluate(
             """() => { const log = document.getElementById('log-lines'); log.focus(); log.scrollTop = 10;
                        log.__mark = 1; document.querySelector('.board').__mark = 1; }"""
