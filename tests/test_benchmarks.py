@@ -39,7 +39,8 @@ def test_bot_benchmark_runs_for_every_registered_game(capsys):
     rows = load("bots").main(["--quick"])
     assert {r["game"] for r in rows} == set(games.names())
     for row in rows:
-        for key in ("playout_decisions_per_s", "ismcts_iterations_per_s", "hard_decision_s", "expert_decision_s"):
+        for key in ("playout_decisions_per_s", "ismcts_iterations_per_s", "hard_decision_s", "expert_decision_s",
+                    "hearts_decisions_per_s", "iterations_per_s_at_hearts_300k"):  # fmt: skip
             assert row[key] > 0, (row["game"], key)
     assert "expert (median, max)" in capsys.readouterr().out
 
