@@ -1051,41 +1051,30 @@ class SweetNoseState(State):
             self.move_score_markers(events)
         return events
 
+    def market_bonus_off(self, seat: int) -> bool:
+        """Does the market add nothing to ``seat``'s sweets this round? (Ignore the Market, A12.)"""
+        return any(self.ignoring) if self.rulings.ignore_market_for_all else self.ignoring[seat]
+
+    def kind_score(self, seat: int, k: int, no_bonus: bool, flat: bool) -> i64:
+        """(card value + market bonus) x sweets of kind ``k`` held (tray and bowl)."""
+        market = self.market
+        bonus: i64 = 0 if no_bonus else (min(market[k], 1) if flat else market[k])  # flat: A1
+        tray: i64 = self.trays[seat]
+        held: i64 = (tray >> 4 * k & 15) + self.bowls[seat * N + k]
+        value: i64 = self.sweetness[seat][k]
+        return (value + bonus) * held
+
     def score_by_kind(self, seat: int) -> list[int]:
         """Per kind: (card value + market bonus) x sweets held (tray and bowl)."""
-        rulings = self.rulings
-        if rulings.ignore_market_for_all:  # A12
-            no_bonus = any(self.ignoring)
-        else:
-            no_bonus = self.ignoring[seat]
-        flat = rulings.flat_bonus  # A1
-        cards, market, bowls = self.sweetness[seat], self.market, self.bowls
-        tray: i64 = self.trays[seat]
-        base: i64 = seat * N
-        out: list[int] = []
-        for k in range(N):
-            bonus = 0 if no_bonus else (min(market[k], 1) if flat else market[k])
-            held = (tray >> 4 * k & 15) + bowls[base + k]  # tray and bowl
-            out.append((cards[k] + bonus) * held)
-        return out
+        no_bonus, flat = self.market_bonus_off(seat), self.rulings.flat_bonus
+        return [self.kind_score(seat, k, no_bonus, flat) for k in range(N)]
 
     def round_score(self, seat: int) -> int:
         """The sum of ``score_by_kind(seat)``, added up as it goes (no list)."""
-        rulings = self.rulings
-        if rulings.ignore_market_for_all:  # A12
-            no_bonus = any(self.ignoring)
-        else:
-            no_bonus = self.ignoring[seat]
-        flat = rulings.flat_bonus  # A1
-        cards, market, bowls = self.sweetness[seat], self.market, self.bowls
-        tray: i64 = self.trays[seat]
-        base: i64 = seat * N
+        no_bonus, flat = self.market_bonus_off(seat), self.rulings.flat_bonus
         total: i64 = 0
         for k in range(N):
-            bonus: i64 = 0 if no_bonus else (min(market[k], 1) if flat else market[k])
-            held: i64 = (tray >> 4 * k & 15) + bowls[base + k]  # tray and bowl
-            value: i64 = cards[k]
-            total += (value + bonus) * held
+            total += self.kind_score(seat, k, no_bonus, flat)
         return total
 
     def move_score_markers(self, events: list[RawEvent]) -> None:
