@@ -125,8 +125,10 @@ class Session:
             # The menu can change while we wait (``a`` lists every move), so it is read each time.
             menu = self.menu if self.menu else list(range(len(legal)))
             n = len(menu)
-            hint = getattr(self.text, "typed_move_hint", None)
-            typed_form = (hint(legal) + ", a all") if hint and n < len(legal) else ", a all" if n < len(legal) else ""
+            typed_form = ""
+            if n < len(legal):  # a shortlist: some moves can be typed, and ``a`` lists them all
+                hint = getattr(self.text, "typed_move_hint", None)
+                typed_form = (hint(legal) if hint else "") + ", a all"
             numbers = f"1-{n}" if n > 1 else "1"
             line = self.read_line(f"[bold]Your move[/] ({numbers}{typed_form}, h help, q quit): ")
             if line is None:
