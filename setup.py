@@ -109,8 +109,22 @@ def compiled_extensions() -> list:
         return []
 
 
+# On Linux (gcc or clang, -fPIC): calls between the compiled functions go straight to them
+# and may be inlined (no semantic interposition: nothing replaces them at run time), and calls
+# into libpython skip the PLT stub. Sweet Nose and Mottainai ran about 5-10% faster with these:
+# the playout loop is bound by instruction-cache misses more than by instructions, and both
+# flags shrink the hot path (docs/benchmarks.md, "Compiler flags").
+LINUX_FLAGS = ["-fno-semantic-interposition", "-fno-plt"]
+
+
 class OptionalBuildExt(build_ext):
     """Compile the extensions; on any compiler failure install pure Python instead."""
+
+    def build_extensions(self) -> None:
+        if sys.platform.startswith("linux") and self.compiler.compiler_type == "unix":
+            for ext in self.extensions:
+                ext.extra_compile_args = [*ext.extra_compile_args, *LINUX_FLAGS]
+        super().build_extensions()
 
     def run(self) -> None:
         if not self.extensions:
