@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import operator
-from abc import ABC, abstractmethod
+from abc import ABC, ABCMeta, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
@@ -71,7 +71,10 @@ class Result:
         }
 
 
-class State(ABC):
+# ``metaclass=ABCMeta``, not ``ABC`` as a base: compiled, a Python base class would give every
+# state a ``__dict__``, and CPython 3.11 then looks ``state.apply`` up the slow way on every call
+# from Python (no specialized LOAD_METHOD for an object with a dict at an offset).
+class State(metaclass=ABCMeta):
     """One position of one game. Mutable; ``clone`` it to explore."""
 
     __slots__ = (
@@ -187,13 +190,14 @@ class State(ABC):
     # wrongly typed argument into a TypeError, and the engine promises its own errors (issue 17).
     def legal_actions(self, seat: Any) -> list[Action]:
         """The actions ``seat`` may take now (empty if it is not that seat's turn)."""
-        if type(seat) is not int:
-            seat = _seat_number(seat)
-        if seat not in self.to_move:
+        who: int = seat if type(seat) is int else _seat_number(seat)
+        to_move = self.to_move
+        # One seat to move is the usual case: a compare of two ints, not a tuple search.
+        if not (len(to_move) == 1 and to_move[0] == who) and who not in to_move:
             return []
-        if self._legal_seat == seat and self._legal is not None:
+        if self._legal_seat == who and self._legal is not None:
             return self._legal[:]
-        return self._cached_legal(seat)[:]
+        return self._cached_legal(who)[:]
 
     def apply(self, seat: Any, action: Action) -> list[Event]:
         """Play ``action`` for ``seat``; returns the events. Illegal input raises and changes nothing.
@@ -201,13 +205,13 @@ class State(ABC):
         The events are an :class:`EventList`: a list of ``Event`` whose objects are built the
         first time it is used, so a caller that drops it (a playout) never pays for them.
         """
-        if type(seat) is not int:
-            seat = _seat_number(seat)
-        if seat not in self.to_move:
-            if not self.to_move:
+        who: int = seat if type(seat) is int else _seat_number(seat)
+        to_move = self.to_move
+        if not (len(to_move) == 1 and to_move[0] == who) and who not in to_move:
+            if not to_move:
                 raise IllegalAction("the game is over")
-            raise IllegalAction(f"seat {seat!r} is not to move (waiting for seat(s) {list(self.to_move)})")
-        legal = self._legal if self._legal_seat == seat and self._legal is not None else self._cached_legal(seat)
+            raise IllegalAction(f"seat {who!r} is not to move (waiting for seat(s) {list(to_move)})")
+        legal = self._legal if self._legal_seat == who and self._legal is not None else self._cached_legal(who)
         # Legal actions are prebuilt objects, so an identity scan settles the usual case.
         for candidate in legal:
             if candidate is action:
@@ -218,10 +222,10 @@ class State(ABC):
             except Exception:  # an object whose comparison fails is simply not a legal action
                 ok = False
             if not ok:
-                raise IllegalAction(f"{action} is not legal for seat {seat} now; legal: {[str(a) for a in legal]}")
+                raise IllegalAction(f"{action} is not legal for seat {who} now; legal: {[str(a) for a in legal]}")
             action = legal[legal.index(action)]
-        events = self._apply(seat, action)
-        self._history = (self._history, seat, action)
+        events = self._apply(who, action)
+        self._history = (self._history, who, action)
         self._legal = None
         if self._autoplay:
             self._play_forced(events)
