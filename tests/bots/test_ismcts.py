@@ -197,6 +197,22 @@ def test_the_search_draws_from_its_own_fast_generator() -> None:
     items = list(range(20))
     FastRng(3).shuffle(items)
     assert sorted(items) == list(range(20)) and items != list(range(20))
+    # Its shuffle is random.Random's, draw for draw: the same permutations, the same stream after.
+    import array
+    import random
+
+    for seed in range(30):
+        for size in (0, 1, 2, 3, 7, 52, 300):
+            mine, theirs = FastRng(seed), random.Random(seed)
+            deck, expected = list(range(size)), list(range(size))
+            mine.shuffle(deck)
+            theirs.shuffle(expected)
+            assert deck == expected, (seed, size)
+            packed = array.array("i", range(size))  # not a list: the generic path
+            mine.shuffle(packed)
+            theirs.shuffle(expected := list(range(size)))
+            assert list(packed) == expected, (seed, size)
+            assert mine.random() == theirs.random()
     assert isinstance(FastRng(5).fork(), Rng) and FastRng(5).fork().state == FastRng(5).fork().state
     with pytest.raises(ValueError):
         FastRng(0).below(0)
