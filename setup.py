@@ -8,8 +8,9 @@ compiler fails, the install falls back to pure Python with a one-line notice.
 says which build is in use ("compiled" or "pure").
 
 Knob: ``MYPYC_OPT_LEVEL`` (the C compiler's -O level, 3 by default; 1 compiles in about
-60% of the time, for a development loop). On Linux the compile also gets ``LINUX_FLAGS``. Compiling is one C file on one core: 2.5-3 minutes
-at -O3 on the 2-core development machine (docs/benchmarks.md).
+60% of the time, for a development loop). On Linux the compile also gets ``LINUX_FLAGS``.
+Compiling is one C file on one core: 2.5-3 minutes at -O3 on the 2-core development machine
+(docs/benchmarks.md).
 """
 
 from __future__ import annotations
