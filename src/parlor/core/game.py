@@ -186,14 +186,17 @@ class State(metaclass=ABCMeta):
         self._legal = legal
         return legal
 
+    def _is_to_move(self, seat: int) -> bool:
+        to_move = self.to_move
+        # One seat to move is the usual case: a compare of two ints, not a tuple search.
+        return (len(to_move) == 1 and to_move[0] == seat) or seat in to_move
+
     # The public entry points take ``Any`` and check it themselves: compiled code would turn a
     # wrongly typed argument into a TypeError, and the engine promises its own errors (issue 17).
     def legal_actions(self, seat: Any) -> list[Action]:
         """The actions ``seat`` may take now (empty if it is not that seat's turn)."""
         who: int = seat if type(seat) is int else _seat_number(seat)
-        to_move = self.to_move
-        # One seat to move is the usual case: a compare of two ints, not a tuple search.
-        if not (len(to_move) == 1 and to_move[0] == who) and who not in to_move:
+        if not self._is_to_move(who):
             return []
         if self._legal_seat == who and self._legal is not None:
             return self._legal[:]
@@ -206,11 +209,10 @@ class State(metaclass=ABCMeta):
         first time it is used, so a caller that drops it (a playout) never pays for them.
         """
         who: int = seat if type(seat) is int else _seat_number(seat)
-        to_move = self.to_move
-        if not (len(to_move) == 1 and to_move[0] == who) and who not in to_move:
-            if not to_move:
+        if not self._is_to_move(who):
+            if not self.to_move:
                 raise IllegalAction("the game is over")
-            raise IllegalAction(f"seat {who!r} is not to move (waiting for seat(s) {list(to_move)})")
+            raise IllegalAction(f"seat {who!r} is not to move (waiting for seat(s) {list(self.to_move)})")
         legal = self._legal if self._legal_seat == who and self._legal is not None else self._cached_legal(who)
         # Legal actions are prebuilt objects, so an identity scan settles the usual case.
         for candidate in legal:
