@@ -332,3 +332,31 @@ def test_card_effects_are_shown_in_the_readers_language(server: Server, browser:
     finally:
         context.close()
 
+
+def test_team_play_tells_every_player_their_partner(server: Server, browser: Any) -> None:
+    """Issue 27: in team play each temple says whose partner its owner is; the partner's temple says
+    "your partner". Outside team play there is no such badge."""
+    bots = [{"kind": "bot", "level": "random"}] * 3
+    table = server.create("mottainai", 4, [{"kind": "human", "name": "Ann"}, *bots], {"team_play": True})
+    ann = Seat(browser, server.url(table["seats"][0]["join_path"]))
+    watcher = Seat(browser, server.url(table["spectator_path"]))
+    plain = server.create("mottainai", 3, [{"kind": "human", "name": "Ann"}, *bots[:2]])
+    other = Seat(browser, server.url(plain["spectator_path"]))
+    try:
+        page = ann.page
+        page.wait_for_selector(".mt-temple[data-seat='3'] .mt-partner")
+        badge = {s: page.locator(f".mt-temple[data-seat='{s}'] .mt-partner") for s in range(4)}
+        assert badge[2].inner_text() == "your partner"
+        assert [badge[s].get_attribute("data-partner") for s in range(4)] == ["2", "3", "0", "1"]
+        for s in (0, 1, 3):
+            assert badge[s].inner_text().startswith("partner of "), badge[s].inner_text()
+        watcher.page.wait_for_selector(".mt-temple[data-seat='3'] .mt-partner")
+        seen = [watcher.page.locator(f".mt-temple[data-seat='{s}'] .mt-partner").inner_text() for s in range(4)]
+        assert all(text.startswith("partner of ") for text in seen), seen  # a spectator has no partner
+        other.page.wait_for_selector(".mt-temple[data-seat='2']")
+        assert other.page.locator(".mt-partner").count() == 0
+        for s in (ann, watcher, other):
+            assert not s.errors, s.errors
+    finally:
+        for s in (ann, watcher, other):
+            s.close()
