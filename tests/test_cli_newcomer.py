@@ -150,8 +150,14 @@ def test_compare_names_the_file_it_cannot_read_not_an_out_option(tmp_path):
 
 @pytest.mark.parametrize("spec", ["hard:iterations=-5", "hard:iterations=0", "hard:iterations=many", "easy:noise=2"])
 def test_a_bot_parameter_out_of_range_is_refused(spec):
-    one_line_error(run("simulate", "mamma-mia", "-p", "2", "-n", "2", "--bots", spec), "must be")
-    one_line_error(run("play", "mamma-mia", "-p", "2", "--bots", spec, input=""), "must be")
+    name, _, value = spec.split(":")[1].partition("=")
+    one_line_error(run("simulate", "mamma-mia", "-p", "2", "-n", "2", "--bots", spec), f"{name} must be", value)
+
+
+def test_play_refuses_a_bot_parameter_out_of_range_before_the_game():
+    result = run("play", "mamma-mia", "-p", "2", "--bots", "hard:iterations=-5", input="")
+    one_line_error(result, "iterations must be a whole number of at least 1, got -5")
+    assert "oven" not in result.stdout
 
 
 def test_save_under_a_file_says_it_is_a_file():
