@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,13 @@ def words(text: str) -> re.Pattern[str]:
     return re.compile(r"\s+".join(re.escape(w) for w in text.split()))
 
 
+def as_from_a_terminal() -> None:
+    """In the child, before it starts: Ctrl-C interrupts it, as it does a program started from a
+    terminal's shell. (A process started with SIGINT ignored keeps ignoring it, and Python then installs
+    no handler; the test runner may have been started so, e.g. in the background of a script.)"""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args: str) -> pexpect.spawn:
     child = pexpect.spawn(
         PARLOR,
@@ -30,6 +38,7 @@ def spawn(*args: str) -> pexpect.spawn:
         timeout=300,  # an outer limit for each expected screen, for a loaded machine
         dimensions=(50, 100),
         env={"COLUMNS": "100", "TERM": "dumb", "PATH": "/usr/bin:/bin"},
+        preexec_fn=as_from_a_terminal,
     )
     return child
 
