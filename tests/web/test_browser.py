@@ -33,8 +33,9 @@ class Seat:
         lang: str = "en",
         reduced_motion: str = "no-preference",
         init_script: str = "",
+        touch: bool = False,
     ) -> None:
-        self.context = browser.new_context(viewport=viewport, reduced_motion=reduced_motion)
+        self.context = browser.new_context(viewport=viewport, reduced_motion=reduced_motion, has_touch=touch)
         self.context.add_init_script(
             f"localStorage.getItem('parlor.lang') || localStorage.setItem('parlor.lang', '{lang}')"
         )
