@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from parlor.core import for_seat, replay_iter
-from parlor.server.chat import CHAT_BURST, CHAT_RATE
-from parlor.server.db import Database
+from parlor.server.storage import Database
+from parlor.server.table.chat import CHAT_BURST, CHAT_RATE
 
 from .conftest import BACKENDS, Client, ServerThread, create_table, make_url, token_of
 from .test_replay import stored_record, wait_over
@@ -42,7 +42,7 @@ def test_chat_delivered_limited_and_kept_across_a_restart(chat_url):
         ):
             for c in (ann, bob, spec):  # the history comes right after the join state
                 first = c.next(lambda f: f["type"] == "chat")
-                assert first == {"type": "chat", "history": True, "messages": []}
+                assert first == {"type": "chat", "history": True, "messages": [], "total": 0, "more": False}
             reply = ann.request({"type": "chat", "text": f"  {NASTY}  "})
             assert reply["type"] == "ack"
             for c in (ann, bob, spec):

@@ -10,6 +10,8 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from parlor.server.limits import Limits
+
 from .conftest import BACKENDS, Client, ServerThread, claim, create_table, make_url, token_of
 from .test_play import catch_up
 
@@ -17,7 +19,8 @@ from .test_play import catch_up
 @pytest.fixture(scope="module", params=BACKENDS)
 def clock_server(request, tmp_path_factory):
     url = make_url(request.param, request, tmp_path_factory.mktemp("db"))
-    with ServerThread(url, rate_per_second=1000, burst=1000) as s:
+    limits = Limits(min_turn_time=0.1, relink_after=1.0)  # a seat is away a second after its player left
+    with ServerThread(url, rate_per_second=1000, burst=1000, limits=limits) as s:
         yield s
 
 
@@ -230,40 +233,59 @@ def test_the_host_lets_a_bot_play_a_missing_seat_until_its_player_comes(clock_se
             assert bob.state["version"] == v
 
 
-def test_the_host_gives_a_seat_a_new_link(clock_server):
+def test_the_host_relinks_only_a_seat_that_is_away_and_its_player_is_told(clock_server):
+    """Issue 28, finding 2: a seat belongs to its player. The host's new link is refused while the
+    player is connected (or left less than ``relink_after`` ago); once the seat is away it is given, the
+    table is told, and the old token's holder learns what happened instead of a bare "bad token"."""
     created = two_humans(clock_server.base, seat_timeout=None)
     tid, host = created["table"]["id"], created["host_token"]
     old = token_of(created, 1)
-    with Client(clock_server.base, tid, old) as bob:
-        assert bob.welcome["seat"] == 1
-        r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": "nope"})
-        assert r.status_code == 403 and r.json()["error"]["code"] == "not_host"
+    with Client(clock_server.base, tid, token_of(created, 0)) as ann:
+        with Client(clock_server.base, tid, old) as bob:
+            assert bob.welcome["seat"] == 1
+            r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": "nope"})
+            assert r.status_code == 403 and r.json()["error"]["code"] == "not_host"
+            r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": host})
+            assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken", r.text
+            assert bob.request({"type": "ping"})["type"] == "pong"  # still seated, still served
+            assert summary(clock_server.base, tid)["seats"][1]["away"] is False
+        # Bob left: not yet away, then away (every connection is told by a seats frame).
+        r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": host})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken", r.text
+        ann.next(lambda f: f["type"] == "seats" and f["seats"][1]["away"] is True, timeout=30)
         r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": host})
         assert r.status_code == 200, r.text
         answer = r.json()
         assert answer["seat"] == 1 and answer["join_path"] == f"/play/{tid}#claim={answer['claim']}"
         assert "token" not in answer  # the host holds the link, never the seat's token
         assert answer["table"]["seats"][1]["joined"] is False and answer["table"]["seats"][1]["name"] is None
-        # The old link's open connection is closed as a bad token, and the old token opens nothing.
-        with pytest.raises(ConnectionClosed) as closed:
-            for _ in range(20):
-                bob.recv(timeout=5)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+        notice = ann.next(lambda f: f["type"] == "notice")
+        assert notice == {"type": "notice", "code": "seat_relinked", "seat": 1}
+    # The old token opens nothing, and says why.
     r = httpx.post(f"{clock_server.base}/api/tables/{tid}/join", json={"token": old}, timeout=10)
-    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+    assert r.status_code == 403 and r.json()["error"]["code"] == "seat_replaced"
+    with pytest.raises(ConnectionClosed) as closed, Client(clock_server.base, tid, old):
+        pass
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
     r = claim(clock_server.base, tid, answer["claim"])
     assert r.status_code == 200 and r.json()["seat"] == 1
     new = r.json()["token"]
     assert new != old
     with Client(clock_server.base, tid, new) as carol:
         assert carol.welcome["seat"] == 1 and carol.welcome["role"] == "seat"
+        # Carol is here now: the seat is hers, and no new link takes it.
+        r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": host})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken"
     # The new link claims once too.
     r = claim(clock_server.base, tid, answer["claim"])
     assert r.status_code == 403 and r.json()["error"]["code"] == "link_used"
     assert summary(clock_server.base, tid)["seats"][1]["joined"] is True
-    # Ann's and the spectator's links still work.
+    # Ann's link still works; a seat nobody ever claimed is away from the start.
     with Client(clock_server.base, tid, token_of(created, 0)) as ann:
         assert ann.welcome["seat"] == 0
+    fresh = two_humans(clock_server.base, seat_timeout=None)
+    r = host_post(clock_server.base, fresh["table"]["id"], 1, "new-link", {"host_token": fresh["host_token"]})
+    assert r.status_code == 200, r.text
 
 
 def test_host_actions_on_bots_and_finished_tables_are_refused(clock_server):

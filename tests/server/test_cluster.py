@@ -151,7 +151,7 @@ def test_the_relay_closes_its_http_client_at_shutdown():
     """The relay keeps one pooled HTTP client to the other processes; the lifespan's shutdown closes it."""
     import asyncio
 
-    from parlor.server.cluster import RelayMiddleware
+    from parlor.server.edge.relay import RelayMiddleware
 
     async def app(scope, receive, send):  # a minimal ASGI lifespan, as the site's application runs one
         while True:

@@ -12,8 +12,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from parlor.server.db import Database
 from parlor.server.limits import Limits
+from parlor.server.storage import Database
 
 from .conftest import BACKENDS, Client, ServerProcess, ServerThread, create_table, make_url, sync_state, token_of
 
@@ -143,7 +143,7 @@ def test_undo_is_refused_when_the_decision_turned_up_hidden_cards():
     from parlor import games
     from parlor.core import Rng
     from parlor.games.mottainai.cards import EVERYONE
-    from parlor.server.moves import shows_hidden
+    from parlor.server.table.undo import shows_hidden
 
     game = games.get("mottainai")
     fans = plain = 0

@@ -6,7 +6,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
 
-from parlor.server.db import Database, default_database_url, metadata, normalize_url
+from parlor.server.storage import AddChat, Database, default_database_url, normalize_url
+from parlor.server.storage.schema import metadata
 
 
 def head_revision() -> str:
@@ -16,10 +17,10 @@ def head_revision() -> str:
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    import parlor.server
+    import parlor.server.storage
 
     cfg = Config()
-    cfg.set_main_option("script_location", str(Path(parlor.server.__file__).parent / "migrations"))
+    cfg.set_main_option("script_location", str(Path(parlor.server.storage.__file__).parent / "migrations"))
     (head,) = ScriptDirectory.from_config(cfg).get_heads()
     return head
 
@@ -61,12 +62,12 @@ def test_upgrading_a_database_of_the_first_schema_keeps_its_tables(database_url)
     from alembic import command
     from alembic.config import Config
 
-    import parlor.server
+    import parlor.server.storage
 
     db = Database(database_url)
     try:
         cfg = Config()
-        cfg.set_main_option("script_location", str(Path(parlor.server.__file__).parent / "migrations"))
+        cfg.set_main_option("script_location", str(Path(parlor.server.storage.__file__).parent / "migrations"))
         cfg.set_main_option("sqlalchemy.url", db.url.replace("%", "%%"))
         with db.engine.begin() as connection:
             cfg.attributes["connection"] = connection
@@ -93,7 +94,7 @@ def test_upgrading_a_database_of_the_first_schema_keeps_its_tables(database_url)
         assert [s["stand_in"] for s in row["seats"]] == [False, False]
         assert [s["name"] for s in row["seats"]] == ["Ann", None]
         assert row["chat"] == []
-        stamp = db.add_chat("old", 0, 0, "hello <b>", 0)
+        [stamp] = db.commit([AddChat("old", 0, 0, "hello <b>", 0)])
         said = {"idx": 0, "seat": 0, "text": "hello <b>", "version": 0, "created_at": stamp, "channel": "table"}
         assert db.load("old")["chat"] == [said]
     finally:
