@@ -12,7 +12,7 @@ from websockets.exceptions import ConnectionClosed
 
 from parlor.server.limits import Limits
 
-from .conftest import BACKENDS, Client, ServerThread, claim, create_table, make_url, token_of
+from .conftest import BACKENDS, Client, ServerThread, claim, create_table, make_url, sync_state, token_of
 from .test_play import catch_up
 
 
@@ -327,3 +327,60 @@ def test_a_running_clock_survives_a_restart(backend, request, tmp_path):
         left = st["clocks"][seat]
         assert left <= turn - 2.5, f"the clock started afresh after the restart ({left}s of {turn}s left)"
         assert left >= 10.0, left  # what was left (about 37 s), at least the grace to reconnect
+
+
+def undoable_move(mover: Client) -> dict[str, Any] | None:
+    """The mover makes a move it can take back and takes it back; returns the undo's state (None if no
+    move of this position could be taken back)."""
+    for entry in mover.state["legal"]:
+        reply = mover.act(entry["id"])
+        if reply["type"] != "ack":
+            return None
+        undo = mover.request({"type": "undo"})
+        if undo["type"] == "ack":
+            return mover.next(lambda f: f["type"] == "state" and f["cause"] == "undo")
+        if not mover.state["your_turn"]:
+            return None
+    return None
+
+
+def test_an_undo_gives_no_clock_time_back(clock_server):
+    """Issue 28, finding 5: a move and its undo do not restart the mover's clock. After the undo the
+    clock shows no more than it did before the move, and a player who keeps moving and taking back
+    runs out of time like anyone else (a bot then decides for the seat)."""
+    turn = 30.0
+    created = two_humans(clock_server.base, turn_time=turn, seat_timeout=None)
+    tid = created["table"]["id"]
+    with (
+        Client(clock_server.base, tid, token_of(created, 0)) as ann,
+        Client(clock_server.base, tid, token_of(created, 1)) as bob,
+    ):
+        catch_up([ann, bob])
+        mover = ann if ann.state["your_turn"] else bob
+        seat = str(mover.state["to_move"][0])
+        for _ in range(20):
+            clocks = sync_state(mover)["clocks"]
+            if clocks[seat] <= turn - 0.3:  # the clock has run a little
+                break
+            time.sleep(0.1)
+        before = clocks[seat]
+        undone = undoable_move(mover)
+        assert undone is not None, "no move could be taken back"
+        assert undone["your_turn"] and undone["clocks"][seat] <= before, (before, undone["clocks"])
+    # A short clock: moving and taking back again and again does not keep it from running out.
+    created = two_humans(clock_server.base, turn_time=1.0, seat_timeout=None)
+    tid = created["table"]["id"]
+    with (
+        Client(clock_server.base, tid, token_of(created, 0)) as ann,
+        Client(clock_server.base, tid, token_of(created, 1)) as bob,
+    ):
+        catch_up([ann, bob])
+        mover = ann if ann.state["your_turn"] else bob
+        seat = mover.state["to_move"][0]
+        deadline = time.monotonic() + 15  # fifteen turns' time
+        while not any(m == {"seat": seat, "reason": "clock"} for m in marks(mover.frames)):
+            assert time.monotonic() < deadline, "moving and undoing held the clock off"
+            if mover.state["your_turn"]:
+                undoable_move(mover)
+            else:
+                mover.next_state(timeout=5)

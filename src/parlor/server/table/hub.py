@@ -72,6 +72,7 @@ class Hub:
         self.limits = limits or Limits()
         self.default_seat_timeout = default_seat_timeout
         self.tables: dict[str, LiveTable | BrokenTable] = {}
+        self.loads = 0  # records replayed to load a table (a request with a wrong secret must cost none)
         self.closing = False
         self._sweeper: asyncio.Task[None] | None = None
         self._db_pool = ThreadPoolExecutor(
@@ -196,6 +197,7 @@ class Hub:
             log.error("table %s cannot be restored now: %s", table_id, exc)
             unavailable = self.tables[table_id] = BrokenTable(row)
             return unavailable
+        self.loads += 1
         try:
             if row["engine_version"] != ENGINE_VERSION:
                 raise ParlorError(f"made by engine version {row['engine_version']}, this is {ENGINE_VERSION}")
