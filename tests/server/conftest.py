@@ -169,8 +169,15 @@ class ServerProcess:
     """``python -m parlor.server`` (or, with ``cli=True``, ``parlor serve``) as a real process."""
 
     def __init__(
-        self, database_url: str, port: int | None = None, *args: str, cli: bool = False, open_files: int | None = None
+        self,
+        database_url: str,
+        port: int | None = None,
+        *args: str,
+        cli: bool = False,
+        open_files: int | None = None,
+        host: str = "127.0.0.1",
     ) -> None:
+        self.host = host  # another loopback address (127.0.0.2, ...) plays another machine
         self.database_url = database_url
         self.port = port or free_port()
         self.args = args
@@ -180,14 +187,14 @@ class ServerProcess:
 
     @property
     def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def start(self) -> "ServerProcess":
         if self.cli:
             cmd = [str(Path(sys.executable).with_name("parlor")), "serve"]
         else:
             cmd = [sys.executable, "-m", "parlor.server", "--log-level", "warning"]
-        cmd += ["--port", str(self.port), "--database-url", self.database_url, *self.args]
+        cmd += ["--host", self.host, "--port", str(self.port), "--database-url", self.database_url, *self.args]
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the server runs)
         limit = self.open_files
 

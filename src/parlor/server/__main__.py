@@ -163,6 +163,7 @@ def run(
     forwarded_allow_ips: str | None = None,
     min_turn_time: float | None = None,
     relink_after: float | None = None,
+    body_timeout: float | None = None,
 ) -> None:
     """Serve until stopped. ``workers`` > 1: that many server processes as one site (PostgreSQL);
     ``cluster``: this process is one of them (``fd``: the site's listening socket, inherited).
@@ -196,6 +197,8 @@ def run(
         raise StartupError(f"--lease-seconds must be from 1 to 3600, got {lease_seconds}")
     if min_turn_time is not None and not 0 < min_turn_time <= 86400:
         raise StartupError(f"--min-turn-time must be more than 0 and at most 86400 seconds, got {min_turn_time}")
+    if body_timeout is not None and not 0 < body_timeout <= 3600:
+        raise StartupError(f"--body-timeout must be more than 0 and at most 3600 seconds, got {body_timeout}")
     if relink_after is not None and not 0 <= relink_after <= 86400:
         raise StartupError(f"--relink-after must be from 0 to 86400 seconds, got {relink_after}")
     if advertise_address is not None:
@@ -218,6 +221,7 @@ def run(
             if forwarded_allow_ips is not None:
                 child_args += ["--forwarded-allow-ips", forwarded_allow_ips]
             for flag, value in (
+                ("--body-timeout", body_timeout),
                 ("--min-turn-time", min_turn_time),
                 ("--relink-after", relink_after),
                 ("--seat-timeout", seat_timeout),
@@ -254,6 +258,8 @@ def run(
             limits = replace(limits, min_turn_time=min_turn_time)
         if relink_after is not None:
             limits = replace(limits, relink_after=relink_after)
+        if body_timeout is not None:
+            limits = replace(limits, body_timeout=body_timeout)
         app = create_app(
             url,
             bot_delay=bot_delay,
@@ -462,6 +468,12 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated addresses of reverse proxies whose X-Forwarded-For is believed (default: none)",
     )
     parser.add_argument(
+        "--body-timeout",
+        type=float,
+        default=None,
+        help="seconds a request body may take to arrive, here and through the relay (default 10)",
+    )
+    parser.add_argument(
         "--min-turn-time", type=float, default=None, help="the shortest turn clock a table may have (default 5 s)"
     )
     parser.add_argument(
@@ -505,6 +517,7 @@ def main(argv: list[str] | None = None) -> int:
             forwarded_allow_ips=args.forwarded_allow_ips,
             min_turn_time=args.min_turn_time,
             relink_after=args.relink_after,
+            body_timeout=args.body_timeout,
         )
     except StartupError as exc:
         print(f"Error: {exc}", file=sys.stderr)

@@ -375,9 +375,6 @@ class Leave(Change):
     def apply(self, table: LiveTable, results: list[Any]) -> None:
         leave(table, self.conn)
 
-    def announce(self, table: LiveTable) -> None:
-        table.hub.release(table)
-
 
 def leave(table: Any, conn: Connection) -> None:
     """A connection's bookkeeping when it goes (also for a table already let go)."""

@@ -292,6 +292,7 @@ class Hub:
             await table.change(Leave(conn))
         except ServerError:
             leave(table, conn)
+        self.release(table)
 
     # ---- creating -------------------------------------------------------------------------------
     def creation_limits(self, address: str | None) -> CreationLimits | None:
