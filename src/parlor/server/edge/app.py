@@ -416,16 +416,28 @@ def create_app(
                 await ws.send_text(dumps({"type": "error", "code": exc.code, "message": exc.message}))
                 await ws.close(code=1012 if exc.code == "unavailable" else 4409)
             return
-        writer = asyncio.get_running_loop().create_task(conn.writer())
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(conn.writer())
         bucket = _Bucket(rate_per_second, burst)
+        heard = loop.time()
+        closing: list[asyncio.Task[None]] = []
+
+        def watch() -> None:
+            """Silent for too long (not even the browser's keep-alive ping): closed, and its seat freed.
+            One timer per connection, moved on only when it fires (cheaper than a timeout per frame)."""
+            silent = loop.time() - heard
+            if conn.closed:
+                return
+            if silent >= caps.idle_timeout:
+                closing.append(loop.create_task(ws.close(code=4008, reason="idle for too long")))
+                return
+            watchdog[0] = loop.call_later(caps.idle_timeout - silent, watch)
+
+        watchdog = [loop.call_later(caps.idle_timeout, watch)]
         try:
             while not conn.closed:
-                try:
-                    message = await asyncio.wait_for(ws.receive(), caps.idle_timeout)
-                except TimeoutError:  # silent for too long: not even the browser's keep-alive ping
-                    with contextlib.suppress(Exception):
-                        await ws.close(code=4008, reason="idle for too long")
-                    break
+                message = await ws.receive()
+                heard = loop.time()
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
@@ -450,6 +462,7 @@ def create_app(
         except Exception:  # a broken socket must never take the table down
             log.exception("connection to table %s failed", table.id)
         finally:
+            watchdog[0].cancel()
             await hub.disconnect(conn)
             if not conn.close_code:
                 writer.cancel()

@@ -86,9 +86,18 @@ class Database:
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        # Plain SQL handed to the driver (the hottest writes, writes.py): its parameter marker.
+        self.placeholder = "?" if self.is_sqlite else "%s"
         # Set when this process is one of several (table/site.py): (its id, lease seconds). Every
         # transaction that writes a table's rows then renews that table's lease, or stores nothing.
         self.lease: tuple[str, float] | None = None
+
+    def stamp(self, when: datetime | None) -> Any:
+        """A time as plain SQL stores it here: SQLite keeps UTC as text in SQLAlchemy's own form (so
+        that its reads and comparisons see one format); PostgreSQL takes the time itself."""
+        if when is None or not self.is_sqlite:
+            return when
+        return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
     # ---- schema -------------------------------------------------------------------------
     def check_integrity(self) -> str | None:
@@ -155,7 +164,19 @@ class Database:
         stamp = now()
         with self.engine.begin() as conn:
             self.fence(conn, [t for w in writes for t in w.fenced_tables()])
-            return [w.run(conn, self, stamp) for w in writes]
+            results: list[Any] = []
+            at = 0
+            while at < len(writes):  # in order; a run of writes of one batched kind goes together
+                kind = type(writes[at])
+                end = at + 1
+                if kind.batched:
+                    while end < len(writes) and type(writes[end]) is kind:
+                        end += 1
+                    results += kind.run_many(conn, self, stamp, list(writes[at:end]))
+                else:
+                    results.append(writes[at].run(conn, self, stamp))
+                at = end
+            return results
 
     def commit_groups(self, groups: Sequence[Sequence[Write]]) -> list[list[Any] | Exception]:
         """Several changes' writes in one transaction (a group commit: one disk sync for all of them).

@@ -56,12 +56,18 @@ class Write:
 
     # Whether the table's lease is checked before this write: every write of a table in play is.
     fenced: ClassVar[bool] = True
+    # Whether consecutive writes of this kind may be stored together (``run_many``, one statement each).
+    batched: ClassVar[bool] = False
 
     def fenced_tables(self) -> tuple[str, ...]:
         return (self.table_id,) if self.fenced else ()
 
     def run(self, conn: Any, db: Database, stamp: datetime) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    @classmethod
+    def run_many(cls, conn: Any, db: Database, stamp: datetime, writes: list[Any]) -> list[Any]:
+        return [w.run(conn, db, stamp) for w in writes]
 
 
 @dataclass(frozen=True)
@@ -108,6 +114,52 @@ class AppendDecision(Write):
     status: str
     result: dict[str, Any] | None
     clock_ends_at: datetime | None = None  # the mover's clock as it decided (an undo resumes it)
+
+    batched: ClassVar[bool] = True
+
+    @classmethod
+    def run_many(cls, conn: Any, db: Database, stamp: datetime, writes: list[Any]) -> list[Any]:
+        """A group's decisions in three statements (and a fourth for those that end their game), each
+        run over all of them by the driver's ``executemany``: the statements are plain SQL handed to
+        the driver, as SQLAlchemy's per-statement work was most of the cost of storing a decision
+        (``docs/benchmarks.md``). Any table not at the version a decision follows fails the lot
+        (:class:`VersionConflict`); the writer then stores each change on its own."""
+        p, when = db.placeholder, db.stamp
+        at = when(stamp)
+        conn.exec_driver_sql(
+            f'INSERT INTO parlor_actions (table_id, idx, seat, action, "by", created_at, clock_ends_at)'
+            f" VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p})",
+            [(d.table_id, d.idx, d.seat, dumps(d.action), d.by, at, when(d.clock_ends_at)) for d in writes],
+        )
+        events = [
+            (d.table_id, d.first_event + i, d.idx, kind, dumps(data), None if who is None else dumps(who))
+            for d in writes
+            for i, (kind, data, who) in enumerate(d.events)
+        ]
+        if events:
+            conn.exec_driver_sql(
+                "INSERT INTO parlor_events (table_id, idx, action_idx, kind, data, visible_to)"
+                f" VALUES ({p}, {p}, {p}, {p}, {p}, {p})",
+                events,
+            )
+        going = [(d.idx + 1, d.status, at, d.table_id, d.idx) for d in writes if d.result is None]
+        ending = [(d.idx + 1, d.status, dumps(d.result), at, d.table_id, d.idx) for d in writes if d.result is not None]
+        changed = 0
+        if going:
+            changed += conn.exec_driver_sql(
+                f"UPDATE parlor_tables SET version = {p}, status = {p}, updated_at = {p}"
+                f" WHERE id = {p} AND version = {p}",
+                going,
+            ).rowcount
+        if ending:
+            changed += conn.exec_driver_sql(
+                f"UPDATE parlor_tables SET version = {p}, status = {p}, result = {p}, updated_at = {p}"
+                f" WHERE id = {p} AND version = {p}",
+                ending,
+            ).rowcount
+        if changed != len(writes):
+            raise VersionConflict(f"{len(writes) - changed} of {len(writes)} tables are not at the version expected")
+        return [None] * len(writes)
 
     def run(self, conn: Any, db: Database, stamp: datetime) -> None:
         conn.execute(

@@ -27,7 +27,7 @@ log = logging.getLogger("parlor.server")
 
 BOT_LEVELS = ("easy", "medium", "hard", "expert", "random")
 SEARCH_LEVELS = frozenset({"hard", "expert"})  # the levels that search (seconds, not milliseconds)
-INLINE_LIMIT = 0.05  # seconds: a quick bot slower than this once moves in a thread from then on
+INLINE_LIMIT = 0.05  # CPU seconds: a quick bot slower than this once moves in a thread from then on
 _SLOW_QUICK_BOTS: set[tuple[str, str]] = set()  # (game, level) seen slower than INLINE_LIMIT
 
 
@@ -84,14 +84,16 @@ class BotRunner:
         snapshot = table.state.clone()
         kind = (table.game.name, self._bot_level(table, seat))
         if kind not in _SLOW_QUICK_BOTS:
-            began = time.perf_counter()
+            # The bot's own CPU time, not the wall clock: on a busy machine a heuristic's millisecond can
+            # take 50 ms of wall time, and one such pause must not send every later move to a thread.
+            began = time.thread_time()
             try:
                 return bot.choose(snapshot, seat)
             except Exception:
                 log.exception("table %s: bot for seat %d failed; playing a random move", table.id, seat)
                 return random.choice(table.state.legal_actions(seat))
             finally:
-                if time.perf_counter() - began > INLINE_LIMIT:
+                if time.thread_time() - began > INLINE_LIMIT:
                     log.warning("%s %s bots are slow here; they move in a thread from now on", *kind)
                     _SLOW_QUICK_BOTS.add(kind)
         try:
