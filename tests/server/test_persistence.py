@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
@@ -97,5 +98,31 @@ def test_upgrading_a_database_of_the_first_schema_keeps_its_tables(database_url)
         [stamp] = db.commit([AddChat("old", 0, 0, "hello <b>", 0)])
         said = {"idx": 0, "seat": 0, "text": "hello <b>", "version": 0, "created_at": stamp, "channel": "table"}
         assert db.load("old")["chat"] == [said]
+    finally:
+        db.close()
+
+
+def test_sqlite_durability_is_normal_unless_full_is_asked(monkeypatch, tmp_path):
+    """WAL with synchronous=NORMAL (a killed process loses no commit); PARLOR_SQLITE_SYNCHRONOUS=FULL
+    syncs every commit (docs/deploy.md, "Durability"); anything else is refused."""
+    from sqlalchemy import text
+
+    for level, expected in ((None, 1), ("full", 2)):
+        if level is None:
+            monkeypatch.delenv("PARLOR_SQLITE_SYNCHRONOUS", raising=False)
+        else:
+            monkeypatch.setenv("PARLOR_SQLITE_SYNCHRONOUS", level)
+        db = Database(f"sqlite:///{tmp_path / f'd-{expected}.db'}")
+        try:
+            with db.engine.connect() as conn:
+                assert conn.execute(text("PRAGMA journal_mode")).scalar_one() == "wal"
+                assert conn.execute(text("PRAGMA synchronous")).scalar_one() == expected
+        finally:
+            db.close()
+    monkeypatch.setenv("PARLOR_SQLITE_SYNCHRONOUS", "off")
+    db = Database(f"sqlite:///{tmp_path / 'off.db'}")
+    try:
+        with pytest.raises(ValueError, match="NORMAL or FULL"):
+            db.engine.connect()
     finally:
         db.close()

@@ -13,8 +13,8 @@ that lost it stores nothing (:class:`LeaseLost`). Nothing else here writes a tab
 **Durability.** A write is committed before the server acknowledges what it stores. SQLite runs in
 WAL mode with ``synchronous=NORMAL``: a commit is in the write-ahead log before it returns, so a
 killed server process (even ``kill -9``) loses nothing committed; a power cut or an operating-system
-crash may lose the transactions since the last checkpoint of the log to the database file (at most
-the last second or so), never corrupting the file. ``docs/deploy.md`` says how to choose ``FULL``.
+crash may lose the transactions since the log was last synced (at a checkpoint), never corrupting the
+file; ``PARLOR_SQLITE_SYNCHRONOUS=FULL`` syncs at every commit instead (``docs/deploy.md``).
 
 All methods are synchronous; the server calls them from its database thread(s).
 """
@@ -323,12 +323,23 @@ class Database:
             ]
 
 
+def sqlite_synchronous() -> str:
+    """SQLite's durability level: ``NORMAL`` (the default), or ``FULL`` from ``$PARLOR_SQLITE_SYNCHRONOUS``
+    (docs/deploy.md, "Durability")."""
+    level = os.environ.get("PARLOR_SQLITE_SYNCHRONOUS", "NORMAL").strip().upper()
+    if level not in ("NORMAL", "FULL"):
+        raise ValueError(f"PARLOR_SQLITE_SYNCHRONOUS must be NORMAL or FULL, got {level!r}")
+    return level
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
-    # In WAL mode NORMAL keeps every committed transaction across a crash of the process
-    # (the server's failure mode); only a power loss may cost the last transactions.
-    cursor.execute("PRAGMA synchronous=NORMAL")
+    # In WAL mode NORMAL keeps every committed transaction across a crash of the process (the
+    # server's failure mode, kill -9 included): a commit is in the log file before it returns. Only
+    # a power cut or a crash of the operating system may cost the transactions since the log was
+    # last synced (at a checkpoint). FULL syncs the log at every commit and loses none of them.
+    cursor.execute(f"PRAGMA synchronous={sqlite_synchronous()}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=30000")
     cursor.close()
