@@ -73,3 +73,32 @@ def test_a_busy_server_groups_many_tables_decisions_per_transaction(database_url
         stored = db.load(tid)
         assert len(stored["actions"]) == version and stored["status"] == "over"
     db.close()
+
+
+def test_chat_lines_go_into_the_group_commit_with_the_moves(database_url):
+    """Issue 28, finding 4: chat lines are stored in the writer's group commit, not a transaction each:
+    ten tables' players chatting at once cost fewer transactions than lines."""
+    from parlor.server.limits import Limits
+
+    from .conftest import Client, token_of
+
+    limits = Limits(tables_per_address_per_minute=1e6, chat_per_address_per_second=1e4, min_turn_time=0.1)
+    with ServerThread(database_url, seat_timeout=None, rate_per_second=1000, burst=1000, limits=limits) as s:
+        tables = [create_table(s.base, players=2, seats=[{"kind": "human"}, {"kind": "human"}]) for _ in range(10)]
+        clients = [Client(s.base, t["table"]["id"], token_of(t, 0)) for t in tables]
+        try:
+            hub = s.app.state.hub
+            before = hub.writer.transactions
+            for i in range(5):  # every seat's whole burst, all tables at once
+                for c in clients:
+                    c.send({"type": "chat", "text": f"hello {i}", "ref": f"c{i}"})
+            acks = [c.next(lambda f, i=i: f.get("ref") == f"c{i}") for c in clients for i in range(5)]
+            assert all(a["type"] == "ack" for a in acks), acks
+            used = hub.writer.transactions - before
+            assert used < len(acks), (used, len(acks))
+        finally:
+            for c in clients:
+                c.close()
+        for t in tables:
+            summary = httpx.get(f"{s.base}/api/tables/{t['table']['id']}", timeout=10).json()
+            assert summary["chat_total"] == 5

@@ -263,7 +263,7 @@ def create_app(
         body = await object_body(request)
         head = await hub.peek(table_id)
         seat_of_claim(head, body.get("claim"))  # a wrong code is refused before a finished table is replayed
-        table = head if isinstance(head, LiveTable) else await hub.get(table_id)
+        table = await hub.live(head)
         try:
             return await table.change(Claim(body.get("claim")))
         finally:
@@ -277,7 +277,7 @@ def create_app(
         seat = authenticate(head, body.get("token"))
         table: Any = head
         if seat is not None and (isinstance(head, LiveTable) or head.status == "playing"):
-            table = head if isinstance(head, LiveTable) else await hub.get(table_id)
+            table = await hub.live(head)
             try:
                 await table.change(Rename(seat, body.get("name")))
             finally:
@@ -325,7 +325,7 @@ def create_app(
         check_host(head, body.get("host_token"))  # before a finished table would be replayed
         if head.status != "playing":
             raise ServerError("game_over", "the game is over", 409)
-        table = head if isinstance(head, LiveTable) else await hub.get(table_id)
+        table = await hub.live(head)
         return hub, table, body, number
 
     @app.post("/api/tables/{table_id}/seats/{seat}/stand-in")
@@ -354,7 +354,7 @@ def create_app(
             raise ServerError("spectator", "spectators cannot start a new game", 403)
         if head.next_table is not None and not isinstance(head, LiveTable):
             return {"table_id": head.next_table}  # (each seat's new link went to its own connections)
-        table = head if isinstance(head, LiveTable) else await hub.get(table_id)
+        table = await hub.live(head)
         try:
             new_id = await table.change(PlayAgain(seat, address_of(request)))
             answer = {"table_id": new_id}
@@ -380,7 +380,7 @@ def create_app(
                 )
             head = await hub.peek(table_id)
             seat = authenticate(head, token)  # a finished table is replayed only for a right token
-            table = head if isinstance(head, LiveTable) else await hub.get(table_id)
+            table = await hub.live(head)
             if len(table.connections) >= caps.max_connections_per_table:
                 raise ServerError(
                     "too_many_connections", f"at most {caps.max_connections_per_table} connections to one table", 429

@@ -172,6 +172,11 @@ class Hub:
                     pass
         return await self.get(table_id)
 
+    async def live(self, table: LiveTable | FinishedTable) -> LiveTable:
+        """The live table for one that :meth:`peek` read (a finished table is loaded, replayed, only now:
+        after the caller checked its secret against the stored row)."""
+        return table if isinstance(table, LiveTable) else await self.get(table.id)
+
     async def load(self, table_id: str, claimed: bool = False) -> LiveTable | BrokenTable | None:
         """Rebuild a table from the database by replaying its record. One of several processes first
         takes the table's lease (finished tables too: their chat is written by one process), unless
