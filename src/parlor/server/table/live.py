@@ -169,12 +169,12 @@ class LiveTable(StoredTable):
             log.exception("table %s: %s failed", self.id, change.what)
 
     async def _store(self, writes: list[Write], what: str) -> list[Any]:
-        """Store a change's writes (fenced, one transaction). With no writes, a process of a site whose
-        lease it has not seen renewed for a while checks it first, so that a process that slept past
-        its lease never shows or changes a table another process now plays."""
+        """Store a change's writes (fenced, one transaction). With no writes, a process of a site that
+        has not seen the table's lease renewed for half the lease time checks it first, so that a
+        process that slept past its lease never shows or changes a table another process now plays."""
         site = self.hub.site
-        if not writes:
-            if site is None or time.monotonic() - self.lease_checked < site.lease_seconds / 3:
+        if not writes:  # (the heartbeat renews every third of the lease: this is the rare case)
+            if site is None or time.monotonic() - self.lease_checked < site.lease_seconds / 2:
                 return []
             writes = [Touch(self.id)]
         asked = time.monotonic()
