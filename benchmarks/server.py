@@ -117,8 +117,8 @@ def cpu_seconds(root: int) -> float:
 def start_postgres() -> Any:
     """A throw-away PostgreSQL cluster, as the server tests start one, but with fsync on (the site's
     real cost of a commit)."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from server.conftest import Postgres  # type: ignore[import-not-found]
+    sys.path.insert(0, str(ROOT))
+    from tests.server.conftest import Postgres  # type: ignore[import-not-found]
 
     pg = Postgres()
     initdb = str(pg.bin / "initdb")
