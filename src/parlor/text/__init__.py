@@ -1,5 +1,6 @@
 """Words for the games, below every front end: the terminal (``parlor.cli``) and the server
-(``parlor.server``) both read a game's text module through here, and neither imports the other.
+(``parlor.server``) both read a game's text module through here, so the server imports nothing of
+the terminal's.
 
 A game's words live in ``parlor.games.<pkg>.text`` by convention (see ``parlor.games.mamma_mia.text``);
 a game without one gets the plain fallback in :mod:`parlor.text.generic`. Texts are written in
