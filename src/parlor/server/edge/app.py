@@ -49,6 +49,7 @@ from parlor.server.table import (
     seat_of_claim,
 )
 from parlor.server.table.changes import check_host
+from parlor.server.table.seats import clean_name
 from parlor.server.wire import ServerError, dumps, loads
 
 from .logs import install_log_redaction
@@ -275,6 +276,8 @@ def create_app(
         body = await object_body(request)
         head = await hub.peek(table_id)
         seat = authenticate(head, body.get("token"))
+        if seat is not None and body.get("name") is not None:
+            clean_name(body["name"], seat, "name")  # refused alike whether the game runs or not
         table: Any = head
         if seat is not None and (isinstance(head, LiveTable) or head.status == "playing"):
             table = await hub.live(head)
