@@ -518,7 +518,8 @@ def create_app(
             elif kind == "undo":
                 await table.change(Undo(conn.seat, (conn, ref)))
             elif kind == "chat":
-                await table.change(Say(conn, msg.get("text"), ref))  # its ack, then the chat frame to everyone
+                say = Say.from_frame(table, conn, msg.get("text"), ref)  # limits first, outside the lock
+                await table.change(say)  # its ack, then the chat frame to everyone
             elif kind == "play_again":
                 if conn.seat is None:
                     raise ServerError("spectator", "spectators cannot start a new game")

@@ -267,13 +267,12 @@ class Say(Change):
 
     what: ClassVar[str] = "the message"
 
-    def prepare(self, table: LiveTable) -> list[Write]:
-        conn, seat = self.conn, self.conn.seat
-        channel = TABLE if seat is not None else SPECTATORS
-        text = clean_chat(self.text)
-        limits = table.hub.limits
-        if table.chat.total >= limits.max_chat_lines:
-            raise ServerError("chat_full", f"this table's chat holds its most messages ({limits.max_chat_lines})", 409)
+    @classmethod
+    def from_frame(cls, table: LiveTable, conn: Connection, text: Any, ref: Any) -> Say:
+        """A client's ``chat`` frame, its text cleaned and its allowances taken before the table's lock
+        is asked for: a flood is refused at the cost of a parse and three buckets."""
+        seat = conn.seat
+        text = clean_chat(text)
         # A seat's bucket holds for all its tabs; spectators share one link, so each connection has its
         # own; and one more per client address, over all its connections and tables.
         if seat is not None:
@@ -289,11 +288,17 @@ class Say(Change):
                 429,
             )
         if not table.hub.chat_by_address.take(conn.address):
-            raise ServerError(
-                "rate_limited",
-                f"at most {limits.chat_per_address_per_second:g} chat messages a second from one address",
-                429,
-            )
+            per_second = table.hub.limits.chat_per_address_per_second
+            raise ServerError("rate_limited", f"at most {per_second:g} chat messages a second from one address", 429)
+        return cls(conn, text, ref)
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        seat = self.conn.seat
+        channel = TABLE if seat is not None else SPECTATORS
+        text = clean_chat(self.text)
+        cap = table.hub.limits.max_chat_lines
+        if table.chat.total >= cap:
+            raise ServerError("chat_full", f"this table's chat holds its most messages ({cap})", 409)
         idx = table.chat.total
         self._message = {"idx": idx, "seat": seat, "text": text, "version": table.version, "channel": channel}
         return [AddChat(table.id, idx, seat, text, table.version, channel)]
