@@ -320,3 +320,27 @@ def test_a_long_chat_is_paged_in_the_join_summary_and_replay(chat_url):
         assert seen == list(range(350))
         bad = httpx.get(f"{server.base}/api/tables/{tid}/chat", params={"before": "x"})
         assert bad.status_code == 400 and bad.json()["error"]["field"] == "before"
+
+
+def test_a_connection_that_keeps_flooding_the_chat_is_closed(server):
+    """Issue 28, finding 4: refusing a flood costs the server work other tables pay for, so a connection
+    whose chat lines keep being refused for their rate (more than 30 within 10 s) is closed (4008); an
+    ordinary chatter never comes near it, and the table plays on."""
+    from websockets.exceptions import ConnectionClosed
+
+    created = create_table(server.base, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    tid = created["table"]["id"]
+    flooder = Client(server.base, tid, created["spectator_token"])
+    try:
+        with pytest.raises(ConnectionClosed) as closed:
+            for i in range(60):
+                flooder.send({"type": "chat", "text": f"flood {i}"})
+            for _ in range(200):
+                flooder.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4008
+        refused = [f for f in flooder.frames if f["type"] == "error" and f["code"] == "rate_limited"]
+        assert 25 <= len(refused) <= 31, len(refused)
+    finally:
+        flooder.close()
+    with Client(server.base, tid, token_of(created, 0)) as ann:
+        assert ann.request({"type": "chat", "text": "still here"})["type"] == "ack"

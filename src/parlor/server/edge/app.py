@@ -58,6 +58,7 @@ from .relay import RelayMiddleware
 PROTOCOL = 2  # 2: state frames after the first are deltas (docs/protocol.md, "state")
 WEB = Path(__file__).resolve().parents[2] / "web"  # the browser front end (src/parlor/web)
 CLIENT_TYPES = ("action", "undo", "play_again", "chat", "sync", "ping")
+FLOOD_REFUSALS, FLOOD_WINDOW = 30, 10.0  # chat lines refused for their rate within the window (seconds)
 log = logging.getLogger("parlor.server")
 
 
@@ -472,6 +473,19 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
 
+    def refuse_chat(conn: Connection, frame: str) -> None:
+        """A chat line refused for its rate. A connection that goes on regardless (more than
+        ``FLOOD_REFUSALS`` refusals within ``FLOOD_WINDOW`` seconds) is closed (4008): a chat flood
+        costs the server the work of refusing it, which other tables would pay for."""
+        now = time.monotonic()
+        if now - conn.refused_since > FLOOD_WINDOW:
+            conn.refused_since, conn.refused = now, 0
+        conn.refused += 1
+        if conn.refused > FLOOD_REFUSALS:
+            conn.close_with(4008, "too many frames refused for their rate")
+            return
+        conn.push(frame)
+
     async def handle(conn: Connection, text: str, limited: bool) -> None:
         try:
             msg = loads(text)
@@ -525,7 +539,10 @@ def create_app(
                     raise ServerError("spectator", "spectators cannot start a new game")
                 await table.change(PlayAgain(conn.seat, conn.address, ack=(conn, ref)))
         except ServerError as exc:
-            conn.push(_error(exc.code, exc.message, ref, exc.field))
+            if exc.code == "rate_limited" and kind == "chat":
+                refuse_chat(conn, _error(exc.code, exc.message, ref, exc.field))
+            else:
+                conn.push(_error(exc.code, exc.message, ref, exc.field))
         except Exception as exc:  # never let one frame take the connection (or the table) down
             log.exception("frame %r failed", kind)
             conn.push(_error("server_error", f"the server failed on this frame ({type(exc).__name__})", ref))

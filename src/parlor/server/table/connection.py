@@ -38,6 +38,8 @@ class Connection:
         self.dead = asyncio.Event()  # set when the writer stops for good: the reader then lets go
         self.close_code: int | None = None  # set to close the socket with this code once its queue is sent
         self.close_reason = ""
+        self.refused = 0  # frames refused for their rate since ``refused_since`` (the edge closes a flood)
+        self.refused_since = 0.0
         self.chat_bucket: Any = None  # a spectator's own chat allowance (chat.py; seats share one per seat)
         self._send = send
         self._close = close
