@@ -151,9 +151,9 @@ async def abuse(kind: str, base: str, stop: asyncio.Event) -> None:
             await stop.wait()
         elif kind == "chat":
             # 60 spectator sockets from another address on 3 tables, each saying a line as fast as it
-            # may (the per-connection, per-address and per-table limits answer the rest).
-            seats = [{"kind": "bot", "level": "random"}] * 4
-            body = {"game": "mottainai", "players": 4, "seats": seats, "bots_before_join": True}
+            # may (the per-connection, per-address and per-table limits answer the rest). The tables
+            # wait for players who never come: the load is the chat alone.
+            body = {"game": "mamma-mia", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
             async with httpx.AsyncClient(base_url=base, timeout=60) as client:
                 made = [(await client.post("/api/tables", json=body)).json() for _ in range(3)]
             ws_base = base.replace("http://", "ws://")
