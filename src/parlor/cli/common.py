@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import typer
@@ -21,8 +19,6 @@ from parlor.bots.spec import parse_bot_spec, split_bot_specs
 from parlor.core import Game, ParlorError
 from parlor.core.options import OptionError, describe_options, option_text, parse_option_text
 from parlor.core.rng import derive_seed
-
-from . import generic_text
 
 
 def console() -> Console:
@@ -78,18 +74,6 @@ def check_output(path: Path, flag: str, *, folder: bool = False, parents: bool =
 
 def get_game(name: str) -> Game:
     return games.get(name)
-
-
-def text_module(game: Game) -> ModuleType:
-    """The game's words: ``parlor.games.<pkg>.text`` by convention, or a plain fallback."""
-    package = type(game).__module__.rsplit(".", 1)[0]
-    name = f"{package}.text"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return generic_text
 
 
 def parse_options(game: Game, texts: Sequence[str] | None, players: int | None = None) -> Any:
