@@ -100,5 +100,5 @@ def test_chat_lines_go_into_the_group_commit_with_the_moves(database_url):
             for c in clients:
                 c.close()
         for t in tables:
-            summary = httpx.get(f"{s.base}/api/tables/{t['table']['id']}", timeout=10).json()
+            summary = httpx.get(f"{s.base}/api/tables/{t['table']['id']}", timeout=60).json()
             assert summary["chat_total"] == 5

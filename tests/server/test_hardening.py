@@ -522,7 +522,7 @@ def test_join_links_claim_a_seat_once_and_the_host_holds_no_seat_secret(server):
         assert r.status_code == 403 and r.json()["error"]["code"] in ("bad_claim", "link_used"), bad
     # Seat 1 was never claimed: the host re-issues its link; the old one stops working.
     r = httpx.post(
-        f"{server.base}/api/tables/{tid}/seats/1/new-link", json={"host_token": created["host_token"]}, timeout=10
+        f"{server.base}/api/tables/{tid}/seats/1/new-link", json={"host_token": created["host_token"]}, timeout=60
     )
     assert r.status_code == 200 and "token" not in r.json()
     assert claim(server.base, tid, created["seats"][1]["claim"]).status_code == 403
@@ -572,19 +572,19 @@ def test_a_wrong_secret_costs_a_finished_table_no_replay(tight):
         while not ann.wait_turn_or_over()["over"]:
             ann.act(ann.state["legal"][0]["id"])
     hub = tight.app.state.hub
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while tid in hub.tables:  # released: nobody watches it
         assert time.monotonic() < deadline
         time.sleep(0.05)
     loads = hub.loads
     for path, body in (("claim", {"claim": "x" * 32}), ("join", {"token": "y" * 32}), ("play-again", {"token": "z"})):
-        r = httpx.post(f"{tight.base}/api/tables/{tid}/{path}", json=body, timeout=10)
+        r = httpx.post(f"{tight.base}/api/tables/{tid}/{path}", json=body, timeout=60)
         assert r.status_code == 403, (path, r.text)
-    r = httpx.post(f"{tight.base}/api/tables/{tid}/seats/1/new-link", json={"host_token": "nope"}, timeout=10)
+    r = httpx.post(f"{tight.base}/api/tables/{tid}/seats/1/new-link", json={"host_token": "nope"}, timeout=60)
     assert r.status_code == 403 and r.json()["error"]["code"] == "not_host"
     url = tight.base.replace("http://", "ws://") + f"/ws/tables/{tid}?token={'w' * 32}"
-    with connect(url, open_timeout=10) as ws:
-        assert json.loads(ws.recv(timeout=10))["code"] == "bad_token"
+    with connect(url, open_timeout=60) as ws:
+        assert json.loads(ws.recv(timeout=60))["code"] == "bad_token"
     assert hub.loads == loads  # not one replay for a wrong secret
     with Client(tight.base, tid, token_of(created, 0)) as ann:
         assert ann.state["over"]
@@ -596,19 +596,19 @@ def test_nul_and_malformed_ids_are_refused_cleanly(tight):
     """NUL in a seat's name, and a table id that no table can have (NUL, too long, other characters),
     get a clear 4xx on SQLite and PostgreSQL alike, never a 500 or a reset."""
     body = {"game": "mamma-mia", "players": 2, "seats": [{"kind": "human", "name": "Ann\x00"}, {"kind": "bot"}]}
-    r = httpx.post(f"{tight.base}/api/tables", json=body, timeout=10)
+    r = httpx.post(f"{tight.base}/api/tables", json=body, timeout=60)
     assert r.status_code == 400 and r.json()["error"]["field"] == "seats[0].name", r.text
     created = create_table(tight.base, players=2, seats=HUMANS2)
     tid, token = created["table"]["id"], token_of(created, 0)
-    r = httpx.post(f"{tight.base}/api/tables/{tid}/join", json={"token": token, "name": "Bob\x00"}, timeout=10)
+    r = httpx.post(f"{tight.base}/api/tables/{tid}/join", json={"token": token, "name": "Bob\x00"}, timeout=60)
     assert r.status_code == 400 and r.json()["error"]["field"] == "name", r.text
     for bad in ("%00", "abc%00def", "x" * 40, "a.b", "%C3%A9t%C3%A9"):
         for method, path in (("GET", ""), ("GET", "/replay"), ("POST", "/claim"), ("POST", "/join")):
-            r = httpx.request(method, f"{tight.base}/api/tables/{bad}{path}", json={"token": token}, timeout=10)
+            r = httpx.request(method, f"{tight.base}/api/tables/{bad}{path}", json={"token": token}, timeout=60)
             assert r.status_code == 404 and r.json()["error"]["code"] == "table_not_found", (bad, path, r.text)
         url = tight.base.replace("http://", "ws://") + f"/ws/tables/{bad}?token={token}"
-        with connect(url, open_timeout=10) as ws:
-            assert json.loads(ws.recv(timeout=10))["code"] == "table_not_found"
+        with connect(url, open_timeout=60) as ws:
+            assert json.loads(ws.recv(timeout=60))["code"] == "table_not_found"
 
 
 def test_turn_time_is_at_least_five_seconds_by_default(tmp_path):
@@ -616,10 +616,10 @@ def test_turn_time_is_at_least_five_seconds_by_default(tmp_path):
     with ServerThread(f"sqlite:///{tmp_path / 't.db'}", limits=Limits()) as server:
         for bad in (4.99, 1, 1e-9, 0):
             body = {"game": "mamma-mia", "players": 2, "turn_time": bad}
-            r = httpx.post(f"{server.base}/api/tables", json=body, timeout=10)
+            r = httpx.post(f"{server.base}/api/tables", json=body, timeout=60)
             assert r.status_code == 400 and r.json()["error"]["field"] == "turn_time", (bad, r.text)
         body = {"game": "mamma-mia", "players": 2, "turn_time": 5}
-        assert httpx.post(f"{server.base}/api/tables", json=body, timeout=10).status_code == 201
+        assert httpx.post(f"{server.base}/api/tables", json=body, timeout=60).status_code == 201
 
 
 def test_x_forwarded_for_is_believed_only_from_the_proxies_named(tmp_path):
@@ -633,7 +633,7 @@ def test_x_forwarded_for_is_believed_only_from_the_proxies_named(tmp_path):
         try:
             codes = [
                 httpx.post(
-                    f"{server.base}/api/tables", json=body, headers={"x-forwarded-for": f"10.0.0.{i}"}, timeout=10
+                    f"{server.base}/api/tables", json=body, headers={"x-forwarded-for": f"10.0.0.{i}"}, timeout=60
                 ).status_code
                 for i in range(3)
             ]
