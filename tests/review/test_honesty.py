@@ -239,16 +239,17 @@ class Peeking:
 
 
 class PeekingSearch(JudgeSearch):
-    def run(self, state: Any, seat: int, rng: Any, **kwargs: Any) -> Any:
-        return super().run(Peeking(state), seat, rng, **kwargs)
+    def explore(self, state: Any, *args: Any, **kwargs: Any) -> Any:
+        return super().explore(Peeking(state), *args, **kwargs)
+
+    def measure(self, state: Any, *args: Any, **kwargs: Any) -> Any:
+        return super().measure(Peeking(state), *args, **kwargs)
 
 
 def peeking_review(record: dict[str, Any], seat: int) -> Any:
     reviewing = Reviewing(record, seat, budget=BUDGET, seed=3)
     judge = reviewing.judge
-    judge.search = PeekingSearch(
-        judge.game, iterations=judge.budget, min_visits=judge.min_visits, policy=judge.search.policy
-    )
+    judge.search = PeekingSearch(judge.game, min_visits=judge.min_visits, policy=judge.search.policy)
     for _ in reviewing.decisions():
         pass
     return reviewing.review()
@@ -308,7 +309,10 @@ def test_a_position_and_any_world_the_seat_cannot_tell_from_it_are_judged_alike(
                 world = state.determinize(seat, Rng(rnd.getrandbits(64)))
                 if canon(world.to_json()["state"]) != canon(state.to_json()["state"]):
                     step = len(state.history())
-                    assert judge.estimates(state, seat, step) == judge.estimates(world, seat, step)
+                    played = legal[rnd.randrange(len(legal))]
+                    real = judge.judge_decision(state, seat, played, step, "phase")
+                    assert real == judge.judge_decision(world, seat, played, step, "phase")
+                    assert judge.top_moves(state, seat, step, 3) == judge.top_moves(world, seat, step, 3)
                     checked += 1
             state.apply(seat, legal[rnd.randrange(len(legal))])
     assert checked == 6

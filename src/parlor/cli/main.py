@@ -583,5 +583,9 @@ from . import study as _study  # noqa: E402  (the study commands: merge, compare
 
 _study.register(app)
 
+from . import review as _review  # noqa: E402  (parlor review: the judge on a saved game)
+
+_review.register(app)
+
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -66,14 +67,34 @@ def _estimate(stats: MoveStats) -> MoveEstimate:
     )
 
 
-def _ranked(estimates: list[MoveEstimate]) -> list[MoveEstimate]:
-    """Best first: the highest win share, then the better place, then the more samples
-    (the sort is stable, so equal moves keep the game's order of legal moves)."""
+def _by_search(estimates: list[MoveEstimate]) -> list[MoveEstimate]:
+    """The search's order: the higher win share, then the better place, then more samples (the
+    sort is stable, so equal moves keep the game's order of legal moves)."""
     return sorted(estimates, key=lambda m: (-m.win, m.place, -m.samples))
 
 
+def _difference(first: list[float], second: list[float]) -> tuple[float, float]:
+    """Mean and standard error of the paired differences ``first[i] - second[i]``."""
+    n = len(first)
+    diffs = [a - b for a, b in zip(first, second)]
+    mean = sum(diffs) / n if n else 0.0
+    if n < 2:
+        return mean, math.inf
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(variance / n)
+
+
 class Judge:
-    """The judge for one game with one budget and seed; ``judge_decision`` and ``hint`` use it."""
+    """The judge for one game with one budget and seed; ``judge_decision`` and ``hint`` use it.
+
+    A decision is judged in two steps. **Explore**: ``budget`` iterations of the search give
+    every legal move an estimate and pick the search's choice (the most visited move, as a bot
+    would). **Measure**: the moves the verdict rests on (the search's choice and the move
+    played; for a hint, the top three) are played again on ``measure`` fresh sampled worlds
+    each (a quarter of the budget by default), the same worlds for all of them. Their
+    estimates come from this second step only: the exploration gives few samples to the moves
+    it stops liking, after unlucky ones, so its numbers for them lean low; the measurement
+    does not choose, and being paired it shows the difference between two moves sharply."""
 
     def __init__(
         self,
@@ -82,6 +103,7 @@ class Judge:
         budget: int | None = None,
         seed: int = 0,
         min_visits: int | None = None,
+        measure: int | None = None,
     ) -> None:
         self.game = game
         self.settings: GameJudging = judging_for(game)
@@ -92,14 +114,16 @@ class Judge:
             raise ParlorError(f"the judge's seed must be an integer, got {seed!r}")
         self.seed = seed
         self.min_visits = self.settings.min_visits if min_visits is None else min_visits
+        self.measure = max(2, self.budget // 4) if measure is None else measure
         policy = search_settings(game).get("policy")
         self.playouts = "the game's playout policy" if policy is not None else "random"
-        self.search = JudgeSearch(game, iterations=self.budget, min_visits=self.min_visits, policy=policy)  # type: ignore[arg-type]
+        self.search = JudgeSearch(game, min_visits=self.min_visits, policy=policy)  # type: ignore[arg-type]
 
     def describe(self) -> dict[str, Any]:
         """The settings that make a review what it is (stored with it)."""
         return {
             "budget": self.budget,
+            "measure": self.measure,
             "seed": self.seed,
             "min_visits": self.min_visits,
             "playouts": self.playouts,
@@ -108,11 +132,16 @@ class Judge:
             "parlor_version": parlor.__version__,
         }
 
-    def estimates(
-        self, state: State, seat: int, step: int, *, stop: Callable[[], bool] | None = None
-    ) -> list[MoveEstimate]:
-        """Every legal move of ``seat`` in ``state``, judged, best first. ``step`` seeds the
-        search (the decision's index in the game), so equal steps give equal numbers."""
+    def _weigh(
+        self,
+        state: State,
+        seat: int,
+        step: int,
+        measured: Callable[[list[MoveStats]], list[Any]],
+        stop: Callable[[], bool] | None,
+    ) -> tuple[list[MoveEstimate], list[MoveEstimate], list[list[float]]]:
+        """Explore, then measure the moves ``measured(explored)`` names. Returns every move's
+        exploration estimate, the measured moves' estimates and their paired win shares."""
         rng = FastRng(derive_seed(self.seed, step))
         stopped = False
 
@@ -121,10 +150,13 @@ class Judge:
             stopped = stopped or (stop is not None and stop())
             return stopped
 
-        stats = self.search.run(state, seat, rng, stop=should_stop if stop is not None else None)
+        ask = should_stop if stop is not None else None
+        explored = self.search.explore(state, seat, rng, self.budget, stop=ask)
+        actions = measured(explored)
+        stats, wins = self.search.measure(state, seat, rng, actions, self.measure, stop=ask)
         if stopped:
             raise Stopped()
-        return _ranked([_estimate(s) for s in stats])
+        return [_estimate(m) for m in explored], [_estimate(m) for m in stats], wins
 
     def judge_decision(
         self,
@@ -136,13 +168,28 @@ class Judge:
         *,
         stop: Callable[[], bool] | None = None,
     ) -> DecisionReview:
-        moves = self.estimates(state, seat, step, stop=stop)
+        """The verdict on ``seat`` playing ``played`` at ``state`` (decision ``step`` of the game)."""
         played_json = played.to_json()
-        best = moves[0]
-        mine = next(m for m in moves if m.action == played_json)
-        loss = rounded(max(0.0, best.win - mine.win))
-        loss_se = rounded((best.win_se**2 + mine.win_se**2) ** 0.5) if mine is not best else 0.0
-        label = self.settings.label(is_best=mine is best, loss=loss, loss_se=loss_se)
+
+        def choice_and_played(explored: list[MoveStats]) -> list[Any]:
+            choice = self.search.most_visited(explored).action
+            return [choice] if choice.to_json() == played_json else [choice, played]
+
+        explored, measured, wins = self._weigh(state, seat, step, choice_and_played, stop)
+        choice = measured[0]
+        mine = measured[-1]
+        if mine is choice or mine.win >= choice.win:
+            best, loss, loss_se = mine, 0.0, 0.0
+        else:
+            best = choice
+            loss, loss_se = _difference(wins[0], wins[1])
+            loss, loss_se = rounded(loss), rounded(loss_se)
+        # Every move, best first: the measured ones with their measured numbers.
+        by_action = {json.dumps(m.action, sort_keys=True): m for m in explored}
+        for m in measured:
+            by_action[json.dumps(m.action, sort_keys=True)] = m
+        others = [m for key, m in by_action.items() if m.action != best.action]
+        moves = [best, *_by_search(others)]
         return DecisionReview(
             step=step,
             seat=seat,
@@ -151,10 +198,22 @@ class Judge:
             best=best.action,
             loss=loss,
             loss_se=loss_se,
-            label=label,
-            iterations=sum(m.samples for m in moves),
+            label=self.settings.label(is_best=best is mine, loss=loss, loss_se=loss_se),
+            iterations=sum(m.samples for m in explored) + sum(m.samples for m in measured),
             moves=tuple(moves),
         )
+
+    def top_moves(
+        self, state: State, seat: int, step: int, count: int, *, stop: Callable[[], bool] | None = None
+    ) -> list[MoveEstimate]:
+        """The search's ``count`` most visited moves, measured, the highest win share first."""
+
+        def most_visited(explored: list[MoveStats]) -> list[Any]:
+            ranked = sorted(explored, key=lambda m: (-m.visits, -m.win))
+            return [m.action for m in ranked[:count]]
+
+        _explored, measured, _wins = self._weigh(state, seat, step, most_visited, stop)
+        return _by_search(measured)
 
 
 def _decision_steps(record: Mapping[str, Any], seat: int) -> list[int]:
@@ -324,5 +383,5 @@ def hint(
         raise ParlorError(f"seat {seat} has no decision to make now")
     judge = Judge(state.game, budget=budget, seed=seed)
     index = len(state.history()) if step is None else step
-    moves = judge.estimates(state, seat, index)
-    return Hint(game=state.game.name, seat=seat, judge=judge.describe(), moves=tuple(moves[: max(1, top)]))
+    moves = judge.top_moves(state, seat, index, max(1, top))
+    return Hint(game=state.game.name, seat=seat, judge=judge.describe(), moves=tuple(moves))

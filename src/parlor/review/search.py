@@ -7,9 +7,14 @@ where a judge needs something a bot does not:
 * **Playouts go to the end of the game** and are scored by the game's own result, so the
   numbers it reports are outcomes (a win share, a final score, a place), not a heuristic
   judgement of an unfinished position.
-* **Every legal move is measured.** Each root move gets at least ``min_visits`` iterations
+* **Every legal move is estimated.** Each root move gets at least ``min_visits`` iterations
   before UCB takes over, so even a move the search would never play has an estimate and an
   uncertainty (the standard error of its mean).
+* **Then the moves that matter are measured** (``measure``): played again on fresh sampled
+  worlds, a fixed number of times each, the same worlds and playout seeds for all of them.
+  Exploring is adaptive, and an adaptive sampler gives few samples to a move after unlucky
+  ones, so its mean for such a move leans low; a fixed, paired measurement does not, and it
+  shows the difference between two moves with far less noise than two separate means.
 * **The root is scored by win share**, the quantity the review reports; deeper nodes (the
   opponents' replies, the seat's later moves) use the bots' reward (a win share plus a little
   for rank) so the simulated players still care about their place in a lost game.
@@ -82,47 +87,79 @@ class MoveStats:
 
 
 class JudgeSearch:
-    """One search per decision; ``run`` returns the statistics of every legal move."""
+    """The search of one game's decisions: ``explore`` a decision, then ``measure`` the moves
+    that matter on fresh samples (see the module docstring)."""
 
     def __init__(
         self,
         game: Game,
         *,
-        iterations: int,
         min_visits: int = 8,
         exploration: float = 0.7,
         policy: Policy | None = None,
     ) -> None:
         self.game = game
-        self.iterations = iterations
         self.min_visits = min_visits
         self.policy = policy or random_policy
         # The bots' tree helpers: action keys and UCB selection (never its ``choose``).
         self.tree = ISMCTSBot(game, 0, exploration=exploration)
+        self.root = Node(None, None, 0)
 
-    def run(
+    def explore(
         self,
         state: State,
         seat: int,
         rng: FastRng,
+        iterations: int,
         *,
         stop: Callable[[], bool] | None = None,
     ) -> list[MoveStats]:
-        """Search ``seat``'s decision in ``state`` for ``self.iterations`` iterations (fewer if
-        ``stop`` says so; it is asked every 64 iterations). The moves come in legal order."""
+        """Search ``seat``'s decision in ``state`` for ``iterations`` iterations (fewer if ``stop``
+        says so; it is asked every 64 iterations), in a new tree. The moves in legal order."""
         legal = state.legal_actions(seat)
         tree = self.tree
         tree.key_by_id, tree.key_by_action, tree.keyed = {}, {}, []
         stats = {tree.key(a): MoveStats(a) for a in legal}
-        root = Node(None, None, seat)
+        self.root = root = Node(None, None, seat)
         # Every root move is measured: at least ``min_visits`` each, within the budget.
-        floor = min(self.min_visits, max(1, self.iterations // max(1, len(legal))))
-        for done in range(self.iterations):
+        floor = min(self.min_visits, max(1, iterations // max(1, len(legal))))
+        for done in range(iterations):
             if stop is not None and done % 64 == 63 and stop():
                 break
             world = state.determinize(seat, rng)
             self._iterate(root, world, seat, rng, stats, floor)
         return [stats[tree.key(a)] for a in legal]
+
+    def most_visited(self, moves: list[MoveStats]) -> MoveStats:
+        """The search's choice, as a bot's: the most visited move (then the higher win share)."""
+        return max(moves, key=lambda m: (m.visits, m.win))
+
+    def measure(
+        self,
+        state: State,
+        seat: int,
+        rng: FastRng,
+        actions: list[Action],
+        samples: int,
+        *,
+        stop: Callable[[], bool] | None = None,
+    ) -> tuple[list[MoveStats], list[list[float]]]:
+        """Each of ``actions`` played ``samples`` times more, on fresh sampled worlds shared by
+        all of them (the same world and the same playout generator's seed for each): estimates
+        free of the exploration's choices, and paired, so their differences are sharp. Goes on
+        in the explored tree. Returns the statistics and, per action, the win share of each sample."""
+        tree = self.tree
+        keys = [tree.key(a) for a in actions]
+        stats = {k: MoveStats(a) for k, a in zip(keys, actions)}
+        wins: list[list[float]] = [[] for _ in actions]
+        for done in range(samples):
+            if stop is not None and done % 32 == 31 and stop():
+                break
+            world = state.determinize(seat, rng)
+            seed = rng.below(1 << 62)
+            for k, column in zip(keys, wins):
+                column.append(self._iterate(self.root, world.clone(), seat, FastRng(seed), stats, 0, forced=k))
+        return [stats[k] for k in keys], wins
 
     def _iterate(
         self,
@@ -132,7 +169,9 @@ class JudgeSearch:
         rng: Rng | FastRng,
         stats: dict[int, MoveStats],
         floor: int,
-    ) -> None:
+        forced: int = -1,
+    ) -> float:
+        """One iteration; its first move is ``forced`` (a key) if given. Returns the observer's win share."""
         tree = self.tree
         node = root
         first: MoveStats | None = None
@@ -143,6 +182,22 @@ class JudgeSearch:
             legal = world.legal_actions(mover)
             keys = [tree.key(a) for a in legal]
             children = node.children
+            if node is root and forced >= 0:
+                for k in keys:
+                    child = children.get(k)
+                    if child is not None:
+                        child.available += 1
+                child = children.get(forced)
+                if child is None:
+                    child = Node(node, legal[keys.index(forced)], mover)
+                    child.available = 1
+                    children[forced] = child
+                first = stats[forced]
+                world.apply(mover, child.action)  # type: ignore[arg-type]  # children hold actions
+                node = child
+                if child.visits == 0:
+                    break
+                continue
             untried: list[int] = []
             for i, k in enumerate(keys):
                 child = children.get(k)
@@ -163,7 +218,7 @@ class JudgeSearch:
             if node is root:
                 chosen = self._select_root(root, keys, floor)
                 node = chosen if chosen is not None else tree.select(root, keys)
-                first = stats[tree.key(node.action)]  # type: ignore[arg-type]  # children hold actions
+                first = stats[tree.key(node.action)]  # type: ignore[arg-type]
             else:
                 node = tree.select(node, keys)
             world.apply(mover, node.action)  # type: ignore[arg-type]
@@ -192,6 +247,7 @@ class JudgeSearch:
             node.reward += win if node.parent is root else values[node.seat]
             node = node.parent  # type: ignore[assignment]
         root.visits += 1
+        return win
 
     @staticmethod
     def _select_root(root: Node, keys: list[int], floor: int) -> Node | None:
