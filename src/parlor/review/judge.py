@@ -91,7 +91,7 @@ class Judge:
     every legal move an estimate and pick the search's choice (the most visited move, as a bot
     would). **Measure**: the moves the verdict rests on (the search's choice and the move
     played; for a hint, the top three) are played again on ``measure`` fresh sampled worlds
-    each (a quarter of the budget by default), the same worlds for all of them. Their
+    each (the game's share of the budget by default), the same worlds for all of them. Their
     estimates come from this second step only: the exploration gives few samples to the moves
     it stops liking, after unlucky ones, so its numbers for them lean low; the measurement
     does not choose, and being paired it shows the difference between two moves sharply."""
@@ -114,7 +114,11 @@ class Judge:
             raise ParlorError(f"the judge's seed must be an integer, got {seed!r}")
         self.seed = seed
         self.min_visits = self.settings.min_visits if min_visits is None else min_visits
-        self.measure = max(2, self.budget // 4) if measure is None else measure
+        if measure is None:  # the game's share of the budget
+            measure = max(2, self.budget * self.settings.measure // self.settings.budget)
+        if type(measure) is not int or measure < 2:
+            raise ParlorError(f"measure is a number of samples, at least 2; got {measure!r}")
+        self.measure = measure
         policy = search_settings(game).get("policy")
         self.playouts = "the game's playout policy" if policy is not None else "random"
         self.search = JudgeSearch(game, min_visits=self.min_visits, policy=policy)  # type: ignore[arg-type]

@@ -44,7 +44,8 @@ def _by_deck(start: Mapping[str, Any], now: Mapping[str, Any]) -> str:
 class GameJudging:
     """The judge's settings for one game (see the module docstring)."""
 
-    budget: int  # iterations per decision, by default
+    budget: int  # the search's iterations per decision, by default
+    measure: int  # fresh samples for each move the verdict rests on, by default
     min_visits: int  # iterations every legal move gets at least (within the budget)
     inaccuracy: float  # win-share loss from which a move is an inaccuracy
     mistake: float
@@ -67,16 +68,18 @@ class GameJudging:
 
 
 # Budgets: a 4-player game's seat reviewed in well under 30 s on one core of the development
-# machine (docs/benchmarks.md, "Game review"); thresholds: docs/review.md, "Labels".
+# machine (docs/benchmarks.md, "Game review"). Mamma Mia! has few moves per decision (3 on
+# average), so its budget goes to measuring; Sweet Nose has many (35 on average, up to 246),
+# so to exploring. Thresholds: docs/review.md, "Labels".
 JUDGING: dict[str, GameJudging] = {
     "mamma-mia": GameJudging(
-        budget=240, min_visits=8, inaccuracy=0.04, mistake=0.08, blunder=0.15, phase_of=_by_round
+        budget=400, measure=200, min_visits=8, inaccuracy=0.04, mistake=0.08, blunder=0.15, phase_of=_by_round
     ),
     "sweet-nose": GameJudging(
-        budget=800, min_visits=4, inaccuracy=0.04, mistake=0.08, blunder=0.15, phase_of=_by_round
+        budget=1400, measure=350, min_visits=4, inaccuracy=0.04, mistake=0.08, blunder=0.15, phase_of=_by_round
     ),
     "mottainai": GameJudging(
-        budget=400, min_visits=8, inaccuracy=0.04, mistake=0.08, blunder=0.15, phase_of=_by_deck
+        budget=500, measure=250, min_visits=8, inaccuracy=0.04, mistake=0.08, blunder=0.15, phase_of=_by_deck
     ),
 }
 
