@@ -316,3 +316,31 @@ def test_a_position_and_any_world_the_seat_cannot_tell_from_it_are_judged_alike(
                     checked += 1
             state.apply(seat, legal[rnd.randrange(len(legal))])
     assert checked == 6
+
+
+class Recording:
+    """A position that notes every attribute the judge reads from it."""
+
+    def __init__(self, state: Any) -> None:
+        self._state = state
+        self.read: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        self.read.add(name)
+        return getattr(self._state, name)
+
+
+@pytest.mark.parametrize("name", ["mamma-mia", "sweet-nose", "mottainai"])
+def test_the_judge_reads_a_position_only_through_the_seat_s_moves_and_its_sampled_worlds(name: str) -> None:
+    game = games.get(name)
+    judge = Judge(game, budget=BUDGET)
+    state = game.new_game(3, 9)
+    bot = make_bot("medium", game, 9)
+    while len(state.history()) < 12 or len(state.legal_actions(state.to_move[0])) < 2:  # a real choice, mid-game
+        seat = state.to_move[0]
+        state.apply(seat, bot.choose(state, seat))
+    seat, step = state.to_move[0], len(state.history())
+    position = Recording(state)
+    judge.judge_decision(position, seat, state.legal_actions(seat)[0], step, "phase")  # type: ignore[arg-type]
+    judge.top_moves(position, seat, step, 3)  # type: ignore[arg-type]
+    assert position.read == {"legal_actions", "determinize"}

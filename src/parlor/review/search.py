@@ -114,9 +114,11 @@ class JudgeSearch:
         *,
         stop: Callable[[], bool] | None = None,
     ) -> list[MoveStats]:
-        """Search ``seat``'s decision in ``state`` for ``iterations`` iterations (fewer if ``stop``
-        says so; it is asked every 64 iterations), in a new tree. The moves in legal order."""
+        """Search ``seat``'s decision in ``state`` for ``iterations`` iterations, or one per legal
+        move if there are more moves (fewer if ``stop`` says so; it is asked every 64
+        iterations), in a new tree. The moves in legal order, each with a sample at least."""
         legal = state.legal_actions(seat)
+        iterations = max(iterations, len(legal))
         tree = self.tree
         tree.key_by_id, tree.key_by_action, tree.keyed = {}, {}, []
         stats = {tree.key(a): MoveStats(a) for a in legal}
