@@ -13,10 +13,12 @@ change it), then
 * for every decision judged a mistake or a blunder: ``--rollouts`` pairs of games played on
   from the real position by the table's bots, one with the judge's best move and one with the
   move played; the mean difference of the seat's win share, per label, with 95% intervals.
+  The same again from worlds dealt from what the seat knew (one per pair), which averages
+  over the cards the seat could not see instead of the one real deal.
 
 Every row is kept in ``<out>/calibration-<game>.json`` (rerun the tables with ``--tables``
-without playing again). Seeds are fixed (``--seed``), so a rerun gives the same figures;
-``--workers`` changes only the speed.
+without playing again, or only the rollouts with ``--recheck``). Seeds are fixed (``--seed``),
+so a rerun gives the same figures; ``--workers`` changes only the speed.
 """
 
 from __future__ import annotations
@@ -50,10 +52,23 @@ def one_game(task: tuple[str, int, list[str], int, int, int | None, int]) -> lis
     record = bot_game(name, players, lineup, seed)
     rows = judge_sample(record, positions, budget=budget)
     for row in rows:
-        if row["label"] in ("mistake", "blunder"):
-            pairs = replay_pair(record, row["step"], row["best"], row["played"], rollouts)
-            row["rollouts"] = {"best": [a for a, _ in pairs], "played": [b for _, b in pairs]}
+        play_on(record, row, rollouts)
     return rows
+
+
+def play_on(record: dict[str, Any], row: dict[str, Any], rollouts: int) -> None:
+    """The blunder check of one judged decision (mistakes and blunders only), both ways."""
+    if row["label"] not in ("mistake", "blunder"):
+        return
+    for key, worlds in (("rollouts", False), ("rollouts_worlds", True)):
+        pairs = replay_pair(record, row["step"], row["best"], row["played"], rollouts, worlds=worlds)
+        row[key] = {"best": [a for a, _ in pairs], "played": [b for _, b in pairs]}
+
+
+def recheck(task: tuple[dict[str, Any], int]) -> dict[str, Any]:
+    row, rollouts = task
+    play_on(bot_game(row["game"], row["players"], row["bots"], row["seed"]), row, rollouts)
+    return row
 
 
 def measure(args: argparse.Namespace, name: str) -> dict[str, Any]:
@@ -83,15 +98,16 @@ def measure(args: argparse.Namespace, name: str) -> dict[str, Any]:
     }
 
 
-def blunder_check(rows: list[dict[str, Any]], label: str) -> dict[str, Any]:
+def blunder_check(rows: list[dict[str, Any]], label: str, key: str = "rollouts") -> dict[str, Any]:
     """Per position, the mean win share with the best move minus with the move played."""
-    flagged = [r for r in rows if r["label"] == label and "rollouts" in r]
-    best = [sum(r["rollouts"]["best"]) / len(r["rollouts"]["best"]) for r in flagged]
-    played = [sum(r["rollouts"]["played"]) / len(r["rollouts"]["played"]) for r in flagged]
+    flagged = [r for r in rows if r["label"] == label and key in r]
+    best = [sum(r[key]["best"]) / len(r[key]["best"]) for r in flagged]
+    played = [sum(r[key]["played"]) / len(r[key]["played"]) for r in flagged]
     gains = [b - p for b, p in zip(best, played)]
     judged = [r["loss"] for r in flagged]
     return {
         "label": label,
+        "from": "the real cards" if key == "rollouts" else "worlds dealt from what the seat knew",
         "positions": len(flagged),
         "gain": mean_interval(gains),
         "best": mean_interval(best),
@@ -116,8 +132,11 @@ def report(data: dict[str, Any], out: Path | None) -> dict[str, Any]:
         "brier_base": sum((1 / data["players"] - r["outcome"]) ** 2 for r in rows) / len(rows),
         "table": table,
         "labels": labels,
-        "blunders": blunder_check(rows, "blunder"),
-        "mistakes": blunder_check(rows, "mistake"),
+        "checks": [
+            blunder_check(rows, label, key)
+            for label in ("blunder", "mistake")
+            for key in ("rollouts", "rollouts_worlds")
+        ],
     }
     print(f"\n### {data['game']}, {data['players']} players: {len(rows)} positions from {data['games']} games "
           f"({', '.join(data['levels'])}), budget {data['budget'] or 'default'}\n")  # fmt: skip
@@ -130,11 +149,12 @@ def report(data: dict[str, Any], out: Path | None) -> dict[str, Any]:
     print(f"\nExpected calibration error {summary['ece']:.3f}; Brier score {summary['brier']:.3f} "
           f"(a constant 1/{data['players']}: {summary['brier_base']:.3f}). Labels: "
           + ", ".join(f"{k} {v}" for k, v in labels.items()) + ".\n")  # fmt: skip
-    for check in (summary["blunders"], summary["mistakes"]):
+    for check in summary["checks"]:
         if not check["positions"]:
             continue
         gain = check["gain"]
-        print(f"{check['label']}s: {check['positions']} positions, {data['rollouts']} rollout pairs each: best move "
+        print(f"{check['label']}s, from {check['from']}: {check['positions']} positions, {data['rollouts']} pairs"
+              f" each: best move "
               f"{check['best']['mean']:.3f}, move played {check['played']['mean']:.3f}; gain {gain['mean']:+.3f} "
               f"[{gain['ci95'][0]:+.3f}, {gain['ci95'][1]:+.3f}] (judged loss {check['judged_loss']['mean']:.3f}); "
               f"better at {check['better']}, worse at {check['worse']}.")  # fmt: skip
@@ -185,10 +205,19 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path("docs/review"), help="where the JSON and plots go")
     parser.add_argument("--tables", action="store_true", help="only print the tables and plots from --out's JSON")
+    parser.add_argument(
+        "--recheck", action="store_true", help="play the blunder checks again (--rollouts pairs) on --out's JSON"
+    )
     args = parser.parse_args()
     for name in args.game or GAMES:
         path = args.out / f"calibration-{name}.json"
-        if args.tables:
+        if args.recheck:
+            data = json.loads(path.read_text())
+            with ProcessPoolExecutor(max_workers=args.workers) as pool:
+                data["rows"] = list(pool.map(recheck, [(row, args.rollouts) for row in data["rows"]]))
+            data["rollouts"] = args.rollouts
+            path.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
+        elif args.tables:
             data = json.loads(path.read_text())
         else:
             data = measure(args, name)

@@ -11,6 +11,8 @@ Used by ``scripts/review_calibration.py`` (the tables and plots of docs/review.m
   real cards, not a sample) is played on from there twice per rollout, once with the judge's
   best move and once with the move played, by the same bots that sat at the table (each pair
   with the same bot seeds). The best move should do better on average (:func:`replay_pair`).
+  The real cards make each position one deal; the same check from worlds dealt from what the
+  seat knew averages over the deals the judge itself weighed (``worlds=True``).
 """
 
 from __future__ import annotations
@@ -97,11 +99,21 @@ def judge_sample(record: dict[str, Any], count: int, *, budget: int | None = Non
 
 
 def replay_pair(
-    record: dict[str, Any], step: int, first: dict[str, Any], second: dict[str, Any], rollouts: int
+    record: dict[str, Any],
+    step: int,
+    first: dict[str, Any],
+    second: dict[str, Any],
+    rollouts: int,
+    *,
+    worlds: bool = False,
 ) -> list[tuple[float, float]]:
     """From the real position before decision ``step`` of ``record``: ``rollouts`` pairs of
     games played on by the record's own bots (``record["bots"]``), one after ``first`` and
-    one after ``second``; each pair shares its bots' seeds. The acting seat's win shares."""
+    one after ``second``; each pair shares its bots' seeds. The acting seat's win shares.
+
+    With ``worlds``, each pair starts instead from a world dealt from what the seat knew
+    (``determinize``, seeded per pair): the cards it could not see vary from pair to pair, as
+    they do for the judge, while the bots that play on are the table's."""
     states = replay_iter(record)
     for _ in range(step):
         next(states)
@@ -111,9 +123,10 @@ def replay_pair(
     lineup = record["bots"]
     out = []
     for r in range(rollouts):
+        start = position.determinize(seat, Rng(derive_seed(record["seed"], step, r, 99))) if worlds else position
         pair = []
         for action_json in (first, second):
-            state = position.clone()
+            state = start.clone()
             bots = [make_bot(kind, game, derive_seed(record["seed"], step, r, p)) for p, kind in enumerate(lineup)]
             state.apply(seat, game.action_from_json(action_json))
             while state.to_move:
