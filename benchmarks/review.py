@@ -6,8 +6,9 @@
 For each registered game it plays ``--games`` typical games (the ``medium`` bot in every seat,
 seeds fixed) and reviews one seat of each (seat 2) at the game's default budget, timing the
 review on the process CPU clock and the wall clock. The engine's random-playout speed is
-measured in the same process just before (the baseline), and the review's cost is also given
-in those playout decisions, a figure that survives a loaded machine better than seconds do.
+measured in the same process just before (the baseline of benchmarks/bots.py, wall clock), and
+the review's wall time is also given in those playout decisions, a figure that survives a
+loaded machine better than seconds do.
 
 Then the calibration error (expected calibration error in 10 bins, and Brier score) of a small
 sample: ``--calibration-games`` bot games (medium and easy), ``--calibration-positions``
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from pathlib import Path
@@ -32,25 +32,11 @@ from parlor.core.rng import derive_seed
 from parlor.review import Judge, Reviewing
 from parlor.review.calibration import bot_game, brier, calibration_error, calibration_table, judge_sample, lineup_for
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bots import playout_rate  # the baseline of benchmarks/bots.py: random-play decisions/s (wall clock)
+
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "review"
 SEAT = 1  # seat 2, as people count
-
-
-def playout_rate(name: str, players: int, seconds: float) -> float:
-    """Random-play decisions per second of the engine (the baseline, on the CPU clock)."""
-    game = games.get(name)
-    rnd = random.Random(1)
-    decisions, seed = 0, 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
-        state = game.new_game(players, seed)
-        seed += 1
-        while state.to_move:
-            seat = state.to_move[0]
-            legal = state.legal_actions(seat)
-            state.apply(seat, legal[rnd.randrange(len(legal))])
-            decisions += 1
-    return decisions / (time.process_time() - start)
 
 
 def time_review(name: str, players: int, seed: int, budget: int | None) -> dict[str, Any]:
@@ -115,7 +101,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             "review_wall_s": sum(r["wall_s"] for r in runs) / len(runs),
             "per_decision_s": cpu / max(1, sum(r["decisions"] for r in runs) / len(runs)),
             "playout_decisions_per_s": baseline,
-            "review_in_playout_decisions": cpu * baseline,
+            "review_in_playout_decisions": sum(r["wall_s"] for r in runs) / len(runs) * baseline,
             "runs": runs,
             "calibration_sample": quick_calibration(
                 name, args.players, args.calibration_games, args.calibration_positions, args.budget
