@@ -20,6 +20,7 @@ import pytest
 
 from parlor.review import Review, Reviewing, review
 from parlor.review.calibration import bot_game
+from parlor.review.settings import phase_words
 
 PARLOR = str(Path(sys.executable).with_name("parlor"))
 BUDGET = "16"
@@ -48,11 +49,11 @@ def test_the_review_lists_every_decision_then_the_summary_and_the_graph(saved: P
     assert numbers == list(range(1, expected.decisions_total + 1))
     # each decision: its label, the move played with its win chance, and the best one when it differs
     for d in expected.decisions:
-        assert re.search(rf"^\s*\d+\. step {d.step + 1} · {d.phase} · {d.label}\b", out, re.M), d.step
+        assert re.search(rf"^\s*\d+\. step {d.step + 1} · {phase_words(d.phase)} · {d.label}\b", out, re.M), d.step
     assert out.count("     played ") == expected.decisions_total
     assert out.count("     best   ") == sum(d.label != "best" for d in expected.decisions)
     assert "Summary" in out and "Accuracy per phase" in out
-    for phase in {d.phase for d in expected.decisions}:
+    for phase in {phase_words(d.phase) for d in expected.decisions}:
         assert re.search(rf"│ {phase}\s+│", out), phase
     assert "costliest decisions" in out
     graph = out[out.index("Win chance over the game") :]

@@ -21,6 +21,7 @@ from rich.table import Table
 
 from parlor.core import ParlorError, load_record, replay_iter
 from parlor.review import LABELS, Review, Reviewing, summarize
+from parlor.review.settings import phase_words
 
 from .common import clean_errors, console, err_console, seat_from_user, text_module
 
@@ -71,7 +72,11 @@ def review(
         earlier = _read_review(resume) if resume is not None else None
         if budget is not None and budget < 1:
             raise ParlorError(f"--budget must be at least 1, got {budget}")
-        reviewing = Reviewing(record, index, budget=budget, seed=seed, resume=earlier)
+        try:
+            reviewing = Reviewing(record, index, budget=budget, seed=seed, resume=earlier)
+        except KeyboardInterrupt:  # while the record was being read: nothing judged yet
+            err_console().print("Interrupted before any decision was reviewed.")
+            raise typer.Exit(130) from None
         interrupted = _run(reviewing, show=not as_json)
         result = reviewing.review()
         if out is not None:
@@ -159,7 +164,8 @@ def print_review(out: Console, record: dict[str, Any], result: Review) -> None:
         played, best = d.played_estimate, d.best_estimate
         loss = "" if d.loss == 0 else f" · loss {_percent(d.loss)}{_plus_minus(d.loss_se)}"
         out.print(
-            f"[bold]{number:>3}.[/] step {d.step + 1} · {d.phase} · [{LABEL_STYLE[d.label]}]{d.label}[/]{loss}",
+            f"[bold]{number:>3}.[/] step {d.step + 1} · {phase_words(d.phase)} · [{LABEL_STYLE[d.label]}]{d.label}[/]"
+            + loss,
             soft_wrap=True,
         )
         out.print(f"     played {words(d.step, d.played)} · win {_percent(played.win)}{_plus_minus(played.win_se)}")
@@ -191,15 +197,18 @@ def _print_summary(out: Console, summary: dict[str, Any], words: Any) -> None:
     for column in ("phase", "decisions", "accuracy", "mean loss"):
         phases.add_column(column, justify="left" if column == "phase" else "right")
     for row in summary["phases"]:
-        phases.add_row(row["phase"], str(row["decisions"]), _percent(row["accuracy"]), f"{100 * row['mean_loss']:.1f}")
+        phases.add_row(
+            phase_words(row["phase"]), str(row["decisions"]), _percent(row["accuracy"]), f"{100 * row['mean_loss']:.1f}"
+        )
     out.print(phases)
     if not summary["costliest"]:
         out.print("No decision gave up any win chance.")
         return
     out.print(f"[bold]The {len(summary['costliest'])} costliest decisions[/]")
     for worst in summary["costliest"]:
+        label = worst["label"]
         out.print(
-            f"  step {worst['step'] + 1} ({worst['phase']}): [{LABEL_STYLE[worst['label']]}]{worst['label']}[/],"
+            f"  step {worst['step'] + 1} ({phase_words(worst['phase'])}): [{LABEL_STYLE[label]}]{label}[/],"
             f" {_percent(worst['loss'])} of win chance: played {words(worst['step'], worst['played'])};"
             f" best {words(worst['step'], worst['best'])}",
             soft_wrap=True,

@@ -10,7 +10,7 @@ docs/review.md says what the judge knows, how it decides and how well it is cali
 
 from .judge import Judge, Reviewing, Stopped, hint, record_digest, review
 from .model import LABELS, REVIEW_FORMAT, DecisionReview, Hint, MoveEstimate, Review, ReviewError
-from .settings import JUDGING, SIGNIFICANCE, GameJudging, judging_for
+from .settings import JUDGING, SIGNIFICANCE, GameJudging, judging_for, phase_words
 from .summary import summarize
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "Stopped",
     "hint",
     "judging_for",
+    "phase_words",
     "record_digest",
     "review",
     "summarize",

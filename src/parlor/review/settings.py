@@ -7,8 +7,9 @@ inaccuracy, and so on up to a blunder. A move that is not the best but loses les
 uncertainty (``SIGNIFICANCE`` standard errors): the judge does not call a move a mistake on
 noise. docs/review.md shows how the thresholds were chosen.
 
-Phases name a part of the game for the summary ("accuracy per phase"); they are read from
-the public view only, so they tell nothing hidden.
+Phases name a part of the game for the summary ("accuracy per phase"), as keys (``round-2``,
+``auction``, ``opening``, ``middle``, ``end``; ``phase_words`` says them in English); they are
+read from the public view only, so they tell nothing hidden.
 """
 
 from __future__ import annotations
@@ -30,14 +31,22 @@ PhaseOf = Callable[[Mapping[str, Any], Mapping[str, Any]], str]
 def _by_round(start: Mapping[str, Any], now: Mapping[str, Any]) -> str:
     """Mamma Mia! and Sweet Nose play in rounds; Sweet Nose's Shopkeeper auction is round 0."""
     number = now.get("round", 0)
-    return f"round {number}" if number else "auction"
+    return f"round-{number}" if number else "auction"
 
 
 def _by_deck(start: Mapping[str, Any], now: Mapping[str, Any]) -> str:
     """Mottainai has no rounds: its clock is the deck, so the thirds of the deck name the phases."""
     full = max(1, int(start.get("deck_size", 0)))
     left = int(now.get("deck_size", 0)) / full
-    return "opening" if left > 2 / 3 else ("middle game" if left > 1 / 3 else "end game")
+    return "opening" if left > 2 / 3 else ("middle" if left > 1 / 3 else "end")
+
+
+def phase_words(phase: str) -> str:
+    """A phase key in English words: ``round-2`` -> ``round 2``, ``middle`` -> ``middle game``.
+    (Keys, not words, are stored, so that every interface can say them in its own language.)"""
+    if phase.startswith("round-"):
+        return "round " + phase.removeprefix("round-")
+    return {"middle": "middle game", "end": "end game"}.get(phase, phase)
 
 
 @dataclass(frozen=True, slots=True)
