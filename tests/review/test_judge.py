@@ -199,3 +199,16 @@ def test_a_reviewing_in_progress_can_be_read_at_any_time() -> None:
     first = next(steps)
     snapshot = reviewing.review()
     assert snapshot.decisions == (first,) and not snapshot.complete
+
+
+def test_a_hint_and_the_review_of_the_same_decision_explore_alike() -> None:
+    record, result = record_of("mottainai"), review_of("mottainai")
+    states = list(replay_iter(record))
+    checked = 0
+    for d in result.decisions:
+        if d.label == "best":
+            continue  # the best is then the move played; the search's own choice is not recorded
+        given = hint(states[d.step], 1, budget=BUDGET, seed=5, step=d.step)
+        assert d.best in [m.action for m in given.moves]
+        checked += 1
+    assert checked >= 2

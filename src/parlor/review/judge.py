@@ -378,7 +378,8 @@ def hint(
 
     ``position`` is the table's ``State`` (or its ``to_json()``); only what ``seat`` may know
     of it is used, as for a review. ``step`` (default: the number of decisions so far) seeds
-    the search, so a hint and the later review of the same decision agree.
+    the search, so a hint and a later review of the same decision (same budget and seed)
+    explore alike: the move the review measures as the search's choice is among the hint's.
     """
     state = _position(position)
     if type(seat) is not int or not 0 <= seat < state.players:
