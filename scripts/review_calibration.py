@@ -118,6 +118,24 @@ def blunder_check(rows: list[dict[str, Any]], label: str, key: str = "rollouts")
     }
 
 
+def by_level(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Calibration by the bot at the judged seat: the judge assumes the seat plays on well, so a
+    seat whose own later moves are poorer (easy: 30% random) wins less than it says."""
+    out = []
+    for level in sorted({r["bots"][r["seat"]] for r in rows}):
+        group = [r for r in rows if r["bots"][r["seat"]] == level]
+        out.append(
+            {
+                "level": level,
+                "positions": len(group),
+                "mean_p": sum(r["p_played"] for r in group) / len(group),
+                "won": sum(r["outcome"] for r in group) / len(group),
+                "ece": calibration_error(calibration_table(group)),
+            }
+        )
+    return out
+
+
 def report(data: dict[str, Any], out: Path | None) -> dict[str, Any]:
     rows = data["rows"]
     table = calibration_table(rows)
@@ -131,6 +149,7 @@ def report(data: dict[str, Any], out: Path | None) -> dict[str, Any]:
         "brier": brier(rows),
         "brier_base": sum((1 / data["players"] - r["outcome"]) ** 2 for r in rows) / len(rows),
         "table": table,
+        "by_level": by_level(rows),
         "labels": labels,
         "checks": [
             blunder_check(rows, label, key)
@@ -149,6 +168,11 @@ def report(data: dict[str, Any], out: Path | None) -> dict[str, Any]:
     print(f"\nExpected calibration error {summary['ece']:.3f}; Brier score {summary['brier']:.3f} "
           f"(a constant 1/{data['players']}: {summary['brier_base']:.3f}). Labels: "
           + ", ".join(f"{k} {v}" for k, v in labels.items()) + ".\n")  # fmt: skip
+    print("| the seat's bot | positions | mean p | share won | calibration error |")
+    print("|---|---:|---:|---:|---:|")
+    for row in summary["by_level"]:
+        print(f"| {row['level']} | {row['positions']} | {row['mean_p']:.3f} | {row['won']:.3f} | {row['ece']:.3f} |")
+    print()
     for check in summary["checks"]:
         if not check["positions"]:
             continue
