@@ -8,7 +8,7 @@
 docs/review.md says what the judge knows, how it decides and how well it is calibrated.
 """
 
-from .judge import Judge, Reviewing, Stopped, hint, record_digest, review
+from .judge import Judge, Reviewing, Stopped, hint, record_digest, review, review_further
 from .model import LABELS, REVIEW_FORMAT, DecisionReview, Hint, MoveEstimate, Review, ReviewError
 from .settings import JUDGING, SIGNIFICANCE, GameJudging, judging_for, phase_words
 from .summary import summarize
@@ -32,5 +32,6 @@ __all__ = [
     "phase_words",
     "record_digest",
     "review",
+    "review_further",
     "summarize",
 ]

@@ -347,6 +347,25 @@ def review(
     return reviewing.review()
 
 
+def review_further(
+    record: Mapping[str, Any],
+    seat: int,
+    *,
+    budget: int | None = None,
+    seed: int = 0,
+    resume: Review | Mapping[str, Any] | None = None,
+    count: int = 1,
+) -> Review:
+    """``resume`` (or nothing) carried on by at most ``count`` more decisions: a review made a
+    piece at a time, as the server's workers make it (each piece is a short job, so a long
+    review never holds a worker for long). The pieces together equal ``review(record, seat)``."""
+    reviewing = Reviewing(record, seat, budget=budget, seed=seed, resume=resume)
+    for judged, _decision in enumerate(reviewing.decisions(), start=1):
+        if judged >= count:
+            break
+    return reviewing.review()
+
+
 def _position(position: Any) -> State:
     if isinstance(position, State):
         return position

@@ -6,6 +6,7 @@ from .site import SiteRows
 from .writer import Writer
 from .writes import (
     AddChat,
+    AddHint,
     AppendDecision,
     ClaimSeat,
     CloseUnplayed,
@@ -19,6 +20,7 @@ from .writes import (
     SetClock,
     SetSeat,
     StoreReplay,
+    StoreReview,
     Touch,
     VersionConflict,
     Write,
@@ -27,6 +29,7 @@ from .writes import (
 __all__ = [
     "CHAT_PAGE",
     "AddChat",
+    "AddHint",
     "AppendDecision",
     "ClaimSeat",
     "CloseUnplayed",
@@ -43,6 +46,7 @@ __all__ = [
     "SetSeat",
     "SiteRows",
     "StoreReplay",
+    "StoreReview",
     "Touch",
     "VersionConflict",
     "Write",

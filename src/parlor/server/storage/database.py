@@ -31,7 +31,7 @@ from typing import Any
 from sqlalchemy import create_engine, event, func, select, text
 from sqlalchemy.engine import Engine, make_url
 
-from .schema import actions_t, chat_t, events_t, replays_t, seats_t, tables_t
+from .schema import actions_t, chat_t, events_t, hints_t, replays_t, reviews_t, seats_t, tables_t
 from .writes import LeaseLost, Write
 
 # (the leases of the tables a transaction writes, renewed in it: the fence of a site of several processes)
@@ -286,6 +286,27 @@ class Database:
                     replays_t.c.table_id == table_id, replays_t.c.seat == (-1 if seat is None else seat)
                 )
             ).scalar_one_or_none()
+
+    def stored_review(self, table_id: str, seat: int) -> dict[str, Any] | None:
+        """A seat's stored review of a finished table: its JSON text, how many decisions it holds and
+        whether it is complete; None if nobody asked for it."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(reviews_t.c.review, reviews_t.c.decisions, reviews_t.c.complete).where(
+                    reviews_t.c.table_id == table_id, reviews_t.c.seat == seat
+                )
+            ).first()
+        return None if row is None else {"review": row.review, "decisions": row.decisions, "complete": bool(row.complete)}
+
+    def hints(self, table_id: str, seat: int) -> list[dict[str, Any]]:
+        """The hints a seat was given, in the order of the decisions they were asked at."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(hints_t.c.version, hints_t.c.hint)
+                .where(hints_t.c.table_id == table_id, hints_t.c.seat == seat)
+                .order_by(hints_t.c.version)
+            ).all()
+        return [{"version": r.version, "hint": json.loads(r.hint)} for r in rows]
 
     def load(self, table_id: str) -> dict[str, Any] | None:
         """A table with its seats, record and newest chat, or None."""
