@@ -74,7 +74,9 @@ def stored_review_row(url: str, table_id: str) -> list[Any]:
     db = Database(url)
     try:
         with db.engine.connect() as conn:
-            return conn.execute(select(reviews_t.c.seat, reviews_t.c.decisions).where(reviews_t.c.table_id == table_id)).all()
+            return conn.execute(
+                select(reviews_t.c.seat, reviews_t.c.decisions).where(reviews_t.c.table_id == table_id)
+            ).all()
     finally:
         db.close()
 
@@ -147,9 +149,11 @@ def test_hints_for_the_seat_to_move_only_logged_and_shown_in_its_own_replay(rser
     assert created["table"]["hints"] is True
     table_id = created["table"]["id"]
     tokens = [token_of(created, 0), token_of(created, 1)]
-    with Client(base, table_id, tokens[0]) as a, Client(base, table_id, tokens[1]) as b, Client(
-        base, table_id, created["spectator_token"]
-    ) as watcher:
+    with (
+        Client(base, table_id, tokens[0]) as a,
+        Client(base, table_id, tokens[1]) as b,
+        Client(base, table_id, created["spectator_token"]) as watcher,
+    ):
         mover, other = (a, b) if a.state["your_turn"] else (b, a)
         refused = hint_frame(other)
         assert refused["type"] == "error" and refused["code"] == "not_your_turn"
@@ -169,16 +173,11 @@ def test_hints_for_the_seat_to_move_only_logged_and_shown_in_its_own_replay(rser
         assert not [f for f in other.frames + watcher.frames if f["type"] == "hint"]
         mover_seat = mover.welcome["seat"]
         assert stored_hints(rserver.database_url, table_id) == [(got["version"], mover_seat)]
-        # The game played out by stand-ins: the hint is in the mover's replay, nobody else's.
-        for seat in (0, 1):
-            httpx.post(
-                f"{base}/api/tables/{table_id}/seats/{seat}/stand-in",
-                json={"host_token": created["host_token"]},
-                timeout=10,
-            )
-    for seat in (0, 1):  # (a seat's player left: its stand-in plays now)
+    for seat in (0, 1):  # the players gone, stand-ins play the game out
         httpx.post(
-            f"{base}/api/tables/{table_id}/seats/{seat}/stand-in", json={"host_token": created["host_token"]}, timeout=10
+            f"{base}/api/tables/{table_id}/seats/{seat}/stand-in",
+            json={"host_token": created["host_token"]},
+            timeout=10,
         )
     wait_over(base, table_id, timeout=120)
     replays = {
@@ -200,9 +199,10 @@ def test_a_table_made_without_hints_refuses_them(rserver):
     created = create_table(rserver.base, players=2, seats=[{"kind": "human"}, {"kind": "human"}])
     assert created["table"]["hints"] is False
     table_id = created["table"]["id"]
-    with Client(rserver.base, table_id, token_of(created, 0)) as a, Client(
-        rserver.base, table_id, token_of(created, 1)
-    ) as b:
+    with (
+        Client(rserver.base, table_id, token_of(created, 0)) as a,
+        Client(rserver.base, table_id, token_of(created, 1)) as b,
+    ):
         mover = a if a.state["your_turn"] else b
         refused = hint_frame(mover)
         assert refused["type"] == "error" and refused["code"] == "hints_off"

@@ -60,9 +60,7 @@ class ReviewService:
     @staticmethod
     def _check(table: Any, seat: int | None) -> int:
         if seat is None:
-            raise ServerError(
-                "spectator", "a review is of one seat, for its player: ask with the seat's token", 403
-            )
+            raise ServerError("spectator", "a review is of one seat, for its player: ask with the seat's token", 403)
         if table.status != "over":
             raise ServerError("not_over", f"table {table.id} is not finished: a review opens after the end", 409)
         return seat
@@ -177,4 +175,13 @@ class ReviewService:
             raise
         except Exception as exc:
             log.exception("a hint for table %s failed", table.id)
-            conn.push(dumps({"type": "error", "code": "server_error", "message": f"the hint failed ({type(exc).__name__})", "ref": ref}))
+            conn.push(
+                dumps(
+                    {
+                        "type": "error",
+                        "code": "server_error",
+                        "message": f"the hint failed ({type(exc).__name__})",
+                        "ref": ref,
+                    }
+                )
+            )

@@ -296,7 +296,9 @@ class Database:
                     reviews_t.c.table_id == table_id, reviews_t.c.seat == seat
                 )
             ).first()
-        return None if row is None else {"review": row.review, "decisions": row.decisions, "complete": bool(row.complete)}
+        return (
+            None if row is None else {"review": row.review, "decisions": row.decisions, "complete": bool(row.complete)}
+        )
 
     def hints(self, table_id: str, seat: int) -> list[dict[str, Any]]:
         """The hints a seat was given, in the order of the decisions they were asked at."""

@@ -167,9 +167,7 @@ class BotWorkers:
     def _start(self) -> _Worker:
         """A new worker, once it has imported what it needs (its start is not charged to any move)."""
         ours, theirs = self._context.Pipe()
-        process = self._context.Process(
-            target=_worker_main, args=(theirs, self.niceness), name=self.name, daemon=True
-        )
+        process = self._context.Process(target=_worker_main, args=(theirs, self.niceness), name=self.name, daemon=True)
         process.start()
         theirs.close()
         worker = _Worker(process, ours)
