@@ -585,6 +585,15 @@ def serve(
             show_default="none",
         ),
     ] = None,
+    review_budget: Annotated[
+        int | None,
+        typer.Option(
+            "--review-budget",
+            metavar="N",
+            help="The judge's search iterations per decision for game reviews and hints (docs/review.md).",
+            show_default="each game's own",
+        ),
+    ] = None,
 ) -> None:
     """Run the multiplayer server: friends play in their browsers, bots fill empty seats (docs/protocol.md).
 
@@ -603,6 +612,7 @@ def serve(
             bot_processes=bot_processes,
             advertise_address=advertise_address,
             forwarded_allow_ips=forwarded_allow_ips,
+            review_budget=review_budget,
         )
 
 

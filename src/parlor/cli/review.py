@@ -22,8 +22,9 @@ from rich.table import Table
 from parlor.core import ParlorError, load_record, replay_iter
 from parlor.review import LABELS, Review, Reviewing, summarize
 from parlor.review.settings import phase_words
+from parlor.text import text_module
 
-from .common import clean_errors, console, err_console, seat_from_user, text_module
+from .common import clean_errors, console, err_console, seat_from_user
 
 LABEL_STYLE = {
     "best": "bold green",
