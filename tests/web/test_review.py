@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from .conftest import Server, start_server, stop_server
+from .test_replay import open_page
 
-DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
@@ -26,18 +26,6 @@ def review_server() -> Iterator[Server]:
         yield running
     finally:
         stop_server(running)
-
-
-def new_page(
-    browser: Any, url: str, lang: str = "en", viewport: dict[str, int] = DESKTOP
-) -> tuple[Any, Any, list[str]]:
-    context = browser.new_context(viewport=viewport)
-    context.add_init_script(f"localStorage.setItem('parlor.lang', '{lang}')")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(url)
-    return context, page, errors
 
 
 def create(server: Server, hints: bool) -> dict[str, Any]:
@@ -72,7 +60,7 @@ def test_hints_at_the_table_and_the_review_on_the_replay_page(
     server = review_server
     created = create(server, hints=True)
     table_id = created["table"]["id"]
-    context, page, errors = new_page(browser, server.url(created["seats"][0]["join_path"]))
+    context, page, errors = open_page(browser, server.url(created["seats"][0]["join_path"]), ready="body")
     try:
         page.wait_for_selector("#moves.your-turn", timeout=60000)
         hinted_at = int(page.evaluate("document.body.dataset.version"))
@@ -130,7 +118,7 @@ def test_hints_at_the_table_and_the_review_on_the_replay_page(
     finally:
         context.close()
     # At phone size, in Czech: the graph fits the screen's width.
-    context, page, errors = new_page(browser, replay_url, lang="cs", viewport=PHONE)
+    context, page, errors = open_page(browser, replay_url, lang="cs", ready="body", viewport=PHONE)
     try:
         page.wait_for_selector("#review[data-status='done'] #review-graph")
         width = page.evaluate("document.querySelector('#review-graph').getBoundingClientRect().width")
@@ -147,7 +135,7 @@ def test_no_hint_button_without_hints_or_for_spectators_and_no_review_for_specta
 ) -> None:
     server = review_server
     plain = create(server, hints=False)
-    context, page, errors = new_page(browser, server.url(plain["seats"][0]["join_path"]))
+    context, page, errors = open_page(browser, server.url(plain["seats"][0]["join_path"]), ready="body")
     try:
         page.wait_for_selector("#moves.your-turn", timeout=60000)
         assert page.locator("#hint").count() == 0
@@ -155,7 +143,7 @@ def test_no_hint_button_without_hints_or_for_spectators_and_no_review_for_specta
     finally:
         context.close()
     hinted = create(server, hints=True)
-    context, page, errors = new_page(browser, server.url(hinted["spectator_path"]))
+    context, page, errors = open_page(browser, server.url(hinted["spectator_path"]), ready="body")
     try:
         page.wait_for_selector("body[data-version]")
         assert page.locator("#hint").count() == 0

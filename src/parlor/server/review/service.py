@@ -26,7 +26,7 @@ import logging
 import pickle
 from typing import Any
 
-from parlor.server.storage import StoreReview
+from parlor.server.storage import StoreReview, record_of
 from parlor.server.table import GiveHint, Hub, hint_refusal
 from parlor.server.table.bot_workers import BotWorkers
 from parlor.server.wire import ServerError, dumps
@@ -110,15 +110,7 @@ class ReviewService:
     async def _review(self, table_id: str, seat: int, stored: dict[str, Any] | None) -> None:
         key = (table_id, seat)
         try:
-            row = await self.hub.run_db(self.hub.db.load, table_id)
-            record = {  # holds the seed: for the worker only, never sent to anyone
-                "game": row["game"],
-                "engine_version": row["engine_version"],
-                "options": row["options"],
-                "players": row["players"],
-                "seed": row["seed"],
-                "actions": [[a["seat"], a["action"]] for a in row["actions"]],
-            }
+            record = record_of(await self.hub.run_db(self.hub.db.load, table_id))  # for the worker only
             partial = json.loads(stored["review"]) if stored else None
             while partial is None or not partial["complete"]:
                 done = await self.workers.call(

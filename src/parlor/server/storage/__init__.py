@@ -1,7 +1,7 @@
 """The storage layer: the schema, the one fenced path every write takes, the group-commit writer, and
 the site's lease rows. It imports nothing of the server above it (``table``, ``edge``)."""
 
-from .database import CHAT_PAGE, DamagedDatabase, Database, default_database_url, normalize_url, now
+from .database import CHAT_PAGE, DamagedDatabase, Database, default_database_url, normalize_url, now, record_of
 from .site import SiteRows
 from .writer import Writer
 from .writes import (
@@ -54,4 +54,5 @@ __all__ = [
     "default_database_url",
     "normalize_url",
     "now",
+    "record_of",
 ]

@@ -346,6 +346,19 @@ class Database:
             ]
 
 
+def record_of(row: dict[str, Any]) -> dict[str, Any]:
+    """The game record (``parlor.core`` records) of a table loaded by :meth:`Database.load`. It holds
+    the seed: for the server's own use (a replay built, a review worked out), never sent."""
+    return {
+        "game": row["game"],
+        "engine_version": row["engine_version"],
+        "options": row["options"],
+        "players": row["players"],
+        "seed": row["seed"],
+        "actions": [[a["seat"], a["action"]] for a in row["actions"]],
+    }
+
+
 def sqlite_synchronous() -> str:
     """SQLite's durability level: ``NORMAL`` (the default), or ``FULL`` from ``$PARLOR_SQLITE_SYNCHRONOUS``
     (docs/deploy.md, "Durability")."""

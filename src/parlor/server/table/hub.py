@@ -34,6 +34,7 @@ from parlor.server.storage import (
     StoreReplay,
     Writer,
     now,
+    record_of,
 )
 from parlor.server.wire import ServerError, dumps
 
@@ -352,9 +353,7 @@ class Hub:
         self._begin(table)
         return table
 
-    def _new_table_request(
-        self, body: Any
-    ) -> tuple[dict[str, Any], list[dict[str, Any]], dict[int, str], str, str]:
+    def _new_table_request(self, body: Any) -> tuple[dict[str, Any], list[dict[str, Any]], dict[int, str], str, str]:
         """A create request checked field by field: (row, seats, claim codes, spectator token, host token)."""
         limits = self.limits
         if not isinstance(body, dict):
@@ -551,12 +550,7 @@ class Hub:
             if row is None:
                 raise ServerError("table_not_found", f"no table {table.id!r}", 404)
             game = registry.get(row["game"])
-            record = {  # holds the seed: used here only, never sent
-                "players": row["players"],
-                "seed": row["seed"],
-                "options": row["options"],
-                "actions": [[a["seat"], a["action"]] for a in row["actions"]],
-            }
+            record = record_of(row)  # holds the seed: used here only, never sent
             by = [a["by"] for a in row["actions"]]
             try:
                 steps = await asyncio.get_running_loop().run_in_executor(
