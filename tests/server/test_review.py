@@ -18,6 +18,7 @@ from sqlalchemy import insert, select
 from parlor import games
 from parlor.core import replay
 from parlor.review import review
+from parlor.server.review.service import NICENESS
 from parlor.server.storage import AddHint, Database, LeaseLost, now
 from parlor.server.storage.schema import actions_t, hints_t, reviews_t, seats_t, tables_t
 from parlor.server.table import hash_token
@@ -98,6 +99,9 @@ def test_a_seat_s_review_is_worked_out_in_worker_processes_stored_and_equal_to_t
     # In worker processes (not the server's own), one job per decision.
     pids = service.workers.worker_pids()
     assert pids and os.getpid() not in pids
+    # ... started below the server's priority, so that the tables' bots get the cores first.
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert all(os.getpriority(os.PRIO_PROCESS, pid) == min(19, ours + NICENESS) for pid in pids)
     # Stored: asked again, it is read back, not worked out again.
     jobs = service.jobs
     again = ask(rserver.base, table_id, token, "POST").json()

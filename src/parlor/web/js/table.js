@@ -193,6 +193,7 @@ async function onFrame(msg) {
         st.stage = null;
       }
       st.prevView = st.frame ? st.frame.view : null;
+      if (!st.frame || st.frame.version !== msg.version) st.hintError = ""; // a hint's refusal was for the last decision
       st.frame = msg;
       st.pending = false;
       st.log.push(...msg.events);
