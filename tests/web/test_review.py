@@ -41,15 +41,19 @@ def create(server: Server, hints: bool) -> dict[str, Any]:
 
 
 def play_to_the_end(page: Any) -> None:
-    """Plays the seat's every decision with the first move of its move list, until the result shows."""
+    """Plays the seat's every decision with the first move of its move list, until the result shows. A
+    click the table's guard refused (a new position had just been drawn) is made again."""
     while True:
         page.wait_for_selector("#moves.your-turn, #result", timeout=60000)
         if page.locator("#result").count():
             return
         version = page.evaluate("document.body.dataset.version")
-        page.evaluate("document.querySelector('#move-list button.move').click()")
+        ignored = page.evaluate("document.body.dataset.ignoredClicks || '0'")
+        # (every button is disabled only while a move sent waits for its state: the version then changes)
+        page.evaluate("document.querySelector('#move-list button.move:not([disabled])')?.click()")
         page.wait_for_function(
-            f"document.body.dataset.version !== '{version}' || document.querySelector('#result') !== null",
+            f"document.body.dataset.version !== '{version}' || document.querySelector('#result') !== null"
+            f" || (document.body.dataset.ignoredClicks || '0') !== '{ignored}'",
             timeout=60000,
         )
 
