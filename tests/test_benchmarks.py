@@ -60,3 +60,14 @@ def test_results_digest_of_fixed_games_is_unchanged():
 def test_events_digest_of_fixed_games_is_unchanged():
     engine = load("engine")
     assert engine.results_digest(9, with_events=True)["all"] == EVENTS_DIGEST_9
+
+
+def test_review_benchmark_runs_for_every_registered_game(capsys):
+    from parlor import games
+
+    rows = load("review").main(["--quick", "--players", "3"])
+    assert {r["game"] for r in rows} == set(games.names())
+    for row in rows:
+        assert row["decisions"] > 0 and row["review_cpu_s"] > 0 and row["playout_decisions_per_s"] > 0
+        assert row["calibration_sample"]["positions"] > 0
+    assert "calibration error" in capsys.readouterr().out

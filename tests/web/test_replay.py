@@ -28,9 +28,13 @@ def finished_table(server: Server, game: str = "mamma-mia", players: int = 3) ->
 
 
 def open_page(
-    browser: Any, url: str, lang: str = "en", ready: str = "body[data-ready='1']"
+    browser: Any,
+    url: str,
+    lang: str = "en",
+    ready: str = "body[data-ready='1']",
+    viewport: dict[str, int] = DESKTOP,
 ) -> tuple[Any, Any, list[str]]:
-    context = browser.new_context(viewport=DESKTOP)
+    context = browser.new_context(viewport=viewport)
     context.add_init_script(f"localStorage.setItem('parlor.lang', '{lang}')")
     page = context.new_page()
     errors: list[str] = []

@@ -590,6 +590,15 @@ def serve(
             show_default="none",
         ),
     ] = None,
+    review_budget: Annotated[
+        int | None,
+        typer.Option(
+            "--review-budget",
+            metavar="N",
+            help="The judge's search iterations per decision for game reviews and hints (docs/review.md).",
+            show_default="each game's own",
+        ),
+    ] = None,
 ) -> None:
     """Run the multiplayer server: friends play in their browsers, bots fill empty seats (docs/protocol.md).
 
@@ -608,12 +617,17 @@ def serve(
             bot_processes=bot_processes,
             advertise_address=advertise_address,
             forwarded_allow_ips=forwarded_allow_ips,
+            review_budget=review_budget,
         )
 
 
 from . import study as _study  # noqa: E402  (the study commands: merge, compare, analyze, dataset)
 
 _study.register(app)
+
+from . import review as _review  # noqa: E402  (parlor review: the judge on a saved game)
+
+_review.register(app)
 
 if __name__ == "__main__":  # pragma: no cover
     app()

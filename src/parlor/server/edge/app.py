@@ -29,6 +29,7 @@ from parlor.bots import LEVELS
 from parlor.core import ParlorError
 from parlor.core.options import describe_options
 from parlor.server.limits import Limits, RateLimiter, raise_open_files_limit
+from parlor.server.review import ReviewService
 from parlor.server.storage import Database
 from parlor.server.table import (
     BOT_LEVELS,
@@ -54,10 +55,11 @@ from parlor.server.wire import ServerError, dumps, loads
 
 from .logs import install_log_redaction
 from .relay import RelayMiddleware
+from .review import review_router
 
 PROTOCOL = 2  # 2: state frames after the first are deltas (docs/protocol.md, "state")
 WEB = Path(__file__).resolve().parents[2] / "web"  # the browser front end (src/parlor/web)
-CLIENT_TYPES = ("action", "undo", "play_again", "chat", "sync", "ping")
+CLIENT_TYPES = ("action", "undo", "play_again", "chat", "sync", "ping", "hint")
 FLOOD_REFUSALS, FLOOD_WINDOW = 30, 10.0  # chat lines refused for their rate within the window (seconds)
 log = logging.getLogger("parlor.server")
 
@@ -90,6 +92,8 @@ def create_app(
     limits: Limits | None = None,
     bot_processes: int | None = None,
     site: SiteConfig | None = None,
+    review_budget: int | None = None,
+    review_processes: int = 1,
 ) -> FastAPI:
     """The Parlor server as an ASGI app.
 
@@ -100,6 +104,8 @@ def create_app(
     ``limits`` holds the server-wide ones (docs/protocol.md, "Limits"). ``bot_processes``: worker
     processes for searching bots (default: one fewer than the machine's cores, at least one).
     ``site``: this process is one of several serving one PostgreSQL database (``table/site.py``).
+    ``review_budget``: the judge's search iterations per decision for reviews and hints (default: each
+    game's own, ``parlor.review.settings``); ``review_processes``: the review's worker processes.
     """
     db = Database(database_url)
     if site is not None and db.is_sqlite:
@@ -123,10 +129,12 @@ def create_app(
             site=site,
         )
         app.state.hub = hub
+        app.state.reviews = ReviewService(hub, budget=review_budget, processes=review_processes)
         await hub.start()
         try:
             yield
         finally:
+            app.state.reviews.close()
             await hub.close()
 
     # /api/docs: Swagger UI from the swagger-ui-bundle package, not a CDN (the server may have no internet)
@@ -316,6 +324,8 @@ def create_app(
             return Response(await hub.chat_page(table, seat, before, limit), media_type="application/json")
         finally:
             hub.release(table)
+
+    app.include_router(review_router(bearer))
 
     # ---- the host ---------------------------------------------------------------------------------
     async def host_table(table_id: str, seat: str, request: Request) -> tuple[Hub, LiveTable, dict[str, Any], int]:
@@ -534,6 +544,8 @@ def create_app(
             elif kind == "chat":
                 say = Say.from_frame(table, conn, msg.get("text"), ref)  # limits first, outside the lock
                 await table.change(say)  # its ack, then the chat frame to everyone
+            elif kind == "hint":  # answered by a "hint" frame once the judge is done (server/review/)
+                app.state.reviews.ask_hint(conn, ref)
             elif kind == "play_again":
                 if conn.seat is None:
                     raise ServerError("spectator", "spectators cannot start a new game")

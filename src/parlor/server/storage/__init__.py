@@ -1,11 +1,12 @@
 """The storage layer: the schema, the one fenced path every write takes, the group-commit writer, and
 the site's lease rows. It imports nothing of the server above it (``table``, ``edge``)."""
 
-from .database import CHAT_PAGE, DamagedDatabase, Database, default_database_url, normalize_url, now
+from .database import CHAT_PAGE, DamagedDatabase, Database, default_database_url, normalize_url, now, record_of
 from .site import SiteRows
 from .writer import Writer
 from .writes import (
     AddChat,
+    AddHint,
     AppendDecision,
     ClaimSeat,
     CloseUnplayed,
@@ -19,6 +20,7 @@ from .writes import (
     SetClock,
     SetSeat,
     StoreReplay,
+    StoreReview,
     Touch,
     VersionConflict,
     Write,
@@ -27,6 +29,7 @@ from .writes import (
 __all__ = [
     "CHAT_PAGE",
     "AddChat",
+    "AddHint",
     "AppendDecision",
     "ClaimSeat",
     "CloseUnplayed",
@@ -43,6 +46,7 @@ __all__ = [
     "SetSeat",
     "SiteRows",
     "StoreReplay",
+    "StoreReview",
     "Touch",
     "VersionConflict",
     "Write",
@@ -50,4 +54,5 @@ __all__ = [
     "default_database_url",
     "normalize_url",
     "now",
+    "record_of",
 ]

@@ -31,7 +31,7 @@ from typing import Any
 from sqlalchemy import create_engine, event, func, select, text
 from sqlalchemy.engine import Engine, make_url
 
-from .schema import actions_t, chat_t, events_t, replays_t, seats_t, tables_t
+from .schema import actions_t, chat_t, events_t, hints_t, replays_t, reviews_t, seats_t, tables_t
 from .writes import LeaseLost, Write
 
 # (the leases of the tables a transaction writes, renewed in it: the fence of a site of several processes)
@@ -290,6 +290,29 @@ class Database:
                 )
             ).scalar_one_or_none()
 
+    def stored_review(self, table_id: str, seat: int) -> dict[str, Any] | None:
+        """A seat's stored review of a finished table: its JSON text, how many decisions it holds and
+        whether it is complete; None if nobody asked for it."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(reviews_t.c.review, reviews_t.c.decisions, reviews_t.c.complete).where(
+                    reviews_t.c.table_id == table_id, reviews_t.c.seat == seat
+                )
+            ).first()
+        return (
+            None if row is None else {"review": row.review, "decisions": row.decisions, "complete": bool(row.complete)}
+        )
+
+    def hints(self, table_id: str, seat: int) -> list[dict[str, Any]]:
+        """The hints a seat was given, in the order of the decisions they were asked at."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(hints_t.c.version, hints_t.c.hint)
+                .where(hints_t.c.table_id == table_id, hints_t.c.seat == seat)
+                .order_by(hints_t.c.version)
+            ).all()
+        return [{"version": r.version, "hint": json.loads(r.hint)} for r in rows]
+
     def load(self, table_id: str) -> dict[str, Any] | None:
         """A table with its seats, record and newest chat, or None."""
         with self.engine.connect() as conn:
@@ -324,6 +347,19 @@ class Database:
                 }
                 for r in conn.execute(select(events_t).where(events_t.c.table_id == table_id).order_by(events_t.c.idx))
             ]
+
+
+def record_of(row: dict[str, Any]) -> dict[str, Any]:
+    """The game record (``parlor.core`` records) of a table loaded by :meth:`Database.load`. It holds
+    the seed: for the server's own use (a replay built, a review worked out), never sent."""
+    return {
+        "game": row["game"],
+        "engine_version": row["engine_version"],
+        "options": row["options"],
+        "players": row["players"],
+        "seed": row["seed"],
+        "actions": [[a["seat"], a["action"]] for a in row["actions"]],
+    }
 
 
 def sqlite_synchronous() -> str:

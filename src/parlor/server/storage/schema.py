@@ -47,6 +47,8 @@ tables_t = Table(
     Column("bots_before_join", Boolean, nullable=False, server_default=false()),
     Column("host_hash", String(64), nullable=True),  # sha256 of the host's token
     Column("creator_hash", String(64), nullable=True),  # sha256 of the creating client's address
+    # Hints on: a seat may ask the judge for its best moves while it plays (unrated, for learning).
+    Column("hints", Boolean, nullable=False, server_default=false()),
     Index("ix_parlor_tables_status", "status"),
     Index("ix_parlor_tables_creator", "creator_hash", "status"),
 )
@@ -114,6 +116,29 @@ replays_t = Table(
     Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", Integer, primary_key=True),  # -1: the spectators' replay
     Column("steps", Text, nullable=False),  # JSON: the replay's steps, as served
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# Game review (parlor.review): a finished table's review of a seat, stored as it grows (a decision at a
+# time, so a restarted server carries on), and the hints a seat asked for while it played.
+reviews_t = Table(
+    "parlor_reviews",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("review", Text, nullable=False),  # JSON: Review.to_json(), complete or not yet
+    Column("decisions", Integer, nullable=False),  # decisions judged so far
+    Column("complete", Boolean, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+hints_t = Table(
+    "parlor_hints",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, primary_key=True),  # the decision it was asked at (decisions before it)
+    Column("seat", Integer, primary_key=True),
+    Column("hint", Text, nullable=False),  # JSON: Hint.to_json()
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 

@@ -9,7 +9,7 @@ export const TURN_TIMES = [null, 30, 60, 120, 300];
 
 const app = document.getElementById("app");
 let catalog = null; // the answer of GET /api/games
-let form = { game: null, players: 0, options: {}, seats: [], turnTime: null, botsBeforeJoin: false };
+let form = { game: null, players: 0, options: {}, seats: [], turnTime: null, botsBeforeJoin: false, hints: false };
 let created = null; // the answer of POST /api/tables
 
 export function optionLabel(game, name) {
@@ -144,12 +144,15 @@ function tableLife() {
   turn.addEventListener("change", () => (form.turnTime = turn.value === "" ? null : Number(turn.value)));
   const early = h("input", { type: "checkbox", id: "bots-before-join", name: "bots_before_join", checked: form.botsBeforeJoin });
   early.addEventListener("change", () => (form.botsBeforeJoin = early.checked));
+  const hints = h("input", { type: "checkbox", id: "hints", name: "hints", checked: form.hints });
+  hints.addEventListener("change", () => (form.hints = hints.checked));
   return h(
     "div",
     { class: "lobby-life" },
     h("div", { class: "field" }, h("label", { for: "turn-time" }, t("lobby.turn_time")), turn),
     h("p", { class: "muted" }, t("lobby.turn_help")),
     h("div", { class: "field" }, early, " ", h("label", { for: "bots-before-join" }, t("lobby.bots_before_join"))),
+    h("div", { class: "field" }, hints, " ", h("label", { for: "hints" }, t("lobby.hints"))),
   );
 }
 
@@ -217,6 +220,7 @@ async function create(ev) {
         seats,
         turn_time: form.turnTime,
         bots_before_join: form.botsBeforeJoin,
+        hints: form.hints,
       }),
     });
     // The server answers JSON ({error: {code, message, field}}); anything else is reported by status.
