@@ -220,6 +220,19 @@ def _run_processes(jobs: list[Any], on_chunk: Callable[[int, list[Row]], None], 
         pool.join()
 
 
+def _start_local_ray(ray: Any, workers: int, attempts: int = 3) -> None:
+    """Start a local Ray node. Ray gives its raylet a fixed 30 s to register and then gives up; a machine
+    busy with other work can take longer, so the start is tried again before the error is passed on."""
+    for attempt in range(1, attempts + 1):
+        try:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
+            return
+        except Exception as exc:
+            if attempt == attempts or "timed out during startup" not in str(exc):
+                raise
+            ray.shutdown()
+
+
 def _run_ray(
     jobs: list[Any], on_chunk: Callable[[int, list[Row]], None], workers: int, address: str | None
 ) -> None:
@@ -232,7 +245,7 @@ def _run_ray(
         if address:
             ray.init(address=address, log_to_driver=False)
         else:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
+            _start_local_ray(ray, workers)
     remote = ray.remote(num_cpus=1)(_pool_task)
     pending = {remote.remote(job): job for job in jobs}
     try:
