@@ -99,7 +99,7 @@ def analyze(
                 seed=seed,
                 bots=tuple(kinds),
                 options=opts,
-                chunk_size=max(1, min(500, -(-games // (8 * workers)))),
+                chunk_size=max(1, min(500, -(-games // 16))),  # not by workers: the same files at any -w
             )
             path = data / f"{game.name}-{n}p{'' if label == 'A' else '-B'}.parquet"
 

@@ -271,7 +271,7 @@ def run_tournament(
         seating="schedule",
         lineups=tuple(schedule),
         # small chunks: a slow bot's games are finished (and kept) a few at a time
-        chunk_size=chunk_size or max(1, min(20, games // (16 * workers))),
+        chunk_size=chunk_size or max(1, min(20, games // 16)),  # not by -w: the same file at any worker count
         bot_seed_offset=1,
     )
     result = Tournament(game.name, players, bots, seed, dict(options or {}))
