@@ -24,15 +24,19 @@ _COMPILED = (
     "parlor.core.rng",
     "parlor.games.mamma_mia.rules",
     "parlor.games.mamma_mia.views",
+    "parlor.games.mamma_mia.observation",
     "parlor.games.sweet_nose.rules",
     "parlor.games.sweet_nose.views",
     "parlor.games.sweet_nose.playout",
+    "parlor.games.sweet_nose.observation",
     "parlor.games.mottainai.cards",
     "parlor.games.mottainai.data",
     "parlor.games.mottainai.rules",
     "parlor.games.mottainai.tables",
     "parlor.games.mottainai.views",
+    "parlor.games.mottainai.observation",
     "parlor.bots.ismcts",
+    "parlor.rl.native",
 )
 
 
