@@ -8,9 +8,10 @@ Importing this module registers ``parlor/MammaMia-v0``, ``parlor/SweetNose-v0`` 
 The observation is the game's float32 tensor for the learning seat (games/<game>/encoding.py);
 the action is a game action id; ``info["action_mask"]`` (int8 over ``num_actions``) says which
 ids are legal, ``info["seat"]`` which seat you play (``seat=None``: drawn at each reset).
-The other seats are Parlor bots of level ``opponents`` (``random``, ``easy``, ``medium``,
-``hard``, ``expert``, or a bot spec as in ``parlor.bots.parse_bot_spec``), seeded from the
-episode's seed, so a seeded episode repeats exactly.
+The other seats are Parlor bots: ``opponents`` is a bot spec (``random``, ``easy``,
+``medium``, ``hard``, ``expert``, ``file.py:MyBot`` ... as in ``parlor.bots.parse_bot_spec``;
+seeded from the episode's seed, so a seeded episode repeats exactly), a bot object, or a
+factory ``(game, seed) -> bot`` (``parlor.rl.opponents``).
 
 Reward: 0 until the end, then the seat's return (+1 first ... -1 last, as in
 ``parlor.rl.pettingzoo.return_of``). An action outside the mask is not played: with
@@ -31,19 +32,20 @@ from parlor import games
 from parlor.core.errors import IllegalAction
 from parlor.core.game import Game, State
 from parlor.rl import encoding
-from parlor.rl.pettingzoo import OBS_HIGH, render_text, return_of
+from parlor.rl.opponents import opponent_factory
+from parlor.rl.pettingzoo import OBS_HIGH, RENDER_MODES, check_render_and_illegal, render_text, return_of
 
 IDS = {"mamma-mia": "parlor/MammaMia-v0", "sweet-nose": "parlor/SweetNose-v0", "mottainai": "parlor/Mottainai-v0"}
 
 
 class ParlorSingleSeatEnv(gymnasium.Env):
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
 
     def __init__(
         self,
         game: str | Game,
         players: int | None = None,
-        opponents: str = "medium",
+        opponents: Any = "medium",
         seat: int | None = None,
         options: Any = None,
         illegal_action: str = "lose",
@@ -53,13 +55,8 @@ class ParlorSingleSeatEnv(gymnasium.Env):
         self.players = self.game.check_players(players if players is not None else self.game.min_players)
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
             raise ValueError(f"seat must be None or 0..{self.players - 1}, got {seat!r}")
-        if illegal_action not in ("lose", "raise"):
-            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        from parlor.bots.spec import parse_bot_spec
-
-        self.opponent_factory = parse_bot_spec(opponents)  # fails now on an unknown bot
+        check_render_and_illegal(render_mode, illegal_action)
+        self.opponent_factory = opponent_factory(opponents)  # fails now on an unknown bot
         self.options = self.game.options_from_json(options) if isinstance(options, dict) else options
         self.fixed_seat = seat
         self.illegal_action = illegal_action
@@ -119,7 +116,11 @@ class ParlorSingleSeatEnv(gymnasium.Env):
     def render(self) -> str | None:
         if self.render_mode is None or self.state is None:
             return None
-        return render_text(self.state, self.seat)
+        text = render_text(self.state, self.seat)
+        if self.render_mode == "human":
+            print(text, end="")
+            return None
+        return text
 
 
 def register() -> None:
