@@ -23,7 +23,8 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 # The hot path: the engine core, each game's state, rules and views, the search, and the
-# observations and masks learning agents read (observation.py, rl/native.py: no numpy there).
+# observations and masks learning agents read (observation.py, rl/native.py: no numpy there),
+# and the heuristic bots (``medium``; simulations are bound by them, issue 32).
 # Not the action classes (core/actions.py, games/*/actions.py): mypyc turns a dataclass's
 # ``TYPE: ClassVar[str]`` into a field, and actions are made once per game anyway. Nor
 # core/events.py: its EventList replaces list methods after the class is made (lazy events),
@@ -34,16 +35,19 @@ COMPILED = [
     "src/parlor/games/mamma_mia/rules.py",
     "src/parlor/games/mamma_mia/views.py",
     "src/parlor/games/mamma_mia/observation.py",
+    "src/parlor/games/mamma_mia/heuristic.py",
     "src/parlor/games/sweet_nose/rules.py",
     "src/parlor/games/sweet_nose/views.py",
     "src/parlor/games/sweet_nose/playout.py",
     "src/parlor/games/sweet_nose/observation.py",
+    "src/parlor/games/sweet_nose/heuristic.py",
     "src/parlor/games/mottainai/cards.py",
     "src/parlor/games/mottainai/data.py",
     "src/parlor/games/mottainai/rules.py",
     "src/parlor/games/mottainai/tables.py",
     "src/parlor/games/mottainai/views.py",
     "src/parlor/games/mottainai/observation.py",
+    "src/parlor/games/mottainai/heuristic.py",
     "src/parlor/bots/ismcts.py",
     "src/parlor/rl/native.py",
 ]

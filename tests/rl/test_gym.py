@@ -80,10 +80,10 @@ def test_opponents_may_be_a_spec_a_bot_or_a_factory_and_anything_else_is_refused
 
     for opponents in ("random", Recording(game, 1), RandomBot, lambda g, seed: Recording(g, seed)):
         e = gymnasium.make("parlor/SweetNose-v0", players=3, opponents=opponents, seat=0)
-        obs, info = e.reset(seed=3)
+        _, info = e.reset(seed=3)
         done = False
         while not done:
-            obs, _, done, _, info = e.step(int(np.flatnonzero(info["action_mask"])[0]))
+            _, _, done, _, info = e.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert played and set(played) <= {1, 2}
     for bad in (7, None, ["random"]):
         with pytest.raises(TypeError, match="opponents must be a bot spec"):

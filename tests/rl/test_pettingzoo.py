@@ -84,7 +84,7 @@ def test_an_illegal_action_loses_or_raises_and_changes_nothing() -> None:
     assert e.state.to_json_text() == before
     assert e.rewards == {offender: -1.0, next(a for a in e.possible_agents if a != offender): 0.0}
     assert all(e.terminations.values()) and e.infos[offender]["illegal_action"]
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         assert e.last()[2]  # every agent is told it terminated
         e.step(None)
     assert not e.agents
