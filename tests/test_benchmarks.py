@@ -60,3 +60,11 @@ def test_results_digest_of_fixed_games_is_unchanged():
 def test_events_digest_of_fixed_games_is_unchanged():
     engine = load("engine")
     assert engine.results_digest(9, with_events=True)["all"] == EVENTS_DIGEST_9
+
+
+def test_rl_benchmark_measures_every_mode():
+    rl = load("rl")
+    row = rl.measure("sweet-nose", 3, 1, 1, 4)
+    assert set(row["decisions_per_s"]) == {"raw", "aec", "par", "gym", "vec"}
+    assert all(v > 0 for v in row["decisions_per_s"].values()) and row["decisions_per_learner_step"] >= 1
+    assert all(v > 0 for v in row["us_per_call"].values())

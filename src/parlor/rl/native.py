@@ -52,31 +52,3 @@ def write_batch(
 def write_mask_batch(states: list[Any], seats: list[int], ids: dict[int, int], buf: Any, size: int) -> None:
     for i in range(len(states)):
         write_mask(states[i], seats[i], ids, buf, i * size)
-
-
-def play_others(state: Any, seat: int, bots: list[Any]) -> None:
-    """The bots of the other seats move until ``seat`` is to move or the game is over."""
-    while True:
-        to_move = state.to_move
-        if not to_move or seat in to_move:
-            return
-        mover: int = to_move[0]
-        state.apply(mover, bots[mover].choose(state, mover))
-
-
-def step_seat(state: Any, seat: int, action: Any, bots: list[Any] | None) -> int:
-    """Play ``action`` (an action object) for ``seat`` if legal, then the bots' moves.
-
-    Returns 1 if the game is over, 0 if ``seat`` has its next decision, -1 if ``action`` was
-    not legal (then nothing was played). ``bots`` None: nobody else moves here (self-play
-    moves the other seats in batches)."""
-    legal = state.legal_actions(seat)
-    for candidate in legal:
-        if candidate is action:
-            break
-    else:
-        return -1
-    state.apply(seat, action)
-    if bots is not None:
-        play_others(state, seat, bots)
-    return 0 if state.to_move else 1

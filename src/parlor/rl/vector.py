@@ -54,6 +54,34 @@ from parlor.rl.pettingzoo import OBS_HIGH, return_of
 Policy = Callable[[np.ndarray, np.ndarray], Any]
 
 
+def _play_others(state: Any, seat: int, bots: list[Any]) -> None:
+    """The bots of the other seats move until ``seat`` is to move or the game is over."""
+    while True:
+        to_move = state.to_move
+        if not to_move or seat in to_move:
+            return
+        mover: int = to_move[0]
+        state.apply(mover, bots[mover].choose(state, mover))
+
+
+def _step_seat(state: Any, seat: int, action: Any, bots: list[Any] | None) -> int:
+    """Play ``action`` (an action object) for ``seat`` if legal, then the bots' moves.
+
+    Returns 1 if the game is over, 0 if ``seat`` has its next decision, -1 if ``action`` was
+    not legal (then nothing was played). ``bots`` None: nobody else moves here (self-play
+    moves the other seats in batches)."""
+    legal = state.legal_actions(seat)
+    for candidate in legal:
+        if candidate is action:
+            break
+    else:
+        return -1
+    state.apply(seat, action)
+    if bots is not None:
+        _play_others(state, seat, bots)
+    return 0 if state.to_move else 1
+
+
 class ParlorVectorEnv(gymnasium.vector.VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
@@ -121,7 +149,7 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
         if self.factory is not None:
             make = self.factory
             bots = [None if s == seat else make(self.game, game_seed + 7919 * (s + 1)) for s in range(self.players)]
-            native.play_others(state, seat, bots)
+            _play_others(state, seat, bots)
         self._states[i] = state
         self._bots[i] = bots
         self._seat_list[i] = seat
@@ -189,7 +217,7 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
         ended: list[int] = []
         for i, a in enumerate(actions.tolist()):
             move = space[a] if type(a) is int and 0 <= a < n_actions else None
-            result = -1 if move is None else native.step_seat(states[i], seats[i], move, bots[i])
+            result = -1 if move is None else _step_seat(states[i], seats[i], move, bots[i])
             if result == -1:
                 if self.illegal_action == "raise":
                     raise IllegalAction(f"env {i}: action id {a!r} is not legal for seat {seats[i]} now")
