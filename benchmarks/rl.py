@@ -193,7 +193,8 @@ def main() -> None:
         print(json.dumps(rows, indent=2))
         return
     print(f"parlor build: {parlor.BUILD}; decisions/s (cost factor raw/mode)")
-    print(f"{'game':11} {'p':>2} {'raw':>8} {'aec':>14} {'par':>14} {'gym':>14} {'vec':>14}   µs: view  enc(view)  enc  mask")
+    head = f"{'game':11} {'p':>2} {'raw':>8} {'aec':>14} {'par':>14} {'gym':>14} {'vec':>14}"
+    print(head + "   µs: view  enc(view)  enc  mask")
     for r in rows:
         d, f, us = r["decisions_per_s"], r["cost_factor"], r["us_per_call"]
         cells = "".join(f" {d[k]:>7} ({f[k]:>4}x)" for k in ("aec", "par", "gym", "vec"))

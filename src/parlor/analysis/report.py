@@ -72,8 +72,15 @@ def analyze(
     address: str | None = None,
     command: Sequence[str] | None = None,
     progress: Callable[[str, int], None] | None = None,
+    sweep: Sequence[dict[str, Any]] = (),
+    metrics: str = "",
 ) -> Path:
-    """Run the simulations and write the report; returns the path of ``index.html``."""
+    """Run the simulations and write the report; returns the path of ``index.html``.
+
+    ``against``: one variant B (options changed from A). ``sweep``: more variants (``V1``,
+    ``V2``, ... each the options it changes from A, e.g. a grid from ``--sweep``), each
+    compared with A in the report's sweep table. ``metrics``: a user metrics module
+    (``parlor.analysis.metrics``)."""
     game = registry.get(game_name)
     if report.exists() and any(report.iterdir()):
         raise ParlorError(f"{report} is not empty; choose a new --report folder")
@@ -90,6 +97,8 @@ def analyze(
         runs = {"A": options}
         if against is not None:
             runs["B"] = {**options, **against}
+        for v, changed in enumerate(sweep, 1):
+            runs[f"V{v}"] = {**options, **changed}
         rows_of: dict[str, list[dict[str, Any]]] = {}
         for label, opts in runs.items():
             spec = RunSpec(
@@ -100,22 +109,28 @@ def analyze(
                 bots=tuple(kinds),
                 options=opts,
                 chunk_size=max(1, min(500, -(-games // 16))),  # not by workers: the same files at any -w
+                metrics=metrics,
             )
-            path = data / f"{game.name}-{n}p{'' if label == 'A' else '-B'}.parquet"
+            path = data / f"{game.name}-{n}p{'' if label == 'A' else '-' + label}.parquet"
 
             def tell(done: int, n: int = n, label: str = label) -> None:
                 if progress:
-                    progress(f"{n} players{'' if label == 'A' else ' (B)'}", done)
+                    progress(f"{n} players{'' if label == 'A' else f' ({label})'}", done)
 
             rows_of[label] = execute(spec, out=path, backend=backend, workers=workers, address=address, progress=tell)
         summary = summarize(rows_of["A"])
         comparison = compare(rows_of["A"], rows_of["B"]) if "B" in rows_of else None
+        swept = [
+            {"label": f"V{v}", "changed": changed, "comparison": compare(rows_of[f"V{v}"], rows_of["A"])}
+            for v, changed in enumerate(sweep, 1)
+        ]
         (data / f"{game.name}-{n}p-summary.json").write_text(
-            json.dumps({"summary": summary, "comparison": comparison}, indent=1, sort_keys=True) + "\n",
+            json.dumps({"summary": summary, "comparison": comparison, "sweep": swept}, indent=1, sort_keys=True)
+            + "\n",
             encoding="utf-8",
         )
         images = _plots(game.name, n, summary, plots)
-        sections.append(_section(game, n, summary, comparison, images))
+        sections.append(_section(game, n, summary, comparison, images) + _sweep_section(n, swept))
     seconds = time.perf_counter() - started
     files = sorted(p.relative_to(report).as_posix() for p in data.iterdir())
     page = _page(game, players, bots, games, seed, options, against, command, sections, seconds, files)
@@ -197,8 +212,10 @@ def _plots(game: str, n: int, s: dict[str, Any], folder: Path) -> list[tuple[str
         save(fig, "features", f"Features by their effect on win rate, {n} players")
     rates = s["metrics"]["rates"]
     if rates:
-        top = sorted(rates.items(), key=lambda kv: -kv[1]["n"])[:20]
-        fig, ax = plt.subplots(figsize=(8, 0.28 * len(top) + 1.0))
+        # Every rate, in the order of the table below (issue 32: the plot used to keep only the
+        # 20 with the most trials, silently dropping rows at 3+ players).
+        top = list(rates.items())
+        fig, ax = plt.subplots(figsize=(8, 0.22 * len(top) + 1.0))
         ax.barh(
             [k for k, _ in top],
             [r["rate"] for _, r in top],
@@ -208,8 +225,8 @@ def _plots(game: str, n: int, s: dict[str, Any], folder: Path) -> list[tuple[str
         )
         ax.set_xlim(0, 1)
         ax.invert_yaxis()
-        ax.set_title("Game rates (pooled over games, 95% interval)")
-        save(fig, "rates", f"The game's own rates, {n} players")
+        ax.set_title(f"Game rates, all {len(top)} (pooled over games, 95% interval)")
+        save(fig, "rates", f"Every one of the game's {len(top)} rates, {n} players")
     return out
 
 
@@ -347,6 +364,32 @@ def _section(game: Any, n: int, s: dict[str, Any], comparison: dict[str, Any] | 
         parts.append(_table(["measure", "A - B [95% CI]"], rows, "comparison"))
     parts.append("</section>")
     return "\n".join(parts)
+
+
+def _sweep_section(n: int, swept: list[dict[str, Any]]) -> str:
+    """Every sweep variant against the baseline A: the same measures, with intervals."""
+    if not swept:
+        return ""
+    e = html.escape
+    rows = []
+    for v in swept:
+        c = v["comparison"]
+        changed = ", ".join(f"{k}={json.dumps(x)}" for k, x in sorted(v["changed"].items())) or "(as A)"
+        rows.append(
+            [
+                f"{e(v['label'])}: <code>{e(changed)}</code>",
+                _signed(c["by_turn_position"][0]),
+                _signed(c["ties"]),
+                _signed(c["score"], False),
+                _signed(c["decisions"], False),
+            ]
+        )
+    head = ["variant (options changed from A)", "first player's win rate", "shared wins", "mean score", "decisions"]
+    return (
+        f"<section id='sweep-p{n}'><h3>Sweep, {n} players: each variant minus A [95% CI]</h3>"
+        + _table(head, rows, "sweep")
+        + "</section>"
+    )
 
 
 STYLE = """
