@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from parlor import games as registry
+from parlor.bots.spec import bot_labels
 from parlor.core.errors import ParlorError
 
 from .results import execute
@@ -267,6 +268,7 @@ def _dist(d: dict[str, Any]) -> str:
 
 def _section(game: Any, n: int, s: dict[str, Any], comparison: dict[str, Any] | None, images: list) -> str:
     e = html.escape
+    name = bot_labels(b["bot"] for b in s["by_bot"])  # a plug-in by its name, not its file path
     parts = [
         f"<section id='p{n}'><h2>{n} players</h2>",
         f"<p>{s['games']} games. Baseline win rate 1/{n} = {1 / n:.1%}.</p>",
@@ -289,7 +291,10 @@ def _section(game: Any, n: int, s: dict[str, Any], comparison: dict[str, Any] | 
     parts.append(
         _table(
             ["bot", "seat-games", "win rate [95% CI]", "mean score"],
-            [[e(b["bot"]), str(b["seat_games"]), _pct(b["wins"]), f"{b['score']['mean']:.2f}"] for b in s["by_bot"]],
+            [
+                [e(name[b["bot"]]), str(b["seat_games"]), _pct(b["wins"]), f"{b['score']['mean']:.2f}"]
+                for b in s["by_bot"]
+            ],
             "bots",
         )
     )
@@ -419,11 +424,13 @@ def _page(
     cmd = shlex.join(command) if command else "(called from Python)"
     nav = " · ".join(f"<a href='#p{n}'>{n} players</a>" for n in players)
     vers = ", ".join(f"{k} {v}" for k, v in versions().items())
+    name = bot_labels(bots)  # a plug-in by its name, not its file path
+    labels = ", ".join(name[b] for b in bots)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(game.title)} balance report</title>
 <style>{STYLE}</style></head><body>
 <h1>{e(game.title)}: balance report</h1>
-<p>{games} games per player count · bots {e(", ".join(bots))} (rotated across seats) · seed {seed} ·
+<p>{games} games per player count · bots {e(labels)} (rotated across seats) · seed {seed} ·
 options <code>{e(json.dumps(options, sort_keys=True)) if options else "defaults"}</code>
 {f"· B: <code>{e(json.dumps(against, sort_keys=True))}</code>" if against else ""}</p>
 <p>{nav}</p>

@@ -27,6 +27,7 @@ from typing import Any
 
 from parlor import games as registry
 from parlor.bots import make_bot
+from parlor.bots.spec import bot_labels
 from parlor.core.errors import ParlorError
 from parlor.core.rng import derive_seed as sub_seed
 
@@ -212,6 +213,7 @@ class Tournament:
             "game": self.game,
             "players": self.players,
             "bots": self.bots,
+            "labels": bot_labels(self.bots),  # spec -> how tables name it (a plug-in by its name)
             "seed": self.seed,
             "options": self.options,
             "games": len(self.results),

@@ -16,6 +16,7 @@ from typing import Any
 from parlor.analysis.results import execute
 from parlor.analysis.simulation import RunSpec
 from parlor.analysis.summary import summarize
+from parlor.bots.spec import bot_labels
 from parlor.core import Game
 from parlor.core.options import options_to_json
 
@@ -80,6 +81,7 @@ def simulate(
         "seed": seed,
         "rotate": rotate,
         "bots": list(bots),
+        "labels": bot_labels(bots),  # spec -> how tables name it (a plug-in by its name)
         "options": options_to_json(options),
         "score_label": score_label,
         "per_seat": [
