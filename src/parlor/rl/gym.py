@@ -31,9 +31,16 @@ from gymnasium import spaces
 from parlor import games
 from parlor.core.errors import IllegalAction
 from parlor.core.game import Game, State
-from parlor.rl import encoding
+from parlor.rl import encoding, native
 from parlor.rl.opponents import opponent_factory
-from parlor.rl.pettingzoo import OBS_HIGH, RENDER_MODES, check_render_and_illegal, render_text, return_of
+from parlor.rl.pettingzoo import (
+    OBS_HIGH,
+    RENDER_MODES,
+    check_render_and_illegal,
+    legal_move,
+    render_text,
+    return_of,
+)
 
 IDS = {"mamma-mia": "parlor/MammaMia-v0", "sweet-nose": "parlor/SweetNose-v0", "mottainai": "parlor/Mottainai-v0"}
 
@@ -74,9 +81,7 @@ class ParlorSingleSeatEnv(gymnasium.Env):
     def _play_opponents(self) -> None:
         state = self.state
         assert state is not None
-        while not state.is_over and self.seat not in state.to_move:
-            mover = state.to_move[0]
-            state.apply(mover, self._bots[mover].choose(state, mover))
+        native.play_others(state, self.seat, self._bots)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
@@ -95,13 +100,10 @@ class ParlorSingleSeatEnv(gymnasium.Env):
             raise RuntimeError("call reset() before step()")
         if state.is_over:
             raise RuntimeError("the episode is over; call reset()")
-        try:
-            move = self.game.action_from_id(int(action))
-            if move not in state.legal_actions(self.seat):
-                raise IllegalAction(f"action id {int(action)} ({move}) is not legal for seat {self.seat} now")
-        except IllegalAction:
+        move = legal_move(state, self.seat, action)
+        if move is None:
             if self.illegal_action == "raise":
-                raise
+                raise IllegalAction(f"action id {action!r} is not a legal action for seat {self.seat} now")
             info = {**self._info(), "illegal_action": True}
             return self.encoding.encode(state, self.seat), -1.0, True, False, info
         state.apply(self.seat, move)

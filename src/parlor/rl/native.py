@@ -52,3 +52,47 @@ def write_batch(
 def write_mask_batch(states: list[Any], seats: list[int], ids: dict[int, int], buf: Any, size: int) -> None:
     for i in range(len(states)):
         write_mask(states[i], seats[i], ids, buf, i * size)
+
+
+def play_others(state: Any, seat: int, bots: Any) -> None:
+    """The bots of the other seats (``bots[s]``, anything with ``choose(state, s)``) move
+    until ``seat`` is to move or the game is over."""
+    while True:
+        to_move = state.to_move
+        if not to_move or seat in to_move:
+            return
+        mover: int = to_move[0]
+        state.apply(mover, bots[mover].choose(state, mover))
+
+
+def step_envs(states: list[Any], seats: list[int], bots: list[Any], action_ids: list[Any], space: Any) -> list[int]:
+    """The vector env's step over every env: env ``i`` plays action id ``action_ids[i]`` for
+    its learner (``space[id]`` is the action object) if legal, then its bots move
+    (``bots[i]`` None: nobody else moves here, self-play moves the others in batches).
+
+    Returns one code per env: 1 the game is over, 0 the learner has its next decision, -1 the
+    action was not legal (then nothing was played in that env)."""
+    n_actions = len(space)
+    results: list[int] = []
+    for i in range(len(states)):
+        state = states[i]
+        seat = seats[i]
+        a = action_ids[i]
+        if not isinstance(a, int) or a < 0 or a >= n_actions:
+            results.append(-1)
+            continue
+        move = space[a]
+        legal = False
+        for candidate in state.legal_actions(seat):
+            if candidate is move:
+                legal = True
+                break
+        if not legal:
+            results.append(-1)
+            continue
+        state.apply(seat, move)
+        others = bots[i]
+        if others is not None:
+            play_others(state, seat, others)
+        results.append(0 if state.to_move else 1)
+    return results

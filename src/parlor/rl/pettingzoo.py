@@ -51,6 +51,25 @@ def return_of(state: State) -> list[float]:
     return [1.0 - 2.0 * (p - 1) / (n - 1) for p in places]
 
 
+def legal_move(state: State, seat: int, action: Any) -> Any:
+    """The action object of id ``action`` if ``seat`` may play it now, else None.
+
+    The engine's legal actions are the action space's own objects, so legality is an identity
+    test against a short list: no dataclass comparisons, no hashing (every env step asks)."""
+    try:
+        aid = int(action)
+    except (TypeError, ValueError):
+        return None
+    actions = state.game.actions.actions
+    if not 0 <= aid < len(actions):
+        return None
+    move = actions[aid]
+    for legal in state.legal_actions(seat):
+        if legal is move:
+            return move
+    return None
+
+
 def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
@@ -117,16 +136,9 @@ class _Table:
 
     def _legal_move(self, seat: int, action: Any) -> Any:
         """The action of id ``action`` if ``seat`` may play it now, else None (or raise, by policy)."""
-        try:
-            move = self.game.action_from_id(int(action))
-            if move not in self.state.legal_actions(seat):  # type: ignore[union-attr]
-                raise IllegalAction(f"action id {int(action)} ({move}) is not legal for seat {seat} now")
-        except (IllegalAction, TypeError, ValueError) as exc:
-            if self.illegal_action == "raise":
-                if isinstance(exc, IllegalAction):
-                    raise
-                raise IllegalAction(f"not an action id: {action!r}") from None
-            return None
+        move = legal_move(self.state, seat, action)  # type: ignore[arg-type]
+        if move is None and self.illegal_action == "raise":
+            raise IllegalAction(f"action id {action!r} is not a legal action for seat {seat} now")
         return move
 
     def render(self) -> str | None:
@@ -208,8 +220,8 @@ class ParlorAECEnv(_Table, AECEnv):
         assert state is not None
         self._cumulative_rewards[agent] = 0.0
         move = self._legal_move(self._seat[agent], action)
-        self.rewards = {a: 0.0 for a in self.agents}
         if move is None:  # illegal_action="lose": the game ends here, the state as it was
+            self.rewards = {a: 0.0 for a in self.agents}
             self._forfeited = True
             self.rewards[agent] = -1.0
             self.infos[agent] = {**self.infos[agent], "illegal_action": True}
@@ -220,10 +232,12 @@ class ParlorAECEnv(_Table, AECEnv):
             return
         state.apply(self._seat[agent], move)
         if state.is_over:
-            for a, r in zip(self.possible_agents, return_of(state)):
-                self.rewards[a] = r
+            self.rewards = dict(zip(self.possible_agents, return_of(state)))
+            for a in self.agents:
                 self.terminations[a] = True
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+        # else every reward is 0 (terminal rewards only), as it has been since reset: rewards and
+        # cumulative rewards need no rebuilding on the way (the hot path of every step)
         self._select()
 
 
