@@ -9,7 +9,7 @@ from parlor import games
 from parlor.bots import RandomBot
 from parlor.core.errors import IllegalAction
 from parlor.rl import encoding
-from parlor.rl.vector import ParlorVectorEnv, SB3Face
+from parlor.rl.vector import ParlorVectorEnv
 
 
 def masked_random(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
@@ -75,9 +75,16 @@ def test_an_illegal_action_loses_that_env_only_or_raises() -> None:
     unchanged = games.get("mamma-mia").load_state(before[1])  # nothing was played in env 1
     assert info["final_obs"][1].tobytes() == encoding("mamma-mia").encode(unchanged, 0).tobytes()
     strict = ParlorVectorEnv("mamma-mia", num_envs=2, players=2, seed=1, illegal_action="raise")
-    strict.reset()
+    _, info = strict.reset()
     with pytest.raises(IllegalAction, match="env 0"):
         strict.step(np.array([10_000, 0]))
+    # An illegal action in env 1 raises before env 0's legal one is played: nothing changes.
+    before = [s.to_json_text() for s in strict.states()]
+    legal0 = int(np.flatnonzero(info["action_mask"][0])[0])
+    illegal1 = int(np.flatnonzero(info["action_mask"][1] == 0)[0])
+    with pytest.raises(IllegalAction, match="env 1"):
+        strict.step(np.array([legal0, illegal1]))
+    assert [s.to_json_text() for s in strict.states()] == before
 
 
 def test_opponents_as_objects_factories_and_a_self_play_policy() -> None:
@@ -100,17 +107,41 @@ def test_opponents_as_objects_factories_and_a_self_play_policy() -> None:
         ParlorVectorEnv("mottainai", opponents=3)
 
 
-def test_the_sb3_protocol() -> None:
-    env = ParlorVectorEnv("sweet-nose", num_envs=3, players=3, seed=0)
-    face = SB3Face(env)
-    face.seed(4)
-    obs = face.reset()
-    assert obs.shape == (3, encoding("sweet-nose").LAYOUT.size)
+def test_stable_baselines3_takes_it_as_a_vec_env() -> None:
+    # SB3's own VecEnv base class and wrappers, and sb3-contrib's MaskablePPO (the [train] extra,
+    # which scripts/test installs with torch's CPU build): not a stand-in for them.
+    import torch
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.vec_env import VecCheckNan, VecEnv, VecMonitor
+
+    size, n_actions = encoding("sweet-nose").LAYOUT.size, games.get("sweet-nose").num_actions
+    venv = ParlorVectorEnv("sweet-nose", num_envs=3, players=3, seed=0).sb3()
+    assert isinstance(venv, VecEnv) and venv.num_envs == 3 and is_masking_supported(venv)
+    assert venv.observation_space.shape == (size,) and venv.render_mode is None
+    venv.seed(4)
+    first = venv.reset()
+    venv.seed(4)
+    assert np.array_equal(venv.reset(), first)  # seeded resets repeat
+    checked = VecMonitor(VecCheckNan(venv, raise_exception=True))
+    obs = checked.reset()
+    assert obs.shape == (3, size)
     ends = 0
     for _ in range(300):
-        masks = np.stack(face.env_method("action_masks"))
-        obs, _rewards, dones, infos = face.step(masks.argmax(axis=1))
+        masks = get_action_masks(checked)
+        assert masks.dtype == bool and masks.shape == (3, n_actions) and masks.any(axis=1).all()
+        obs, rewards, dones, infos = checked.step(masks.argmax(axis=1))
         for i in np.flatnonzero(dones):
-            assert infos[i]["terminal_observation"].shape == obs[i].shape
+            assert infos[i]["terminal_observation"].shape == (size,)
+            assert -1.0 <= infos[i]["episode"]["r"] <= 1.0 and rewards[i] == infos[i]["episode"]["r"]
             ends += 1
-    assert ends > 0 and len(face.get_attr("players")) == 3
+    assert ends > 0 and checked.get_attr("players") == [3, 3, 3]
+    # An action outside the mask ends that env's episode with -1, flagged in its info.
+    _, rewards, dones, infos = venv.step(np.array([-1, *get_action_masks(venv)[1:].argmax(axis=1)]))
+    assert dones[0] and rewards[0] == -1.0 and infos[0]["illegal_action"]
+
+    torch.set_num_threads(1)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=24, n_epochs=1, seed=0, device="cpu")
+    model.learn(total_timesteps=96)
+    action, _ = model.predict(venv.reset(), action_masks=get_action_masks(venv), deterministic=True)
+    assert get_action_masks(venv)[np.arange(3), action].all()  # masked actions only

@@ -49,37 +49,9 @@ from parlor.core.errors import IllegalAction
 from parlor.core.game import Game, State
 from parlor.rl import encoding, native
 from parlor.rl.opponents import opponent_factory
-from parlor.rl.pettingzoo import OBS_HIGH, return_of
+from parlor.rl.pettingzoo import OBS_HIGH, legal_move, return_of
 
 Policy = Callable[[np.ndarray, np.ndarray], Any]
-
-
-def _play_others(state: Any, seat: int, bots: list[Any]) -> None:
-    """The bots of the other seats move until ``seat`` is to move or the game is over."""
-    while True:
-        to_move = state.to_move
-        if not to_move or seat in to_move:
-            return
-        mover: int = to_move[0]
-        state.apply(mover, bots[mover].choose(state, mover))
-
-
-def _step_seat(state: Any, seat: int, action: Any, bots: list[Any] | None) -> int:
-    """Play ``action`` (an action object) for ``seat`` if legal, then the bots' moves.
-
-    Returns 1 if the game is over, 0 if ``seat`` has its next decision, -1 if ``action`` was
-    not legal (then nothing was played). ``bots`` None: nobody else moves here (self-play
-    moves the other seats in batches)."""
-    legal = state.legal_actions(seat)
-    for candidate in legal:
-        if candidate is action:
-            break
-    else:
-        return -1
-    state.apply(seat, action)
-    if bots is not None:
-        _play_others(state, seat, bots)
-    return 0 if state.to_move else 1
 
 
 class ParlorVectorEnv(gymnasium.vector.VectorEnv):
@@ -149,7 +121,7 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
         if self.factory is not None:
             make = self.factory
             bots = [None if s == seat else make(self.game, game_seed + 7919 * (s + 1)) for s in range(self.players)]
-            _play_others(state, seat, bots)
+            native.play_others(state, seat, bots)
         self._states[i] = state
         self._bots[i] = bots
         self._seat_list[i] = seat
@@ -209,18 +181,19 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
         actions = np.asarray(actions).reshape(-1)
         if actions.shape[0] != self.num_envs:
             raise ValueError(f"{actions.shape[0]} actions for {self.num_envs} envs")
-        n_actions = len(self._actions)
         self.rewards.fill(0.0)
         self.terminated.fill(False)
         self.illegal.fill(False)
-        states, seats, bots, space = self._states, self._seat_list, self._bots, self._actions
-        ended: list[int] = []
-        for i, a in enumerate(actions.tolist()):
-            move = space[a] if type(a) is int and 0 <= a < n_actions else None
-            result = -1 if move is None else _step_seat(states[i], seats[i], move, bots[i])
-            if result == -1:
-                if self.illegal_action == "raise":
+        states, seats = self._states, self._seat_list
+        ids = actions.tolist()
+        if self.illegal_action == "raise":  # check every env before any plays: an error changes nothing
+            for i, a in enumerate(ids):
+                if type(a) is not int or legal_move(states[i], seats[i], a) is None:
                     raise IllegalAction(f"env {i}: action id {a!r} is not legal for seat {seats[i]} now")
+        results = native.step_envs(states, seats, self._bots, ids, self._actions)
+        ended: list[int] = []
+        for i, result in enumerate(results):
+            if result == -1:
                 self.illegal[i] = True
                 self.rewards[i] = -1.0
                 ended.append(i)
@@ -269,24 +242,24 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
 class SB3Face:
     """The Stable-Baselines3 ``VecEnv`` protocol over a :class:`ParlorVectorEnv`.
 
-    ``ParlorVectorEnv.sb3()`` mixes it with SB3's ``VecEnv`` base class; the protocol itself
-    (``reset`` -> obs, ``step_async`` / ``step_wait`` -> obs, rewards, dones, infos with
-    ``terminal_observation``, ``env_method("action_masks")``) lives here.
+    A mixin: ``ParlorVectorEnv.sb3()`` puts it before SB3's ``VecEnv`` base class (so this
+    module imports without SB3), whose ``__init__``, ``seed`` and ``set_options`` it uses.
+    ``reset`` -> obs (the seeds ``seed(s)`` set: env ``i`` gets ``s + i``), ``step_async`` /
+    ``step_wait`` -> obs, rewards, dones, infos with ``terminal_observation`` (and
+    ``illegal_action`` where the learner's action was not legal), ``env_method("action_masks")``
+    -> one boolean mask per env (what sb3-contrib's MaskablePPO asks for).
     """
 
     def __init__(self, env: ParlorVectorEnv) -> None:
         self.env = env
-        self.num_envs = env.num_envs
-        self.observation_space = env.single_observation_space
-        self.action_space = env.single_action_space
-        self.render_mode = None
         self._actions: Any = None
-        self._seed: int | None = None
-        self.reset_infos: list[dict[str, Any]] = [{} for _ in range(env.num_envs)]
+        super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)  # type: ignore[call-arg]
 
     def reset(self) -> np.ndarray:
-        obs, _ = self.env.reset(seed=self._seed)
-        self._seed = None
+        seeds: list[int | None] = self._seeds  # type: ignore[attr-defined]
+        obs, _ = self.env.reset(seed=None if all(s is None for s in seeds) else [s or 0 for s in seeds])
+        self._reset_seeds()  # type: ignore[attr-defined]
+        self._reset_options()  # type: ignore[attr-defined]
         return obs.copy()
 
     def step_async(self, actions: np.ndarray) -> None:
@@ -306,10 +279,6 @@ class SB3Face:
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         self.step_async(actions)
         return self.step_wait()
-
-    def seed(self, seed: int | None = None) -> list[int | None]:
-        self._seed = seed
-        return [None if seed is None else seed + i for i in range(self.num_envs)]
 
     def close(self) -> None:
         self.env.close()
