@@ -16,8 +16,16 @@ the decisions per learner step that ``gym`` measured, the same setup) and the co
 ``raw / mode`` (goals, issue 32: aec and gym at most 1.5, vec at least 0.5 of raw, i.e. a factor
 of at most 2). The modes run in turns, ``--rounds`` times (each ``--games`` games, the vector
 env the same number of decisions), and each figure is the total over the rounds, so a change
-in the machine's load hits every mode alike. The per-call costs of the view, the view-based
-encoder, the encoder in use and the mask are printed too (µs, on states sampled from ``raw``).
+in the machine's load hits every mode alike; and each mode is timed on the process's CPU clock
+(``time.process_time``), so time the process spends waiting for a core on a loaded machine is
+not counted. The per-call costs of the view, the view-based encoder, the encoder in use and the
+mask are printed too (CPU µs, on states sampled from ``raw``).
+
+The figures are the environments' own cost: the benchmark's random player's cost (``Policy``)
+is left out of every mode, ``raw`` included. A second line per game gives
+the factors with the player's time left in (a masked random pick from a numpy mask costs about
+as much as a raw engine decision, more for Mottainai's 3,059 actions); ``--json`` has both,
+and the process CPU seconds the game's rows took (the machine is shared: compare factors).
 """
 
 from __future__ import annotations
@@ -38,30 +46,83 @@ from parlor.rl.pettingzoo import parallel_env
 from parlor.rl.vector import ParlorVectorEnv
 
 
-def raw_engine(name: str, players: int, seeds: range, samples: list[Any]) -> int:
+class Policy:
+    """The benchmark's player: uniform random legal moves, its own cost kept apart.
+
+    Every mode's figures are the environment's cost: what the player spends choosing (a random
+    index for ``raw``, a masked random pick from a numpy mask for the others, a batch of them
+    for ``vec``) is left out, since a learning agent pays for its own policy whatever the env.
+    Timing each choice would put the clock's own cost (and, on a loaded machine, preemptions)
+    into the figures, so the player counts its choices and keeps a sample of its inputs; after
+    the run ``cost()`` replays the sample on the CPU clock: choices x CPU seconds per choice."""
+
+    def __init__(self, seed: int, sample: int = 256) -> None:
+        self.sample = sample
+        self.rnd = random.Random(seed)
+        self.rng = np.random.default_rng(seed)
+        self.calls = 0
+        self.inputs: list[Any] = []
+
+    def _keep(self, x: Any) -> None:
+        self.calls += 1
+        if len(self.inputs) < self.sample and self.calls % 7 == 1:
+            self.inputs.append(x.copy() if isinstance(x, np.ndarray) else x)
+
+    def index(self, n: int) -> int:
+        self._keep(n)
+        return self.choose_index(n)
+
+    def pick(self, mask: np.ndarray) -> int:
+        self._keep(mask)
+        return self.choose_pick(mask)
+
+    def batch(self, masks: np.ndarray) -> np.ndarray:
+        self._keep(masks)
+        return self.choose_batch(masks)
+
+    # The choices themselves (what ``cost`` replays).
+    def choose_index(self, n: int) -> int:
+        return self.rnd.randrange(n)
+
+    def choose_pick(self, mask: np.ndarray) -> int:
+        ids = np.flatnonzero(mask)
+        return int(ids[self.rnd.randrange(len(ids))])
+
+    def choose_batch(self, masks: np.ndarray) -> np.ndarray:
+        return (self.rng.random(masks.shape) * masks).argmax(axis=1)
+
+    def cost(self, choose: Any) -> float:
+        """CPU seconds the player's ``self.calls`` choices took: ``choose`` (one of the
+        ``choose_*`` methods) over the sample."""
+        if not self.calls:
+            return 0.0
+        spent, n = 0.0, 0
+        while spent < 0.05 or n < len(self.inputs):
+            start = time.process_time()
+            for x in self.inputs:
+                choose(x)
+            spent += time.process_time() - start
+            n += len(self.inputs)
+        return self.calls * spent / n
+
+
+def raw_engine(name: str, players: int, seeds: range, samples: list[Any], policy: Policy) -> int:
     game = games.get(name)
-    rnd = random.Random(seeds.start)
     decisions = 0
     for seed in seeds:
         state = game.new_game(players, seed)
         while state.to_move:
             seat = state.to_move[0]
             legal = state.legal_actions(seat)
-            state.apply(seat, legal[rnd.randrange(len(legal))])
+            state.apply(seat, legal[policy.index(len(legal))])
             decisions += 1
             if decisions % 37 == 0 and len(samples) < 200 and state.to_move:
                 samples.append(state.clone())
     return decisions
 
 
-def pick(rnd: random.Random, mask: np.ndarray) -> int:
-    ids = np.flatnonzero(mask)
-    return int(ids[rnd.randrange(len(ids))])
-
-
-def aec_run(name: str, players: int, seeds: range) -> int:
+def aec_run(name: str, players: int, seeds: range, policy: Policy) -> int:
     e = aec_env(name, players=players)
-    rnd = random.Random(seeds.start)
     steps = 0
     for seed in seeds:
         e.reset(seed=seed)
@@ -70,56 +131,53 @@ def aec_run(name: str, players: int, seeds: range) -> int:
             if term or trunc:
                 e.step(None)
                 continue
-            e.step(pick(rnd, obs["action_mask"]))
+            e.step(policy.pick(obs["action_mask"]))
             steps += 1
     return steps
 
 
-def parallel_run(name: str, players: int, seeds: range) -> int:
+def parallel_run(name: str, players: int, seeds: range, policy: Policy) -> int:
     e = parallel_env(name, players=players)
-    rnd = random.Random(seeds.start)
     decisions = 0
     for seed in seeds:
         obs, _ = e.reset(seed=seed)
         while e.agents:
             movers = list(e.state.to_move)
-            actions = {a: (pick(rnd, o["action_mask"]) if o["action_mask"].any() else 0) for a, o in obs.items()}
+            actions = {a: (policy.pick(o["action_mask"]) if o["action_mask"].any() else 0) for a, o in obs.items()}
             obs, *_ = e.step(actions)
             decisions += len(movers)
     return decisions
 
 
-def gym_run(name: str, players: int, seeds: range) -> tuple[int, int]:
+def gym_run(name: str, players: int, seeds: range, policy: Policy) -> tuple[int, int]:
     """(learner steps, engine decisions: the learner's and the random bots')."""
     e = ParlorSingleSeatEnv(name, players=players, opponents="random", seat=None)
-    rnd = random.Random(seeds.start)
     steps = decisions = 0
     for seed in seeds:
         _, info = e.reset(seed=seed)
         done = False
         while not done:
-            _, _, done, _, info = e.step(pick(rnd, info["action_mask"]))
+            _, _, done, _, info = e.step(policy.pick(info["action_mask"]))
             steps += 1
         decisions += len(e.state.history())
     return steps, decisions
 
 
-def vector_run(env: ParlorVectorEnv, info: dict[str, Any], rng: np.random.Generator, steps: int) -> tuple[int, Any]:
-    """``steps`` learner decisions (rounded up to whole batches); masked random actions."""
+def vector_run(env: ParlorVectorEnv, info: dict[str, Any], steps: int, policy: Policy) -> tuple[int, Any]:
+    """``steps`` learner decisions (rounded up to whole batches); masked random actions for the
+    whole batch at once."""
     done = 0
     while done < steps:
-        masks = info["action_mask"]
-        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
-        _, _, _, _, info = env.step(actions)
+        _, _, _, _, info = env.step(policy.batch(info["action_mask"]))
         done += env.num_envs
     return done, info
 
 
 def per_call_us(samples: list[Any], fn: Any) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     for s in samples:
         fn(s)
-    return (time.perf_counter() - start) / len(samples) * 1e6
+    return (time.process_time() - start) / len(samples) * 1e6
 
 
 def measure(name: str, players: int, rounds: int, n_games: int, num_envs: int) -> dict[str, Any]:
@@ -128,33 +186,34 @@ def measure(name: str, players: int, rounds: int, n_games: int, num_envs: int) -
     seconds = dict.fromkeys(("raw", "aec", "par", "gym", "vec"), 0.0)
     counts = dict.fromkeys(seconds, 0)
     gym_steps = 0
+    cpu_start = time.process_time()
     samples: list[Any] = []
     venv = ParlorVectorEnv(name, num_envs=num_envs, players=players, opponents="random", seed=1)
     _, vinfo = venv.reset()
-    vrng = np.random.default_rng(1)
+    policies = {k: Policy(1, 16 if k == "vec" else 256) for k in seconds}
+
+    def timed(mode: str, run: Any, *args: Any) -> Any:
+        t = time.process_time()
+        result = run(*args, policies[mode])
+        seconds[mode] += time.process_time() - t
+        return result
+
     for r in range(rounds):
         seeds = range(r * n_games, (r + 1) * n_games)
-        t = time.perf_counter()
-        counts["raw"] += raw_engine(name, players, seeds, samples)
-        seconds["raw"] += time.perf_counter() - t
-        t = time.perf_counter()
-        counts["aec"] += aec_run(name, players, seeds)
-        seconds["aec"] += time.perf_counter() - t
-        t = time.perf_counter()
-        counts["par"] += parallel_run(name, players, seeds)
-        seconds["par"] += time.perf_counter() - t
-        t = time.perf_counter()
-        steps, decisions = gym_run(name, players, seeds)
-        seconds["gym"] += time.perf_counter() - t
+        counts["raw"] += timed("raw", raw_engine, name, players, seeds, samples)
+        counts["aec"] += timed("aec", aec_run, name, players, seeds)
+        counts["par"] += timed("par", parallel_run, name, players, seeds)
+        steps, decisions = timed("gym", gym_run, name, players, seeds)
         gym_steps += steps
         counts["gym"] += decisions
-        t = time.perf_counter()
-        done, vinfo = vector_run(venv, vinfo, vrng, steps)
-        seconds["vec"] += time.perf_counter() - t
+        done, vinfo = timed("vec", vector_run, venv, vinfo, steps)
         counts["vec"] += done  # learner steps; converted below
     per_step = counts["gym"] / gym_steps  # engine decisions per learner step (random opponents)
     counts["vec"] = round(counts["vec"] * per_step)
-    rate = {k: counts[k] / seconds[k] for k in seconds}
+    choices = {"raw": "choose_index", "vec": "choose_batch"}
+    policy_seconds = {k: p.cost(getattr(p, choices.get(k, "choose_pick"))) for k, p in policies.items()}
+    with_policy = {k: counts[k] / seconds[k] for k in seconds}
+    rate = {k: counts[k] / (seconds[k] - policy_seconds[k]) for k in seconds}
     buf = np.zeros(enc.LAYOUT.size, np.float32)
     mask = np.zeros(game.num_actions, np.int8)
     return {
@@ -163,6 +222,11 @@ def measure(name: str, players: int, rounds: int, n_games: int, num_envs: int) -
         "num_envs": num_envs,
         "decisions_per_s": {k: round(v) for k, v in rate.items()},
         "cost_factor": {k: round(rate["raw"] / v, 2) for k, v in rate.items() if k != "raw"},
+        "with_policy": {
+            "decisions_per_s": {k: round(v) for k, v in with_policy.items()},
+            "cost_factor": {k: round(with_policy["raw"] / v, 2) for k, v in with_policy.items() if k != "raw"},
+        },
+        "cpu_seconds": round(time.process_time() - cpu_start, 1),
         "decisions_per_learner_step": round(per_step, 2),
         "us_per_call": {
             "view": round(per_call_us(samples, lambda s: s.view(s.to_move[0], recall=True)), 1),
@@ -202,6 +266,9 @@ def main() -> None:
             f"{r['game']:11} {r['players']:>2} {d['raw']:>8}{cells}   {us['view']:>7} {us['encode_from_view']:>9}"
             f" {us['encode']:>5} {us['action_mask']:>5}"
         )
+        d, f = r["with_policy"]["decisions_per_s"], r["with_policy"]["cost_factor"]
+        cells = "".join(f" {d[k]:>7} ({f[k]:>4}x)" for k in ("aec", "par", "gym", "vec"))
+        print(f"{'  + player':11} {'':>2} {d['raw']:>8}{cells}")
 
 
 if __name__ == "__main__":
