@@ -69,6 +69,7 @@ class ParlorSingleSeatEnv(gymnasium.Env):
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         self.encoding = encoding(self.game)
+        self.encoder = self.encoding.ENCODER  # encode / action_mask without the module's wrapper call
         self.observation_space = spaces.Box(0.0, OBS_HIGH, (self.encoding.LAYOUT.size,), np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.state: State | None = None
@@ -76,7 +77,7 @@ class ParlorSingleSeatEnv(gymnasium.Env):
         self._bots: dict[int, Any] = {}
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.encoding.action_mask(self.state, self.seat), "seat": self.seat}
+        return {"action_mask": self.encoder.action_mask(self.state, self.seat), "seat": self.seat}
 
     def _play_opponents(self) -> None:
         state = self.state
@@ -92,7 +93,7 @@ class ParlorSingleSeatEnv(gymnasium.Env):
         factory = self.opponent_factory
         self._bots = {s: factory(self.game, game_seed + 7919 * (s + 1)) for s in range(self.players) if s != self.seat}
         self._play_opponents()
-        return self.encoding.encode(self.state, self.seat), self._info()
+        return self.encoder.encode(self.state, self.seat), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         state = self.state
@@ -105,15 +106,15 @@ class ParlorSingleSeatEnv(gymnasium.Env):
             if self.illegal_action == "raise":
                 raise IllegalAction(f"action id {action!r} is not a legal action for seat {self.seat} now")
             info = {**self._info(), "illegal_action": True}
-            return self.encoding.encode(state, self.seat), -1.0, True, False, info
+            return self.encoder.encode(state, self.seat), -1.0, True, False, info
         state.apply(self.seat, move)
         self._play_opponents()
         reward = return_of(state)[self.seat] if state.is_over else 0.0
-        return self.encoding.encode(state, self.seat), reward, state.is_over, False, self._info()
+        return self.encoder.encode(state, self.seat), reward, state.is_over, False, self._info()
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask (the name sb3-contrib's MaskablePPO looks for)."""
-        return self.encoding.action_mask(self.state, self.seat).astype(bool)
+        return self.encoder.action_mask(self.state, self.seat).astype(bool)
 
     def render(self) -> str | None:
         if self.render_mode is None or self.state is None:

@@ -246,6 +246,10 @@ class Encoder:
         return out, view
 
     def encode(self, state: Any, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        if out is None:  # the common case (every env step): a fresh array, no checks needed
+            out = np.zeros(self.size, np.float32)
+            self.write(state, seat, memoryview(out), 0)
+            return out
         out, view = self._buffer(out, (self.size,), np.float32, "f")
         self.write(state, seat, view, 0)
         return out
@@ -256,6 +260,10 @@ class Encoder:
         return out
 
     def action_mask(self, state: Any, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        if out is None:
+            out = np.zeros(self.num_actions, np.int8)
+            self._native.write_mask(state, seat, self.ids, memoryview(out), 0)
+            return out
         out, view = self._buffer(out, (self.num_actions,), np.int8, "b")
         self._native.write_mask(state, seat, self.ids, view, 0)
         return out
