@@ -88,8 +88,10 @@ function decisionText(ctx, view) {
 }
 
 // ---- pictures ---------------------------------------------------------------------------------
-// Cards whose text the reader opened (by card id: every Mottainai card is unique) stay open while
-// the table changes around them.
+// Cards whose text the reader opened (by card id) stay open while the table changes around them.
+// At 4-6 players two decks are shuffled together: two copies of a card may lie on the table, even
+// side by side under the same data-key (patch.js matches such siblings in order), and they open
+// together.
 const openCards = new Set();
 
 function toggleOpen(ev, id) {
@@ -292,8 +294,10 @@ export default {
     return decisionText(ctx, view);
   },
 
-  // The parts of a move on the table (picks.js): a card wherever it lies (every card is unique), one
-  // of your wings, a player's task slot; materials and options become buttons of the pick bar.
+  // The parts of a move on the table (picks.js): a card wherever it lies, one of your wings, a
+  // player's task slot; materials and options become buttons of the pick bar. A card is named by its
+  // id alone, so where two copies lie on the table (two decks at 4-6 players, or a Kite's copy) both
+  // stand for the move.
   parts(a) {
     const parts = [];
     if (a.card) parts.push(`card:${a.card}`);

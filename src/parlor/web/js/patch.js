@@ -4,9 +4,10 @@
 // attributes and texts that differ are written.
 //
 // Children are matched by key: data-key, else id, else their tag and position among same-tag
-// siblings. An element with data-keep is left alone after its first drawing (its owner updates it,
-// e.g. the game log). Elements with data-flip="key" are animated from where they stood before
-// (flip()), unless the reader prefers reduced motion.
+// siblings; siblings that share a key are matched in order. An element with data-keep is left
+// alone after its first drawing (its owner updates it, e.g. the game log). Elements with
+// data-flip="key" are animated from where they stood before (flip()), unless the reader prefers
+// reduced motion.
 import { on } from "./dom.js";
 
 function keyOf(node, counts) {
@@ -54,18 +55,26 @@ function syncAttributes(live, fresh) {
 /** Makes live's children look like fresh's children (fresh is consumed). Returns whether anything changed. */
 export function patchChildren(live, fresh) {
   let changed = false;
+  // A key may stand for several siblings: with two decks (Mottainai at 4-6 players) two copies of
+  // one card lie side by side under the same data-key. Each key holds its live nodes in order and
+  // hands them out in that order. (A map of one node per key once lost all but the last copy: the
+  // lost ones were neither matched nor removed, so every frame left one more stale, still
+  // "playable" copy behind — issue 34.)
   const old = new Map();
   const counts = new Map();
-  for (const c of Array.from(live.childNodes)) old.set(keyOf(c, counts), c);
+  for (const c of Array.from(live.childNodes)) {
+    const key = keyOf(c, counts);
+    if (old.has(key)) old.get(key).push(c);
+    else old.set(key, [c]);
+  }
   const freshCounts = new Map();
   const wanted = Array.from(fresh.childNodes);
   let cursor = live.firstChild;
   for (const f of wanted) {
-    const key = keyOf(f, freshCounts);
-    let keep = old.get(key);
-    if (keep && keep.nodeType === 1 && keep.tagName !== f.tagName) keep = undefined;
+    // (A key names the tag or node type, so a node found under it is of the same kind.)
+    const same = old.get(keyOf(f, freshCounts));
+    let keep = same && same.shift();
     if (keep) {
-      old.delete(key);
       if (patchNode(keep, f)) changed = true;
     } else {
       keep = f;
@@ -78,7 +87,11 @@ export function patchChildren(live, fresh) {
       cursor = cursor.nextSibling;
     }
   }
-  for (const rest of old.values()) {
+  // The wanted nodes now stand first, in order; whatever follows them was not wanted, whatever its
+  // key said.
+  while (cursor) {
+    const rest = cursor;
+    cursor = cursor.nextSibling;
     rest.remove();
     changed = true;
   }
