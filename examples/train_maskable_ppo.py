@@ -2,7 +2,7 @@
 
     pip install torch==2.13.0             # torch's CPU build first (a plain `torch` pulls a CUDA build)
     pip install -e ".[rl,train]"
-    python examples/train_maskable_ppo.py --game sweet-nose --players 3 --steps 60000 --seed 0
+    python examples/train_maskable_ppo.py --game sweet-nose --players 3 --steps 120000 --seed 0
 
 Trains one learning seat (drawn at random each episode) against ``--opponents`` bots on
 ``parlor.rl.vector.ParlorVectorEnv`` (``--envs`` games stepped together, observations and masks
@@ -64,7 +64,7 @@ def main() -> None:
     parser.add_argument("--game", default="sweet-nose", choices=("mamma-mia", "sweet-nose", "mottainai"))
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--opponents", default="random", help="bot spec of the other seats while training")
-    parser.add_argument("--steps", type=int, default=60_000, help="learner decisions, all envs together")
+    parser.add_argument("--steps", type=int, default=120_000, help="learner decisions, all envs together")
     parser.add_argument("--envs", type=int, default=32)
     parser.add_argument("--n-steps", type=int, default=64, help="steps per env per rollout")
     parser.add_argument("--eval", type=int, default=300, help="evaluation games per opponent")
