@@ -62,3 +62,19 @@ def test_bad_sweeps_and_metrics_are_refused_before_any_game(tmp_path):
         result = runner.invoke(app, [*base, "--report", str(out), *extra])
         assert result.exit_code == 1 and message in result.output, (extra, result.output)
         assert not out.exists() or not any(out.iterdir())
+
+
+def test_a_seat_option_is_swept_and_shown_from_1_as_typed(tmp_path):
+    # --sweep reads values as --option does: a person's seats count from 1, the data's from 0
+    report = tmp_path / "report"
+    args = ["analyze", "mamma-mia", "-p", "2", "-n", "4", "--bots", "random", "--report", str(report)]
+    result = runner.invoke(app, [*args, "--sweep", "start_player=1,2"])
+    assert result.exit_code == 0, result.output
+    data = json.loads((report / "data" / "mamma-mia-2p-summary.json").read_text())
+    assert [v["changed"] for v in data["sweep"]] == [{"start_player": 0}, {"start_player": 1}]
+    page = (report / "index.html").read_text()
+    assert "<code>start_player=1</code>" in page and "<code>start_player=2</code>" in page
+    assert "start_player=0" not in page
+    refused = runner.invoke(app, [*args[:-1], str(tmp_path / "r2"), "--sweep", "start_player=0,1"])
+    assert refused.exit_code == 1 and "seats count from 1" in refused.output
+    assert not (tmp_path / "r2").exists()

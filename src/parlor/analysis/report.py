@@ -21,6 +21,7 @@ from typing import Any
 from parlor import games as registry
 from parlor.bots.spec import bot_labels
 from parlor.core.errors import ParlorError
+from parlor.core.options import option_text
 
 from .results import execute
 from .simulation import RunSpec, package_version
@@ -131,7 +132,7 @@ def analyze(
             encoding="utf-8",
         )
         images = _plots(game.name, n, summary, plots)
-        sections.append(_section(game, n, summary, comparison, images) + _sweep_section(n, swept))
+        sections.append(_section(game, n, summary, comparison, images) + _sweep_section(game, n, swept))
     seconds = time.perf_counter() - started
     files = sorted(p.relative_to(report).as_posix() for p in data.iterdir())
     page = _page(game, players, bots, games, seed, options, against, command, sections, seconds, files)
@@ -370,7 +371,7 @@ def _section(game: Any, n: int, s: dict[str, Any], comparison: dict[str, Any] | 
     return "\n".join(parts)
 
 
-def _sweep_section(n: int, swept: list[dict[str, Any]]) -> str:
+def _sweep_section(game: Any, n: int, swept: list[dict[str, Any]]) -> str:
     """Every sweep variant against the baseline A: the same measures, with intervals."""
     if not swept:
         return ""
@@ -378,7 +379,9 @@ def _sweep_section(n: int, swept: list[dict[str, Any]]) -> str:
     rows = []
     for v in swept:
         c = v["comparison"]
-        changed = ", ".join(f"{k}={json.dumps(x)}" for k, x in sorted(v["changed"].items())) or "(as A)"
+        # as typed after --sweep (a seat option's seats from 1); the summary JSON keeps the values
+        changed = ", ".join(f"{k}={option_text(game.Options, k, x)}" for k, x in sorted(v["changed"].items()))
+        changed = changed or "(as A)"
         rows.append(
             [
                 f"{e(v['label'])}: <code>{e(changed)}</code>",
