@@ -71,3 +71,11 @@ def test_review_benchmark_runs_for_every_registered_game(capsys):
         assert row["decisions"] > 0 and row["review_cpu_s"] > 0 and row["playout_decisions_per_s"] > 0
         assert row["calibration_sample"]["positions"] > 0
     assert "calibration error" in capsys.readouterr().out
+
+
+def test_rl_benchmark_measures_every_mode():
+    rl = load("rl")
+    row = rl.measure("sweet-nose", 3, 1, 1, 4)
+    assert set(row["decisions_per_s"]) == {"raw", "aec", "par", "gym", "vec"}
+    assert all(v > 0 for v in row["decisions_per_s"].values()) and row["decisions_per_learner_step"] >= 1
+    assert all(v > 0 for v in row["us_per_call"].values())
