@@ -233,7 +233,6 @@ function hand(ctx, me) {
 
 export default {
   renderTable(view, ctx) {
-    ctx.view = view;
     const me = view.players_info.find((p) => p.seat === ctx.you);
     const header = h(
       "div",
@@ -331,7 +330,6 @@ export default {
   },
 
   actionText(a, view, ctx) {
-    ctx.view = view;
     const me = view.players_info.find((p) => p.seat === ctx.you) || {};
     const gap = Math.max(0, HAND_LIMIT - (me.toppings_in_hand || 0) - (me.orders_in_hand || 0));
     switch (a.type) {

@@ -4,7 +4,7 @@
 // chosen parts decide what is clickable next. A move of one part is played by its click; a move of
 // several parts waits for the Confirm button of the pick bar. Parts with no element on the board
 // (a count, "end my turn") are offered as buttons in the pick bar.
-import { h, on } from "./dom.js";
+import { on } from "./dom.js";
 
 /** The parts of each legal entry: [{entry, parts: [key...]}]. */
 export function describe(renderer, legal, view, ctx) {
@@ -66,4 +66,3 @@ export function offBoard(board, next) {
   return [...next].filter((k) => !present.has(k));
 }
 
-export { h };

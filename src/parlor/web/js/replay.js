@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { eventLines, loadRenderer, resultTable } from "./game_ui.js";
 import { chatList } from "./chat.js";
+import { TEXTS_LOADED } from "./card_text.js";
 import { fitPopovers, watchPopovers } from "./popover.js";
 import generic from "../games/generic.js";
 
@@ -177,7 +178,7 @@ function renderError() {
 }
 
 // Card texts in the reader's language arrive after the first drawing: draw again then.
-window.addEventListener("parlor:card-texts-loaded", () => render());
+window.addEventListener(TEXTS_LOADED, () => render());
 
 function render() {
   const label = document.getElementById("replay-label");

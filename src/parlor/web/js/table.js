@@ -10,6 +10,7 @@ import { eventLines as eventLinesOf, loadRenderer, resultTable } from "./game_ui
 import { createChat } from "./chat.js";
 import { botNote, clockBadge, setClocks } from "./clock.js";
 import { createHost, hostTokenFor, rememberHost } from "./host.js";
+import { TEXTS_LOADED } from "./card_text.js";
 
 const app = document.getElementById("app");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -647,7 +648,7 @@ function noticeControls() {
 }
 
 // Card texts in the reader's language arrive after the first drawing: draw again then.
-window.addEventListener("parlor:card-texts-loaded", () => {
+window.addEventListener(TEXTS_LOADED, () => {
   textsLoaded += 1;
   render();
 });
