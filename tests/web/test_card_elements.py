@@ -65,17 +65,20 @@ SNAPSHOT = """async ({ file }) => {
   const attr = (name) => (el) => el.getAttribute(name);
   const frame = window.__lastState || null;
   const body = document.body.dataset;
+  // On a phone your hand lies in the dock (#moves), under the table.
+  const on = (sel) => all(`:is(.board, #moves) ${sel}`);
   const cards = [
-    ...all(".board .mt-card[data-card]").map((e) => `card:${e.dataset.card}`),
-    ...all(".board .mm-card[data-order]").map((e) => `order:${e.dataset.order}`),
-    ...all(".board .mm-card.topping").map((e) => `topping:${e.dataset.kind}`),
-    ...all(".board .mm-card.mamma").map(() => "mamma"),
-    ...all(".board .sn-tile[data-tile]").map((e) => `tile:${e.dataset.tile}`),
-    ...all(".board .sn-tile.hidden-tile").map((e) => `hidden-tile:${e.querySelector(".lvl").textContent}`),
-    ...all(".board .sweet-chip").map((e) => `sweet:${e.dataset.key}`),
-    ...all(".board .sweetness[data-seat] .sn-card")
+    ...on(".mt-card[data-card]").map((e) => `card:${e.dataset.card}`),
+    ...on(".mm-card[data-order]").map((e) => `order:${e.dataset.order}`),
+    ...on(".mm-card.topping").map((e) => `topping:${e.dataset.kind}`),
+    ...on(".mm-card.mamma").map(() => "mamma"),
+    ...on(".sn-tile[data-tile]").map((e) => `tile:${e.dataset.tile}`),
+    ...on(".sn-tile.hidden-tile").map((e) => `hidden-tile:${e.querySelector(".lvl").textContent}`),
+    ...on(".sweet-chip").map((e) => `sweet:${e.dataset.key}`),
+    ...on(".sweetness[data-seat] .sn-card")
       .map((e) => `sweetness:${e.parentElement.dataset.seat}:${e.dataset.key}`),
   ];
+  const hand = all("#my-hand [data-card], #my-hand .mm-card.topping, #my-hand .mm-card[data-order]").length;
   return {
     version: body.version,
     frameVersion: frame ? String(frame.version) : null,
@@ -91,6 +94,8 @@ SNAPSHOT = """async ({ file }) => {
     chosen: all("#moves .chosen-part").map(attr("data-key")),
     moveIds: all("button.move[data-id]").map(attr("data-id")),
     picker: Boolean(document.getElementById("sweetness-picker")),
+    phone: body.layout === "phone",
+    hand,
     confirm: all("#moves [data-act='confirm']:not([disabled])").length,
   };
 }"""
@@ -99,7 +104,7 @@ SNAPSHOT = """async ({ file }) => {
 # it is the element hit (not something over it, not a card's own text button), as far as can be
 # from anything else a tap could be drawn to: a phone's browser moves a tap that lands near a
 # button onto that button. The `tries`-th best such point, for a try after a tap went elsewhere.
-SPOT = """({ sel, r, tries }) => {
+SPOT = """({ sel, r, tries, blocks }) => {
   const els = Array.from(document.querySelectorAll(sel));
   if (!els.length) return { version: document.body.dataset.version };
   const el = els[Math.floor(r * els.length)];
@@ -108,7 +113,7 @@ SPOT = """({ sel, r, tries }) => {
   const others = Array.from(document.querySelectorAll("[data-act], .card-info"))
     .filter((o) => o !== el && !o.contains(el));
   const gap = (x, y, b) => Math.hypot(Math.max(b.left - x, 0, x - b.right), Math.max(b.top - y, 0, y - b.bottom));
-  for (const block of ["center", "start", "end"]) {
+  for (const block of blocks || ["center", "start", "end"]) {
     el.scrollIntoView({ block, inline: "nearest" });
     const box = el.getBoundingClientRect();
     const near = others.map((o) => o.getBoundingClientRect());
@@ -216,7 +221,12 @@ def check(snap: dict[str, Any], cards_of: Callable[[dict[str, Any]], Counter[str
     assert snap["view"] is not None and snap["version"] == snap["frameVersion"], snap["version"]
     where = f"version {snap['version']}"
     want, got = cards_of(snap["view"]), Counter(snap["cards"])
-    assert got == want, f"{where}: cards drawn too often: {dict(got - want)}; cards missing: {dict(want - got)}"
+    if snap["phone"]:
+        # A phone draws the players as chips: their cards wait behind a closed chip (and your own
+        # cards are drawn once, in the dock); none is drawn more often than the frame has it.
+        assert not got - want, f"{where}: cards drawn too often: {dict(got - want)}"
+    else:
+        assert got == want, f"{where}: cards drawn too often: {dict(got - want)}; cards missing: {dict(want - got)}"
     moves = [e["parts"] or [f"move:{e['id']}"] for e in snap["legal"]]
     chosen = snap["chosen"]
     fitting = [m for m in moves if all(k in m for k in chosen)]
@@ -239,16 +249,18 @@ def press(
     touch: bool,
     tries: int = 0,
     value: list[list[str]] | None = None,
+    blocks: list[str] | None = None,
 ) -> str:
     """Taps (or clicks) one element ``sel`` finds, chosen by ``rng``, and waits for what it does:
     "moved" (a position after ``since``, the version the test looked at), "chosen" (its part joined
     the chosen ones), "set" (the picker shows ``value``) or "missed" (the browser gave the tap to
     something else nearby). A tap the click guard refuses (a position drawn a moment before) is made
-    again; one that reached the element and did nothing fails the test."""
+    again; one that reached the element and did nothing fails the test. ``blocks``: how the element
+    may be scrolled into view (["nearest"]: only if it is not in view already)."""
     page = seat.page
     r = rng.random()
     for _ in range(20):
-        spot = page.evaluate(SPOT, {"sel": sel, "r": r, "tries": tries})
+        spot = page.evaluate(SPOT, {"sel": sel, "r": r, "tries": tries, "blocks": blocks})
         if "html" not in spot:
             # Gone: only another seat's move (a new position) may take it away.
             assert spot["version"] != since, f"version {since}: nothing matches {sel}"
@@ -272,7 +284,9 @@ def press(
     raise AssertionError(f"the click guard refused 20 taps in a row on {spot['html']}")
 
 
-def sweetness(seat: Seat, since: str, rng: random.Random, touch: bool, tries: int) -> str:
+def sweetness(
+    seat: Seat, since: str, rng: random.Random, touch: bool, tries: int, blocks: list[str] | None = None
+) -> str:
     """Sweet Nose's own picker: one value tapped (it shows), then the placement confirmed (it is played)."""
     page = seat.page
     rows = page.evaluate(
@@ -281,15 +295,22 @@ def sweetness(seat: Seat, since: str, rng: random.Random, touch: bool, tries: in
     row = rows[rng.randrange(len(rows))]
     value = str(rng.randrange(1, 6))
     sel = f'#sweetness-picker .assign-row[data-kind="{row}"] .value[data-value="{value}"]'
-    outcome = press(seat, sel, since, rng, touch, tries, value=[[row, value]])
+    outcome = press(seat, sel, since, rng, touch, tries, value=[[row, value]], blocks=blocks)
     if outcome != "set":
         return outcome
-    return press(seat, "#assign-confirm:not([disabled])", since, rng, touch, tries)
+    return press(seat, "#assign-confirm:not([disabled])", since, rng, touch, tries, blocks=blocks)
 
 
-def play_checking(seat: Seat, game: str, rng: random.Random, touch: bool) -> tuple[int, int, int]:
+def play_checking(
+    seat: Seat,
+    game: str,
+    rng: random.Random,
+    touch: bool,
+    check_page: Callable[[dict[str, Any]], None] | None = None,
+) -> tuple[int, int, int]:
     """Plays the seat's every decision by tapping, checking the table before every tap and at the
-    end. Returns (decisions, taps, taps the browser gave to something else)."""
+    end (and with ``check_page(snapshot)`` too, if given). Returns (decisions, taps, taps the browser
+    gave to something else). On a phone nothing is scrolled into view: what is playable is in view."""
     file, _, cards_of = GAMES[game]
     page = seat.page
     decided: set[str] = set()
@@ -298,21 +319,25 @@ def play_checking(seat: Seat, game: str, rng: random.Random, touch: bool) -> tup
         page.wait_for_function(YOUR_TURN_OR_OVER, timeout=60000)
         snap = page.evaluate(SNAPSHOT, {"file": file})
         check(snap, cards_of)
+        if check_page:
+            check_page(snap)
         if snap["over"]:
             return len(decided), taps, missed
+        blocks = ["nearest"] if snap["phone"] else None
         decided.add(snap["version"])
         taps += 1
         assert taps < 3000 and in_a_row < 20, f"the game did not end ({taps} taps, {in_a_row} missed in a row)"
         since = snap["version"]
         parts = [el for el in snap["playable"] if not el["picked"]]
         if snap["picker"]:
-            outcome = sweetness(seat, since, rng, touch, in_a_row)
+            outcome = sweetness(seat, since, rng, touch, in_a_row, blocks)
         elif snap["confirm"] and (not parts or rng.random() < 0.5):
-            outcome = press(seat, CONFIRM, since, rng, touch, in_a_row)
+            outcome = press(seat, CONFIRM, since, rng, touch, in_a_row, blocks=blocks)
             assert outcome in ("moved", "missed"), outcome
         else:
             assert parts, f"version {since}: your move, but nothing on the table to tap"
-            outcome = press(seat, '[data-act="pick"][data-pick]:not(.picked)', since, rng, touch, in_a_row)
+            playable = '[data-act="pick"][data-pick]:not(.picked)'
+            outcome = press(seat, playable, since, rng, touch, in_a_row, blocks=blocks)
         in_a_row = in_a_row + 1 if outcome == "missed" else 0
         missed += outcome == "missed"
 

@@ -51,7 +51,7 @@ export function decorate(board, state, onPick) {
       if (ev.target.closest && ev.target.closest(".card-info")) return; // the ⓘ of a card opens its text
       ev.preventDefault();
       ev.stopPropagation();
-      onPick(key);
+      onPick(key, ev);
     };
     on(el, "click", activate);
     on(el, "keydown", (ev) => {
@@ -60,9 +60,10 @@ export function decorate(board, state, onPick) {
   }
 }
 
-/** The keys of `next` with no element on the board: they become buttons in the pick bar. */
-export function offBoard(board, next) {
-  const present = new Set(Array.from(board.querySelectorAll("[data-pick]"), (el) => el.getAttribute("data-pick")));
+/** The keys of `next` with no element in any of `places` (the board, and on a phone the hand in
+ * its dock): they become buttons in the pick bar. */
+export function offBoard(places, next) {
+  const present = new Set(places.flatMap((place) => Array.from(place.querySelectorAll("[data-pick]"), (el) => el.getAttribute("data-pick"))));
   return [...next].filter((k) => !present.has(k));
 }
 

@@ -7,6 +7,7 @@ import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { eventLines, loadRenderer, resultTable } from "./game_ui.js";
 import { chatList } from "./chat.js";
 import { TEXTS_LOADED } from "./card_text.js";
+import { registerServiceWorker } from "./pwa.js";
 import { fitPopovers, watchPopovers } from "./popover.js";
 import generic from "../games/generic.js";
 
@@ -242,6 +243,7 @@ document.addEventListener("keydown", (ev) => {
 
 async function main() {
   watchPopovers();
+  registerServiceWorker();
   await loadLang();
   document.getElementById("lang-slot").replaceChildren(languagePicker(() => render()));
   try {

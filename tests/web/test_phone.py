@@ -1,0 +1,231 @@
+"""The table on a phone (issue 29): a whole game of each game at its largest table, played by tapping
+at 390x844 and 360x740, in Chinese, Japanese and Czech.
+
+At every decision of the human seat the page is checked against the phone's goals:
+
+* the page never scrolls: not down (every legal move of the turn is in view — its parts in the dock
+  or on the table above it, Confirm beside the hand) and not sideways (nothing sticks out, end
+  screen included; only a row made to be swiped — the hand, the floor — is wider than the screen);
+* everything a finger can touch is at least 44x44 CSS px;
+* no English word and no catalog key reaches the page (every line of the log included), and then
+  the finished game is replayed step by step in each of the three languages, and its whole log read
+  on the table page, with the same check.
+
+The end of the game is an event: a dialog with the result and its breakdown, "play again" and the
+replay, in front of the table, focused and announced. Screenshots: artifacts/screenshots/phone_*.png.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Server
+from .test_browser import Seat
+from .test_card_elements import GAMES, KEEP_LAST_STATE, play_checking
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
+FAILED = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "phone_failed.png"
+PHONES = {"390": {"width": 390, "height": 844}, "360": {"width": 360, "height": 740}}
+LARGEST = {"mamma-mia": 5, "sweet-nose": 5, "mottainai": 6}
+NAME = "Ann"  # the human seat's name: the only word of the page no catalog has
+
+# What the phone's goals say about the page now: the page's own size and scroll, elements sticking
+# out sideways (outside a row made to scroll), targets under 44 px, playable things out of view
+# (outside the screen, or outside a scrolled part of it: under the dock, above the table's top),
+# and the parts of moves that can be played from where they are.
+GOALS = """() => {
+  const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+  const seen = (el) => el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })
+    && el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().height > 0;
+  const said = (el) => el.outerHTML.replace(/\\s+/g, " ").slice(0, 160);
+  // A row made to be swiped (overflow-x: auto or scroll), or a box that cuts off what sticks out.
+  const scrollsX = (a) =>
+    !(a instanceof SVGElement) && ["auto", "scroll", "hidden"].includes(getComputedStyle(a).overflowX);
+  const clipsY = (a) => getComputedStyle(a).overflowY !== "visible";
+  const out = {
+    scrollY: window.scrollY, vw, vh, overflow: [], small: [], hidden: [], reachable: [],
+    height: document.scrollingElement.scrollHeight, width: document.scrollingElement.scrollWidth,
+  };
+  const out_of = new Set(); // elements sticking out: only the outermost of them is reported
+  for (const el of document.body.querySelectorAll("*")) {
+    if (!seen(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.right <= vw + 1 && r.left >= -1) continue;
+    let row = el.parentElement;
+    while (row && row !== document.body && !scrollsX(row)) row = row.parentElement;
+    const box = row && row !== document.body ? row.getBoundingClientRect() : null;
+    if (box && box.right <= vw + 1 && box.left >= -1) continue;
+    out_of.add(el);
+    if (!out_of.has(el.parentElement)) out.overflow.push(`${Math.round(r.left)}..${Math.round(r.right)} ${said(el)}`);
+  }
+  const touchable = "button, a[href], select, input, textarea, summary, [role=button], [role=tab], [data-act], "
+    + "[tabindex]:not([tabindex='-1'])";
+  for (const el of document.querySelectorAll(touchable)) {
+    if (!seen(el) || el.closest(".sr-only")) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width < 43.5 || r.height < 43.5) out.small.push(`${Math.round(r.width)}x${Math.round(r.height)} ${said(el)}`);
+  }
+  for (const el of document.querySelectorAll("[data-act]")) {
+    if (!seen(el)) continue;
+    const r = el.getBoundingClientRect();
+    let top = 0, bottom = vh;
+    for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+      if (!clipsY(a)) continue;
+      const b = a.getBoundingClientRect();
+      top = Math.max(top, b.top);
+      bottom = Math.min(bottom, b.bottom);
+    }
+    if (r.top < top - 0.5 || r.bottom > bottom + 0.5) out.hidden.push(said(el));
+    else if (el.dataset.pick) out.reachable.push(el.dataset.pick);
+  }
+  return out;
+}"""
+
+# Every text the page shows or says: its words, titles and labels, the tab's title (not the
+# language menu, which names each language in itself).
+TEXTS = """() => {
+  const root = document.body.cloneNode(true);
+  root.querySelectorAll("#lang, script, style").forEach((e) => e.remove());
+  const attrs = Array.from(document.querySelectorAll("[title], [aria-label], [data-info], [placeholder]"))
+    .filter((e) => !e.closest("#lang"))
+    .flatMap((e) => ["title", "aria-label", "data-info", "placeholder"].map((a) => e.getAttribute(a) || ""));
+  return [document.title, root.textContent, ...attrs].join("\\n");
+}"""
+
+
+# ---------------------------------------------------------------------------- words of each language
+def catalog(lang: str) -> dict[str, Any]:
+    return json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def card_texts(lang: str) -> list[str]:
+    texts = json.loads((WEB / "i18n" / f"mottainai_cards.{lang}.json").read_text(encoding="utf-8"))
+    return [v for card, entry in texts.items() if card != "_glossary" for v in entry.values()]
+
+
+def words(texts: list[str]) -> set[str]:
+    return {w.lower() for text in texts for w in re.findall(r"[A-Za-z]{3,}", text)}
+
+
+KEYS = set(catalog("en"))
+ENGLISH = words(list(catalog("en").values()) + card_texts("en"))
+OWN = {
+    lang: words(list(catalog(lang).values()) + card_texts(lang) + [NAME, "Parlor"]) for lang in ("zh-Hant", "ja", "cs")
+}
+RAW_KEY = re.compile(r"\b[a-z][a-z_-]*(?:\.[A-Za-z0-9_-]+)+\b")
+
+
+def foreign(text: str, lang: str) -> list[str]:
+    """The English words and catalog keys in a text meant to be in ``lang``: in Chinese and Japanese any
+    Latin word their own catalogs do not use; in Czech any English word its catalogs do not use."""
+    found = [k for k in RAW_KEY.findall(text) if k in KEYS]
+    found += re.findall(r"\{\w+(?::\w+)?\}", text)  # a placeholder left unfilled
+    for w in re.findall(r"[A-Za-z]{3,}", text):
+        low = w.lower()
+        if low in OWN[lang]:
+            continue
+        if lang in ("zh-Hant", "ja") or low in ENGLISH:
+            found.append(w)
+    return sorted(set(found))
+
+
+def check_language(page: Any, lang: str, where: str) -> None:
+    leaks = foreign(page.evaluate(TEXTS), lang)
+    assert not leaks, f"{where}: English or raw keys on a {lang} page: {leaks}"
+
+
+# ---------------------------------------------------------------------------- the goals
+def check_goals(page: Any, where: str, legal_parts: list[list[str]] | None = None) -> dict[str, Any]:
+    g = page.evaluate(GOALS)
+    if g["overflow"] or g["small"] or g["hidden"] or g["height"] > g["vh"] + 1:  # what it looked like
+        page.screenshot(path=str(FAILED))
+    assert g["scrollY"] == 0 and g["height"] <= g["vh"] + 1, f"{where}: the page scrolls down ({g['height']}px)"
+    assert g["width"] <= g["vw"] + 1, f"{where}: the page is {g['width']}px wide"
+    assert not g["overflow"], f"{where}: sticks out sideways: {g['overflow'][:5]}"
+    assert not g["small"], f"{where}: touch targets under 44x44 px: {g['small'][:8]}"
+    assert not g["hidden"], f"{where}: playable but out of view: {g['hidden'][:5]}"
+    for parts in legal_parts or []:
+        assert set(parts) & set(g["reachable"]), f"{where}: no part of the move {parts} is in view"
+    return g
+
+
+def check_result(seat: Seat, where: str) -> None:
+    """The end of the game: a dialog in front, focused, announced, with the breakdown and the ways on."""
+    page = seat.page
+    page.wait_for_selector("#result-dialog[open] #result")
+    assert page.evaluate("document.getElementById('result-dialog').matches(':modal')")
+    focused = page.evaluate("document.getElementById('result-dialog').contains(document.activeElement)")
+    assert focused, "the focus is not in the result"
+    title = page.locator("#result-title").inner_text()
+    assert title and title in page.locator("#announce").inner_text(), "the end was not announced"
+    box = page.locator("#result").bounding_box()
+    size = page.viewport_size
+    assert box and box["y"] >= 0 and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, box
+    assert page.locator("#result #breakdown").count() == 1
+    if seat.frames[0].get("role") == "seat":
+        assert page.locator("#result #play-again").is_visible()
+    assert page.locator("#result #replay-link").is_visible()
+
+
+@pytest.mark.parametrize(
+    ("game", "size", "lang"),
+    [
+        ("mamma-mia", "390", "zh-Hant"),
+        ("mamma-mia", "360", "cs"),
+        ("sweet-nose", "390", "ja"),
+        ("sweet-nose", "360", "zh-Hant"),
+        ("mottainai", "390", "cs"),
+        ("mottainai", "360", "ja"),
+    ],
+)
+def test_a_whole_game_on_a_phone(
+    server: Server, browser: Any, screenshots: Path, game: str, size: str, lang: str
+) -> None:
+    players = LARGEST[game]
+    rng = random.Random(f"phone-{game}-{size}")
+    seats = [{"kind": "human", "name": NAME}] + [{"kind": "bot", "level": "random"}] * (players - 1)
+    table = server.create(game, players, seats)
+    url = server.url(table["seats"][0]["join_path"])
+    seat = Seat(browser, url, viewport=PHONES[size], lang=lang, init_script=KEEP_LAST_STATE, touch=True)
+    page = seat.page
+    stem = f"phone_{game.replace('-', '_')}_{size}"
+    shots = {1, 6, 15}
+    decisions = 0
+
+    def at_decision(snap: dict[str, Any]) -> None:
+        nonlocal decisions
+        where = f"{game} {size} {lang} version {snap['version']}"
+        fresh = not snap["chosen"] and not snap["over"]
+        legal = [e["parts"] or [f"move:{e['id']}"] for e in snap["legal"]] if fresh and not snap["picker"] else None
+        check_goals(page, where, legal)
+        check_language(page, lang, where)
+        if fresh:
+            decisions += 1
+            if decisions in shots:
+                page.screenshot(path=str(screenshots / f"{stem}_{decisions:02d}.png"))
+
+    try:
+        page.wait_for_selector(f".board.{GAMES[game][1]}")
+        assert page.evaluate("document.body.dataset.layout") == "phone"
+        play_checking(seat, game, rng, touch=True, check_page=at_decision)
+        check_result(seat, f"{game} {size}")
+        check_goals(page, f"{game} {size}: the end")
+        check_language(page, lang, f"{game} {size}: the end")
+        page.screenshot(path=str(screenshots / f"{stem}_end.png"))
+        # Closed, the result leaves the table in view (no "turn" left on it) and a way back to it.
+        page.locator("#result-close").tap()
+        page.wait_for_selector("#show-result")
+        assert page.locator(".board .mt-turn, .pchip.moving").count() == 0
+        check_goals(page, f"{game} {size}: the table after the end")
+        page.screenshot(path=str(screenshots / f"{stem}_after.png"))
+        page.locator("#show-result").tap()
+        page.wait_for_selector("#result-dialog[open]")
+        assert not seat.errors, seat.errors
+    finally:
+        seat.close()
