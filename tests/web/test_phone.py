@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from .conftest import Server
-from .test_browser import Seat
+from .test_browser import Seat, check_result
 from .test_card_elements import GAMES, KEEP_LAST_STATE, play_checking
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
@@ -87,15 +87,42 @@ GOALS = """() => {
   return out;
 }"""
 
-# Every text the page shows or says: its words, titles and labels, the tab's title (not the
-# language menu, which names each language in itself).
-TEXTS = """() => {
-  const root = document.body.cloneNode(true);
-  root.querySelectorAll("#lang, script, style").forEach((e) => e.remove());
-  const attrs = Array.from(document.querySelectorAll("[title], [aria-label], [data-info], [placeholder]"))
-    .filter((e) => !e.closest("#lang"))
-    .flatMap((e) => ["title", "aria-label", "data-info", "placeholder"].map((a) => e.getAttribute(a) || ""));
-  return [document.title, root.textContent, ...attrs].join("\\n");
+# Every text the page shows or says, once each: its words (hidden ones too: the log behind its tab,
+# the move list), titles and labels, the tab's title; not the language menu, which names each
+# language in itself.
+COLLECT = """const collect = (into) => {
+  into.add(document.title);
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (!n.parentElement.closest("#lang, script, style") && n.nodeValue.trim()) into.add(n.nodeValue.trim());
+  }
+  for (const e of document.querySelectorAll("[title], [aria-label], [data-info], [placeholder]")) {
+    if (e.closest("#lang")) continue;
+    for (const a of ["title", "aria-label", "data-info", "placeholder"]) {
+      if (e.getAttribute(a)) into.add(e.getAttribute(a));
+    }
+  }
+  return into;
+};"""
+TEXTS = "() => { " + COLLECT + ' return [...collect(new Set())].join("\\n"); }'
+# The replay, stepped through from the first step to the last (the arrow key), every text of every step.
+REPLAY_TEXTS = (
+    "() => { "
+    + COLLECT
+    + """
+  const texts = collect(new Set());
+  for (let i = 1; i < Number(document.body.dataset.steps); i++) {
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight" }));
+    collect(texts);
+  }
+  return { texts: [...texts].join("\\n"), last: document.body.dataset.step };
+}"""
+)
+# After a change of language: the Mottainai card texts of the new one are there (and drawn).
+CARD_TEXTS = """async (lang) => {
+  if (document.body.dataset.game !== "mottainai") return;
+  const { loadCardTexts } = await import("/static/js/card_text.js");
+  await loadCardTexts(lang);
 }"""
 
 
@@ -140,6 +167,30 @@ def check_language(page: Any, lang: str, where: str) -> None:
     assert not leaks, f"{where}: English or raw keys on a {lang} page: {leaks}"
 
 
+def check_the_whole_game_in_each_language(seat: Seat) -> None:
+    """The finished game in each language: its whole log on the table page, and its replay step by
+    step from the seat's view (the table page's result links there)."""
+    page = seat.page
+    replay = page.locator("#replay-link").get_attribute("href")
+    page.locator("#result-close").tap()
+    page.wait_for_selector("#show-result")
+    for lang in ("zh-Hant", "ja", "cs"):
+        page.select_option("#lang", lang)
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        page.evaluate(CARD_TEXTS, lang)
+        check_language(page, lang, f"the finished table in {lang}")
+        other = seat.context.new_page()
+        try:
+            other.goto(page.url.split("/play/")[0] + replay)
+            other.wait_for_selector("body[data-ready='1'] .board")
+            stepped = other.evaluate(REPLAY_TEXTS)
+            assert stepped["last"] == str(int(other.evaluate("document.body.dataset.steps")) - 1)
+            leaks = foreign(stepped["texts"], lang)
+            assert not leaks, f"the replay in {lang}: English or raw keys: {leaks}"
+        finally:
+            other.close()
+
+
 # ---------------------------------------------------------------------------- the goals
 def check_goals(page: Any, where: str, legal_parts: list[list[str]] | None = None) -> dict[str, Any]:
     g = page.evaluate(GOALS)
@@ -153,24 +204,6 @@ def check_goals(page: Any, where: str, legal_parts: list[list[str]] | None = Non
     for parts in legal_parts or []:
         assert set(parts) & set(g["reachable"]), f"{where}: no part of the move {parts} is in view"
     return g
-
-
-def check_result(seat: Seat, where: str) -> None:
-    """The end of the game: a dialog in front, focused, announced, with the breakdown and the ways on."""
-    page = seat.page
-    page.wait_for_selector("#result-dialog[open] #result")
-    assert page.evaluate("document.getElementById('result-dialog').matches(':modal')")
-    focused = page.evaluate("document.getElementById('result-dialog').contains(document.activeElement)")
-    assert focused, "the focus is not in the result"
-    title = page.locator("#result-title").inner_text()
-    assert title and title in page.locator("#announce").inner_text(), "the end was not announced"
-    box = page.locator("#result").bounding_box()
-    size = page.viewport_size
-    assert box and box["y"] >= 0 and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, box
-    assert page.locator("#result #breakdown").count() == 1
-    if seat.frames[0].get("role") == "seat":
-        assert page.locator("#result #play-again").is_visible()
-    assert page.locator("#result #replay-link").is_visible()
 
 
 @pytest.mark.parametrize(
@@ -214,7 +247,7 @@ def test_a_whole_game_on_a_phone(
         page.wait_for_selector(f".board.{GAMES[game][1]}")
         assert page.evaluate("document.body.dataset.layout") == "phone"
         play_checking(seat, game, rng, touch=True, check_page=at_decision)
-        check_result(seat, f"{game} {size}")
+        check_result(seat)
         check_goals(page, f"{game} {size}: the end")
         check_language(page, lang, f"{game} {size}: the end")
         page.screenshot(path=str(screenshots / f"{stem}_end.png"))
@@ -226,6 +259,8 @@ def test_a_whole_game_on_a_phone(
         page.screenshot(path=str(screenshots / f"{stem}_after.png"))
         page.locator("#show-result").tap()
         page.wait_for_selector("#result-dialog[open]")
+        if size == "390":
+            check_the_whole_game_in_each_language(seat)
         assert not seat.errors, seat.errors
     finally:
         seat.close()

@@ -14,7 +14,8 @@ import pytest
 from .conftest import Server
 from .test_browser import DESKTOP, LANGS, PHONE, Seat, check_no_private
 
-PICKS = ".board .pickable, .pick-chips .chip:not([disabled])"
+# On the table, in your hand (on a phone it lies in the dock under the table) or in the pick bar.
+PICKS = ":is(.board, #my-hand) .pickable, .pick-chips .chip:not([disabled])"
 
 
 def settle(seat: Seat, before: str, drawn: str, timeout: float = 15000) -> None:
