@@ -136,29 +136,31 @@ def card_texts(lang: str) -> list[str]:
     return [v for card, entry in texts.items() if card != "_glossary" for v in entry.values()]
 
 
-def words(texts: list[str]) -> set[str]:
-    return {w.lower() for text in texts for w in re.findall(r"[A-Za-z]{3,}", text)}
+LATIN = re.compile(r"[A-Za-z]{3,}")
+LETTERS = re.compile(r"[^\W\d_]{3,}")  # words of any script with their accents (Czech)
+
+
+def words(texts: list[str], pattern: re.Pattern[str] = LATIN) -> set[str]:
+    return {w.lower() for text in texts for w in pattern.findall(text)}
+
+
+def own_words(lang: str) -> set[str]:
+    texts = list(catalog(lang).values()) + card_texts(lang) + [NAME, "Parlor"]
+    return words(texts, LETTERS if lang == "cs" else LATIN)
 
 
 KEYS = set(catalog("en"))
-ENGLISH = words(list(catalog("en").values()) + card_texts("en"))
-OWN = {
-    lang: words(list(catalog(lang).values()) + card_texts(lang) + [NAME, "Parlor"]) for lang in ("zh-Hant", "ja", "cs")
-}
+OWN = {lang: own_words(lang) for lang in ("zh-Hant", "ja", "cs")}
 RAW_KEY = re.compile(r"\b[a-z][a-z_-]*(?:\.[A-Za-z0-9_-]+)+\b")
 
 
 def foreign(text: str, lang: str) -> list[str]:
-    """The English words and catalog keys in a text meant to be in ``lang``: in Chinese and Japanese any
-    Latin word their own catalogs do not use; in Czech any English word its catalogs do not use."""
+    """The words no catalog of ``lang`` has, and the catalog keys, in a text meant to be in ``lang``:
+    in Chinese and Japanese any word in Latin letters, in Czech any word at all (each is one of the
+    Czech catalogs' words, a card's name or a player's name)."""
     found = [k for k in RAW_KEY.findall(text) if k in KEYS]
     found += re.findall(r"\{\w+(?::\w+)?\}", text)  # a placeholder left unfilled
-    for w in re.findall(r"[A-Za-z]{3,}", text):
-        low = w.lower()
-        if low in OWN[lang]:
-            continue
-        if lang in ("zh-Hant", "ja") or low in ENGLISH:
-            found.append(w)
+    found += [w for w in (LETTERS if lang == "cs" else LATIN).findall(text) if w.lower() not in OWN[lang]]
     return sorted(set(found))
 
 

@@ -859,7 +859,8 @@ function phoneTabs() {
     h(
       "div",
       { role: "tablist", class: "tabs" },
-      tab("table", t("ui.table")),
+      // Your turn, while you read the log or the chat: the Table tab says so.
+      tab("table", t("ui.table"), st.tab !== "table" && !st.frame.over && st.frame.legal.length ? h("span", { class: "unread", "aria-label": t("ui.title_your_move") }, "●") : null),
       tab("log", t("ui.tab_log")),
       tab("chat", t("chat.title"), unread && st.tab !== "chat" ? h("span", { class: "unread", "aria-label": t("ui.unread", { n: unread }) }, String(unread)) : null),
     ),
@@ -969,7 +970,17 @@ async function main() {
     return;
   }
   if (token) keepToken();
-  document.getElementById("lang-slot").replaceChildren(languagePicker(() => { setConn(document.getElementById("conn").dataset.state || "connecting"); render(); if (chat) chat.redraw(); host.redraw(); }));
+  document.getElementById("lang-slot").replaceChildren(
+    languagePicker(() => {
+      // What the live region last said was in the old language: it says nothing until there is news.
+      const say = document.getElementById("announce");
+      if (say) say.textContent = "";
+      setConn(document.getElementById("conn").dataset.state || "connecting");
+      render();
+      if (chat) chat.redraw();
+      host.redraw();
+    }),
+  );
   connect();
 }
 
