@@ -300,6 +300,7 @@ function play(entry) {
   if (send({ type: "action", id: entry.id, version: st.frame.version, ref: `a${++refNo}` })) {
     st.pending = true;
     st.chosen = [];
+    if (phone.matches) document.getElementById("move-list")?.removeAttribute("open"); // the sheet has done its work
     guard.spot = guard.pointer;
     guard.spotUntil = Infinity; // until the next position has been shown long enough (render)
     render();
@@ -369,12 +370,12 @@ function sentenceList(f) {
   }
   // On a phone the list opens over the table, above your hand, from a button beside Confirm.
   const label = t("ui.move_list", { n: f.legal.length });
-  const box = h(
-    "details",
-    { class: "move-list-box", id: "move-list", open: localStorage.getItem("parlor.movelist") === "1" },
-    phone.matches ? h("summary", { class: "icon-button", title: label, "aria-label": label }, "≡") : h("summary", {}, label),
-  );
-  box.addEventListener("toggle", () => localStorage.setItem("parlor.movelist", box.open ? "1" : "0"));
+  // A desktop remembers whether the list was open; on a phone it is a sheet over the table, opened
+  // for a moment.
+  const box = phone.matches
+    ? h("details", { class: "move-list-box", id: "move-list" }, h("summary", { class: "icon-button", title: label, "aria-label": label }, "≡"))
+    : h("details", { class: "move-list-box", id: "move-list", open: localStorage.getItem("parlor.movelist") === "1" }, h("summary", {}, label));
+  if (!phone.matches) box.addEventListener("toggle", () => localStorage.setItem("parlor.movelist", box.open ? "1" : "0"));
   const lists = h("div", { class: "move-lists" });
   for (const [type, entries] of groups) {
     const group = h("div", { class: `move-group${entries.length > 8 ? " many" : ""}`, "data-type": type, "data-key": type });
@@ -895,6 +896,7 @@ function render() {
   const gameTitle = tMaybe(`game.${st.game}.title`, st.welcome.table.title || st.game);
   title.textContent = gameTitle;
   const onPhone = phone.matches;
+  const relayout = document.body.dataset.layout !== (onPhone ? "phone" : "desktop");
   document.body.dataset.role = st.welcome.role;
   document.body.dataset.over = st.frame.over ? "1" : "0";
   document.body.dataset.game = st.game;
@@ -938,7 +940,8 @@ function render() {
     decorate(board, { chosen: st.chosen, next: state.next }, pick);
     if (hand) decorate(hand, { chosen: st.chosen, next: state.next }, pick);
   }
-  const changed = patch(app, [onPhone ? phoneLayout(board, hand) : desktopLayout(board), h("div", { id: "announce", class: "sr-only", "aria-live": "assertive", "data-keep": "" })]);
+  const layout = onPhone ? phoneLayout(board, hand) : desktopLayout(board);
+  const changed = patch(app, [layout, h("div", { id: "announce", class: "sr-only", "aria-live": "assertive", "data-keep": "" })], { flip: !relayout });
   fitPopovers(app);
   updateLog();
   updateResult();
