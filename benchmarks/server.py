@@ -17,7 +17,11 @@ Server CPU is the CPU time of the server's whole process tree (bot workers, site
 run, in cores. ``--abuse`` measures 10 ordinary tables' p99 alone, then again while an abusive
 client runs beside them, and prints the ratio: ``sync`` (4 clients sending 16 syncs/s each on a
 long finished table and never reading), ``slow`` (20 spectators of 2 busy tables that never read),
-``idle`` (1,000 connections that never send a request), ``expert`` (12 all-expert tables).
+``idle`` (1,000 connections that never send a request), ``expert`` (12 all-expert tables), ``chat``
+(60 spectator sockets from one address flooding 3 tables' chat).
+
+Decisions per server CPU-second (decisions/s over the server's cores) is the figure that survives a
+shared machine; compare a change against a baseline measured in the same session.
 
 Bounded (every game ends, a time cap per N) and loopback only. The server process and the client
 process share this machine's cores, so the figures are for both on one box.
@@ -113,8 +117,8 @@ def cpu_seconds(root: int) -> float:
 def start_postgres() -> Any:
     """A throw-away PostgreSQL cluster, as the server tests start one, but with fsync on (the site's
     real cost of a commit)."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from server.conftest import Postgres  # type: ignore[import-not-found]
+    sys.path.insert(0, str(ROOT))
+    from tests.server.conftest import Postgres  # type: ignore[import-not-found]
 
     pg = Postgres()
     initdb = str(pg.bin / "initdb")
@@ -145,6 +149,40 @@ async def abuse(kind: str, base: str, stop: asyncio.Event) -> None:
                     body = {"game": "mottainai", "players": 3, "seats": seats, "bots_before_join": True}
                     (await client.post("/api/tables", json=body)).raise_for_status()
             await stop.wait()
+        elif kind == "chat":
+            # 60 spectator sockets from another address on 3 tables, each saying a line as fast as it
+            # may (the per-connection, per-address and per-table limits answer the rest). The tables
+            # wait for players who never come: the load is the chat alone.
+            body = {"game": "mamma-mia", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
+            async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+                made = [(await client.post("/api/tables", json=body)).json() for _ in range(3)]
+            ws_base = base.replace("http://", "ws://")
+            sockets = [
+                await connect(
+                    f"{ws_base}/ws/tables/{m['table']['id']}?token={m['spectator_token']}",
+                    max_size=1 << 24,
+                    local_addr=("127.0.0.2", 0),
+                )
+                for m in made
+                for _ in range(20)
+            ]
+            held.extend(sockets)
+
+            async def drain(ws: Any) -> None:
+                with contextlib.suppress(Exception):
+                    async for _ in ws:
+                        pass
+
+            readers = [asyncio.get_running_loop().create_task(drain(ws)) for ws in sockets]
+            n = 0
+            while not stop.is_set():
+                for ws in sockets:
+                    n += 1
+                    with contextlib.suppress(Exception):
+                        await ws.send(json.dumps({"type": "chat", "text": f"flood {n}"}))
+                await asyncio.sleep(0.05)
+            for r in readers:
+                r.cancel()
         elif kind in ("sync", "slow"):
             # A long table to watch: bots play it out (sync) or keep playing (slow reader).
             seats = [{"kind": "bot", "level": "random"}] * 4
@@ -172,7 +210,7 @@ async def abuse(kind: str, base: str, stop: asyncio.Event) -> None:
                             await ws.send(json.dumps({"type": "sync"}))
                     await asyncio.sleep(1 / 16)
         else:
-            raise SystemExit(f"unknown --abuse kind {kind!r}: sync, slow, idle, expert")
+            raise SystemExit(f"unknown --abuse kind {kind!r}: sync, slow, idle, expert, chat")
     finally:
         for h in held:
             with contextlib.suppress(Exception):
@@ -241,7 +279,7 @@ async def play_client(
                 raise RuntimeError(f"server refused an action: {frame}")
             if kind != "state":
                 continue
-            state = frame
+            frame = state = whole_state(state, frame)
             if pending is not None and frame["version"] >= pending[0] >= 0:
                 latencies.append(time.perf_counter() - pending[1])
                 pending = None
@@ -253,6 +291,26 @@ async def play_client(
                 await ws.send(json.dumps({"type": "action", "id": choice["id"]}))
                 sent += 1
     return sent, bool(state.get("over")), int(state.get("version", 0))
+
+
+def whole_state(previous: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any]:
+    """A state frame as the whole state: protocol 2 sends deltas after the first (docs/protocol.md);
+    protocol 1 (an older server, the baseline) whole frames."""
+    if "delta" not in frame:
+        return frame
+    if previous.get("seq") != frame["base"]:
+        raise RuntimeError(f"a delta on state {frame['base']}, held {previous.get('seq')}")
+    state = dict(previous)
+    for key, value in frame["delta"].items():
+        if key == "view":
+            state["view"] = {**state["view"], **value}
+        elif key == "view_removed":
+            state["view"] = {k: v for k, v in state["view"].items() if k not in value}
+        else:
+            state[key] = value
+    for key in ("seq", "version", "cause", "events", "clocks"):
+        state[key] = frame[key]
+    return state
 
 
 SERVER_PID: int | None = None  # the server under measurement (its CPU is read around each run)
@@ -284,6 +342,7 @@ async def run_n(base: str, n: int, players: int, bot: str, max_seconds: float, s
     return {
         "tables": n,
         "server_cores": round(cores, 2) if cores is not None else None,
+        "decisions_per_server_cpu_second": round(decisions / (cores * elapsed), 1) if cores else None,
         "seconds": round(elapsed, 2),
         "games_finished": sum(1 for r in ok if r[1]),
         "client_failures": len(failures),
@@ -304,6 +363,7 @@ def report(row: dict[str, Any], label: str) -> None:
         f"{row['client_actions_per_second']:7.1f} client actions/s  "
         f"p50 {row['latency_ms_p50']} ms  p99 {row['latency_ms_p99']} ms  "
         f"server CPU {row.get('server_cores', '?')} cores  "
+        f"{row.get('decisions_per_server_cpu_second', '?')} decisions/server CPU-s  "
         f"games finished {row['games_finished']}/{row['tables']} in {row['seconds']} s"
         + (f"  FAILURES {row['client_failures']}: {row['first_failure']}" if row["client_failures"] else ""),
         flush=True,
@@ -336,7 +396,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file per N")
     parser.add_argument("--postgres", action="store_true", help="a throw-away PostgreSQL, a fresh database per N")
     parser.add_argument("--workers", type=int, default=1, help="server processes (more than 1: PostgreSQL)")
-    parser.add_argument("--abuse", default="", help="comma-separated: sync, slow, idle, expert")
+    parser.add_argument("--abuse", default="", help="comma-separated: sync, slow, idle, expert, chat")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

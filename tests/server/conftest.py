@@ -33,6 +33,9 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from parlor.server import create_app
+from parlor.server.limits import Limits
+
+from ..frames import apply_state
 
 BACKENDS = ["sqlite", "postgresql"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,6 +129,8 @@ class ServerThread:
 
     def __init__(self, database_url: str, **options: Any) -> None:
         options.setdefault("bot_delay", 0.0)
+        # Clocks of a fraction of a second, so that tests see them run out (the server's floor is 5 s).
+        options.setdefault("limits", Limits(min_turn_time=0.1))
         self.database_url = database_url
         self.options = options
         self.port = free_port()
@@ -164,8 +169,15 @@ class ServerProcess:
     """``python -m parlor.server`` (or, with ``cli=True``, ``parlor serve``) as a real process."""
 
     def __init__(
-        self, database_url: str, port: int | None = None, *args: str, cli: bool = False, open_files: int | None = None
+        self,
+        database_url: str,
+        port: int | None = None,
+        *args: str,
+        cli: bool = False,
+        open_files: int | None = None,
+        host: str = "127.0.0.1",
     ) -> None:
+        self.host = host  # another loopback address (127.0.0.2, ...) plays another machine
         self.database_url = database_url
         self.port = port or free_port()
         self.args = args
@@ -175,14 +187,14 @@ class ServerProcess:
 
     @property
     def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def start(self) -> "ServerProcess":
         if self.cli:
             cmd = [str(Path(sys.executable).with_name("parlor")), "serve"]
         else:
             cmd = [sys.executable, "-m", "parlor.server", "--log-level", "warning"]
-        cmd += ["--port", str(self.port), "--database-url", self.database_url, *self.args]
+        cmd += ["--host", self.host, "--port", str(self.port), "--database-url", self.database_url, *self.args]
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the server runs)
         limit = self.open_files
 
@@ -261,7 +273,8 @@ def token_of(created: dict[str, Any], seat: int) -> str:
 
 
 class Client:
-    """A WebSocket client of one seat (or a spectator) that keeps every frame it got."""
+    """A WebSocket client of one seat (or a spectator) that keeps every frame it got (``state`` frames
+    as whole states: deltas are applied as they arrive)."""
 
     def __init__(self, base: str, table_id: str, token: str) -> None:
         url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}?token={token}"
@@ -269,14 +282,16 @@ class Client:
         self.ws: ClientConnection = self._cm.__enter__()
         self.frames: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
+        self.deltas = 0  # state frames that came as deltas
         self.welcome = self.next(lambda f: f["type"] == "welcome")
         self.next_state()
 
     def recv(self, timeout: float = 10.0) -> dict[str, Any]:
         frame = json.loads(self.ws.recv(timeout=timeout))
-        self.frames.append(frame)
         if frame["type"] == "state":
-            self.state = frame
+            self.deltas += "delta" in frame
+            frame = self.state = apply_state(self.state, frame)
+        self.frames.append(frame)
         return frame
 
     def next(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 15.0) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from parlor import games
-from parlor.server.bot_workers import GRACE, BotWorkers
+from parlor.server.table.bot_workers import GRACE, BotWorkers
 
 STUBBORN = f"{Path(__file__).parent / 'bots' / 'stubborn.py'}:StubbornBot"
 SLOW = f"{Path(__file__).parent / 'bots' / 'stubborn.py'}:SlowBot"

@@ -11,8 +11,9 @@ import httpx
 import pytest
 
 from parlor.core import for_seat, replay_iter
-from parlor.server.chat import CHAT_BURST, CHAT_RATE
-from parlor.server.db import Database
+from parlor.server.limits import Limits
+from parlor.server.storage import AddChat, Database
+from parlor.server.table.chat import CHAT_BURST, CHAT_RATE
 
 from .conftest import BACKENDS, Client, ServerThread, create_table, make_url, token_of
 from .test_replay import stored_record, wait_over
@@ -42,7 +43,7 @@ def test_chat_delivered_limited_and_kept_across_a_restart(chat_url):
         ):
             for c in (ann, bob, spec):  # the history comes right after the join state
                 first = c.next(lambda f: f["type"] == "chat")
-                assert first == {"type": "chat", "history": True, "messages": []}
+                assert first == {"type": "chat", "history": True, "messages": [], "total": 0, "more": False}
             reply = ann.request({"type": "chat", "text": f"  {NASTY}  "})
             assert reply["type"] == "ack"
             for c in (ann, bob, spec):
@@ -237,3 +238,109 @@ def test_the_stored_decisions_say_who_made_them(chat_url):
         db.close()
     assert row is not None
     assert [a["by"] for a in row["actions"]][:2] == ["clock", "clock"]
+
+
+# ---------------------------------------------------------------- issue 28, finding 4: chat floods
+def test_a_flood_from_one_address_is_limited_across_its_sockets_and_a_table_holds_at_most_its_cap(chat_url):
+    """Many spectator sockets from one address (each with its own per-connection allowance) together
+    get no more than the address's allowance, and a table's chat stops at its cap (``chat_full``)."""
+    limits = Limits(min_turn_time=0.1, chat_per_address_per_second=2.0, max_chat_lines=40)
+    with ServerThread(chat_url, rate_per_second=1000, burst=1000, limits=limits) as server:
+        created = create_table(server.base, players=2, seats=[{"kind": "human"}, {"kind": "bot"}])
+        tid = created["table"]["id"]
+        token_of(created, 0)  # claimed now: the server is restarted below
+        sockets = [Client(server.base, tid, created["spectator_token"]) for _ in range(12)]
+        try:
+            began = time.monotonic()
+            for c in sockets:  # each socket sends its whole per-connection burst
+                for i in range(CHAT_BURST):
+                    c.send({"type": "chat", "text": f"flood {i}", "ref": f"f{i}"})
+            replies = [
+                c.next(lambda f, i=i: f.get("ref") == f"f{i}") for c in sockets for i in range(CHAT_BURST)
+            ]
+            elapsed = time.monotonic() - began
+            said = sum(r["type"] == "ack" for r in replies)
+            # The address's bucket: ten times its rate at once, then its rate (12 sockets sent 5 each).
+            assert said <= 2.0 * 10 + 2.0 * elapsed + 1, (said, elapsed)
+            assert any(r["type"] == "error" and r["code"] == "rate_limited" for r in replies)
+        finally:
+            for c in sockets:
+                c.close()
+        total = httpx.get(f"{server.base}/api/tables/{tid}", timeout=10).json()["chat_total"]
+        assert total == said
+    # The cap: the table's chat is filled to two lines short of it (straight in the database) ...
+    db = Database(chat_url)
+    try:
+        db.commit([AddChat(tid, i, None, f"old {i}", 0, "spectators") for i in range(said, 38)])
+    finally:
+        db.close()
+    with ServerThread(chat_url, rate_per_second=1000, burst=1000, limits=limits) as server:
+        with Client(server.base, tid, token_of(created, 0)) as ann:  # ... two more lines, then no more
+            replies = [ann.request({"type": "chat", "text": f"line {i}"}) for i in range(3)]
+            assert [r["type"] for r in replies] == ["ack", "ack", "error"], replies
+            assert replies[2]["code"] == "chat_full"
+        summary = httpx.get(f"{server.base}/api/tables/{tid}", timeout=10).json()
+        assert summary["chat_total"] == 40
+
+
+def test_a_long_chat_is_paged_in_the_join_summary_and_replay(chat_url):
+    """A finished table with many chat lines: joining, its summary and its replay carry the newest page
+    and the total; the older lines come a page at a time (GET …/chat?before=)."""
+    with ServerThread(chat_url, rate_per_second=1000, burst=1000) as server:
+        created = create_table(server.base, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}])
+        tid = created["table"]["id"]
+        with Client(server.base, tid, token_of(created, 0)) as ann:
+            while not ann.wait_turn_or_over()["over"]:
+                ann.act(ann.state["legal"][0]["id"])
+        wait_over(server.base, tid)
+    db = Database(chat_url)
+    try:  # 350 lines, as if said over the game (stored straight away: the server's limits would take long)
+        db.commit([AddChat(tid, i, i % 2 if i % 3 else None, f"line {i}", 0, "table" if i % 3 else "spectators")
+                   for i in range(350)])
+    finally:
+        db.close()
+    with ServerThread(chat_url, rate_per_second=1000, burst=1000) as server:
+        summary = httpx.get(f"{server.base}/api/tables/{tid}", timeout=10).json()
+        assert summary["chat_total"] == 350
+        replay = httpx.get(f"{server.base}/api/tables/{tid}/replay", timeout=30).json()
+        assert replay["chat_total"] == 350 and replay["chat_more"] is True
+        assert [m["idx"] for m in replay["chat"]] == list(range(250, 350))
+        with Client(server.base, tid, token_of(created, 0)) as ann:
+            history = ann.next(lambda f: f["type"] == "chat" and f["history"])
+            assert history["more"] is True and history["total"] == 350 and len(history["messages"]) <= 100
+        # The older lines, a page at a time, down to the first.
+        seen = [m["idx"] for m in replay["chat"]]
+        before = seen[0]
+        while True:
+            page = httpx.get(f"{server.base}/api/tables/{tid}/chat", params={"before": before, "limit": 120}).json()
+            seen = [m["idx"] for m in page["messages"]] + seen
+            if not page["more"]:
+                break
+            before = page["messages"][0]["idx"]
+        assert seen == list(range(350))
+        bad = httpx.get(f"{server.base}/api/tables/{tid}/chat", params={"before": "x"})
+        assert bad.status_code == 400 and bad.json()["error"]["field"] == "before"
+
+
+def test_a_connection_that_keeps_flooding_the_chat_is_closed(server):
+    """Issue 28, finding 4: refusing a flood costs the server work other tables pay for, so a connection
+    whose chat lines keep being refused for their rate (more than 30 within 10 s) is closed (4008); an
+    ordinary chatter never comes near it, and the table plays on."""
+    from websockets.exceptions import ConnectionClosed
+
+    created = create_table(server.base, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    tid = created["table"]["id"]
+    flooder = Client(server.base, tid, created["spectator_token"])
+    try:
+        with pytest.raises(ConnectionClosed) as closed:
+            for i in range(60):
+                flooder.send({"type": "chat", "text": f"flood {i}"})
+            for _ in range(200):
+                flooder.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4008
+        refused = [f for f in flooder.frames if f["type"] == "error" and f["code"] == "rate_limited"]
+        assert 25 <= len(refused) <= 31, len(refused)
+    finally:
+        flooder.close()
+    with Client(server.base, tid, token_of(created, 0)) as ann:
+        assert ann.request({"type": "chat", "text": "still here"})["type"] == "ack"

@@ -10,14 +10,17 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from .conftest import BACKENDS, Client, ServerThread, claim, create_table, make_url, token_of
+from parlor.server.limits import Limits
+
+from .conftest import BACKENDS, Client, ServerThread, claim, create_table, make_url, sync_state, token_of
 from .test_play import catch_up
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def clock_server(request, tmp_path_factory):
     url = make_url(request.param, request, tmp_path_factory.mktemp("db"))
-    with ServerThread(url, rate_per_second=1000, burst=1000) as s:
+    limits = Limits(min_turn_time=0.1, relink_after=1.0)  # a seat is away a second after its player left
+    with ServerThread(url, rate_per_second=1000, burst=1000, limits=limits) as s:
         yield s
 
 
@@ -230,40 +233,59 @@ def test_the_host_lets_a_bot_play_a_missing_seat_until_its_player_comes(clock_se
             assert bob.state["version"] == v
 
 
-def test_the_host_gives_a_seat_a_new_link(clock_server):
+def test_the_host_relinks_only_a_seat_that_is_away_and_its_player_is_told(clock_server):
+    """Issue 28, finding 2: a seat belongs to its player. The host's new link is refused while the
+    player is connected (or left less than ``relink_after`` ago); once the seat is away it is given, the
+    table is told, and the old token's holder learns what happened instead of a bare "bad token"."""
     created = two_humans(clock_server.base, seat_timeout=None)
     tid, host = created["table"]["id"], created["host_token"]
     old = token_of(created, 1)
-    with Client(clock_server.base, tid, old) as bob:
-        assert bob.welcome["seat"] == 1
-        r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": "nope"})
-        assert r.status_code == 403 and r.json()["error"]["code"] == "not_host"
+    with Client(clock_server.base, tid, token_of(created, 0)) as ann:
+        with Client(clock_server.base, tid, old) as bob:
+            assert bob.welcome["seat"] == 1
+            r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": "nope"})
+            assert r.status_code == 403 and r.json()["error"]["code"] == "not_host"
+            r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": host})
+            assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken", r.text
+            assert bob.request({"type": "ping"})["type"] == "pong"  # still seated, still served
+            assert summary(clock_server.base, tid)["seats"][1]["away"] is False
+        # Bob left: not yet away, then away (every connection is told by a seats frame).
+        r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": host})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken", r.text
+        ann.next(lambda f: f["type"] == "seats" and f["seats"][1]["away"] is True, timeout=30)
         r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": host})
         assert r.status_code == 200, r.text
         answer = r.json()
         assert answer["seat"] == 1 and answer["join_path"] == f"/play/{tid}#claim={answer['claim']}"
         assert "token" not in answer  # the host holds the link, never the seat's token
         assert answer["table"]["seats"][1]["joined"] is False and answer["table"]["seats"][1]["name"] is None
-        # The old link's open connection is closed as a bad token, and the old token opens nothing.
-        with pytest.raises(ConnectionClosed) as closed:
-            for _ in range(20):
-                bob.recv(timeout=5)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+        notice = ann.next(lambda f: f["type"] == "notice")
+        assert notice == {"type": "notice", "code": "seat_relinked", "seat": 1}
+    # The old token opens nothing, and says why.
     r = httpx.post(f"{clock_server.base}/api/tables/{tid}/join", json={"token": old}, timeout=10)
-    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+    assert r.status_code == 403 and r.json()["error"]["code"] == "seat_replaced"
+    with pytest.raises(ConnectionClosed) as closed, Client(clock_server.base, tid, old):
+        pass
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
     r = claim(clock_server.base, tid, answer["claim"])
     assert r.status_code == 200 and r.json()["seat"] == 1
     new = r.json()["token"]
     assert new != old
     with Client(clock_server.base, tid, new) as carol:
         assert carol.welcome["seat"] == 1 and carol.welcome["role"] == "seat"
+        # Carol is here now: the seat is hers, and no new link takes it.
+        r = host_post(clock_server.base, tid, 1, "new-link", {"host_token": host})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken"
     # The new link claims once too.
     r = claim(clock_server.base, tid, answer["claim"])
     assert r.status_code == 403 and r.json()["error"]["code"] == "link_used"
     assert summary(clock_server.base, tid)["seats"][1]["joined"] is True
-    # Ann's and the spectator's links still work.
+    # Ann's link still works; a seat nobody ever claimed is away from the start.
     with Client(clock_server.base, tid, token_of(created, 0)) as ann:
         assert ann.welcome["seat"] == 0
+    fresh = two_humans(clock_server.base, seat_timeout=None)
+    r = host_post(clock_server.base, fresh["table"]["id"], 1, "new-link", {"host_token": fresh["host_token"]})
+    assert r.status_code == 200, r.text
 
 
 def test_host_actions_on_bots_and_finished_tables_are_refused(clock_server):
@@ -305,3 +327,60 @@ def test_a_running_clock_survives_a_restart(backend, request, tmp_path):
         left = st["clocks"][seat]
         assert left <= turn - 2.5, f"the clock started afresh after the restart ({left}s of {turn}s left)"
         assert left >= 10.0, left  # what was left (about 37 s), at least the grace to reconnect
+
+
+def undoable_move(mover: Client) -> dict[str, Any] | None:
+    """The mover makes a move it can take back and takes it back; returns the undo's state (None if no
+    move of this position could be taken back)."""
+    for entry in mover.state["legal"]:
+        reply = mover.act(entry["id"])
+        if reply["type"] != "ack":
+            return None
+        undo = mover.request({"type": "undo"})
+        if undo["type"] == "ack":
+            return mover.next(lambda f: f["type"] == "state" and f["cause"] == "undo")
+        if not mover.state["your_turn"]:
+            return None
+    return None
+
+
+def test_an_undo_gives_no_clock_time_back(clock_server):
+    """Issue 28, finding 5: a move and its undo do not restart the mover's clock. After the undo the
+    clock shows no more than it did before the move, and a player who keeps moving and taking back
+    runs out of time like anyone else (a bot then decides for the seat)."""
+    turn = 30.0
+    created = two_humans(clock_server.base, turn_time=turn, seat_timeout=None)
+    tid = created["table"]["id"]
+    with (
+        Client(clock_server.base, tid, token_of(created, 0)) as ann,
+        Client(clock_server.base, tid, token_of(created, 1)) as bob,
+    ):
+        catch_up([ann, bob])
+        mover = ann if ann.state["your_turn"] else bob
+        seat = str(mover.state["to_move"][0])
+        for _ in range(20):
+            clocks = sync_state(mover)["clocks"]
+            if clocks[seat] <= turn - 0.3:  # the clock has run a little
+                break
+            time.sleep(0.1)
+        before = clocks[seat]
+        undone = undoable_move(mover)
+        assert undone is not None, "no move could be taken back"
+        assert undone["your_turn"] and undone["clocks"][seat] <= before, (before, undone["clocks"])
+    # A short clock: moving and taking back again and again does not keep it from running out.
+    created = two_humans(clock_server.base, turn_time=1.0, seat_timeout=None)
+    tid = created["table"]["id"]
+    with (
+        Client(clock_server.base, tid, token_of(created, 0)) as ann,
+        Client(clock_server.base, tid, token_of(created, 1)) as bob,
+    ):
+        catch_up([ann, bob])
+        mover = ann if ann.state["your_turn"] else bob
+        seat = mover.state["to_move"][0]
+        deadline = time.monotonic() + 15  # fifteen turns' time
+        while not any(m == {"seat": seat, "reason": "clock"} for m in marks(mover.frames)):
+            assert time.monotonic() < deadline, "moving and undoing held the clock off"
+            if mover.state["your_turn"]:
+                undoable_move(mover)
+            else:
+                mover.next_state(timeout=5)

@@ -151,7 +151,7 @@ def test_the_relay_closes_its_http_client_at_shutdown():
     """The relay keeps one pooled HTTP client to the other processes; the lifespan's shutdown closes it."""
     import asyncio
 
-    from parlor.server.cluster import RelayMiddleware
+    from parlor.server.edge.relay import RelayMiddleware
 
     async def app(scope, receive, send):  # a minimal ASGI lifespan, as the site's application runs one
         while True:
@@ -181,3 +181,109 @@ def test_the_relay_closes_its_http_client_at_shutdown():
     open_after_startup, closed, sent = asyncio.run(run())
     assert open_after_startup and closed
     assert sent == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+
+
+def process_addresses(url: str) -> list[str]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return [r[0] for r in conn.execute(text("SELECT address FROM parlor_processes"))]
+    finally:
+        engine.dispose()
+
+
+def test_the_relay_keeps_the_body_and_header_timeouts_and_wants_the_key(postgres):
+    """Issue 28, finding 6 (and the relay's part of finding 8): a request relayed to the table's owner
+    whose body never comes is answered 408 within the body timeout, as it is when served where it
+    landed; the relay listener closes a connection that sends no request head; it serves relayed
+    requests only (the right key, compared as bytes: a non-ASCII key is a clean 403); and on the public
+    port the relay headers are ignored, never believed."""
+    import socket
+
+    url = postgres.new_database()
+    args = ("--cluster", "--lease-seconds", LEASE, "--bot-delay", "0", "--body-timeout", "1", "--header-timeout", "1")
+    a = ServerProcess(url, None, *args).start()
+    b = ServerProcess(url, None, *args).start()
+    try:
+        created = create_table(a.base, players=2, seats=HUMANS2)
+        tid = created["table"]["id"]
+        # A body announced but never sent, to B: relayed to A only once whole, so B answers 408 itself.
+        with socket.create_connection(("127.0.0.1", b.port), timeout=30) as s:
+            head = f"POST /api/tables/{tid}/join HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            s.sendall((head + "Content-Length: 200\r\n\r\n{\"token\"").encode())
+            answer = s.recv(65536).decode(errors="replace")
+        assert answer.startswith("HTTP/1.1 408"), answer[:200]
+        # The relay listeners: a connection that sends nothing is closed after the header timeout.
+        relays = process_addresses(url)
+        assert len(relays) == 2
+        host, port = relays[0].rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=30) as s:
+            assert s.recv(1024) == b""  # closed by the server, not by our timeout
+        # Only relayed requests there; a wrong or non-ASCII key is a clean refusal.
+        for key in (None, "wrong", "clé-é"):
+            headers = {} if key is None else {"x-parlor-relay": key.encode("utf-8")}
+            r = httpx.get(f"http://{relays[0]}/api/tables/{tid}", headers=headers, timeout=10)
+            assert r.status_code == 403 and r.json()["error"]["code"] == "not_relayed", (key, r.text)
+        # On the public port the relay headers change nothing (and never a 500).
+        for key in ("wrong", "clé-é"):
+            r = httpx.get(
+                f"{b.base}/api/tables/{tid}",
+                headers={"x-parlor-relay": key.encode("utf-8"), "x-parlor-client": b"10.0.0.9"},
+                timeout=10,
+            )
+            assert r.status_code == 200 and r.json()["id"] == tid
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_processes_on_two_hosts_form_one_site_and_a_killed_host_loses_nothing(postgres):
+    """Two "hosts" (loopback addresses 127.0.0.2 and 127.0.0.3), each with its own server process
+    advertising an address the other reaches (--advertise-address): tables made on either are played
+    through both, and when one host's process is killed the other takes its tables over with every
+    acknowledged action kept."""
+    url = postgres.new_database()
+    site = ("--lease-seconds", LEASE, "--bot-delay", "0")
+    hosts = [
+        ServerProcess(url, None, "--advertise-address", f"{addr}:0", *site, host=addr)
+        for addr in ("127.0.0.2", "127.0.0.3")
+    ]
+    a, b = hosts
+    clients: list[Client] = []
+    try:
+        for server in hosts:
+            server.start()
+        assert sorted(addr.rsplit(":", 1)[0] for addr in process_addresses(url)) == ["127.0.0.2", "127.0.0.3"]
+        tables = [create_table(a.base, players=2, seats=HUMANS2), create_table(b.base, players=2, seats=HUMANS2)]
+        rng = random.Random(5)
+        acked: dict[str, int] = {}
+        for i, created in enumerate(tables):
+            tid = created["table"]["id"]
+            other = hosts[1 - i]  # each table played through the other host: relayed
+            created["_base"] = other.base
+            pair = [Client(other.base, tid, token_of(created, 0)), Client(other.base, tid, token_of(created, 1))]
+            clients += pair
+            play(pair, rng, until=lambda pair=pair: max(c.state["version"] for c in pair) >= 6)
+            catch_up(pair)
+            acked[tid] = pair[0].state["version"]
+        owner_a = lease_owner(url, tables[0]["table"]["id"])
+        a.kill()
+        for c in clients:
+            c.close()
+        clients = []
+        deadline = time.monotonic() + 30
+        while lease_owner(url, tables[0]["table"]["id"]) in (owner_a, None):
+            assert time.monotonic() < deadline, "the second host did not take the table over"
+            time.sleep(0.2)
+        for created in tables:
+            tid = created["table"]["id"]
+            created["_base"] = b.base
+            pair = [connect(b.base, tid, token_of(created, 0)), connect(b.base, tid, token_of(created, 1))]
+            clients += pair
+            assert pair[0].state["version"] == acked[tid]
+            play(pair, rng, until=lambda pair=pair, tid=tid: max(c.state["version"] for c in pair) >= acked[tid] + 2)
+    finally:
+        for c in clients:
+            c.close()
+        a.stop()
+        b.stop()

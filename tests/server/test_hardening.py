@@ -12,8 +12,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from parlor.server.db import Database
 from parlor.server.limits import Limits
+from parlor.server.storage import Database
 
 from .conftest import BACKENDS, Client, ServerProcess, ServerThread, create_table, make_url, sync_state, token_of
 
@@ -143,7 +143,7 @@ def test_undo_is_refused_when_the_decision_turned_up_hidden_cards():
     from parlor import games
     from parlor.core import Rng
     from parlor.games.mottainai.cards import EVERYONE
-    from parlor.server.moves import shows_hidden
+    from parlor.server.table.undo import shows_hidden
 
     game = games.get("mottainai")
     fans = plain = 0
@@ -185,6 +185,10 @@ def test_tokens_never_reach_the_log(tmp_path):
         with connect(url, open_timeout=10) as ws:
             ws.recv(timeout=10)
         httpx.get(f"{server.base}/api/tables/{tid}?token={token}")
+        # Issue 28, finding 8: under any name (a token is redacted by its value, not by its key's name).
+        httpx.get(f"{server.base}/api/tables/{tid}?token[]={token}")
+        httpx.get(f"{server.base}/api/tables/{tid}?tok={token}")
+        httpx.get(f"{server.base}/api/tables/{token}/replay")
         time.sleep(0.5)
     finally:
         server.stop()
@@ -549,3 +553,130 @@ def test_expert_tables_do_not_hold_up_other_tables_bots(tmp_path):
         # to 30x as long (they shared the interpreter lock). The searches now run in worker processes:
         # 1.2-2.1 s beside them against 0.8-2.2 s alone was measured, with a busy core beside the test.
         assert beside < 2 * alone + 4, f"the easy game took {beside:.1f}s beside expert tables, {alone:.1f}s alone"
+
+
+# ---------------------------------------------------------------- issue 28, finding 7: secrets first
+def test_a_wrong_secret_costs_a_finished_table_no_replay(tight):
+    """A finished table is checked against its stored row: garbage claims, joins, "play again" and
+    WebSockets are refused without replaying its record (the hub loads nothing); a right token does
+    load it, once."""
+    created = create_table(tight.base, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    tid = created["table"]["id"]
+    with Client(tight.base, tid, token_of(created, 0)) as ann:
+        while not ann.wait_turn_or_over()["over"]:
+            ann.act(ann.state["legal"][0]["id"])
+    hub = tight.app.state.hub
+    deadline = time.monotonic() + 10
+    while tid in hub.tables:  # released: nobody watches it
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    loads = hub.loads
+    for path, body in (("claim", {"claim": "x" * 32}), ("join", {"token": "y" * 32}), ("play-again", {"token": "z"})):
+        r = httpx.post(f"{tight.base}/api/tables/{tid}/{path}", json=body, timeout=10)
+        assert r.status_code == 403, (path, r.text)
+    r = httpx.post(f"{tight.base}/api/tables/{tid}/seats/1/new-link", json={"host_token": "nope"}, timeout=10)
+    assert r.status_code == 403 and r.json()["error"]["code"] == "not_host"
+    url = tight.base.replace("http://", "ws://") + f"/ws/tables/{tid}?token={'w' * 32}"
+    with connect(url, open_timeout=10) as ws:
+        assert json.loads(ws.recv(timeout=10))["code"] == "bad_token"
+    assert hub.loads == loads  # not one replay for a wrong secret
+    with Client(tight.base, tid, token_of(created, 0)) as ann:
+        assert ann.state["over"]
+    assert hub.loads == loads + 1
+
+
+# ---------------------------------------------------------------- issue 28, finding 8: the smaller ones
+def test_nul_and_malformed_ids_are_refused_cleanly(tight):
+    """NUL in a seat's name, and a table id that no table can have (NUL, too long, other characters),
+    get a clear 4xx on SQLite and PostgreSQL alike, never a 500 or a reset."""
+    body = {"game": "mamma-mia", "players": 2, "seats": [{"kind": "human", "name": "Ann\x00"}, {"kind": "bot"}]}
+    r = httpx.post(f"{tight.base}/api/tables", json=body, timeout=10)
+    assert r.status_code == 400 and r.json()["error"]["field"] == "seats[0].name", r.text
+    created = create_table(tight.base, players=2, seats=HUMANS2)
+    tid, token = created["table"]["id"], token_of(created, 0)
+    r = httpx.post(f"{tight.base}/api/tables/{tid}/join", json={"token": token, "name": "Bob\x00"}, timeout=10)
+    assert r.status_code == 400 and r.json()["error"]["field"] == "name", r.text
+    for bad in ("%00", "abc%00def", "x" * 40, "a.b", "%C3%A9t%C3%A9"):
+        for method, path in (("GET", ""), ("GET", "/replay"), ("POST", "/claim"), ("POST", "/join")):
+            r = httpx.request(method, f"{tight.base}/api/tables/{bad}{path}", json={"token": token}, timeout=10)
+            assert r.status_code == 404 and r.json()["error"]["code"] == "table_not_found", (bad, path, r.text)
+        url = tight.base.replace("http://", "ws://") + f"/ws/tables/{bad}?token={token}"
+        with connect(url, open_timeout=10) as ws:
+            assert json.loads(ws.recv(timeout=10))["code"] == "table_not_found"
+
+
+def test_turn_time_is_at_least_five_seconds_by_default(tmp_path):
+    """The documented floor: 5 seconds (a server's operator may lower it, as the tests do)."""
+    with ServerThread(f"sqlite:///{tmp_path / 't.db'}", limits=Limits()) as server:
+        for bad in (4.99, 1, 1e-9, 0):
+            body = {"game": "mamma-mia", "players": 2, "turn_time": bad}
+            r = httpx.post(f"{server.base}/api/tables", json=body, timeout=10)
+            assert r.status_code == 400 and r.json()["error"]["field"] == "turn_time", (bad, r.text)
+        body = {"game": "mamma-mia", "players": 2, "turn_time": 5}
+        assert httpx.post(f"{server.base}/api/tables", json=body, timeout=10).status_code == 201
+
+
+def test_x_forwarded_for_is_believed_only_from_the_proxies_named(tmp_path):
+    """uvicorn believes X-Forwarded-For from loopback by default: a local process could then name any
+    address for the per-address limits. By default no proxy is believed; --forwarded-allow-ips names them."""
+    body = {"game": "mamma-mia", "players": 2}
+    for allow, made in ((None, 2), ("127.0.0.1", 3)):
+        extra = ("--forwarded-allow-ips", allow) if allow else ()
+        url = f"sqlite:///{tmp_path / f'f{made}.db'}"
+        server = ServerProcess(url, None, "--tables-per-minute", "2", *extra).start()
+        try:
+            codes = [
+                httpx.post(
+                    f"{server.base}/api/tables", json=body, headers={"x-forwarded-for": f"10.0.0.{i}"}, timeout=10
+                ).status_code
+                for i in range(3)
+            ]
+        finally:
+            server.stop()
+        assert codes.count(201) == made, (allow, codes)
+
+
+def test_undo_is_refused_when_the_decision_showed_the_others_a_card_only_the_mover_knew():
+    """A card only the mover had seen (the top of Mottainai's deck) turned face up by its decision: the
+    others saw it, and an undo would put it back into the deck. The mover-only check cannot see it
+    (the mover knew the card); the check from the other seats' side does. Ordinary decisions stay
+    undoable."""
+    from parlor import games
+    from parlor.core import Rng
+    from parlor.games.mottainai.cards import CARD
+    from parlor.server.table.undo import shows_hidden, shows_others_hidden
+
+    game = games.get("mottainai")
+    found = plain = 0
+    for seed in range(80):
+        state = game.new_game(2, seed)
+        rng = Rng(seed)
+        while not state.is_over and found < 3:
+            seat = state.to_move[0]
+            legal = state.legal_actions(seat)
+            for action in legal:
+                probe = state.clone()
+                events = probe.apply(seat, action)
+                if probe.rng.state != state.rng.state or any(e.visible_to is not None for e in events):
+                    continue  # refused by the older rules already
+                top = CARD[state.deck[-1]] if state.deck else None
+                shown = [e for e in events if e.visible_to is None and top in e.data.values()]
+                if shown and len(probe.deck) < len(state.deck):
+                    # The decision turned the deck's top card face up: say the mover had seen that card
+                    # before (as a card it returned there itself).
+                    known = state.clone()
+                    known.deck_info[-1] = seat
+                    events = known.clone().apply(seat, action)
+                    if not any(e.visible_to is None for e in events):
+                        continue
+                    assert not shows_hidden(known, seat, action, events, seed)  # the mover knew it
+                    assert shows_others_hidden(known, seat, action, events, seed), (seed, action)
+                    found += 1
+                elif plain < 40 and not shows_hidden(state, seat, action, events, seed):
+                    assert not shows_others_hidden(state, seat, action, events, seed), (seed, action, events)
+                    plain += 1
+            state.apply(seat, legal[rng.below(len(legal))])
+        if found >= 3:
+            break
+    assert found >= 3, "no decision turned up the deck's top card"
+    assert plain >= 40

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
 
-from parlor.server.db import Database, default_database_url, metadata, normalize_url
+from parlor.server.storage import AddChat, Database, default_database_url, normalize_url
+from parlor.server.storage.schema import metadata
 
 
 def head_revision() -> str:
@@ -16,10 +18,10 @@ def head_revision() -> str:
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    import parlor.server
+    import parlor.server.storage
 
     cfg = Config()
-    cfg.set_main_option("script_location", str(Path(parlor.server.__file__).parent / "migrations"))
+    cfg.set_main_option("script_location", str(Path(parlor.server.storage.__file__).parent / "migrations"))
     (head,) = ScriptDirectory.from_config(cfg).get_heads()
     return head
 
@@ -61,12 +63,12 @@ def test_upgrading_a_database_of_the_first_schema_keeps_its_tables(database_url)
     from alembic import command
     from alembic.config import Config
 
-    import parlor.server
+    import parlor.server.storage
 
     db = Database(database_url)
     try:
         cfg = Config()
-        cfg.set_main_option("script_location", str(Path(parlor.server.__file__).parent / "migrations"))
+        cfg.set_main_option("script_location", str(Path(parlor.server.storage.__file__).parent / "migrations"))
         cfg.set_main_option("sqlalchemy.url", db.url.replace("%", "%%"))
         with db.engine.begin() as connection:
             cfg.attributes["connection"] = connection
@@ -93,8 +95,34 @@ def test_upgrading_a_database_of_the_first_schema_keeps_its_tables(database_url)
         assert [s["stand_in"] for s in row["seats"]] == [False, False]
         assert [s["name"] for s in row["seats"]] == ["Ann", None]
         assert row["chat"] == []
-        stamp = db.add_chat("old", 0, 0, "hello <b>", 0)
+        [stamp] = db.commit([AddChat("old", 0, 0, "hello <b>", 0)])
         said = {"idx": 0, "seat": 0, "text": "hello <b>", "version": 0, "created_at": stamp, "channel": "table"}
         assert db.load("old")["chat"] == [said]
+    finally:
+        db.close()
+
+
+def test_sqlite_durability_is_normal_unless_full_is_asked(monkeypatch, tmp_path):
+    """WAL with synchronous=NORMAL (a killed process loses no commit); PARLOR_SQLITE_SYNCHRONOUS=FULL
+    syncs every commit (docs/deploy.md, "Durability"); anything else is refused."""
+    from sqlalchemy import text
+
+    for level, expected in ((None, 1), ("full", 2)):
+        if level is None:
+            monkeypatch.delenv("PARLOR_SQLITE_SYNCHRONOUS", raising=False)
+        else:
+            monkeypatch.setenv("PARLOR_SQLITE_SYNCHRONOUS", level)
+        db = Database(f"sqlite:///{tmp_path / f'd-{expected}.db'}")
+        try:
+            with db.engine.connect() as conn:
+                assert conn.execute(text("PRAGMA journal_mode")).scalar_one() == "wal"
+                assert conn.execute(text("PRAGMA synchronous")).scalar_one() == expected
+        finally:
+            db.close()
+    monkeypatch.setenv("PARLOR_SQLITE_SYNCHRONOUS", "off")
+    db = Database(f"sqlite:///{tmp_path / 'off.db'}")
+    try:
+        with pytest.raises(ValueError, match="NORMAL or FULL"):
+            db.engine.connect()
     finally:
         db.close()

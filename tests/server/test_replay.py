@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import text
 
 from parlor.core import replay_iter
-from parlor.server.db import Database
+from parlor.server.storage import Database
 
 from .conftest import BACKENDS, ServerThread, create_table, make_url
 

@@ -17,7 +17,7 @@ def test_parlor_serve_starts_and_serves_the_lobby(tmp_path: Path) -> None:
     server.start()  # waits for /api/health
     try:
         health = httpx.get(f"{server.base}/api/health", timeout=10).json()
-        assert health == {"ok": True, "protocol": 1}
+        assert health == {"ok": True, "protocol": 2}
         page = httpx.get(f"{server.base}/", timeout=10)
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
         assert 'class="lobby-page"' in page.text and "/static/js/lobby.js" in page.text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from parlor import games
-from parlor.server.db import Database
+from parlor.server.storage import Database
 
 from .conftest import Client, create_table, sync_state, token_of
 

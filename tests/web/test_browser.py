@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from ..frames import apply_state
 from .conftest import Server
 
 LANGS = ["en", "zh-Hant", "ja", "cs"]
@@ -50,9 +51,14 @@ class Seat:
         self.page.wait_for_selector("body[data-version]", timeout=15000)
 
     def _socket(self, ws: Any) -> None:
+        whole: list[dict[str, Any] | None] = [None]  # this socket's last state: the base of its next delta
+
         def received(payload: Any) -> None:
             text = payload if isinstance(payload, str) else bytes(payload).decode()
-            self.frames.append(json.loads(text))
+            frame = json.loads(text)
+            if frame.get("type") == "state":  # a delta is kept as the whole state it gives
+                frame = whole[0] = apply_state(whole[0], frame)
+            self.frames.append(frame)
 
         ws.on("framereceived", received)
 

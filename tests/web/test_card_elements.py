@@ -33,6 +33,18 @@ from .test_browser import DESKTOP, PHONE, Seat
 # added when the socket is made, before the page's own: the page draws a frame after it is kept.
 # And notes where each click went.
 KEEP_LAST_STATE = """(() => {
+  if (!location.protocol.startsWith("http")) return;  // the blank page before the table's
+  // The server sends a whole state first and deltas after it (protocol 2): keep the whole state each
+  // gives, with the page's own frames.js, so the test reads exactly what the page drew from.
+  let applyState = null;
+  const pending = [];
+  const keep = () => {
+    for (const frame of pending.splice(0)) {
+      const whole = applyState(window.__lastState || null, frame);
+      if (whole) window.__lastState = whole;
+    }
+  };
+  import(new URL("/static/js/frames.js", location.href).href).then((m) => { applyState = m.applyState; keep(); });
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {
@@ -40,7 +52,10 @@ KEEP_LAST_STATE = """(() => {
       this.addEventListener("message", (m) => {
         try {
           const frame = JSON.parse(m.data);
-          if (frame.type === "state") window.__lastState = frame;
+          if (frame.type === "state") {
+            pending.push(frame);
+            if (applyState) keep();
+          }
         } catch {
           /* not JSON: the page ignores it too */
         }

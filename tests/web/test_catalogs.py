@@ -11,7 +11,7 @@ import pytest
 
 from parlor import games as registry
 from parlor.core.options import option_fields
-from parlor.server.hub import BOT_LEVELS
+from parlor.server.table import BOT_LEVELS
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
 LANGS = ["en", "zh-Hant", "ja", "cs"]

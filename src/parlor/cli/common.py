@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from types import ModuleType
 from typing import Any
 
 import typer
@@ -18,8 +16,6 @@ from parlor.bots.spec import parse_bot_spec, split_bot_specs
 from parlor.core import Game, ParlorError
 from parlor.core.options import OptionError, describe_options, option_value_text, parse_option_text
 from parlor.core.rng import derive_seed
-
-from . import generic_text
 
 
 def console() -> Console:
@@ -48,18 +44,6 @@ def clean_errors() -> Iterator[None]:
 
 def get_game(name: str) -> Game:
     return games.get(name)
-
-
-def text_module(game: Game) -> ModuleType:
-    """The game's words: ``parlor.games.<pkg>.text`` by convention, or a plain fallback."""
-    package = type(game).__module__.rsplit(".", 1)[0]
-    name = f"{package}.text"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return generic_text
 
 
 def parse_options(game: Game, texts: Sequence[str] | None, players: int | None = None) -> Any:

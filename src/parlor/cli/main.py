@@ -1,7 +1,7 @@
 """The ``parlor`` command: play, simulate, replay, rules, games.
 
 Generic over games: a game is found with ``parlor.games.get(name)`` and its words with
-``parlor.games.<pkg>.text`` (see ``common.text_module``). Every ``ParlorError`` ends the
+``parlor.games.<pkg>.text`` (see ``parlor.text.text_module``). Every ``ParlorError`` ends the
 command with a one-line message and exit code 1.
 """
 
@@ -22,6 +22,7 @@ from parlor import games as registry
 from parlor.bots import BOT_KINDS
 from parlor.bots.spec import split_bot_specs
 from parlor.core import ParlorError, load_record
+from parlor.text import text_module
 
 from . import common, help_format
 from .common import (
@@ -32,7 +33,6 @@ from .common import (
     is_interactive,
     parse_options,
     seat_from_user,
-    text_module,
 )
 from .options_text import render_game_options
 
@@ -567,6 +567,24 @@ def serve(
             show_default="the cores less one",
         ),
     ] = None,
+    advertise_address: Annotated[
+        str | None,
+        typer.Option(
+            "--advertise-address",
+            metavar="HOST:PORT",
+            help="Where the site's processes on other hosts reach this host's processes (several hosts, one "
+            "PostgreSQL; see docs/deploy.md).",
+        ),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            metavar="ADDRESSES",
+            help="Reverse proxies (comma-separated addresses) whose X-Forwarded-For is believed.",
+            show_default="none",
+        ),
+    ] = None,
 ) -> None:
     """Run the multiplayer server: friends play in their browsers, bots fill empty seats (docs/protocol.md).
 
@@ -576,7 +594,16 @@ def serve(
     from parlor.server import run as run_server
 
     with clean_errors():
-        run_server(host, port, database_url, bot_delay=bot_delay, workers=workers, bot_processes=bot_processes)
+        run_server(
+            host,
+            port,
+            database_url,
+            bot_delay=bot_delay,
+            workers=workers,
+            bot_processes=bot_processes,
+            advertise_address=advertise_address,
+            forwarded_allow_ips=forwarded_allow_ips,
+        )
 
 
 from . import study as _study  # noqa: E402  (the study commands: merge, compare, analyze, dataset)

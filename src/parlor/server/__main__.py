@@ -19,7 +19,7 @@ from typing import Any
 
 from parlor.core.errors import ParlorError
 
-from .db import default_database_url, normalize_url
+from .storage import default_database_url, normalize_url
 
 SUPPORTED_DIALECTS = ("sqlite", "postgresql")
 POSTGRES_HINT = 'install its driver: pip install -e ".[postgres]" (the postgres extra, psycopg 3)'
@@ -58,12 +58,36 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def private_listener() -> socket.socket:
-    """A listening socket on a free loopback port: where the site's other processes relay to this one."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(2048)
+def relay_listener(advertise: str | None) -> tuple[socket.socket, str]:
+    """The socket where the site's other processes relay requests to this one, and the address they
+    reach it at: ``advertise`` (``HOST:PORT``, port 0 = any free one) on a site of several hosts, else a
+    free loopback port."""
+    host, port = parse_address(advertise) if advertise else ("127.0.0.1", 0)
+    sock = bind(host, port) if port else _bind_any(host)
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    return sock, f"{shown}:{bound}"
+
+
+def _bind_any(host: str) -> socket.socket:
+    try:
+        infos = socket.getaddrinfo(host, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _name, address = infos[0]
+        sock = socket.socket(family, kind, proto)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        raise StartupError(f"cannot listen for relayed requests on {host}: {exc.strerror or exc}") from None
     return sock
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[v6]:PORT`` for IPv6) -> (host, port); a StartupError if it is not one."""
+    host, sep, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise StartupError(f"--advertise-address must be HOST:PORT (a port from 0 to 65535), got {text!r}")
+    return host, int(port)
 
 
 def check_database(url: str) -> str:
@@ -135,12 +159,18 @@ def run(
     fd: int | None = None,
     lease_seconds: float = 10.0,
     max_websockets_per_address: int | None = None,
+    advertise_address: str | None = None,
+    forwarded_allow_ips: str | None = None,
+    min_turn_time: float | None = None,
+    relink_after: float | None = None,
+    body_timeout: float | None = None,
 ) -> None:
     """Serve until stopped. ``workers`` > 1: that many server processes as one site (PostgreSQL);
-    ``cluster``: this process is one of them (``fd``: the site's listening socket, inherited)."""
+    ``cluster``: this process is one of them (``fd``: the site's listening socket, inherited).
+    ``advertise_address``: where the site's other processes (on other hosts too) reach this one."""
     import uvicorn
 
-    from .app import create_app
+    from .edge.app import create_app
 
     if bot_delay < 0:
         raise StartupError(f"--bot-delay must be 0 or more seconds, got {bot_delay}")
@@ -165,8 +195,16 @@ def run(
         raise StartupError(f"--workers must be from 1 to 64, got {workers}")
     if not 1 <= lease_seconds <= 3600:
         raise StartupError(f"--lease-seconds must be from 1 to 3600, got {lease_seconds}")
+    if min_turn_time is not None and not 0 < min_turn_time <= 86400:
+        raise StartupError(f"--min-turn-time must be more than 0 and at most 86400 seconds, got {min_turn_time}")
+    if body_timeout is not None and not 0 < body_timeout <= 3600:
+        raise StartupError(f"--body-timeout must be more than 0 and at most 3600 seconds, got {body_timeout}")
+    if relink_after is not None and not 0 <= relink_after <= 86400:
+        raise StartupError(f"--relink-after must be from 0 to 86400 seconds, got {relink_after}")
+    if advertise_address is not None:
+        parse_address(advertise_address)
     url = database_url or default_database_url()
-    several = workers > 1 or cluster
+    several = workers > 1 or cluster or advertise_address is not None
     if several and make_url_backend(url) == "sqlite":
         raise StartupError(
             "several server processes need PostgreSQL (--database-url postgresql://…): SQLite has no server "
@@ -180,7 +218,12 @@ def run(
             child_args += ["--rate", str(rate_per_second), "--burst", str(burst), "--log-level", log_level]
             child_args += ["--header-timeout", str(header_timeout), "--lease-seconds", str(lease_seconds)]
             child_args += ["--max-http-connections-per-address", str(max_http_connections_per_address)]
+            if forwarded_allow_ips is not None:
+                child_args += ["--forwarded-allow-ips", forwarded_allow_ips]
             for flag, value in (
+                ("--body-timeout", body_timeout),
+                ("--min-turn-time", min_turn_time),
+                ("--relink-after", relink_after),
                 ("--seat-timeout", seat_timeout),
                 ("--tables-per-minute", tables_per_minute),
                 ("--max-unfinished-tables", max_unfinished_tables),
@@ -191,14 +234,14 @@ def run(
             ):
                 if value is not None:
                     child_args += [flag, str(value)]
-            return run_site(workers, sock, url, host, port, child_args)
+            return run_site(workers, sock, url, host, port, child_args, advertise_address)
         from dataclasses import replace
 
-        from .cluster import ClusterConfig
         from .limits import Limits
+        from .table import SiteConfig
 
-        # One of several processes: a private loopback listener for the requests the others relay here.
-        private = private_listener() if several else None
+        # One of several processes: a listener for the requests the others relay here.
+        relay, relay_address = relay_listener(advertise_address) if several else (None, "")
 
         limits = Limits()  # the per-address creation limits (docs/protocol.md, "Limits")
         if tables_per_minute is not None:
@@ -211,6 +254,12 @@ def run(
             limits = replace(limits, unjoined_table_ttl=unjoined_table_ttl)
         if max_websockets_per_address is not None:
             limits = replace(limits, max_connections_per_address=max_websockets_per_address)
+        if min_turn_time is not None:
+            limits = replace(limits, min_turn_time=min_turn_time)
+        if relink_after is not None:
+            limits = replace(limits, relink_after=relink_after)
+        if body_timeout is not None:
+            limits = replace(limits, body_timeout=body_timeout)
         app = create_app(
             url,
             bot_delay=bot_delay,
@@ -219,7 +268,7 @@ def run(
             burst=burst,
             limits=limits,
             bot_processes=bot_processes,
-            cluster=ClusterConfig(f"127.0.0.1:{private.getsockname()[1]}", lease_seconds) if private else None,
+            site=SiteConfig(relay_address, lease_seconds, relay.getsockname()[:2]) if relay else None,
         )
         shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
         if fd is None:
@@ -228,9 +277,11 @@ def run(
                 flush=True,
             )
         logging.basicConfig(level=logging.INFO if log_level == "info" else logging.WARNING)
-        from .guard import guarded_protocol
+        from .edge.guard import guarded_protocol
 
         # (create_app raised the open-files limit: every connection holds a file descriptor.)
+        # X-Forwarded-For is believed only from the proxies the operator names (--forwarded-allow-ips):
+        # otherwise any local process could name its own address for the per-address limits.
         config = uvicorn.Config(
             app,
             log_level=log_level,
@@ -238,25 +289,35 @@ def run(
             ws_max_size=1 << 20,  # the app answers frames over its own 16 KiB limit with a clear error
             ws_per_message_deflate=False,  # frames are small; compressing them costs more CPU than it saves
             access_log=False,
+            proxy_headers=bool(forwarded_allow_ips),
+            forwarded_allow_ips=forwarded_allow_ips or "",
         )
-        if private is None:
+        if relay is None:
             uvicorn.Server(config).run(sockets=[sock])
         else:
-            relayed = uvicorn.Config(app, log_level=log_level, lifespan="off", access_log=False, ws_max_size=1 << 20)
-            relayed.ws_per_message_deflate = False
-            asyncio.run(serve_with_private(uvicorn.Server(config), sock, uvicorn.Server(relayed), private))
+            relayed = uvicorn.Config(
+                app,
+                log_level=log_level,
+                lifespan="off",
+                access_log=False,
+                ws_max_size=1 << 20,
+                ws_per_message_deflate=False,
+                http=guarded_protocol(header_timeout, max_http_connections_per_address),
+                proxy_headers=False,  # the relayed request names its client (with the site's key)
+            )
+            asyncio.run(serve_with_relay(uvicorn.Server(config), sock, uvicorn.Server(relayed), relay))
     finally:
         sock.close()
 
 
-async def serve_with_private(public: Any, sock: socket.socket, private: Any, private_sock: socket.socket) -> None:
-    """The public server, and beside it the private listener the site's other processes relay to
-    (no lifespan of its own: both serve the one app and its hub)."""
-    relaying = asyncio.get_running_loop().create_task(private.serve(sockets=[private_sock]))
+async def serve_with_relay(public: Any, sock: socket.socket, relayed: Any, relay_sock: socket.socket) -> None:
+    """The public server, and beside it the listener the site's other processes relay to (no lifespan
+    of its own: both serve the one app and its hub)."""
+    relaying = asyncio.get_running_loop().create_task(relayed.serve(sockets=[relay_sock]))
     try:
         await public.serve(sockets=[sock])
     finally:
-        private.should_exit = True
+        relayed.should_exit = True
         await relaying
 
 
@@ -269,14 +330,23 @@ def make_url_backend(url: str) -> str:
         return "?"  # check_database names what is wrong with it
 
 
-def run_site(workers: int, sock: socket.socket, url: str, host: str, port: int, child_args: list[str]) -> None:
+def run_site(
+    workers: int,
+    sock: socket.socket,
+    url: str,
+    host: str,
+    port: int,
+    child_args: list[str],
+    advertise: str | None = None,
+) -> None:
     """``--workers N``: migrate once, then run N server processes on the one listening socket, each
-    started again if it dies, until Ctrl-C or SIGTERM stops them all."""
+    started again if it dies, until Ctrl-C or SIGTERM stops them all. With ``advertise`` (``HOST:PORT``)
+    worker i is reached by the others at ``HOST:PORT+i`` (``HOST:0``: each at a free port)."""
     import signal
     import subprocess
     import time
 
-    from .db import Database
+    from .storage import Database
 
     db = Database(url)
     db.migrate()
@@ -285,7 +355,12 @@ def run_site(workers: int, sock: socket.socket, url: str, host: str, port: int, 
     cmd += child_args
 
     def start(i: int) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(cmd, pass_fds=[sock.fileno()])
+        extra: list[str] = []
+        if advertise is not None:
+            relay_host, relay_port = parse_address(advertise)
+            shown = f"[{relay_host}]" if ":" in relay_host else relay_host
+            extra = ["--advertise-address", f"{shown}:{relay_port + i if relay_port else 0}"]
+        return subprocess.Popen(cmd + extra, pass_fds=[sock.fileno()])
 
     children = [start(i) for i in range(workers)]
     shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
@@ -381,6 +456,32 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="open WebSockets one client address may hold (default 256)",
     )
+    parser.add_argument(
+        "--advertise-address",
+        default=None,
+        help="HOST:PORT where the site's processes on other hosts reach this one (several hosts, one "
+        "PostgreSQL; with --workers N, PORT to PORT+N-1; port 0 = any free port)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        help="comma-separated addresses of reverse proxies whose X-Forwarded-For is believed (default: none)",
+    )
+    parser.add_argument(
+        "--body-timeout",
+        type=float,
+        default=None,
+        help="seconds a request body may take to arrive, here and through the relay (default 10)",
+    )
+    parser.add_argument(
+        "--min-turn-time", type=float, default=None, help="the shortest turn clock a table may have (default 5 s)"
+    )
+    parser.add_argument(
+        "--relink-after",
+        type=float,
+        default=None,
+        help="seconds a seat's player must be gone before the host may give the seat a new link (default 60)",
+    )
     parser.add_argument("--cluster", action="store_true", help=argparse.SUPPRESS)  # one of a site's processes
     parser.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)  # the site's inherited socket
     parser.add_argument(
@@ -412,6 +513,11 @@ def main(argv: list[str] | None = None) -> int:
             fd=args.fd,
             lease_seconds=args.lease_seconds,
             max_websockets_per_address=args.max_websockets_per_address,
+            advertise_address=args.advertise_address,
+            forwarded_allow_ips=args.forwarded_allow_ips,
+            min_turn_time=args.min_turn_time,
+            relink_after=args.relink_after,
+            body_timeout=args.body_timeout,
         )
     except StartupError as exc:
         print(f"Error: {exc}", file=sys.stderr)

@@ -1,10 +1,9 @@
 """The server's limits (every one documented in docs/protocol.md, "Limits") and the small tools that
-enforce them: per-key token buckets, the open-files limit, and keeping secrets out of the logs."""
+enforce them: per-key token buckets and the open-files limit."""
 
 from __future__ import annotations
 
 import logging
-import re
 import time
 from dataclasses import dataclass
 
@@ -30,6 +29,10 @@ class Limits:
     max_seat_timeout: float = 7 * 24 * 3600.0
     unjoined_table_ttl: float = 24 * 3600.0  # seconds before a table whose humans never came is closed
     bot_move_budget: float = 5.0  # seconds a bot may think before a random legal move is played instead
+    min_turn_time: float = 5.0  # the shortest turn clock a table may have (seconds; tests use less)
+    relink_after: float = 60.0  # seconds without a connection before the host may give a seat a new link
+    chat_per_address_per_second: float = 2.0  # chat messages from one client address (bursts of ten times it)
+    max_chat_lines: int = 2000  # messages a table's chat holds at most
 
 
 class RateLimiter:
@@ -69,35 +72,3 @@ def raise_open_files_limit() -> int | None:
         return soft
     log.info("open-files limit raised from %d to %d", soft, target)
     return target
-
-
-_SECRET_QUERY = re.compile(r"([?&](?:token|spectator)=)[^&\s\"']*", re.IGNORECASE)
-
-
-def redact(text: str) -> str:
-    """``/ws/tables/x?token=abc`` -> ``/ws/tables/x?token=[redacted]``."""
-    return _SECRET_QUERY.sub(r"\1[redacted]", text)
-
-
-class _RedactSecrets(logging.Filter):
-    """Rewrites a record's arguments so that no seat token reaches a log (uvicorn logs full paths)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.args, tuple) and record.args:
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
-        elif isinstance(record.args, dict):
-            record.args = {k: redact(v) if isinstance(v, str) else v for k, v in record.args.items()}
-        if isinstance(record.msg, str) and "token=" in record.msg:
-            record.msg = redact(record.msg)
-        return True
-
-
-_FILTER = _RedactSecrets()
-
-
-def install_log_redaction() -> None:
-    """On uvicorn's access and error loggers (the WebSocket "[accepted]" lines go to the latter)."""
-    for name in ("uvicorn.access", "uvicorn.error", "uvicorn", "parlor.server"):
-        logger = logging.getLogger(name)
-        if _FILTER not in logger.filters:
-            logger.addFilter(_FILTER)

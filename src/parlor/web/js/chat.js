@@ -28,7 +28,8 @@ export function chatList(messages, seatName, id = "chat-lines") {
 
 /**
  * The live chat panel of the table page.
- * options: {slot: element, send(frame) -> bool, seatName(seat), spectator: bool}
+ * options: {slot: element, send(frame) -> bool, seatName(seat), spectator: bool,
+ *           older(before) -> Promise<{messages, more}> (the messages said before idx `before`)}
  */
 export function createChat(options) {
   const messages = [];
@@ -49,7 +50,25 @@ export function createChat(options) {
   const form = h("form", { class: "chat-form", id: "chat-form" }, input, button);
   const heading = h("h2", {}, t("chat.title"));
   const note = h("p", { class: "muted chat-note", id: "chat-note", hidden: !spectator }, t("chat.spectators_note"));
-  const panel = h("section", { class: "chat card", id: "chat", "aria-label": t("chat.title") }, heading, note, list, form, status);
+  // A table keeps its newest messages for a joining page; older ones are fetched on request.
+  let more = false;
+  const olderButton = h("button", { type: "button", class: "small link chat-older", id: "chat-older", hidden: true }, t("chat.older"));
+  olderButton.addEventListener("click", async () => {
+    if (!options.older || !messages.length) return;
+    olderButton.disabled = true;
+    try {
+      const page = await options.older(messages[0].idx);
+      for (const m of page.messages) if (!messages.some((x) => x.idx === m.idx)) messages.push(m);
+      messages.sort((a, b) => a.idx - b.idx);
+      more = page.more && page.messages.length > 0;
+      list.replaceChildren(...chatList(messages, options.seatName).children);
+    } catch {
+      /* offline: the button stays for another try */
+    }
+    olderButton.disabled = false;
+    olderButton.hidden = !more;
+  });
+  const panel = h("section", { class: "chat card", id: "chat", "aria-label": t("chat.title") }, heading, note, olderButton, list, form, status);
 
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -76,6 +95,7 @@ export function createChat(options) {
     input.placeholder = placeholder();
     input.setAttribute("aria-label", placeholder());
     note.textContent = t("chat.spectators_note");
+    olderButton.textContent = t("chat.older");
     list.replaceChildren(...chatList(messages, options.seatName).children);
   }
 
@@ -85,7 +105,11 @@ export function createChat(options) {
     /** A `chat` frame: the history on joining (`history: true`), then each new message. */
     onFrame(frame) {
       const stick = atBottom();
-      if (frame.history) messages.length = 0;
+      if (frame.history) {
+        messages.length = 0;
+        more = Boolean(frame.more);
+        olderButton.hidden = !more || !options.older;
+      }
       for (const m of frame.messages || []) {
         if (messages.some((x) => x.idx === m.idx)) continue;
         messages.push(m);

@@ -241,6 +241,18 @@ document.addEventListener("keydown", (ev) => {
   go(moves[ev.key]);
 });
 
+/** Fetches the chat said before the replay's newest messages (docs/protocol.md, "chat"), page by page. */
+async function olderChat(data) {
+  while (data.chat_more && data.chat.length) {
+    const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/chat?before=${data.chat[0].idx}&limit=500`);
+    if (!res.ok) return;
+    const page = await res.json();
+    data.chat = [...page.messages, ...data.chat];
+    data.chat_more = page.more && page.messages.length > 0;
+    render();
+  }
+}
+
 async function main() {
   watchPopovers();
   registerServiceWorker();
@@ -259,6 +271,7 @@ async function main() {
       st.data = body;
       st.rounds = roundStarts(body.steps);
       st.renderer = await loadRenderer(body.table.game);
+      olderChat(body); // the replay carries the newest messages; the older ones come a page at a time
     }
   } catch (err) {
     console.error(err);

@@ -13,6 +13,7 @@ import { botNote, clockBadge, setClocks } from "./clock.js";
 import { createHost, hostTokenFor, rememberHost } from "./host.js";
 import { TEXTS_LOADED } from "./card_text.js";
 import { registerServiceWorker } from "./pwa.js";
+import { applyState } from "./frames.js";
 
 const app = document.getElementById("app");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -133,12 +134,21 @@ function connect() {
   });
   // The server closes a connection silent for longer than its idle timeout (docs/protocol.md, "Limits").
   const keepAlive = setInterval(() => send({ type: "ping" }), 25000);
+  let whole = null; // the last whole state on this connection: the base of the next delta
   ws.addEventListener("message", (m) => {
     let msg;
     try {
       msg = JSON.parse(m.data);
     } catch {
       return;
+    }
+    if (msg.type === "state") {
+      const state = applyState(whole, msg);
+      if (!state) {
+        send({ type: "sync" }); // a delta on a state this page does not hold: ask for the whole
+        return;
+      }
+      whole = msg = state;
     }
     onFrame(msg);
   });
@@ -147,7 +157,7 @@ function connect() {
     ws = null;
     st.pending = false;
     if (ev.code === 4403 || ev.code === 4404) {
-      st.closedFor = ev.code === 4403 ? "bad_token" : "table_not_found";
+      if (st.closedFor !== "seat_replaced") st.closedFor = ev.code === 4403 ? "bad_token" : "table_not_found";
       setConn("closed");
       render();
       return;
@@ -165,6 +175,13 @@ function setConn(state) {
   el.textContent = t(`conn.${state}`);
 }
 
+/** A page of the chat said before message `before` (docs/protocol.md, GET …/chat). */
+async function olderChat(before) {
+  const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/chat?before=${before}&limit=100`, { headers: { authorization: `Bearer ${token}` } });
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  return res.json();
+}
+
 function send(frame) {
   if (!ws || ws.readyState !== WebSocket.OPEN) return false;
   ws.send(JSON.stringify(frame));
@@ -176,7 +193,7 @@ async function onFrame(msg) {
     case "welcome":
       st.welcome = msg;
       st.seats = msg.table.seats;
-      if (!chat) chat = createChat({ slot: document.getElementById("chat-slot"), send, seatName, spectator: msg.role !== "seat" });
+      if (!chat) chat = createChat({ slot: document.getElementById("chat-slot"), send, seatName, spectator: msg.role !== "seat", older: olderChat });
       host.setYou(msg.seat);
       host.update(st.seats, msg.table.status !== "playing");
       if (st.game !== msg.table.game) {
@@ -225,7 +242,7 @@ async function onFrame(msg) {
       }
       st.pending = false;
       st.error = tMaybe(`err.${msg.code}`, msg.message || msg.code);
-      if (msg.code === "bad_token" || msg.code === "table_not_found") st.closedFor = msg.code;
+      if (msg.code === "bad_token" || msg.code === "table_not_found" || msg.code === "seat_replaced") st.closedFor = msg.code;
       break;
     case "next_table":
       st.nextTable = msg.table_id;

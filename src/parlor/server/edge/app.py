@@ -1,10 +1,16 @@
-"""The FastAPI application: the REST lobby and the WebSocket per connection (docs/protocol.md)."""
+"""The FastAPI application: the REST lobby and the WebSocket per connection (docs/protocol.md).
+
+The edge of the server: every route parses its request, applies the edge's limits (body size and
+time, frame size and rate, connections per address), checks the caller's secret against the table
+(a finished table's stored row is enough: nothing is replayed for a wrong token), and then makes one
+call into the table layer, usually ``table.change(<a change value>)``. Nothing here writes to the
+database or changes a table by itself.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -22,16 +28,38 @@ from parlor import games as registry
 from parlor.bots import LEVELS
 from parlor.core import ParlorError
 from parlor.core.options import describe_options
+from parlor.server.limits import Limits, RateLimiter, raise_open_files_limit
+from parlor.server.storage import Database
+from parlor.server.table import (
+    BOT_LEVELS,
+    Claim,
+    Connection,
+    Decide,
+    Hub,
+    LiveTable,
+    PlayAgain,
+    Relink,
+    Rename,
+    Say,
+    SiteConfig,
+    StandIn,
+    Undo,
+    authenticate,
+    bot_level_description,
+    seat_of_claim,
+)
+from parlor.server.table.changes import check_host
+from parlor.server.table.seats import clean_name
+from parlor.server.wire import ServerError, dumps, loads
 
-from .cluster import ClusterConfig, RelayMiddleware
-from .db import Database
-from .hub import BOT_LEVELS, Connection, Hub, ServerError, bot_level_description
-from .limits import Limits, RateLimiter, install_log_redaction, raise_open_files_limit
-from .protocol import loads
+from .logs import install_log_redaction
+from .relay import RelayMiddleware
 
-PROTOCOL = 1
-WEB = Path(__file__).resolve().parent.parent / "web"  # the browser front end (src/parlor/web)
+PROTOCOL = 2  # 2: state frames after the first are deltas (docs/protocol.md, "state")
+WEB = Path(__file__).resolve().parents[2] / "web"  # the browser front end (src/parlor/web)
 CLIENT_TYPES = ("action", "undo", "play_again", "chat", "sync", "ping")
+FLOOD_REFUSALS, FLOOD_WINDOW = 30, 10.0  # chat lines refused for their rate within the window (seconds)
+log = logging.getLogger("parlor.server")
 
 
 def _offline_docs(app: FastAPI) -> None:
@@ -61,7 +89,7 @@ def create_app(
     burst: int = 40,
     limits: Limits | None = None,
     bot_processes: int | None = None,
-    cluster: ClusterConfig | None = None,
+    site: SiteConfig | None = None,
 ) -> FastAPI:
     """The Parlor server as an ASGI app.
 
@@ -71,10 +99,10 @@ def create_app(
     disconnected player's seat is played by a bot. The frame size and rate limits apply per connection;
     ``limits`` holds the server-wide ones (docs/protocol.md, "Limits"). ``bot_processes``: worker
     processes for searching bots (default: one fewer than the machine's cores, at least one).
-    ``cluster``: this process is one of several serving one PostgreSQL database (cluster.py).
+    ``site``: this process is one of several serving one PostgreSQL database (``table/site.py``).
     """
     db = Database(database_url)
-    if cluster is not None and db.is_sqlite:
+    if site is not None and db.is_sqlite:
         raise ValueError("several server processes need PostgreSQL: SQLite has no server to share them")
     caps = limits or Limits()
     frame_limits = {"max_frame_bytes": max_frame_bytes, "rate_per_second": rate_per_second, "burst": burst}
@@ -92,7 +120,7 @@ def create_app(
             default_seat_timeout=seat_timeout,
             limits=caps,
             bot_processes=bot_processes,
-            cluster=cluster,
+            site=site,
         )
         app.state.hub = hub
         await hub.start()
@@ -102,7 +130,13 @@ def create_app(
             await hub.close()
 
     # /api/docs: Swagger UI from the swagger-ui-bundle package, not a CDN (the server may have no internet)
-    app = FastAPI(title="Parlor", version=str(PROTOCOL), lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="Parlor",
+        version=str(PROTOCOL),
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )
     _offline_docs(app)
     app.add_middleware(RelayMiddleware)  # one of several processes: a table another owns is relayed there
     app.state.database_url = db.url
@@ -160,7 +194,11 @@ def create_app(
             raise ServerError("bad_request", "the body must be a JSON object")
         return body
 
-    # ---- REST ---------------------------------------------------------------------------------
+    def bearer(request: Request) -> str | None:
+        """A seat's or the spectators' token: ``Authorization: Bearer …`` or ``?token=``."""
+        auth = request.headers.get("authorization", "")
+        return auth[7:].strip() if auth[:7].lower() == "bearer " else request.query_params.get("token")
+
     # ---- the web front end (static files, no build step) -------------------------------------------
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
@@ -186,6 +224,7 @@ def create_app(
     async def manifest() -> FileResponse:
         return FileResponse(WEB / "manifest.webmanifest", media_type="application/manifest+json")
 
+    # ---- REST ---------------------------------------------------------------------------------
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
         return {"ok": True, "protocol": PROTOCOL}
@@ -234,9 +273,11 @@ def create_app(
         """A seat's join link, claimed once: ``{"claim": code}`` → ``{"seat", "token"}``."""
         hub = hub_of(request)
         body = await object_body(request)
-        table = await hub.get(table_id)
+        head = await hub.peek(table_id)
+        seat_of_claim(head, body.get("claim"))  # a wrong code is refused before a finished table is replayed
+        table = await hub.live(head)
         try:
-            return await hub.claim(table, body.get("claim"))
+            return await table.change(Claim(body.get("claim")))
         finally:
             hub.release(table)
 
@@ -244,11 +285,18 @@ def create_app(
     async def join(table_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         body = await object_body(request)
-        table = await hub.get(table_id)
-        try:
-            return await hub.join(table, body.get("token"), body.get("name"))
-        finally:
-            hub.release(table)
+        head = await hub.peek(table_id)
+        seat = authenticate(head, body.get("token"))
+        if seat is not None and body.get("name") is not None:
+            clean_name(body["name"], seat, "name")  # refused alike whether the game runs or not
+        table: Any = head
+        if seat is not None and (isinstance(head, LiveTable) or head.status == "playing"):
+            table = await hub.live(head)
+            try:
+                await table.change(Rename(seat, body.get("name")))
+            finally:
+                hub.release(table)
+        return {"role": "spectator" if seat is None else "seat", "seat": seat, "table": table.summary()}
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str, request: Request) -> Response:
@@ -257,36 +305,56 @@ def create_app(
         hub = hub_of(request)
         table = await hub.peek(table_id)
         try:
-            auth = request.headers.get("authorization", "")
-            token = auth[7:].strip() if auth[:7].lower() == "bearer " else request.query_params.get("token")
-            seat = None if token is None else hub.authenticate(table, token)
-            return await hub.replay(table, seat)
+            token = bearer(request)
+            seat = None if token is None else authenticate(table, token)
+            return Response(await hub.replay(table, seat), media_type="application/json")
+        finally:
+            hub.release(table)
+
+    @app.get("/api/tables/{table_id}/chat")
+    async def chat_page(table_id: str, request: Request) -> Response:
+        """Older chat messages, a page at a time (``?before=<idx>&limit=<n>``): public once the game is
+        over; while it runs, with a seat's token (the players' channel) or the spectators' (both)."""
+        hub = hub_of(request)
+        table = await hub.peek(table_id)
+        try:
+            token = bearer(request)
+            if token is None and table.status == "playing":
+                raise ServerError("bad_token", "a token is required while the game runs", 403)
+            seat = None if token is None else authenticate(table, token)
+            before, limit = _int_param(request, "before"), _int_param(request, "limit", 100)
+            return Response(await hub.chat_page(table, seat, before, limit), media_type="application/json")
         finally:
             hub.release(table)
 
     # ---- the host ---------------------------------------------------------------------------------
-    async def host_request(table_id: str, seat: str, request: Request) -> tuple[Hub, Any, dict[str, Any], int]:
+    async def host_table(table_id: str, seat: str, request: Request) -> tuple[Hub, LiveTable, dict[str, Any], int]:
         hub = hub_of(request)
         body = await object_body(request)
         try:
             number = int(seat)
         except ValueError:
             raise ServerError("bad_seat", f"{seat[:20]!r} is not a seat number") from None
-        return hub, await hub.get(table_id), body, number
+        head = await hub.peek(table_id)
+        check_host(head, body.get("host_token"))  # before a finished table would be replayed
+        if head.status != "playing":
+            raise ServerError("game_over", "the game is over", 409)
+        table = await hub.live(head)
+        return hub, table, body, number
 
     @app.post("/api/tables/{table_id}/seats/{seat}/stand-in")
     async def stand_in(table_id: str, seat: str, request: Request) -> dict[str, Any]:
-        hub, table, body, number = await host_request(table_id, seat, request)
+        hub, table, body, number = await host_table(table_id, seat, request)
         try:
-            return await hub.set_stand_in(table, body.get("host_token"), number, body.get("on", True))
+            return await table.change(StandIn(body.get("host_token"), number, body.get("on", True)))
         finally:
             hub.release(table)
 
     @app.post("/api/tables/{table_id}/seats/{seat}/new-link")
     async def new_link(table_id: str, seat: str, request: Request) -> dict[str, Any]:
-        hub, table, body, number = await host_request(table_id, seat, request)
+        hub, table, body, number = await host_table(table_id, seat, request)
         try:
-            return await hub.new_link(table, body.get("host_token"), number)
+            return await table.change(Relink(body.get("host_token"), number))
         finally:
             hub.release(table)
 
@@ -294,11 +362,15 @@ def create_app(
     async def play_again(table_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         body = await object_body(request)
-        table = await hub.get(table_id)
+        head = await hub.peek(table_id)
+        seat = authenticate(head, body.get("token"))
+        if seat is None:
+            raise ServerError("spectator", "spectators cannot start a new game", 403)
+        if head.next_table is not None and not isinstance(head, LiveTable):
+            return {"table_id": head.next_table}  # (each seat's new link went to its own connections)
+        table = await hub.live(head)
         try:
-            seat = hub.authenticate(table, body.get("token"))
-            new_id = await hub.play_again(table, seat, address_of(request))
-            hub.announce_next(table)
+            new_id = await table.change(PlayAgain(seat, address_of(request)))
             answer = {"table_id": new_id}
             if seat in table.next_claims:  # the asking seat's own new join link
                 answer["join_path"] = f"/play/{new_id}#claim={table.next_claims[seat]}"
@@ -320,17 +392,18 @@ def create_app(
                     f"at most {caps.max_connections_per_address} connections from one address",
                     429,
                 )
-            table = await hub.get(table_id)
-            seat = hub.authenticate(table, token)
+            head = await hub.peek(table_id)
+            seat = authenticate(head, token)  # a finished table is replayed only for a right token
+            table = await hub.live(head)
             if len(table.connections) >= caps.max_connections_per_table:
                 raise ServerError(
                     "too_many_connections", f"at most {caps.max_connections_per_table} connections to one table", 429
                 )
         except ServerError as exc:
-            close = {"table_not_found": 4404, "bad_token": 4403, "too_many_connections": 4429}.get(exc.code, 4409)
+            close = {"table_not_found": 4404, "bad_token": 4403, "seat_replaced": 4403, "too_many_connections": 4429}
             with contextlib.suppress(Exception):
-                await ws.send_text(_frame({"type": "error", "code": exc.code, "message": exc.message}))
-                await ws.close(code=close)
+                await ws.send_text(dumps({"type": "error", "code": exc.code, "message": exc.message}))
+                await ws.close(code=close.get(exc.code, 4409))
             return
         sockets_per_address[address] = sockets_per_address.get(address, 0) + 1
         try:
@@ -340,39 +413,45 @@ def create_app(
             if sockets_per_address[address] <= 0:
                 del sockets_per_address[address]
 
-    async def serve_socket(hub: Hub, ws: WebSocket, table: Any, seat: int | None, address: str) -> None:
-        table_id = table.id
-        conn = await hub.connect(
-            table,
-            seat,
-            ws.send_text,
-            lambda code, reason: ws.close(code=code, reason=reason),
-            max_queue_bytes=caps.max_queue_bytes,
-        )
-        conn.address = address
-        writer = asyncio.get_running_loop().create_task(conn.writer())
-        bucket = _Bucket(rate_per_second, burst)
+    async def serve_socket(hub: Hub, ws: WebSocket, table: LiveTable, seat: int | None, address: str) -> None:
+        welcome = {
+            "type": "welcome",
+            "protocol": PROTOCOL,
+            "role": "spectator" if seat is None else "seat",
+            "seat": seat,
+            "limits": frame_limits,
+        }
         try:
-            welcome = {
-                "type": "welcome",
-                "protocol": PROTOCOL,
-                "role": "spectator" if seat is None else "seat",
-                "seat": seat,
-                "table": table.summary(),
-                "limits": frame_limits,
-            }
-            conn.push(_frame(welcome))
-            conn.push(hub.state_frame(conn, "join"))
-            conn.push(hub.chat_history_frame(table, conn))
-            if table.next_table is not None:  # "play again" was asked: where (and this seat's new link)
-                hub.announce_next(table, only=conn)
+            conn = await hub.connect(
+                table, seat, ws.send_text, lambda code, reason: ws.close(code=code, reason=reason), address, welcome
+            )
+        except ServerError as exc:
+            with contextlib.suppress(Exception):
+                await ws.send_text(dumps({"type": "error", "code": exc.code, "message": exc.message}))
+                await ws.close(code=1012 if exc.code == "unavailable" else 4409)
+            return
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(conn.writer())
+        bucket = _Bucket(rate_per_second, burst)
+        heard = loop.time()
+        closing: list[asyncio.Task[None]] = []
+
+        def watch() -> None:
+            """Silent for too long (not even the browser's keep-alive ping): closed, and its seat freed.
+            One timer per connection, moved on only when it fires (cheaper than a timeout per frame)."""
+            silent = loop.time() - heard
+            if conn.closed:
+                return
+            if silent >= caps.idle_timeout:
+                closing.append(loop.create_task(ws.close(code=4008, reason="idle for too long")))
+                return
+            watchdog[0] = loop.call_later(caps.idle_timeout - silent, watch)
+
+        watchdog = [loop.call_later(caps.idle_timeout, watch)]
+        try:
             while not conn.closed:
-                try:
-                    message = await asyncio.wait_for(ws.receive(), caps.idle_timeout)
-                except TimeoutError:  # silent for too long: not even the browser's keep-alive ping
-                    with contextlib.suppress(Exception):
-                        await ws.close(code=4008, reason="idle for too long")
-                    break
+                message = await ws.receive()
+                heard = loop.time()
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
@@ -391,18 +470,33 @@ def create_app(
                     except UnicodeDecodeError:
                         conn.push(_error("bad_json", "binary frames must be UTF-8 JSON"))
                         continue
-                await handle(hub, conn, text, limited)
+                await handle(conn, text, limited)
         except WebSocketDisconnect:
             pass
         except Exception:  # a broken socket must never take the table down
-            logging.getLogger("parlor.server").exception("connection to table %s failed", table_id)
+            log.exception("connection to table %s failed", table.id)
         finally:
-            hub.disconnect(conn)
-            writer.cancel()
+            watchdog[0].cancel()
+            await hub.disconnect(conn)
+            if not conn.close_code:
+                writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
 
-    async def handle(hub: Hub, conn: Connection, text: str, limited: bool) -> None:
+    def refuse_chat(conn: Connection, frame: str) -> None:
+        """A chat line refused for its rate. A connection that goes on regardless (more than
+        ``FLOOD_REFUSALS`` refusals within ``FLOOD_WINDOW`` seconds) is closed (4008): a chat flood
+        costs the server the work of refusing it, which other tables would pay for."""
+        now = time.monotonic()
+        if now - conn.refused_since > FLOOD_WINDOW:
+            conn.refused_since, conn.refused = now, 0
+        conn.refused += 1
+        if conn.refused > FLOOD_REFUSALS:
+            conn.close_with(4008, "too many frames refused for their rate")
+            return
+        conn.push(frame)
+
+    async def handle(conn: Connection, text: str, limited: bool) -> None:
         try:
             msg = loads(text)
         except ServerError as exc:
@@ -429,39 +523,51 @@ def create_app(
                 _error("unknown_type", f"unknown frame type {kind[:40]!r}; known: {', '.join(CLIENT_TYPES)}", ref)
             )
             return
+        table = conn.table
         try:
             if kind == "ping":
-                conn.push(_frame({"type": "pong", "ref": ref}))
+                conn.push(dumps({"type": "pong", "ref": ref}))
             elif kind == "sync":
                 # Served from the table's cache; still throttled per table and per address, so that many
                 # connections together cannot keep the loop busy.
-                if not syncs_per_table.take(conn.table.id) or not syncs_per_address.take(conn.address):
+                if not syncs_per_table.take(table.id) or not syncs_per_address.take(conn.address):
                     raise ServerError(
                         "rate_limited", "too many syncs on this table or from this address; wait a moment"
                     )
-                conn.push(hub.state_frame(conn, "sync"))
+                if table.gone:
+                    raise ServerError("unavailable", "this table moved to another server process; reconnect", 503)
+                conn.push(table.frames.full_frame(conn, "sync"))
             elif kind == "action":
-                await hub.act(conn, msg, ref)  # the ack goes out with the state frames
+                await table.change(Decide.from_frame(table, conn, msg, ref))  # the ack goes out with the state
             elif kind == "undo":
-                await hub.undo(conn, ref)
+                await table.change(Undo(conn.seat, (conn, ref)))
             elif kind == "chat":
-                await hub.say(conn, msg.get("text"), ref)  # its ack, then the chat frame to everyone
+                say = Say.from_frame(table, conn, msg.get("text"), ref)  # limits first, outside the lock
+                await table.change(say)  # its ack, then the chat frame to everyone
             elif kind == "play_again":
                 if conn.seat is None:
                     raise ServerError("spectator", "spectators cannot start a new game")
-                new_id = await hub.play_again(conn.table, conn.seat, conn.address)
-                ack = {"type": "ack", "ref": ref, "version": conn.table.version, "table_id": new_id}
-                if conn.seat in conn.table.next_claims:  # this seat's own link to the new table
-                    ack["join_path"] = f"/play/{new_id}#claim={conn.table.next_claims[conn.seat]}"
-                conn.push(_frame(ack))
-                hub.announce_next(conn.table)
+                await table.change(PlayAgain(conn.seat, conn.address, ack=(conn, ref)))
         except ServerError as exc:
-            conn.push(_error(exc.code, exc.message, ref, exc.field))
+            if exc.code == "rate_limited" and kind == "chat":
+                refuse_chat(conn, _error(exc.code, exc.message, ref, exc.field))
+            else:
+                conn.push(_error(exc.code, exc.message, ref, exc.field))
         except Exception as exc:  # never let one frame take the connection (or the table) down
-            logging.getLogger("parlor.server").exception("frame %r failed", kind)
+            log.exception("frame %r failed", kind)
             conn.push(_error("server_error", f"the server failed on this frame ({type(exc).__name__})", ref))
 
     return app
+
+
+def _int_param(request: Request, name: str, default: int | None = None) -> Any:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        return int(raw) if len(raw) <= 12 else raw
+    except ValueError:
+        return raw  # refused with the field named by the table layer
 
 
 class _Bucket:
@@ -483,14 +589,10 @@ class _Bucket:
         return True
 
 
-def _frame(value: dict[str, Any]) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 def _error(code: str, message: str, ref: Any = None, field: str | None = None) -> str:
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if field is not None:
         out["field"] = field
     if ref is not None:
         out["ref"] = ref
-    return _frame(out)
+    return dumps(out)

@@ -3,7 +3,7 @@
 from alembic import context
 from sqlalchemy import create_engine
 
-from parlor.server.db import metadata
+from parlor.server.storage.schema import metadata
 
 config = context.config
 

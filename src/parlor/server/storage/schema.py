@@ -1,0 +1,143 @@
+"""The database schema (SQLAlchemy Core): one table's rows across ``parlor_tables``, ``parlor_seats``,
+``parlor_actions`` (its record), ``parlor_events``, ``parlor_chat`` and ``parlor_replays``; the site's
+processes and leases (several processes on PostgreSQL). Alembic's migrations (``migrations/``) make
+and upgrade it; ``tests/server/test_persistence.py`` checks that they match these models."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    false,
+)
+
+metadata = MetaData()
+
+tables_t = Table(
+    "parlor_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", Text, nullable=False),  # JSON
+    Column("seed", BigInteger, nullable=False),
+    Column("engine_version", String(16), nullable=False),
+    Column("status", String(16), nullable=False),  # playing | over | broken
+    Column("version", Integer, nullable=False),  # number of decisions in the record
+    Column("seat_timeout", Float, nullable=True),
+    Column("substitute_level", String(16), nullable=False),
+    Column("spectator_hash", String(64), nullable=False),
+    Column("result", Text, nullable=True),  # JSON, when over
+    Column("error", Text, nullable=True),  # why a table is broken
+    Column("previous_table", String(32), nullable=True),
+    Column("next_table", String(32), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("turn_time", Float, nullable=True),  # seconds per decision; NULL = no clock
+    Column("bots_before_join", Boolean, nullable=False, server_default=false()),
+    Column("host_hash", String(64), nullable=True),  # sha256 of the host's token
+    Column("creator_hash", String(64), nullable=True),  # sha256 of the creating client's address
+    Index("ix_parlor_tables_status", "status"),
+    Index("ix_parlor_tables_creator", "creator_hash", "status"),
+)
+
+seats_t = Table(
+    "parlor_seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # human | bot
+    Column("level", String(16), nullable=True),
+    Column("name", String(40), nullable=True),
+    Column("token_hash", String(64), nullable=True),  # sha256 of the seat's token (humans)
+    Column("joined", Boolean, nullable=False),
+    Column("stand_in", Boolean, nullable=False, server_default=false()),  # the host let a bot play it
+    # The running turn clock: when it runs out, and for which decision (the table's version then),
+    # so that a restarted server resumes it instead of giving a full turn again.
+    Column("clock_ends_at", DateTime(timezone=True), nullable=True),
+    Column("clock_version", Integer, nullable=True),
+    Column("claim_hash", String(64), nullable=True),  # sha256 of the one-time code of its join link
+    # sha256 of the token a host's new link replaced: its holder is told what happened (migration 0009)
+    Column("replaced_hash", String(64), nullable=True),
+)
+
+actions_t = Table(
+    "parlor_actions",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),  # position in the record
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),  # the action's JSON
+    Column("by", String(12), nullable=False),  # player | bot | substitute | stand_in | clock
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    # When the mover's turn clock was to run out as it decided (NULL: no clock ran): an undo of this
+    # decision gives the clock back as it stood, never more time (migration 0009).
+    Column("clock_ends_at", DateTime(timezone=True), nullable=True),
+)
+
+events_t = Table(
+    "parlor_events",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),  # position in the table's event log
+    Column("action_idx", Integer, nullable=False),  # the decision that caused it
+    Column("kind", String(64), nullable=False),
+    Column("data", Text, nullable=False),  # JSON
+    Column("visible_to", Text, nullable=True),  # JSON list of seats; NULL = public
+)
+
+chat_t = Table(
+    "parlor_chat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),  # position in the table's chat
+    Column("seat", Integer, nullable=False),  # -1: a spectator (they share one anonymous link)
+    Column("text", Text, nullable=False),
+    Column("version", Integer, nullable=False),  # decisions taken when it was said (for the replay)
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("channel", String(16), nullable=False, server_default="table"),  # "table" or "spectators"
+)
+
+replays_t = Table(
+    "parlor_replays",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),  # -1: the spectators' replay
+    Column("steps", Text, nullable=False),  # JSON: the replay's steps, as served
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# Several processes as one site (PostgreSQL; storage/site.py, table/site.py).
+processes_t = Table(
+    "parlor_processes",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("address", String(64), nullable=False),  # host:port where the other processes reach it
+    Column("heartbeat_at", DateTime(timezone=True), nullable=False),
+)
+
+leases_t = Table(
+    "parlor_leases",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("owner", String(32), nullable=False),  # a parlor_processes.id
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Index("ix_parlor_leases_owner", "owner"),
+)
+
+settings_t = Table(
+    "parlor_settings",
+    metadata,
+    Column("name", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)

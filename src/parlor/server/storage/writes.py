@@ -1,0 +1,449 @@
+"""Every way the server changes a table's stored rows, one value type each.
+
+A write names its table and knows its statements (``run``); it never opens a transaction itself.
+:meth:`Database.commit` runs a list of writes in one transaction after checking the fence of every
+table they touch (``fenced_tables``): when this process is one of several, it holds the table's lease
+(renewed in that same transaction), or nothing is stored and :class:`LeaseLost` is raised. So a new
+kind of change needs one new value here, and the fence comes with it.
+
+Results: ``run`` returns what the caller needs back (a claim's success, a chat line's time stamp),
+or ``None``. A write that finds the table not as it expects raises (:class:`VersionConflict`), and
+the whole transaction is rolled back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from sqlalchemy import bindparam, delete, func, insert, or_, select, text, update
+
+from parlor.server.wire import dumps
+
+from .schema import actions_t, chat_t, events_t, replays_t, seats_t, tables_t
+
+if TYPE_CHECKING:
+    from .database import Database
+
+
+class VersionConflict(RuntimeError):
+    """The table in the database is not at the version the write follows."""
+
+
+class LeaseLost(RuntimeError):
+    """This process no longer owns the table (another process of the site took it over)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} is now owned by another server process")
+        self.table_id = table_id
+
+
+class CreationRefused(RuntimeError):
+    """A per-address creation limit (docs/protocol.md, "Limits"): ``code`` is the protocol's."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Write:
+    """One change to a table's rows (subclasses), run inside a fenced transaction."""
+
+    table_id: str
+
+    # Whether the table's lease is checked before this write: every write of a table in play is.
+    fenced: ClassVar[bool] = True
+    # Whether consecutive writes of this kind may be stored together (``run_many``, one statement each).
+    batched: ClassVar[bool] = False
+
+    def fenced_tables(self) -> tuple[str, ...]:
+        return (self.table_id,) if self.fenced else ()
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @classmethod
+    def run_many(cls, conn: Any, db: Database, stamp: datetime, writes: list[Any]) -> list[Any]:
+        return [w.run(conn, db, stamp) for w in writes]
+
+
+@dataclass(frozen=True)
+class Touch(Write):
+    """Nothing but the fence: a process that has not seen a table's lease renewed for a while checks
+    (and renews) it before it shows or changes the table."""
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        return None
+
+
+# The statements of the hottest writes, built once: SQLAlchemy then finds their compiled form in its
+# cache instead of building and compiling new statements for every decision.
+_INSERT_ACTION = insert(actions_t)
+_INSERT_EVENT = insert(events_t)
+_ADVANCE_TABLE = (
+    update(tables_t)
+    .where(tables_t.c.id == bindparam("table_id"), tables_t.c.version == bindparam("idx"))
+    .values(version=bindparam("new_version"), status=bindparam("new_status"), updated_at=bindparam("stamp"))
+)
+_FINISH_TABLE = _ADVANCE_TABLE.values(result=bindparam("new_result"))
+_INSERT_CHAT = insert(chat_t)
+_SET_CLOCK = (
+    update(seats_t)
+    .where(
+        seats_t.c.table_id == bindparam("tid"),
+        seats_t.c.seat == bindparam("s"),
+        or_(seats_t.c.clock_version.is_(None), seats_t.c.clock_version <= bindparam("v")),
+    )
+    .values(clock_ends_at=bindparam("ends_at"), clock_version=bindparam("v"))
+)
+
+
+@dataclass(frozen=True)
+class AppendDecision(Write):
+    """One decision: its record entry, its events, and the table's version (and status, result) after it."""
+
+    idx: int
+    seat: int
+    action: Any  # the action's JSON
+    by: str
+    first_event: int
+    events: list[tuple[str, dict[str, Any], list[int] | None]]
+    status: str
+    result: dict[str, Any] | None
+    clock_ends_at: datetime | None = None  # the mover's clock as it decided (an undo resumes it)
+
+    batched: ClassVar[bool] = True
+
+    @classmethod
+    def run_many(cls, conn: Any, db: Database, stamp: datetime, writes: list[Any]) -> list[Any]:
+        """A group's decisions in three statements (and a fourth for those that end their game), each
+        run over all of them by the driver's ``executemany``: the statements are plain SQL handed to
+        the driver, as SQLAlchemy's per-statement work was most of the cost of storing a decision
+        (``docs/benchmarks.md``). Any table not at the version a decision follows fails the lot
+        (:class:`VersionConflict`); the writer then stores each change on its own."""
+        p, when = db.placeholder, db.stamp
+        at = when(stamp)
+        conn.exec_driver_sql(
+            f'INSERT INTO parlor_actions (table_id, idx, seat, action, "by", created_at, clock_ends_at)'
+            f" VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p})",
+            [(d.table_id, d.idx, d.seat, dumps(d.action), d.by, at, when(d.clock_ends_at)) for d in writes],
+        )
+        events = [
+            (d.table_id, d.first_event + i, d.idx, kind, dumps(data), None if who is None else dumps(who))
+            for d in writes
+            for i, (kind, data, who) in enumerate(d.events)
+        ]
+        if events:
+            conn.exec_driver_sql(
+                "INSERT INTO parlor_events (table_id, idx, action_idx, kind, data, visible_to)"
+                f" VALUES ({p}, {p}, {p}, {p}, {p}, {p})",
+                events,
+            )
+        going = [(d.idx + 1, d.status, at, d.table_id, d.idx) for d in writes if d.result is None]
+        ending = [(d.idx + 1, d.status, dumps(d.result), at, d.table_id, d.idx) for d in writes if d.result is not None]
+        changed = 0
+        if going:
+            changed += conn.exec_driver_sql(
+                f"UPDATE parlor_tables SET version = {p}, status = {p}, updated_at = {p}"
+                f" WHERE id = {p} AND version = {p}",
+                going,
+            ).rowcount
+        if ending:
+            changed += conn.exec_driver_sql(
+                f"UPDATE parlor_tables SET version = {p}, status = {p}, result = {p}, updated_at = {p}"
+                f" WHERE id = {p} AND version = {p}",
+                ending,
+            ).rowcount
+        if changed != len(writes):
+            raise VersionConflict(f"{len(writes) - changed} of {len(writes)} tables are not at the version expected")
+        return [None] * len(writes)
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        conn.execute(
+            _INSERT_ACTION,
+            {
+                "table_id": self.table_id,
+                "idx": self.idx,
+                "seat": self.seat,
+                "action": dumps(self.action),
+                "by": self.by,
+                "created_at": stamp,
+                "clock_ends_at": self.clock_ends_at,
+            },
+        )
+        if self.events:
+            conn.execute(
+                _INSERT_EVENT,
+                [
+                    {
+                        "table_id": self.table_id,
+                        "idx": self.first_event + i,
+                        "action_idx": self.idx,
+                        "kind": kind,
+                        "data": dumps(data),
+                        "visible_to": None if who is None else dumps(who),
+                    }
+                    for i, (kind, data, who) in enumerate(self.events)
+                ],
+            )
+        params = {"table_id": self.table_id, "idx": self.idx, "new_version": self.idx + 1, "new_status": self.status}
+        params["stamp"] = stamp
+        if self.result is not None:
+            done = conn.execute(_FINISH_TABLE, params | {"new_result": dumps(self.result)})
+        else:
+            done = conn.execute(_ADVANCE_TABLE, params)
+        if done.rowcount != 1:
+            raise VersionConflict(f"table {self.table_id} is not at version {self.idx} in the database")
+
+
+@dataclass(frozen=True)
+class RemoveDecision(Write):
+    """Undo: drop decision ``idx`` (the last one) and its events."""
+
+    idx: int
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        tid = self.table_id
+        conn.execute(delete(events_t).where(events_t.c.table_id == tid, events_t.c.action_idx == self.idx))
+        conn.execute(delete(actions_t).where(actions_t.c.table_id == tid, actions_t.c.idx == self.idx))
+        done = conn.execute(
+            update(tables_t)
+            .where(tables_t.c.id == tid, tables_t.c.version == self.idx + 1)
+            .values(version=self.idx, updated_at=stamp)
+        )
+        if done.rowcount != 1:
+            raise VersionConflict(f"table {tid} is not at version {self.idx + 1} in the database")
+
+
+@dataclass(frozen=True)
+class AddChat(Write):
+    """Chat line ``idx`` of a table (``seat`` None: a spectator); returns its time stamp."""
+
+    idx: int
+    seat: int | None
+    text: str
+    version: int
+    channel: str = "table"
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> datetime:
+        conn.execute(
+            _INSERT_CHAT,
+            {
+                "table_id": self.table_id,
+                "idx": self.idx,
+                "seat": -1 if self.seat is None else self.seat,
+                "text": self.text,
+                "version": self.version,
+                "created_at": stamp,
+                "channel": self.channel,
+            },
+        )
+        return stamp
+
+
+@dataclass(frozen=True)
+class SetClock(Write):
+    """A seat's turn clock runs out at ``ends_at`` on the decision of ``version``. A note for an older
+    decision never overwrites a newer one; ``ends_at`` None clears it."""
+
+    seat: int
+    ends_at: datetime | None
+    version: int
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        conn.execute(_SET_CLOCK, {"tid": self.table_id, "s": self.seat, "ends_at": self.ends_at, "v": self.version})
+
+
+@dataclass(frozen=True)
+class SetSeat(Write):
+    """A seat's name and joined mark, and ``stand_in`` unless None."""
+
+    seat: int
+    name: str | None
+    joined: bool
+    stand_in: bool | None = None
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        values: dict[str, Any] = {"name": self.name, "joined": self.joined}
+        if self.stand_in is not None:
+            values["stand_in"] = self.stand_in
+        conn.execute(
+            update(seats_t).where(seats_t.c.table_id == self.table_id, seats_t.c.seat == self.seat).values(**values)
+        )
+
+
+@dataclass(frozen=True)
+class ClaimSeat(Write):
+    """A join link's claim code exchanged for the seat's token, once: False if the code no longer opens it."""
+
+    seat: int
+    claim_hash: str
+    token_hash: str
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> bool:
+        done = conn.execute(
+            update(seats_t)
+            .where(
+                seats_t.c.table_id == self.table_id,
+                seats_t.c.seat == self.seat,
+                seats_t.c.claim_hash == self.claim_hash,
+            )
+            .values(claim_hash=None, token_hash=self.token_hash)
+        )
+        return bool(done.rowcount == 1)
+
+
+@dataclass(frozen=True)
+class NewLink(Write):
+    """A host's new join link for a seat: a new claim code, no token opens the seat until it is claimed,
+    and the replaced token is kept (hashed) to tell its holder what happened."""
+
+    seat: int
+    claim_hash: str
+    replaced_hash: str | None
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        conn.execute(
+            update(seats_t)
+            .where(seats_t.c.table_id == self.table_id, seats_t.c.seat == self.seat)
+            .values(
+                claim_hash=self.claim_hash,
+                token_hash=None,
+                name=None,
+                joined=False,
+                stand_in=False,
+                replaced_hash=self.replaced_hash,
+            )
+        )
+
+
+@dataclass(frozen=True)
+class CloseUnplayed(Write):
+    """End a table nobody joined (it no longer resumes at start)."""
+
+    result: dict[str, Any]
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        conn.execute(
+            update(tables_t)
+            .where(tables_t.c.id == self.table_id, tables_t.c.status == "playing")
+            .values(status="over", result=dumps(self.result), updated_at=stamp)
+        )
+
+
+@dataclass(frozen=True)
+class MarkBroken(Write):
+    """A table whose record no longer replays: closed for good, with the reason."""
+
+    error: str
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        conn.execute(
+            update(tables_t)
+            .where(tables_t.c.id == self.table_id)
+            .values(status="broken", error=self.error, updated_at=stamp)
+        )
+
+
+@dataclass(frozen=True)
+class CreationLimits:
+    """The per-address creation limits, checked inside the creating transaction (docs/protocol.md)."""
+
+    creator_hash: str
+    per_minute: float
+    max_unfinished: int
+
+
+@dataclass(frozen=True)
+class CreateTable(Write):
+    """A new table with its seats (and, on a site of several processes, its creator's lease on it).
+
+    ``limits``: the creating address's caps, counted and enforced in the same transaction as the insert,
+    under a lock on that address (PostgreSQL: an advisory lock; SQLite: the database's one writer), so
+    that concurrent creations cannot all pass the check. ``link_from``: the finished table whose "play
+    again" this is; its ``next_table`` is set here too (that table's fence is checked: its owner writes it).
+    """
+
+    row: dict[str, Any] = field(default_factory=dict)
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    limits: CreationLimits | None = None
+    link_from: str | None = None
+
+    def fenced_tables(self) -> tuple[str, ...]:
+        return (self.link_from,) if self.link_from is not None else ()
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        if self.limits is not None:
+            check_creation_limits(conn, db, self.limits, stamp)
+        created = self.row.get("created_at") or stamp
+        values = {**self.row, "options": dumps(self.row["options"]), "created_at": created, "updated_at": created}
+        conn.execute(insert(tables_t).values(**values))
+        conn.execute(insert(seats_t), [{"table_id": self.table_id, **s} for s in self.seats])
+        if db.lease is not None and self.row["status"] == "playing":  # its creator owns it from the start
+            owner, seconds = db.lease
+            conn.execute(
+                text(
+                    "INSERT INTO parlor_leases (table_id, owner, expires_at)"
+                    " VALUES (:table_id, :owner, now() + make_interval(secs => :seconds))"
+                ),
+                {"table_id": self.table_id, "owner": owner, "seconds": seconds},
+            )
+        if self.link_from is not None:
+            done = conn.execute(
+                update(tables_t)
+                .where(tables_t.c.id == self.link_from, tables_t.c.next_table.is_(None))
+                .values(next_table=self.table_id, updated_at=stamp)
+            )
+            if done.rowcount != 1:
+                raise VersionConflict(f"table {self.link_from} has a next table already")
+
+
+def check_creation_limits(conn: Any, db: Database, limits: CreationLimits, stamp: datetime) -> None:
+    """Count the address's unfinished and recent tables under a lock on that address; raise
+    :class:`CreationRefused` past a cap. The lock is held to the end of the transaction, which also
+    inserts the table: a second creation from the address waits and then counts the first."""
+    if not db.is_sqlite:
+        key = "parlor-creator:" + limits.creator_hash
+        conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": key})
+    unfinished = conn.execute(
+        select(func.count())
+        .select_from(tables_t)
+        .where(tables_t.c.creator_hash == limits.creator_hash, tables_t.c.status == "playing")
+    ).scalar_one()
+    if unfinished >= limits.max_unfinished:
+        raise CreationRefused(
+            "too_many_tables",
+            f"{unfinished} unfinished tables were created from your address already "
+            f"(at most {limits.max_unfinished}); finish or leave some first",
+        )
+    recent = conn.execute(
+        select(func.count())
+        .select_from(tables_t)
+        .where(tables_t.c.creator_hash == limits.creator_hash, tables_t.c.created_at >= stamp - timedelta(minutes=1))
+    ).scalar_one()
+    if recent >= limits.per_minute:
+        raise CreationRefused("rate_limited", f"at most {limits.per_minute:g} new tables a minute from one address")
+
+
+@dataclass(frozen=True)
+class StoreReplay(Write):
+    """A finished table's replay steps for a seat (None: spectators), built once and kept.
+
+    Not fenced: a finished table has no owner, the steps are derived from its stored record (any
+    process builds the same bytes), and a second writer of the same replay changes nothing."""
+
+    seat: int | None
+    steps: str
+
+    fenced: ClassVar[bool] = False
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        key = -1 if self.seat is None else self.seat
+        found = conn.execute(
+            select(replays_t.c.seat).where(replays_t.c.table_id == self.table_id, replays_t.c.seat == key)
+        ).first()
+        if found is None:
+            conn.execute(insert(replays_t).values(table_id=self.table_id, seat=key, steps=self.steps, created_at=stamp))

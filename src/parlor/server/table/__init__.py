@@ -1,0 +1,41 @@
+"""The table layer: one live object per table in play (``live.py``), which changes only through its one
+method, ``LiveTable.change``, taking the change values of ``changes.py``; the hub of every live table of
+this process (``hub.py``); what the tables derive (frames, clocks, undo rules, replays); the bots; and
+this process's membership of a site of several (``site.py``). It imports the storage layer below it,
+never the edge above it."""
+
+from .bots import BOT_LEVELS, bot_level_description
+from .changes import Change, Claim, Decide, PlayAgain, Relink, Rename, Say, StandIn, Undo, seat_of_claim
+from .connection import MOVED, Connection
+from .hub import Hub, valid_table_id
+from .live import FinishedTable, LiveTable
+from .seats import MAX_NAME, Seat, authenticate, hash_token, new_token
+from .site import Site, SiteConfig
+
+__all__ = [
+    "BOT_LEVELS",
+    "MAX_NAME",
+    "MOVED",
+    "Change",
+    "Claim",
+    "Connection",
+    "Decide",
+    "FinishedTable",
+    "Hub",
+    "LiveTable",
+    "PlayAgain",
+    "Relink",
+    "Rename",
+    "Say",
+    "Seat",
+    "Site",
+    "SiteConfig",
+    "StandIn",
+    "Undo",
+    "authenticate",
+    "bot_level_description",
+    "hash_token",
+    "new_token",
+    "seat_of_claim",
+    "valid_table_id",
+]

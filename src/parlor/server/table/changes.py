@@ -1,0 +1,751 @@
+"""Every kind of change to a table in play, one value type each, applied by ``LiveTable.change``.
+
+A change has three steps, called under the table's lock:
+
+* ``prepare(table)``: check it against the table as it is (refuse with a ``ServerError``, changing
+  nothing) and return the writes that store it (``storage.writes``; ``[]`` for a change kept in memory
+  only, such as a connection arriving at a seat already joined);
+* ``apply(table, results)``: once the writes are committed, swap it in (no ``await``), and return what
+  the caller gets back;
+* ``announce(table)``: tell the connections (frames are derived from the table, see ``frames.py``).
+
+``moves_play``: the change may move whose turn it is or who plays a seat, so the table resets its
+clocks and gives its bots their turn after it.
+
+**Adding a kind of change**: a value type here with those three methods, and, if it stores something,
+a write in ``storage/writes.py``. The lock, the fence and the order come from ``LiveTable.change``.
+
+The host (whoever created the table holds its host token) may help a table whose player is missing:
+a **stand-in** (a bot plays a human seat now, until its player connects) or a **new link** (for a seat
+that is *away*: never claimed, or without a connection for ``Limits.relink_after`` seconds).
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from parlor.core import ENGINE_VERSION, IllegalAction, ParlorError, State, replay
+from parlor.core.options import options_to_json
+from parlor.server.storage import (
+    AddChat,
+    AppendDecision,
+    ClaimSeat,
+    CloseUnplayed,
+    CreateTable,
+    CreationLimits,
+    NewLink,
+    RemoveDecision,
+    SetSeat,
+    Write,
+    now,
+)
+from parlor.server.wire import ServerError, dumps
+
+from .chat import CHAT_BURST, CHAT_RATE, SPECTATORS, TABLE, ChatBucket, chat_json, clean_chat, reads
+from .clocks import (
+    BOT_FOR_HUMAN,
+    arm_away,
+    arm_timeout,
+    bot_mark,
+    bot_move_kind,
+    clock_ends_at,
+    clock_runs,
+    stop_clocks,
+)
+from .seats import SEAT_REPLACED, Seat, claim_path, clean_name, hash_token, new_token
+from .undo import undo_refusal
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .frames import Ack
+    from .live import LiveTable
+
+log = logging.getLogger("parlor.server")
+
+
+class Change:
+    """The base of every change: by default nothing to store and nothing to tell."""
+
+    what: ClassVar[str] = "the change"  # named in a refusal: "the action could not be stored"
+    moves_play: ClassVar[bool] = False
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        return []
+
+    def apply(self, table: LiveTable, results: list[Any]) -> Any:
+        return None
+
+    def announce(self, table: LiveTable) -> None:
+        return None
+
+
+def playing(table: LiveTable) -> None:
+    if table.state.is_over or table.status != "playing":
+        raise ServerError("game_over", "the game is over", 409)
+
+
+# ---- the game -------------------------------------------------------------------------------------
+@dataclass
+class Decide(Change):
+    """A decision: a player's action (``by="player"``), or a bot's (``by=None``: a bot, a substitute, a
+    stand-in or a clock's bot, worked out when it is applied from who plays the seat then)."""
+
+    seat: int
+    action: Any
+    by: str | None = None
+    version: int | None = None  # refuse (stale) unless the table is at this version
+    ack: Ack = None
+    _plan: Any = field(default=None, repr=False)
+
+    what: ClassVar[str] = "the action"
+    moves_play: ClassVar[bool] = True
+
+    @classmethod
+    def from_frame(cls, table: LiveTable, conn: Connection, msg: dict[str, Any], ref: Any) -> Decide:
+        """A client's ``action`` frame (docs/protocol.md), read for its seat; malformed ones are refused."""
+        seat = conn.seat
+        if seat is None:
+            raise ServerError("spectator", "spectators cannot act")
+        if "seat" in msg and msg["seat"] != seat:
+            raise ServerError("wrong_seat", f"this connection holds seat {seat}, not {msg['seat']!r}")
+        version = msg.get("version")
+        if version is not None and type(version) is not int:
+            raise ServerError("bad_frame", "'version' must be an integer")
+        if "id" not in msg and "action" not in msg:
+            raise ServerError("bad_frame", "an action frame needs 'action' (the action's JSON) or 'id'")
+        return cls(seat, msg, "player", version, (conn, ref))
+
+    def _action(self, table: LiveTable) -> Any:
+        if self.by != "player":
+            return self.action
+        msg = self.action
+        try:
+            if "id" in msg:
+                if type(msg["id"]) is not int:
+                    raise IllegalAction("'id' must be an integer action id")
+                return table.game.action_from_id(msg["id"])
+            return table.game.action_from_json(msg["action"])
+        except (ParlorError, ValueError, TypeError, KeyError, IndexError) as exc:
+            raise ServerError("illegal_action", f"not an action of {table.game.title}: {exc}") from None
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        seat, state = self.seat, table.state
+        playing(table)
+        if self.version is not None and self.version != table.version:
+            raise ServerError("stale", f"the table is at version {table.version}, not {self.version}")
+        if seat not in state.to_move:
+            raise ServerError(
+                "not_your_turn", f"seat {seat} is not to move (waiting for seat(s) {list(state.to_move)})"
+            )
+        action = self._action(table)
+        by = self.by
+        if by is None:
+            if not table.bot_controls(seat):
+                raise ServerError("stale", f"seat {seat} is played by its player again")
+            by = bot_move_kind(table.seats[seat])
+        new = state.clone()
+        try:
+            events = new.apply(seat, action)
+        except IllegalAction as exc:
+            raise ServerError("illegal_action", str(exc)) from None
+        except Exception as exc:  # a bug in a game's rules: refuse the move, keep the table as it was
+            log.exception("table %s: the engine failed on %s by seat %d", table.id, action, seat)
+            raise ServerError("server_error", f"the game engine failed on this action ({type(exc).__name__})") from None
+        idx = table.version
+        cap = table.hub.limits.max_decisions
+        abandoned = not new.is_over and idx + 1 >= cap
+        for_human = by in BOT_FOR_HUMAN  # a bot moved for a human seat: counted, and marked in the log
+        result = None
+        if abandoned:
+            result = table.abandoned_result(f"the game reached the limit of {cap} decisions", "decision_cap", cap)
+        elif new.is_over:
+            result = table.result_of(new, seat if for_human else None)
+        stored = [(e.kind, e.data, None if e.visible_to is None else sorted(e.visible_to)) for e in events]
+        status = "over" if result is not None else "playing"
+        clock_at = clock_ends_at(table.seats[seat])
+        self._plan = (action, by, new, events, result, clock_at, abandoned)
+        return [
+            AppendDecision(
+                table.id, idx, seat, action.to_json(), by, len(table.events), stored, status, result, clock_at
+            )
+        ]
+
+    def apply(self, table: LiveTable, results: list[Any]) -> int:
+        _action, by, new, events, result, clock_at, abandoned = self._plan
+        seat, idx = self.seat, table.version
+        table.rng_before.append(table.state.rng.state)
+        old, table.state = table.state, new
+        table.actions_by.append(by)
+        table.action_seats.append(seat)
+        mark = bot_mark(seat, by)
+        if mark is not None:  # not stored as an event: derived from ``by`` when a table is restored
+            table.events.append((idx, mark))
+        table.events.extend((idx, e) for e in events)
+        table.reveals.append(None)  # whether it showed something hidden: checked if an undo is asked
+        table.last_private.append(any(e.visible_to is not None for e in events))
+        table.clock_at.append(clock_at)
+        table.before_last = old
+        table.seq += 1
+        s = table.seats[seat]
+        if by in BOT_FOR_HUMAN:
+            s.bot_moves += 1
+        s.clock_out = False  # whoever made it, this decision's clock is done
+        if result is not None:
+            if abandoned:
+                log.warning("table %s: abandoned after %d decisions", table.id, idx + 1)
+            table.status = "over"
+            table.result = result
+            stop_clocks(table)
+        self.by = by
+        return table.version
+
+    def announce(self, table: LiveTable) -> None:
+        table.frames.broadcast_state("action", ack=self.ack)
+        if self.by in BOT_FOR_HUMAN:  # the seat chips count the moves bots made for a player
+            table.frames.broadcast_seats()
+
+
+@dataclass
+class Undo(Change):
+    """A seat takes back its own last decision (docs/protocol.md, "Undo")."""
+
+    seat: int | None
+    ack: Ack = None
+    undone: tuple[int, Any] | None = None  # (seat, its clock as it decided): the clock resumes from there
+    _state: State | None = field(default=None, repr=False)
+
+    what: ClassVar[str] = "the undo"
+    moves_play: ClassVar[bool] = True
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        why = undo_refusal(table, self.seat)
+        if why is not None:
+            raise ServerError("undo_not_allowed", f"cannot undo: {why}")
+        record = table.state.record()
+        record["actions"] = record["actions"][:-1]
+        self._state = replay(record)
+        return [RemoveDecision(table.id, table.version - 1)]
+
+    def apply(self, table: LiveTable, results: list[Any]) -> int:
+        assert self._state is not None and self.seat is not None
+        last = table.version - 1
+        table.state = self._state
+        table.actions_by.pop()
+        table.action_seats.pop()
+        table.rng_before.pop()
+        table.reveals.pop()
+        table.last_private.pop()
+        self.undone = (self.seat, table.clock_at.pop())
+        table.before_last = None
+        table.seq += 1
+        table.frames.forget_logs()
+        while table.events and table.events[-1][0] == last:
+            table.events.pop()
+        for c in table.connections:
+            c.sent_events = min(c.sent_events, len(table.events))
+        return table.version
+
+    def announce(self, table: LiveTable) -> None:
+        undone = {"event": "undone", "data": {"seat": self.seat, "version": table.version}}
+        table.frames.broadcast_state("undo", [undone], self.ack)
+
+
+# ---- chat -----------------------------------------------------------------------------------------
+@dataclass
+class Say(Change):
+    """A chat message: a seat's to the table, a spectator's to the spectators (chat.py)."""
+
+    conn: Connection
+    text: Any
+    ref: Any = None
+    _message: dict[str, Any] | None = field(default=None, repr=False)
+
+    what: ClassVar[str] = "the message"
+
+    @classmethod
+    def from_frame(cls, table: LiveTable, conn: Connection, text: Any, ref: Any) -> Say:
+        """A client's ``chat`` frame, its text cleaned and its allowances taken before the table's lock
+        is asked for: a flood is refused at the cost of a parse and three buckets."""
+        seat = conn.seat
+        text = clean_chat(text)
+        # A seat's bucket holds for all its tabs; spectators share one link, so each connection has its
+        # own; and one more per client address, over all its connections and tables.
+        if seat is not None:
+            bucket = table.chat_buckets.setdefault(seat, ChatBucket())
+        else:
+            if conn.chat_bucket is None:
+                conn.chat_bucket = ChatBucket()
+            bucket = conn.chat_bucket
+        if not bucket.take():
+            raise ServerError(
+                "rate_limited",
+                f"at most {CHAT_BURST} chat messages at once, then one every {1 / CHAT_RATE:g} seconds",
+                429,
+            )
+        if not table.hub.chat_by_address.take(conn.address):
+            per_second = table.hub.limits.chat_per_address_per_second
+            raise ServerError("rate_limited", f"at most {per_second:g} chat messages a second from one address", 429)
+        return cls(conn, text, ref)
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        seat = self.conn.seat
+        channel = TABLE if seat is not None else SPECTATORS
+        text = clean_chat(self.text)
+        cap = table.hub.limits.max_chat_lines
+        if table.chat.total >= cap:
+            raise ServerError("chat_full", f"this table's chat holds its most messages ({cap})", 409)
+        idx = table.chat.total
+        self._message = {"idx": idx, "seat": seat, "text": text, "version": table.version, "channel": channel}
+        return [AddChat(table.id, idx, seat, text, table.version, channel)]
+
+    def apply(self, table: LiveTable, results: list[Any]) -> int:
+        assert self._message is not None
+        self._message["created_at"] = results[0]
+        table.chat.add(self._message)
+        return int(self._message["idx"])
+
+    def announce(self, table: LiveTable) -> None:
+        message = self._message
+        assert message is not None
+        self.conn.push(dumps({"type": "ack", "ref": self.ref, "version": table.version, "chat_idx": message["idx"]}))
+        frame = dumps({"type": "chat", "history": False, "messages": [chat_json(message)]})
+        for other in list(table.connections):
+            if reads(other, message):
+                other.push(frame)
+
+
+# ---- connections and seats -------------------------------------------------------------------------
+@dataclass
+class Arrive(Change):
+    """A connection opens: a seat's player is here (joined from now on: no stand-in any more), or a
+    spectator. It gets its welcome, the whole state, the chat so far and, after "play again", where."""
+
+    conn: Connection
+    welcome: dict[str, Any]
+    _changed: bool = False
+
+    what: ClassVar[str] = "joining"
+    moves_play: ClassVar[bool] = True
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        seat = self.conn.seat
+        if seat is None:
+            return []
+        s = table.seats[seat]
+        if not s.joined or s.stand_in:
+            return [SetSeat(table.id, seat, s.name, True, False)]
+        return []
+
+    def apply(self, table: LiveTable, results: list[Any]) -> Connection:
+        conn = self.conn
+        table.connections.add(conn)
+        if conn.seat is not None:
+            s = table.seats[conn.seat]
+            s.connections += 1
+            for timer in (s.timer, s.away_timer):
+                if timer is not None:
+                    timer.cancel()
+            s.timer = s.away_timer = None
+            self._changed = s.substituted or s.stand_in or not s.joined or s.connections == 1
+            s.substituted = False
+            s.joined, s.stand_in = True, False
+        return conn
+
+    def announce(self, table: LiveTable) -> None:
+        if self._changed:
+            table.frames.broadcast_seats()  # (the new connection is not ready yet: it gets its own below)
+        conn = self.conn
+        conn.ready = True
+        conn.push(dumps(self.welcome | {"table": table.summary()}))
+        conn.push(table.frames.full_frame(conn, "join"))
+        page = table.chat.page(seat_only=conn.seat is not None)
+        conn.push(dumps({"type": "chat", "history": True, **page}))
+        if table.next_table is not None:  # "play again" was asked: where (and this seat's new link)
+            announce_next(table, only=conn)
+
+
+@dataclass
+class Leave(Change):
+    """A connection closed: its seat may turn away (a bot after ``seat_timeout``; a new link later)."""
+
+    conn: Connection
+
+    what: ClassVar[str] = "leaving"
+
+    def apply(self, table: LiveTable, results: list[Any]) -> None:
+        leave(table, self.conn)
+
+
+def leave(table: Any, conn: Connection) -> None:
+    """A connection's bookkeeping when it goes (also for a table already let go)."""
+    if conn not in table.connections:  # already gone (e.g. its seat was given a new link)
+        return
+    if not conn.closed:
+        conn.closed = True
+        conn.queue.put_nowait(None)
+    table.connections.discard(conn)
+    if conn.seat is not None and hasattr(table, "frames"):
+        s = table.seats[conn.seat]
+        s.connections -= 1
+        if s.connections == 0:
+            s.gone_since = time.monotonic()
+            arm_timeout(table, s)
+            arm_away(table, s, table.away_after)
+            table.frames.broadcast_seats()
+
+
+@dataclass
+class Rename(Change):
+    """``POST …/join``: a seat's player names itself (and counts as joined)."""
+
+    seat: int
+    name: Any
+
+    what: ClassVar[str] = "the name"
+    moves_play: ClassVar[bool] = True
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        s = table.seats[self.seat]
+        self.name = clean_name(self.name, self.seat, "name") if self.name is not None else s.name
+        if self.name != s.name or not s.joined or s.stand_in:
+            return [SetSeat(table.id, self.seat, self.name, True, False)]
+        return []
+
+    def apply(self, table: LiveTable, results: list[Any]) -> None:
+        if results:
+            s = table.seats[self.seat]
+            s.name, s.joined, s.stand_in = self.name, True, False
+
+    def announce(self, table: LiveTable) -> None:
+        table.frames.broadcast_seats()
+
+
+@dataclass
+class Claim(Change):
+    """A join link's claim code, exchanged once for the seat's own token (only the claimant ever holds
+    it). A code used before, or replaced by the host's new link, is refused."""
+
+    code: Any
+    _seat: Seat | None = None
+    _token: str = ""
+
+    what: ClassVar[str] = "the claim"
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        s = seat_of_claim(table, self.code)
+        self._seat, self._token = s, new_token()
+        return [ClaimSeat(table.id, s.seat, s.claim_hash or "", hash_token(self._token))]
+
+    def apply(self, table: LiveTable, results: list[Any]) -> dict[str, Any]:
+        s = self._seat
+        assert s is not None
+        if not results[0]:  # claimed meanwhile by another server process
+            raise link_used()
+        s.claim_hash, s.token_hash = None, hash_token(self._token)
+        log.info("table %s: seat %d claimed", table.id, s.seat)
+        return {"table_id": table.id, "seat": s.seat, "token": self._token}
+
+
+def link_used() -> ServerError:
+    return ServerError(
+        "link_used",
+        "this join link was already used to take its seat (or the host replaced it): open the table "
+        "in the browser that took the seat, or ask the host for a new link",
+        403,
+    )
+
+
+def seat_of_claim(table: Any, code: Any) -> Seat:
+    """The seat whose join link ``code`` is (checked on a finished table's stored row too)."""
+    if not isinstance(code, str) or not code or len(code) > 200:
+        raise ServerError("bad_claim", "a claim code is required (the secret of your join link)", 403)
+    digest = hash_token(code)
+    for s in table.seats:
+        if s.claim_hash is not None and hmac.compare_digest(s.claim_hash, digest):
+            return s
+    raise link_used()
+
+
+# ---- the host -------------------------------------------------------------------------------------
+def check_host(table: Any, host_token: Any) -> None:
+    given = host_token if isinstance(host_token, str) and 0 < len(host_token) <= 200 else None
+    if given is None or table.host_hash is None or not hmac.compare_digest(table.host_hash, hash_token(given)):
+        raise ServerError("not_host", "only the table's host (the host token from its creation) may do this", 403)
+
+
+def host_seat(table: LiveTable, seat: Any) -> Seat:
+    if table.status != "playing":
+        raise ServerError("game_over", "the game is over", 409)
+    if type(seat) is not int or not 0 <= seat < len(table.seats):
+        raise ServerError("bad_seat", f"no seat {seat!r} at this table (seats 0 to {len(table.seats) - 1})")
+    s = table.seats[seat]
+    if s.kind != "human":
+        raise ServerError("bad_seat", f"seat {seat} is a bot's: only a human seat can be handed over")
+    return s
+
+
+@dataclass
+class StandIn(Change):
+    """The host lets a bot play ``seat`` until its player connects (``on``), or stops it."""
+
+    host_token: Any
+    seat: Any
+    on: Any
+
+    what: ClassVar[str] = "the stand-in"
+    moves_play: ClassVar[bool] = True
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        check_host(table, self.host_token)
+        if type(self.on) is not bool:
+            raise ServerError("bad_request", "'on' must be true or false")
+        s = host_seat(table, self.seat)
+        if self.on and s.connections > 0:
+            raise ServerError("bad_seat", f"seat {self.seat}'s player is at the table")
+        if s.stand_in != self.on:
+            return [SetSeat(table.id, s.seat, s.name, s.joined, self.on)]
+        return []
+
+    def apply(self, table: LiveTable, results: list[Any]) -> dict[str, Any]:
+        s = table.seats[self.seat]
+        if s.stand_in != self.on:
+            s.stand_in = self.on
+            log.info("table %s: the host %s a bot for seat %d", table.id, "asked" if self.on else "stopped", s.seat)
+        return table.summary()
+
+    def announce(self, table: LiveTable) -> None:
+        table.frames.broadcast_seats()
+
+
+@dataclass
+class Relink(Change):
+    """A new join link for a seat that is away (a fresh claim code): the old link, and the token of
+    whoever claimed it, stop working; the seat waits for whoever claims the new link. The host holds the
+    link, never the token its claimant will get. A seat whose player is there is refused: it belongs to
+    its player. Whoever held the old token is told, when they come back, that the host relinked it."""
+
+    host_token: Any
+    seat: Any
+    _code: str = ""
+
+    what: ClassVar[str] = "the new link"
+    moves_play: ClassVar[bool] = True
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        check_host(table, self.host_token)
+        s = host_seat(table, self.seat)
+        after = table.hub.limits.relink_after
+        if not s.is_away(after):
+            raise ServerError(
+                "seat_taken",
+                f"seat {s.seat}'s player is at the table, or left less than {after:g} seconds ago: a new link is "
+                "only for a seat that is away (or was never claimed)",
+                409,
+            )
+        self._code = new_token()
+        return [NewLink(table.id, s.seat, hash_token(self._code), s.token_hash or s.replaced_hash)]
+
+    def apply(self, table: LiveTable, results: list[Any]) -> dict[str, Any]:
+        s = table.seats[self.seat]
+        s.replaced_hash = s.token_hash or s.replaced_hash
+        s.claim_hash, s.token_hash, s.name, s.joined, s.stand_in = hash_token(self._code), None, None, False, False
+        for conn in [c for c in table.connections if c.seat == s.seat]:
+            conn.push(dumps({"type": "error", "code": "seat_replaced", "message": SEAT_REPLACED}))
+            conn.close_with(4403, "the host gave this seat a new link")
+            leave(table, conn)
+        code = self._code
+        return {"table": table.summary(), "seat": s.seat, "claim": code, "join_path": claim_path(table.id, code)}
+
+    def announce(self, table: LiveTable) -> None:
+        table.frames.broadcast_seats()
+        table.frames.send_all({"type": "notice", "code": "seat_relinked", "seat": self.seat})
+
+
+# ---- timers ---------------------------------------------------------------------------------------
+@dataclass
+class ClockRanOut(Change):
+    """A seat's turn clock ran out: a bot makes this one decision (recorded as by ``clock``)."""
+
+    seat: int
+
+    what: ClassVar[str] = "the clock"
+    moves_play: ClassVar[bool] = True
+
+    def apply(self, table: LiveTable, results: list[Any]) -> None:
+        s = table.seats[self.seat]
+        s.clock = None
+        s.clock_deadline = None
+        if clock_runs(table, s):
+            log.info("table %s: seat %d's time ran out (version %d): a bot decides", table.id, s.seat, table.version)
+            s.clock_out = True  # the bot runner makes the decision; Decide clears it
+
+
+@dataclass
+class SeatTimedOut(Change):
+    """A joined seat's player has been away longer than the table's ``seat_timeout``: a bot plays it."""
+
+    seat: int
+    _now: bool = False
+
+    what: ClassVar[str] = "the substitution"
+    moves_play: ClassVar[bool] = True
+
+    def apply(self, table: LiveTable, results: list[Any]) -> None:
+        s = table.seats[self.seat]
+        if s.connections > 0 or table.status != "playing" or s.substituted:
+            return
+        log.info("table %s: seat %d gone for %.1fs, a bot plays it", table.id, s.seat, table.seat_timeout or 0)
+        s.substituted = self._now = True
+
+    def announce(self, table: LiveTable) -> None:
+        if self._now:
+            table.frames.broadcast_seats()
+
+
+@dataclass
+class CloseUnjoined(Change):
+    """Nobody took the table's human seats within ``Limits.unjoined_table_ttl``: it ends, unplayed."""
+
+    ttl: float
+    _result: dict[str, Any] | None = None
+
+    what: ClassVar[str] = "closing"
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        if table.status != "playing" or table.connections or any(s.joined for s in table.seats if s.kind == "human"):
+            raise ServerError("stale", "the table is in use")
+        self._result = table.abandoned_result(
+            f"nobody joined within {self.ttl:g} seconds", "nobody_joined", self.ttl
+        )
+        return [CloseUnplayed(table.id, self._result)]
+
+    def apply(self, table: LiveTable, results: list[Any]) -> None:
+        table.status, table.result = "over", self._result
+        table.seq += 1
+        stop_clocks(table)
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+
+
+# ---- play again -----------------------------------------------------------------------------------
+@dataclass
+class PlayAgain(Change):
+    """A new table with the same game, options, seats, bots and host; each human seat gets a new join
+    link (a fresh claim code: no token carries over), handed to that seat's own connections only."""
+
+    seat: int | None
+    address: str | None = None
+    ack: Ack = None
+    _new: Any = None
+    _claims: dict[int, str] = field(default_factory=dict)
+
+    what: ClassVar[str] = "the new table"
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        if self.seat is None:
+            raise ServerError("spectator", "spectators cannot start a new game", 403)
+        if table.next_table is not None:
+            return []
+        if table.status != "over":
+            raise ServerError("not_over", "the game is not over yet", 409)
+        hub = table.hub
+        row = {
+            "game": table.game.name,
+            "players": table.players,
+            "options": options_to_json(table.options),
+            "seat_timeout": table.seat_timeout,
+            "substitute_level": table.substitute_level,
+            "spectator_hash": table.spectator_hash,
+            "previous_table": table.id,
+            "next_table": None,
+            "turn_time": table.turn_time,
+            "bots_before_join": table.bots_before_join,
+            "host_hash": table.host_hash,
+            "creator_hash": hash_token(self.address) if self.address is not None else None,
+        }
+        self._claims = {s.seat: new_token() for s in table.seats if s.kind == "human"}
+        seats = [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "level": s.level,
+                "name": s.name,
+                "token_hash": None,
+                "claim_hash": hash_token(self._claims[s.seat]) if s.seat in self._claims else None,
+                "joined": s.kind == "bot",
+            }
+            for s in table.seats
+        ]
+        row, state = new_table_row(table.game, row)
+        self._new = (row, seats, state)
+        return [CreateTable(row["id"], row, seats, hub.creation_limits(self.address), link_from=table.id)]
+
+    def apply(self, table: LiveTable, results: list[Any]) -> str:
+        if self._new is None:
+            return str(table.next_table)
+        row, seats, state = self._new
+        new = table.hub.register(row, seats, state)
+        new.creator = self.address
+        table.next_claims = self._claims
+        table.next_table = new.id
+        return new.id
+
+    def announce(self, table: LiveTable) -> None:
+        if self.ack is not None:  # the asker's ack first, with its own seat's new link
+            conn, ref = self.ack
+            ack = {"type": "ack", "ref": ref, "version": table.version, "table_id": table.next_table}
+            if self.seat in table.next_claims:
+                ack["join_path"] = claim_path(str(table.next_table), table.next_claims[self.seat])
+            conn.push(dumps(ack))
+        announce_next(table)
+
+
+def new_table_row(game: Any, row: dict[str, Any]) -> tuple[dict[str, Any], State]:
+    """A new table's row (its id, seed, status) and its first state."""
+    seed = secrets.randbelow(1 << 62)
+    state = game.new_game(row["players"], seed, game.options_from_json(row["options"]))
+    row = {
+        **row,
+        "id": secrets.token_urlsafe(9),
+        "seed": seed,
+        "engine_version": ENGINE_VERSION,
+        "status": "playing" if not state.is_over else "over",
+        "version": 0,
+        "created_at": now(),  # the same stamp in memory and in the database
+    }
+    return row, state
+
+
+def announce_next(table: LiveTable, only: Connection | None = None) -> None:
+    """Tell the table's connections (or one) about the "play again" table; a seat's own frame carries
+    that seat's new join link, and nobody else's."""
+    for conn in [only] if only is not None else list(table.connections):
+        frame: dict[str, Any] = {"type": "next_table", "table_id": table.next_table}
+        code = table.next_claims.get(conn.seat) if conn.seat is not None else None
+        if code is not None:
+            frame["join_path"] = claim_path(str(table.next_table), code)
+        conn.push(dumps(frame))
+
+
+__all__ = [
+    "Arrive",
+    "Change",
+    "Claim",
+    "ClockRanOut",
+    "CloseUnjoined",
+    "CreationLimits",
+    "Decide",
+    "Leave",
+    "PlayAgain",
+    "Relink",
+    "Rename",
+    "Say",
+    "SeatTimedOut",
+    "StandIn",
+    "Undo",
+]

@@ -1,0 +1,207 @@
+"""Clocks and leavers: turn clocks, and bots playing for human seats whose players are missing.
+
+A bot plays a human seat only when its player has joined at least once (opened the table with the
+seat's token) — or when the host allowed it: for every seat at creation (``bots_before_join``), or
+for one seat (a stand-in, see ``changes.StandIn``). Then:
+
+* **away**: a player disconnected longer than the table's ``seat_timeout`` is played by a bot until
+  they connect again (``by = "substitute"``);
+* **stand-in**: the host asked a bot to play the seat until its player connects (``"stand_in"``);
+* **clock**: the table's ``turn_time`` ran out on a decision; a bot makes that one decision
+  (``"clock"``) and the player keeps the seat.
+
+The clock is the same for every decision and starts when a seat is asked (or, for a seat asked
+before its player came, when the player arrives). It never depends on anything hidden: not the
+cards in a hand, not how many moves are legal. When it ends is stored with the seat, so a restarted
+server resumes a running clock where it stood (with at least ``RESUME_GRACE`` seconds left, for the
+player to reconnect) rather than giving a full turn again. An undo gives no time back: the mover's
+clock resumes from where it stood when the decision being undone was made (stored with that
+decision), and every other running clock runs on. Each decision a bot made for a human seat is
+preceded in the log by a public ``bot_played`` event (not stored: derived from the decision's ``by``).
+
+The timers here call back into the table (``LiveTable.clock_ran_out`` …), which turns each into a
+change through its one method.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from parlor.core import Event
+from parlor.server.storage import SetClock, Write
+
+if TYPE_CHECKING:
+    from .live import LiveTable
+    from .seats import Seat
+
+log = logging.getLogger("parlor.server")
+
+MAX_TURN_TIME = 86400.0  # a day per decision: slow tables are fine, absurd ones are refused
+RESUME_GRACE = 10.0  # seconds a clock resumed after a restart has at least (at most a full turn)
+BOT_FOR_HUMAN = {"substitute": "away", "stand_in": "host", "clock": "clock"}  # by -> the mark's reason
+
+
+def bot_mark(seat: int, by: str | None) -> Event | None:
+    """The public ``bot_played`` event for a decision a bot made for a human seat, else None."""
+    reason = BOT_FOR_HUMAN.get(by or "")
+    return None if reason is None else Event("bot_played", {"seat": seat, "reason": reason})
+
+
+def with_bot_marks(events: list[tuple[int, Event]], actions: list[dict[str, Any]]) -> list[tuple[int, Event]]:
+    """A restored event log with the marks put back before the decisions they belong to."""
+    out: list[tuple[int, Event]] = []
+    marked: set[int] = set()
+    by_idx = {i: a for i, a in enumerate(actions)}
+    for idx, event in events:
+        if idx not in marked:
+            marked.add(idx)
+            mark = bot_mark(by_idx[idx]["seat"], by_idx[idx]["by"])
+            if mark is not None:
+                out.append((idx, mark))
+        out.append((idx, event))
+    for idx, action in by_idx.items():  # a decision without any event still gets its mark
+        if idx not in marked:
+            mark = bot_mark(action["seat"], action["by"])
+            if mark is not None:
+                out.append((idx, mark))
+    out.sort(key=lambda pair: pair[0])  # stable: each decision's mark stays before its events
+    return out
+
+
+def bot_move_kind(s: Seat) -> str:
+    """How a bot's decision for this seat is recorded (``by``): bot, clock, stand_in or substitute."""
+    if s.kind == "bot":
+        return "bot"
+    if s.clock_out:
+        return "clock"
+    return "stand_in" if s.stand_in else "substitute"
+
+
+def may_be_played_by_a_bot(table: LiveTable, s: Seat) -> bool:
+    """Whether a bot may ever play this human seat now: its player came, or the host allowed it."""
+    return s.joined or table.bots_before_join or s.stand_in
+
+
+def clocks_left(table: LiveTable) -> dict[str, float]:
+    """The seconds left on each running turn clock, by seat (as strings, for JSON)."""
+    if table.turn_time is None or table.status != "playing":
+        return {}
+    now = asyncio.get_running_loop().time()
+    return {
+        str(s.seat): round(max(0.0, s.clock_deadline - now), 2)
+        for s in table.seats
+        if s.clock is not None and s.clock_deadline is not None
+    }
+
+
+def clock_runs(table: LiveTable, s: Seat) -> bool:
+    return (
+        table.turn_time is not None
+        and table.status == "playing"
+        and not table.hub.closing
+        and s.kind == "human"
+        and s.seat in table.state.to_move
+        and not table.bot_controls(s.seat)
+        and may_be_played_by_a_bot(table, s)
+    )
+
+
+def reset_clocks(table: LiveTable, undone: tuple[int, datetime | None] | None = None) -> list[Write]:
+    """After any change: start the clock of each seat newly asked (or that just decided and is asked
+    again), keep the others running, stop those no longer asked. ``undone``: an undo's (seat, when its
+    clock was to run out as it decided): that seat's clock resumes from there. Returns the clock
+    notes to store."""
+    last_seat = table.action_seats[-1] if table.action_seats else None
+    writes: list[Write] = []
+    loop = asyncio.get_running_loop()
+    for s in table.seats:
+        if not clock_runs(table, s):
+            stop_clock(s)
+            continue
+        assert table.turn_time is not None
+        if undone is not None and s.seat == undone[0] and undone[1] is not None:
+            ends_at = undone[1]
+            seconds = max(0.0, (ends_at - datetime.now(UTC)).total_seconds())
+            start_clock(table, s, loop.time() + seconds)
+            writes.append(SetClock(table.id, s.seat, ends_at, table.version))
+        elif s.clock is None or (undone is None and s.seat == last_seat and s.clock_version < table.version):
+            seconds = resumed_seconds(table, s)
+            if seconds is None:
+                seconds = table.turn_time
+                ends_at = datetime.now(UTC) + timedelta(seconds=seconds)
+                writes.append(SetClock(table.id, s.seat, ends_at, table.version))
+            start_clock(table, s, loop.time() + seconds)
+        s.saved_clock = None  # a stored clock is resumed once, at the first reset after a restart
+    return writes
+
+
+def start_clock(table: LiveTable, s: Seat, deadline: float) -> None:
+    stop_clock(s)
+    s.clock_deadline = deadline
+    s.clock_version = table.version
+    s.clock = asyncio.get_running_loop().call_at(deadline, table.clock_ran_out, s.seat)
+
+
+def clock_ends_at(s: Seat) -> datetime | None:
+    """When the seat's running clock runs out, as a time of day (None: no clock runs)."""
+    if s.clock is None or s.clock_deadline is None:
+        return None
+    left = s.clock_deadline - asyncio.get_running_loop().time()
+    return datetime.now(UTC) + timedelta(seconds=left)
+
+
+def resumed_seconds(table: LiveTable, s: Seat) -> float | None:
+    """The seconds left on the clock stored before a restart, if it was for this very decision."""
+    if s.saved_clock is None or table.turn_time is None:
+        return None
+    ends_at, version = s.saved_clock
+    if version != table.version:
+        return None
+    left = (ends_at - datetime.now(UTC)).total_seconds()
+    return min(table.turn_time, max(left, min(RESUME_GRACE, table.turn_time)))
+
+
+def stop_clock(s: Seat) -> None:
+    if s.clock is not None:
+        s.clock.cancel()
+    s.clock = None
+    s.clock_deadline = None
+
+
+def stop_clocks(table: LiveTable) -> None:
+    """The table ends (or leaves this process): no timer of it runs any more."""
+    for s in table.seats:
+        for timer in (s.timer, s.away_timer):
+            if timer is not None:
+                timer.cancel()
+        s.timer = s.away_timer = None
+        stop_clock(s)
+        s.clock_out = False
+
+
+def arm_timeout(table: LiveTable, s: Seat) -> None:
+    """A joined seat's player left: after the table's ``seat_timeout`` a bot plays it (``substituted``)."""
+    if s.timer is not None:
+        s.timer.cancel()
+        s.timer = None
+    if table.seat_timeout is None or s.connections > 0 or table.status != "playing" or table.hub.closing:
+        return
+    if not (s.joined or table.bots_before_join):  # never before the player first came
+        return
+    s.gone_since = time.monotonic()
+    s.timer = asyncio.get_running_loop().call_later(table.seat_timeout, table.seat_timed_out, s.seat)
+
+
+def arm_away(table: LiveTable, s: Seat, after: float) -> None:
+    """A seat's player left: once the seat counts as away (``Seat.is_away``) every connection is told,
+    since the host may then give it a new link."""
+    if s.away_timer is not None:
+        s.away_timer.cancel()
+        s.away_timer = None
+    if s.kind != "human" or s.connections > 0 or table.status != "playing" or table.hub.closing:
+        return
+    s.away_timer = asyncio.get_running_loop().call_later(after + 0.05, table.seat_turned_away, s.seat)

@@ -1,0 +1,581 @@
+"""The hub: every live table of this server process, and what is not one table's change.
+
+It creates tables (the lobby), restores them from the database (by replaying their records), finds a
+table for a request (:meth:`Hub.get` to play, :meth:`Hub.peek` to read a finished one without
+replaying it), forgets finished tables nobody watches, closes tables nobody joined, lets go of a
+table another process took over, and serves replays and chat pages. It owns the ports the tables
+share: the storage writer (group commit), the bot runner, the database threads and, on a site of
+several processes, this process's membership (``site.py``).
+
+A table's own changes are not here: they go through ``LiveTable.change`` (``live.py``, ``changes.py``).
+Game-agnostic: only ``parlor.games.get`` and the State protocol are used.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from typing import Any
+
+from parlor import games as registry
+from parlor.core import ENGINE_VERSION, ParlorError
+from parlor.core.options import OptionError, options_to_json
+from parlor.server.limits import Limits, RateLimiter
+from parlor.server.storage import (
+    CreateTable,
+    CreationLimits,
+    CreationRefused,
+    Database,
+    MarkBroken,
+    StoreReplay,
+    Writer,
+    now,
+)
+from parlor.server.wire import ServerError, dumps
+
+from .bot_workers import default_processes
+from .bots import BOT_LEVELS, BotRunner
+from .changes import Arrive, CloseUnjoined, Leave, leave, new_table_row
+from .chat import chat_json
+from .clocks import BOT_FOR_HUMAN, MAX_TURN_TIME, arm_timeout, reset_clocks, stop_clocks, with_bot_marks
+from .connection import MOVED, Connection
+from .live import BrokenTable, FinishedTable, LiveTable
+from .replays import replay_steps_json
+from .seats import Seat, claim_path, clean_name, hash_token, join_path, new_token
+
+log = logging.getLogger("parlor.server")
+
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what secrets.token_urlsafe makes; anything else is no table
+
+
+def valid_table_id(table_id: Any) -> bool:
+    return isinstance(table_id, str) and TABLE_ID.fullmatch(table_id) is not None
+
+
+class Hub:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        bot_delay: float = 0.8,
+        default_seat_timeout: float | None = 120.0,
+        db_workers: int | None = None,
+        limits: Limits | None = None,
+        bot_processes: int | None = None,
+        site: Any = None,
+    ) -> None:
+        self.db = db
+        self.limits = limits or Limits()
+        self.default_seat_timeout = default_seat_timeout
+        self.tables: dict[str, LiveTable | BrokenTable] = {}
+        self.loads = 0  # records replayed to load a table (a request with a wrong secret must cost none)
+        self.closing = False
+        self._sweeper: asyncio.Task[None] | None = None
+        self._db_pool = ThreadPoolExecutor(
+            max_workers=db_workers or (1 if db.is_sqlite else 4), thread_name_prefix="db"
+        )
+        self.writer = Writer(db, self.run_db)
+        self.bots = BotRunner(self.limits, bot_delay, bot_processes or default_processes())
+        per_address = self.limits.chat_per_address_per_second
+        self.chat_by_address = RateLimiter(per_address, max(1.0, per_address * 10))
+        # One of several processes of a site (PostgreSQL): tables are owned by leases (site.py).
+        self.site = site(self) if site is not None else None
+
+    # The benchmark and the tests read how decisions were grouped into transactions.
+    @property
+    def decisions_stored(self) -> int:
+        return self.writer.decisions_stored
+
+    @property
+    def decision_groups(self) -> int:
+        return self.writer.decision_groups
+
+    async def run_db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._db_pool, fn, *args)
+
+    # ---- life ---------------------------------------------------------------------------------
+    async def start(self) -> None:
+        notice = await self.run_db(self.db.check_integrity)  # raises DamagedDatabase: refuse to serve
+        if notice:
+            log.warning("%s", notice)
+        await self.run_db(self.db.migrate)
+        if self.site is not None:  # restores the unfinished tables no other process holds
+            await self.site.start()
+        else:
+            ids = await self.run_db(self.db.unfinished_ids)
+            for table_id in ids:
+                await self.load(table_id)
+            log.info("restored %d unfinished table(s)", len(ids))
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_unjoined())
+
+    async def close(self) -> None:
+        self.closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        if self.site is not None:
+            await self.site.close()
+        for table in self.tables.values():
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+            if isinstance(table, LiveTable):
+                stop_clocks(table)
+            for conn in list(table.connections):
+                conn.closed = True
+                conn.queue.put_nowait(None)
+        self.bots.close()
+        self._db_pool.shutdown(wait=True)
+        self.db.close()
+
+    def let_go(self, table: LiveTable) -> None:
+        """Stop playing a table another process now owns: its clients reconnect and are relayed there."""
+        table.gone = True
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+        stop_clocks(table)
+        for conn in list(table.connections):
+            conn.close_with(MOVED, "the table moved to another server process")
+
+    # ---- finding a table ------------------------------------------------------------------------
+    async def get(self, table_id: str) -> LiveTable:
+        """The live table, loaded (replayed) if need be: for a request that plays or changes it."""
+        table = self.tables.get(table_id) if valid_table_id(table_id) else None
+        if table is None:
+            table = await self.load(table_id)
+        if table is None:
+            raise ServerError("table_not_found", f"no table {table_id[:40]!r}", 404)
+        if isinstance(table, BrokenTable):
+            raise ServerError("unavailable", f"table {table_id} is closed: its record no longer replays", 409)
+        return table
+
+    async def peek(self, table_id: str) -> LiveTable | FinishedTable:
+        """A table to read or to check a secret against: the live one if it is loaded, a finished one
+        straight from the database (no replay of its record), else the table loaded to play."""
+        if not valid_table_id(table_id):
+            raise ServerError("table_not_found", f"no table {str(table_id)[:40]!r}", 404)
+        table = self.tables.get(table_id)
+        if isinstance(table, LiveTable):
+            return table
+        if table is None:
+            row = await self.run_db(self.db.load_head, table_id)
+            if row is None:
+                raise ServerError("table_not_found", f"no table {table_id!r}", 404)
+            if row["status"] == "over":
+                try:
+                    return FinishedTable(row)
+                except Exception:  # its game cannot be loaded now: the full path says why
+                    pass
+        return await self.get(table_id)
+
+    async def live(self, table: LiveTable | FinishedTable) -> LiveTable:
+        """The live table for one that :meth:`peek` read (a finished table is loaded, replayed, only now:
+        after the caller checked its secret against the stored row)."""
+        return table if isinstance(table, LiveTable) else await self.get(table.id)
+
+    async def load(self, table_id: str, claimed: bool = False) -> LiveTable | BrokenTable | None:
+        """Rebuild a table from the database by replaying its record. One of several processes first
+        takes the table's lease (finished tables too: their chat is written by one process), unless
+        ``claimed`` already."""
+        if not valid_table_id(table_id):
+            return None
+        row = await self.run_db(self.db.load, table_id)
+        if row is None:
+            return None
+        if table_id in self.tables:  # loaded meanwhile
+            return self.tables[table_id]
+        if self.site is not None and row["status"] != "broken" and not claimed:
+            if not await self.run_db(self.site.rows.claim, table_id):
+                raise ServerError("unavailable", "another server process plays this table now; try again", 503)
+            if table_id in self.tables:
+                return self.tables[table_id]
+        if row["status"] == "broken":
+            broken = self.tables[table_id] = BrokenTable(row)
+            return broken
+        try:
+            game = registry.get(row["game"])
+        except Exception as exc:  # a game missing or failing to import now: retried at the next start
+            log.error("table %s cannot be restored now: %s", table_id, exc)
+            unavailable = self.tables[table_id] = BrokenTable(row)
+            return unavailable
+        self.loads += 1
+        try:
+            if row["engine_version"] != ENGINE_VERSION:
+                raise ParlorError(f"made by engine version {row['engine_version']}, this is {ENGINE_VERSION}")
+            state = game.new_game(row["players"], row["seed"], game.options_from_json(row["options"]))
+            rng_before, events, private = [], [], []
+            for i, entry in enumerate(row["actions"]):
+                rng_before.append(state.rng.state)
+                try:
+                    new = state.apply(entry["seat"], game.action_from_json(entry["action"]))
+                except ParlorError as exc:
+                    raise ParlorError(f"step {i} does not replay: {exc}") from None
+                events.extend((i, e) for e in new)
+                private.append(any(e.visible_to is not None for e in new))
+        except Exception as exc:  # the record does not replay (or the game's code fails on it)
+            log.error("table %s cannot be restored: %s", table_id, exc)
+            if isinstance(exc, ParlorError):  # for good; a crash in a game's code is retried at the next start
+                await self.writer.write([MarkBroken(table_id, str(exc))])
+            row["status"] = "broken"
+            broken = self.tables[table_id] = BrokenTable(row)
+            return broken
+        table = LiveTable(self, row, state)
+        table.events = with_bot_marks(events, row["actions"])
+        table.rng_before = rng_before
+        table.last_private = private
+        table.actions_by = [a["by"] for a in row["actions"]]
+        table.action_seats = [a["seat"] for a in row["actions"]]
+        table.clock_at = [a.get("clock_ends_at") for a in row["actions"]]
+        table.reveals = [None] * len(row["actions"])
+        for s in row["seats"]:
+            seat = Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], bool(s["joined"]))
+            seat.stand_in = bool(s.get("stand_in", False))
+            seat.claim_hash = s.get("claim_hash")
+            seat.replaced_hash = s.get("replaced_hash")
+            if s.get("clock_ends_at") is not None and s.get("clock_version") is not None:
+                seat.saved_clock = (s["clock_ends_at"], s["clock_version"])
+            table.seats.append(seat)
+        for a in row["actions"]:
+            if a["by"] in BOT_FOR_HUMAN:
+                table.seats[a["seat"]].bot_moves += 1
+        if state.is_over and table.status == "playing":
+            table.status = "over"
+        if table.status == "over" and table.result is None:
+            table.result = table.result_of(state)
+        self.tables[table_id] = table
+        self._begin(table)
+        return table
+
+    def _begin(self, table: LiveTable) -> None:
+        """A table now played here: its seat timers, clocks and bots start."""
+        if table.status != "playing":
+            return
+        for s in table.seats:
+            if s.kind == "human":
+                arm_timeout(table, s)
+        writes = reset_clocks(table)
+        if writes:
+            self.writer.write_later(writes, table._background_write_failed)
+        self.bots.schedule(table)
+
+    def release(self, table: Any) -> None:
+        """Forget a finished table nobody watches (it is loaded again on demand)."""
+        if (
+            table.status != "playing"
+            and not table.connections
+            and not table.busy
+            and self.tables.get(table.id) is table
+        ):
+            del self.tables[table.id]
+
+    # ---- connections --------------------------------------------------------------------------
+    async def connect(
+        self,
+        table: LiveTable,
+        seat: int | None,
+        send: Callable[[str], Any],
+        close: Callable[[int, str], Any] | None,
+        address: str,
+        welcome: dict[str, Any],
+    ) -> Connection:
+        """A WebSocket for ``seat`` (None: a spectator) joins the table; its first frames are queued."""
+        conn = Connection(table, seat, send, close, self.limits.max_queue_bytes)
+        conn.address = address
+        await table.change(Arrive(conn, welcome))
+        return conn
+
+    async def disconnect(self, conn: Connection) -> None:
+        table = conn.table
+        if table.gone or self.closing:
+            leave(table, conn)
+            return
+        try:
+            await table.change(Leave(conn))
+        except ServerError:
+            leave(table, conn)
+        self.release(table)
+
+    # ---- creating -------------------------------------------------------------------------------
+    def creation_limits(self, address: str | None) -> CreationLimits | None:
+        if address is None:
+            return None
+        return CreationLimits(
+            hash_token(address),
+            self.limits.tables_per_address_per_minute,
+            self.limits.max_unfinished_tables_per_address,
+        )
+
+    async def create(self, body: Any, address: str | None = None) -> dict[str, Any]:
+        """``POST /api/tables``: check the request, then store the table (the per-address limits are
+        enforced in the same transaction) and start it."""
+        row, seats, claims, spectator, host = self._new_table_request(body)
+        row["creator_hash"] = hash_token(address) if address is not None else None
+        row, state = new_table_row(registry.get(row["game"]), row)
+        try:
+            await self.writer.write([CreateTable(row["id"], row, seats, self.creation_limits(address))])
+        except CreationRefused as exc:
+            raise ServerError(exc.code, exc.message, 429) from None
+        table = self.register(row, seats, state)
+        table.creator = address
+        return {
+            "table": table.summary(),
+            "seats": [
+                {
+                    "seat": s["seat"],
+                    "kind": "human",
+                    "claim": claims[s["seat"]],
+                    "join_path": claim_path(table.id, claims[s["seat"]]),
+                }
+                if s["kind"] == "human"
+                else {"seat": s["seat"], "kind": "bot", "level": s["level"]}
+                for s in seats
+            ],
+            "spectator_token": spectator,
+            "spectator_path": join_path(table.id, spectator),
+            "host_token": host,
+        }
+
+    def register(self, row: dict[str, Any], seats: list[dict[str, Any]], state: Any) -> LiveTable:
+        """A table just stored: live from now on in this process."""
+        table = LiveTable(self, row, state)
+        for spec in seats:
+            s = Seat(spec["seat"], spec["kind"], spec["level"], spec["name"], spec["token_hash"], spec["joined"])
+            s.claim_hash = spec.get("claim_hash")
+            table.seats.append(s)
+        if table.status == "over":
+            table.result = table.result_of(state)
+        self.tables[table.id] = table
+        self._begin(table)
+        return table
+
+    def _new_table_request(
+        self, body: Any
+    ) -> tuple[dict[str, Any], list[dict[str, Any]], dict[int, str], str, str]:
+        """A create request checked field by field: (row, seats, claim codes, spectator token, host token)."""
+        limits = self.limits
+        if not isinstance(body, dict):
+            raise ServerError("bad_request", "the body must be a JSON object")
+        known = {
+            "game",
+            "players",
+            "options",
+            "seats",
+            "seat_timeout",
+            "substitute_level",
+            "turn_time",
+            "bots_before_join",
+        }
+        unknown = sorted(k for k in body if k not in known)
+        if unknown:
+            raise ServerError(
+                "bad_request", f"unknown field {unknown[0]!r}; known: {', '.join(sorted(known))}", field=unknown[0]
+            )
+        name = body.get("game", "")
+        if not isinstance(name, str):
+            raise ServerError("unknown_game", "'game' must be a game's name", field="game")
+        try:
+            game = registry.get(name)
+        except (ParlorError, ImportError) as exc:
+            raise ServerError("unknown_game", str(exc), field="game") from None
+        players = body.get("players", game.min_players)
+        raw_options = body.get("options")
+        if raw_options is not None and not isinstance(raw_options, dict):
+            raise ServerError("bad_options", "'options' must be a JSON object", field="options")
+        for option, value in (raw_options or {}).items():
+            if type(value) is int and abs(value) > limits.max_option_int:
+                raise ServerError(
+                    "bad_options",
+                    f"option {option!r} must lie within ±{limits.max_option_int}, got {value}",
+                    field=f"options.{option}",
+                )
+        try:  # the one check of player counts under the options chosen (Game.player_range)
+            options = game.options_for(players, raw_options or {})
+        except OptionError as exc:
+            bad = next((n for n in (raw_options or {}) if repr(n) in str(exc) or str(n) in str(exc)), None)
+            raise ServerError("bad_options", str(exc), field=f"options.{bad}" if bad else "options") from None
+        except ParlorError as exc:
+            raise ServerError("bad_players", str(exc), field="players") from None
+        except (TypeError, ValueError) as exc:
+            raise ServerError("bad_options", str(exc), field="options") from None
+        try:  # the options together with the player count (a seat number in range, teams at 4, …)
+            game.new_game(players, 0, options)
+        except (ParlorError, TypeError, ValueError) as exc:
+            raise ServerError(
+                "bad_options", f"these options do not work at {players} players: {exc}", field="options"
+            ) from None
+        seats_in = body.get("seats")
+        if seats_in is None:
+            seats_in = [{"kind": "human"}] + [{"kind": "bot", "level": "medium"}] * (players - 1)
+        if not isinstance(seats_in, list) or len(seats_in) != players:
+            raise ServerError("bad_seats", f"'seats' must be a list of {players} seats", field="seats")
+        timeout = body.get("seat_timeout", self.default_seat_timeout)
+        if timeout is not None and (type(timeout) not in (int, float) or not 0 <= timeout <= limits.max_seat_timeout):
+            raise ServerError(
+                "bad_request",
+                f"'seat_timeout' must be a number of seconds from 0 to {limits.max_seat_timeout:g}, or null",
+                field="seat_timeout",
+            )
+        substitute = body.get("substitute_level", "medium")
+        if substitute not in BOT_LEVELS:
+            raise ServerError(
+                "bad_request", f"'substitute_level' must be one of {', '.join(BOT_LEVELS)}", field="substitute_level"
+            )
+        turn_time = body.get("turn_time")
+        if turn_time is not None and (
+            type(turn_time) not in (int, float) or not limits.min_turn_time <= turn_time <= MAX_TURN_TIME
+        ):
+            raise ServerError(
+                "bad_request",
+                f"'turn_time' must be a number of seconds from {limits.min_turn_time:g} to {MAX_TURN_TIME:g}, or null",
+                field="turn_time",
+            )
+        bots_before_join = body.get("bots_before_join", False)
+        if type(bots_before_join) is not bool:
+            raise ServerError("bad_request", "'bots_before_join' must be true or false", field="bots_before_join")
+        seats: list[dict[str, Any]] = []
+        claims: dict[int, str] = {}  # seat -> the one-time code of its join link
+        for i, spec in enumerate(seats_in):
+            if not isinstance(spec, dict) or spec.get("kind") not in ("human", "bot"):
+                raise ServerError(
+                    "bad_seats",
+                    f"seat {i}: give {{'kind': 'human'}} or {{'kind': 'bot', 'level': …}}",
+                    field=f"seats[{i}]",
+                )
+            seat_name = clean_name(spec.get("name"), i)
+            if spec["kind"] == "bot":
+                level = spec.get("level", "medium")
+                if level not in BOT_LEVELS:
+                    raise ServerError(
+                        "bad_seats",
+                        f"seat {i}: bot level must be one of {', '.join(BOT_LEVELS)}",
+                        field=f"seats[{i}].level",
+                    )
+                seats.append(
+                    {
+                        "seat": i,
+                        "kind": "bot",
+                        "level": level,
+                        "name": seat_name,
+                        "token_hash": None,
+                        "claim_hash": None,
+                        "joined": True,
+                    }
+                )
+            else:
+                claims[i] = new_token()
+                seats.append(
+                    {
+                        "seat": i,
+                        "kind": "human",
+                        "level": None,
+                        "name": seat_name,
+                        "token_hash": None,  # set when the link is claimed: only the claimant holds it
+                        "claim_hash": hash_token(claims[i]),
+                        "joined": False,
+                    }
+                )
+        spectator = new_token()
+        host = new_token()
+        row = {
+            "game": game.name,
+            "players": players,
+            "options": options_to_json(options),
+            "seat_timeout": None if timeout is None else float(timeout),
+            "substitute_level": substitute,
+            "spectator_hash": hash_token(spectator),
+            "previous_table": None,
+            "next_table": None,
+            "turn_time": None if turn_time is None else float(turn_time),
+            "bots_before_join": bots_before_join,
+            "host_hash": hash_token(host),
+        }
+        return row, seats, claims, spectator, host
+
+    # ---- tables nobody joined ---------------------------------------------------------------------
+    async def _sweep_unjoined(self) -> None:
+        """Close tables whose human seats nobody took within ``limits.unjoined_table_ttl``."""
+        ttl = self.limits.unjoined_table_ttl
+        while not self.closing:
+            await asyncio.sleep(max(0.05, min(60.0, ttl / 4)))
+            try:
+                await self.expire_unjoined()
+            except Exception:
+                log.exception("sweeping unjoined tables failed")
+
+    async def expire_unjoined(self) -> list[str]:
+        ttl = self.limits.unjoined_table_ttl
+        stamp = now()
+        expired = []
+        for table in list(self.tables.values()):
+            if not isinstance(table, LiveTable) or table.status != "playing" or table.created_at is None:
+                continue
+            humans = [s for s in table.seats if s.kind == "human"]
+            if not humans or any(s.joined for s in humans) or table.connections:
+                continue
+            created = table.created_at
+            if created.tzinfo is None:  # SQLite gives the stored UTC time back without its zone
+                created = created.replace(tzinfo=stamp.tzinfo)
+            if stamp - created < timedelta(seconds=ttl):
+                continue
+            try:
+                await table.change(CloseUnjoined(ttl))
+            except ServerError:
+                continue
+            expired.append(table.id)
+            self.release(table)
+        if expired:
+            log.info("closed %d table(s) nobody joined", len(expired))
+        return expired
+
+    # ---- reading finished tables ------------------------------------------------------------------
+    async def replay(self, table: LiveTable | FinishedTable, seat: int | None = None) -> str:
+        """The game as ``seat`` saw it (``None``: the spectators), with the table's newest chat, as JSON.
+
+        A finished game never changes, so each seat's replay (and the spectators') is built once, the
+        first time it is asked for, from the stored record, and kept (``parlor_replays``); later reads
+        are a lookup."""
+        if table.status != "over":
+            raise ServerError("not_over", f"table {table.id} is not finished: the replay opens after the end", 409)
+        steps = await self.run_db(self.db.stored_replay, table.id, seat)
+        if steps is None:
+            row = await self.run_db(self.db.load, table.id)
+            if row is None:
+                raise ServerError("table_not_found", f"no table {table.id!r}", 404)
+            game = registry.get(row["game"])
+            record = {  # holds the seed: used here only, never sent
+                "players": row["players"],
+                "seed": row["seed"],
+                "options": row["options"],
+                "actions": [[a["seat"], a["action"]] for a in row["actions"]],
+            }
+            by = [a["by"] for a in row["actions"]]
+            try:
+                steps = await asyncio.get_running_loop().run_in_executor(
+                    None, replay_steps_json, game, record, seat, by
+                )
+            except Exception as exc:
+                raise ServerError("unavailable", f"table {table.id} cannot be replayed ({exc})", 409) from None
+            await self.writer.write([StoreReplay(table.id, seat, steps)])
+        page = table.chat.page(seat_only=False)
+        head = {"table": table.summary(), "result": table.result, "seat": seat, "chat": page["messages"]}
+        head |= {"chat_total": page["total"], "chat_more": page["more"]}
+        # The stored steps go out as they are: only the small parts around them are encoded here.
+        return dumps(head)[:-1] + ',"steps":' + steps + "}"
+
+    async def chat_page(self, table: LiveTable | FinishedTable, seat: int | None, before: Any, limit: Any) -> str:
+        """``GET /api/tables/{id}/chat``: up to ``limit`` messages older than ``before`` (newest first
+        when ``before`` is omitted), as the asker may read them: while the game runs a seat reads the
+        players' channel only; a spectator both; after the game everyone both."""
+        if before is not None and (type(before) is not int or before < 0):
+            raise ServerError("bad_request", "'before' must be a message's idx (a whole number ≥ 0)", field="before")
+        if type(limit) is not int or not 1 <= limit <= 500:
+            raise ServerError("bad_request", "'limit' must be from 1 to 500", field="limit")
+        seat_only = table.status == "playing" and seat is not None
+        rows = await self.run_db(self.db.chat_page, table.id, before, limit, seat_only)
+        messages = [chat_json(m) for m in rows]
+        more = bool(rows) and rows[0]["idx"] > 0
+        return dumps({"table_id": table.id, "messages": messages, "more": more, "total": table.chat.total})

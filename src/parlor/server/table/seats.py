@@ -1,0 +1,128 @@
+"""Seats and tokens: who holds which seat, how a token opens it, and when a seat counts as away."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from parlor.server.wire import ServerError
+
+MAX_NAME = 40
+SEAT_REPLACED = "the host gave this seat a new link while you were away: ask the host for it"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)  # 32 characters
+
+
+def join_path(table_id: str, token: str) -> str:
+    """The spectators' link (a token anyone with the link may use)."""
+    return f"/play/{table_id}#token={token}"
+
+
+def claim_path(table_id: str, code: str) -> str:
+    """A seat's join link: its one-time claim code, exchanged for the seat's token on first use."""
+    return f"/play/{table_id}#claim={code}"
+
+
+def clean_name(name: Any, seat: int, field_name: str | None = None) -> str | None:
+    """A seat's name as stored: white space folded to single spaces, at most ``MAX_NAME`` characters.
+    Control characters (NUL, bells, escapes) are refused: no database stores NUL in text, and none
+    belongs in a name."""
+    where = field_name or f"seats[{seat}].name"
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise ServerError("bad_request", f"seat {seat}: a name must be a string", field=where)
+    name = " ".join(name.split())[:MAX_NAME]
+    if any(unicodedata.category(c) == "Cc" for c in name):
+        raise ServerError("bad_request", f"seat {seat}: a name cannot hold control characters", field=where)
+    return name or None
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # human | bot
+    level: str | None
+    name: str | None
+    token_hash: str | None
+    joined: bool
+    connections: int = 0
+    gone_since: float = field(default_factory=time.monotonic)
+    substituted: bool = False  # a bot plays it: its player is away longer than the seat timeout
+    stand_in: bool = False  # a bot plays it: the host asked, until its player connects
+    bot_moves: int = 0  # decisions a substitute bot made for this human seat
+    bot: Any = None
+    bot_level: str | None = None  # the level ``bot`` was made for
+    timer: asyncio.TimerHandle | None = None
+    clock: asyncio.TimerHandle | None = None  # the turn clock of the decision it is asked
+    clock_deadline: float | None = None  # loop time at which that clock runs out
+    clock_version: int = -1  # the table's version when that clock started
+    clock_out: bool = False  # its clock ran out: a bot makes this one decision
+    saved_clock: tuple[datetime, int] | None = None  # (ends at, version) stored before a restart
+    claim_hash: str | None = None  # the one-time code of its join link, until claimed
+    replaced_hash: str | None = None  # the token the host's last new link replaced (its holder is told)
+    away_timer: asyncio.TimerHandle | None = None  # when it turns "away" (the host may then relink it)
+
+    def is_away(self, after: float) -> bool:
+        """Away: nobody holds the seat (never claimed), or its player has had no connection for
+        ``after`` seconds. Only an away seat may be given a new link by the host."""
+        if self.kind != "human":
+            return False
+        if self.token_hash is None:
+            return True
+        return self.connections == 0 and time.monotonic() - self.gone_since >= after
+
+    def summary(self, away_after: float | None = None) -> dict[str, Any]:
+        out = {
+            "seat": self.seat,
+            "kind": self.kind,
+            "level": self.level,
+            "name": self.name,
+            "joined": self.joined,
+            "connected": self.connections > 0,
+            "substituted": self.substituted or self.stand_in,
+            "stand_in": self.stand_in,
+            "bot_moves": self.bot_moves,
+        }
+        if away_after is not None and self.kind == "human":
+            out["away"] = self.is_away(away_after)
+        return out
+
+
+def seat_of_token(table: Any, token: str) -> int | bool | None:
+    """The seat a token opens, ``None`` for the spectator token, ``False`` for no match."""
+    digest = hash_token(token)
+    found: int | bool | None = False
+    for s in table.seats:
+        if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+            found = s.seat
+    if hmac.compare_digest(table.spectator_hash, digest):
+        found = None
+    return found
+
+
+def authenticate(table: Any, token: Any) -> int | None:
+    """The seat a token opens (None: the spectator token), or a ``bad_token`` refusal. The holder of a
+    token the host's new link replaced is told so (``seat_replaced``)."""
+    if not isinstance(token, str) or not token or len(token) > 200:
+        raise ServerError("bad_token", "a token is required (the secret from your join link)", 403)
+    seat = seat_of_token(table, token)
+    if seat is False:
+        digest = hash_token(token)
+        if any(s.replaced_hash is not None and hmac.compare_digest(s.replaced_hash, digest) for s in table.seats):
+            raise ServerError("seat_replaced", SEAT_REPLACED, 403)
+        raise ServerError("bad_token", "this token does not open any seat at this table", 403)
+    return seat  # type: ignore[return-value]

@@ -1,0 +1,150 @@
+"""Several server processes as one site, on one PostgreSQL database (``parlor serve --workers N``, on one
+host or several).
+
+Each unfinished table is played by one process at a time, its *owner*, which holds a lease on it in
+``parlor_leases`` (a finished table that a process holds live, for its chat, has one too). The owner
+renews its leases every third of the lease time, and in every transaction that writes one of the
+table's rows (``Database.fence``: the row lock it takes fences off a process that lost the lease).
+Connections land on any process; a request for a table another live process owns is relayed to it
+(``edge/relay.py``), to the address it registered (``--advertise-address``, or its loopback listener).
+
+A table whose lease has run out (its owner died or hung) is **taken over**: every process sweeps for
+such tables and claims them with one atomic statement, and the winner restores the table from the
+database the way a restarted server does. No acknowledged action is lost, as an action is
+acknowledged only after the transaction that stored it. A process that wakes up after its lease ran
+out (it was stopped, or starved) finds out at its next write, heartbeat or change of the table, stores
+nothing, and lets the table go (``LiveTable._store``).
+
+PostgreSQL's LISTEN/NOTIFY tells the other processes at once when a process leaves cleanly
+(``parlor_cluster`` channel, payload ``*``), so that they sweep then rather than at their next tick;
+after a crash the sweep's own clock finds the orphaned tables within a lease period or two.
+SQLite has no such server: several processes are refused there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from parlor.server.storage import SiteRows
+
+from .live import LiveTable
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+log = logging.getLogger("parlor.server")
+
+CHANNEL = "parlor_cluster"
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """This process's place in the site: where the others reach it, and the lease time."""
+
+    address: str  # host:port where the site's other processes relay requests to this one
+    lease_seconds: float = 10.0
+    listen: tuple[str, int] | None = None  # the relay listener's own socket address (it may differ)
+
+    def __call__(self, hub: Hub) -> Site:
+        return Site(hub, self)
+
+
+class Site:
+    def __init__(self, hub: Hub, config: SiteConfig) -> None:
+        self.hub = hub
+        self.id = secrets.token_hex(8)
+        self.address = config.address
+        self.relay_listen = config.listen or _split(config.address)
+        self.lease_seconds = config.lease_seconds
+        self.rows = SiteRows(hub.db, self.id, config.lease_seconds)
+        self.relay_key = ""
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._listener: Any = None
+        self._notifying: asyncio.Task[None] | None = None  # kept: a task nobody holds may be collected
+        self.taken_over = 0  # tables this process took over from another (read by tests)
+
+    async def start(self) -> None:
+        self.relay_key = await self.hub.run_db(self.rows.register, self.address)
+        self.hub.db.lease = (self.id, self.lease_seconds)
+        await self._listen()
+        await self.tick()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+        log.info("server process %s joined the site (relayed requests on %s)", self.id, self.address)
+
+    async def _listen(self) -> None:
+        """LISTEN on the site's channel (psycopg's own async connection): a process leaving wakes the
+        others' sweep at once."""
+        try:
+            import psycopg
+            from sqlalchemy.engine import make_url
+
+            url = make_url(self.hub.db.url).set(drivername="postgresql")
+            conninfo = url.render_as_string(hide_password=False)
+            self._listener = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
+            await self._listener.execute(f"LISTEN {CHANNEL}")
+            self._notifying = asyncio.get_running_loop().create_task(self._notifications())
+        except Exception as exc:  # the lease sweep still runs on its own clock
+            log.warning("LISTEN %s failed (%s); tables are taken over at the next sweep", CHANNEL, exc)
+
+    async def _notifications(self) -> None:
+        with contextlib.suppress(Exception):
+            async for _ in self._listener.notifies():
+                self._wake.set()
+
+    async def _run(self) -> None:
+        while not self.hub.closing:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.lease_seconds / 3)
+            self._wake.clear()
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("the site heartbeat failed")
+
+    async def tick(self) -> None:
+        """Renew what this process holds, let go of what it lost, take over what nobody holds."""
+        hub = self.hub
+        held = [t for t in hub.tables.values() if isinstance(t, LiveTable)]
+        asked = time.monotonic()
+        renewed, orphans = await hub.run_db(self.rows.heartbeat, [t.id for t in held])
+        for table in held:
+            if table.id in renewed:
+                table.lease_checked = max(table.lease_checked, asked)
+            elif hub.tables.get(table.id) is table:
+                log.warning("table %s: this process no longer holds its lease; letting it go", table.id)
+                hub.let_go(table)
+        for table_id in orphans:
+            if hub.closing:
+                return
+            if table_id in hub.tables or not await hub.run_db(self.rows.claim, table_id):
+                continue
+            table = await hub.load(table_id, claimed=True)
+            if table is not None:
+                self.taken_over += 1
+                log.info("table %s taken over by server process %s", table_id, self.id)
+
+    async def owner_elsewhere(self, table_id: str) -> str | None:
+        """The address of the live process that owns the table, if that is not this one."""
+        return await self.hub.run_db(self.rows.owner_elsewhere, table_id)
+
+    async def close(self) -> None:
+        for task in (self._task, self._notifying):
+            if task is not None:
+                task.cancel()
+        if self._listener is not None:
+            with contextlib.suppress(Exception):
+                await self._listener.close()
+        with contextlib.suppress(Exception):
+            await self.hub.run_db(self.rows.leave, CHANNEL)
+
+
+def _split(address: str) -> tuple[str, int]:
+    host, _, port = address.rpartition(":")
+    return host.strip("[]"), int(port)
