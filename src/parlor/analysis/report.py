@@ -152,11 +152,10 @@ def _plots(game: str, n: int, s: dict[str, Any], folder: Path) -> list[tuple[str
         ax.set_ylim(0, min(1.0, max(r["ci95"][1] for r in rates) * 1.15 + 0.02))
 
     fig, axes = plt.subplots(1, 2, figsize=(8, 3))
-    rate_bars(
-        axes[0], [str(p["position"]) for p in s["by_turn_position"]], [p["wins"] for p in s["by_turn_position"]], 1 / n
-    )
-    axes[0].set_title("Win rate by turn position (0 = first)")
-    rate_bars(axes[1], [str(p["seat"]) for p in s["by_seat"]], [p["wins"] for p in s["by_seat"]], 1 / n)
+    positions = s["by_turn_position"]  # counted from 1 on the page (the data's turn_position is from 0)
+    rate_bars(axes[0], [str(p["position"] + 1) for p in positions], [p["wins"] for p in positions], 1 / n)
+    axes[0].set_title("Win rate by turn position (1 = first)")
+    rate_bars(axes[1], [str(p["seat"] + 1) for p in s["by_seat"]], [p["wins"] for p in s["by_seat"]], 1 / n)
     axes[1].set_title("Win rate by seat")
     save(fig, "wins", f"Win rate by turn position and by seat, {n} players, with 95% intervals")
 
@@ -257,15 +256,15 @@ def _section(game: Any, n: int, s: dict[str, Any], comparison: dict[str, Any] | 
     parts.append("<h3>Wins by turn position and by seat</h3>")
     parts.append(
         _table(
-            ["turn position (0 = first)", "win rate [95% CI]", "mean score"],
-            [[str(p["position"]), _pct(p["wins"]), f"{p['score']['mean']:.2f}"] for p in s["by_turn_position"]],
+            ["turn position (1 = first)", "win rate [95% CI]", "mean score"],
+            [[str(p["position"] + 1), _pct(p["wins"]), f"{p['score']['mean']:.2f}"] for p in s["by_turn_position"]],
             "positions",
         )
     )
     parts.append(
         _table(
             ["seat", "win rate [95% CI]", "mean score"],
-            [[str(p["seat"]), _pct(p["wins"]), f"{p['score']['mean']:.2f}"] for p in s["by_seat"]],
+            [[str(p["seat"] + 1), _pct(p["wins"]), f"{p['score']['mean']:.2f}"] for p in s["by_seat"]],
             "seats",
         )
     )
@@ -337,7 +336,7 @@ def _section(game: Any, n: int, s: dict[str, Any], comparison: dict[str, Any] | 
     if comparison:
         parts.append("<h3>Options B against A</h3>")
         parts.append(f"<p>A: <code>{e(json.dumps(comparison['a_options']))}</code></p>")
-        rows = [[f"win rate, turn position {p}", _signed(d)] for p, d in enumerate(comparison["by_turn_position"])]
+        rows = [[f"win rate, turn position {p + 1}", _signed(d)] for p, d in enumerate(comparison["by_turn_position"])]
         rows += [["shared wins", _signed(comparison["ties"])]]
         rows += [[f"ends by {e(k)}", _signed(d)] for k, d in comparison["end_conditions"].items()]
         rows += [

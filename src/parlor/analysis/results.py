@@ -106,7 +106,12 @@ def write_rows(rows: Sequence[Row], path: Path, spec: RunSpec | None = None) -> 
 def read_rows(path: str | Path) -> list[Row]:
     """Rows from a file written by :func:`write_rows` (any of the three formats), in game order."""
     path = Path(path)
-    fmt = output_format(path)
+    fmt = FORMATS.get(path.suffix.lower())
+    if fmt is None:  # not output_format: that one speaks of --out, which a reader did not give
+        raise ParlorError(
+            f"{path} is not a results file: give the rows of a run as parlor simulate --out writes them "
+            "(.parquet, .csv or .jsonl)"
+        )
     if not path.exists():
         raise ParlorError(f"no such file: {path}")
     try:

@@ -47,6 +47,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command: -h is --help
 )
 
 
@@ -217,6 +218,8 @@ def simulate(
             raise ParlorError(f"--workers must be at least 1, got {workers}")
         if chunk_size is not None and chunk_size < 1:
             raise ParlorError(f"--chunk-size must be at least 1, got {chunk_size}")
+        if out is not None:
+            common.check_output(out, "--out")
         progress, bar = _progress_bar(games, "simulating", show=not as_json)
         try:
             report = run_simulate(
@@ -295,11 +298,11 @@ def _print_simulation(g: Any, report: dict[str, Any], kinds: list[str], label: s
         cells = [str(row["seat"] + 1)] + ([row["bot"]] if not rotate else [])
         seats.add_row(*cells, _ci(full["wins"]), f"{row['avg_score']:.2f}")
     out.print(seats)
-    positions = Table(title="Per turn position (0 = plays first)", header_style="bold")
+    positions = Table(title="Per turn position (1 = plays first)", header_style="bold")
     for col in ("Position", "Win rate [95% CI]", f"Avg {label}"):
         positions.add_column(col, justify="right")
     for row in summary["by_turn_position"]:
-        positions.add_row(str(row["position"]), _ci(row["wins"]), f"{row['score']['mean']:.2f}")
+        positions.add_row(str(row["position"] + 1), _ci(row["wins"]), f"{row['score']['mean']:.2f}")
     out.print(positions)
     per_bot = Table(title="Per bot", header_style="bold")
     per_bot.caption = "Win share: part of all games won. Win rate: part of the games this bot sat in that it won."
@@ -455,6 +458,8 @@ def tournament(
         g = get_game(game)
         options = parse_options(g, option)
         kinds = split_bot_specs(bots)
+        if out is not None:
+            common.check_output(out, "--out")
         progress, bar = _progress_bar(games, "playing")
         try:
             result = run_tournament(

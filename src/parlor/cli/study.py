@@ -15,7 +15,7 @@ import typer
 
 from parlor.core import ParlorError
 
-from .common import clean_errors, console
+from .common import check_output, clean_errors, console
 
 
 def merge(
@@ -63,9 +63,9 @@ def compare(
         table.add_row(name, plain(av), plain(bv), f"{fmt(d['difference'])} [{fmt(low)}, {fmt(high)}]", verdict)
 
     for s, d in enumerate(result["by_seat"]):
-        add(f"win rate, seat {s}", d)
+        add(f"win rate, seat {s + 1}", d)
     for p, d in enumerate(result["by_turn_position"]):
-        add(f"win rate, turn position {p}", d)
+        add(f"win rate, turn position {p + 1}", d)
     add("shared wins", result["ties"])
     for e, d in result["end_conditions"].items():
         add(f"ends by {e}", d)
@@ -123,6 +123,7 @@ def analyze(
             raise ParlorError(f"--workers must be at least 1, got {workers}")
         if games < 1:
             raise ParlorError(f"--games must be at least 1, got {games}")
+        check_output(report, "--report", folder=True)
         # The command as it was understood (every default spelled out), to run it again.
         command = ["parlor", "analyze", g.name, "--players", players or f"{counts[0]}..{counts[-1]}"]
         command += ["--bots", bots, "--games", str(games), "--seed", str(seed)]
@@ -175,6 +176,7 @@ def dataset(
     with clean_errors():
         if not str(out).endswith(".parquet"):
             raise ParlorError("the dataset is written as Parquet: --out must end in .parquet")
+        check_output(out, "--out")
         rows = []
         count = 0
         for path in records:

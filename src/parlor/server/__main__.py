@@ -122,6 +122,7 @@ def check_database(url: str) -> str:
                 raise StartupError(f"cannot create the database folder {folder}: {exc.strerror}") from None
             if not os.access(folder, os.W_OK):
                 raise StartupError(f"cannot write the database in {folder}: permission denied")
+            check_sqlite_file(url)
         return url
     engine = create_engine(parsed, connect_args={"connect_timeout": 5})
     try:
@@ -135,6 +136,20 @@ def check_database(url: str) -> str:
     finally:
         engine.dispose()
     return url
+
+
+def check_sqlite_file(url: str) -> None:
+    """A damaged or foreign SQLite file is refused here, in one line, before the app starts (the
+    app's own start-up check would end in uvicorn's lifespan traceback)."""
+    from .storage import DamagedDatabase, Database
+
+    db = Database(url)
+    try:
+        db.check_integrity()
+    except DamagedDatabase as exc:
+        raise StartupError(str(exc)) from None
+    finally:
+        db.close()
 
 
 def run(
@@ -277,6 +292,8 @@ def run(
                 flush=True,
             )
         logging.basicConfig(level=logging.INFO if log_level == "info" else logging.WARNING)
+        if log_level != "debug":  # Alembic's plugin and migration lines say nothing a player needs
+            logging.getLogger("alembic").setLevel(logging.WARNING)
         from .edge.guard import guarded_protocol
 
         # (create_app raised the open-files limit: every connection holds a file descriptor.)

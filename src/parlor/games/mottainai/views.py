@@ -125,6 +125,8 @@ def view(s: "MottainaiState", seat: int | None, recall: bool = False) -> dict[st
         "decision": _decision(s),
         "players_info": [_player(s, p, seat) for p in range(s.players)],
     }
+    if s.options.team_play:  # public: partners sit opposite (seat p with p + 2) and add their totals
+        out["partners"] = [(p + 2) % s.players for p in range(s.players)]
     if recall:
         # Deck cards this seat knows, by position from the bottom (0 = bottom).
         out["deck_known"] = [[i, CARD[c]] for i, (c, k) in enumerate(zip(s.deck, s.deck_info)) if k in (EVERYONE, seat)]

@@ -116,7 +116,10 @@ class Database:
             with self.engine.connect() as conn:
                 rows = [r[0] for r in conn.exec_driver_sql("PRAGMA quick_check").fetchall()]
         except Exception as exc:  # not a database at all, or unreadable
-            raise DamagedDatabase(f"{file} cannot be read as an SQLite database ({exc}); refusing to start") from None
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]  # the driver's words, one line
+            raise DamagedDatabase(
+                f"{file} cannot be read as an SQLite database ({reason}); refusing to start"
+            ) from None
         if rows != ["ok"]:
             detail = "; ".join(str(r) for r in rows[:5])
             raise DamagedDatabase(

@@ -253,6 +253,14 @@ function templeRows(ctx, view, p, only = null) {
   ];
 }
 
+// Team play: partners sit opposite and add their totals; every temple says whose partner it is.
+function partnerBadge(ctx, view, seat) {
+  if (!view.partners) return null;
+  const mate = view.partners[seat];
+  const text = mate === ctx.you ? ctx.t("mt.partner_yours") : ctx.t("mt.partner_of", { who: ctx.seatName(mate) });
+  return h("span", { class: "badge mt-partner", "data-partner": mate }, text);
+}
+
 function temple(ctx, view, p) {
   const me = p.seat === ctx.you;
   // A finished game has no player whose turn it is.
@@ -268,6 +276,7 @@ function temple(ctx, view, p) {
       ctx.seatName(p.seat),
       active ? h("span", { class: "badge mt-turn" }, ctx.t("mt.their_turn")) : null,
       view.start_player === p.seat ? h("span", { class: "badge mt-start" }, ctx.t("mt.start_player")) : null,
+      partnerBadge(ctx, view, p.seat),
       h("small", { class: "mt-counts muted" }, hand, " · ", ctx.t("mt.waiting_n", { n: p.waiting_size })),
     ),
     templeRows(ctx, view, p),
@@ -456,6 +465,7 @@ export default {
     return [
       h("span", { class: "sum-task" }, task),
       h("span", { class: "sum-counts" }, ctx.t("mt.chip_counts", { hand: p.hand_size, works })),
+      partnerBadge(ctx, view, seat),
       view.active === seat && !view.over ? h("span", { class: "badge mt-turn" }, ctx.t("mt.their_turn")) : null,
     ];
   },
