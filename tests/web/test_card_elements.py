@@ -46,7 +46,21 @@ KEEP_LAST_STATE = """(() => {
   };
   import(new URL("/static/js/frames.js", location.href).href).then((m) => { applyState = m.applyState; keep(); });
   const Native = window.WebSocket;
+  // Every move the page sends, with the part of the element the test tapped to send it (two copies
+  // of a Mottainai card in different places are different parts: the move must be the tapped one's).
+  window.__sent = [];
   window.WebSocket = class extends Native {
+    send(data) {
+      try {
+        const frame = JSON.parse(data);
+        if (frame.type === "action") {
+          window.__sent.push({ id: String(frame.id), tapped: window.__aim?.getAttribute?.("data-pick") ?? null });
+        }
+      } catch {
+        /* not JSON */
+      }
+      return super.send(data);
+    }
     constructor(...args) {
       super(...args);
       this.addEventListener("message", (m) => {
@@ -259,6 +273,19 @@ def check(snap: dict[str, Any], cards_of: Callable[[dict[str, Any]], Counter[str
         assert not snap["turnBadges"], f"{where}: the game is over, but someone's turn is still shown"
 
 
+def check_sent(snap: dict[str, Any], sent: dict[str, Any]) -> None:
+    """The move a tap sent is a legal one holding every part chosen before it and the tapped part:
+    the copy of a card tapped plays its own move, never the one of another copy elsewhere."""
+    where = f"version {snap['version']}"
+    parts = {e["id"]: e["parts"] or [f"move:{e['id']}"] for e in snap["legal"]}
+    assert sent["id"] in parts, f"{where}: the page sent move {sent['id']}, not a legal one"
+    wanted = set(snap["chosen"]) | ({sent["tapped"]} if sent["tapped"] else set())
+    assert wanted <= set(parts[sent["id"]]), (
+        f"{where}: tapping {sent['tapped']} (chosen {snap['chosen']}) sent move {sent['id']} "
+        f"made of {parts[sent['id']]}"
+    )
+
+
 def press(
     seat: Seat,
     sel: str,
@@ -332,7 +359,7 @@ def play_checking(
     file, _, cards_of = GAMES[game]
     page = seat.page
     decided: set[str] = set()
-    taps = missed = in_a_row = 0
+    taps = missed = in_a_row = sent_moves = 0
     while True:
         page.wait_for_function(YOUR_TURN_OR_OVER, timeout=60000)
         snap = page.evaluate(SNAPSHOT, {"file": file})
@@ -340,12 +367,14 @@ def play_checking(
         if check_page:
             check_page(snap)
         if snap["over"]:
+            assert sent_moves or not decided, "the seat decided, but no move it sent was checked"
             return len(decided), taps, missed
         blocks = ["nearest"] if snap["phone"] else None
         decided.add(snap["version"])
         taps += 1
         assert taps < 3000 and in_a_row < 20, f"the game did not end ({taps} taps, {in_a_row} missed in a row)"
         since = snap["version"]
+        sent_before = page.evaluate("window.__sent.length")
         parts = [el for el in snap["playable"] if not el["picked"]]
         if snap["picker"]:
             outcome = sweetness(seat, since, rng, touch, in_a_row, blocks)
@@ -358,6 +387,9 @@ def play_checking(
             outcome = press(seat, playable, since, rng, touch, in_a_row, blocks=blocks)
         in_a_row = in_a_row + 1 if outcome == "missed" else 0
         missed += outcome == "missed"
+        for sent in page.evaluate("(n) => window.__sent.slice(n)", sent_before):
+            check_sent(snap, sent)
+            sent_moves += 1
 
 
 # On a phone the same games are played, with the same checks, by test_phone.py (every game at its
