@@ -197,10 +197,14 @@ def mottainai_cards(view: dict[str, Any]) -> Counter[str]:
     ids += decision.get("revealed", []) if decision.get("kind") == "fan" else []
     ids += decision.get("cards", []) if decision.get("kind") == "fan_order" else []
     for p in view["players_info"]:
-        ids += p.get("hand", []) + p.get("waiting", []) + p["revealed_in_hand"]
+        # Each hand is drawn once: your own in its box (the cards you showed from it and the hand
+        # you ended with are the same cards; so are your waiting area and the one you ended with),
+        # another's shown cards until the end shows the whole hand they are in.
+        ids += p["hand"] if "hand" in p else p.get("final_hand", p["revealed_in_hand"])
+        ids += p["waiting"] if "waiting" in p else p.get("final_waiting", [])
         if p["task"] and not p["task"].get("face_down"):
             ids.append(p["task"]["card"])
-        for zone in ("helpers", "craft_bench", "sales", "kite_copies", "final_hand", "final_waiting"):
+        for zone in ("helpers", "craft_bench", "sales", "kite_copies"):
             ids += p.get(zone, [])
         ids += p["works_as"]["gallery"] + p["works_as"]["gift_shop"]
     return Counter(f"card:{c}" for c in ids)

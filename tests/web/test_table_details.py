@@ -71,13 +71,18 @@ DOLL = """async () => {
 }"""
 
 
+def mottainai_watcher(server: Server, browser: Any, lang: str) -> Seat:
+    """A spectator of a new two-player Mottainai table in ``lang``, once its board is drawn."""
+    table = server.create("mottainai", 2, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    watcher = Seat(browser, server.url(table["spectator_path"]), lang=lang, init_script=KEEP_LAST_STATE)
+    watcher.page.wait_for_selector(".board.mt")
+    return watcher
+
+
 @pytest.mark.parametrize("lang", ["zh-Hant", "ja", "cs"])
 def test_the_doll_badge_names_the_card_in_the_readers_language(server: Server, browser: Any, lang: str) -> None:
-    seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
-    table = server.create("mottainai", 2, seats)
-    watcher = Seat(browser, server.url(table["spectator_path"]), lang=lang, init_script=KEEP_LAST_STATE)
+    watcher = mottainai_watcher(server, browser, lang)
     try:
-        watcher.page.wait_for_selector(".board.mt")
         badge = watcher.page.evaluate(DOLL)
         assert badge == card_name(lang, "doll") and badge != "Doll", badge
     finally:
@@ -186,11 +191,8 @@ ALL_CARDS = """async (phone) => {
 
 @pytest.mark.parametrize("lang", ["en", "zh-Hant", "ja", "cs"])
 def test_card_names_never_run_into_their_info_button(server: Server, browser: Any, lang: str) -> None:
-    seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
-    table = server.create("mottainai", 2, seats)
-    watcher = Seat(browser, server.url(table["spectator_path"]), lang=lang, init_script=KEEP_LAST_STATE)
+    watcher = mottainai_watcher(server, browser, lang)
     try:
-        watcher.page.wait_for_selector(".board.mt")
         for size, phone in ((DESKTOP, False), (PHONE, True)):
             watcher.page.set_viewport_size(size)
             watcher.page.wait_for_function(f"document.body.dataset.layout === '{'phone' if phone else 'desktop'}'")

@@ -235,12 +235,15 @@ function templeRows(ctx, view, p, only = null) {
   const me = p.seat === ctx.you;
   const z = (name) => `${name}.${p.seat}`;
   const want = (name) => !only || only.has(name);
-  // Your own cards are drawn once on a phone: the dock holds your hand (its shown cards included,
-  // and your hand at the end).
-  const dropMine = ctx.phone && me;
+  // Every card is drawn once: your hand (and your waiting area when you may look at it) has its
+  // own box (the dock on a phone), where the cards you showed are marked; your temple leaves them
+  // out, and so the hand the game ended with. At the end a hand is shown whole, its shown cards in it.
+  const dropHand = me && Array.isArray(p.hand);
+  const dropShown = dropHand || Array.isArray(p.final_hand);
+  const dropWaiting = me && Array.isArray(p.waiting);
   const wing = (name) => (me && !ctx.phone ? `wing:${name}` : null);
   return [
-    want("known") && !dropMine && p.revealed_in_hand && p.revealed_in_hand.length ? cardsRow(ctx, "mt.zone.revealed", p.revealed_in_hand, z("known")) : null,
+    want("known") && !dropShown && p.revealed_in_hand && p.revealed_in_hand.length ? cardsRow(ctx, "mt.zone.revealed", p.revealed_in_hand, z("known")) : null,
     want("task") ? taskSlot(ctx, p) : null,
     want("helpers") ? grouped(ctx, "mt.zone.helpers", p.helpers, z("helpers"), "helpers") : null,
     want("bench") ? grouped(ctx, "mt.zone.craft_bench", p.craft_bench, z("bench"), "bench") : null,
@@ -248,8 +251,8 @@ function templeRows(ctx, view, p, only = null) {
     want("gallery") ? cardsRow(ctx, "mt.zone.gallery", p.works_as.gallery, z("gallery"), "gallery", wing("gallery")) : null,
     want("gift_shop") ? cardsRow(ctx, "mt.zone.gift_shop", p.works_as.gift_shop, z("gift_shop"), "gift-shop", wing("gift_shop")) : null,
     want("kite") && p.kite_copies && p.kite_copies.length ? cardsRow(ctx, "mt.zone.kite", p.kite_copies, z("kite")) : null,
-    want("final") && !dropMine && p.final_hand ? cardsRow(ctx, "mt.zone.final_hand", p.final_hand, z("final")) : null,
-    want("final_waiting") && p.final_waiting ? cardsRow(ctx, "mt.zone.final_waiting", p.final_waiting, z("final_waiting")) : null,
+    want("final") && !dropHand && p.final_hand ? cardsRow(ctx, "mt.zone.final_hand", p.final_hand, z("final")) : null,
+    want("final_waiting") && !dropWaiting && p.final_waiting ? cardsRow(ctx, "mt.zone.final_waiting", p.final_waiting, z("final_waiting")) : null,
   ];
 }
 
@@ -283,13 +286,29 @@ function temple(ctx, view, p) {
   );
 }
 
+/** Your hand's cards, those the others have seen (shown from your hand) marked so, copy by copy. */
+function handFaces(ctx, p) {
+  const shown = new Map();
+  for (const id of p.revealed_in_hand || []) shown.set(id, (shown.get(id) || 0) + 1);
+  const label = ctx.t("mt.shown_mark");
+  return faces(ctx, p.hand, "hand", { big: true }).map((el) => {
+    const id = el.getAttribute("data-card");
+    if (!shown.get(id)) return el;
+    shown.set(id, shown.get(id) - 1);
+    el.classList.add("shown-card");
+    // On a phone the card's edge says it (the words are for screen readers: the dock has no room).
+    const mark = h("span", { class: `shown-mark${ctx.phone ? " sr-only" : ""}`, title: ctx.t("mt.zone.revealed") }, label);
+    const role = el.querySelector(".mt-role");
+    if (role) role.after(mark);
+    else el.append(mark);
+    return el;
+  });
+}
+
 function myHand(ctx, p) {
-  const shown = new Set(p.revealed_in_hand || []);
   if (ctx.phone) {
-    // The dock's row: your hand, then your waiting area when you may look at it. A card the others
-    // have seen (shown from your hand) is marked so.
-    const cards = faces(ctx, p.hand, "hand", { big: true });
-    for (const el of cards) if (shown.has(el.getAttribute("data-card"))) el.classList.add("shown-card");
+    // The dock's row: your hand, then your waiting area when you may look at it.
+    const cards = handFaces(ctx, p);
     return h(
       "section",
       { class: "mt-hand hand-dock", id: "my-hand", "aria-label": ctx.t("mt.your_hand", { n: p.hand.length }) },
@@ -305,7 +324,7 @@ function myHand(ctx, p) {
     "section",
     { class: "card mt-hand", id: "my-hand" },
     h("h2", {}, ctx.t("mt.your_hand", { n: p.hand.length })),
-    h("div", { class: "mt-cards hand" }, p.hand.length ? faces(ctx, p.hand, "hand", { big: true }) : h("span", { class: "muted" }, ctx.t("mt.empty"))),
+    h("div", { class: "mt-cards hand" }, p.hand.length ? handFaces(ctx, p) : h("span", { class: "muted" }, ctx.t("mt.empty"))),
     p.waiting
       ? h("div", { class: "mt-waiting" }, h("h3", {}, ctx.t("mt.your_waiting", { n: p.waiting.length })), h("div", { class: "mt-cards" }, faces(ctx, p.waiting, "waiting")))
       : null,
@@ -361,9 +380,6 @@ function deckAndFloor(ctx, view) {
     ),
   ];
 }
-
-// The zones of a player whose cards a move may take, in the order the chip shows them.
-const SEAT_ZONES = ["known", "task", "helpers", "bench", "sales", "gallery", "gift_shop", "kite"];
 
 /** The zones of seat p holding something playable now (a part on offer or chosen). */
 function liveZones(ctx, p) {
