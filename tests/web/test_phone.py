@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,13 @@ from .test_card_elements import GAMES, KEEP_LAST_STATE, play_checking
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
 FAILED = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "phone_failed.png"
-PHONES = {"390": {"width": 390, "height": 844}, "360": {"width": 360, "height": 740}}
+# The two phones, and a short screen (a small phone, or a browser's bars taking their room)
+# where a crowded Mottainai table must be drawn denser (table.js, fitPhoneBoard).
+PHONES = {
+    "390": {"width": 390, "height": 844},
+    "360": {"width": 360, "height": 740},
+    "small": {"width": 360, "height": 600},
+}
 LARGEST = {"mamma-mia": 5, "sweet-nose": 5, "mottainai": 6}
 NAME = "Ann"  # the human seat's name: the only word of the page no catalog has
 
@@ -217,6 +224,7 @@ def check_goals(page: Any, where: str, legal_parts: list[list[str]] | None = Non
         ("sweet-nose", "360", "zh-Hant"),
         ("mottainai", "390", "cs"),
         ("mottainai", "360", "ja"),
+        ("mottainai", "small", "zh-Hant"),
     ],
 )
 def test_a_whole_game_on_a_phone(
@@ -232,6 +240,7 @@ def test_a_whole_game_on_a_phone(
     stem = f"phone_{game.replace('-', '_')}_{size}"
     shots = {1, 6, 15}
     decisions = 0
+    dense: Counter[str] = Counter()
 
     def at_decision(snap: dict[str, Any]) -> None:
         nonlocal decisions
@@ -239,6 +248,10 @@ def test_a_whole_game_on_a_phone(
         fresh = not snap["chosen"] and not snap["over"]
         legal = [e["parts"] or [f"move:{e['id']}"] for e in snap["legal"]] if fresh and not snap["picker"] else None
         check_goals(page, where, legal)
+        level = page.evaluate("document.body.dataset.dense || '0'")
+        if level != "0" and not dense[level]:  # the first table drawn denser, to look at
+            page.screenshot(path=str(screenshots / f"{stem}_dense{level}.png"))
+        dense[level] += 1
         check_language(page, lang, where)
         if fresh:
             decisions += 1
@@ -249,6 +262,9 @@ def test_a_whole_game_on_a_phone(
         page.wait_for_selector(f".board.{GAMES[game][1]}")
         assert page.evaluate("document.body.dataset.layout") == "phone"
         play_checking(seat, game, rng, touch=True, check_page=at_decision)
+        print(f"{game} {size}: decisions drawn at each density {dict(dense)}")
+        if size == "small":  # a short screen is what the denser drawings are for: they were used
+            assert set(dense) - {"0"}, dense
         check_result(seat)
         check_goals(page, f"{game} {size}: the end")
         check_language(page, lang, f"{game} {size}: the end")

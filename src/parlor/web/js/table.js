@@ -959,6 +959,8 @@ function render() {
   }
   const layout = onPhone ? phoneLayout(board, hand) : desktopLayout(board);
   const changed = patch(app, [layout, h("div", { id: "announce", class: "sr-only", "aria-live": "assertive", "data-keep": "" })], { flip: !relayout });
+  if (onPhone) fitPhoneBoard();
+  else delete document.body.dataset.dense;
   fitPopovers(app);
   updateLog();
   updateResult();
@@ -978,7 +980,27 @@ function render() {
   document.body.dataset.drawn = String(Number(document.body.dataset.drawn || 0) + 1);
 }
 
+/**
+ * A phone's table with much on offer (Mottainai at six: two players' helpers and the floor to
+ * choose from) may not fit above the dock: it is drawn denser, a step at a time (body[data-dense],
+ * phone.css), until nothing playable lies below the fold.
+ */
+function fitPhoneBoard() {
+  const area = document.getElementById("area-board");
+  const body = document.body.dataset;
+  delete body.dense;
+  if (!area || st.tab !== "table") return;
+  for (const level of ["1", "2"]) {
+    if (area.scrollHeight <= area.clientHeight + 1) return;
+    body.dense = level;
+  }
+}
+
 phone.addEventListener("change", () => render());
+// A phone turned on its side, or a window resized, has another height for the table.
+window.addEventListener("resize", () => {
+  if (phone.matches && st.frame) fitPhoneBoard();
+});
 
 async function main() {
   watchPopovers();
