@@ -1,5 +1,6 @@
 """The table on a phone (issue 29): a whole game of each game at its largest table, played by tapping
-at 390x844 and 360x740, in Chinese, Japanese and Czech.
+at 390x844 and 360x740, in Chinese, Japanese and Czech, and Mottainai at six on a short 360x600
+screen, where a crowded table must be drawn denser to keep every playable card in view.
 
 At every decision of the human seat the page is checked against the phone's goals:
 

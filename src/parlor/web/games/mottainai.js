@@ -96,9 +96,12 @@ function decisionText(ctx, view) {
 // together, so two copies of a card may lie on the table, and only the copy in the move's place
 // plays it.
 
-// Cards whose text the reader opened stay open while the table changes around them. A card is
-// remembered by its zone, id and which copy it is in that zone: opening one copy opens only it.
+// Cards whose text the reader opened stay open while the table changes around them, and as the
+// card moves from place to place. A card is remembered by its id and which copy of it this is on
+// the table, counted in the order the table is drawn (copies: Map id -> copies drawn so far, reset
+// by each drawing): opening one of two copies opens only it.
 const openCards = new Set();
+let copies = new Map();
 
 function toggleOpen(ev, key) {
   // A card lying in a clickable place (a wing to choose) lets the click choose the place; its ⓘ still opens it.
@@ -123,7 +126,7 @@ function cardTitle(ctx, id) {
 
 /**
  * One card face: name, material colour, value; the effect on hover, focus or tap (a tap keeps it
- * open). opts: {zone, copy (which copy of this id in its zone), big, cls}. On a phone the face is
+ * open). opts: {zone, big, cls}. On a phone the face is
  * smaller and has no ⓘ: a tap (on a card that plays nothing) or a long press opens its text in the
  * sheet (js/phone.js).
  */
@@ -131,7 +134,9 @@ function cardFace(ctx, id, opts = {}) {
   const c = info(id);
   const effect = c.effect;
   const zone = opts.zone || "table";
-  const openKey = `${zone}|${id}|${opts.copy || 0}`;
+  const copy = copies.get(id) || 0;
+  copies.set(id, copy + 1);
+  const openKey = `${id}|${copy}`;
   const title = cardTitle(ctx, id);
   if (ctx.phone) {
     return h(
@@ -172,14 +177,9 @@ function cardFace(ctx, id, opts = {}) {
   );
 }
 
-/** The faces of the cards of one zone, each copy of an id told apart (for its open text). */
+/** The faces of the cards of one zone. */
 function faces(ctx, ids, zone, opts = {}) {
-  const seen = new Map();
-  return ids.map((c) => {
-    const copy = seen.get(c) || 0;
-    seen.set(c, copy + 1);
-    return cardFace(ctx, c, { ...opts, zone, copy });
-  });
+  return ids.map((c) => cardFace(ctx, c, { ...opts, zone }));
 }
 
 function backCard(label, cls = "") {
@@ -442,6 +442,7 @@ const YOURS = { work_taken: "owner", take_sale: "owner", kite_give: "to", jar: "
 // ---- the module -------------------------------------------------------------------------------
 export default {
   renderTable(view, ctx) {
+    copies = new Map();
     const me = ctx.you !== null && ctx.you !== undefined ? view.players_info.find((p) => p.seat === ctx.you) : null;
     if (ctx.phone) {
       // The phone's table: the players as chips, the deck and the floor, a Fan's cards; your hand
