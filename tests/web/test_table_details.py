@@ -286,10 +286,11 @@ def test_a_phone_opens_a_card_text_by_a_long_press_or_a_tap_on_a_card_that_plays
     server: Server, browser: Any
 ) -> None:
     """On a phone a card has no ⓘ (a tap meant for a big card must not land on a small button beside
-    it): a press held on a playable card opens its text in the sheet and plays nothing; a tap on the
-    same card picks it and opens nothing; a tap on a card that plays nothing opens its text."""
+    it): a tap on a card that plays nothing opens its text in the sheet; a press held on a playable
+    card opens its text and plays nothing; a tap on that card picks it and opens nothing."""
     seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
-    table = server.create("mottainai", 3, seats)
+    # Ann begins: her first decision (a task from her hand) comes before anyone took the floor's cards.
+    table = server.create("mottainai", 3, seats, {"start_player": 0})
     # A short hold, so that the test need not hold long; the test waits for the sheet, not the clock.
     ann = Seat(browser, server.url(table["seats"][0]["join_path"], hold=300), viewport=PHONE, touch=True)
     page = ann.page
@@ -297,17 +298,26 @@ def test_a_phone_opens_a_card_text_by_a_long_press_or_a_tap_on_a_card_that_plays
     try:
         page.wait_for_function("document.body.dataset.yourTurn === '1' && document.body.dataset.pending === '0'")
         assert page.locator(".card-info").count() == 0, "a phone's cards have no ⓘ"
+        version = ann.version()
+        # A card on the floor plays nothing now: a tap opens its text.
+        inert = page.locator(".board .mt-floor .mt-card[data-info]:not([data-act])").first
+        inert_title = inert.get_attribute("data-info")
+        inert.tap()
+        page.wait_for_function(SHEET_OPEN)
+        assert page.locator("#card-sheet-title").inner_text() == inert_title
+        assert page.locator("#card-sheet .sheet-text").inner_text().strip(), "the sheet has the card's text"
+        sheet = page.locator("#card-sheet").bounding_box()
+        assert sheet and sheet["x"] >= 0 and sheet["x"] + sheet["width"] <= PHONE["width"] + 1, sheet
+        page.locator("#card-sheet-close").tap()
+        page.wait_for_function(f"!({SHEET_OPEN})")
+        # A press held on a card of the hand, playable now: its text, and nothing played.
         card = page.locator("#moves [data-act='pick'][data-info]").first
         key, title = card.get_attribute("data-pick"), card.get_attribute("data-info")
-        version = ann.version()
         at = card.evaluate(CENTRE)
         cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [at]})
         page.wait_for_function(SHEET_OPEN)
         cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
         assert page.locator("#card-sheet-title").inner_text() == title
-        assert page.locator("#card-sheet .sheet-text").inner_text().strip(), "the sheet has the card's text"
-        sheet = page.locator("#card-sheet").bounding_box()
-        assert sheet and sheet["x"] >= 0 and sheet["x"] + sheet["width"] <= PHONE["width"] + 1, sheet
         page.locator("#card-sheet-close").tap()
         page.wait_for_function(f"!({SHEET_OPEN})")
         assert ann.version() == version and page.evaluate(CHOSEN) == [], "the long press played the card"
@@ -317,13 +327,6 @@ def test_a_phone_opens_a_card_text_by_a_long_press_or_a_tap_on_a_card_that_plays
             f"([key, v]) => document.body.dataset.version !== v || ({CHOSEN}).includes(key)", arg=[key, version]
         )
         assert not page.evaluate(SHEET_OPEN), "a tap on a playable card opened its text"
-        # A tap on a card that plays nothing now (on the floor, or the deck's top) opens its text.
-        page.wait_for_function("document.body.dataset.pending === '0'")
-        inert = page.locator(".board .mt-card[data-info]:not([data-act])").first
-        inert_title = inert.get_attribute("data-info")
-        inert.tap()
-        page.wait_for_function(SHEET_OPEN)
-        assert page.locator("#card-sheet-title").inner_text() == inert_title
         assert not ann.errors, ann.errors
     finally:
         ann.close()
