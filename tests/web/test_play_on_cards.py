@@ -198,9 +198,12 @@ def test_the_sweetness_picker_fits_its_panel_in_every_language(server: Server, b
         for lang in LANGS:
             page.select_option("#lang", lang)
             page.wait_for_function(f"document.documentElement.lang === '{lang}'")
-            for size in (DESKTOP, PHONE):
+            for size, layout in ((DESKTOP, "desktop"), (PHONE, "phone")):
                 page.set_viewport_size(size)
-                page.wait_for_timeout(100)
+                # Drawn again for the new width (the phone docks the picker), then measured.
+                page.wait_for_function(f"document.body.dataset.layout === '{layout}'")
+                page.locator("#assign-confirm").wait_for()
+                page.locator("#sweetness-picker button.value").last.wait_for()
                 width = page.evaluate("document.documentElement.scrollWidth")
                 assert width <= size["width"] + 1, f"{lang} {size}: the page is {width}px wide"
                 panel = page.locator("#moves").bounding_box()
