@@ -79,14 +79,17 @@ class Server:
         assert r.status_code == 201, r.text
         return r.json()
 
-    def url(self, path: str, anim: bool = False, guard: int | None = 30) -> str:
+    def url(self, path: str, anim: bool = False, guard: int | None = 30, hold: int | None = 5000) -> str:
         """A join path (``/play/<id>#token=...``) as a full URL; animations off unless asked, and the
         click guard (table.js) shortened to ``guard`` ms so tests may click as soon as a state shows
-        (None: the guard players get)."""
+        (None: the guard players get). A phone's long press (js/phone.js) takes ``hold`` ms: a tap
+        the loaded machine stretches is still a tap."""
         page, _, fragment = path.partition("#")
         query = [] if anim else ["anim=0"]
         if guard is not None:
             query.append(f"guard={guard}")
+        if hold is not None:
+            query.append(f"hold={hold}")
         return f"{self.base}{page}{'?' + '&'.join(query) if query else ''}#{fragment}"
 
 

@@ -158,22 +158,35 @@ def check_no_private(observer: Seat, seat: int = 0) -> None:
                 assert ev["data"].get("seat", me) == me, ev
 
 
+def check_result(seat: Seat) -> None:
+    """The end of the game: a dialog in front, focused, announced, with the breakdown and the ways on."""
+    page = seat.page
+    page.wait_for_selector("#result-dialog[open] #result")
+    assert page.evaluate("document.getElementById('result-dialog').matches(':modal')")
+    focused = page.evaluate("document.getElementById('result-dialog').contains(document.activeElement)")
+    assert focused, "the focus is not in the result"
+    title = page.locator("#result-title").inner_text()
+    assert title and title in page.locator("#announce").inner_text(), "the end was not announced"
+    box = page.locator("#result").bounding_box()
+    size = page.viewport_size
+    assert box and box["y"] >= 0 and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, box
+    assert page.locator("#result #breakdown").count() == 1
+    if seat.frames[0].get("role") == "seat":
+        assert page.locator("#result #play-again").is_visible()
+    assert page.locator("#result #replay-link").is_visible()
+
+
 def phone_view(page: Any, out: Path) -> None:
-    """What a phone shows with the hand scrolled into view: on your turn the move panel (sticky at the
-    bottom) is on the same screen as your hand, not 1,000 px away."""
-    hand = page.locator("#my-hand")
-    if hand.count():
-        hand.evaluate("el => el.scrollIntoView({block: 'start'})")  # the reader scrolls to their hand
-        if page.evaluate("document.body.dataset.yourTurn") == "1":
-            height = page.viewport_size["height"]
-            moves, cards = page.locator("#moves").bounding_box(), hand.bounding_box()
-            assert moves and cards and moves["y"] < height and cards["y"] < height and cards["y"] + 40 > 0
-            # The picker covers none of the hand's first row of cards: both are really seen.
-            first = hand.locator(":scope > *:not(h2):not(h3)").first
-            row = first.bounding_box() if first.count() else cards
-            assert row is not None and row["y"] >= 0 and row["y"] + min(row["height"], 60) <= moves["y"] + 1, (
-                f"the move picker (top {moves['y']:.0f}px) covers the hand (row at {row['y']:.0f}px)"
-            )
+    """What a phone shows: one screen that does not scroll, the table above and your hand docked at
+    the bottom with the move panel; on your turn the hand and Confirm are both on it."""
+    height = page.viewport_size["height"]
+    assert page.evaluate("document.scrollingElement.scrollHeight") <= height + 1, "the phone's page scrolls"
+    if page.evaluate("document.body.dataset.yourTurn") == "1":
+        hand = page.locator("#moves #my-hand")
+        confirm = page.locator("#moves [data-act=confirm]").first
+        for what in ([hand] if hand.count() else []) + [confirm]:
+            box = what.bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= height + 1, box
     page.screenshot(path=str(out))
 
 
@@ -209,7 +222,8 @@ def test_lobby_creates_a_table_with_links(server: Server, browser: Any) -> None:
     page.goto(server.base + href)
     page.wait_for_selector("body[data-version]")
     assert page.evaluate("document.body.dataset.role") == "seat"
-    assert "Ann" in page.locator(".seat-strip").inner_text() or "You" in page.locator(".seat-strip").inner_text()
+    seats = page.locator(".seat-strip, .pchips").inner_text()  # the players' chips (.pchips on a phone)
+    assert "Ann" in seats or "You" in seats
     summary = page.request.get(f"{server.base}/api/tables/{table_id}").json()
     assert [s["kind"] for s in summary["seats"]] == ["human", "human", "bot"]
     assert summary["seats"][2]["level"] == "hard"
@@ -257,7 +271,7 @@ def test_mamma_mia_whole_game_hidden_cards_and_reload(server: Server, browser: A
         bare.wait_for_selector("body[data-version]")
         assert bare.evaluate("document.body.dataset.role") == "seat"
         assert "#token=" in bare.url
-        assert bare.locator(".seat-chip.me").get_attribute("data-seat") == "1"
+        assert bare.locator(".seat-chip.me, .pchip.me").get_attribute("data-seat") == "1"
         bare.close()
 
         clicks = play_to_the_end([seat0, seat1], rng)
@@ -296,16 +310,28 @@ def test_mamma_mia_whole_game_hidden_cards_and_reload(server: Server, browser: A
 # ---------------------------------------------------------------------------- Sweet Nose
 def test_sweet_nose_whole_game(server: Server, browser: Any, rng: random.Random) -> None:
     table = server.create("sweet-nose", 3, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}])
-    seat0 = Seat(browser, server.url(table["seats"][0]["join_path"]))
+    host = f"localStorage.setItem('parlor.host.{table['table']['id']}', '{table['host_token']}')"
+    seat0 = Seat(browser, server.url(table["seats"][0]["join_path"]), init_script=host)
     seat1 = Seat(browser, server.url(table["seats"][1]["join_path"]))
-    spectator = Seat(browser, server.url(table["spectator_path"]), viewport=PHONE)
+    spectator = Seat(browser, server.url(table["spectator_path"]), viewport=PHONE, touch=True)
     try:
+        # The host's panel: for the other player's seat (connected) a note that a new link comes once
+        # it is away; for the host's own seat nothing at all.
+        seat0.page.wait_for_selector("#host .host-seat[data-seat='1'] .host-wait")
+        mine = seat0.page.locator("#host .host-seat[data-seat='0']")
+        assert mine.locator(".host-new-link, .host-wait").count() == 0
+        # Played scrolled down to the log, as a reader does: the result must still be seen.
+        seat0.page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
+        assert seat0.page.evaluate("window.scrollY") > 0
         clicks = play_to_the_end([seat0, seat1], rng)
         assert clicks > 6
         for s in (seat0, seat1, spectator):
             s.page.wait_for_selector("#result")
             assert s.page.locator("#result .result-table tbody tr").count() == 3
+            check_result(s)
             assert not s.errors, s.errors
+        # A finished game: the host's panel offers no new link and no bot any more.
+        assert seat0.page.locator("#host .host-new-link, #host .host-bot").count() == 0
         check_no_private(seat1)
         check_no_private(spectator)
         # Play again: a new table with the same seats; the link leads there with the same token.

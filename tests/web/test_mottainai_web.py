@@ -266,6 +266,8 @@ def test_mottainai_screenshots_in_every_language(server: Server, browser: Any, s
         seat.page.mouse.move(0, 0)
         en_text = seat.page.locator("main").inner_text()
         for lang in LANGS:
+            # The log is read on the desktop table (a phone keeps it behind its tab).
+            seat.page.set_viewport_size(DESKTOP)
             seat.page.select_option("#lang", lang)
             seat.page.wait_for_function(f"document.documentElement.lang === '{lang}'")
             seat.page.wait_for_timeout(150)

@@ -14,7 +14,8 @@ import pytest
 from .conftest import Server
 from .test_browser import DESKTOP, GAME_LIMIT, LANGS, PHONE, YOUR_TURN_OR_OVER, Seat, check_no_private
 
-PICKS = ".board .pickable, .pick-chips .chip:not([disabled])"
+# On the table, in your hand (on a phone it lies in the dock under the table) or in the pick bar.
+PICKS = ":is(.board, #my-hand) .pickable, .pick-chips .chip:not([disabled])"
 
 
 def settle(seat: Seat, before: str, drawn: str) -> None:
@@ -197,9 +198,12 @@ def test_the_sweetness_picker_fits_its_panel_in_every_language(server: Server, b
         for lang in LANGS:
             page.select_option("#lang", lang)
             page.wait_for_function(f"document.documentElement.lang === '{lang}'")
-            for size in (DESKTOP, PHONE):
+            for size, layout in ((DESKTOP, "desktop"), (PHONE, "phone")):
                 page.set_viewport_size(size)
-                page.wait_for_timeout(100)
+                # Drawn again for the new width (the phone docks the picker), then measured.
+                page.wait_for_function(f"document.body.dataset.layout === '{layout}'")
+                page.locator("#assign-confirm").wait_for()
+                page.locator("#sweetness-picker button.value").last.wait_for()
                 width = page.evaluate("document.documentElement.scrollWidth")
                 assert width <= size["width"] + 1, f"{lang} {size}: the page is {width}px wide"
                 panel = page.locator("#moves").bounding_box()

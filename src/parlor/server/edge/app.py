@@ -222,6 +222,16 @@ def create_app(
     async def replay_page(table_id: str) -> FileResponse:
         return FileResponse(WEB / "replay.html")
 
+    # The installable app (web/js/pwa.js): a service worker covers only the pages under its own
+    # address, so it is served from the root, and the manifest beside it.
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> FileResponse:
+        return FileResponse(WEB / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> FileResponse:
+        return FileResponse(WEB / "manifest.webmanifest", media_type="application/manifest+json")
+
     # ---- REST ---------------------------------------------------------------------------------
     @app.get("/api/health")
     async def health() -> dict[str, Any]:

@@ -142,10 +142,12 @@ function oven(ctx, view) {
     o.size > 1 ? h("div", { class: "pile-shadow" }) : null,
     o.top ? cardOf(ctx, o.top, "oven-top") : h("div", { class: "mm-card empty" }, ctx.t("mm.oven_empty")),
   );
-  const parts = [
-    h("h2", {}, two ? ctx.t("mm.oven_open") : ctx.t("mm.oven")),
-    h("div", { class: "oven-row" }, pile, h("div", { class: "oven-size" }, h("b", {}, String(o.size)), h("small", {}, ctx.t("mm.cards_in_oven")))),
-  ];
+  const size = h("div", { class: "oven-size" }, h("b", {}, String(o.size)), h("small", {}, ctx.t("mm.cards_in_oven")));
+  // On a phone an open oven is its counter: how many cards are left in it goes on the title line.
+  const parts =
+    ctx.phone && two
+      ? [h("h2", {}, ctx.t("mm.oven_open"), " ", size)]
+      : [h("h2", {}, two ? ctx.t("mm.oven_open") : ctx.t("mm.oven")), h("div", { class: "oven-row" }, pile, size)];
   if (two || stage) {
     const counter = stage && stage.counter ? stage.counter : view.counter || {};
     parts.push(
@@ -203,7 +205,7 @@ function playerPanel(ctx, view, p) {
       { class: "stats" },
       h("span", { class: "stat", title: ctx.t("mm.toppings_in_hand") }, back(String(p.toppings_in_hand), "mini topping-back"), ctx.t("mm.toppings_short", { n: p.toppings_in_hand })),
       h("span", { class: "stat", title: ctx.t("mm.orders_in_hand") }, back(String(p.orders_in_hand), `mini order-back deck-${p.deck}`), ctx.t("mm.orders_short", { n: p.orders_in_hand })),
-      h("span", { class: "stat waiter-stat", title: ctx.t("mm.waiter"), "data-pick": me ? "source:waiter" : null }, back(String(p.waiter_size), `mini waiter deck-${p.deck}`), ctx.t("mm.waiter_short")),
+      h("span", { class: "stat waiter-stat", title: ctx.t("mm.waiter"), "data-pick": me && !ctx.phone ? "source:waiter" : null }, back(String(p.waiter_size), `mini waiter deck-${p.deck}`), ctx.t("mm.waiter_short")),
       h("span", { class: "stat score" }, h("b", {}, String(p.score)), ctx.t("mm.completed_short")),
     ),
     p.completed.length
@@ -217,32 +219,48 @@ function playerPanel(ctx, view, p) {
 
 function hand(ctx, me) {
   const tops = me.hand.toppings;
+  const cards = [
+    KINDS.filter((k) => tops[k]).map((k) => toppingCard(ctx, k, tops[k], "", `hand:${k}`)),
+    me.hand.orders.map((o) => orderCard(ctx, o, "", `order:${o}`)),
+  ];
+  const empty = !KINDS.some((k) => tops[k]) && !me.hand.orders.length ? h("p", { class: "muted" }, ctx.t("mm.hand_empty")) : null;
+  if (ctx.phone) {
+    // The phone's dock: your cards in a row you can swipe.
+    return h("section", { class: "hand hand-dock", id: "my-hand", "aria-label": ctx.t("mm.your_hand", { n: me.toppings_in_hand + me.orders_in_hand, max: HAND_LIMIT }) }, h("div", { class: "hand-row" }, cards, empty));
+  }
   return h(
     "section",
     { class: "card hand", id: "my-hand" },
     h("h2", {}, ctx.t("mm.your_hand", { n: me.toppings_in_hand + me.orders_in_hand, max: HAND_LIMIT })),
-    h(
-      "div",
-      { class: "hand-cards" },
-      KINDS.filter((k) => tops[k]).map((k) => toppingCard(ctx, k, tops[k], "", `hand:${k}`)),
-      me.hand.orders.map((o) => orderCard(ctx, o, "", `order:${o}`)),
-      !KINDS.some((k) => tops[k]) && !me.hand.orders.length ? h("p", { class: "muted" }, ctx.t("mm.hand_empty")) : null,
-    ),
+    h("div", { class: "hand-cards" }, cards, empty),
   );
+}
+
+/** What the phone's chip of a player sums up: toppings, orders and waiter cards held. */
+function seatCounts(ctx, p) {
+  return [
+    h("span", { class: "stat", title: ctx.t("mm.toppings_in_hand") }, back(String(p.toppings_in_hand), "mini topping-back")),
+    h("span", { class: "stat", title: ctx.t("mm.orders_in_hand") }, back(String(p.orders_in_hand), `mini order-back deck-${p.deck}`)),
+    h("span", { class: "stat", title: ctx.t("mm.waiter") }, back(String(p.waiter_size), `mini waiter deck-${p.deck}`)),
+    p.has_mamma_mia ? h("span", { class: "badge mamma-badge", title: ctx.t("mm.mamma_card") }, "Mamma Mia!") : null,
+  ];
 }
 
 export default {
   renderTable(view, ctx) {
-    ctx.view = view;
     const me = view.players_info.find((p) => p.seat === ctx.you);
+    // On a phone the supply and your waiter are buttons of the dock (beside Confirm), not places.
     const header = h(
       "div",
       { class: "card info-bar" },
       h("span", { class: "round" }, ctx.t("mm.round", { round: view.round, rounds: 3 })),
       h("span", { class: "step" }, stepText(ctx, view)),
-      h("span", { class: "supply", "data-pick": "source:supply" }, back(String(view.supply_size), "mini topping-back"), ctx.t("mm.supply"),
+      h("span", { class: "supply", "data-pick": ctx.phone ? null : "source:supply" }, back(String(view.supply_size), "mini topping-back"), ctx.t("mm.supply"),
         view.mamma_mia_in_supply ? h("small", { class: "muted" }, ctx.t("mm.mamma_in_supply")) : null),
     );
+    if (ctx.phone) {
+      return h("div", { class: "mm mm-phone" }, header, ctx.playerChips ? ctx.playerChips() : null, oven(ctx, view), me && me.hand ? hand(ctx, me) : null);
+    }
     return h(
       "div",
       { class: "mm" },
@@ -255,6 +273,16 @@ export default {
   seatBadge(seat, view) {
     const p = view && view.players_info.find((x) => x.seat === seat);
     return p ? h("span", { class: `dot deck-${p.deck}` }) : null;
+  },
+
+  seatSummary(seat, view, ctx) {
+    const p = view.players_info.find((x) => x.seat === seat);
+    return p ? seatCounts(ctx, p) : null;
+  },
+
+  seatDetails(seat, view, ctx) {
+    const p = view.players_info.find((x) => x.seat === seat);
+    return p ? playerPanel(ctx, view, p) : null;
   },
 
   scoreLabel(ctx) {
@@ -286,7 +314,7 @@ export default {
     if (kind === "count") return ctx.t("mm.count_chip", { n: value });
     if (kind === "hand" || kind === "kind") return top(ctx, value);
     if (kind === "order") return orderLabel(ctx, value);
-    if (kind === "source") return value === "supply" ? ctx.t("mm.supply") : ctx.t("mm.waiter");
+    if (kind === "source") return value === "supply" ? ctx.t("mm.from_supply") : ctx.t("mm.from_waiter");
     return null;
   },
 
@@ -331,7 +359,6 @@ export default {
   },
 
   actionText(a, view, ctx) {
-    ctx.view = view;
     const me = view.players_info.find((p) => p.seat === ctx.you) || {};
     const gap = Math.max(0, HAND_LIMIT - (me.toppings_in_hand || 0) - (me.orders_in_hand || 0));
     switch (a.type) {

@@ -64,10 +64,19 @@ function tileCard(ctx, tile, extra = "", pick = null) {
   return h(
     "div",
     // A known tile slides from the shop to its holder (patch.js FLIP); a face-down one has no id.
-    { class: `sn-tile lvl-${tile.level} ${extra}`, "data-tile": tile.id, title: tileText(ctx, tile.id), "data-pick": pick, "data-key": pick || undefined, "data-flip": tile.id ? `sn:${tile.id}` : undefined },
+    // On a phone its text is not printed on it: a tap (or a long press) shows it (js/phone.js).
+    {
+      class: `sn-tile lvl-${tile.level} ${extra}`,
+      "data-tile": tile.id,
+      title: tileText(ctx, tile.id),
+      "data-pick": pick,
+      "data-key": pick || undefined,
+      "data-flip": tile.id ? `sn:${tile.id}` : undefined,
+      "data-info": ctx.phone ? `${tileName(ctx, tile.id)} — ${ctx.t("sn.level_tile", { level: tile.level })}` : null,
+    },
     h("b", { class: "lvl" }, String(tile.level)),
     h("span", { class: "tile-name" }, tileName(ctx, tile.id)),
-    h("small", { class: "tile-text" }, tileText(ctx, tile.id)),
+    h("small", { class: "tile-text info-text", hidden: ctx.phone }, tileText(ctx, tile.id)),
   );
 }
 
@@ -121,6 +130,28 @@ function playerPanel(ctx, view, p) {
   );
 }
 
+/** The phone's dock: your tray, bowl, shop tile and sweetness cards, in a row you can swipe. */
+function myDock(ctx, view, p) {
+  const label = (text) => h("small", { class: "row-label" }, text);
+  const sweets = (map, prefix) => KINDS.filter((k) => map && map[k]).map((k) => sweetChip(ctx, k, map[k], `${prefix}:${p.seat}:${k}`));
+  const tray = sweets(p.tray, "tray");
+  const bowl = sweets(p.bowl, "bowl");
+  return h(
+    "section",
+    { class: "sn-hand hand-dock", id: "my-hand", "aria-label": ctx.t("sn.your_area") },
+    h(
+      "div",
+      { class: "hand-row" },
+      h("div", { class: "hand-group tray" }, label(ctx.t("sn.tray_n", { n: p.tray_size })), h("div", { class: "chips" }, tray.length ? tray : h("span", { class: "muted" }, "—"))),
+      h("div", { class: "hand-group bowl" }, label(ctx.t("sn.bowl")), h("div", { class: "chips" }, bowl.length ? bowl : h("span", { class: "muted" }, "—"))),
+      p.tile ? h("div", { class: "hand-group" }, label(ctx.t("sn.held_tile")), tileCard(ctx, p.tile, "", p.tile.id ? `tile:${p.tile.id}` : null)) : null,
+      h("div", { class: "hand-group" }, label(ctx.t("sn.your_cards")), sweetnessCards(ctx, p)),
+      h("div", { class: "hand-group score-group" }, label(ctx.t("sn.score_label")), h("b", { class: "my-score" }, String(p.score))),
+      p.ignoring_market ? h("span", { class: "badge" }, ctx.t("sn.ignoring")) : null,
+    ),
+  );
+}
+
 function phaseText(ctx, view) {
   const what = ctx.tMaybe(`sn.phase.${view.phase}`, view.phase);
   if (view.phase === "over") return what;
@@ -137,6 +168,28 @@ export default {
     const shop = view.shop
       ? view.shop.map((id) => tileCard(ctx, { id, level: levelOf(id) }, "", `shop:${id}`))
       : (view.shop_levels || []).map((level) => tileCard(ctx, { level }, "", `shoplevel:${level}`));
+    if (ctx.phone) {
+      const me = view.players_info.find((p) => p.seat === ctx.you);
+      return h(
+        "div",
+        { class: "sn sn-phone" },
+        h(
+          "div",
+          { class: "card info-bar" },
+          h("span", { class: "round" }, view.rounds ? ctx.t("sn.round", { round: view.round, rounds: view.rounds }) : ctx.t("sn.round_open", { round: view.round })),
+          h("span", { class: "step" }, phaseText(ctx, view)),
+        ),
+        ctx.playerChips ? ctx.playerChips() : null,
+        h(
+          "section",
+          { class: "card market" },
+          h("h2", {}, ctx.t("sn.market")),
+          h("div", { class: "chips big" }, KINDS.filter((k) => view.market[k]).map((k) => sweetChip(ctx, k, view.market[k], `market:${k}`))),
+        ),
+        shop.length ? h("section", { class: "card shop" }, h("h2", {}, ctx.t("sn.shop")), h("div", { class: "tiles" }, shop)) : null,
+        me ? myDock(ctx, view, me) : null,
+      );
+    }
     return h(
       "div",
       { class: "sn" },
@@ -162,6 +215,39 @@ export default {
   seatBadge(seat, view) {
     const p = view && view.players_info.find((x) => x.seat === seat);
     return p ? h("span", { class: `dot col-${p.colour}` }) : null;
+  },
+
+  // The phone's chips: another player's tray is always shown (what a trade takes from), and their
+  // bowl when a tile may take from it; the whole panel opens on a tap.
+  seatSummary(seat, view, ctx) {
+    const p = view.players_info.find((x) => x.seat === seat);
+    if (!p || seat === ctx.you) return null;
+    return h("span", { class: "sum-tray", title: ctx.t("sn.tray_n", { n: p.tray_size }) }, KINDS.filter((k) => p.tray[k]).map((k) => h("span", { class: "mini-sweet" }, sweetIcon(k, 16), h("b", {}, String(p.tray[k])))));
+  },
+
+  // On a phone the sweets a move may take from another player lie beside their name, on one line.
+  ownChip: false,
+  liveBeside: true,
+
+  seatLive(seat, view, ctx) {
+    const p = view.players_info.find((x) => x.seat === seat);
+    if (!p || seat === ctx.you || !ctx.live) return null;
+    const live = (name) => KINDS.some((k) => p[name][k] && ctx.live(`${name}:${seat}:${k}`));
+    const piles = [];
+    for (const name of ["tray", "bowl"]) {
+      if (!live(name)) continue;
+      const chips = KINDS.filter((k) => p[name][k]).map((k) => sweetChip(ctx, k, p[name][k], `${name}:${seat}:${k}`));
+      piles.push(h("div", { class: `sn-pile ${name}`, title: name === "tray" ? ctx.t("sn.tray_n", { n: p.tray_size }) : ctx.t("sn.bowl") }, h("div", { class: "chips" }, chips)));
+    }
+    return piles.length ? piles : null;
+  },
+
+  seatDetails(seat, view, ctx) {
+    const p = view.players_info.find((x) => x.seat === seat);
+    if (!p) return null;
+    // Your own tray, bowl, tile and cards are in the dock: your chip adds only what is not there.
+    if (seat === ctx.you) return h("p", { class: "muted" }, ctx.t("sn.score", { n: p.score }), " ", p.round_score !== null && p.round_score !== undefined ? ctx.t("sn.round_score", { n: p.round_score }) : "");
+    return playerPanel(ctx, view, p);
   },
 
   scoreLabel(ctx) {

@@ -43,16 +43,6 @@ export function nameNow(cardId, lang) {
   return entry && typeof entry.name === "string" ? entry.name : "";
 }
 
-/** The effect text of cardId in lang, or the English one when lang or the id is missing. */
-export async function cardEffect(cardId, lang) {
-  const code = lang || FALLBACK;
-  if (code !== FALLBACK) {
-    const text = effectOf(await load(code), cardId);
-    if (text) return text;
-  }
-  return effectOf(await load(FALLBACK), cardId);
-}
-
 /** The effect text now, if lang's (or the English) texts are loaded; else "" and loading starts.
  * For renderers that draw synchronously: the next render after loading shows the translation. */
 export function effectNow(cardId, lang) {

@@ -90,6 +90,7 @@ export function createChat(options) {
 
   function redrawLabels() {
     heading.textContent = t("chat.title");
+    panel.setAttribute("aria-label", t("chat.title"));
     button.textContent = t("chat.send");
     input.placeholder = placeholder();
     input.setAttribute("aria-label", placeholder());

@@ -31,6 +31,8 @@ function botPlayedLines(ev, ctx) {
 /** An event in words: a list of strings or {text, cls}. */
 export function eventLines(renderer, ev, ctx) {
   if (ev.event === "bot_played") return botPlayedLines(ev, ctx);
+  // The server's own mark of an undo (docs/protocol.md), the same in every game.
+  if (ev.event === "undone") return [{ text: ctx.t("log.undone", { who: ctx.seatName(ev.data.seat) }), cls: "undone" }];
   const lines = renderer.eventLines ? renderer.eventLines(ev, ctx) : null;
   return lines === null || lines === undefined ? generic.eventLines(ev, ctx) : lines;
 }

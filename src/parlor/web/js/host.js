@@ -1,7 +1,8 @@
 // The host's panel on the table page: shown only in the browser that created the table (the host
 // token is kept in localStorage as parlor.host.<table id>). For each human seat whose player is
 // missing, the host can let a bot play it now (until the player connects) or, once the seat is away
-// (never claimed, or its player gone for a while), give it a new link (the old link stops working).
+// (never claimed, or its player gone for a while), give it a new link (the old link stops working)
+// — not the host's own seat, and nothing once the game has ended.
 // REST: docs/protocol.md, "Host".
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -19,6 +20,7 @@ export function createHost(options) {
   const { slot, tableId, hostToken } = options;
   let seats = [];
   let over = false;
+  let you = null; // the seat this browser plays (a new link for it would only lock the host out)
   const links = new Map(); // seat -> the new join path made in this page
   let message = "";
   let userOpened = null; // the host's own open/close of the panel wins over the default
@@ -57,10 +59,12 @@ export function createHost(options) {
         row.append(h("button", { type: "button", class: "small host-bot", onclick: async () => { await post(s.seat, "stand-in", { on: true }); } }, t("host.bot_now")));
       }
     }
-    if (!over && s.away === false) {
+    if (over || s.seat === you) {
+      // nothing to replace: the game has ended, or this is the host's own seat
+    } else if (s.away === false) {
       // The seat is its player's: a new link only once it is away (docs/protocol.md, "Host").
       row.append(" ", h("small", { class: "muted host-wait" }, t("host.wait_away")));
-    } else if (!over) {
+    } else {
       row.append(
         h(
           "button",
@@ -114,5 +118,9 @@ export function createHost(options) {
       draw();
     },
     redraw: draw,
+    /** The seat this page plays, or null for a spectator. */
+    setYou(seat) {
+      you = seat === undefined ? null : seat;
+    },
   };
 }

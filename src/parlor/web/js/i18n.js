@@ -82,10 +82,27 @@ export function setCardNamer(fn) {
   cardNamer = fn;
 }
 
+// Chinese sets a Latin word or a number apart from the characters around it by a space ("玩家 4
+// 那裡", "Ann 的"): a name or a number put into a Chinese text gets that space where it meets one.
+const HAN = /[\u3400-\u9fff]/;
+const LATIN_END = /[A-Za-z0-9]$/;
+const LATIN_START = /^[A-Za-z0-9]/;
+
+function spaced(value, before, after) {
+  let out = value;
+  if (HAN.test(after) && LATIN_END.test(out)) out = `${out} `;
+  if (HAN.test(before) && LATIN_START.test(out)) out = ` ${out}`;
+  return out;
+}
+
 function fill(text, params) {
   const template = lang === "en" ? english(text, params) : text;
   const filled = template
-    .replace(/\{(\w+)\}/g, (m, name) => (params && params[name] !== undefined ? String(params[name]) : m))
+    .replace(/\{(\w+)\}/g, (m, name, at, whole) => {
+      if (!params || params[name] === undefined) return m;
+      const value = String(params[name]);
+      return lang === "zh-Hant" ? spaced(value, whole[at - 1] || "", whole[at + m.length] || "") : value;
+    })
     .replace(/\{card:(\w+)\}/g, (m, id) => cardNamer(id));
   return lang === "en" ? plurals(filled, params) : filled;
 }

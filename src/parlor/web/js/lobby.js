@@ -3,6 +3,7 @@ import { h, humanize } from "./dom.js";
 import { patch } from "./patch.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { rememberHost } from "./host.js";
+import { registerServiceWorker } from "./pwa.js";
 
 // Time per move offered in the lobby (seconds; null = no clock).
 export const TURN_TIMES = [null, 30, 60, 120, 300];
@@ -366,6 +367,7 @@ function render() {
 }
 
 async function main() {
+  registerServiceWorker();
   await loadLang();
   document.getElementById("lang-slot").replaceChildren(languagePicker(() => render()));
   const res = await fetch("/api/games");

@@ -111,11 +111,12 @@ function patchNode(live, fresh) {
   return patchChildren(live, fresh) || changed;
 }
 
-/** Replaces root's content by fresh's children, keeping what can be kept; animates data-flip elements. */
-export function patch(root, freshChildren) {
+/** Replaces root's content by fresh's children, keeping what can be kept; animates data-flip
+ * elements (not when `flip` is false: a new layout moves everything, and nothing was played). */
+export function patch(root, freshChildren, { flip: animate = true } = {}) {
   const holder = document.createElement(root.tagName);
   for (const c of freshChildren) if (c) holder.append(c);
-  const before = positions(root);
+  const before = animate ? positions(root) : new Map();
   const changed = patchChildren(root, holder);
   if (changed && before.size) flip(root, before);
   return changed;

@@ -4,7 +4,7 @@
 // chosen parts decide what is clickable next. A move of one part is played by its click; a move of
 // several parts waits for the Confirm button of the pick bar. Parts with no element on the board
 // (a count, "end my turn") are offered as buttons in the pick bar.
-import { h, on } from "./dom.js";
+import { on } from "./dom.js";
 
 /** The parts of each legal entry: [{entry, parts: [key...]}]. */
 export function describe(renderer, legal, view, ctx) {
@@ -51,7 +51,7 @@ export function decorate(board, state, onPick) {
       if (ev.target.closest && ev.target.closest(".card-info")) return; // the ⓘ of a card opens its text
       ev.preventDefault();
       ev.stopPropagation();
-      onPick(key);
+      onPick(key, ev);
     };
     on(el, "click", activate);
     on(el, "keydown", (ev) => {
@@ -60,10 +60,10 @@ export function decorate(board, state, onPick) {
   }
 }
 
-/** The keys of `next` with no element on the board: they become buttons in the pick bar. */
-export function offBoard(board, next) {
-  const present = new Set(Array.from(board.querySelectorAll("[data-pick]"), (el) => el.getAttribute("data-pick")));
+/** The keys of `next` with no element in any of `places` (the board, and on a phone the hand in
+ * its dock): they become buttons in the pick bar. */
+export function offBoard(places, next) {
+  const present = new Set(places.flatMap((place) => Array.from(place.querySelectorAll("[data-pick]"), (el) => el.getAttribute("data-pick"))));
   return [...next].filter((k) => !present.has(k));
 }
 
-export { h };

@@ -7,6 +7,8 @@ import { h } from "./dom.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { eventLines, loadRenderer, resultTable } from "./game_ui.js";
 import { chatList } from "./chat.js";
+import { TEXTS_LOADED } from "./card_text.js";
+import { registerServiceWorker } from "./pwa.js";
 import { fitPopovers, watchPopovers } from "./popover.js";
 import generic from "../games/generic.js";
 import { FLAGGED, ReviewClient, decisionList, evaluationGraph, labelText, markMove, percent, playedEstimate, reviewSummary } from "./review.js";
@@ -258,7 +260,7 @@ function renderError() {
 }
 
 // Card texts in the reader's language arrive after the first drawing: draw again then.
-window.addEventListener("parlor:card-texts-loaded", () => render());
+window.addEventListener(TEXTS_LOADED, () => render());
 
 function render() {
   const label = document.getElementById("replay-label");
@@ -338,6 +340,7 @@ async function olderChat(data) {
 
 async function main() {
   watchPopovers();
+  registerServiceWorker();
   await loadLang();
   document.getElementById("lang-slot").replaceChildren(languagePicker(() => render()));
   try {

@@ -3,7 +3,7 @@
 // the table shows (Mottainai's 54 cards, Sweet Nose's shop tiles, Mamma Mia!'s recipes).
 import { h } from "./dom.js";
 import { currentLang, languagePicker, loadLang, t, tMaybe } from "./i18n.js";
-import { loadCardTexts } from "./card_text.js";
+import { loadCardTexts, TEXTS_LOADED } from "./card_text.js";
 
 const GAMES = ["mamma-mia", "sweet-nose", "mottainai"];
 const app = document.getElementById("app");
@@ -122,7 +122,7 @@ async function main() {
   await loadLang();
   document.getElementById("lang-slot").replaceChildren(languagePicker(() => render()));
   window.addEventListener("hashchange", () => render());
-  window.addEventListener("parlor:card-texts-loaded", () => route().game === "mottainai" && render());
+  window.addEventListener(TEXTS_LOADED, () => route().game === "mottainai" && render());
   await render();
   document.body.dataset.ready = "1";
 }

@@ -5,11 +5,14 @@ import { currentLang, languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { patch, setMotion } from "./patch.js";
 import { fitPopovers, watchPopovers } from "./popover.js";
 import { decorate, describe, offBoard, options, prune } from "./picks.js";
+import { PHONE, playerChips, watchSheets } from "./phone.js";
 import generic from "../games/generic.js";
 import { eventLines as eventLinesOf, loadRenderer, resultTable } from "./game_ui.js";
 import { createChat } from "./chat.js";
 import { botNote, clockBadge, setClocks } from "./clock.js";
 import { createHost, hostTokenFor, rememberHost } from "./host.js";
+import { TEXTS_LOADED } from "./card_text.js";
+import { registerServiceWorker } from "./pwa.js";
 import { applyState } from "./frames.js";
 import { hintPanel } from "./review.js";
 
@@ -44,7 +47,12 @@ const st = {
   hint: null, // the judge's hint for this seat: {version, hint} (tables made with hints on)
   hintPending: null, // the version a hint was asked at, until it comes
   hintError: "",
+  tab: "table", // on a phone: the table, the log or the chat fills the screen above your hand
+  open: new Set(), // on a phone: the seats whose chip was opened
+  resultShown: null, // the result the dialog last showed (it opens once per result, and says so)
+  chatSeen: 0, // on a phone: chat messages read (the Chat tab counts the others)
 };
+const phone = matchMedia(PHONE);
 let ws = null;
 let retry = 0;
 let refNo = 0;
@@ -52,15 +60,27 @@ let timer = null;
 let chat = null; // the chat panel (js/chat.js), made at the first welcome
 const host = createHost({ slot: document.getElementById("host-slot"), tableId, hostToken: hostTokenFor(tableId), seatName });
 
+// Pasting another link of this table (a spectator link after a refused seat link) changes only the
+// fragment: the browser keeps the page, with its old connection or its old error. Start afresh.
+window.addEventListener("hashchange", () => location.reload());
+
 function keepToken() {
   localStorage.setItem(`parlor.table.${tableId}`, token);
   if (params.get("token") !== token) history.replaceState(null, "", `${location.pathname}${location.search}#token=${token}`);
 }
 
+// A join link's claim code is what the server made it: 32 letters, digits, "-" or "_". Anything
+// else was mistyped or made up, and is not worth asking about (nor worth calling "already used").
+const CLAIM_FORMAT = /^[A-Za-z0-9_-]{32}$/;
+
 /** Claims the seat of a #claim= link (once); this browser keeps the token it gets. */
 async function claimSeat() {
   // Opened again in the browser that claimed it: the token kept here opens the seat.
   if (localStorage.getItem(`parlor.claim.${tableId}`) === claimCode && token) return true;
+  if (!CLAIM_FORMAT.test(claimCode)) {
+    st.closedFor = "bad_claim";
+    return false;
+  }
   let res;
   try {
     res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/claim`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ claim: claimCode }) });
@@ -99,7 +119,7 @@ export function seatName(seat, opts = {}) {
 
 function ctx() {
   const you = st.welcome ? st.welcome.seat : null;
-  return { you, seatName, seatInfo, t, tMaybe, view: st.frame ? st.frame.view : null, stage: st.stage, prevView: st.prevView, h, players: st.frame ? st.frame.view.players : 0, chosen: st.chosen, log: st.log };
+  return { you, seatName, seatInfo, t, tMaybe, view: st.frame ? st.frame.view : null, stage: st.stage, prevView: st.prevView, h, players: st.frame ? st.frame.view.players : 0, chosen: st.chosen, log: st.log, phone: phone.matches, over: Boolean(st.frame && st.frame.over) };
 }
 
 // ---- the connection ---------------------------------------------------------------------------
@@ -178,6 +198,7 @@ async function onFrame(msg) {
       st.welcome = msg;
       st.seats = msg.table.seats;
       if (!chat) chat = createChat({ slot: document.getElementById("chat-slot"), send, seatName, spectator: msg.role !== "seat", older: olderChat });
+      host.setYou(msg.seat);
       host.update(st.seats, msg.table.status !== "playing");
       if (st.game !== msg.table.game) {
         st.game = msg.table.game;
@@ -207,15 +228,18 @@ async function onFrame(msg) {
         pump();
       }
       document.body.dataset.version = String(msg.version);
+      // The host's panel offers nothing once the game has ended (no new links, no bots).
+      if (msg.over) host.update(st.seats, true);
       break;
     }
     case "seats":
       st.seats = msg.seats;
-      host.update(st.seats, st.frame && st.frame.over);
+      host.update(st.seats, Boolean(st.frame && st.frame.over));
       break;
     case "chat":
       if (chat) chat.onFrame(msg);
-      return;
+      if (phone.matches && st.tab === "chat" && chat) st.chatSeen = chat.messages.length;
+      break; // drawn again: the Chat tab counts what is unread
     case "hint":
       st.hint = { version: msg.version, hint: msg.hint };
       st.hintPending = null;
@@ -308,14 +332,24 @@ function play(entry) {
   if (send({ type: "action", id: entry.id, version: st.frame.version, ref: `a${++refNo}` })) {
     st.pending = true;
     st.chosen = [];
+    if (phone.matches) document.getElementById("move-list")?.removeAttribute("open"); // the sheet has done its work
     guard.spot = guard.pointer;
     guard.spotUntil = Infinity; // until the next position has been shown long enough (render)
     render();
   }
 }
 
-function pick(key) {
+// The second click of a double click on a card would take back what the first chose: within one
+// position, a double click on the same part picks it once.
+const DOUBLE_MS = 600;
+let lastPick = { key: null, at: 0, version: null };
+
+function pick(key, ev) {
   if (st.pending) return;
+  const now = performance.now();
+  const again = lastPick.key === key && lastPick.version === st.frame.version && now - lastPick.at < DOUBLE_MS;
+  if (ev && ev.type === "click" && ev.detail > 1 && again) return;
+  lastPick = { key, at: now, version: st.frame.version };
   if (st.chosen.includes(key)) st.chosen = st.chosen.filter((k) => k !== key);
   else st.chosen = [...st.chosen, key];
   const { fitting, complete } = options(st.moves, st.chosen);
@@ -366,12 +400,15 @@ function sentenceList(f) {
     if (!groups.has(type)) groups.set(type, []);
     groups.get(type).push(entry);
   }
-  const box = h(
-    "details",
-    { class: "move-list-box", id: "move-list", open: localStorage.getItem("parlor.movelist") === "1" },
-    h("summary", {}, t("ui.move_list", { n: f.legal.length })),
-  );
-  box.addEventListener("toggle", () => localStorage.setItem("parlor.movelist", box.open ? "1" : "0"));
+  // On a phone the list opens over the table, above your hand, from a button beside Confirm.
+  const label = t("ui.move_list", { n: f.legal.length });
+  // A desktop remembers whether the list was open; on a phone it is a sheet over the table, opened
+  // for a moment.
+  const box = phone.matches
+    ? h("details", { class: "move-list-box", id: "move-list" }, h("summary", { class: "icon-button", title: label, "aria-label": label }, "≡"))
+    : h("details", { class: "move-list-box", id: "move-list", open: localStorage.getItem("parlor.movelist") === "1" }, h("summary", {}, label));
+  if (!phone.matches) box.addEventListener("toggle", () => localStorage.setItem("parlor.movelist", box.open ? "1" : "0"));
+  const lists = h("div", { class: "move-lists" });
   for (const [type, entries] of groups) {
     const group = h("div", { class: `move-group${entries.length > 8 ? " many" : ""}`, "data-type": type, "data-key": type });
     const heading = tMaybe(`group.${type}`, null);
@@ -387,8 +424,9 @@ function sentenceList(f) {
       );
     }
     group.append(list);
-    box.append(group);
+    lists.append(group);
   }
+  box.append(lists);
   return box;
 }
 
@@ -401,18 +439,74 @@ function chosenOnBoard(board) {
   return null;
 }
 
+/** What a turn offers besides the table: the chosen parts, Confirm and Cancel, the loose parts. */
+function pickBar(places) {
+  const { complete, next } = options(st.moves, st.chosen);
+  const chosen = st.chosen.map((k) => h("span", { class: "chosen-part", "data-key": k }, partLabel(k)));
+  // Confirm and Cancel always stand in the same place, so nothing new appears under the pointer;
+  // two moves made of the same parts (a Smith or a Craft completion) get one Confirm each.
+  const confirm = (m, i) =>
+    h(
+      "button",
+      { type: "button", class: "primary confirm", id: i ? `confirm-${i}` : "confirm", "data-key": `confirm-${i}`, "data-act": "confirm", disabled: !m || st.pending, onclick: () => m && play(m.entry) },
+      m ? t("ui.confirm", { what: actionText(m.entry) }) : t("ui.confirm_short"),
+    );
+  const state = h(
+    "div",
+    { class: "pick-state", "aria-live": "polite" },
+    h("span", { class: "chosen-parts" }, chosen.length ? chosen : h("span", { class: "muted" }, t(phone.matches ? "ui.pick_hint_phone" : "ui.pick_hint"))),
+  );
+  const buttons = h(
+    "div",
+    { class: "pick-confirm" },
+    complete.length ? complete.map((m, i) => confirm(m, i)) : confirm(null, 0),
+    h("button", { type: "button", class: "small cancel", id: "cancel", "aria-label": t("ui.cancel"), disabled: !st.chosen.length, onclick: () => { st.chosen = []; render(); } }, phone.matches ? "✕" : t("ui.cancel")),
+  );
+  // Parts with no place on the table become buttons here, in the order the move lists them
+  // (a count only after its topping).
+  const ordered = new Set();
+  for (const m of options(st.moves, st.chosen).fitting) {
+    const first = m.parts.find((k) => !st.chosen.includes(k));
+    if (first) ordered.add(first);
+  }
+  const loose = offBoard(places, next).filter((k) => ordered.has(k));
+  const chips = loose.length
+    ? h(
+        "div",
+        { class: "pick-chips", "data-key": "pick-chips" },
+        loose.map((k) => h("button", { type: "button", class: "chip", "data-pick": k, "data-key": k, "data-act": "pick", disabled: st.pending, onclick: () => pick(k) }, partLabel(k))),
+      )
+    : null;
+  return { state, buttons, chips };
+}
+
+function undoButton() {
+  if (!st.frame.can_undo) return null;
+  const label = t("ui.undo");
+  return h(
+    "button",
+    { type: "button", class: `undo small${phone.matches ? " icon-button" : ""}`, id: "undo", title: label, "aria-label": label, onclick: () => send({ type: "undo", ref: `u${++refNo}` }) },
+    phone.matches ? "↶" : label,
+  );
+}
+
+function waitingText() {
+  if (st.welcome.role === "spectator") return t("ui.spectating");
+  return t("ui.waiting_for", { who: st.frame.to_move.map((s) => seatName(s)).join(", ") || "—" });
+}
+
+function skipButton() {
+  return st.queue.length ? h("button", { type: "button", class: "small skip", id: "skip", onclick: skipAnimation }, t("ui.skip", { n: st.queue.length })) : null;
+}
+
 function renderMoves(board) {
   const f = st.frame;
   const wrap = h("section", { class: "moves card", id: "moves" });
-  if (st.queue.length) {
-    wrap.append(h("button", { type: "button", class: "small skip", id: "skip", onclick: skipAnimation }, t("ui.skip", { n: st.queue.length })));
-  }
+  const skip = skipButton();
+  if (skip) wrap.append(skip);
   if (f.over) return st.queue.length ? wrap : null;
   if (!f.legal.length) {
-    let text;
-    if (st.welcome.role === "spectator") text = t("ui.spectating");
-    else text = t("ui.waiting_for", { who: f.to_move.map((s) => seatName(s)).join(", ") || "—" });
-    wrap.append(h("p", { class: "waiting muted" }, text));
+    wrap.append(h("p", { class: "waiting muted" }, waitingText()));
     return wrap;
   }
   wrap.classList.add("your-turn");
@@ -423,61 +517,60 @@ function renderMoves(board) {
   }
   if (st.custom) wrap.append(st.custom);
   if (st.moves.length) {
-    const { complete, next } = options(st.moves, st.chosen);
-    const chosen = st.chosen.map((k) => h("span", { class: "chosen-part", "data-key": k }, partLabel(k)));
-    // Confirm and Cancel always stand in the same place, so nothing new appears under the pointer;
-    // two moves made of the same parts (a Smith or a Craft completion) get one Confirm each.
-    const confirm = (m, i) =>
-      h(
-        "button",
-        { type: "button", class: "primary confirm", id: i ? `confirm-${i}` : "confirm", "data-key": `confirm-${i}`, "data-act": "confirm", disabled: !m || st.pending, onclick: () => m && play(m.entry) },
-        m ? t("ui.confirm", { what: actionText(m.entry) }) : t("ui.confirm_short"),
-      );
-    wrap.append(
-      h(
-        "div",
-        { class: "pick-state", "aria-live": "polite" },
-        h("span", { class: "chosen-parts" }, chosen.length ? chosen : h("span", { class: "muted" }, t("ui.pick_hint"))),
-      ),
-      h(
-        "div",
-        { class: "pick-confirm" },
-        complete.length ? complete.map((m, i) => confirm(m, i)) : confirm(null, 0),
-        h("button", { type: "button", class: "small cancel", id: "cancel", disabled: !st.chosen.length, onclick: () => { st.chosen = []; render(); } }, t("ui.cancel")),
-      ),
-    );
-    // Parts with no place on the table become buttons here, in the order the move lists them
-    // (a count only after its topping).
-    const ordered = new Set();
-    for (const m of options(st.moves, st.chosen).fitting) {
-      const first = m.parts.find((k) => !st.chosen.includes(k));
-      if (first) ordered.add(first);
-    }
-    const loose = offBoard(board, next).filter((k) => ordered.has(k));
-    if (loose.length) {
-      const chips = h(
-        "div",
-        { class: "pick-chips", "data-key": "pick-chips" },
-        loose.map((k) => h("button", { type: "button", class: "chip", "data-pick": k, "data-key": k, "data-act": "pick", disabled: st.pending, onclick: () => pick(k) }, partLabel(k))),
-      );
+    const bar = pickBar([board]);
+    wrap.append(bar.state, bar.buttons);
+    if (bar.chips) {
       // What completes a part chosen on the table (how many of the kind just clicked) is offered
       // right beside it; parts that belong to no card stay in the pick bar.
       const anchor = chosenOnBoard(board);
       if (anchor) {
-        chips.classList.add("pick-inline");
-        anchor.after(chips);
+        bar.chips.classList.add("pick-inline");
+        anchor.after(bar.chips);
       } else {
-        wrap.append(chips);
+        wrap.append(bar.chips);
       }
     }
   }
   wrap.append(sentenceList(f));
   const hints = hintBox(f);
   if (hints) wrap.append(hints);
-  if (f.can_undo) {
-    wrap.append(h("button", { type: "button", class: "undo small", id: "undo", onclick: () => send({ type: "undo", ref: `u${++refNo}` }) }, t("ui.undo")));
-  }
+  const undo = undoButton();
+  if (undo) wrap.append(undo);
   return wrap;
+}
+
+/**
+ * The phone's dock, under your thumb: whose move and what it asks, your hand (a row you can swipe),
+ * and on your turn the parts with no place on the table, Confirm, Cancel, the move list and undo.
+ * The move panel and the hand are one: the card you tap is the move.
+ */
+function renderDock(hand) {
+  const f = st.frame;
+  const dock = h("section", { class: "moves dock", id: "moves" });
+  const skip = skipButton();
+  const mine = !f.over && f.legal.length > 0;
+  const hint = mine && st.renderer.moveHint ? st.renderer.moveHint(f.view, ctx()) : "";
+  const bar = mine && st.moves.length ? pickBar(hand ? [st.board, hand] : [st.board]) : null;
+  let status;
+  if (f.over) {
+    status = h("p", { class: "waiting" }, t("result.over"), " ", showResultButton());
+  } else if (!mine) {
+    status = h("p", { class: "waiting muted" }, waitingText());
+  } else {
+    dock.classList.add("your-turn");
+    // The chosen parts replace the hint: what you are making is what matters now.
+    status = h("div", { class: "dock-status" }, h("h2", {}, t("ui.your_move")), st.chosen.length && bar ? bar.state : hint ? h("p", { class: "hint" }, hint) : bar ? bar.state : null);
+  }
+  dock.append(h("div", { class: "dock-head" }, status, skip));
+  if (st.error) dock.append(h("p", { class: "error", role: "alert" }, st.error));
+  if (st.custom) dock.append(st.custom);
+  else if (hand) dock.append(hand);
+  if (mine) {
+    dock.append(h("div", { class: "dock-actions" }, bar ? bar.chips : null, h("div", { class: "dock-buttons" }, bar ? bar.buttons : null, sentenceList(f), undoButton())));
+    const hints = hintBox(f);
+    if (hints) dock.append(hints);
+  }
+  return dock;
 }
 
 /** The hint button and the judge's answer, at a table made with hints on (review.js). */
@@ -525,6 +618,7 @@ function updateLog() {
   const list = box.querySelector("#log-lines");
   const marker = box.querySelector("#new-moves");
   box.querySelector("h2").textContent = t("ui.log");
+  list.setAttribute("aria-label", t("ui.log"));
   if (!list.__wired) {
     list.__wired = true;
     list.addEventListener("scroll", () => {
@@ -573,13 +667,31 @@ function updateLog() {
   }
 }
 
+// ---- the end of the game: a dialog in front of the table --------------------------------------------
+// It opens once, when the last events have been shown, over whatever the reader was looking at
+// (the page may be scrolled anywhere): focus moves to its title, and the live region says who won.
+// Closed, it leaves a "Show the result" button where the move panel was.
+const resultDialog = document.getElementById("result-dialog");
+resultDialog.addEventListener("close", () => render());
+
+function resultTitle() {
+  const r = st.frame.result;
+  const you = st.welcome.seat;
+  return r.abandoned ? t("result.abandoned") : you !== null && r.winners.includes(you) ? t("result.you_won") : t("result.over");
+}
+
+/** Who won, in one sentence (the live region's announcement). */
+function winnersText() {
+  const r = st.frame.result;
+  if (r.abandoned || !r.winners.length) return "";
+  return t("result.winners", { who: r.winners.map((s) => seatName(s)).join(", ") });
+}
+
 function resultBox() {
   const f = st.frame;
-  if (!f.over || !f.result || st.queue.length) return null;
   const r = f.result;
   const subs = (r.seats || []).filter((s) => s.substituted);
   const you = st.welcome.seat;
-  const title = r.abandoned ? t("result.abandoned") : you !== null && r.winners.includes(you) ? t("result.you_won") : t("result.over");
   // A game the server ended (the decision cap, nobody joining) says why, in the reader's words.
   const why = r.abandoned ? h("p", { class: "end-reason", id: "abandoned" }, tMaybe(`result.abandoned.${r.abandoned_code}`, r.abandoned, { n: r.abandoned_limit })) : null;
   const again =
@@ -592,11 +704,11 @@ function resultBox() {
   const details = st.renderer.resultDetails ? st.renderer.resultDetails(f.view, st.log, ctx()) : null;
   return h(
     "section",
-    { class: "result card", id: "result", role: "dialog", "aria-label": t("result.title") },
-    h("h2", {}, title),
+    { class: "result", id: "result" },
+    h("h2", { id: "result-title", tabindex: "-1", autofocus: true }, resultTitle()),
+    winnersText() ? h("p", { class: "winners" }, winnersText()) : null,
     why,
-    resultTable(r, st.renderer, ctx()),
-    details,
+    h("div", { class: "result-scroll" }, resultTable(r, st.renderer, ctx()), details),
     subs.length ? h("p", { class: "muted" }, t("result.substituted", { who: subs.map((s) => seatName(s.seat)).join(", ") })) : null,
     h(
       "div",
@@ -606,8 +718,46 @@ function resultBox() {
       you !== null ? h("a", { class: "button", id: "review-link", href: `/replay/${encodeURIComponent(tableId)}#token=${token}&review=1` }, t("result.review")) : null,
       h("a", { class: "button", href: `/static/rules.html#${st.game}` }, t("help.rules")),
       h("a", { class: "button", href: "/" }, t("result.lobby")),
+      h("button", { type: "button", id: "result-close", onclick: () => resultDialog.close() }, t("result.close")),
     ),
   );
+}
+
+function updateResult() {
+  const f = st.frame;
+  const ready = f.over && f.result && !st.queue.length;
+  if (!ready) {
+    if (resultDialog.open) resultDialog.close();
+    resultDialog.replaceChildren();
+    st.resultShown = null;
+    return;
+  }
+  resultDialog.setAttribute("aria-labelledby", "result-title");
+  // Drawn again only when what it says changes (the language, a new table to go to), so a
+  // reader's focus inside it stays put.
+  const said = JSON.stringify([f.version, currentLang(), st.nextTable, st.seats.map((s) => s.name), textsLoaded]);
+  if (resultDialog.dataset.said !== said) {
+    resultDialog.dataset.said = said;
+    const focused = resultDialog.contains(document.activeElement) ? document.activeElement.id : null;
+    resultDialog.replaceChildren(resultBox());
+    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+  }
+  if (st.resultShown !== f.version) {
+    st.resultShown = f.version;
+    if (!resultDialog.open) resultDialog.showModal();
+    document.getElementById("result-title").focus();
+    const say = document.getElementById("announce");
+    if (say) say.textContent = [resultTitle(), winnersText()].filter(Boolean).join(" ");
+  }
+}
+
+function showResultButton() {
+  if (!st.frame.over || !st.frame.result || st.queue.length || resultDialog.open) return null;
+  return h("button", { type: "button", class: "primary", id: "show-result", onclick: () => { resultDialog.showModal(); document.getElementById("result-title").focus(); } }, t("result.show"));
+}
+
+function seatState(s) {
+  return s.kind === "bot" ? t("seat.bot", { level: t(`level.${s.level}`) }) : s.substituted ? t("seat.substituted") : s.connected ? t("seat.online") : t("seat.offline");
 }
 
 function renderSeats() {
@@ -616,13 +766,12 @@ function renderSeats() {
     { class: "seat-strip" },
     st.seats.map((s) => {
       const moving = st.frame && st.frame.to_move.includes(s.seat);
-      const state = s.kind === "bot" ? t("seat.bot", { level: t(`level.${s.level}`) }) : s.substituted ? t("seat.substituted") : s.connected ? t("seat.online") : t("seat.offline");
       return h(
         "li",
         { class: `seat-chip${moving ? " moving" : ""}${s.seat === st.welcome.seat ? " me" : ""}`, "data-seat": s.seat, "data-key": `seat${s.seat}` },
         st.renderer.seatBadge ? st.renderer.seatBadge(s.seat, st.frame && st.frame.view, ctx()) : null,
         h("span", { class: "seat-name" }, seatName(s.seat)),
-        h("small", {}, state),
+        h("small", {}, seatState(s)),
         st.renderer.seatScore ? st.renderer.seatScore(s.seat, st.frame && st.frame.view, ctx()) : null,
         botNote(s, st.welcome.seat),
         clockBadge(s.seat),
@@ -675,37 +824,124 @@ function noticeTurn(gameTitle) {
     const say = document.getElementById("announce");
     if (say) say.textContent = t("ui.announce_your_move");
     if (localStorage.getItem("parlor.sound") === "1") beep();
-    if (document.hidden && "Notification" in window && Notification.permission === "granted") {
-      try {
-        new Notification(t("ui.title_your_move"), { body: gameTitle, tag: `parlor-${tableId}` });
-      } catch {
-        /* some browsers only notify from a service worker */
-      }
-    }
+    if (document.hidden) notifyTurn(gameTitle);
   } else if (!mine && notice.yourTurn) {
     const say = document.getElementById("announce");
-    if (say) say.textContent = "";
+    if (say && say.textContent === t("ui.announce_your_move")) say.textContent = "";
   }
   notice.yourTurn = mine;
 }
 
+/** A system notification: through the service worker where there is one (an installed app on a
+ * phone can only notify that way), else from the page. */
+async function notifyTurn(gameTitle) {
+  if (!("Notification" in window) || Notification.permission !== "granted") return;
+  const title = t("ui.title_your_move");
+  const body = gameTitle;
+  const tag = `parlor-${tableId}`;
+  try {
+    const reg = "serviceWorker" in navigator ? await navigator.serviceWorker.getRegistration() : null;
+    if (reg) {
+      await reg.showNotification(title, { body, tag, data: { url: location.href }, icon: "/static/icons/icon-192.png" });
+      return;
+    }
+    new Notification(title, { body, tag });
+  } catch {
+    /* refused by this browser: the title and the icon still say it */
+  }
+}
+
 function noticeControls() {
-  const sound = localStorage.getItem("parlor.sound") === "1";
-  const items = [
-    h("button", { type: "button", class: "small tool", id: "sound-toggle", "aria-pressed": sound ? "true" : "false", onclick: () => { localStorage.setItem("parlor.sound", sound ? "0" : "1"); if (!sound) beep(); render(); } }, sound ? t("ui.sound_on") : t("ui.sound_off")),
-  ];
-  if ("Notification" in window && Notification.permission === "default") {
-    items.push(h("button", { type: "button", class: "small tool", id: "notify", onclick: async () => { await Notification.requestPermission(); render(); } }, t("ui.notify")));
+  const items = [];
+  // Sound and notifications are about your turn: a spectator has none.
+  if (st.welcome.role === "seat") {
+    const sound = localStorage.getItem("parlor.sound") === "1";
+    items.push(h("button", { type: "button", class: "small tool", id: "sound-toggle", "aria-pressed": sound ? "true" : "false", onclick: () => { localStorage.setItem("parlor.sound", sound ? "0" : "1"); if (!sound) beep(); render(); } }, sound ? t("ui.sound_on") : t("ui.sound_off")));
+    if ("Notification" in window && Notification.permission === "default") {
+      items.push(h("button", { type: "button", class: "small tool", id: "notify", onclick: async () => { await Notification.requestPermission(); render(); } }, t("ui.notify")));
+    }
   }
   items.push(h("a", { class: "tool", id: "rules-link", href: `/static/rules.html#${st.game}`, target: "_blank", rel: "noopener" }, t("help.rules")));
   return h("div", { class: "tools" }, items);
 }
 
 // Card texts in the reader's language arrive after the first drawing: draw again then.
-window.addEventListener("parlor:card-texts-loaded", () => {
+window.addEventListener(TEXTS_LOADED, () => {
   textsLoaded += 1;
   render();
 });
+
+// ---- the two layouts ------------------------------------------------------------------------------
+function roleText() {
+  return st.welcome.role === "spectator" ? t("ui.role_spectator") : t("ui.role_seat", { name: seatName(st.welcome.seat, {}), n: st.welcome.seat + 1 });
+}
+
+function desktopLayout(board) {
+  const show = showResultButton();
+  return h(
+    "div",
+    { class: "table-layout" },
+    h("div", { class: "status" }, h("span", { class: "role" }, roleText()), renderSeats(), show, noticeControls()),
+    st.error ? h("p", { class: "error", role: "alert" }, st.error) : null,
+    h("div", { class: "area-moves" }, renderMoves(board)),
+    h("div", { class: "area-board" }, board),
+    h("div", { class: "area-log" }, logBox()),
+  );
+}
+
+function setTab(tab) {
+  st.tab = tab;
+  if (tab === "chat" && chat) st.chatSeen = chat.messages.length;
+  render();
+  if (tab === "chat") document.getElementById("chat-input")?.focus({ preventScroll: true });
+}
+
+function phoneTabs() {
+  const unread = chat ? Math.max(0, chat.messages.length - st.chatSeen) : 0;
+  const tab = (name, label, extra) =>
+    h(
+      "button",
+      { type: "button", role: "tab", class: "tab", id: `tab-${name}`, "aria-selected": st.tab === name ? "true" : "false", onclick: () => setTab(name) },
+      label,
+      extra,
+    );
+  const menu = h(
+    "details",
+    { class: "more-menu", id: "more-menu" },
+    h("summary", { class: "icon-button", title: t("ui.more"), "aria-label": t("ui.more") }, "⋯"),
+    h("div", { class: "more-panel" }, h("p", { class: "role" }, roleText()), noticeControls()),
+  );
+  return h(
+    "nav",
+    { class: "phone-tabs", "aria-label": t("ui.views") },
+    h(
+      "div",
+      { role: "tablist", class: "tabs" },
+      // Your turn, while you read the log or the chat: the Table tab says so.
+      tab("table", t("ui.table"), st.tab !== "table" && !st.frame.over && st.frame.legal.length ? h("span", { class: "unread", "aria-label": t("ui.title_your_move") }, "●") : null),
+      tab("log", t("ui.tab_log")),
+      tab("chat", t("chat.title"), unread && st.tab !== "chat" ? h("span", { class: "unread", "aria-label": t("ui.unread", { n: unread }) }, String(unread)) : null),
+    ),
+    menu,
+  );
+}
+
+function chipExtras(s) {
+  const note = botNote(s, st.welcome.seat);
+  const away = s.kind === "human" && !s.connected && s.joined ? h("small", { class: "muted" }, t("seat.offline")) : null;
+  return [s.kind === "bot" ? h("small", { class: "muted" }, t("seat.bot_short")) : null, away, note, clockBadge(s.seat)];
+}
+
+function phoneLayout(board, hand) {
+  return h(
+    "div",
+    { class: "table-layout phone-layout" },
+    phoneTabs(),
+    h("div", { class: "area-board", id: "area-board" }, board),
+    h("div", { class: "area-log" }, logBox()),
+    renderDock(hand),
+  );
+}
 
 function render() {
   const title = document.getElementById("game-title");
@@ -716,36 +952,58 @@ function render() {
   if (!st.frame || !st.welcome) return;
   const gameTitle = tMaybe(`game.${st.game}.title`, st.welcome.table.title || st.game);
   title.textContent = gameTitle;
-  const role = st.welcome.role === "spectator" ? t("ui.role_spectator") : t("ui.role_seat", { name: seatName(st.welcome.seat, {}), n: st.welcome.seat + 1 });
+  const onPhone = phone.matches;
+  const relayout = document.body.dataset.layout !== (onPhone ? "phone" : "desktop");
   document.body.dataset.role = st.welcome.role;
   document.body.dataset.over = st.frame.over ? "1" : "0";
   document.body.dataset.game = st.game;
+  document.body.dataset.layout = onPhone ? "phone" : "desktop";
+  document.body.dataset.tab = onPhone ? st.tab : "";
   // The legal moves as parts to click on the table; a renderer may handle some itself (a picker).
-  const c = ctx();
-  const custom = !st.frame.over && st.renderer.picker ? st.renderer.picker(st.frame.view, c, st.frame.legal, play, render) : null;
+  const c0 = ctx();
+  const custom = !st.frame.over && st.renderer.picker ? st.renderer.picker(st.frame.view, c0, st.frame.legal, play, render) : null;
   st.custom = custom ? custom.element : null;
   const handled = custom ? custom.handles : new Set();
-  st.moves = st.frame.over ? [] : describe(st.renderer, st.frame.legal.filter((e) => !handled.has(e.action.type)), st.frame.view, c);
+  st.moves = st.frame.over ? [] : describe(st.renderer, st.frame.legal.filter((e) => !handled.has(e.action.type)), st.frame.view, c0);
   st.chosen = prune(st.moves, st.chosen);
+  const state = options(st.moves, st.chosen);
+  // What is playable now, for renderers that show a seat's playable things outside its closed chip.
+  const c = { ...ctx(), live: (key) => state.next.has(key) || st.chosen.includes(key) };
+  if (onPhone) {
+    c.playerChips = () =>
+      playerChips({
+        seats: st.seats,
+        you: st.welcome.seat,
+        toMove: st.frame.to_move,
+        renderer: st.renderer,
+        view: st.frame.view,
+        ctx: c,
+        isOpen: (seat) => st.open.has(seat),
+        toggle: (seat) => {
+          if (st.open.has(seat)) st.open.delete(seat);
+          else st.open.add(seat);
+          render();
+        },
+        extras: chipExtras,
+      });
+  }
   const board = st.renderer.renderTable(st.frame.view, c);
   board.classList.add("board");
-  const state = options(st.moves, st.chosen);
-  if (!st.pending) decorate(board, { chosen: st.chosen, next: state.next }, pick);
-  const changed = patch(app, [
-    h(
-      "div",
-      { class: "table-layout" },
-      h("div", { class: "status" }, h("span", { class: "role" }, role), renderSeats(), noticeControls()),
-      st.error ? h("p", { class: "error", role: "alert" }, st.error) : null,
-      resultBox(),
-      h("div", { class: "area-moves" }, renderMoves(board)),
-      h("div", { class: "area-board" }, board),
-      h("div", { class: "area-log" }, logBox()),
-    ),
-    h("div", { id: "announce", class: "sr-only", "aria-live": "assertive", "data-keep": "" }),
-  ]);
+  // On a phone your hand leaves the table for the dock at the bottom of the screen.
+  const hand = onPhone ? board.querySelector("#my-hand") : null;
+  if (hand) hand.remove();
+  st.board = board;
+  if (!st.pending) {
+    decorate(board, { chosen: st.chosen, next: state.next }, pick);
+    if (hand) decorate(hand, { chosen: st.chosen, next: state.next }, pick);
+  }
+  const layout = onPhone ? phoneLayout(board, hand) : desktopLayout(board);
+  const changed = patch(app, [layout, h("div", { id: "announce", class: "sr-only", "aria-live": "assertive", "data-keep": "" })], { flip: !relayout });
+  if (onPhone) fitPhoneBoard();
+  else delete document.body.dataset.dense;
   fitPopovers(app);
   updateLog();
+  updateResult();
   noticeTurn(gameTitle);
   const version = st.frame.version;
   if (changed && (version !== guard.version || st.shown !== guard.shown)) {
@@ -762,15 +1020,49 @@ function render() {
   document.body.dataset.drawn = String(Number(document.body.dataset.drawn || 0) + 1);
 }
 
+/**
+ * A phone's table with much on offer (Mottainai at six: two players' helpers and the floor to
+ * choose from) may not fit above the dock: it is drawn denser, a step at a time (body[data-dense],
+ * phone.css), until nothing playable lies below the fold.
+ */
+function fitPhoneBoard() {
+  const area = document.getElementById("area-board");
+  const body = document.body.dataset;
+  delete body.dense;
+  if (!area || st.tab !== "table") return;
+  for (const level of ["1", "2"]) {
+    if (area.scrollHeight <= area.clientHeight + 1) return;
+    body.dense = level;
+  }
+}
+
+phone.addEventListener("change", () => render());
+// A phone turned on its side, or a window resized, has another height for the table.
+window.addEventListener("resize", () => {
+  if (phone.matches && st.frame) fitPhoneBoard();
+});
+
 async function main() {
   watchPopovers();
+  watchSheets(() => phone.matches);
+  registerServiceWorker();
   await loadLang();
   if (claimCode && !(await claimSeat())) {
     render();
     return;
   }
   if (token) keepToken();
-  document.getElementById("lang-slot").replaceChildren(languagePicker(() => { setConn(document.getElementById("conn").dataset.state || "connecting"); render(); if (chat) chat.redraw(); host.redraw(); }));
+  document.getElementById("lang-slot").replaceChildren(
+    languagePicker(() => {
+      // What the live region last said was in the old language: it says nothing until there is news.
+      const say = document.getElementById("announce");
+      if (say) say.textContent = "";
+      setConn(document.getElementById("conn").dataset.state || "connecting");
+      render();
+      if (chat) chat.redraw();
+      host.redraw();
+    }),
+  );
   connect();
 }
 

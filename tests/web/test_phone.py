@@ -1,0 +1,285 @@
+"""The table on a phone (issue 29): a whole game of each game at its largest table, played by tapping
+at 390x844 and 360x740, in Chinese, Japanese and Czech, and Mottainai at six on a short 360x600
+screen, where a crowded table must be drawn denser to keep every playable card in view.
+
+At every decision of the human seat the page is checked against the phone's goals:
+
+* the page never scrolls: not down (every legal move of the turn is in view — its parts in the dock
+  or on the table above it, Confirm beside the hand) and not sideways (nothing sticks out, end
+  screen included; only a row made to be swiped — the hand, the floor — is wider than the screen);
+* everything a finger can touch is at least 44x44 CSS px;
+* no English word and no catalog key reaches the page (every line of the log included), and then
+  the finished game is replayed step by step in each of the three languages, and its whole log read
+  on the table page, with the same check.
+
+The end of the game is an event: a dialog with the result and its breakdown, "play again" and the
+replay, in front of the table, focused and announced. Screenshots: artifacts/screenshots/phone_*.png.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Server
+from .test_browser import Seat, check_result
+from .test_card_elements import GAMES, KEEP_LAST_STATE, play_checking
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
+FAILED = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "phone_failed.png"
+# The issue's two phones, and a short screen (a small phone, or a browser's bars taking their room)
+# where a crowded Mottainai table must be drawn denser (table.js, fitPhoneBoard).
+PHONES = {
+    "390": {"width": 390, "height": 844},
+    "360": {"width": 360, "height": 740},
+    "small": {"width": 360, "height": 600},
+}
+LARGEST = {"mamma-mia": 5, "sweet-nose": 5, "mottainai": 6}
+NAME = "Ann"  # the human seat's name: the only word of the page no catalog has
+
+# What the phone's goals say about the page now: the page's own size and scroll, elements sticking
+# out sideways (outside a row made to scroll), targets under 44 px, playable things out of view
+# (outside the screen, or outside a scrolled part of it: under the dock, above the table's top),
+# and the parts of moves that can be played from where they are.
+GOALS = """() => {
+  const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+  const seen = (el) => el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })
+    && el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().height > 0;
+  const said = (el) => el.outerHTML.replace(/\\s+/g, " ").slice(0, 160);
+  // A row made to be swiped (overflow-x: auto or scroll), or a box that cuts off what sticks out.
+  const scrollsX = (a) =>
+    !(a instanceof SVGElement) && ["auto", "scroll", "hidden"].includes(getComputedStyle(a).overflowX);
+  const clipsY = (a) => getComputedStyle(a).overflowY !== "visible";
+  const out = {
+    scrollY: window.scrollY, vw, vh, overflow: [], small: [], hidden: [], reachable: [],
+    height: document.scrollingElement.scrollHeight, width: document.scrollingElement.scrollWidth,
+  };
+  const out_of = new Set(); // elements sticking out: only the outermost of them is reported
+  for (const el of document.body.querySelectorAll("*")) {
+    if (!seen(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.right <= vw + 1 && r.left >= -1) continue;
+    let row = el.parentElement;
+    while (row && row !== document.body && !scrollsX(row)) row = row.parentElement;
+    const box = row && row !== document.body ? row.getBoundingClientRect() : null;
+    if (box && box.right <= vw + 1 && box.left >= -1) continue;
+    out_of.add(el);
+    if (!out_of.has(el.parentElement)) out.overflow.push(`${Math.round(r.left)}..${Math.round(r.right)} ${said(el)}`);
+  }
+  const touchable = "button, a[href], select, input, textarea, summary, [role=button], [role=tab], [data-act], "
+    + "[tabindex]:not([tabindex='-1'])";
+  for (const el of document.querySelectorAll(touchable)) {
+    if (!seen(el) || el.closest(".sr-only")) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width < 43.5 || r.height < 43.5) out.small.push(`${Math.round(r.width)}x${Math.round(r.height)} ${said(el)}`);
+  }
+  for (const el of document.querySelectorAll("[data-act]")) {
+    if (!seen(el)) continue;
+    const r = el.getBoundingClientRect();
+    let top = 0, bottom = vh;
+    for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+      if (!clipsY(a)) continue;
+      const b = a.getBoundingClientRect();
+      top = Math.max(top, b.top);
+      bottom = Math.min(bottom, b.bottom);
+    }
+    if (r.top < top - 0.5 || r.bottom > bottom + 0.5) out.hidden.push(said(el));
+    else if (el.dataset.pick) out.reachable.push(el.dataset.pick);
+  }
+  return out;
+}"""
+
+# Every text the page shows or says, once each: its words (hidden ones too: the log behind its tab,
+# the move list), titles and labels, the tab's title; not the language menu, which names each
+# language in itself.
+COLLECT = """const collect = (into) => {
+  into.add(document.title);
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (!n.parentElement.closest("#lang, script, style") && n.nodeValue.trim()) into.add(n.nodeValue.trim());
+  }
+  for (const e of document.querySelectorAll("[title], [aria-label], [data-info], [placeholder]")) {
+    if (e.closest("#lang")) continue;
+    for (const a of ["title", "aria-label", "data-info", "placeholder"]) {
+      if (e.getAttribute(a)) into.add(e.getAttribute(a));
+    }
+  }
+  return into;
+};"""
+TEXTS = "() => { " + COLLECT + ' return [...collect(new Set())].join("\\n"); }'
+# The replay, stepped through from the first step to the last (the arrow key), every text of every step.
+REPLAY_TEXTS = (
+    "() => { "
+    + COLLECT
+    + """
+  const texts = collect(new Set());
+  for (let i = 1; i < Number(document.body.dataset.steps); i++) {
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight" }));
+    collect(texts);
+  }
+  return { texts: [...texts].join("\\n"), last: document.body.dataset.step };
+}"""
+)
+# After a change of language: the Mottainai card texts of the new one are there (and drawn).
+CARD_TEXTS = """async (lang) => {
+  if (document.body.dataset.game !== "mottainai") return;
+  const { loadCardTexts } = await import("/static/js/card_text.js");
+  await loadCardTexts(lang);
+}"""
+
+
+# ---------------------------------------------------------------------------- words of each language
+def catalog(lang: str) -> dict[str, Any]:
+    return json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def card_texts(lang: str) -> list[str]:
+    texts = json.loads((WEB / "i18n" / f"mottainai_cards.{lang}.json").read_text(encoding="utf-8"))
+    return [v for card, entry in texts.items() if card != "_glossary" for v in entry.values()]
+
+
+LATIN = re.compile(r"[A-Za-z]{3,}")
+LETTERS = re.compile(r"[^\W\d_]{3,}")  # words of any script with their accents (Czech)
+
+
+def words(texts: list[str], pattern: re.Pattern[str] = LATIN) -> set[str]:
+    return {w.lower() for text in texts for w in pattern.findall(text)}
+
+
+def own_words(lang: str) -> set[str]:
+    texts = list(catalog(lang).values()) + card_texts(lang) + [NAME, "Parlor"]
+    return words(texts, LETTERS if lang == "cs" else LATIN)
+
+
+KEYS = set(catalog("en"))
+OWN = {lang: own_words(lang) for lang in ("zh-Hant", "ja", "cs")}
+RAW_KEY = re.compile(r"\b[a-z][a-z_-]*(?:\.[A-Za-z0-9_-]+)+\b")
+
+
+def foreign(text: str, lang: str) -> list[str]:
+    """The words no catalog of ``lang`` has, and the catalog keys, in a text meant to be in ``lang``:
+    in Chinese and Japanese any word in Latin letters, in Czech any word at all (each is one of the
+    Czech catalogs' words, a card's name or a player's name)."""
+    found = [k for k in RAW_KEY.findall(text) if k in KEYS]
+    found += re.findall(r"\{\w+(?::\w+)?\}", text)  # a placeholder left unfilled
+    found += [w for w in (LETTERS if lang == "cs" else LATIN).findall(text) if w.lower() not in OWN[lang]]
+    return sorted(set(found))
+
+
+def check_language(page: Any, lang: str, where: str) -> None:
+    leaks = foreign(page.evaluate(TEXTS), lang)
+    assert not leaks, f"{where}: English or raw keys on a {lang} page: {leaks}"
+
+
+def check_the_whole_game_in_each_language(seat: Seat) -> None:
+    """The finished game in each language: its whole log on the table page, and its replay step by
+    step from the seat's view (the table page's result links there)."""
+    page = seat.page
+    replay = page.locator("#replay-link").get_attribute("href")
+    page.locator("#result-close").tap()
+    page.wait_for_selector("#show-result")
+    for lang in ("zh-Hant", "ja", "cs"):
+        page.select_option("#lang", lang)
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        page.evaluate(CARD_TEXTS, lang)
+        check_language(page, lang, f"the finished table in {lang}")
+        other = seat.context.new_page()
+        try:
+            other.goto(page.url.split("/play/")[0] + replay)
+            other.wait_for_selector("body[data-ready='1'] .board")
+            stepped = other.evaluate(REPLAY_TEXTS)
+            assert stepped["last"] == str(int(other.evaluate("document.body.dataset.steps")) - 1)
+            leaks = foreign(stepped["texts"], lang)
+            assert not leaks, f"the replay in {lang}: English or raw keys: {leaks}"
+        finally:
+            other.close()
+
+
+# ---------------------------------------------------------------------------- the goals
+def check_goals(page: Any, where: str, legal_parts: list[list[str]] | None = None) -> dict[str, Any]:
+    g = page.evaluate(GOALS)
+    if g["overflow"] or g["small"] or g["hidden"] or g["height"] > g["vh"] + 1:  # what it looked like
+        page.screenshot(path=str(FAILED))
+    assert g["scrollY"] == 0 and g["height"] <= g["vh"] + 1, f"{where}: the page scrolls down ({g['height']}px)"
+    assert g["width"] <= g["vw"] + 1, f"{where}: the page is {g['width']}px wide"
+    assert not g["overflow"], f"{where}: sticks out sideways: {g['overflow'][:5]}"
+    assert not g["small"], f"{where}: touch targets under 44x44 px: {g['small'][:8]}"
+    assert not g["hidden"], f"{where}: playable but out of view: {g['hidden'][:5]}"
+    for parts in legal_parts or []:
+        assert set(parts) & set(g["reachable"]), f"{where}: no part of the move {parts} is in view"
+    return g
+
+
+@pytest.mark.parametrize(
+    ("game", "size", "lang"),
+    [
+        ("mamma-mia", "390", "zh-Hant"),
+        ("mamma-mia", "360", "cs"),
+        ("sweet-nose", "390", "ja"),
+        ("sweet-nose", "360", "zh-Hant"),
+        ("mottainai", "390", "cs"),
+        ("mottainai", "360", "ja"),
+        ("mottainai", "small", "zh-Hant"),
+    ],
+)
+def test_a_whole_game_on_a_phone(
+    server: Server, browser: Any, screenshots: Path, game: str, size: str, lang: str
+) -> None:
+    players = LARGEST[game]
+    rng = random.Random(f"phone-{game}-{size}")
+    seats = [{"kind": "human", "name": NAME}] + [{"kind": "bot", "level": "random"}] * (players - 1)
+    table = server.create(game, players, seats)
+    url = server.url(table["seats"][0]["join_path"])
+    seat = Seat(browser, url, viewport=PHONES[size], lang=lang, init_script=KEEP_LAST_STATE, touch=True)
+    page = seat.page
+    stem = f"phone_{game.replace('-', '_')}_{size}"
+    shots = {1, 6, 15}
+    decisions = 0
+    dense: Counter[str] = Counter()
+
+    def at_decision(snap: dict[str, Any]) -> None:
+        nonlocal decisions
+        where = f"{game} {size} {lang} version {snap['version']}"
+        fresh = not snap["chosen"] and not snap["over"]
+        legal = [e["parts"] or [f"move:{e['id']}"] for e in snap["legal"]] if fresh and not snap["picker"] else None
+        check_goals(page, where, legal)
+        level = page.evaluate("document.body.dataset.dense || '0'")
+        if level != "0" and not dense[level]:  # the first table drawn denser, to look at
+            page.screenshot(path=str(screenshots / f"{stem}_dense{level}.png"))
+        dense[level] += 1
+        check_language(page, lang, where)
+        if fresh:
+            decisions += 1
+            if decisions in shots:
+                page.screenshot(path=str(screenshots / f"{stem}_{decisions:02d}.png"))
+
+    try:
+        page.wait_for_selector(f".board.{GAMES[game][1]}")
+        assert page.evaluate("document.body.dataset.layout") == "phone"
+        play_checking(seat, game, rng, touch=True, check_page=at_decision)
+        print(f"{game} {size}: decisions drawn at each density {dict(dense)}")
+        if size == "small":  # a short screen is what the denser drawings are for: they were used
+            assert set(dense) - {"0"}, dense
+        check_result(seat)
+        check_goals(page, f"{game} {size}: the end")
+        check_language(page, lang, f"{game} {size}: the end")
+        page.screenshot(path=str(screenshots / f"{stem}_end.png"))
+        # Closed, the result leaves the table in view (no "turn" left on it) and a way back to it.
+        page.locator("#result-close").tap()
+        page.wait_for_selector("#show-result")
+        assert page.locator(".board .mt-turn, .pchip.moving").count() == 0
+        check_goals(page, f"{game} {size}: the table after the end")
+        page.screenshot(path=str(screenshots / f"{stem}_after.png"))
+        page.locator("#show-result").tap()
+        page.wait_for_selector("#result-dialog[open]")
+        if size == "390":
+            check_the_whole_game_in_each_language(seat)
+        assert not seat.errors, seat.errors
+    finally:
+        seat.close()
