@@ -83,6 +83,10 @@ class Database:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_pre_ping"] = True
+            # A process stopped inside a transaction (SIGSTOP, a frozen VM) would hold its row locks, and
+            # with them the other processes' takeover of its tables, until it woke: PostgreSQL ends a
+            # session left idle in a transaction for 30 s, and its locks with it.
+            kwargs["connect_args"] = {"options": "-c idle_in_transaction_session_timeout=30000"}
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
