@@ -12,6 +12,9 @@ At every decision of the human seat the page is checked against the phone's goal
   the finished game is replayed step by step in each of the three languages, and its whole log read
   on the table page, with the same check.
 
+A decision that offers cards from several other players' places (Mottainai at six) is reached
+deterministically too, from a seeded record: those cards come to the dock, all in view, and play.
+
 The end of the game is an event: a dialog with the result and its breakdown, "play again" and the
 replay, in front of the table, focused and announced. Screenshots: artifacts/screenshots/phone_*.png.
 """
@@ -21,15 +24,29 @@ from __future__ import annotations
 import json
 import random
 import re
+import sqlite3
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import Server
+from parlor import games as registry
+
+from .conftest import Server, start_server, stop_server
 from .test_browser import Seat, check_result
-from .test_card_elements import GAMES, KEEP_LAST_STATE, play_checking
+from .test_card_elements import (
+    CONFIRM,
+    GAMES,
+    KEEP_LAST_STATE,
+    SNAPSHOT,
+    YOUR_TURN_OR_OVER,
+    check,
+    check_sent,
+    mottainai_cards,
+    play_checking,
+    press,
+)
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
 FAILED = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "phone_failed.png"
@@ -283,3 +300,131 @@ def test_a_whole_game_on_a_phone(
         assert not seat.errors, seat.errors
     finally:
         seat.close()
+
+
+# ---------------------------------------------------------------------------- other players' cards to pick
+# Moves that take a card from another player's place (their works, helpers, craft bench, sales).
+THEIRS = {"take_work", "take_helper", "take_material", "take_sale"}
+
+
+def crowded_decision(players: int, options: dict[str, Any], kind: str, others: int) -> tuple[int, list[dict[str, Any]]]:
+    """A seeded Mottainai game of ``players``, played at random from the first seed that leads seat 0
+    to a decision offering ``kind`` moves (one of THEIRS) from at least ``others`` other players'
+    places: its seed and the record up to that decision (deterministic: same seed, same moves)."""
+    game = registry.get("mottainai")
+    for seed in range(80, 200):
+        state = game.new_game(players, seed, game.options_from_json(options))
+        rng = random.Random(seed)
+        record: list[dict[str, Any]] = []
+        while not state.is_over:
+            seat = next(p for p in range(players) if state.legal_actions(p))
+            legal = state.legal_actions(seat)
+            offered = {a.to_json().get("player") for a in legal if a.to_json()["type"] == kind}
+            if seat == 0 and len(offered - {0}) >= others:
+                return seed, record
+            action = rng.choice(legal)
+            record.append({"seat": seat, "action": action.to_json(), "by": "player" if seat == 0 else "bot"})
+            state.apply(seat, action)
+    raise AssertionError(f"no seed from 80 to 199 leads seat 0 to {kind} from {others} other players")
+
+
+@pytest.mark.parametrize(
+    ("kind", "others", "size", "lang"),
+    [("take_work", 4, "small", "zh-Hant"), ("take_material", 2, "390", "cs")],
+)
+def test_other_players_cards_to_pick_come_to_the_dock(
+    browser: Any, screenshots: Path, tmp_path: Path, kind: str, others: int, size: str, lang: str
+) -> None:
+    """Six players on a phone, seat 0 asked to take a card from several other players' places (a
+    work, a material from their craft bench): the cards offered there lie in the dock above the hand,
+    beside Confirm, every one in view without scrolling the page or the table (a swipe of that row
+    shows the rest, as in the hand), and a tap on one plays it. A player's chip opened meanwhile says
+    where its offered place went, and no card is drawn twice.
+
+    The table is a real one of a real server, its record (a seeded game played at random up to that
+    decision) written to its database while the server is stopped, as a restored table is."""
+    players, options = 6, {"max_players": 6}
+    seed, record = crowded_decision(players, options, kind, others)
+    bots = [{"kind": "bot", "level": "random"}] * (players - 1)
+    server = start_server(tmp_path)
+    try:
+        table = server.create("mottainai", players, [{"kind": "human", "name": NAME}, *bots], options)
+    finally:
+        stop_server(server)
+    db = sqlite3.connect(tmp_path / "parlor.db")
+    try:
+        with db:
+            tid = table["table"]["id"]
+            (stamp,) = db.execute("SELECT created_at FROM parlor_tables WHERE id = ?", (tid,)).fetchone()
+            db.execute("DELETE FROM parlor_events WHERE table_id = ?", (tid,))
+            db.execute("DELETE FROM parlor_actions WHERE table_id = ?", (tid,))
+            db.executemany(
+                'INSERT INTO parlor_actions (table_id, idx, seat, action, "by", created_at) VALUES (?, ?, ?, ?, ?, ?)',
+                [(tid, i, e["seat"], json.dumps(e["action"]), e["by"], stamp) for i, e in enumerate(record)],
+            )
+            db.execute("UPDATE parlor_tables SET seed = ?, version = ? WHERE id = ?", (seed, len(record), tid))
+    finally:
+        db.close()
+    server = start_server(tmp_path)
+    seat = None
+    try:
+        url = server.url(table["seats"][0]["join_path"])
+        seat = Seat(browser, url, viewport=PHONES[size], lang=lang, init_script=KEEP_LAST_STATE, touch=True)
+        page = seat.page
+        page.wait_for_function(YOUR_TURN_OR_OVER, timeout=60000)
+        snap = page.evaluate(SNAPSHOT, {"file": "mottainai"})
+        assert snap["version"] == str(len(record)) and not snap["over"], snap["version"]
+        check(snap, mottainai_cards)
+        legal = [e["parts"] or [f"move:{e['id']}"] for e in snap["legal"]]
+        g = check_goals(page, f"seed {seed} version {snap['version']}", legal)
+        page.screenshot(path=str(screenshots / f"phone_mottainai_{size}_dock_{kind}.png"))
+        theirs = sorted({k for parts in legal for k in parts if re.match(r"card:\w+\.[1-5]:", k)})
+        assert len({k.split(":")[1] for k in theirs}) >= others, theirs
+        # Every one of them in the dock (nothing above it scrolled), none hidden below the fold.
+        where = page.evaluate(
+            """(keys) => keys.map((k) => {
+                 const el = document.querySelector(`[data-pick="${k}"][data-act]`);
+                 return el && { key: k, docked: Boolean(el.closest("#moves #dock-picks")) };
+               })""",
+            theirs,
+        )
+        assert all(w and w["docked"] for w in where), where
+        assert set(theirs) <= set(g["reachable"]), set(theirs) - set(g["reachable"])
+        assert page.evaluate("document.getElementById('area-board').scrollTop") == 0
+        # A chip opened: the place whose cards are in the dock says so; every card is drawn once.
+        owner = theirs[0].split(":")[1].split(".")[1]
+        page.locator(f"#pchip-{owner}").tap()
+        page.wait_for_selector(f'.pchip.open[data-seat="{owner}"] .mt-row.docked')
+        check(page.evaluate(SNAPSHOT, {"file": "mottainai"}), mottainai_cards)
+        page.screenshot(path=str(screenshots / f"phone_mottainai_{size}_dock_{kind}_open.png"))
+        page.locator(f"#pchip-{owner}").tap()
+        page.wait_for_selector(f'.pchip[data-seat="{owner}"]:not(.open)')
+        # Those the row shows without a swipe are tappable where they are: the first one is tapped.
+        first = page.evaluate(
+            """() => {
+                 for (const el of document.querySelectorAll("#dock-picks [data-act='pick']")) {
+                   const r = el.getBoundingClientRect();
+                   const x = r.left + r.width / 2, y = r.top + r.height / 2;
+                   const hit = document.elementFromPoint(x, y)?.closest("[data-act]");
+                   if (r.left >= 0 && r.right <= innerWidth && hit === el) return el.dataset.pick;
+                 }
+                 return null;
+               }"""
+        )
+        assert first in theirs, first
+        sent_before = page.evaluate("window.__sent.length")
+        sel = f'#dock-picks [data-act="pick"][data-pick="{first}"]'
+        outcome = press(seat, sel, snap["version"], random.Random(0), touch=True, blocks=["nearest"])
+        if outcome == "chosen":  # a move of more parts than the card: Confirm, beside it, plays it
+            outcome = press(seat, CONFIRM, snap["version"], random.Random(0), touch=True, blocks=["nearest"])
+        assert outcome == "moved", outcome
+        sent = page.evaluate("(n) => window.__sent.slice(n)", sent_before)
+        assert sent and sent[0]["tapped"] == first, sent
+        for move in sent:
+            check_sent(snap, move)
+        assert page.evaluate("window.scrollY") == 0
+        assert not seat.errors, seat.errors
+    finally:
+        if seat is not None:
+            seat.close()
+        stop_server(server)

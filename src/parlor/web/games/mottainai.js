@@ -230,11 +230,13 @@ function taskSlot(ctx, p) {
   );
 }
 
-/** A player's zones, as rows; `only` (a set of zone names) keeps those rows alone. */
-function templeRows(ctx, view, p, only = null) {
+/**
+ * A player's zones, as rows; `only` (a set of zone names) keeps those rows alone. On a phone the
+ * zones in `docked` are drawn in the dock instead (dockPicks): their row here says so.
+ */
+function templeRows(ctx, view, p, only = null, docked = null) {
   const me = p.seat === ctx.you;
   const z = (name) => `${name}.${p.seat}`;
-  const want = (name) => !only || only.has(name);
   // Every card is drawn once: your hand (and your waiting area when you may look at it) has its
   // own box (the dock on a phone), where the cards you showed are marked; your temple leaves them
   // out, and so the hand the game ended with. At the end a hand is shown whole, its shown cards in it.
@@ -242,18 +244,23 @@ function templeRows(ctx, view, p, only = null) {
   const dropShown = dropHand || Array.isArray(p.final_hand);
   const dropWaiting = me && Array.isArray(p.waiting);
   const wing = (name) => (me && !ctx.phone ? `wing:${name}` : null);
-  return [
-    want("known") && !dropShown && p.revealed_in_hand && p.revealed_in_hand.length ? cardsRow(ctx, "mt.zone.revealed", p.revealed_in_hand, z("known")) : null,
-    want("task") ? taskSlot(ctx, p) : null,
-    want("helpers") ? grouped(ctx, "mt.zone.helpers", p.helpers, z("helpers"), "helpers") : null,
-    want("bench") ? grouped(ctx, "mt.zone.craft_bench", p.craft_bench, z("bench"), "bench") : null,
-    want("sales") ? grouped(ctx, "mt.zone.sales", p.sales, z("sales"), "sales") : null,
-    want("gallery") ? cardsRow(ctx, "mt.zone.gallery", p.works_as.gallery, z("gallery"), "gallery", wing("gallery")) : null,
-    want("gift_shop") ? cardsRow(ctx, "mt.zone.gift_shop", p.works_as.gift_shop, z("gift_shop"), "gift-shop", wing("gift_shop")) : null,
-    want("kite") && p.kite_copies && p.kite_copies.length ? cardsRow(ctx, "mt.zone.kite", p.kite_copies, z("kite")) : null,
-    want("final") && !dropHand && p.final_hand ? cardsRow(ctx, "mt.zone.final_hand", p.final_hand, z("final")) : null,
-    want("final_waiting") && !dropWaiting && p.final_waiting ? cardsRow(ctx, "mt.zone.final_waiting", p.final_waiting, z("final_waiting")) : null,
+  const rows = [
+    ["known", () => (!dropShown && p.revealed_in_hand && p.revealed_in_hand.length ? cardsRow(ctx, "mt.zone.revealed", p.revealed_in_hand, z("known")) : null)],
+    ["task", () => taskSlot(ctx, p)],
+    ["helpers", () => grouped(ctx, "mt.zone.helpers", p.helpers, z("helpers"), "helpers")],
+    ["bench", () => grouped(ctx, "mt.zone.craft_bench", p.craft_bench, z("bench"), "bench")],
+    ["sales", () => grouped(ctx, "mt.zone.sales", p.sales, z("sales"), "sales")],
+    ["gallery", () => cardsRow(ctx, "mt.zone.gallery", p.works_as.gallery, z("gallery"), "gallery", wing("gallery"))],
+    ["gift_shop", () => cardsRow(ctx, "mt.zone.gift_shop", p.works_as.gift_shop, z("gift_shop"), "gift-shop", wing("gift_shop"))],
+    ["kite", () => (p.kite_copies && p.kite_copies.length ? cardsRow(ctx, "mt.zone.kite", p.kite_copies, z("kite")) : null)],
+    ["final", () => (!dropHand && p.final_hand ? cardsRow(ctx, "mt.zone.final_hand", p.final_hand, z("final")) : null)],
+    ["final_waiting", () => (!dropWaiting && p.final_waiting ? cardsRow(ctx, "mt.zone.final_waiting", p.final_waiting, z("final_waiting")) : null)],
   ];
+  return rows.map(([name, draw]) => {
+    if (only && !only.has(name)) return null;
+    if (docked && docked.has(name)) return row(ctx, LIVE_ZONES[name].key, h("span", { class: "muted" }, ctx.t("mt.in_dock")), "docked");
+    return draw();
+  });
 }
 
 // Team play: partners sit opposite and add their totals; every temple says whose partner it is.
@@ -381,19 +388,59 @@ function deckAndFloor(ctx, view) {
   ];
 }
 
+// The zones of a player that may hold a card to pick: their cards, and the words naming them.
+const LIVE_ZONES = {
+  known: { key: "mt.zone.revealed", cards: (p) => p.revealed_in_hand },
+  task: { key: "mt.zone.task", cards: (p) => (p.task && p.task.card ? [p.task.card] : []) },
+  helpers: { key: "mt.zone.helpers", cards: (p) => p.helpers },
+  bench: { key: "mt.zone.craft_bench", cards: (p) => p.craft_bench },
+  sales: { key: "mt.zone.sales", cards: (p) => p.sales },
+  gallery: { key: "mt.zone.gallery", cards: (p) => p.works_as.gallery },
+  gift_shop: { key: "mt.zone.gift_shop", cards: (p) => p.works_as.gift_shop },
+  kite: { key: "mt.zone.kite", cards: (p) => p.kite_copies },
+};
+
 /** The zones of seat p holding something playable now (a part on offer or chosen). */
 function liveZones(ctx, p) {
-  const z = (name, ids) => (ids || []).some((id) => ctx.live && ctx.live(`card:${name}.${p.seat}:${id}`));
   const out = new Set();
-  if (z("known", p.revealed_in_hand)) out.add("known");
-  if (p.task && p.task.card && z("task", [p.task.card])) out.add("task");
-  if (z("helpers", p.helpers)) out.add("helpers");
-  if (z("bench", p.craft_bench)) out.add("bench");
-  if (z("sales", p.sales)) out.add("sales");
-  if (z("gallery", p.works_as.gallery)) out.add("gallery");
-  if (z("gift_shop", p.works_as.gift_shop)) out.add("gift_shop");
-  if (z("kite", p.kite_copies)) out.add("kite");
+  if (!ctx.live) return out;
+  for (const [name, zone] of Object.entries(LIVE_ZONES)) {
+    if ((zone.cards(p) || []).some((id) => ctx.live(`card:${name}.${p.seat}:${id}`))) out.add(name);
+  }
   return out;
+}
+
+/** On a phone, the zones of another player whose cards are drawn in the dock (dockPicks). */
+function dockedZones(ctx, p) {
+  return ctx.phone && p.seat !== ctx.you ? liveZones(ctx, p) : new Set();
+}
+
+/**
+ * On a phone: the other players' cards the decision lets you pick (their works for a Deed, their
+ * helpers for a Sword, their sales for a Ring...), whole zones, in a row of the dock above your
+ * hand, beside Confirm. A table of six has no room above the dock to open so many players' areas
+ * at once; the dock always has room for one more row you can swipe.
+ */
+function dockPicks(ctx, view) {
+  if (!ctx.phone || !ctx.live || ctx.you === null || ctx.you === undefined) return null;
+  const n = view.players;
+  const others = view.players_info.filter((p) => p.seat !== ctx.you).sort((a, b) => ((a.seat - ctx.you + n) % n) - ((b.seat - ctx.you + n) % n));
+  const groups = [];
+  for (const p of others) {
+    for (const name of dockedZones(ctx, p)) {
+      const zone = LIVE_ZONES[name];
+      groups.push(
+        h(
+          "div",
+          { class: "dock-group", "data-key": `${name}.${p.seat}`, "data-seat": p.seat },
+          h("small", { class: "row-label" }, ctx.t("mt.dock_from", { who: ctx.seatName(p.seat), zone: ctx.t(zone.key) })),
+          h("div", { class: "dock-cards" }, faces(ctx, zone.cards(p), `${name}.${p.seat}`)),
+        ),
+      );
+    }
+  }
+  if (!groups.length) return null;
+  return h("section", { class: "hand-dock dock-picks", id: "dock-picks", "data-key": "dock-picks", "aria-label": ctx.t("mt.dock_picks") }, h("div", { class: "hand-row" }, groups));
 }
 
 // ---- where a move's card lies ------------------------------------------------------------------
@@ -454,6 +501,7 @@ export default {
         ctx.playerChips ? ctx.playerChips() : null,
         h("div", { class: "mt-top" }, deckAndFloor(ctx, view)),
         revealedZone(ctx, view),
+        dockPicks(ctx, view),
         me && me.hand ? myHand(ctx, me) : null,
       );
     }
@@ -487,15 +535,16 @@ export default {
     ];
   },
 
+  // Your own playable things under your chip; another player's are in the dock (dockPicks).
   seatLive(seat, view, ctx) {
     const p = view.players_info.find((x) => x.seat === seat);
-    const zones = p ? liveZones(ctx, p) : new Set();
+    const zones = p && seat === ctx.you ? liveZones(ctx, p) : new Set();
     return zones.size ? h("div", { class: "mt-live" }, templeRows(ctx, view, p, zones)) : null;
   },
 
   seatDetails(seat, view, ctx) {
     const p = view.players_info.find((x) => x.seat === seat);
-    return p ? h("div", { class: "mt-temple-rows" }, templeRows(ctx, view, p)) : null;
+    return p ? h("div", { class: "mt-temple-rows" }, templeRows(ctx, view, p, null, dockedZones(ctx, p))) : null;
   },
 
   scoreLabel(ctx) {

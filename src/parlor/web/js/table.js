@@ -540,17 +540,18 @@ function renderMoves(board) {
 }
 
 /**
- * The phone's dock, under your thumb: whose move and what it asks, your hand (a row you can swipe),
- * and on your turn the parts with no place on the table, Confirm, Cancel, the move list and undo.
- * The move panel and the hand are one: the card you tap is the move.
+ * The phone's dock, under your thumb: whose move and what it asks, your hand (a row you can swipe)
+ * and the cards of other players' places you may pick now, and on your turn the parts with no place
+ * on the table, Confirm, Cancel, the move list and undo. The move panel and the hand are one: the
+ * card you tap is the move. `docked`: the rows the renderer drew for the dock.
  */
-function renderDock(hand) {
+function renderDock(docked) {
   const f = st.frame;
   const dock = h("section", { class: "moves dock", id: "moves" });
   const skip = skipButton();
   const mine = !f.over && f.legal.length > 0;
   const hint = mine && st.renderer.moveHint ? st.renderer.moveHint(f.view, ctx()) : "";
-  const bar = mine && st.moves.length ? pickBar(hand ? [st.board, hand] : [st.board]) : null;
+  const bar = mine && st.moves.length ? pickBar([st.board, ...docked]) : null;
   let status;
   if (f.over) {
     status = h("p", { class: "waiting" }, t("result.over"), " ", showResultButton());
@@ -564,7 +565,7 @@ function renderDock(hand) {
   dock.append(h("div", { class: "dock-head" }, status, skip));
   if (st.error) dock.append(h("p", { class: "error", role: "alert" }, st.error));
   if (st.custom) dock.append(st.custom);
-  else if (hand) dock.append(hand);
+  else dock.append(...docked);
   if (mine) {
     dock.append(h("div", { class: "dock-actions" }, bar ? bar.chips : null, h("div", { class: "dock-buttons" }, bar ? bar.buttons : null, sentenceList(f), undoButton())));
     const hints = hintBox(f);
@@ -932,14 +933,14 @@ function chipExtras(s) {
   return [s.kind === "bot" ? h("small", { class: "muted" }, t("seat.bot_short")) : null, away, note, clockBadge(s.seat)];
 }
 
-function phoneLayout(board, hand) {
+function phoneLayout(board, docked) {
   return h(
     "div",
     { class: "table-layout phone-layout" },
     phoneTabs(),
     h("div", { class: "area-board", id: "area-board" }, board),
     h("div", { class: "area-log" }, logBox()),
-    renderDock(hand),
+    renderDock(docked),
   );
 }
 
@@ -989,15 +990,17 @@ function render() {
   }
   const board = st.renderer.renderTable(st.frame.view, c);
   board.classList.add("board");
-  // On a phone your hand leaves the table for the dock at the bottom of the screen.
+  // On a phone your hand leaves the table for the dock at the bottom of the screen, and so do the
+  // cards of other players' places a decision lets you pick (#dock-picks, drawn by the renderer).
   const hand = onPhone ? board.querySelector("#my-hand") : null;
-  if (hand) hand.remove();
+  const picks = onPhone ? board.querySelector("#dock-picks") : null;
+  const docked = [picks, hand].filter(Boolean);
+  for (const part of docked) part.remove();
   st.board = board;
   if (!st.pending) {
-    decorate(board, { chosen: st.chosen, next: state.next }, pick);
-    if (hand) decorate(hand, { chosen: st.chosen, next: state.next }, pick);
+    for (const place of [board, ...docked]) decorate(place, { chosen: st.chosen, next: state.next }, pick);
   }
-  const layout = onPhone ? phoneLayout(board, hand) : desktopLayout(board);
+  const layout = onPhone ? phoneLayout(board, docked) : desktopLayout(board);
   const changed = patch(app, [layout, h("div", { id: "announce", class: "sr-only", "aria-live": "assertive", "data-keep": "" })], { flip: !relayout });
   if (onPhone) fitPhoneBoard();
   else delete document.body.dataset.dense;
@@ -1021,9 +1024,10 @@ function render() {
 }
 
 /**
- * A phone's table with much on offer (Mottainai at six: two players' helpers and the floor to
- * choose from) may not fit above the dock: it is drawn denser, a step at a time (body[data-dense],
- * phone.css), until nothing playable lies below the fold.
+ * A phone's table with much on offer (Mottainai at six: your own places and the floor to choose
+ * from, above a dock that holds the other players' places on offer) may not fit above the dock: it
+ * is drawn denser, a step at a time (body[data-dense], phone.css), until nothing playable lies below
+ * the fold.
  */
 function fitPhoneBoard() {
   const area = document.getElementById("area-board");
