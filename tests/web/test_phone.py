@@ -307,12 +307,15 @@ def test_a_whole_game_on_a_phone(
 THEIRS = {"take_work", "take_helper", "take_material", "take_sale"}
 
 
-def crowded_decision(players: int, options: dict[str, Any], kind: str, others: int) -> tuple[int, list[dict[str, Any]]]:
-    """A seeded Mottainai game of ``players``, played at random from the first seed that leads seat 0
-    to a decision offering ``kind`` moves (one of THEIRS) from at least ``others`` other players'
-    places: its seed and the record up to that decision (deterministic: same seed, same moves)."""
+def crowded_decision(
+    players: int, options: dict[str, Any], kind: str, others: int, first: int
+) -> tuple[int, list[dict[str, Any]]]:
+    """A seeded Mottainai game of ``players``, played at random, from the first seed from ``first`` on
+    that leads seat 0 to a decision offering ``kind`` moves (one of THEIRS) from at least ``others``
+    other players' places: its seed and the record up to that decision (deterministic: same seed,
+    same moves)."""
     game = registry.get("mottainai")
-    for seed in range(80, 200):
+    for seed in range(first, first + 100):
         state = game.new_game(players, seed, game.options_from_json(options))
         rng = random.Random(seed)
         record: list[dict[str, Any]] = []
@@ -325,26 +328,32 @@ def crowded_decision(players: int, options: dict[str, Any], kind: str, others: i
             action = rng.choice(legal)
             record.append({"seat": seat, "action": action.to_json(), "by": "player" if seat == 0 else "bot"})
             state.apply(seat, action)
-    raise AssertionError(f"no seed from 80 to 199 leads seat 0 to {kind} from {others} other players")
+    raise AssertionError(f"no seed of {first}..{first + 99} leads seat 0 to {kind} from {others} other players")
 
 
+# (the move, from how many other players at least, the first seed tried: one a few seeds before
+# the first that gets there, a random game of six being quick to play out)
 @pytest.mark.parametrize(
-    ("kind", "others", "size", "lang"),
-    [("take_work", 4, "small", "zh-Hant"), ("take_material", 2, "390", "cs")],
+    ("kind", "others", "first", "size", "lang"),
+    [
+        ("take_work", 4, 80, "small", "zh-Hant"),  # a Flute: four or five players' paper works
+        ("take_helper", 2, 300, "small", "zh-Hant"),  # a Sword: two players' helpers
+        ("take_material", 2, 100, "390", "cs"),  # a Sword: two players' craft benches
+    ],
 )
 def test_other_players_cards_to_pick_come_to_the_dock(
-    browser: Any, screenshots: Path, tmp_path: Path, kind: str, others: int, size: str, lang: str
+    browser: Any, screenshots: Path, tmp_path: Path, kind: str, others: int, first: int, size: str, lang: str
 ) -> None:
     """Six players on a phone, seat 0 asked to take a card from several other players' places (a
-    work, a material from their craft bench): the cards offered there lie in the dock above the hand,
-    beside Confirm, every one in view without scrolling the page or the table (a swipe of that row
-    shows the rest, as in the hand), and a tap on one plays it. A player's chip opened meanwhile says
-    where its offered place went, and no card is drawn twice.
+    paper work by Flute, a helper or a material from their craft bench by Sword): the cards offered
+    there lie in the dock above the hand, beside Confirm, every one in view without scrolling the page
+    or the table (a swipe of that row shows the rest, as in the hand), and a tap on one plays it. A
+    player's chip opened meanwhile says where its offered place went, and no card is drawn twice.
 
     The table is a real one of a real server, its record (a seeded game played at random up to that
     decision) written to its database while the server is stopped, as a restored table is."""
     players, options = 6, {"max_players": 6}
-    seed, record = crowded_decision(players, options, kind, others)
+    seed, record = crowded_decision(players, options, kind, others, first)
     bots = [{"kind": "bot", "level": "random"}] * (players - 1)
     server = start_server(tmp_path)
     try:

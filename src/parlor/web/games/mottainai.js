@@ -416,10 +416,10 @@ function dockedZones(ctx, p) {
 }
 
 /**
- * On a phone: the other players' cards the decision lets you pick (their works for a Deed, their
- * helpers for a Sword, their sales for a Ring...), whole zones, in a row of the dock above your
- * hand, beside Confirm. A table of six has no room above the dock to open so many players' areas
- * at once; the dock always has room for one more row you can swipe.
+ * On a phone: the other players' cards the decision lets you pick (their paper works for a Flute,
+ * their helpers or craft bench for a Sword, their sales for a Ring...), whole zones, in a row of
+ * the dock above your hand, beside Confirm. A table of six has no room above the dock to open so
+ * many players' areas at once; the dock always has room for one more row you can swipe.
  */
 function dockPicks(ctx, view) {
   if (!ctx.phone || !ctx.live || ctx.you === null || ctx.you === undefined) return null;
