@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from ..frames import apply_state
-from .conftest import Server
+from .conftest import SCREENSHOTS, Server
 
 LANGS = ["en", "zh-Hant", "ja", "cs"]
 PHONE = {"width": 390, "height": 844}
@@ -158,8 +158,36 @@ def check_no_private(observer: Seat, seat: int = 0) -> None:
                 assert ev["data"].get("seat", me) == me, ev
 
 
+# The score breakdown inside the result (the dialog cuts off what sticks out: a column could be lost
+# unseen), and the words of its headings cut in two between lines ("Celk|em"); a soft hyphen's break
+# is a break between words' parts, and a script written without spaces breaks anywhere.
+BREAKDOWN_FIT = """() => {
+  const table = document.querySelector("#result #breakdown");
+  const box = document.getElementById("result").getBoundingClientRect(), t = table.getBoundingClientRect();
+  const cut = [];
+  for (const th of table.querySelectorAll("th")) {
+    const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      // the line of a letter (a range that starts a line also names the end of the line before)
+      const lineOf = (i) => {
+        const r = document.createRange();
+        r.setStart(n, i);
+        r.setEnd(n, i + 1);
+        return Math.round(Array.from(r.getClientRects()).at(-1).top);
+      };
+      for (const m of n.nodeValue.matchAll(/\\p{Script=Latin}+/gu)) {
+        if (lineOf(m.index) !== lineOf(m.index + m[0].length - 1)) cut.push(m[0]);  // first and last letter
+      }
+    }
+  }
+  const wider = t.left < box.left - 1 || t.right > box.right + 1;
+  return { wider: wider ? [t.left, t.right, box.left, box.right] : null, cut };
+}"""
+
+
 def check_result(seat: Seat) -> None:
-    """The end of the game: a dialog in front, focused, announced, with the breakdown and the ways on."""
+    """The end of the game: a dialog in front, focused, announced, with the breakdown (whole in it, no
+    heading's word cut in two) and the ways on."""
     page = seat.page
     page.wait_for_selector("#result-dialog[open] #result")
     assert page.evaluate("document.getElementById('result-dialog').matches(':modal')")
@@ -171,6 +199,12 @@ def check_result(seat: Seat) -> None:
     size = page.viewport_size
     assert box and box["y"] >= 0 and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, box
     assert page.locator("#result #breakdown").count() == 1
+    fit = page.evaluate(BREAKDOWN_FIT)
+    if fit["wider"] or fit["cut"]:  # what it looked like
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "result_failed.png"))
+    assert not fit["wider"], f"the breakdown sticks out of the result: {fit['wider']}"
+    assert not fit["cut"], f"words cut in two in the breakdown's headings: {fit['cut']}"
     if seat.frames[0].get("role") == "seat":
         assert page.locator("#result #play-again").is_visible()
     assert page.locator("#result #replay-link").is_visible()

@@ -482,6 +482,14 @@ function zoneOf(a, view, me) {
   return null;
 }
 
+/** A column of the score breakdown: its name, in a short form on a phone (the whole name its title),
+ * so that six columns fit a phone's width with no word cut in two. */
+function scoreHead(ctx, col) {
+  const full = ctx.t(`mt.score.${col}`);
+  const short = ctx.t(`mt.score_short.${col}`);
+  return ctx.phone && short !== full ? h("abbr", { title: full }, short) : full;
+}
+
 // Events about another player's things, with the field naming that player: worded for the reader
 // when it is theirs (mt.ev.<event>_you).
 const YOURS = { work_taken: "owner", take_sale: "owner", kite_give: "to", jar: "giver" };
@@ -592,7 +600,7 @@ export default {
         "table",
         { class: "breakdown", id: "breakdown" },
         h("caption", {}, ctx.t("mt.breakdown")),
-        h("thead", {}, h("tr", {}, h("th", {}, ctx.t("result.player")), cols.map((c) => h("th", {}, ctx.t(`mt.score.${c}`))))),
+        h("thead", {}, h("tr", {}, h("th", {}, ctx.t("result.player")), cols.map((c) => h("th", {}, scoreHead(ctx, c))))),
         h(
           "tbody",
           {},
