@@ -1,7 +1,9 @@
 """The storage layer: the schema, the one fenced path every write takes, the group-commit writer, and
 the site's lease rows. It imports nothing of the server above it (``table``, ``edge``)."""
 
+from .accounts import AccountStore, NameTaken
 from .database import CHAT_PAGE, DamagedDatabase, Database, default_database_url, normalize_url, now
+from .listings import Listings
 from .site import SiteRows
 from .writer import Writer
 from .writes import (
@@ -16,9 +18,11 @@ from .writes import (
     MarkBroken,
     NewLink,
     RemoveDecision,
+    SeatsToBots,
     SetClock,
     SetSeat,
     StoreReplay,
+    TakeSeat,
     Touch,
     VersionConflict,
     Write,
@@ -26,6 +30,7 @@ from .writes import (
 
 __all__ = [
     "CHAT_PAGE",
+    "AccountStore",
     "AddChat",
     "AppendDecision",
     "ClaimSeat",
@@ -36,13 +41,17 @@ __all__ = [
     "DamagedDatabase",
     "Database",
     "LeaseLost",
+    "Listings",
     "MarkBroken",
+    "NameTaken",
     "NewLink",
     "RemoveDecision",
+    "SeatsToBots",
     "SetClock",
     "SetSeat",
     "SiteRows",
     "StoreReplay",
+    "TakeSeat",
     "Touch",
     "VersionConflict",
     "Write",
