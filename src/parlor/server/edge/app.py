@@ -28,6 +28,7 @@ from parlor import games as registry
 from parlor.bots import LEVELS
 from parlor.core import ParlorError
 from parlor.core.options import describe_options
+from parlor.server.accounts import SESSION_COOKIE, AccountLimits, Accounts
 from parlor.server.limits import Limits, RateLimiter, raise_open_files_limit
 from parlor.server.storage import Database
 from parlor.server.table import (
@@ -48,10 +49,12 @@ from parlor.server.table import (
     bot_level_description,
     seat_of_claim,
 )
-from parlor.server.table.changes import check_host
+from parlor.server.table.changes import ForgetAccount, check_host, seat_of_account
+from parlor.server.table.live import FinishedTable
 from parlor.server.table.seats import clean_name
 from parlor.server.wire import ServerError, dumps, loads
 
+from .accounts import CsrfMiddleware, account_router
 from .logs import install_log_redaction
 from .relay import RelayMiddleware
 
@@ -90,6 +93,7 @@ def create_app(
     limits: Limits | None = None,
     bot_processes: int | None = None,
     site: SiteConfig | None = None,
+    account_limits: AccountLimits | None = None,
 ) -> FastAPI:
     """The Parlor server as an ASGI app.
 
@@ -100,6 +104,7 @@ def create_app(
     ``limits`` holds the server-wide ones (docs/protocol.md, "Limits"). ``bot_processes``: worker
     processes for searching bots (default: one fewer than the machine's cores, at least one).
     ``site``: this process is one of several serving one PostgreSQL database (``table/site.py``).
+    ``account_limits``: the sign-in and sign-up limits (``server/accounts``).
     """
     db = Database(database_url)
     if site is not None and db.is_sqlite:
@@ -123,6 +128,7 @@ def create_app(
             site=site,
         )
         app.state.hub = hub
+        app.state.accounts = Accounts(db, hub.run_db, account_limits)
         await hub.start()
         try:
             yield
@@ -139,6 +145,7 @@ def create_app(
     )
     _offline_docs(app)
     app.add_middleware(RelayMiddleware)  # one of several processes: a table another owns is relayed there
+    app.add_middleware(CsrfMiddleware)  # (outermost: checked before a request is relayed)
     app.state.database_url = db.url
 
     def hub_of(request: Request | WebSocket) -> Hub:
@@ -199,6 +206,18 @@ def create_app(
         auth = request.headers.get("authorization", "")
         return auth[7:].strip() if auth[:7].lower() == "bearer " else request.query_params.get("token")
 
+    async def forget_account(request: Request, account_id: str, table_ids: list[str]) -> None:
+        """A deleted account's seats at unfinished tables lose their name, by each table's own change.
+        (A table another process of a site plays keeps the name until that process loads it again.)"""
+        hub = hub_of(request)
+        for table_id in table_ids:
+            table = hub.tables.get(table_id)
+            if isinstance(table, LiveTable) and not table.gone:
+                with contextlib.suppress(ServerError):
+                    await table.change(ForgetAccount(account_id))
+
+    app.include_router(account_router(lambda r: r.app.state.accounts, object_body, address_of, forget_account))
+
     # ---- the web front end (static files, no build step) -------------------------------------------
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
@@ -246,9 +265,16 @@ def create_app(
         assert all(lvl in LEVELS or lvl == "random" for lvl in BOT_LEVELS)
         return {"games": out, "bot_levels": levels}
 
+    async def account_of(request: Request | WebSocket) -> dict[str, Any] | None:
+        """The signed-in player of this request (its session cookie), or None: a guest."""
+        secret = request.cookies.get(SESSION_COOKIE)
+        return await request.app.state.accounts.current(secret) if secret else None
+
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
-        return await hub_of(request).create(await body_of(request), address_of(request))
+        body = await body_of(request)
+        account = await account_of(request)
+        return await hub_of(request).create(body, address_of(request), account["id"] if account else None)
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str, request: Request) -> dict[str, Any]:
@@ -265,9 +291,10 @@ def create_app(
         body = await object_body(request)
         head = await hub.peek(table_id)
         seat_of_claim(head, body.get("claim"))  # a wrong code is refused before a finished table is replayed
+        account = await account_of(request)  # signed in: the seat becomes the account's
         table = await hub.live(head)
         try:
-            return await table.change(Claim(body.get("claim")))
+            return await table.change(Claim(body.get("claim"), account))
         finally:
             hub.release(table)
 
@@ -383,7 +410,10 @@ def create_app(
                     429,
                 )
             head = await hub.peek(table_id)
-            seat = authenticate(head, token)  # a finished table is replayed only for a right token
+            if token == "" and ws.cookies.get(SESSION_COOKIE):  # a signed-in player's own seat, any device
+                seat = await seat_by_session(ws, head)
+            else:
+                seat = authenticate(head, token)  # a finished table is replayed only for a right token
             table = await hub.live(head)
             if len(table.connections) >= caps.max_connections_per_table:
                 raise ServerError(
@@ -402,6 +432,13 @@ def create_app(
             sockets_per_address[address] -= 1
             if sockets_per_address[address] <= 0:
                 del sockets_per_address[address]
+
+    async def seat_by_session(ws: WebSocket, table: LiveTable | FinishedTable) -> int:
+        account = await account_of(ws)
+        seat = seat_of_account(table, account["id"]) if account is not None else None
+        if seat is None:
+            raise ServerError("bad_token", "your account holds no seat at this table (sign in, or open your link)", 403)
+        return seat
 
     async def serve_socket(hub: Hub, ws: WebSocket, table: LiveTable, seat: int | None, address: str) -> None:
         welcome = {

@@ -53,18 +53,22 @@ class AccountStore:
             row = conn.execute(select(accounts_t).where(accounts_t.c.id == account_id)).mappings().first()
         return dict(row) if row is not None else None
 
-    def set_password(self, account_id: str, password_hash: str, keep_session: str | None) -> None:
-        """A new password hash; every session of the account but ``keep_session`` ends."""
+    def set_password(
+        self, account_id: str, password_hash: str, keep_session: str | None, end_sessions: bool = True
+    ) -> None:
+        """A new password hash; every session of the account but ``keep_session`` ends (unless
+        ``end_sessions`` is False: the same password, hashed again with newer parameters)."""
         with self.db.engine.begin() as conn:
             conn.execute(
                 update(accounts_t)
                 .where(accounts_t.c.id == account_id, accounts_t.c.deleted_at.is_(None))
                 .values(password_hash=password_hash)
             )
-            query = delete(sessions_t).where(sessions_t.c.account_id == account_id)
-            if keep_session is not None:
-                query = query.where(sessions_t.c.id != keep_session)
-            conn.execute(query)
+            if end_sessions:
+                query = delete(sessions_t).where(sessions_t.c.account_id == account_id)
+                if keep_session is not None:
+                    query = query.where(sessions_t.c.id != keep_session)
+                conn.execute(query)
 
     def delete_account(self, account_id: str) -> list[str]:
         """The account is gone: its name, password hash and sessions are removed; its row stays, so that

@@ -412,6 +412,8 @@ class Rename(Change):
     def prepare(self, table: LiveTable) -> list[Write]:
         s = table.seats[self.seat]
         self.name = clean_name(self.name, self.seat, "name") if self.name is not None else s.name
+        if s.account_id is not None:  # a seat of an account bears the account's name
+            self.name = s.name
         if self.name != s.name or not s.joined or s.stand_in:
             return [SetSeat(table.id, self.seat, self.name, True, False)]
         return []
@@ -428,9 +430,12 @@ class Rename(Change):
 @dataclass
 class Claim(Change):
     """A join link's claim code, exchanged once for the seat's own token (only the claimant ever holds
-    it). A code used before, or replaced by the host's new link, is refused."""
+    it). A code used before, or replaced by the host's new link, is refused. Claimed while signed in
+    (``account``: its ``id`` and ``name``), the seat belongs to the account and takes its name: its
+    player opens it from any device by signing in. One account holds one seat of a table at most."""
 
     code: Any
+    account: dict[str, Any] | None = None
     _seat: Seat | None = None
     _token: str = ""
 
@@ -438,8 +443,16 @@ class Claim(Change):
 
     def prepare(self, table: LiveTable) -> list[Write]:
         s = seat_of_claim(table, self.code)
+        account_id = self.account["id"] if self.account is not None else None
+        if account_id is not None:
+            held = seat_of_account(table, account_id)
+            if held is not None:
+                raise ServerError(
+                    "already_seated", f"your account holds seat {held} at this table already: one seat each", 409
+                )
         self._seat, self._token = s, new_token()
-        return [ClaimSeat(table.id, s.seat, s.claim_hash or "", hash_token(self._token))]
+        name = self.account["name"] if self.account is not None else None
+        return [ClaimSeat(table.id, s.seat, s.claim_hash or "", hash_token(self._token), account_id, name)]
 
     def apply(self, table: LiveTable, results: list[Any]) -> dict[str, Any]:
         s = self._seat
@@ -447,8 +460,44 @@ class Claim(Change):
         if not results[0]:  # claimed meanwhile by another server process
             raise link_used()
         s.claim_hash, s.token_hash = None, hash_token(self._token)
+        if self.account is not None:
+            s.account_id, s.name = self.account["id"], self.account["name"]
         log.info("table %s: seat %d claimed", table.id, s.seat)
         return {"table_id": table.id, "seat": s.seat, "token": self._token}
+
+    def announce(self, table: LiveTable) -> None:
+        if self.account is not None:  # the seat's name is the account's from now on
+            table.frames.broadcast_seats()
+
+
+def seat_of_account(table: Any, account_id: str) -> int | None:
+    """The seat of ``table`` that belongs to the account, if any."""
+    return next((s.seat for s in table.seats if s.account_id is not None and s.account_id == account_id), None)
+
+
+@dataclass
+class ForgetAccount(Change):
+    """An account was deleted: its seat at this table keeps its place and its games, but loses the name
+    ("deleted player")."""
+
+    account_id: str
+
+    what: ClassVar[str] = "the name"
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        seat = seat_of_account(table, self.account_id)
+        if seat is None or table.seats[seat].name is None:
+            return []
+        s = table.seats[seat]
+        return [SetSeat(table.id, seat, None, s.joined, s.stand_in)]
+
+    def apply(self, table: LiveTable, results: list[Any]) -> None:
+        seat = seat_of_account(table, self.account_id)
+        if results and seat is not None:
+            table.seats[seat].name = None
+
+    def announce(self, table: LiveTable) -> None:
+        table.frames.broadcast_seats()
 
 
 def link_used() -> ServerError:
@@ -554,6 +603,7 @@ class Relink(Change):
         s = table.seats[self.seat]
         s.replaced_hash = s.token_hash or s.replaced_hash
         s.claim_hash, s.token_hash, s.name, s.joined, s.stand_in = hash_token(self._code), None, None, False, False
+        s.account_id = None  # (the new link's claimant holds it now, signed in or not)
         for conn in [c for c in table.connections if c.seat == s.seat]:
             conn.push(dumps({"type": "error", "code": "seat_replaced", "message": SEAT_REPLACED}))
             conn.close_with(4403, "the host gave this seat a new link")

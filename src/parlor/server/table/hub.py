@@ -232,10 +232,7 @@ class Hub:
         table.clock_at = [a.get("clock_ends_at") for a in row["actions"]]
         table.reveals = [None] * len(row["actions"])
         for s in row["seats"]:
-            seat = Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], bool(s["joined"]))
-            seat.stand_in = bool(s.get("stand_in", False))
-            seat.claim_hash = s.get("claim_hash")
-            seat.replaced_hash = s.get("replaced_hash")
+            seat = Seat.from_row(s)
             if s.get("clock_ends_at") is not None and s.get("clock_version") is not None:
                 seat.saved_clock = (s["clock_ends_at"], s["clock_version"])
             table.seats.append(seat)
@@ -300,23 +297,30 @@ class Hub:
         self.release(table)
 
     # ---- creating -------------------------------------------------------------------------------
-    def creation_limits(self, address: str | None) -> CreationLimits | None:
+    def creation_limits(self, address: str | None, account_id: str | None = None) -> CreationLimits | None:
         if address is None:
             return None
+        caps = self.limits
+        mine = None
+        if account_id is not None:
+            mine = (account_id, caps.tables_per_account_per_minute, caps.max_unfinished_tables_per_account)
         return CreationLimits(
             hash_token(address),
             self.limits.tables_per_address_per_minute,
             self.limits.max_unfinished_tables_per_address,
+            mine,
         )
 
-    async def create(self, body: Any, address: str | None = None) -> dict[str, Any]:
-        """``POST /api/tables``: check the request, then store the table (the per-address limits are
-        enforced in the same transaction) and start it."""
+    async def create(self, body: Any, address: str | None = None, account_id: str | None = None) -> dict[str, Any]:
+        """``POST /api/tables``: check the request, then store the table (the per-address limits, and a
+        signed-in creator's per-account ones, are enforced in the same transaction) and start it."""
         row, seats, claims, spectator, host = self._new_table_request(body)
         row["creator_hash"] = hash_token(address) if address is not None else None
+        row["creator_account"] = account_id
         row, state = new_table_row(registry.get(row["game"]), row)
         try:
-            await self.writer.write([CreateTable(row["id"], row, seats, self.creation_limits(address))])
+            limits = self.creation_limits(address, account_id)
+            await self.writer.write([CreateTable(row["id"], row, seats, limits)])
         except CreationRefused as exc:
             raise ServerError(exc.code, exc.message, 429) from None
         table = self.register(row, seats, state)

@@ -272,10 +272,7 @@ class FinishedTable(StoredTable):
         self.busy = 0
         self.gone = False
         for s in row["seats"]:
-            seat = Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], bool(s["joined"]))
-            seat.stand_in = bool(s.get("stand_in", False))
-            seat.claim_hash = s.get("claim_hash")
-            seat.replaced_hash = s.get("replaced_hash")
+            seat = Seat.from_row(s)
             seat.bot_moves = row["bot_moves"].get(s["seat"], 0)
             self.seats.append(seat)
 
