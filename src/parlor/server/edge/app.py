@@ -30,6 +30,7 @@ from parlor.core import ParlorError
 from parlor.core.options import describe_options
 from parlor.server.accounts import SESSION_COOKIE, AccountLimits, Accounts
 from parlor.server.limits import Limits, RateLimiter, raise_open_files_limit
+from parlor.server.lobby import Lobby
 from parlor.server.storage import Database
 from parlor.server.table import (
     BOT_LEVELS,
@@ -55,6 +56,7 @@ from parlor.server.table.seats import clean_name
 from parlor.server.wire import ServerError, dumps, loads
 
 from .accounts import CsrfMiddleware, account_router
+from .lobby import lobby_router
 from .logs import install_log_redaction
 from .relay import RelayMiddleware
 
@@ -129,6 +131,7 @@ def create_app(
         )
         app.state.hub = hub
         app.state.accounts = Accounts(db, hub.run_db, account_limits)
+        app.state.lobby = Lobby(hub)
         await hub.start()
         try:
             yield
@@ -270,6 +273,8 @@ def create_app(
         secret = request.cookies.get(SESSION_COOKIE)
         return await request.app.state.accounts.current(secret) if secret else None
 
+    app.include_router(lobby_router(lambda r: r.app.state.lobby, object_body, address_of, account_of))
+
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
         body = await body_of(request)
@@ -410,8 +415,8 @@ def create_app(
                     429,
                 )
             head = await hub.peek(table_id)
-            if token == "" and ws.cookies.get(SESSION_COOKIE):  # a signed-in player's own seat, any device
-                seat = await seat_by_session(ws, head)
+            if token == "":  # a signed-in player's own seat (any device), or a public table's spectator
+                seat = await seat_without_token(ws, head)
             else:
                 seat = authenticate(head, token)  # a finished table is replayed only for a right token
             table = await hub.live(head)
@@ -433,12 +438,12 @@ def create_app(
             if sockets_per_address[address] <= 0:
                 del sockets_per_address[address]
 
-    async def seat_by_session(ws: WebSocket, table: LiveTable | FinishedTable) -> int:
-        account = await account_of(ws)
+    async def seat_without_token(ws: WebSocket, table: LiveTable | FinishedTable) -> int | None:
+        account = await account_of(ws) if ws.cookies.get(SESSION_COOKIE) else None
         seat = seat_of_account(table, account["id"]) if account is not None else None
-        if seat is None:
+        if seat is None and not table.public:
             raise ServerError("bad_token", "your account holds no seat at this table (sign in, or open your link)", 403)
-        return seat
+        return seat  # (None: watching a public table, as its spectator link would)
 
     async def serve_socket(hub: Hub, ws: WebSocket, table: LiveTable, seat: int | None, address: str) -> None:
         welcome = {

@@ -2,9 +2,10 @@
 and a signed-in player's own unfinished tables. Read from the database, so every process of a site
 lists the same tables whichever owns them. Nothing here writes.
 
-A public table *waits for players* while no decision has been taken and one of its human seats is
-open (nobody holds it: no token, no account). Whether a seat's player is connected now is known only
-to the process that plays the table, so listings do not say it.
+A public table *waits for players* while one of its human seats is open (nobody holds it: no token,
+no account); its bots may have begun, but the game stops when an open seat's turn comes. Whether a
+seat's player is connected now is known only to the process that plays the table, so listings do not
+say it.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def _entries(conn: Any, rows: list[Any]) -> list[dict[str, Any]]:
             "fill_bots_at": _utc(r.fill_bots_at) if r.fill_bots_at is not None else None,
             "seats": seats[r.id],
         }
-        entry["waiting"] = entry["version"] == 0 and any(s["open"] for s in entry["seats"]) and entry["public"]
+        entry["waiting"] = any(s["open"] for s in entry["seats"]) and entry["public"]
         out.append(entry)
     return out
 
@@ -98,7 +99,7 @@ class Listings:
         public = and_(tables_t.c.visibility == "public", tables_t.c.status == "playing")
         if game is not None:
             public = and_(public, tables_t.c.game == game)
-        waiting = and_(public, tables_t.c.version == 0, _open_seat())
+        waiting = and_(public, _open_seat())
         with self.db.engine.connect() as conn:
             first = conn.execute(
                 select(*_COLUMNS).where(waiting).order_by(tables_t.c.created_at.desc()).limit(LISTED)
@@ -115,7 +116,6 @@ class Listings:
             tables_t.c.visibility == "public",
             tables_t.c.quick.is_(True),
             tables_t.c.status == "playing",
-            tables_t.c.version == 0,
             tables_t.c.game == game,
             tables_t.c.players == players,
             tables_t.c.rated == rated,

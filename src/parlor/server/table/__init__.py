@@ -5,7 +5,7 @@ this process's membership of a site of several (``site.py``). It imports the sto
 never the edge above it."""
 
 from .bots import BOT_LEVELS, bot_level_description
-from .changes import Change, Claim, Decide, PlayAgain, Relink, Rename, Say, StandIn, Undo, seat_of_claim
+from .changes import Change, Claim, Decide, PlayAgain, Relink, Rename, Say, SitDown, StandIn, Undo, seat_of_claim
 from .connection import MOVED, Connection
 from .hub import Hub, valid_table_id
 from .live import FinishedTable, LiveTable
@@ -30,6 +30,7 @@ __all__ = [
     "Seat",
     "Site",
     "SiteConfig",
+    "SitDown",
     "StandIn",
     "Undo",
     "authenticate",

@@ -40,7 +40,9 @@ from parlor.server.storage import (
     CreationLimits,
     NewLink,
     RemoveDecision,
+    SeatsToBots,
     SetSeat,
+    TakeSeat,
     Write,
     now,
 )
@@ -473,6 +475,84 @@ class Claim(Change):
 def seat_of_account(table: Any, account_id: str) -> int | None:
     """The seat of ``table`` that belongs to the account, if any."""
     return next((s.seat for s in table.seats if s.account_id is not None and s.account_id == account_id), None)
+
+
+def open_seat(s: Seat) -> bool:
+    """A human seat nobody holds: no token (nobody claimed its link) and no account."""
+    return s.kind == "human" and s.token_hash is None and s.account_id is None
+
+
+@dataclass
+class SitDown(Change):
+    """Someone sits down at a public table that waits for players (the lobby, quick play): an open seat
+    (``seat``, or the first one) becomes theirs, with a token of its own, as a claimed link would; signed
+    in, the seat is the account's. The table's other links keep working for their own seats."""
+
+    seat: Any
+    account: dict[str, Any] | None
+    name: Any = None
+    _seat: Seat | None = None
+    _token: str = ""
+
+    what: ClassVar[str] = "the seat"
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        playing(table)
+        if not table.public:  # (a seat nobody holds stops the game when its turn comes: it waits for a player)
+            raise ServerError("not_open", "this table is private: its links open its seats", 409)
+        if self.seat is not None and (type(self.seat) is not int or not 0 <= self.seat < len(table.seats)):
+            raise ServerError("bad_seat", "'seat' must be a seat number of this table", field="seat")
+        account_id = self.account["id"] if self.account is not None else None
+        if account_id is not None and (held := seat_of_account(table, account_id)) is not None:
+            raise ServerError("already_seated", f"your account holds seat {held} at this table already", 409)
+        free = [s for s in table.seats if open_seat(s) and (self.seat is None or s.seat == self.seat)]
+        if not free:
+            raise ServerError("seat_taken", "that seat is taken" if self.seat is not None else "the table is full", 409)
+        name = self.account["name"] if self.account is not None else clean_name(self.name, free[0].seat, "name")
+        self._seat, self._token, self.name = free[0], new_token(), name
+        return [TakeSeat(table.id, free[0].seat, hash_token(self._token), account_id, name)]
+
+    def apply(self, table: LiveTable, results: list[Any]) -> dict[str, Any]:
+        s = self._seat
+        assert s is not None
+        if not results[0]:
+            raise ServerError("seat_taken", "somebody sat down there first", 409)
+        s.token_hash, s.claim_hash, s.name = hash_token(self._token), None, self.name
+        s.account_id = self.account["id"] if self.account is not None else None
+        log.info("table %s: somebody sat down at seat %d", table.id, s.seat)
+        return {"table_id": table.id, "seat": s.seat, "token": self._token}
+
+    def announce(self, table: LiveTable) -> None:
+        table.frames.broadcast_seats()
+
+
+@dataclass
+class FillWithBots(Change):
+    """A public table's wait is over (``fill_bots_at``): its open seats become bots of ``level``."""
+
+    level: str
+
+    what: ClassVar[str] = "the seats"
+    moves_play: ClassVar[bool] = True
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        playing(table)
+        seats = tuple(s.seat for s in table.seats if open_seat(s))
+        return [SeatsToBots(table.id, seats, self.level)]
+
+    def apply(self, table: LiveTable, results: list[Any]) -> None:
+        table.fill_bots_at = None
+        for s in table.seats:
+            if open_seat(s):
+                s.kind, s.level, s.joined, s.claim_hash, s.name = "bot", self.level, True, None, None
+                for timer in (s.timer, s.away_timer):
+                    if timer is not None:
+                        timer.cancel()
+                s.timer = s.away_timer = None
+        log.info("table %s: open seats filled with %s bots", table.id, self.level)
+
+    def announce(self, table: LiveTable) -> None:
+        table.frames.broadcast_seats()
 
 
 @dataclass

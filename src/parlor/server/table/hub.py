@@ -18,7 +18,7 @@ import logging
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
 from parlor import games as registry
@@ -39,7 +39,7 @@ from parlor.server.wire import ServerError, dumps
 
 from .bot_workers import default_processes
 from .bots import BOT_LEVELS, BotRunner
-from .changes import Arrive, CloseUnjoined, Leave, leave, new_table_row
+from .changes import Arrive, CloseUnjoined, FillWithBots, Leave, leave, new_table_row
 from .chat import chat_json
 from .clocks import BOT_FOR_HUMAN, MAX_TURN_TIME, arm_timeout, reset_clocks, stop_clocks, with_bot_marks
 from .connection import MOVED, Connection
@@ -49,6 +49,7 @@ from .seats import Seat, claim_path, clean_name, hash_token, join_path, new_toke
 
 log = logging.getLogger("parlor.server")
 
+MAX_FILL_AFTER = 3600.0  # seconds a public table may wait for players before bots fill its seats
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what secrets.token_urlsafe makes; anything else is no table
 
 
@@ -258,6 +259,24 @@ class Hub:
         if writes:
             self.writer.write_later(writes, table._background_write_failed)
         self.bots.schedule(table)
+        if table.fill_bots_at is not None:
+            self._arm_fill(table)
+
+    def _arm_fill(self, table: LiveTable) -> None:
+        """A public table's empty seats become bots at ``fill_bots_at`` (also after a restart or a
+        takeover: the moment is stored)."""
+        at = table.fill_bots_at
+        if at.tzinfo is None:  # SQLite hands back naive stamps; all are UTC
+            at = at.replace(tzinfo=UTC)
+        delay = max(0.0, (at - now()).total_seconds())
+
+        def fire() -> None:
+            if self.closing or table.gone or table.status != "playing":
+                return
+            task = asyncio.get_running_loop().create_task(table.change(FillWithBots(table.substitute_level)))
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())  # (a refusal is nothing to report)
+
+        asyncio.get_running_loop().call_later(delay, fire)
 
     def release(self, table: Any) -> None:
         """Forget a finished table nobody watches (it is loaded again on demand)."""
@@ -311,12 +330,15 @@ class Hub:
             mine,
         )
 
-    async def create(self, body: Any, address: str | None = None, account_id: str | None = None) -> dict[str, Any]:
+    async def create(
+        self, body: Any, address: str | None = None, account_id: str | None = None, quick: bool = False
+    ) -> dict[str, Any]:
         """``POST /api/tables``: check the request, then store the table (the per-address limits, and a
         signed-in creator's per-account ones, are enforced in the same transaction) and start it."""
         row, seats, claims, spectator, host = self._new_table_request(body)
         row["creator_hash"] = hash_token(address) if address is not None else None
         row["creator_account"] = account_id
+        row["quick"] = quick  # opened by quick play: quick play fills it
         row, state = new_table_row(registry.get(row["game"]), row)
         try:
             limits = self.creation_limits(address, account_id)
@@ -372,6 +394,9 @@ class Hub:
             "substitute_level",
             "turn_time",
             "bots_before_join",
+            "public",
+            "rated",
+            "fill_bots_after",
         }
         unknown = sorted(k for k in body if k not in known)
         if unknown:
@@ -440,6 +465,19 @@ class Hub:
         bots_before_join = body.get("bots_before_join", False)
         if type(bots_before_join) is not bool:
             raise ServerError("bad_request", "'bots_before_join' must be true or false", field="bots_before_join")
+        public, rated = body.get("public", False), body.get("rated", False)
+        for flag, value in (("public", public), ("rated", rated)):
+            if type(value) is not bool:
+                raise ServerError("bad_request", f"'{flag}' must be true or false", field=flag)
+        fill_after = body.get("fill_bots_after")
+        if fill_after is not None and (type(fill_after) not in (int, float) or not 0 <= fill_after <= MAX_FILL_AFTER):
+            raise ServerError(
+                "bad_request",
+                f"'fill_bots_after' must be a number of seconds from 0 to {MAX_FILL_AFTER:g}, or null",
+                field="fill_bots_after",
+            )
+        if fill_after is not None and not public:
+            raise ServerError("bad_request", "only a public table fills its seats with bots", field="fill_bots_after")
         seats: list[dict[str, Any]] = []
         claims: dict[int, str] = {}  # seat -> the one-time code of its join link
         for i, spec in enumerate(seats_in):
@@ -496,6 +534,9 @@ class Hub:
             "turn_time": None if turn_time is None else float(turn_time),
             "bots_before_join": bots_before_join,
             "host_hash": hash_token(host),
+            "visibility": "public" if public else "private",
+            "rated": rated,
+            "fill_bots_at": None if fill_after is None else now() + timedelta(seconds=fill_after),
         }
         return row, seats, claims, spectator, host
 

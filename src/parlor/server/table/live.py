@@ -58,6 +58,10 @@ class StoredTable:
         self.bots_before_join: bool = bool(row.get("bots_before_join", False))
         self.result: dict[str, Any] | None = row.get("result")
         self.host_hash: str | None = row.get("host_hash")
+        self.public: bool = row.get("visibility") == "public"  # listed in the lobby; anyone may sit down
+        self.rated: bool = bool(row.get("rated", False))
+        self.quick: bool = bool(row.get("quick", False))  # opened by quick play
+        self.fill_bots_at: Any = row.get("fill_bots_at")  # a waiting table's empty seats become bots then
         self.chat = ChatLog(list(row.get("chat") or []), int(row.get("chat_total", len(row.get("chat") or []))))
         self.connections: set[Connection] = set()
         self.seats: list[Seat] = []
@@ -251,6 +255,9 @@ def table_summary(table: Any, options: dict[str, Any]) -> dict[str, Any]:
         "substitute_level": table.substitute_level,
         "turn_time": table.turn_time,
         "bots_before_join": table.bots_before_join,
+        "public": table.public,
+        "rated": table.rated,
+        "quick": table.quick,
         "seats": table.seat_summaries(),
         "result": table.result,
         "previous_table": table.previous_table,

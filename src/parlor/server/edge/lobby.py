@@ -1,0 +1,38 @@
+"""The lobby's routes: the public tables, sitting down at one, quick play (docs/protocol.md, "Lobby").
+Parse → authenticate (a session, if any) → one call into the lobby service (``server/lobby``)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from parlor.server.lobby import Lobby
+
+
+def lobby_router(
+    lobby_of: Callable[[Request], Lobby],
+    object_body: Callable[[Request], Awaitable[dict[str, Any]]],
+    address_of: Callable[[Request], str | None],
+    account_of: Callable[[Request], Awaitable[dict[str, Any] | None]],
+) -> APIRouter:
+    router = APIRouter()
+
+    @router.get("/api/lobby")
+    async def lobby(request: Request) -> dict[str, Any]:
+        return await lobby_of(request).tables(request.query_params.get("game"))
+
+    @router.post("/api/tables/{table_id}/sit")
+    async def sit(table_id: str, request: Request) -> dict[str, Any]:
+        body = await object_body(request)
+        account = await account_of(request)
+        return await lobby_of(request).sit(table_id, body.get("seat"), account, body.get("name"))
+
+    @router.post("/api/quick-play")
+    async def quick_play(request: Request) -> dict[str, Any]:
+        body = await object_body(request)
+        account = await account_of(request)
+        return await lobby_of(request).quick_play(body, address_of(request), account)
+
+    return router
