@@ -31,6 +31,7 @@ from parlor.core.options import describe_options
 from parlor.server.accounts import SESSION_COOKIE, AccountLimits, Accounts
 from parlor.server.limits import Limits, RateLimiter, raise_open_files_limit
 from parlor.server.lobby import Lobby
+from parlor.server.ratings import Ratings
 from parlor.server.storage import Database
 from parlor.server.table import (
     BOT_LEVELS,
@@ -132,10 +133,12 @@ def create_app(
         app.state.hub = hub
         app.state.accounts = Accounts(db, hub.run_db, account_limits)
         app.state.lobby = Lobby(hub)
+        app.state.ratings = Ratings(hub)
         await hub.start()
         try:
             yield
         finally:
+            await app.state.ratings.close()
             await hub.close()
 
     # /api/docs: Swagger UI from the swagger-ui-bundle package, not a CDN (the server may have no internet)
@@ -273,7 +276,11 @@ def create_app(
         secret = request.cookies.get(SESSION_COOKIE)
         return await request.app.state.accounts.current(secret) if secret else None
 
-    app.include_router(lobby_router(lambda r: r.app.state.lobby, object_body, address_of, account_of))
+    app.include_router(
+        lobby_router(
+            lambda r: r.app.state.lobby, object_body, address_of, account_of, lambda r: r.app.state.ratings
+        )
+    )
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:

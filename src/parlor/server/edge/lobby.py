@@ -1,5 +1,6 @@
-"""The lobby's routes: the public tables, sitting down at one, quick play (docs/protocol.md, "Lobby").
-Parse → authenticate (a session, if any) → one call into the lobby service (``server/lobby``)."""
+"""The lobby's routes: the public tables, sitting down at one, quick play (docs/protocol.md, "Lobby");
+the leaderboards and the players' pages (``server/ratings``). Parse → authenticate (a session, if
+any) → one call into the service."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from parlor.server.accounts import fold_name
 from parlor.server.lobby import Lobby
+from parlor.server.ratings import Ratings
 
 
 def lobby_router(
@@ -16,6 +19,7 @@ def lobby_router(
     object_body: Callable[[Request], Awaitable[dict[str, Any]]],
     address_of: Callable[[Request], str | None],
     account_of: Callable[[Request], Awaitable[dict[str, Any] | None]],
+    ratings_of: Callable[[Request], Ratings],
 ) -> APIRouter:
     router = APIRouter()
 
@@ -34,5 +38,14 @@ def lobby_router(
         body = await object_body(request)
         account = await account_of(request)
         return await lobby_of(request).quick_play(body, address_of(request), account)
+
+    @router.get("/api/leaderboard")
+    async def leaderboard(request: Request) -> dict[str, Any]:
+        query = request.query_params
+        return await ratings_of(request).leaderboard(query.get("game"), query.get("players"))
+
+    @router.get("/api/players/{name}")
+    async def player(name: str, request: Request) -> dict[str, Any]:
+        return await ratings_of(request).profile(fold_name(" ".join(name.split()))[:64])
 
     return router

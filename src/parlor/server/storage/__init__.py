@@ -4,6 +4,7 @@ the site's lease rows. It imports nothing of the server above it (``table``, ``e
 from .accounts import AccountStore, NameTaken
 from .database import CHAT_PAGE, DamagedDatabase, Database, default_database_url, normalize_url, now
 from .listings import Listings
+from .ratings import RatingStore
 from .site import SiteRows
 from .writer import Writer
 from .writes import (
@@ -45,6 +46,7 @@ __all__ = [
     "MarkBroken",
     "NameTaken",
     "NewLink",
+    "RatingStore",
     "RemoveDecision",
     "SeatsToBots",
     "SetClock",

@@ -85,6 +85,9 @@ class Hub:
         self.chat_by_address = RateLimiter(per_address, max(1.0, per_address * 10))
         # One of several processes of a site (PostgreSQL): tables are owned by leases (site.py).
         self.site = site(self) if site is not None else None
+        # Called (synchronously, on the event loop) with a table whose game just ended, after the change
+        # that ended it was stored: the ratings follow games this way, without table/ importing them.
+        self.finished_hooks: list[Callable[[LiveTable], None]] = []
 
     # The benchmark and the tests read how decisions were grouped into transactions.
     @property

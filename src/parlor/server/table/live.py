@@ -147,10 +147,14 @@ class LiveTable(StoredTable):
             async with self.lock:
                 if self.gone:
                     raise ServerError("unavailable", "this table moved to another server process; reconnect", 503)
+                was_playing = self.status == "playing"
                 writes = change.prepare(self)
                 results = await self._store(writes, change.what)
                 outcome = change.apply(self, results)
                 self._settle(change)
+                if was_playing and self.status == "over":  # (stored: the features that follow a game may act)
+                    for hook in self.hub.finished_hooks:
+                        hook(self)
                 return outcome
         finally:
             self.busy -= 1
