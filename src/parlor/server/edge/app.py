@@ -235,6 +235,14 @@ def create_app(
     async def play_page(table_id: str) -> FileResponse:
         return FileResponse(WEB / "table.html")  # the token is in the URL fragment, read by the page
 
+    @app.get("/account", include_in_schema=False)
+    async def account_page() -> FileResponse:
+        return FileResponse(WEB / "account.html")
+
+    @app.get("/players/{name}", include_in_schema=False)
+    async def profile_page(name: str) -> FileResponse:
+        return FileResponse(WEB / "profile.html")
+
     @app.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:
         return FileResponse(WEB / "replay.html")
