@@ -4,6 +4,7 @@ a replay link that works; unrated games and games against bots move nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -12,6 +13,7 @@ import httpx
 import pytest
 
 from .conftest import BACKENDS, Client, ServerThread, make_url
+from .test_account_seats import first_frame
 from .test_accounts import GENEROUS, Browser, fresh_name
 
 
@@ -38,8 +40,13 @@ def play_to_the_end(site: ServerThread, table_id: str, tokens: list[str]) -> dic
             if clients[0].state["over"]:
                 return clients[0].state
             mover = next((c for c in clients if c.state["your_turn"]), None)
-            if mover is None:
-                clients[0].next_state(60)
+            if mover is None:  # the next state, on whichever connection it comes first
+                deadline = time.monotonic() + 60
+                while not any(c.state["your_turn"] or c.state["over"] for c in clients):
+                    assert time.monotonic() < deadline, "no state came"
+                    for c in clients:
+                        with contextlib.suppress(TimeoutError):
+                            c.next_state(0.2)
                 continue
             assert mover.act(mover.state["legal"][-1]["id"])["type"] == "ack"
     finally:
@@ -89,6 +96,18 @@ def test_a_rated_game_moves_both_ratings_and_shows_on_the_profiles(site: ServerT
         # The replay link works.
         assert httpx.get(site.base + e["replay"], timeout=60).status_code == 200
         assert httpx.get(f"{site.base}/api/tables/{table_id}/replay", timeout=60).status_code == 200
+    # "Rematch": play again invites the same players; each account opens its seat there by signing in.
+    again = httpx.post(f"{site.base}/api/tables/{table_id}/play-again", json={"token": tokens[0]}, timeout=60)
+    assert again.status_code == 200, again.text
+    rematch = again.json()["table_id"]
+    seats = httpx.get(f"{site.base}/api/tables/{rematch}", timeout=60).json()["seats"]
+    assert [(s["name"], s["account"]) for s in seats] == [(ann_name, True), (bob_name, True)]
+    for seat, b in enumerate((ann, bob)):
+        assert [(t["id"], t["your_seat"]) for t in b.http.get("/api/account/tables").json()["tables"]] == [
+            (rematch, seat)
+        ]
+        welcome, _ = first_frame(site, rematch, b.http.cookies.get("parlor_session"))
+        assert welcome["type"] == "welcome" and welcome["seat"] == seat
     if places[0] != places[1]:
         winner, loser = (ann_name, bob_name) if places[0] < places[1] else (bob_name, ann_name)
         assert entries[winner]["rating_after"] > entries[winner]["rating_before"]

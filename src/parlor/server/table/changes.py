@@ -766,7 +766,9 @@ class CloseUnjoined(Change):
 @dataclass
 class PlayAgain(Change):
     """A new table with the same game, options, seats, bots and host; each human seat gets a new join
-    link (a fresh claim code: no token carries over), handed to that seat's own connections only."""
+    link (a fresh claim code: no token carries over), handed to that seat's own connections only. A
+    seat of an account is that account's at the new table too (its player opens it by signing in):
+    "rematch" invites the same players."""
 
     seat: int | None
     address: str | None = None
@@ -797,6 +799,7 @@ class PlayAgain(Change):
             "bots_before_join": table.bots_before_join,
             "host_hash": table.host_hash,
             "creator_hash": hash_token(self.address) if self.address is not None else None,
+            "rated": table.rated,  # (a rematch is private: it is for the same players, not the lobby's)
         }
         self._claims = {s.seat: new_token() for s in table.seats if s.kind == "human"}
         seats = [
@@ -808,6 +811,8 @@ class PlayAgain(Change):
                 "token_hash": None,
                 "claim_hash": hash_token(self._claims[s.seat]) if s.seat in self._claims else None,
                 "joined": s.kind == "bot",
+                # A rematch: an account's seat stays the account's, opened by signing in (or its new link).
+                "account_id": s.account_id if s.kind == "human" else None,
             }
             for s in table.seats
         ]

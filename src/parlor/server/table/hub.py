@@ -372,9 +372,7 @@ class Hub:
         """A table just stored: live from now on in this process."""
         table = LiveTable(self, row, state)
         for spec in seats:
-            s = Seat(spec["seat"], spec["kind"], spec["level"], spec["name"], spec["token_hash"], spec["joined"])
-            s.claim_hash = spec.get("claim_hash")
-            table.seats.append(s)
+            table.seats.append(Seat.from_row(spec))
         if table.status == "over":
             table.result = table.result_of(state)
         self.tables[table.id] = table
