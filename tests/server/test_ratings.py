@@ -71,8 +71,9 @@ def rated_game_of(site: ServerThread, name: str, table_id: str) -> dict[str, Any
         time.sleep(0.1)
 
 
-def table_for_two(host: Browser, guest: Browser, rated: bool) -> tuple[str, list[str]]:
+def table_for_two(host: Browser, guest: Browser, rated: bool, **more: Any) -> tuple[str, list[str]]:
     body = {"game": "mamma-mia", "players": 2, "public": True, "rated": rated, "seats": [{"kind": "human"}] * 2}
+    body.update(more)
     created = host.post("/api/tables", body).json()
     table_id = created["table"]["id"]
     first = host.post(f"/api/tables/{table_id}/claim", {"claim": created["seats"][0]["claim"]})
@@ -133,6 +134,19 @@ def test_unrated_games_and_games_against_bots_move_no_rating(site: ServerThread)
     assert set(games) == {table_id, bot_table}
     assert all("rating_after" not in g for g in games.values())
     assert profile(site, ann_name)["ratings"] == []
+
+
+def test_a_player_who_leaves_a_rated_game_counts_last(site: ServerThread) -> None:
+    (ann, ann_name), (bob, bob_name) = player(site), player(site)
+    table_id, tokens = table_for_two(ann, bob, rated=True, seat_timeout=0)
+    Client(site.base, table_id, tokens[1]).close()  # Bob opens the table and leaves: a bot plays for him
+    final = play_to_the_end(site, table_id, [tokens[0]])
+    assert final["over"]
+    ann_entry, bob_entry = rated_game_of(site, ann_name, table_id), rated_game_of(site, bob_name, table_id)
+    assert bob_entry["abandoned"] is True and ann_entry["abandoned"] is False
+    # Whatever the board said, the leaver lost: his rating went down, Ann's up.
+    assert bob_entry["rating_after"] < bob_entry["rating_before"]
+    assert ann_entry["rating_after"] > ann_entry["rating_before"]
 
 
 def test_leaderboard_and_profile_refusals(site: ServerThread) -> None:
