@@ -289,3 +289,27 @@ def test_passwords_and_session_secrets_never_reach_the_logs(site: ServerThread, 
     assert "/api/account/sign-in" in text  # the access log was on
     for leaked in ("first secret words", "second words!", "wrong words here", secret):
         assert leaked not in text
+
+
+def test_the_sweep_forgets_expired_sessions_and_old_counts(database_url: str) -> None:
+    from datetime import timedelta
+
+    from parlor.server.storage import AccountStore, Database
+
+    db = Database(database_url)
+    try:
+        db.migrate()
+        store = AccountStore(db)
+        store.create_account("a" * 32, "Sweepy", "sweepy", "$argon2id$not-a-real-hash")
+        store.create_session("old", "a" * 32, timedelta(seconds=-1))  # expired already
+        store.create_session("new", "a" * 32, timedelta(days=1))
+        store.add_events([("signin_name", "k")])
+        assert store.session("old", timedelta(days=1)) is None  # an expired session opens nothing
+        store.sweep(timedelta(seconds=-1))  # every count is older than "now + 1 s"
+        with db.engine.connect() as conn:
+            left = [r[0] for r in conn.execute(sa.text("SELECT id FROM parlor_sessions"))]
+            counts = conn.execute(sa.text("SELECT count(*) FROM parlor_auth_events")).scalar()
+        assert left == ["new"] and counts == 0
+        assert store.session("new", timedelta(days=1)) == {"id": "a" * 32, "name": "Sweepy"}
+    finally:
+        db.close()

@@ -101,6 +101,8 @@ def test_a_rated_game_moves_both_ratings_and_shows_on_the_profiles(site: ServerT
     again = httpx.post(f"{site.base}/api/tables/{table_id}/play-again", json={"token": tokens[0]}, timeout=60)
     assert again.status_code == 200, again.text
     rematch = again.json()["table_id"]
+    code = again.json()["join_path"].split("#claim=")[1]  # Ann's own new link, opened signed in
+    assert ann.post(f"/api/tables/{rematch}/claim", {"claim": code}).status_code == 200
     seats = httpx.get(f"{site.base}/api/tables/{rematch}", timeout=60).json()["seats"]
     assert [(s["name"], s["account"]) for s in seats] == [(ann_name, True), (bob_name, True)]
     for seat, b in enumerate((ann, bob)):

@@ -219,6 +219,16 @@ class Accounts:
         log.info("an account was deleted")
         return tables
 
+    async def sweep_forever(self, every: float = 3600.0) -> None:
+        """Forget expired sessions, and sign-in counts older than any limit's window, once an hour."""
+        keep = max(self.limits.failure_window, timedelta(hours=1))
+        while True:
+            try:
+                await self.run_db(self.store.sweep, keep)
+            except Exception:  # (the next sweep tries again; nothing depends on this one)
+                log.exception("the accounts' sweep failed")
+            await asyncio.sleep(every)
+
     async def tables(self, account: dict[str, Any]) -> list[dict[str, Any]]:
         """The account's unfinished tables, each with ``your_seat``: where it plays, from any device."""
         return await self.run_db(self.listings.tables_of, account["id"])

@@ -135,9 +135,11 @@ def create_app(
         app.state.lobby = Lobby(hub)
         app.state.ratings = Ratings(hub)
         await hub.start()
+        sweeper = asyncio.get_running_loop().create_task(app.state.accounts.sweep_forever())
         try:
             yield
         finally:
+            sweeper.cancel()
             await app.state.ratings.close()
             await hub.close()
 

@@ -448,7 +448,7 @@ class Claim(Change):
         account_id = self.account["id"] if self.account is not None else None
         if account_id is not None:
             held = seat_of_account(table, account_id)
-            if held is not None:
+            if held is not None and held != s.seat:  # (its own seat's link, as a rematch hands out: fine)
                 raise ServerError(
                     "already_seated", f"your account holds seat {held} at this table already: one seat each", 409
                 )
