@@ -2,7 +2,8 @@
 
 * The account page in every language: sign up, sign out, a wrong password's own words, sign in.
 * Two accounts: one opens a public rated table in the lobby, the other finds it and sits down, both
-  play to the end, both ratings move, both players' pages list the game with a replay that opens.
+  play to the end, "play again" seats them both at a rematch, both ratings move, both players' pages
+  list the game with a replay that opens.
 * Quick play from the lobby seats two waiting guests at one table.
 """
 
@@ -118,6 +119,17 @@ def test_two_accounts_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_pa
         roles = [s.page.evaluate("document.body.dataset.role") for s in (seat_a, seat_b)]
         assert roles == ["seat", "seat"]
         play_to_the_end([seat_a, seat_b], random.Random(3), limit=240.0)
+        # "Rematch": play again seats the same two accounts at a new table.
+        ann.click("#play-again")
+        for page in (ann, bob):
+            page.wait_for_selector("#next-table")
+            page.click("#next-table")
+            page.wait_for_url(lambda url: table_id not in url)
+            page.wait_for_function("document.body !== null && document.body.dataset.role === 'seat'", timeout=30000)
+        rematch = ann.url.split("/play/")[1].split("?")[0].split("#")[0]
+        assert rematch == bob.url.split("/play/")[1].split("?")[0].split("#")[0]
+        seats = ann.request.get(f"{server.base}/api/tables/{rematch}").json()["seats"]
+        assert [(s["name"], s["account"]) for s in seats] == [(names[0], True), (names[1], True)]
         # Both players' pages list the game, with its rating change and a replay that opens.
         for page, name in ((ann, names[0]), (bob, names[1])):
             deadline = time.monotonic() + 60
