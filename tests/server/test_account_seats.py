@@ -16,7 +16,7 @@ from websockets.sync.client import connect
 from parlor.server.limits import Limits
 
 from .conftest import BACKENDS, ServerThread, make_url
-from .test_accounts import GENEROUS, Browser, fresh_name
+from .test_accounts import GENEROUS, Browser, signed_up
 
 LIMITS = Limits(min_turn_time=0.1, max_unfinished_tables_per_account=3)
 
@@ -26,13 +26,6 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     url = make_url(request.param, request, tmp_path_factory.mktemp("db"))
     with ServerThread(url, seat_timeout=None, account_limits=GENEROUS, limits=LIMITS) as s:
         yield s
-
-
-def signed_up(site: ServerThread) -> tuple[Browser, str]:
-    b = Browser(site.base)
-    name = fresh_name()
-    assert b.sign_up(name).status_code == 201
-    return b, name
 
 
 def two_humans(b: Browser) -> dict:
@@ -55,7 +48,7 @@ def first_frame(site: ServerThread, table_id: str, cookie: str | None, origin: s
 
 
 def test_a_seat_claimed_signed_in_is_the_accounts_and_opens_on_another_device(site: ServerThread) -> None:
-    laptop, name = signed_up(site)
+    laptop, name = signed_up(site.base)
     created = two_humans(laptop)
     table_id = created["table"]["id"]
     r = laptop.post(f"/api/tables/{table_id}/claim", {"claim": created["seats"][0]["claim"]})
@@ -85,7 +78,7 @@ def test_a_seat_claimed_signed_in_is_the_accounts_and_opens_on_another_device(si
 
 
 def test_the_cookie_opens_no_seat_for_another_origin_nor_another_account(site: ServerThread) -> None:
-    owner, _ = signed_up(site)
+    owner, _ = signed_up(site.base)
     created = two_humans(owner)
     table_id = created["table"]["id"]
     assert owner.post(f"/api/tables/{table_id}/claim", {"claim": created["seats"][0]["claim"]}).status_code == 200
@@ -95,7 +88,7 @@ def test_the_cookie_opens_no_seat_for_another_origin_nor_another_account(site: S
     assert frame["type"] == "error" and frame["code"] == "bad_token" and closed == 4403
     frame, closed = first_frame(site, table_id, cookie, origin=f"http://{host}")  # the site's own page
     assert frame["type"] == "welcome" and frame["seat"] == 0
-    stranger, _ = signed_up(site)
+    stranger, _ = signed_up(site.base)
     frame, closed = first_frame(site, table_id, stranger.http.cookies.get("parlor_session"))
     assert frame["type"] == "error" and frame["code"] == "bad_token" and closed == 4403
     frame, closed = first_frame(site, table_id, None)
@@ -103,7 +96,7 @@ def test_the_cookie_opens_no_seat_for_another_origin_nor_another_account(site: S
 
 
 def test_a_signed_in_creator_has_limits_of_its_own(site: ServerThread) -> None:
-    b, _ = signed_up(site)
+    b, _ = signed_up(site.base)
     for _ in range(LIMITS.max_unfinished_tables_per_account):
         two_humans(b)
     r = b.post("/api/tables", {"game": "mamma-mia"})
@@ -117,7 +110,7 @@ def test_a_signed_in_creator_has_limits_of_its_own(site: ServerThread) -> None:
 
 
 def test_a_deleted_accounts_seat_keeps_its_place_and_loses_its_name(site: ServerThread) -> None:
-    b, name = signed_up(site)
+    b, name = signed_up(site.base)
     created = two_humans(b)
     table_id = created["table"]["id"]
     assert b.post(f"/api/tables/{table_id}/claim", {"claim": created["seats"][0]["claim"]}).status_code == 200

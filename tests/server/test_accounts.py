@@ -62,6 +62,14 @@ def fresh_name() -> str:
     return "p" + uuid.uuid4().hex[:10]
 
 
+def signed_up(base: str) -> tuple[Browser, str]:
+    """A browser signed in to a new account, and the account's name."""
+    b = Browser(base)
+    name = fresh_name()
+    assert b.sign_up(name).status_code == 201
+    return b, name
+
+
 @pytest.fixture
 def browser(site: ServerThread) -> Iterator[Browser]:
     b = Browser(site.base)

@@ -14,7 +14,7 @@ import pytest
 
 from .conftest import BACKENDS, Client, ServerThread, make_url
 from .test_account_seats import first_frame
-from .test_accounts import GENEROUS, Browser, fresh_name
+from .test_accounts import GENEROUS, Browser, signed_up
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -22,13 +22,6 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     url = make_url(request.param, request, tmp_path_factory.mktemp("db"))
     with ServerThread(url, seat_timeout=None, account_limits=GENEROUS, rate_per_second=1000, burst=1000) as s:
         yield s
-
-
-def player(site: ServerThread) -> tuple[Browser, str]:
-    b = Browser(site.base)
-    name = fresh_name()
-    assert b.sign_up(name).status_code == 201
-    return b, name
 
 
 def play_to_the_end(site: ServerThread, table_id: str, tokens: list[str]) -> dict[str, Any]:
@@ -83,7 +76,7 @@ def table_for_two(host: Browser, guest: Browser, rated: bool, **more: Any) -> tu
 
 
 def test_a_rated_game_moves_both_ratings_and_shows_on_the_profiles(site: ServerThread) -> None:
-    (ann, ann_name), (bob, bob_name) = player(site), player(site)
+    (ann, ann_name), (bob, bob_name) = signed_up(site.base), signed_up(site.base)
     table_id, tokens = table_for_two(ann, bob, rated=True)
     final = play_to_the_end(site, table_id, tokens)
     places = final["result"]["places"]
@@ -121,7 +114,7 @@ def test_a_rated_game_moves_both_ratings_and_shows_on_the_profiles(site: ServerT
 
 
 def test_unrated_games_and_games_against_bots_move_no_rating(site: ServerThread) -> None:
-    (ann, ann_name), (bob, _) = player(site), player(site)
+    (ann, ann_name), (bob, _) = signed_up(site.base), signed_up(site.base)
     table_id, tokens = table_for_two(ann, bob, rated=False)
     play_to_the_end(site, table_id, tokens)
     # A rated game against a bot: the account is the only rated seat, nothing moves.
@@ -139,7 +132,7 @@ def test_unrated_games_and_games_against_bots_move_no_rating(site: ServerThread)
 
 
 def test_a_player_who_leaves_a_rated_game_counts_last(site: ServerThread) -> None:
-    (ann, ann_name), (bob, bob_name) = player(site), player(site)
+    (ann, ann_name), (bob, bob_name) = signed_up(site.base), signed_up(site.base)
     table_id, tokens = table_for_two(ann, bob, rated=True, seat_timeout=0)
     Client(site.base, table_id, tokens[1]).close()  # Bob opens the table and leaves: a bot plays for him
     final = play_to_the_end(site, table_id, [tokens[0]])

@@ -19,22 +19,14 @@ from typing import Any
 import pytest
 
 from .conftest import Server
-from .test_browser import DESKTOP, LANGS, Seat, play_to_the_end
+from .test_browser import LANGS, Seat, play_to_the_end
+from .test_help_and_lobby import new_page
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
 
 
 def catalog(lang: str) -> dict[str, str]:
     return json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-
-
-def context(browser: Any, lang: str = "en") -> tuple[Any, Any, list[str]]:
-    ctx = browser.new_context(viewport=DESKTOP)
-    ctx.add_init_script(f"localStorage.setItem('parlor.lang', '{lang}')")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return ctx, page, errors
 
 
 def sign_up(page: Any, server: Server, name: str, password: str = "a good long password") -> None:
@@ -49,7 +41,7 @@ def sign_up(page: Any, server: Server, name: str, password: str = "a good long p
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_account_page_in_every_language(server: Server, browser: Any, lang: str) -> None:
     words = catalog(lang)
-    ctx, page, errors = context(browser, lang)
+    ctx, page, errors = new_page(browser, lang)
     name = "w" + uuid.uuid4().hex[:8]
     try:
         sign_up(page, server, name)
@@ -86,7 +78,7 @@ def as_seat(ctx: Any, page: Any) -> Seat:
 
 
 def test_two_accounts_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_pages(server: Server, browser: Any):
-    (ctx_a, ann, errors_a), (ctx_b, bob, errors_b) = context(browser), context(browser)
+    (ctx_a, ann, errors_a), (ctx_b, bob, errors_b) = new_page(browser, "en"), new_page(browser, "en")
     names = ["a" + uuid.uuid4().hex[:8], "b" + uuid.uuid4().hex[:8]]
     try:
         sign_up(ann, server, names[0])
@@ -156,7 +148,7 @@ def test_two_accounts_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_pa
 
 
 def test_quick_play_in_the_lobby_seats_two_guests_together(server: Server, browser: Any) -> None:
-    (ctx_a, first, errors_a), (ctx_b, second, errors_b) = context(browser), context(browser)
+    (ctx_a, first, errors_a), (ctx_b, second, errors_b) = new_page(browser, "en"), new_page(browser, "en")
     try:
         for page, name in ((first, "Quick One"), (second, "Quick Two")):
             page.goto(server.base + "/")
