@@ -22,7 +22,9 @@ import time
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# The hot path: the engine core, each game's state, rules and views, and the search.
+# The hot path: the engine core, each game's state, rules and views, the search, and the
+# observations and masks learning agents read (observation.py, rl/native.py: no numpy there),
+# and the heuristic bots (``medium``; simulations are bound by them, issue 32).
 # Not the action classes (core/actions.py, games/*/actions.py): mypyc turns a dataclass's
 # ``TYPE: ClassVar[str]`` into a field, and actions are made once per game anyway. Nor
 # core/events.py: its EventList replaces list methods after the class is made (lazy events),
@@ -32,15 +34,22 @@ COMPILED = [
     "src/parlor/core/rng.py",
     "src/parlor/games/mamma_mia/rules.py",
     "src/parlor/games/mamma_mia/views.py",
+    "src/parlor/games/mamma_mia/observation.py",
+    "src/parlor/games/mamma_mia/heuristic.py",
     "src/parlor/games/sweet_nose/rules.py",
     "src/parlor/games/sweet_nose/views.py",
     "src/parlor/games/sweet_nose/playout.py",
+    "src/parlor/games/sweet_nose/observation.py",
+    "src/parlor/games/sweet_nose/heuristic.py",
     "src/parlor/games/mottainai/cards.py",
     "src/parlor/games/mottainai/data.py",
     "src/parlor/games/mottainai/rules.py",
     "src/parlor/games/mottainai/tables.py",
     "src/parlor/games/mottainai/views.py",
+    "src/parlor/games/mottainai/observation.py",
+    "src/parlor/games/mottainai/heuristic.py",
     "src/parlor/bots/ismcts.py",
+    "src/parlor/rl/native.py",
 ]
 
 
@@ -78,7 +87,7 @@ def inplace_builds_current() -> bool:
     here = os.path.dirname(os.path.abspath(__file__))
     src = os.path.join(here, "src")
     sources = [os.path.join(here, "setup.py"), os.path.join(here, "pyproject.toml")]
-    for part in ("core", "games", "bots"):
+    for part in ("core", "games", "bots", "rl"):
         for folder, _dirs, files in os.walk(os.path.join(src, "parlor", part)):
             sources += [os.path.join(folder, f) for f in files if f.endswith(".py")]
     suffix = EXTENSION_SUFFIXES[0]

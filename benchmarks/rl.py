@@ -1,13 +1,31 @@
-"""RL adapters' speed next to the raw engine, in the same run.
+"""RL adapters' speed next to the raw engine, interleaved in the same run.
 
-    python benchmarks/rl.py [--games N] [--json]
+    python benchmarks/rl.py [--rounds 5] [--games 4] [--num-envs 64] [--players N] [--json]
 
-Per game (at its smallest table): the raw engine's decisions/s (uniform random legal moves,
-``legal_actions`` + ``apply``), the cost of one observation encoding and of one action mask
-(µs), PettingZoo AEC steps/s (``last()`` + masked random ``step``) and Gymnasium steps/s
-(one seat; the other seats are ``random`` bots, so an env step includes their moves). The
-ratios ``raw / env`` are the env's cost factor over the engine (goal: at most 3). Absolute
-figures on a shared machine are noise; the ratios are what to compare.
+Per game (at its smallest table unless ``--players``), five ways to play random games:
+
+- ``raw``: the engine alone, uniform random legal moves (``legal_actions`` + ``apply``);
+- ``aec``: PettingZoo AEC, ``last()`` + a masked random ``step`` for every seat;
+- ``par``: PettingZoo parallel env, one masked random action per seat to move;
+- ``gym``: the Gymnasium env, one learning seat, the other seats ``random`` bots;
+- ``vec``: ``parlor.rl.vector`` with ``--num-envs`` games, the same setup, masked random
+  actions drawn for the whole batch at once.
+
+Each row is decisions per second (every seat's moves; for ``vec`` the learner's steps times
+the decisions per learner step that ``gym`` measured, the same setup) and the cost factor
+``raw / mode`` (goals, issue 32: aec and gym at most 1.5, vec at least 0.5 of raw, i.e. a factor
+of at most 2). The modes run in turns, ``--rounds`` times (each ``--games`` games, the vector
+env the same number of decisions), and each figure is the total over the rounds, so a change
+in the machine's load hits every mode alike; and each mode is timed on the process's CPU clock
+(``time.process_time``), so time the process spends waiting for a core on a loaded machine is
+not counted. The per-call costs of the view, the view-based encoder, the encoder in use and the
+mask are printed too (CPU µs, on states sampled from ``raw``).
+
+The figures are the environments' own cost: the benchmark's random player's cost (``Policy``)
+is left out of every mode, ``raw`` included. A second line per game gives
+the factors with the player's time left in (a masked random pick from a numpy mask costs about
+as much as a raw engine decision, more for Mottainai's 3,059 actions); ``--json`` has both,
+and the process CPU seconds the game's rows took (the machine is shared: compare factors).
 """
 
 from __future__ import annotations
@@ -24,110 +42,233 @@ from parlor import games
 from parlor.rl import encoding
 from parlor.rl.gym import ParlorSingleSeatEnv
 from parlor.rl.pettingzoo import env as aec_env
+from parlor.rl.pettingzoo import parallel_env
+from parlor.rl.vector import ParlorVectorEnv
 
 
-def raw_engine(name: str, players: int, n_games: int) -> tuple[float, list[Any]]:
+class Policy:
+    """The benchmark's player: uniform random legal moves, its own cost kept apart.
+
+    Every mode's figures are the environment's cost: what the player spends choosing (a random
+    index for ``raw``, a masked random pick from a numpy mask for the others, a batch of them
+    for ``vec``) is left out, since a learning agent pays for its own policy whatever the env.
+    Timing each choice would put the clock's own cost (and, on a loaded machine, preemptions)
+    into the figures, so the player counts its choices and keeps a sample of its inputs; after
+    the run ``cost()`` replays the sample on the CPU clock: choices x CPU seconds per choice."""
+
+    def __init__(self, seed: int, sample: int = 256) -> None:
+        self.sample = sample
+        self.rnd = random.Random(seed)
+        self.rng = np.random.default_rng(seed)
+        self.calls = 0
+        self.inputs: list[Any] = []
+
+    def _keep(self, x: Any) -> None:
+        self.calls += 1
+        if len(self.inputs) < self.sample and self.calls % 7 == 1:
+            self.inputs.append(x.copy() if isinstance(x, np.ndarray) else x)
+
+    def index(self, n: int) -> int:
+        self._keep(n)
+        return self.choose_index(n)
+
+    def pick(self, mask: np.ndarray) -> int:
+        self._keep(mask)
+        return self.choose_pick(mask)
+
+    def batch(self, masks: np.ndarray) -> np.ndarray:
+        self._keep(masks)
+        return self.choose_batch(masks)
+
+    # The choices themselves (what ``cost`` replays).
+    def choose_index(self, n: int) -> int:
+        return self.rnd.randrange(n)
+
+    def choose_pick(self, mask: np.ndarray) -> int:
+        ids = np.flatnonzero(mask)
+        return int(ids[self.rnd.randrange(len(ids))])
+
+    def choose_batch(self, masks: np.ndarray) -> np.ndarray:
+        return (self.rng.random(masks.shape) * masks).argmax(axis=1)
+
+    def cost(self, choose: Any) -> float:
+        """CPU seconds the player's ``self.calls`` choices took: ``choose`` (one of the
+        ``choose_*`` methods) over the sample."""
+        if not self.calls:
+            return 0.0
+        spent, n = 0.0, 0
+        while spent < 0.05 or n < len(self.inputs):
+            start = time.process_time()
+            for x in self.inputs:
+                choose(x)
+            spent += time.process_time() - start
+            n += len(self.inputs)
+        return self.calls * spent / n
+
+
+def raw_engine(name: str, players: int, seeds: range, samples: list[Any], policy: Policy) -> int:
     game = games.get(name)
-    rnd = random.Random(1)
-    decisions, samples = 0, []
-    start = time.perf_counter()
-    for seed in range(n_games):
+    decisions = 0
+    for seed in seeds:
         state = game.new_game(players, seed)
         while state.to_move:
             seat = state.to_move[0]
             legal = state.legal_actions(seat)
-            state.apply(seat, legal[rnd.randrange(len(legal))])
+            state.apply(seat, legal[policy.index(len(legal))])
             decisions += 1
-            if decisions % 37 == 0 and len(samples) < 200:
+            if decisions % 37 == 0 and len(samples) < 200 and state.to_move:
                 samples.append(state.clone())
-    return decisions / (time.perf_counter() - start), [s for s in samples if s.to_move]
+    return decisions
 
 
-def per_call_us(samples: list[Any], fn: Any) -> float:
-    start = time.perf_counter()
-    for s in samples:
-        fn(s)
-    return (time.perf_counter() - start) / len(samples) * 1e6
-
-
-def pettingzoo_steps(name: str, players: int, n_games: int) -> float:
+def aec_run(name: str, players: int, seeds: range, policy: Policy) -> int:
     e = aec_env(name, players=players)
-    rng = np.random.default_rng(1)
     steps = 0
-    start = time.perf_counter()
-    for seed in range(n_games):
+    for seed in seeds:
         e.reset(seed=seed)
         for _agent in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
             if term or trunc:
                 e.step(None)
                 continue
-            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            e.step(policy.pick(obs["action_mask"]))
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps
 
 
-def gym_steps(name: str, players: int, n_games: int) -> tuple[float, float]:
-    """(env steps/s, engine decisions/s inside them: your moves and the random bots')."""
-    e = ParlorSingleSeatEnv(name, players=players, opponents="random", seat=0)
-    rng = np.random.default_rng(1)
-    steps = 0
+def parallel_run(name: str, players: int, seeds: range, policy: Policy) -> int:
+    e = parallel_env(name, players=players)
     decisions = 0
-    start = time.perf_counter()
-    for seed in range(n_games):
+    for seed in seeds:
+        obs, _ = e.reset(seed=seed)
+        while e.agents:
+            movers = list(e.state.to_move)
+            actions = {a: (policy.pick(o["action_mask"]) if o["action_mask"].any() else 0) for a, o in obs.items()}
+            obs, *_ = e.step(actions)
+            decisions += len(movers)
+    return decisions
+
+
+def gym_run(name: str, players: int, seeds: range, policy: Policy) -> tuple[int, int]:
+    """(learner steps, engine decisions: the learner's and the random bots')."""
+    e = ParlorSingleSeatEnv(name, players=players, opponents="random", seat=None)
+    steps = decisions = 0
+    for seed in seeds:
         _, info = e.reset(seed=seed)
         done = False
         while not done:
-            _, _, done, _, info = e.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            _, _, done, _, info = e.step(policy.pick(info["action_mask"]))
             steps += 1
         decisions += len(e.state.history())
-    elapsed = time.perf_counter() - start
-    return steps / elapsed, decisions / elapsed
+    return steps, decisions
+
+
+def vector_run(env: ParlorVectorEnv, info: dict[str, Any], steps: int, policy: Policy) -> tuple[int, Any]:
+    """``steps`` learner decisions (rounded up to whole batches); masked random actions for the
+    whole batch at once."""
+    done = 0
+    while done < steps:
+        _, _, _, _, info = env.step(policy.batch(info["action_mask"]))
+        done += env.num_envs
+    return done, info
+
+
+def per_call_us(samples: list[Any], fn: Any) -> float:
+    start = time.process_time()
+    for s in samples:
+        fn(s)
+    return (time.process_time() - start) / len(samples) * 1e6
+
+
+def measure(name: str, players: int, rounds: int, n_games: int, num_envs: int) -> dict[str, Any]:
+    game = games.get(name)
+    enc = encoding(game)
+    seconds = dict.fromkeys(("raw", "aec", "par", "gym", "vec"), 0.0)
+    counts = dict.fromkeys(seconds, 0)
+    gym_steps = 0
+    cpu_start = time.process_time()
+    samples: list[Any] = []
+    venv = ParlorVectorEnv(name, num_envs=num_envs, players=players, opponents="random", seed=1)
+    _, vinfo = venv.reset()
+    policies = {k: Policy(1, 16 if k == "vec" else 256) for k in seconds}
+
+    def timed(mode: str, run: Any, *args: Any) -> Any:
+        t = time.process_time()
+        result = run(*args, policies[mode])
+        seconds[mode] += time.process_time() - t
+        return result
+
+    for r in range(rounds):
+        seeds = range(r * n_games, (r + 1) * n_games)
+        counts["raw"] += timed("raw", raw_engine, name, players, seeds, samples)
+        counts["aec"] += timed("aec", aec_run, name, players, seeds)
+        counts["par"] += timed("par", parallel_run, name, players, seeds)
+        steps, decisions = timed("gym", gym_run, name, players, seeds)
+        gym_steps += steps
+        counts["gym"] += decisions
+        done, vinfo = timed("vec", vector_run, venv, vinfo, steps)
+        counts["vec"] += done  # learner steps; converted below
+    per_step = counts["gym"] / gym_steps  # engine decisions per learner step (random opponents)
+    counts["vec"] = round(counts["vec"] * per_step)
+    choices = {"raw": "choose_index", "vec": "choose_batch"}
+    policy_seconds = {k: p.cost(getattr(p, choices.get(k, "choose_pick"))) for k, p in policies.items()}
+    with_policy = {k: counts[k] / seconds[k] for k in seconds}
+    rate = {k: counts[k] / (seconds[k] - policy_seconds[k]) for k in seconds}
+    buf = np.zeros(enc.LAYOUT.size, np.float32)
+    mask = np.zeros(game.num_actions, np.int8)
+    return {
+        "game": name,
+        "players": players,
+        "num_envs": num_envs,
+        "decisions_per_s": {k: round(v) for k, v in rate.items()},
+        "cost_factor": {k: round(rate["raw"] / v, 2) for k, v in rate.items() if k != "raw"},
+        "with_policy": {
+            "decisions_per_s": {k: round(v) for k, v in with_policy.items()},
+            "cost_factor": {k: round(with_policy["raw"] / v, 2) for k, v in with_policy.items() if k != "raw"},
+        },
+        "cpu_seconds": round(time.process_time() - cpu_start, 1),
+        "decisions_per_learner_step": round(per_step, 2),
+        "us_per_call": {
+            "view": round(per_call_us(samples, lambda s: s.view(s.to_move[0], recall=True)), 1),
+            "encode_from_view": round(per_call_us(samples, lambda s: enc.encode_from_view(s, s.to_move[0], buf)), 1),
+            "encode": round(per_call_us(samples, lambda s: enc.encode(s, s.to_move[0], buf)), 1),
+            "action_mask": round(per_call_us(samples, lambda s: enc.action_mask(s, s.to_move[0], mask)), 1),
+        },
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--games", type=int, default=4, help="games per mode and round")
+    parser.add_argument("--num-envs", type=int, default=64)
+    parser.add_argument("--players", type=int, default=0, help="0: each game's smallest table")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    import parlor
+
     rows = []
-    for game in games.all_games():
-        name, players = game.name, game.min_players
-        enc = encoding(game)
-        raw, samples = raw_engine(name, players, args.games)
-        buf = np.zeros(enc.LAYOUT.size, np.float32)
-        mask = np.zeros(game.num_actions, np.int8)
-        view_us = per_call_us(samples, lambda s: s.view(s.to_move[0], recall=True))
-        encode_us = per_call_us(samples, lambda s, b=buf, e=enc: e.encode(s, s.to_move[0], b))
-        mask_us = per_call_us(samples, lambda s, m=mask, e=enc: e.action_mask(s, s.to_move[0], m))
-        pz = pettingzoo_steps(name, players, args.games)
-        gym, gym_decisions = gym_steps(name, players, args.games)
-        rows.append(
-            {
-                "game": name,
-                "players": players,
-                "raw_decisions_per_s": round(raw),
-                "view_us": round(view_us, 1),
-                "encode_us": round(encode_us, 1),
-                "mask_us": round(mask_us, 1),
-                "pettingzoo_steps_per_s": round(pz),
-                "pettingzoo_cost_factor": round(raw / pz, 2),
-                "gym_steps_per_s": round(gym),
-                "gym_decisions_per_s": round(gym_decisions),
-                "gym_cost_factor": round(raw / gym_decisions, 2),
-            }
-        )
+    for name in args.game or games.names():
+        game = games.get(name)
+        players = min(max(args.players, game.min_players), game.max_players)
+        rows.append(measure(name, players, args.rounds, args.games, args.num_envs))
     if args.json:
         print(json.dumps(rows, indent=2))
         return
-    head = "game        p  raw dec/s  view µs  encode µs  mask µs  PZ steps/s  PZ x  gym steps/s  gym dec/s  gym x"
-    print(head)
+    print(f"parlor build: {parlor.BUILD}; decisions/s (cost factor raw/mode)")
+    head = f"{'game':11} {'p':>2} {'raw':>8} {'aec':>14} {'par':>14} {'gym':>14} {'vec':>14}"
+    print(head + "   µs: view  enc(view)  enc  mask")
     for r in rows:
+        d, f, us = r["decisions_per_s"], r["cost_factor"], r["us_per_call"]
+        cells = "".join(f" {d[k]:>7} ({f[k]:>4}x)" for k in ("aec", "par", "gym", "vec"))
         print(
-            f"{r['game']:<11} {r['players']}  {r['raw_decisions_per_s']:>9}  {r['view_us']:>7}  {r['encode_us']:>9}"
-            f"  {r['mask_us']:>7}  {r['pettingzoo_steps_per_s']:>10}  {r['pettingzoo_cost_factor']:>4}"
-            f"  {r['gym_steps_per_s']:>11}  {r['gym_decisions_per_s']:>9}  {r['gym_cost_factor']:>5}"
+            f"{r['game']:11} {r['players']:>2} {d['raw']:>8}{cells}   {us['view']:>7} {us['encode_from_view']:>9}"
+            f" {us['encode']:>5} {us['action_mask']:>5}"
         )
+        d, f = r["with_policy"]["decisions_per_s"], r["with_policy"]["cost_factor"]
+        cells = "".join(f" {d[k]:>7} ({f[k]:>4}x)" for k in ("aec", "par", "gym", "vec"))
+        print(f"{'  + player':11} {'':>2} {d['raw']:>8}{cells}")
 
 
 if __name__ == "__main__":

@@ -60,3 +60,22 @@ def test_results_digest_of_fixed_games_is_unchanged():
 def test_events_digest_of_fixed_games_is_unchanged():
     engine = load("engine")
     assert engine.results_digest(9, with_events=True)["all"] == EVENTS_DIGEST_9
+
+
+def test_review_benchmark_runs_for_every_registered_game(capsys):
+    from parlor import games
+
+    rows = load("review").main(["--quick", "--players", "3"])
+    assert {r["game"] for r in rows} == set(games.names())
+    for row in rows:
+        assert row["decisions"] > 0 and row["review_cpu_s"] > 0 and row["playout_decisions_per_s"] > 0
+        assert row["calibration_sample"]["positions"] > 0
+    assert "calibration error" in capsys.readouterr().out
+
+
+def test_rl_benchmark_measures_every_mode():
+    rl = load("rl")
+    row = rl.measure("sweet-nose", 3, 1, 1, 4)
+    assert set(row["decisions_per_s"]) == {"raw", "aec", "par", "gym", "vec"}
+    assert all(v > 0 for v in row["decisions_per_s"].values()) and row["decisions_per_learner_step"] >= 1
+    assert all(v > 0 for v in row["us_per_call"].values())

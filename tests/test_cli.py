@@ -143,7 +143,7 @@ def test_show_oven_history_option_lists_the_plays():
 
 def _subprocess_play(extra: list[str]) -> str:
     cmd = [str(PARLOR), "play", "mamma-mia", "--players", "3", "--seed", "5", *extra]
-    done = subprocess.run(cmd, input=ONES, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(cmd, input=ONES, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

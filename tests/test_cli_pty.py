@@ -4,7 +4,10 @@ numbers, and what ending the input does."""
 
 from __future__ import annotations
 
+import json
 import re
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -15,14 +18,27 @@ PARLOR = str(Path(sys.executable).with_name("parlor"))
 PROMPT = re.compile(r"Your move \(1-(\d+)")
 
 
+def words(text: str) -> re.Pattern[str]:
+    """``text`` as a pattern that matches however the screen wraps it (any whitespace between words)."""
+    return re.compile(r"\s+".join(re.escape(w) for w in text.split()))
+
+
+def as_from_a_terminal() -> None:
+    """In the child, before it starts: Ctrl-C interrupts it, as it does a program started from a
+    terminal's shell. (A process started with SIGINT ignored keeps ignoring it, and Python then installs
+    no handler; the test runner may have been started so, e.g. in the background of a script.)"""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args: str) -> pexpect.spawn:
     child = pexpect.spawn(
         PARLOR,
         ["play", *args, "--delay", "0"],
         encoding="utf-8",
-        timeout=60,
+        timeout=300,  # an outer limit for each expected screen, for a loaded machine
         dimensions=(50, 100),
         env={"COLUMNS": "100", "TERM": "dumb", "PATH": "/usr/bin:/bin"},
+        preexec_fn=as_from_a_terminal,
     )
     return child
 
@@ -120,3 +136,92 @@ def test_every_game_starts_with_seat_names_from_1_and_its_rules_at_hand(game):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+# ------------------------------------------------------------------ issue 27: the save prompt, replay --step
+def test_y_at_the_save_prompt_saves_under_a_name_made_for_the_game(tmp_path):
+    child = pexpect.spawn(
+        PARLOR,
+        ["play", "mamma-mia", "--players", "2", "--seed", "7", "--bots", "random", "--delay", "0"],
+        encoding="utf-8", timeout=300, dimensions=(50, 100), cwd=str(tmp_path),
+        env={"COLUMNS": "100", "TERM": "dumb", "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(r"Save the game\? A file name, y for (\S+),\s+or\s+Enter\s+to\s+skip")
+    suggested = child.match.group(1)
+    assert suggested == "mamma-mia-seed-7.json"
+    child.sendline("y")
+    child.expect(words("Game saved to mamma-mia-seed-7.json"))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert not (tmp_path / "y").exists()
+    record = json.loads((tmp_path / suggested).read_text())
+    assert record["game"] == "mamma-mia" and record["seed"] == 7
+
+
+def test_ctrl_c_at_the_save_prompt_ends_the_line_and_exits_130(tmp_path):
+    child = spawn("mamma-mia", "--players", "2", "--seed", "7", "--bots", "random")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(r"Enter\s+to\s+skip: ")
+    child.sendintr()
+    child.expect(r"\r?\nNot saved\.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+
+
+def test_q_in_replay_step_quits_the_replay(tmp_path):
+    save = tmp_path / "g.json"
+    done = subprocess.run(
+        [PARLOR, "play", "mamma-mia", "-p", "2", "--seed", "1", "--bots", "random", "--save", str(save)],
+        input="1\n" * 3000, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    child = pexpect.spawn(
+        PARLOR, ["replay", str(save), "--step"], encoding="utf-8", timeout=300, dimensions=(50, 100),
+        env={"COLUMNS": "100", "TERM": "dumb", "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    child.expect(r"decision 1/(\d+):\s+" + words("Enter for the next, a for all the rest, q to quit").pattern)
+    child.sendline("")
+    child.expect(r"decision 2/\d+")
+    child.sendline("q")
+    child.expect(words("Replay stopped after decision 2 of"))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Final table" not in child.before
+
+
+# ------------------------------------------------------------------ issue 27: the Shopkeeper auction
+def test_the_shopkeeper_auction_offers_pass_first_and_takes_bids_as_typed():
+    child = spawn("sweet-nose", "--players", "3", "--seed", "4", "--option", "shopkeeper=true",
+                  "--option", "ascension=true")  # fmt: skip
+    child.expect(re.compile(r"Your move \(1-2 or b N to bid N, a all"))
+    menu = " ".join(child.before.split())
+    assert "1 Pass: out of the auction for good; your marker stays on 0" in menu
+    assert "2 Bid 1: your marker to 1, so 1 sweetness now (+1)" in menu
+    assert "counts against you now (lowest total wins)" in menu and "type b and the space" in menu
+    assert " 3 " not in menu.split("your options:")[1].split("Markers:")[0]  # two moves listed, not 100
+    child.sendline("7")
+    child.expect(words("7 is not on the list: to bid space 7, type b 7"))
+    child.sendline("b 4")
+    child.expect(words("You move to 4 on the score track"))
+    child.expect(re.compile(r"Your move \(1-2 or b N"))
+    child.sendline("b 3")
+    child.expect(words("a bid moves your marker forward: your marker is on 4"))
+    child.sendline("b 24")
+    # Both bots pass now: the last player in is still asked (the auction ends when everyone has passed),
+    # and the prompt says so.
+    child.expect(words("Everyone else has passed: the auction ends when you pass"))
+    child.expect(words("Your marker is already the highest: another bid only costs sweetness"))
+    child.expect(re.compile(r"Your move \(1-2 or b N"))
+    child.sendline("1")
+    child.expect(words("The auction is over"))
+    child.expect(re.compile(r"Your move \(1-\d+"))
+    child.sendline("q")
+    child.expect(words("Save the game"))
+    child.sendline("")
+    child.expect(pexpect.EOF)

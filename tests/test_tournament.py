@@ -198,23 +198,23 @@ def test_ctrl_c_stops_the_workers_and_keeps_finished_games(tmp_path):
         preexec_fn=as_from_a_terminal,
     )
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300
         while not list(parts.glob("chunk-*.parquet")):
             assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "no game finished in two minutes"
+            assert time.monotonic() < deadline, "no game finished in five minutes"
             time.sleep(0.1)
         workers = _children(proc.pid)
         assert len(workers) >= 2  # the pool's processes (spawn may add a resource tracker)
         proc.send_signal(signal.SIGINT)
         stopped = time.monotonic()
         try:
-            stdout, stderr = proc.communicate(timeout=30)
+            stdout, stderr = proc.communicate(timeout=120)
         except subprocess.TimeoutExpired:
             proc.send_signal(signal.SIGABRT)  # faulthandler prints where every thread stands
             _, where = proc.communicate(timeout=30)
-            raise AssertionError(f"no exit 30 s after SIGINT (SIGINT here: {inherited}):\n{where[-6000:]}") from None
+            raise AssertionError(f"no exit 120 s after SIGINT (SIGINT here: {inherited}):\n{where[-6000:]}") from None
         waited = time.monotonic() - stopped
-        while any(_alive(w) for w in workers) and time.monotonic() - stopped < 30:
+        while any(_alive(w) for w in workers) and time.monotonic() - stopped < 120:
             time.sleep(0.05)
         assert not any(_alive(w) for w in workers)
         print(f"stopped {waited:.2f} s after SIGINT")

@@ -24,15 +24,22 @@ _COMPILED = (
     "parlor.core.rng",
     "parlor.games.mamma_mia.rules",
     "parlor.games.mamma_mia.views",
+    "parlor.games.mamma_mia.observation",
+    "parlor.games.mamma_mia.heuristic",
     "parlor.games.sweet_nose.rules",
     "parlor.games.sweet_nose.views",
     "parlor.games.sweet_nose.playout",
+    "parlor.games.sweet_nose.observation",
+    "parlor.games.sweet_nose.heuristic",
     "parlor.games.mottainai.cards",
     "parlor.games.mottainai.data",
     "parlor.games.mottainai.rules",
     "parlor.games.mottainai.tables",
     "parlor.games.mottainai.views",
+    "parlor.games.mottainai.observation",
+    "parlor.games.mottainai.heuristic",
     "parlor.bots.ismcts",
+    "parlor.rl.native",
 )
 
 

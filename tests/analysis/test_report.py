@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 
@@ -80,3 +81,13 @@ def test_analyze_refuses_bad_input_and_a_used_folder(report, tmp_path):
         assert not (tmp_path / "r").exists()
     result = runner.invoke(app, ["analyze", "mamma-mia", "-p", "2", "-n", "2", "--report", str(report)])
     assert result.exit_code == 1 and "not empty" in result.output
+
+
+def test_the_rates_plot_shows_every_rate(report):
+    # issue 32: the plot used to keep the 20 rates with the most trials, dropping rows at 3 players
+    page = (report / "index.html").read_text()
+    for n in (2, 3):
+        summary = json.loads((report / "data" / f"mamma-mia-{n}p-summary.json").read_text())["summary"]
+        rates = summary["metrics"]["rates"]
+        assert html.escape(f"Every one of the game's {len(rates)} rates, {n} players") in page
+    assert len(rates) > 20

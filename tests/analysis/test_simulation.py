@@ -149,3 +149,37 @@ def test_cli_simulate_writes_rows_and_refuses_bad_input(tmp_path):
         result = runner.invoke(app, [*args, *bad])
         assert result.exit_code == 1 and message in result.output, (bad, result.output)
     assert not (tmp_path / "r.txt").exists()
+
+
+def test_default_settings_give_the_same_file_at_any_worker_count_and_on_ray(tmp_path):
+    # Issue 32, finding 5: the default chunk size followed -w, and it is stored in the file.
+    import hashlib
+
+    args = ["simulate", "mamma-mia", "-p", "4", "-n", "40", "--bots", "random", "--seed", "5", "--json"]
+    digests = {}
+    for name, extra in (("w1", ["-w", "1"]), ("w2", ["-w", "2"]), ("ray", ["-w", "2", "--backend", "ray"])):
+        out = tmp_path / f"{name}.parquet"
+        result = runner.invoke(app, [*args, *extra, "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        digests[name] = hashlib.sha256(out.read_bytes()).hexdigest()
+    assert digests["w1"] == digests["w2"] == digests["ray"], digests
+
+
+def test_resume_names_the_setting_that_differs(tmp_path):
+    out = tmp_path / "r.parquet"
+
+    def stop(done: int) -> None:
+        if done >= 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        execute(spec(), out=out, progress=stop)
+    with pytest.raises(ParlorError, match=r"chunk_size 3 then, 4 now") as caught:
+        execute(spec(chunk_size=4), out=out, resume=True)
+    assert "seed" not in str(caught.value)
+    with pytest.raises(ParlorError, match=r"seed 7 then, 9 now"):
+        execute(spec(seed=9), out=out, resume=True)
+    args = ["simulate", "mamma-mia", "-p", "3", "-n", "12", "--bots", "medium,random,random", "--seed", "7"]
+    result = runner.invoke(app, [*args, "--chunk-size", "6", "--out", str(out), "--resume"])
+    assert result.exit_code == 1 and "chunk_size 3 then, 6 now" in result.output, result.output
+    assert len(list(out.with_name("r.parquet.parts").glob("chunk-*.parquet"))) == 1  # nothing changed

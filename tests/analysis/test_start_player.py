@@ -19,7 +19,8 @@ def test_start_player_sets_the_first_player_in_every_game(name):
     assert len(randomly) > 1  # the default is a seeded draw
     with pytest.raises(ParlorError, match=r"start_player|starts"):  # each game says it in its own words
         game.new_game(3, 1, {"start_player": 4})
-    assert parse_option_text(game.Options, "start_player=2") == ("start_player", 2)
+    # Typed by a person the seat counts from 1 (Seat 3); in JSON it is the engine's index (2).
+    assert parse_option_text(game.Options, "start_player=3") == ("start_player", 2)
     row = play_game(RunSpec(name, 3, 1, 5, ("random",) * 3, options={"start_player": 2}), 0)
     assert row["start_player"] == 2 and row["turn_position"] == [1, 2, 0]
 
@@ -32,4 +33,4 @@ def test_old_option_names_are_aliases():
     assert parse_option_text(mm.Options, "first_player=seat0") == ("start_player", 0)
     sn = games.get("sweet-nose")
     assert sn.options_from_json({"first_start_player": 2}).start_player == 2
-    assert parse_option_text(sn.Options, "first_start_player=1") == ("start_player", 1)
+    assert parse_option_text(sn.Options, "first_start_player=2") == ("start_player", 1)  # Seat 2, index 1

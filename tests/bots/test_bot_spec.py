@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -66,3 +67,38 @@ def test_a_custom_bot_from_a_file_plays_a_tournament() -> None:
     assert "GreedyBot" in text and "random" in text
     bad = CliRunner().invoke(app, ["tournament", "mamma-mia", "-p", "2", "--bots", "nope.py:X,random", "-n", "2"])
     assert bad.exit_code != 0 and "not found" in bad.output
+
+
+def test_plug_in_bots_are_labelled_by_their_name_not_their_path(tmp_path: Path) -> None:
+    # Issue 32, finding 8: tables named a plug-in bot by its file path.
+    from typer.testing import CliRunner
+
+    from parlor.bots.spec import bot_labels
+    from parlor.cli.main import app
+
+    nameless = tmp_path / "nameless.py"
+    nameless.write_text("from parlor.bots import RandomBot\n\nclass Plain(RandomBot):\n    name = ''\n")
+    impostor = tmp_path / "impostor.py"
+    impostor.write_text("from parlor.bots import RandomBot\n\nclass Medium(RandomBot):\n    name = 'medium'\n")
+    greedy, other = f"{EXAMPLE}:GreedyBot:samples=2", f"{tmp_path / 'greedy.py'}:GreedyBot"
+    (tmp_path / "greedy.py").write_text(EXAMPLE.read_text())
+    assert bot_labels([greedy, "random", f"{nameless}:Plain", "hard:iterations=9"]) == {
+        greedy: "greedy:samples=2",
+        "random": "random",
+        f"{nameless}:Plain": "Plain",  # no name: the class name
+        "hard:iterations=9": "hard:iterations=9",
+    }
+    # Two plug-ins of one name, or one named like a built-in in the same run, keep their specs.
+    assert bot_labels([f"{EXAMPLE}:GreedyBot", other]) == {f"{EXAMPLE}:GreedyBot": f"{EXAMPLE}:GreedyBot", other: other}
+    assert bot_labels([f"{impostor}:Medium", "medium"])[f"{impostor}:Medium"] == f"{impostor}:Medium"
+    assert bot_labels([f"{impostor}:Medium", "random"])[f"{impostor}:Medium"] == "medium"
+
+    spec = f"{EXAMPLE}:GreedyBot:samples=1"
+    for command in (["tournament", "mamma-mia", "-n", "2"], ["simulate", "mamma-mia", "-n", "2"]):
+        result = CliRunner().invoke(app, [*command, "-p", "2", "--bots", f"{spec},random", "--seed", "3"])
+        assert result.exit_code == 0, result.output
+        assert "greedy:samples=1" in result.output and str(EXAMPLE.parent) not in result.output.replace("\n", "")
+    result = CliRunner().invoke(
+        app, ["tournament", "mamma-mia", "-p", "2", "--bots", f"{spec},random", "-n", "2", "--seed", "3", "--json"]
+    )
+    assert json.loads(result.stdout)["labels"] == {spec: "greedy:samples=1", "random": "random"}

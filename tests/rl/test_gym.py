@@ -8,7 +8,9 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import parlor.rl.gym  # noqa: F401  (registers the ids)
+from parlor import games
 from parlor.core.errors import IllegalAction
+from parlor.rl.gym import ParlorSingleSeatEnv
 
 IDS = ["parlor/MammaMia-v0", "parlor/SweetNose-v0", "parlor/Mottainai-v0"]
 
@@ -62,3 +64,34 @@ def test_a_random_seat_is_drawn_per_episode() -> None:
     env = gymnasium.make("parlor/SweetNose-v0", players=4, opponents="random")
     seats = {env.reset(seed=s)[1]["seat"] for s in range(12)}
     assert len(seats) > 1 and seats <= {0, 1, 2, 3}
+
+
+def test_opponents_may_be_a_spec_a_bot_or_a_factory_and_anything_else_is_refused() -> None:
+    # Issue 32, finding 8: a non-string `opponents` gave AttributeError: 'strip'.
+    from parlor.bots import RandomBot
+
+    game = games.get("sweet-nose")
+    played = []
+
+    class Recording(RandomBot):
+        def choose(self, state, seat):
+            played.append(seat)
+            return super().choose(state, seat)
+
+    for opponents in ("random", Recording(game, 1), RandomBot, lambda g, seed: Recording(g, seed)):
+        e = gymnasium.make("parlor/SweetNose-v0", players=3, opponents=opponents, seat=0)
+        _, info = e.reset(seed=3)
+        done = False
+        while not done:
+            _, _, done, _, info = e.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert played and set(played) <= {1, 2}
+    for bad in (7, None, ["random"]):
+        with pytest.raises(TypeError, match="opponents must be a bot spec"):
+            ParlorSingleSeatEnv("sweet-nose", players=3, opponents=bad)
+
+
+def test_human_render_prints_the_text_view(capsys: pytest.CaptureFixture[str]) -> None:
+    e = ParlorSingleSeatEnv("mamma-mia", players=2, opponents="random", render_mode="human")
+    e.reset(seed=1)
+    assert e.render() is None
+    assert len(capsys.readouterr().out) > 50

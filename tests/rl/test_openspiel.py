@@ -9,6 +9,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
+from open_spiel.python.algorithms import outcome_sampling_mccfr as os_mccfr
 
 from parlor.rl.openspiel import SHORT_NAMES, ParlorSpielBot, register
 
@@ -56,3 +57,37 @@ def test_openspiel_ismcts_plays_parlor_hard_with_evaluate_bots() -> None:
     ]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
     assert len(returns) == 3 and max(returns) == 1.0
+
+
+@pytest.mark.parametrize("short", SHORT_NAMES.values())
+def test_serialize_game_and_state_and_random_sim_test(short: str) -> None:
+    # Issue 32, finding 3: both failed with "GetRNGState unimplemented" (a Python game cannot
+    # give OpenSpiel a game-level RNG state; the chance mode is now DETERMINISTIC, docs/rl.md).
+    game = pyspiel.load_game(short, {"players": 3, "seed": 2})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert str(game2) == str(game) and state2.serialize() == state.serialize()
+    assert state2.legal_actions() == state.legal_actions()
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("short", SHORT_NAMES.values())
+def test_outcome_sampling_mccfr_runs(short: str) -> None:
+    # Issue 32, finding 2: MCCFR crashed on Mottainai, whose information states were not
+    # perfect recall (tests/rl/test_recall.py is the direct check).
+    game = pyspiel.load_game(short, {"players": 3, "seed": 3})
+    solver = os_mccfr.OutcomeSamplingSolver(game)
+    np.random.seed(4)  # the Python solver samples with numpy's global generator
+    for _ in range(6):
+        solver.iteration()
+    policy = solver.average_policy()
+    state = game.new_initial_state()
+    probs = policy.action_probabilities(state, state.current_player())
+    assert set(probs) == set(state.legal_actions()) and abs(sum(probs.values()) - 1.0) < 1e-9
+    cpp = pyspiel.OutcomeSamplingMCCFRSolver(game)
+    for _ in range(3):
+        cpp.run_iteration()

@@ -1,10 +1,11 @@
-"""PettingZoo's own compliance suites, for every game at every player count."""
+"""PettingZoo's own compliance suites (the whole test module: api, seed, parallel api, parallel
+seed, render), for every game at every player count."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
 from parlor import games
 from parlor.core.errors import IllegalAction
@@ -27,6 +28,19 @@ def test_seeded_runs_repeat(name: str, players: int) -> None:
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_parallel_api(name: str, players: int) -> None:
     parallel_api_test(parallel_env(name, players=players), num_cycles=200)
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_parallel_seeded_runs_repeat(name: str, players: int) -> None:
+    # Issue 32, finding 4: it samples unmasked actions, which raised IllegalAction before.
+    parallel_seed_test(lambda: parallel_env(name, players=players), num_cycles=100)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_render_modes(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda render_mode=None: env(name, render_mode=render_mode))
+    printed = capsys.readouterr().out
+    assert printed.count("\n") > 20  # "human" printed the text view (five times)
 
 
 @pytest.mark.parametrize("name", games.names())
@@ -54,8 +68,8 @@ def test_a_full_game_ends_with_the_documented_returns(name: str) -> None:
     assert isinstance(text, str) and len(text) > 50
 
 
-def test_an_illegal_action_raises_and_changes_nothing() -> None:
-    e = env("mamma-mia", players=2)
+def test_an_illegal_action_loses_or_raises_and_changes_nothing() -> None:
+    e = env("mamma-mia", players=2, illegal_action="raise")
     e.reset(seed=1)
     obs = e.observe(e.agent_selection)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
@@ -63,6 +77,29 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     with pytest.raises(IllegalAction):
         e.step(illegal)
     assert e.state.to_json_text() == before
+    e = env("mamma-mia", players=2)  # the default: the offender loses, the game ends
+    e.reset(seed=1)
+    offender = e.agent_selection
+    e.step(illegal)
+    assert e.state.to_json_text() == before
+    assert e.rewards == {offender: -1.0, next(a for a in e.possible_agents if a != offender): 0.0}
+    assert all(e.terminations.values()) and e.infos[offender]["illegal_action"]
+    for _agent in e.agent_iter():
+        assert e.last()[2]  # every agent is told it terminated
+        e.step(None)
+    assert not e.agents
+    p = parallel_env("sweet-nose", players=3)
+    p.reset(seed=2)
+    seat = p.state.to_move[0]
+    actions = {a: 0 for a in p.agents}
+    legal = {p.game.action_id(x) for x in p.state.legal_actions(seat)}
+    actions[f"player_{seat}"] = next(i for i in range(p.game.num_actions) if i not in legal)
+    before = p.state.to_json_text()
+    _, rewards, terms, _, infos = p.step(actions)
+    assert p.state.to_json_text() == before and not p.agents and all(terms.values())
+    assert rewards[f"player_{seat}"] == -1.0 and infos[f"player_{seat}"] == {"illegal_action": True}
+    with pytest.raises(ValueError, match="illegal_action"):
+        env("mamma-mia", illegal_action="ignore")
 
 
 def test_secret_sweetness_sub_turns_do_not_leak() -> None:

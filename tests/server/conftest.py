@@ -147,7 +147,7 @@ class ServerThread:
 
     def start(self) -> "ServerThread":
         self.thread.start()
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while not self.server.started:
             if not self.thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the server did not start")
@@ -156,7 +156,7 @@ class ServerThread:
 
     def stop(self) -> None:
         self.server.should_exit = True
-        self.thread.join(timeout=30)
+        self.thread.join(timeout=60)
 
     def __enter__(self) -> "ServerThread":
         return self.start()
@@ -207,13 +207,13 @@ class ServerProcess:
         self.proc = subprocess.Popen(
             cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, preexec_fn=limit_open_files
         )
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while True:
             if self.proc.poll() is not None:
                 self.log.seek(0)
                 raise RuntimeError(f"server exited: {self.log.read().decode(errors='replace')}")
             try:
-                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
+                if httpx.get(self.base + "/api/health", timeout=5).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass
@@ -228,13 +228,13 @@ class ServerProcess:
     def kill(self) -> None:
         assert self.proc is not None
         self.proc.kill()  # SIGKILL: no shutdown code runs
-        self.proc.wait(timeout=30)
+        self.proc.wait(timeout=60)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(timeout=15)
+                self.proc.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
@@ -250,7 +250,7 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 # ---------------------------------------------------------------------------- clients
 def create_table(base: str, **body: Any) -> dict[str, Any]:
     body.setdefault("game", "mamma-mia")
-    r = httpx.post(base + "/api/tables", json=body, timeout=30)
+    r = httpx.post(base + "/api/tables", json=body, timeout=60)
     assert r.status_code == 201, r.text
     created = r.json()
     created["_base"] = base  # where token_of claims the seats' links
@@ -258,7 +258,7 @@ def create_table(base: str, **body: Any) -> dict[str, Any]:
 
 
 def claim(base: str, table_id: str, code: str) -> httpx.Response:
-    return httpx.post(f"{base}/api/tables/{table_id}/claim", json={"claim": code}, timeout=10)
+    return httpx.post(f"{base}/api/tables/{table_id}/claim", json={"claim": code}, timeout=60)
 
 
 def token_of(created: dict[str, Any], seat: int) -> str:
@@ -278,7 +278,7 @@ class Client:
 
     def __init__(self, base: str, table_id: str, token: str) -> None:
         url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}?token={token}"
-        self._cm = connect(url, max_size=1 << 22, open_timeout=10)
+        self._cm = connect(url, max_size=1 << 22, open_timeout=60)
         self.ws: ClientConnection = self._cm.__enter__()
         self.frames: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
@@ -286,7 +286,7 @@ class Client:
         self.welcome = self.next(lambda f: f["type"] == "welcome")
         self.next_state()
 
-    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+    def recv(self, timeout: float = 60.0) -> dict[str, Any]:
         frame = json.loads(self.ws.recv(timeout=timeout))
         if frame["type"] == "state":
             self.deltas += "delta" in frame
@@ -294,7 +294,7 @@ class Client:
         self.frames.append(frame)
         return frame
 
-    def next(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 15.0) -> dict[str, Any]:
+    def next(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 60.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
@@ -304,19 +304,19 @@ class Client:
             if pred(frame):
                 return frame
 
-    def next_state(self, timeout: float = 15.0) -> dict[str, Any]:
+    def next_state(self, timeout: float = 60.0) -> dict[str, Any]:
         return self.next(lambda f: f["type"] == "state", timeout)
 
     def send(self, frame: Any) -> None:
         self.ws.send(frame if isinstance(frame, str) else json.dumps(frame))
 
-    def request(self, frame: dict[str, Any], timeout: float = 15.0) -> dict[str, Any]:
+    def request(self, frame: dict[str, Any], timeout: float = 60.0) -> dict[str, Any]:
         """Send a frame with a fresh ref; return its ack, error or pong."""
         ref = uuid.uuid4().hex[:8]
         self.send({**frame, "ref": ref})
         return self.next(lambda f: f.get("ref") == ref and f["type"] in ("ack", "error", "pong"), timeout)
 
-    def act(self, action: dict[str, Any] | int, timeout: float = 15.0) -> dict[str, Any]:
+    def act(self, action: dict[str, Any] | int, timeout: float = 60.0) -> dict[str, Any]:
         body = {"id": action} if isinstance(action, int) else {"action": action}
         for _ in range(50):
             reply = self.request({"type": "action", **body}, timeout)
@@ -330,7 +330,7 @@ class Client:
             time.sleep(0.2)
         return reply
 
-    def wait_turn_or_over(self, timeout: float = 30.0) -> dict[str, Any]:
+    def wait_turn_or_over(self, timeout: float = 120.0) -> dict[str, Any]:
         """The newest state once it is this seat's turn or the game is over."""
         deadline = time.monotonic() + timeout
         while True:

@@ -13,6 +13,9 @@ from parlor.server.table.bot_workers import GRACE, BotWorkers
 
 STUBBORN = f"{Path(__file__).parent / 'bots' / 'stubborn.py'}:StubbornBot"
 SLOW = f"{Path(__file__).parent / 'bots' / 'stubborn.py'}:SlowBot"
+# The budget of the tests that do not test it: a search told to stop early (at 80% of the budget) on
+# a loaded machine would answer another move than the same search run in full.
+AMPLE = 120.0
 
 
 def mid_game(name: str = "mottainai", players: int = 3, seed: int = 4, steps: int = 12):
@@ -25,7 +28,7 @@ def mid_game(name: str = "mottainai", players: int = 3, seed: int = 4, steps: in
 
 def test_a_search_runs_in_another_process_and_answers_a_legal_move():
     async def run():
-        workers = BotWorkers(1, budget=5.0)
+        workers = BotWorkers(1, budget=AMPLE)
         try:
             state = mid_game()
             seat = state.to_move[0]
@@ -52,10 +55,10 @@ def test_a_bot_over_its_budget_is_stopped_and_its_worker_replaced():
             began = time.monotonic()
             assert await workers.choose(STUBBORN, 1, state, seat) is None
             waited = time.monotonic() - began
-            assert waited < 0.3 + GRACE + 5, waited
+            assert GRACE <= waited < 600, waited  # stopped after the budget and its grace (it sleeps an hour)
             assert workers.killed == 1
             # The stubborn search is not left running anywhere: its process is gone.
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + 60
             while time.monotonic() < deadline and Path(f"/proc/{first}").exists():
                 await asyncio.sleep(0.05)
             assert not Path(f"/proc/{first}").exists() or "Z" in Path(f"/proc/{first}/stat").read_text().split()[2]
@@ -74,20 +77,24 @@ def test_tables_are_served_in_turn():
     second is served after the first table's current move, not after all of its moves."""
 
     async def run():
-        workers = BotWorkers(1, budget=5.0)
+        workers = BotWorkers(1, budget=AMPLE)
         order: list[str] = []
         try:
             state = mid_game()
             seat = state.to_move[0]
             await workers.choose("medium", 1, state, seat)  # the worker is up
 
+            asked = asyncio.Event()
+
             async def busy_table():
                 for i in range(4):
+                    asked.set()
                     await workers.choose(SLOW, i, state, seat)
                     order.append("busy")
 
             async def other_table():
-                await asyncio.sleep(0.05)  # asks once the busy table's first search has begun
+                await asked.wait()  # asks once the busy table's first move has been asked for
+                await asyncio.sleep(0)
                 await workers.choose(SLOW, 9, state, seat)
                 order.append("other")
 

@@ -77,7 +77,7 @@ def test_chat_delivered_limited_and_kept_across_a_restart(chat_url):
                 return sum(len(f["messages"]) for f in chat_frames(bob))
 
             while heard() < want:
-                bob.next(lambda f: f["type"] == "chat", timeout=10)
+                bob.next(lambda f: f["type"] == "chat", timeout=60)
             time.sleep(0.2)
             bob.drain()
         said = [m for f in chat_frames(bob) for m in f["messages"]]
@@ -127,8 +127,8 @@ def test_spectators_talk_among_themselves(chat_url):
             # Spectators' chat is limited like a seat's: a burst, then refusals.
             replies = [watcher.request({"type": "chat", "text": f"spam {i}"}) for i in range(CHAT_BURST + 3)]
             assert any(r["type"] == "error" and r["code"] == "rate_limited" for r in replies)
-            time.sleep(0.3)
-            ann.drain()
+            # Whatever the spam sent Ann was queued before the watcher's answers: a ping to Ann comes after it.
+            ann.request({"type": "ping"})
             heard = [m for f in chat_frames(ann) for m in f["messages"]]
             assert [m["text"] for m in heard] == ["hello all"], heard
         # Joining later: a seat's history holds only the players' channel, a spectator's both.
@@ -175,17 +175,17 @@ def test_a_seat_replays_its_own_game_and_nothing_more(server: ServerThread, game
     created, seen = finish_as(server, game, players)
     tid = created["table"]["id"]
     url = f"{server.base}/api/tables/{tid}/replay"
-    r = httpx.get(url, headers={"authorization": f"Bearer {token_of(created, 0)}"}, timeout=30)
+    r = httpx.get(url, headers={"authorization": f"Bearer {token_of(created, 0)}"}, timeout=60)
     assert r.status_code == 200, r.text
     mine = r.json()
     assert mine["seat"] == 0
     # The same answer with ?token= ; the spectator token and no token give the spectators' replay.
-    assert httpx.get(url, params={"token": token_of(created, 0)}, timeout=30).json() == mine
-    public = httpx.get(url, timeout=30).json()
+    assert httpx.get(url, params={"token": token_of(created, 0)}, timeout=60).json() == mine
+    public = httpx.get(url, timeout=60).json()
     assert public["seat"] is None
-    assert httpx.get(url, params={"token": created["spectator_token"]}, timeout=30).json() == public
+    assert httpx.get(url, params={"token": created["spectator_token"]}, timeout=60).json() == public
     for bad in ("x" * 32, "nope"):
-        r = httpx.get(url, headers={"authorization": f"Bearer {bad}"}, timeout=30)
+        r = httpx.get(url, headers={"authorization": f"Bearer {bad}"}, timeout=60)
         assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
 
     # Every step is exactly the seat's own view of that position, as the seat saw it live.
@@ -230,7 +230,7 @@ def test_the_stored_decisions_say_who_made_them(chat_url):
         )
         tid = created["table"]["id"]
         with Client(server.base, tid, token_of(created, 0)) as ann, Client(server.base, tid, token_of(created, 1)):
-            ann.next(lambda f: f["type"] == "state" and f["version"] >= 2, timeout=10)
+            ann.next(lambda f: f["type"] == "state" and f["version"] >= 2, timeout=60)
     db = Database(chat_url)
     try:
         row = db.load(tid)
@@ -266,7 +266,7 @@ def test_a_flood_from_one_address_is_limited_across_its_sockets_and_a_table_hold
         finally:
             for c in sockets:
                 c.close()
-        total = httpx.get(f"{server.base}/api/tables/{tid}", timeout=10).json()["chat_total"]
+        total = httpx.get(f"{server.base}/api/tables/{tid}", timeout=60).json()["chat_total"]
         assert total == said
     # The cap: the table's chat is filled to two lines short of it (straight in the database) ...
     db = Database(chat_url)
@@ -279,7 +279,7 @@ def test_a_flood_from_one_address_is_limited_across_its_sockets_and_a_table_hold
             replies = [ann.request({"type": "chat", "text": f"line {i}"}) for i in range(3)]
             assert [r["type"] for r in replies] == ["ack", "ack", "error"], replies
             assert replies[2]["code"] == "chat_full"
-        summary = httpx.get(f"{server.base}/api/tables/{tid}", timeout=10).json()
+        summary = httpx.get(f"{server.base}/api/tables/{tid}", timeout=60).json()
         assert summary["chat_total"] == 40
 
 
@@ -300,7 +300,7 @@ def test_a_long_chat_is_paged_in_the_join_summary_and_replay(chat_url):
     finally:
         db.close()
     with ServerThread(chat_url, rate_per_second=1000, burst=1000) as server:
-        summary = httpx.get(f"{server.base}/api/tables/{tid}", timeout=10).json()
+        summary = httpx.get(f"{server.base}/api/tables/{tid}", timeout=60).json()
         assert summary["chat_total"] == 350
         replay = httpx.get(f"{server.base}/api/tables/{tid}/replay", timeout=30).json()
         assert replay["chat_total"] == 350 and replay["chat_more"] is True
@@ -336,7 +336,7 @@ def test_a_connection_that_keeps_flooding_the_chat_is_closed(server):
             for i in range(60):
                 flooder.send({"type": "chat", "text": f"flood {i}"})
             for _ in range(200):
-                flooder.recv(timeout=10)
+                flooder.recv(timeout=60)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4008
         refused = [f for f in flooder.frames if f["type"] == "error" and f["code"] == "rate_limited"]
         assert 25 <= len(refused) <= 31, len(refused)

@@ -34,7 +34,7 @@ def lease_owner(url: str, table_id: str) -> str | None:
         engine.dispose()
 
 
-def connect(base: str, tid: str, token: str, timeout: float = 30.0) -> Client:
+def connect(base: str, tid: str, token: str, timeout: float = 120.0) -> Client:
     """As the page does: a table whose process just died answers "try again" until it is taken over."""
     deadline = time.monotonic() + timeout
     while True:
@@ -57,14 +57,14 @@ def test_two_processes_relay_each_others_tables_and_take_over_when_one_is_killed
         owner_a = lease_owner(url, tid)
         assert owner_a is not None
         # Through B: the summary, the seat claims and a WebSocket all reach A's table.
-        assert httpx.get(f"{b.base}/api/tables/{tid}", timeout=10).json()["status"] == "playing"
+        assert httpx.get(f"{b.base}/api/tables/{tid}", timeout=60).json()["status"] == "playing"
         created["_base"] = b.base
         p0 = Client(b.base, tid, token_of(created, 0))  # relayed by B
         p1 = Client(a.base, tid, token_of(created, 1))  # straight to A
         clients = [p0, p1]
         assert lease_owner(url, tid) == owner_a  # B relayed; it did not take the table
         # A wrong token through the relay is refused as it would be at the owner.
-        with httpx.Client(timeout=10) as http:
+        with httpx.Client(timeout=60) as http:
             r = http.post(f"{b.base}/api/tables/{tid}/join", json={"token": "nope"})
         assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
         rng = random.Random(3)
@@ -80,7 +80,7 @@ def test_two_processes_relay_each_others_tables_and_take_over_when_one_is_killed
         for c in clients:
             c.close()
         # B takes the table over by itself (its sweep), within a few lease periods.
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while lease_owner(url, tid) in (owner_a, None):
             assert time.monotonic() < deadline, "B did not take the table over"
             time.sleep(0.2)
@@ -116,7 +116,7 @@ def test_workers_serve_one_site_and_a_killed_worker_is_replaced(postgres):
         import os
 
         os.kill(pids[0], signal.SIGKILL)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while "starting another" not in site.output():
             assert time.monotonic() < deadline, site.output()
             time.sleep(0.2)

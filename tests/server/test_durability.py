@@ -88,7 +88,7 @@ def test_restart_restores_every_unfinished_table_and_its_bots_go_on(database_url
         srv.args = ("--bot-delay", "0")
         srv.start()
         # Nobody connects: the bots of the restored table move by themselves.
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while httpx.get(f"{srv.base}/api/tables/{wid}").json()["version"] <= stuck_at:
             assert time.monotonic() < deadline, "the restored table's bots did not move"
             time.sleep(0.05)

@@ -78,7 +78,7 @@ class Raw:
     """A WebSocket to one process that only sends (and collects what comes back in a thread)."""
 
     def __init__(self, base: str, table_id: str, token: str) -> None:
-        self.ws = ws_connect(base.replace("http://", "ws://") + f"/ws/tables/{table_id}?token={token}", open_timeout=10)
+        self.ws = ws_connect(base.replace("http://", "ws://") + f"/ws/tables/{table_id}?token={token}", open_timeout=60)
         self.frames: list[dict[str, Any]] = []
         self.closed_with: int | None = None
         self.state: dict[str, Any] | None = None
@@ -166,7 +166,7 @@ def test_a_process_that_lost_its_lease_stores_nothing_for_any_kind_of_write(post
             """The seat makes its first legal move; waits for the state it causes."""
             version = raw.state["version"]
             raw.send({"type": "action", "id": raw.state["legal"][0]["id"]})
-            deadline = time.monotonic() + 15
+            deadline = time.monotonic() + 120
             while not any(f["type"] == "state" and f["version"] > version for f in list(raw.frames)):
                 assert time.monotonic() < deadline
                 time.sleep(0.02)

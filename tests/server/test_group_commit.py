@@ -61,13 +61,13 @@ def test_a_busy_server_groups_many_tables_decisions_per_transaction(database_url
             for _ in range(20)
         ]
         deadline = time.monotonic() + 240
-        while any(httpx.get(f"{s.base}/api/tables/{t}", timeout=10).json()["status"] == "playing" for t in ids):
+        while any(httpx.get(f"{s.base}/api/tables/{t}", timeout=60).json()["status"] == "playing" for t in ids):
             assert time.monotonic() < deadline, "the bot games did not finish"
             time.sleep(0.2)
         hub = s.app.state.hub
         assert hub.decisions_stored >= 20 * 10
         assert hub.decision_groups < hub.decisions_stored, (hub.decision_groups, hub.decisions_stored)
-        versions = [httpx.get(f"{s.base}/api/tables/{t}", timeout=10).json()["version"] for t in ids]
+        versions = [httpx.get(f"{s.base}/api/tables/{t}", timeout=60).json()["version"] for t in ids]
     db = Database(database_url)
     for tid, version in zip(ids, versions, strict=True):
         stored = db.load(tid)
@@ -100,5 +100,5 @@ def test_chat_lines_go_into_the_group_commit_with_the_moves(database_url):
             for c in clients:
                 c.close()
         for t in tables:
-            summary = httpx.get(f"{s.base}/api/tables/{t['table']['id']}", timeout=10).json()
+            summary = httpx.get(f"{s.base}/api/tables/{t['table']['id']}", timeout=60).json()
             assert summary["chat_total"] == 5

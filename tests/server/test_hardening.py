@@ -40,6 +40,16 @@ def tight(request, tmp_path_factory):
         yield s
 
 
+@pytest.fixture(scope="module", params=BACKENDS)
+def roomy(request, tmp_path_factory):
+    """A server with the ordinary limits, for whole games: the tight one's 2 s idle limit closes a player
+    who waits on a loaded machine longer than that for a bot's move."""
+    url = make_url(request.param, request, tmp_path_factory.mktemp("db"))
+    limits = Limits(tables_per_address_per_minute=1e6, max_unfinished_tables_per_address=10**6)
+    with ServerThread(url, seat_timeout=None, rate_per_second=1000, burst=1000, limits=limits) as s:
+        yield s
+
+
 def raw_http(port: int, data: bytes, wait: float = 5.0) -> bytes:
     """Send raw bytes to the server and read what comes back until it closes (or ``wait`` passes)."""
     with socket.create_connection(("127.0.0.1", port), timeout=wait) as sock:
@@ -71,9 +81,9 @@ def test_sync_is_served_from_the_cache_and_throttled_per_table(tight):
         for _ in range(30):  # far more than 5 a second (burst 10) from two connections on one table
             a.send({"type": "sync"})
             s.send({"type": "sync"})
-        time.sleep(0.5)
-        a.drain()
-        s.drain()
+        # A connection's frames are answered in order: once a ping's pong is back, so is every sync's answer.
+        a.request({"type": "ping"})
+        s.request({"type": "ping"})
         limited = [f for f in a.frames + s.frames if f["type"] == "error" and f["code"] == "rate_limited"]
         served = [f for f in a.frames + s.frames if f["type"] == "state" and f["cause"] == "sync"]
         assert limited and len(served) < 40
@@ -84,7 +94,7 @@ def test_a_reader_that_never_reads_is_dropped_not_buffered(tight):
     created = create_table(tight.base, players=2, seats=HUMANS2)
     tid = created["table"]["id"]
     url = tight.base.replace("http://", "ws://") + f"/ws/tables/{tid}?token={created['spectator_token']}"
-    with connect(url, max_size=1 << 22, open_timeout=10) as ws:
+    with connect(url, max_size=1 << 22, open_timeout=60) as ws:
         # Send syncs but never read: the frames pile up in the server until its byte budget is spent.
         closed = None
         for _ in range(400):
@@ -97,7 +107,7 @@ def test_a_reader_that_never_reads_is_dropped_not_buffered(tight):
         if closed is None:  # the close frame waits behind everything the kernel buffered: read to it
             with pytest.raises(ConnectionClosed) as info:
                 while True:
-                    ws.recv(timeout=20)
+                    ws.recv(timeout=60)
             closed = info.value
     assert closed.rcvd is not None and closed.rcvd.code in (4008, 1011), closed
     # the table lives on for everyone else
@@ -111,18 +121,25 @@ def test_connections_per_table_are_capped(tight):
     clients = [Client(tight.base, tid, created["spectator_token"]) for _ in range(6)]
     try:
         url = tight.base.replace("http://", "ws://") + f"/ws/tables/{tid}?token={created['spectator_token']}"
-        with connect(url, open_timeout=10) as ws:
-            first = json.loads(ws.recv(timeout=10))
+        with connect(url, open_timeout=60) as ws:
+            first = json.loads(ws.recv(timeout=60))
             assert first["type"] == "error" and first["code"] == "too_many_connections"
             with pytest.raises(ConnectionClosed) as info:
-                ws.recv(timeout=10)
+                ws.recv(timeout=60)
             assert info.value.rcvd.code == 4429
     finally:
         for c in clients:
             c.close()
-    time.sleep(0.3)
-    with Client(tight.base, tid, token_of(created, 0)) as a:  # room again once they left
-        assert a.request({"type": "ping"})["type"] == "pong"
+    # Room again once the server has seen them leave (as soon as it has, however long that takes).
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with Client(tight.base, tid, token_of(created, 0)) as a:
+                assert a.request({"type": "ping"})["type"] == "pong"
+            break
+        except ConnectionClosed:
+            assert time.monotonic() < deadline, "no room at the table after its connections closed"
+            time.sleep(0.1)
 
 
 def test_a_silent_connection_is_closed_after_the_idle_timeout(tight):
@@ -130,7 +147,7 @@ def test_a_silent_connection_is_closed_after_the_idle_timeout(tight):
     with Client(tight.base, created["table"]["id"], token_of(created, 0)) as a:
         with pytest.raises(ConnectionClosed) as info:
             while True:
-                a.recv(timeout=10)
+                a.recv(timeout=60)
         assert info.value.rcvd.code == 4008
     summary = httpx.get(f"{tight.base}/api/tables/{created['table']['id']}").json()
     assert summary["seats"][0]["connected"] is False  # the seat is free again
@@ -182,14 +199,13 @@ def test_tokens_never_reach_the_log(tmp_path):
         with Client(server.base, tid, token) as a:
             assert a.request({"type": "ping"})["type"] == "pong"
         url = server.base.replace("http://", "ws://") + f"/ws/tables/{tid}?token=not-a-real-token-at-all"
-        with connect(url, open_timeout=10) as ws:
-            ws.recv(timeout=10)
+        with connect(url, open_timeout=60) as ws:
+            ws.recv(timeout=60)
         httpx.get(f"{server.base}/api/tables/{tid}?token={token}")
         # Issue 28, finding 8: under any name (a token is redacted by its value, not by its key's name).
         httpx.get(f"{server.base}/api/tables/{tid}?token[]={token}")
         httpx.get(f"{server.base}/api/tables/{tid}?tok={token}")
         httpx.get(f"{server.base}/api/tables/{token}/replay")
-        time.sleep(0.5)
     finally:
         server.stop()
     out = server.output()
@@ -215,9 +231,9 @@ def test_request_bodies_are_limited_while_streaming(tight):
 def test_a_body_announced_but_never_sent_times_out(tight):
     half = b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
     started = time.monotonic()
-    status, body = status_and_json(raw_http(tight.port, half, wait=15))
-    assert status == 408 and body["error"]["code"] == "timeout"
-    assert time.monotonic() - started < 10
+    status, body = status_and_json(raw_http(tight.port, half, wait=120))
+    assert status == 408 and body["error"]["code"] == "timeout"  # the server's 1 s, not the client's wait
+    assert time.monotonic() - started < 60
 
 
 # ---------------------------------------------------------------- 5. filling the server
@@ -241,7 +257,7 @@ def test_a_game_that_never_ends_stops_at_the_decision_cap(tight):
         seat_timeout=0,
     )
     tid = created["table"]["id"]
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300
     while True:
         summary = httpx.get(f"{tight.base}/api/tables/{tid}").json()
         if summary["status"] != "playing" or time.monotonic() > deadline:
@@ -257,12 +273,25 @@ def test_a_game_that_never_ends_stops_at_the_decision_cap(tight):
             assert a.act(0)["code"] == "game_over"
 
 
+def joined_in_time(server: ServerThread) -> tuple[dict, Client]:
+    """A new table and a connection to its first seat that arrived before the table's short time to be
+    joined ran out (the fixture's 1 s). A loaded machine can take longer than that to connect, and then
+    the table has rightly expired: such a try proves nothing, so it is made again."""
+    for _ in range(20):
+        joined = create_table(server.base, players=2, seats=HUMANS2)
+        client = Client(server.base, joined["table"]["id"], token_of(joined, 0))
+        if not client.state["over"]:
+            return joined, client
+        client.close()
+    pytest.fail("no table was joined within its time to be joined in 20 tries")
+
+
 def test_tables_nobody_joined_expire(tight):
     created = create_table(tight.base, players=2, seats=HUMANS2)
     tid = created["table"]["id"]
-    joined = create_table(tight.base, players=2, seats=HUMANS2)
-    with Client(tight.base, joined["table"]["id"], token_of(joined, 0)):
-        deadline = time.monotonic() + 20
+    joined, client = joined_in_time(tight)
+    with client:
+        deadline = time.monotonic() + 120
         while httpx.get(f"{tight.base}/api/tables/{tid}").json()["status"] == "playing":
             assert time.monotonic() < deadline, "the unjoined table never expired"
             time.sleep(0.2)
@@ -287,7 +316,6 @@ def test_creation_is_limited_per_address(backend, request, tmp_path):
         assert codes[:3] == [201, 201, 201] and codes[3] == 429, codes
         assert answers[3].json()["error"]["code"] == "too_many_tables"
         # a finished one no longer counts; the rate still does
-        time.sleep(0.1)
         assert answers[4].status_code == 429
     # The caps count what is stored: a restarted server still refuses the same address.
     with ServerThread(url, seat_timeout=None, limits=limits) as s:
@@ -398,7 +426,7 @@ def _every_lobby_option(tight):
                 for v in values:
                     bodies.append({"game": g["name"], "players": players, "options": {name: v}, "seats": seats})
         for body in bodies:
-            r = httpx.post(tight.base + "/api/tables", json=body, timeout=30)
+            r = httpx.post(tight.base + "/api/tables", json=body, timeout=60)
             assert r.status_code == 201 or (400 <= r.status_code < 500 and r.status_code != 429), (body, r.text)
             if r.status_code == 201:
                 seen[201] += 1
@@ -457,13 +485,13 @@ def test_idle_and_half_sent_connections_cannot_lock_everyone_out(tmp_path):
     try:
         for i in range(1040):
             # The attacker's own address (any 127.x.y.z reaches the loopback server on Linux).
-            s = socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.2", 0))
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=60, source_address=("127.0.0.2", 0))
             if i % 10 == 0:  # every tenth stops half way through its request head
                 s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
             held.append(s)
         # Someone else is served while the idle connections are open.
         began = time.monotonic()
-        r = httpx.get(f"{server.base}/api/health", timeout=10)
+        r = httpx.get(f"{server.base}/api/health", timeout=60)
         assert r.status_code == 200
         created = create_table(server.base, players=2, seats=HUMANS2)
         assert created["table"]["id"]
@@ -478,7 +506,7 @@ def test_idle_and_half_sent_connections_cannot_lock_everyone_out(tmp_path):
                 closed += not isinstance(exc, TimeoutError)
         assert closed == len(held), f"{len(held) - closed} idle connections were still open"
         assert server.proc is not None and server.proc.poll() is None
-        assert httpx.get(f"{server.base}/api/health", timeout=10).status_code == 200
+        assert httpx.get(f"{server.base}/api/health", timeout=60).status_code == 200
     finally:
         for s in held:
             s.close()
@@ -498,7 +526,7 @@ def test_join_links_claim_a_seat_once_and_the_host_holds_no_seat_secret(server):
     tid = created["table"]["id"]
     everything_the_host_got = json.dumps(created)
     for secret in (created["host_token"], created["seats"][0]["claim"], created["seats"][1]["claim"]):
-        r = httpx.post(f"{server.base}/api/tables/{tid}/join", json={"token": secret}, timeout=10)
+        r = httpx.post(f"{server.base}/api/tables/{tid}/join", json={"token": secret}, timeout=60)
         assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token", secret
     # Two browsers open seat 0's link at once: one gets the seat.
     code = created["seats"][0]["claim"]
@@ -513,11 +541,11 @@ def test_join_links_claim_a_seat_once_and_the_host_holds_no_seat_secret(server):
         assert ann.welcome["seat"] == 0 and "hand" in json.dumps(ann.state["view"])
     # Bad claims change nothing.
     for bad in (None, "", 5, "x" * 300, code):
-        r = httpx.post(f"{server.base}/api/tables/{tid}/claim", json={"claim": bad}, timeout=10)
+        r = httpx.post(f"{server.base}/api/tables/{tid}/claim", json={"claim": bad}, timeout=60)
         assert r.status_code == 403 and r.json()["error"]["code"] in ("bad_claim", "link_used"), bad
     # Seat 1 was never claimed: the host re-issues its link; the old one stops working.
     r = httpx.post(
-        f"{server.base}/api/tables/{tid}/seats/1/new-link", json={"host_token": created["host_token"]}, timeout=10
+        f"{server.base}/api/tables/{tid}/seats/1/new-link", json={"host_token": created["host_token"]}, timeout=60
     )
     assert r.status_code == 200 and "token" not in r.json()
     assert claim(server.base, tid, created["seats"][1]["claim"]).status_code == 403
@@ -529,58 +557,59 @@ def test_join_links_claim_a_seat_once_and_the_host_holds_no_seat_secret(server):
 # ---------------------------------------------------------------- 5. expert tables and everyone else's bots
 def test_expert_tables_do_not_hold_up_other_tables_bots(tmp_path):
     """Finding 5: a crowd of all-expert tables (searching bots) must not make another table's quick
-    bots wait behind their searches. The quick table's whole game is timed alone, then again
-    beside six expert tables: it may slow down (the machine is shared) but not by a queue of searches."""
+    bots wait behind their searches. Counted in decisions, not seconds (the machine is shared): while
+    six expert tables search, a quick table plays its whole game, and the experts make only a few
+    moves meanwhile. Queued behind the searches, every quick move would wait for one."""
     url = f"sqlite:///{tmp_path / 'bots.db'}"
     easy = [{"kind": "bot", "level": "easy"}] * 3
     experts = [{"kind": "bot", "level": "expert"}] * 3
     with ServerThread(url, seat_timeout=None, limits=Limits(tables_per_address_per_minute=1e6)) as s:
 
-        def easy_game_seconds() -> float:
-            began = time.monotonic()
-            tid = create_table(s.base, game="mamma-mia", players=3, seats=easy)["table"]["id"]
-            while httpx.get(f"{s.base}/api/tables/{tid}", timeout=10).json()["status"] == "playing":
-                assert time.monotonic() - began < 300, "the easy table never finished"
-                time.sleep(0.05)
-            return time.monotonic() - began
+        def summary(tid: str) -> dict:
+            return httpx.get(f"{s.base}/api/tables/{tid}", timeout=60).json()
 
-        alone = easy_game_seconds()
         crowd = [create_table(s.base, game="mottainai", players=3, seats=experts)["table"]["id"] for _ in range(6)]
-        beside = easy_game_seconds()
-        still = [t for t in crowd if httpx.get(f"{s.base}/api/tables/{t}", timeout=10).json()["status"] == "playing"]
+        searched = sum(summary(t)["version"] for t in crowd)
+        began = time.monotonic()
+        tid = create_table(s.base, game="mamma-mia", players=3, seats=easy)["table"]["id"]
+        while (quick := summary(tid))["status"] == "playing":
+            assert time.monotonic() - began < 600, "the easy table never finished"
+            time.sleep(0.05)
+        searched = sum(summary(t)["version"] for t in crowd) - searched
+        still = [t for t in crowd if summary(t)["status"] == "playing"]
         assert still, "the expert tables were over before the easy game ended: no contention was measured"
-        # Behind a queue of searches it never finished in 300 s; beside searching threads it took up
-        # to 30x as long (they shared the interpreter lock). The searches now run in worker processes:
-        # 1.2-2.1 s beside them against 0.8-2.2 s alone was measured, with a busy core beside the test.
-        assert beside < 2 * alone + 4, f"the easy game took {beside:.1f}s beside expert tables, {alone:.1f}s alone"
+        # Behind a queue of searches the quick game never finished in 300 s. With the searches in
+        # worker processes it plays its 100-odd decisions while the experts make a handful.
+        assert quick["version"] >= 40, quick["version"]
+        assert searched * 4 < quick["version"], f"{searched} expert moves while the easy game made {quick['version']}"
 
 
 # ---------------------------------------------------------------- issue 28, finding 7: secrets first
-def test_a_wrong_secret_costs_a_finished_table_no_replay(tight):
+def test_a_wrong_secret_costs_a_finished_table_no_replay(roomy):
     """A finished table is checked against its stored row: garbage claims, joins, "play again" and
     WebSockets are refused without replaying its record (the hub loads nothing); a right token does
     load it, once."""
-    created = create_table(tight.base, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    created = create_table(roomy.base, players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "random"}])
     tid = created["table"]["id"]
-    with Client(tight.base, tid, token_of(created, 0)) as ann:
+    with Client(roomy.base, tid, token_of(created, 0)) as ann:
         while not ann.wait_turn_or_over()["over"]:
             ann.act(ann.state["legal"][0]["id"])
-    hub = tight.app.state.hub
-    deadline = time.monotonic() + 10
+    hub = roomy.app.state.hub
+    deadline = time.monotonic() + 60
     while tid in hub.tables:  # released: nobody watches it
         assert time.monotonic() < deadline
         time.sleep(0.05)
     loads = hub.loads
     for path, body in (("claim", {"claim": "x" * 32}), ("join", {"token": "y" * 32}), ("play-again", {"token": "z"})):
-        r = httpx.post(f"{tight.base}/api/tables/{tid}/{path}", json=body, timeout=10)
+        r = httpx.post(f"{roomy.base}/api/tables/{tid}/{path}", json=body, timeout=60)
         assert r.status_code == 403, (path, r.text)
-    r = httpx.post(f"{tight.base}/api/tables/{tid}/seats/1/new-link", json={"host_token": "nope"}, timeout=10)
+    r = httpx.post(f"{roomy.base}/api/tables/{tid}/seats/1/new-link", json={"host_token": "nope"}, timeout=60)
     assert r.status_code == 403 and r.json()["error"]["code"] == "not_host"
-    url = tight.base.replace("http://", "ws://") + f"/ws/tables/{tid}?token={'w' * 32}"
-    with connect(url, open_timeout=10) as ws:
-        assert json.loads(ws.recv(timeout=10))["code"] == "bad_token"
+    url = roomy.base.replace("http://", "ws://") + f"/ws/tables/{tid}?token={'w' * 32}"
+    with connect(url, open_timeout=60) as ws:
+        assert json.loads(ws.recv(timeout=60))["code"] == "bad_token"
     assert hub.loads == loads  # not one replay for a wrong secret
-    with Client(tight.base, tid, token_of(created, 0)) as ann:
+    with Client(roomy.base, tid, token_of(created, 0)) as ann:
         assert ann.state["over"]
     assert hub.loads == loads + 1
 
@@ -590,19 +619,19 @@ def test_nul_and_malformed_ids_are_refused_cleanly(tight):
     """NUL in a seat's name, and a table id that no table can have (NUL, too long, other characters),
     get a clear 4xx on SQLite and PostgreSQL alike, never a 500 or a reset."""
     body = {"game": "mamma-mia", "players": 2, "seats": [{"kind": "human", "name": "Ann\x00"}, {"kind": "bot"}]}
-    r = httpx.post(f"{tight.base}/api/tables", json=body, timeout=10)
+    r = httpx.post(f"{tight.base}/api/tables", json=body, timeout=60)
     assert r.status_code == 400 and r.json()["error"]["field"] == "seats[0].name", r.text
     created = create_table(tight.base, players=2, seats=HUMANS2)
     tid, token = created["table"]["id"], token_of(created, 0)
-    r = httpx.post(f"{tight.base}/api/tables/{tid}/join", json={"token": token, "name": "Bob\x00"}, timeout=10)
+    r = httpx.post(f"{tight.base}/api/tables/{tid}/join", json={"token": token, "name": "Bob\x00"}, timeout=60)
     assert r.status_code == 400 and r.json()["error"]["field"] == "name", r.text
     for bad in ("%00", "abc%00def", "x" * 40, "a.b", "%C3%A9t%C3%A9"):
         for method, path in (("GET", ""), ("GET", "/replay"), ("POST", "/claim"), ("POST", "/join")):
-            r = httpx.request(method, f"{tight.base}/api/tables/{bad}{path}", json={"token": token}, timeout=10)
+            r = httpx.request(method, f"{tight.base}/api/tables/{bad}{path}", json={"token": token}, timeout=60)
             assert r.status_code == 404 and r.json()["error"]["code"] == "table_not_found", (bad, path, r.text)
         url = tight.base.replace("http://", "ws://") + f"/ws/tables/{bad}?token={token}"
-        with connect(url, open_timeout=10) as ws:
-            assert json.loads(ws.recv(timeout=10))["code"] == "table_not_found"
+        with connect(url, open_timeout=60) as ws:
+            assert json.loads(ws.recv(timeout=60))["code"] == "table_not_found"
 
 
 def test_turn_time_is_at_least_five_seconds_by_default(tmp_path):
@@ -610,10 +639,10 @@ def test_turn_time_is_at_least_five_seconds_by_default(tmp_path):
     with ServerThread(f"sqlite:///{tmp_path / 't.db'}", limits=Limits()) as server:
         for bad in (4.99, 1, 1e-9, 0):
             body = {"game": "mamma-mia", "players": 2, "turn_time": bad}
-            r = httpx.post(f"{server.base}/api/tables", json=body, timeout=10)
+            r = httpx.post(f"{server.base}/api/tables", json=body, timeout=60)
             assert r.status_code == 400 and r.json()["error"]["field"] == "turn_time", (bad, r.text)
         body = {"game": "mamma-mia", "players": 2, "turn_time": 5}
-        assert httpx.post(f"{server.base}/api/tables", json=body, timeout=10).status_code == 201
+        assert httpx.post(f"{server.base}/api/tables", json=body, timeout=60).status_code == 201
 
 
 def test_x_forwarded_for_is_believed_only_from_the_proxies_named(tmp_path):
@@ -627,7 +656,7 @@ def test_x_forwarded_for_is_believed_only_from_the_proxies_named(tmp_path):
         try:
             codes = [
                 httpx.post(
-                    f"{server.base}/api/tables", json=body, headers={"x-forwarded-for": f"10.0.0.{i}"}, timeout=10
+                    f"{server.base}/api/tables", json=body, headers={"x-forwarded-for": f"10.0.0.{i}"}, timeout=60
                 ).status_code
                 for i in range(3)
             ]

@@ -67,7 +67,7 @@ def test_two_seats_a_bot_and_a_spectator_play_a_whole_game_without_leaks(server)
         assert spec.welcome["role"] == "spectator" and spec.welcome["seat"] is None
         play([ann, bob], random.Random(7))
         for c in (ann, bob, spec):
-            c.next(lambda f: f["type"] == "state" and f["over"], timeout=15) if not c.state["over"] else None
+            c.next(lambda f: f["type"] == "state" and f["over"], timeout=60) if not c.state["over"] else None
         results = [c.state["result"] for c in (ann, bob, spec)]
         assert results[0] == results[1] == results[2]
         assert len(results[0]["scores"]) == 3 and results[0]["winners"]
@@ -124,9 +124,11 @@ def test_reconnect_with_the_same_token_resumes_where_the_game_stands(server):
     ann.drain()
     before = ann.state
     ann.close()
-    # The game goes on without Ann while it is not her turn.
-    time.sleep(0.2)
+    # The game goes on without Ann while it is not her turn: the bot moves until a player is to move
+    # (Bob sees that state; nothing changes after it until a player acts).
     bob.drain()
+    while not (set(bob.state["to_move"]) & {0, 1} or bob.state["over"]):
+        bob.next_state()
     again = Client(server.base, tid, token_of(created, 0))
     now = again.state
     assert again.welcome["seat"] == 0 and now["cause"] == "join"

@@ -21,7 +21,7 @@ from .conftest import BACKENDS, ServerThread, create_table, make_url
 def wait_over(base: str, table_id: str, timeout: float = 60.0) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
-        summary = httpx.get(f"{base}/api/tables/{table_id}", timeout=10).json()
+        summary = httpx.get(f"{base}/api/tables/{table_id}", timeout=60).json()
         if summary["status"] == "over":
             return summary
         assert time.monotonic() < deadline, f"table {table_id} did not finish (version {summary['version']})"
@@ -58,10 +58,10 @@ def keys_of(value: Any) -> set[str]:
 def test_replay_refused_before_the_end(server: ServerThread) -> None:
     created = create_table(server.base, players=3)  # seat 0 human: the game waits for it
     table_id = created["table"]["id"]
-    r = httpx.get(f"{server.base}/api/tables/{table_id}/replay", timeout=10)
+    r = httpx.get(f"{server.base}/api/tables/{table_id}/replay", timeout=60)
     assert r.status_code == 409
     assert r.json()["error"]["code"] == "not_over"
-    r = httpx.get(f"{server.base}/api/tables/nosuchtable/replay", timeout=10)
+    r = httpx.get(f"{server.base}/api/tables/nosuchtable/replay", timeout=60)
     assert r.status_code == 404 and r.json()["error"]["code"] == "table_not_found"
 
 
@@ -72,7 +72,7 @@ def test_replay_of_a_bot_game(server: ServerThread, game: str, players: int) -> 
     table_id = created["table"]["id"]
     summary = wait_over(server.base, table_id)
 
-    r = httpx.get(f"{server.base}/api/tables/{table_id}/replay", timeout=30)
+    r = httpx.get(f"{server.base}/api/tables/{table_id}/replay", timeout=60)
     assert r.status_code == 200, r.text
     payload = r.json()
     stored = stored_record(server.database_url, table_id)
@@ -137,8 +137,8 @@ def test_finished_tables_are_read_without_replaying_them(backend, request, tmp_p
         tid = created["table"]["id"]
         summary = wait_over(server.base, tid)
         time.sleep(0.3)  # the table is let go once finished and unwatched
-        first = httpx.get(f"{server.base}/api/tables/{tid}/replay", timeout=30).json()
-        assert httpx.get(f"{server.base}/api/tables/{tid}/replay", timeout=30).json() == first
+        first = httpx.get(f"{server.base}/api/tables/{tid}/replay", timeout=60).json()
+        assert httpx.get(f"{server.base}/api/tables/{tid}/replay", timeout=60).json() == first
     db = Database(url)
     try:
         with db.engine.begin() as conn:
@@ -147,10 +147,10 @@ def test_finished_tables_are_read_without_replaying_them(backend, request, tmp_p
     finally:
         db.close()
     with ServerThread(url, seat_timeout=None, rate_per_second=1000, burst=1000) as server:
-        again = httpx.get(f"{server.base}/api/tables/{tid}", timeout=10)
+        again = httpx.get(f"{server.base}/api/tables/{tid}", timeout=60)
         assert again.status_code == 200, again.text
         assert again.json() == summary
-        replay = httpx.get(f"{server.base}/api/tables/{tid}/replay", timeout=10)
+        replay = httpx.get(f"{server.base}/api/tables/{tid}/replay", timeout=60)
         assert replay.status_code == 200, replay.text
         assert replay.json() == first
         assert len(first["steps"]) == summary["version"] + 1 and first["result"] == summary["result"]

@@ -16,12 +16,12 @@ def test_parlor_serve_starts_and_serves_the_lobby(tmp_path: Path) -> None:
     server = ServerProcess(f"sqlite:///{tmp_path / 'x.db'}", port, cli=True)
     server.start()  # waits for /api/health
     try:
-        health = httpx.get(f"{server.base}/api/health", timeout=10).json()
+        health = httpx.get(f"{server.base}/api/health", timeout=60).json()
         assert health == {"ok": True, "protocol": 2}
-        page = httpx.get(f"{server.base}/", timeout=10)
+        page = httpx.get(f"{server.base}/", timeout=60)
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
         assert 'class="lobby-page"' in page.text and "/static/js/lobby.js" in page.text
-        assert httpx.get(f"{server.base}/static/js/lobby.js", timeout=10).status_code == 200
+        assert httpx.get(f"{server.base}/static/js/lobby.js", timeout=60).status_code == 200
         assert f"open http://localhost:{port}/" in server.output()
         assert (tmp_path / "x.db").is_file()  # the embedded database was created where asked
     finally:

@@ -25,14 +25,14 @@ def test_a_bot_plays_for_a_seat_gone_too_long_until_the_player_is_back(life_serv
         players=2,
         seats=[{"kind": "human"}, {"kind": "human"}],
         # Ann must connect within the timeout, or a bot rightly takes her seat too (bots_before_join):
-        # 0.3 s was too short on a loaded machine.
-        seat_timeout=1.5,
+        # 0.3 s, then 1.5 s, were too short on a loaded machine.
+        seat_timeout=4.0,
         bots_before_join=True,  # the host allowed bots for players who never came
     )
     tid = created["table"]["id"]
     with Client(life_server.base, tid, token_of(created, 0)) as ann:
         # Bob never came: after the timeout a bot plays his seat, and Ann sees it in a seats frame.
-        seats = ann.next(lambda f: f["type"] == "seats" and f["seats"][1]["substituted"], timeout=10)["seats"]
+        seats = ann.next(lambda f: f["type"] == "seats" and f["seats"][1]["substituted"], timeout=60)["seats"]
         assert seats[1]["kind"] == "human" and not seats[1]["connected"]
         for _ in range(6):
             st = ann.wait_turn_or_over()
@@ -44,7 +44,7 @@ def test_a_bot_plays_for_a_seat_gone_too_long_until_the_player_is_back(life_serv
         assert summary["seats"][1]["bot_moves"] > 0 and summary["seats"][0]["bot_moves"] == 0
         # Bob comes back: the bot stops at once and the game waits for him.
         with Client(life_server.base, tid, token_of(created, 1)) as bob:
-            back = ann.next(lambda f: f["type"] == "seats" and not f["seats"][1]["substituted"], timeout=10)
+            back = ann.next(lambda f: f["type"] == "seats" and not f["seats"][1]["substituted"], timeout=60)
             assert back["seats"][1]["connected"]
             for _ in range(60):
                 catch_up([ann, bob])
@@ -53,14 +53,14 @@ def test_a_bot_plays_for_a_seat_gone_too_long_until_the_player_is_back(life_serv
                 if ann.state["your_turn"]:
                     assert ann.act(ann.state["legal"][0]["id"])["type"] == "ack"
                 else:  # a substitute's move that was already under way when Bob came back
-                    ann.next_state(timeout=5)
+                    ann.next_state(timeout=60)
             assert bob.state["your_turn"]
             version = bob.state["version"]
-            time.sleep(1.8)  # longer than the timeout: Bob is connected, so nobody plays for him
+            time.sleep(4.5)  # longer than the timeout: Bob is connected, so nobody plays for him
             bob.drain()
             assert bob.state["version"] == version and bob.state["your_turn"]
         # Bob leaves again; Ann plays the game out against his substitute.
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             st = ann.wait_turn_or_over()
             if st["over"]:
@@ -113,7 +113,7 @@ def test_play_again_makes_a_new_table_with_the_same_seats_and_new_links(life_ser
         (s["kind"], s["level"], s["name"]) for s in old["seats"]
     ]
     # The old token opens nothing at the new table; the new link, claimed, opens the same seat.
-    r = httpx.post(f"{life_server.base}/api/tables/{new_id}/join", json={"token": token_of(created, 0)}, timeout=10)
+    r = httpx.post(f"{life_server.base}/api/tables/{new_id}/join", json={"token": token_of(created, 0)}, timeout=60)
     assert r.status_code == 403
     new_token = claim(life_server.base, new_id, code).json()["token"]
     with (

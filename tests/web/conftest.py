@@ -36,6 +36,29 @@ CHROMIUM_ARGS = [
 ]
 
 
+# How long a browser test waits for a page, an element or a condition before it fails: every wait
+# is for an event, and this outer limit only has to be long enough for a loaded 2-core machine
+# (Playwright's own 30 s default was not).
+PATIENCE_MS = 120_000
+
+
+class PatientBrowser:
+    """The browser, whose every new context waits up to ``PATIENCE_MS`` (a thin wrapper: the rest
+    is Playwright's ``Browser``)."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        context = self._browser.new_context(**options)
+        context.set_default_timeout(PATIENCE_MS)
+        context.set_default_navigation_timeout(PATIENCE_MS)
+        return context
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -52,7 +75,7 @@ class Server:
         self, game: str, players: int, seats: list[dict[str, Any]], options: dict[str, Any] | None = None
     ) -> dict:
         body = {"game": game, "players": players, "seats": seats, "options": options or {}}
-        r = httpx.post(f"{self.base}/api/tables", json=body, timeout=10)
+        r = httpx.post(f"{self.base}/api/tables", json=body, timeout=60)
         assert r.status_code == 201, r.text
         return r.json()
 
@@ -81,10 +104,10 @@ def start_server(tmp: Path, *extra: str) -> Server:
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env={**os.environ})
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120
     while True:
         try:
-            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+            if httpx.get(f"{base}/api/health", timeout=5).status_code == 200:
                 return Server(base, proc, log)
         except httpx.HTTPError:
             pass
@@ -97,7 +120,7 @@ def start_server(tmp: Path, *extra: str) -> Server:
 def stop_server(server: Server) -> None:
     server.proc.terminate()
     try:
-        server.proc.wait(10)
+        server.proc.wait(30)
     except subprocess.TimeoutExpired:
         server.proc.kill()
 
@@ -128,9 +151,9 @@ def browser() -> Iterator[Any]:
             "Playwright is not installed: pip install -e '.[test]' (do not run 'playwright install').", pytrace=False
         )
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=PATIENCE_MS)
         try:
-            yield b
+            yield PatientBrowser(b)
         finally:
             b.close()
 

@@ -21,6 +21,9 @@ from .conftest import Server
 LANGS = ["en", "zh-Hant", "ja", "cs"]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
+# The outer limit for a whole game played by clicking: only a game that never ends reaches it (a
+# loaded 2-core machine needed several times the quiet machine's minute).
+GAME_LIMIT = 600.0
 
 
 class Seat:
@@ -48,7 +51,7 @@ class Seat:
         self.page.on("websocket", self._socket)
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         self.page.goto(url)
-        self.page.wait_for_selector("body[data-version]", timeout=15000)
+        self.page.wait_for_selector("body[data-version]")
 
     def _socket(self, ws: Any) -> None:
         whole: list[dict[str, Any] | None] = [None]  # this socket's last state: the base of its next delta
@@ -75,6 +78,32 @@ class Seat:
         self.context.close()
 
 
+YOUR_TURN_OR_OVER = "document.body.dataset.yourTurn === '1' || document.body.dataset.over === '1'"
+
+
+def play_moves(seat: Seat, rng: random.Random, count: int) -> int:
+    """Plays ``count`` of the seat's moves (fewer if the game ends first), each once it is the seat's
+    turn: the bots' moves in between take as long as they take. Returns the moves played."""
+    played = 0
+    while played < count and not seat.over():
+        seat.page.wait_for_function(YOUR_TURN_OR_OVER)
+        if click_one(seat, rng):
+            played += 1
+    return played
+
+
+def settled(page: Any, predicate: str, arg: Any = None) -> bool:
+    """Waits (up to the browser's patience, conftest.PATIENCE_MS) until ``predicate``, a JS function
+    of ``arg``, holds; False if it never did, so that the caller's own assert says what is wrong."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        page.wait_for_function(predicate, arg=arg)
+    except PlaywrightTimeoutError:
+        return False
+    return True
+
+
 def click_one(seat: Seat, rng: random.Random) -> bool:
     """Clicks one enabled legal-move button of the sentence list (if any) and waits for the state it causes."""
     seat.page.evaluate("(() => { const d = document.getElementById('move-list'); if (d && !d.open) d.open = true; })()")
@@ -90,13 +119,12 @@ def click_one(seat: Seat, rng: random.Random) -> bool:
         return False
     # The state the move causes, or the click guard's refusal (a bot's move was just drawn): try again.
     seat.page.wait_for_function(
-        f"document.body.dataset.version !== '{before}' || (document.body.dataset.ignoredClicks || '0') !== '{ignored}'",
-        timeout=15000,
+        f"document.body.dataset.version !== '{before}' || (document.body.dataset.ignoredClicks || '0') !== '{ignored}'"
     )
     return seat.version() != before
 
 
-def play_to_the_end(seats: list[Seat], rng: random.Random, limit: float = 90.0) -> int:
+def play_to_the_end(seats: list[Seat], rng: random.Random, limit: float = GAME_LIMIT) -> int:
     start = time.monotonic()
     clicks = 0
     while not all(s.over() for s in seats):
@@ -272,7 +300,7 @@ def test_sweet_nose_whole_game(server: Server, browser: Any, rng: random.Random)
     seat1 = Seat(browser, server.url(table["seats"][1]["join_path"]))
     spectator = Seat(browser, server.url(table["spectator_path"]), viewport=PHONE)
     try:
-        clicks = play_to_the_end([seat0, seat1], rng, limit=100.0)
+        clicks = play_to_the_end([seat0, seat1], rng)
         assert clicks > 6
         for s in (seat0, seat1, spectator):
             s.page.wait_for_selector("#result")
@@ -305,8 +333,7 @@ def test_screenshots_in_every_language(server: Server, browser: Any, screenshots
     )
     seat = Seat(browser, server.url(table["seats"][0]["join_path"], anim=True))
     try:
-        for _ in range(4):
-            click_one(seat, rng)
+        play_moves(seat, rng, 4)
         seat.page.wait_for_timeout(400)
         en_text = seat.page.locator("main").inner_text()
         stem = game.replace("-", "_")

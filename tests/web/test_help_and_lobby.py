@@ -86,7 +86,7 @@ def test_rules_pages_in_every_language(server: Server, browser: Any, screenshots
 
 def test_lobby_offers_only_what_the_server_accepts(server: Server, browser: Any, request: Any) -> None:
     """Every player count and option value the lobby leaves enabled creates a table (201, never a 500)."""
-    games = httpx.get(f"{server.base}/api/games", timeout=10).json()["games"]
+    games = httpx.get(f"{server.base}/api/games", timeout=60).json()["games"]
     if not all("player_ranges_by_option" in g for g in games if g.get("available")):
         # Until /api/games says which player counts each option allows, the lobby cannot know that
         # Mottainai seats 6 only with max_players=6 (the server's side of issue 14).
@@ -117,7 +117,7 @@ def test_lobby_offers_only_what_the_server_accepts(server: Server, browser: Any,
             for players, options in combos:
                 seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (players - 1)
                 body = {"game": game, "players": players, "seats": seats, "options": options}
-                r = httpx.post(f"{server.base}/api/tables", json=body, timeout=10)
+                r = httpx.post(f"{server.base}/api/tables", json=body, timeout=60)
                 assert r.status_code == 201, (game, players, options, r.status_code, r.text[:200])
                 tried += 1
         assert tried > 60

@@ -15,7 +15,19 @@ from typing import Any
 import pytest
 
 from .conftest import Server
-from .test_browser import DESKTOP, LANGS, PHONE, Seat, check_no_private, click_one, full_page_shot, phone_view
+from .test_browser import (
+    DESKTOP,
+    GAME_LIMIT,
+    LANGS,
+    PHONE,
+    Seat,
+    check_no_private,
+    click_one,
+    full_page_shot,
+    phone_view,
+    play_moves,
+    settled,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "src" / "parlor" / "web"
@@ -186,7 +198,7 @@ def test_mottainai_whole_game_hidden_cards(server: Server, browser: Any) -> None
         # Play to the end by clicking; now and then compare what the observers draw with seat 0's secrets.
         start, clicks, checks = time.monotonic(), 0, 0
         while not all(s.over() for s in (seat0, seat1)):
-            assert time.monotonic() - start < 150, f"the game did not end in 150 s ({clicks} clicks)"
+            assert time.monotonic() - start < GAME_LIMIT, f"the game did not end in time ({clicks} clicks)"
             moved = False
             for s in (seat0, seat1):
                 if click_one(s, rng):
@@ -244,8 +256,7 @@ def test_mottainai_screenshots_in_every_language(server: Server, browser: Any, s
     )
     seat = Seat(browser, server.url(table["seats"][0]["join_path"]))
     try:
-        for _ in range(14):
-            click_one(seat, rng)
+        play_moves(seat, rng, 14)
         seat.page.wait_for_timeout(300)
         # A table card's effect shows on hover (and on tap or keyboard focus), hidden otherwise.
         card = seat.page.locator(".mt-temple .mt-card:not(.back)").first
@@ -268,12 +279,11 @@ def test_mottainai_screenshots_in_every_language(server: Server, browser: Any, s
                 english = english_names_translated_in(lang)
                 pattern = r"\b(" + "|".join(re.escape(n) for n in sorted(english, key=len, reverse=True)) + r")\b"
                 seat.page.wait_for_selector("#log-lines li")
-                log = ""
-                for _ in range(50):
-                    log = seat.page.locator("#log-lines").inner_text()
-                    if not re.search(pattern, log):
-                        break
-                    seat.page.wait_for_timeout(100)
+                # The lines are worded again once the names arrive: wait for that, then look.
+                settled(
+                    seat.page, "re => !new RegExp(re).test(document.getElementById('log-lines').innerText)", pattern
+                )
+                log = seat.page.locator("#log-lines").inner_text()
                 found = re.search(pattern, log)
                 assert not found, f"the {lang} log names {found and found.group(0)!r} in English:\n{log}"
             for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
@@ -308,18 +318,45 @@ def test_card_effects_are_shown_in_the_readers_language(server: Server, browser:
         context.add_init_script("localStorage.setItem('parlor.lang', 'ja')")
         page = context.new_page()
         page.goto(server.url(table["seats"][0]["join_path"]))
-        page.wait_for_function("document.documentElement.lang === 'ja'", timeout=15000)
+        page.wait_for_function("document.documentElement.lang === 'ja'")
         card = page.locator("#my-hand .mt-card").first
-        card.wait_for(timeout=15000)
+        card.wait_for()
         card_id = card.get_attribute("data-card")
         selector = f'#my-hand .mt-card[data-card="{card_id}"] .mt-effect'
         want = ja[card_id]["effect"][:10]
-        shown = ""
-        for _ in range(150):  # the translations load after the first drawing
-            shown = page.locator(selector).first.text_content() or ""
-            if want in shown:
-                break
-            page.wait_for_timeout(100)
+        # The translations load after the first drawing: wait for them, then look.
+        loaded = "([sel, want]) => (document.querySelector(sel)?.textContent || '').includes(want)"
+        settled(page, loaded, [selector, want])
+        shown = page.locator(selector).first.text_content() or ""
         assert ja[card_id]["effect"][:10] in shown and en[card_id]["effect"][:10] not in shown
     finally:
         context.close()
+
+
+def test_team_play_tells_every_player_their_partner(server: Server, browser: Any) -> None:
+    """Issue 27: in team play each temple says whose partner its owner is; the partner's temple says
+    "your partner". Outside team play there is no such badge."""
+    bots = [{"kind": "bot", "level": "random"}] * 3
+    table = server.create("mottainai", 4, [{"kind": "human", "name": "Ann"}, *bots], {"team_play": True})
+    ann = Seat(browser, server.url(table["seats"][0]["join_path"]))
+    watcher = Seat(browser, server.url(table["spectator_path"]))
+    plain = server.create("mottainai", 3, [{"kind": "human", "name": "Ann"}, *bots[:2]])
+    other = Seat(browser, server.url(plain["spectator_path"]))
+    try:
+        page = ann.page
+        page.wait_for_selector(".mt-temple[data-seat='3'] .mt-partner")
+        badge = {s: page.locator(f".mt-temple[data-seat='{s}'] .mt-partner") for s in range(4)}
+        assert badge[2].inner_text() == "your partner"
+        assert [badge[s].get_attribute("data-partner") for s in range(4)] == ["2", "3", "0", "1"]
+        for s in (0, 1, 3):
+            assert badge[s].inner_text().startswith("partner of "), badge[s].inner_text()
+        watcher.page.wait_for_selector(".mt-temple[data-seat='3'] .mt-partner")
+        seen = [watcher.page.locator(f".mt-temple[data-seat='{s}'] .mt-partner").inner_text() for s in range(4)]
+        assert all(text.startswith("partner of ") for text in seen), seen  # a spectator has no partner
+        other.page.wait_for_selector(".mt-temple[data-seat='2']")
+        assert other.page.locator(".mt-partner").count() == 0
+        for s in (ann, watcher, other):
+            assert not s.errors, s.errors
+    finally:
+        for s in (ann, watcher, other):
+            s.close()

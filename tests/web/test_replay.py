@@ -18,9 +18,9 @@ DESKTOP = {"width": 1280, "height": 900}
 def finished_table(server: Server, game: str = "mamma-mia", players: int = 3) -> dict[str, Any]:
     created = server.create(game, players, [{"kind": "bot", "level": "random"} for _ in range(players)])
     table_id = created["table"]["id"]
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300
     while True:
-        summary = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
+        summary = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=60).json()
         if summary["status"] == "over":
             return created
         assert time.monotonic() < deadline, "the bots did not finish the game"
@@ -28,15 +28,19 @@ def finished_table(server: Server, game: str = "mamma-mia", players: int = 3) ->
 
 
 def open_page(
-    browser: Any, url: str, lang: str = "en", ready: str = "body[data-ready='1']"
+    browser: Any,
+    url: str,
+    lang: str = "en",
+    ready: str = "body[data-ready='1']",
+    viewport: dict[str, int] = DESKTOP,
 ) -> tuple[Any, Any, list[str]]:
-    context = browser.new_context(viewport=DESKTOP)
+    context = browser.new_context(viewport=viewport)
     context.add_init_script(f"localStorage.setItem('parlor.lang', '{lang}')")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(url)
-    page.wait_for_selector(ready, timeout=15000)
+    page.wait_for_selector(ready)
     return context, page, errors
 
 
@@ -47,7 +51,7 @@ def step_of(page: Any) -> int:
 def test_replay_of_a_finished_mamma_mia_game(server: Server, browser: Any, screenshots: Path) -> None:
     created = finished_table(server)
     table_id = created["table"]["id"]
-    steps = len(httpx.get(f"{server.base}/api/tables/{table_id}/replay", timeout=30).json()["steps"])
+    steps = len(httpx.get(f"{server.base}/api/tables/{table_id}/replay", timeout=60).json()["steps"])
     assert steps > 10
     context, page, errors = open_page(browser, f"{server.base}/replay/{table_id}")
     try:

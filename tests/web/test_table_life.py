@@ -21,7 +21,7 @@ NASTY = '<img src=x onerror="window.__xss=1"> & <b>bold</b>'
 
 def create(server: Server, **body: Any) -> dict[str, Any]:
     body.setdefault("game", "mamma-mia")
-    r = httpx.post(f"{server.base}/api/tables", json=body, timeout=10)
+    r = httpx.post(f"{server.base}/api/tables", json=body, timeout=60)
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -33,7 +33,7 @@ def as_host(seat: Seat, created: dict[str, Any]) -> None:
 
 
 def summary(server: Server, table_id: str) -> dict[str, Any]:
-    return httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
+    return httpx.get(f"{server.base}/api/tables/{table_id}", timeout=60).json()
 
 
 def log_text(seat: Seat) -> str:
@@ -59,12 +59,12 @@ def test_clocks_no_takeover_before_join_and_the_host(server: Server, browser: An
         chip = page.locator(".seat-chip[data-seat='0']")
         bob_chip = page.locator(".seat-chip[data-seat='1']")
         # Until Bob is to move, Ann lets her clock run out: a bot moves for her, and the log says so.
-        deadline = time.monotonic() + 40
+        deadline = time.monotonic() + 300
         while 1 not in ann.states()[-1]["to_move"]:
             assert time.monotonic() < deadline, "Bob's turn never came"
             if 0 in ann.states()[-1]["to_move"] and not page.locator(".log-lines li.bot-played").count():
                 clock = chip.locator(".seat-clock")
-                clock.wait_for(timeout=5000)
+                clock.wait_for()
                 assert clock.inner_text().startswith("0:0")  # the countdown, m:ss
             page.wait_for_timeout(200)
         # Bob never opened his link: his seat has no clock and no bot plays it, however long we wait.
@@ -77,13 +77,12 @@ def test_clocks_no_takeover_before_join_and_the_host(server: Server, browser: An
         # The host hands Bob's seat to a bot: it plays at once, and the log says so.
         page.click("#host .host-seat[data-seat='1'] .host-bot")
         page.wait_for_function(
-            "document.querySelector('.log-lines').innerText.includes('The host let a bot play this move for Bob')",
-            timeout=10000,
+            "document.querySelector('.log-lines').innerText.includes('The host let a bot play this move for Bob')"
         )
         assert summary(server, table_id)["seats"][1]["stand_in"] is True
         # Ann's turn comes back: her clock runs out, a bot plays for her, marked in the log and on her chip.
         ran_out = "Your time ran out: a bot played this move for you."
-        page.wait_for_function(f"document.querySelector('.log-lines').innerText.includes('{ran_out}')", timeout=20000)
+        page.wait_for_function(f"document.querySelector('.log-lines').innerText.includes('{ran_out}')")
         page.wait_for_function(
             "document.querySelector(\".seat-chip[data-seat='0']\").innerText.includes('a bot played for you')"
         )
@@ -149,15 +148,21 @@ def test_chat_escaped_delivered_limited_and_kept(server: Server, browser: Any) -
                 assert "watch the salami" not in player.page.locator("#chat").inner_text()
         finally:
             spec2.close()
-        # Too many at once: the chat says to wait (and the game is not disturbed).
-        for i in range(12):  # 5 at once, then one every 2 s: 12 is too many even on a slow machine
-            bob.page.fill("#chat-input", f"hello {i}")
-            bob.page.press("#chat-input", "Enter")
+        # Too many at once: the chat says to wait (and the game is not disturbed). The limit is 5 at
+        # once, then one every 2 s: the 12 messages are sent by the page in one go (typing them one by
+        # one through Playwright took longer than the refill on a loaded machine, and no limit was hit).
+        bob.page.evaluate(
+            """() => {
+              const input = document.getElementById('chat-input');
+              const form = document.getElementById('chat-form');
+              for (let i = 0; i < 12; i++) { input.value = `hello ${i}`; form.requestSubmit(); }
+            }"""
+        )
         bob.page.wait_for_function("document.getElementById('chat-status').innerText.includes('Too many messages')")
         assert bob.page.locator(".error[role=alert]").count() == 0
-        # The chat survives a reload (it is stored with the table).
+        # The chat survives a reload (it is stored with the table): Ann's first line and Bob's accepted ones.
+        ann.page.wait_for_function("document.querySelectorAll('#chat-lines .chat-line').length >= 6")
         count = ann.page.locator("#chat-lines .chat-line").count()
-        assert count >= 5
         bob.page.reload()
         bob.page.wait_for_selector("body[data-version]")
         bob.page.wait_for_function(f"document.querySelectorAll('#chat-lines .chat-line').length === {count}")
@@ -187,7 +192,7 @@ def finished_with_a_human_seat(server: Server) -> dict[str, Any]:
         bots_before_join=True,
     )
     table_id = created["table"]["id"]
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300
     while summary(server, table_id)["status"] != "over":
         assert time.monotonic() < deadline, "the bots did not finish the game"
         time.sleep(0.1)
@@ -197,7 +202,7 @@ def finished_with_a_human_seat(server: Server) -> dict[str, Any]:
     url = server.base.replace("http://", "ws://") + f"/ws/tables/{table_id}?token={created['seats'][0]['token']}"
     with connect(url) as ws:
         ws.send(json.dumps({"type": "chat", "text": "gg <i>all</i>", "ref": "c1"}))
-        while json.loads(ws.recv(timeout=10)).get("ref") != "c1":
+        while json.loads(ws.recv(timeout=60)).get("ref") != "c1":
             pass
     return created
 
@@ -205,7 +210,7 @@ def finished_with_a_human_seat(server: Server) -> dict[str, Any]:
 def test_replay_from_a_seat_view_with_slider_rounds_and_chat(server: Server, browser: Any) -> None:
     created = finished_with_a_human_seat(server)
     table_id = created["table"]["id"]
-    data = httpx.get(f"{server.base}/api/tables/{table_id}/replay", timeout=30).json()
+    data = httpx.get(f"{server.base}/api/tables/{table_id}/replay", timeout=60).json()
     steps = len(data["steps"])
     rounds = sorted({s["view"]["round"] for s in data["steps"]})
     assert len(rounds) >= 2
@@ -269,7 +274,7 @@ def test_a_game_the_server_ended_says_why_in_the_readers_language(browser: Any, 
         table = server.create("mottainai", 3, bots)
         watcher = Seat(browser, server.url(table["spectator_path"]), lang="ja")
         try:
-            watcher.page.wait_for_selector("#result #abandoned", timeout=30000)
+            watcher.page.wait_for_selector("#result #abandoned")
             assert watcher.page.locator("#result h2").inner_text() == "勝者なしでゲームが終わりました"
             assert "決定の上限 12 回" in watcher.page.locator("#abandoned").inner_text()
             assert not watcher.errors, watcher.errors

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import Server
-from .test_browser import DESKTOP, PHONE, Seat, click_one
+from .test_browser import DESKTOP, PHONE, YOUR_TURN_OR_OVER, Seat, click_one, play_moves
 
 
 def test_scroll_focus_and_open_card_survive_moves(server: Server, browser: Any) -> None:
@@ -21,8 +21,7 @@ def test_scroll_focus_and_open_card_survive_moves(server: Server, browser: Any) 
     watcher = Seat(browser, server.url(table["spectator_path"]), viewport=DESKTOP)
     rng = random.Random(5)
     try:
-        for _ in range(8):  # a few turns, so that the log can scroll
-            click_one(player, rng)
+        play_moves(player, rng, 8)  # a few turns, so that the log can scroll
         page = watcher.page
         page.wait_for_function(
             "document.getElementById('log-lines').scrollHeight > document.getElementById('log-lines').clientHeight + 40"
@@ -40,8 +39,7 @@ def test_scroll_focus_and_open_card_survive_moves(server: Server, browser: Any) 
                        log.__mark = 1; document.querySelector('.board').__mark = 1; }"""
         )
         before = watcher.version()
-        for _ in range(8):
-            click_one(player, rng)
+        play_moves(player, rng, 8)
         page.wait_for_function(f"document.body.dataset.version !== '{before}'")
         state = page.evaluate(
             """() => { const log = document.getElementById('log-lines');
@@ -96,7 +94,7 @@ def _double_click(server: Server, browser: Any, gap: int) -> bool | None:
     try:
         seat.page.on("websocket", watch)
         seat.page.reload()
-        seat.page.wait_for_function("document.body.dataset.yourTurn === '1'", timeout=15000)
+        seat.page.wait_for_function("document.body.dataset.yourTurn === '1'")
         seat.page.wait_for_timeout(600)  # the position has been seen: clicks count
         seat.page.evaluate(
             """() => { document.getElementById('move-list').open = true; window.__clickTimes = [];
@@ -155,8 +153,8 @@ def test_cards_slide_to_their_new_place_unless_the_reader_prefers_less_motion(
                 break
             if click_one(seat, rng):
                 moves += 1
-            else:
-                seat.page.wait_for_timeout(50)
+            else:  # the bot's move, however long it takes
+                seat.page.wait_for_function(YOUR_TURN_OR_OVER)
         seat.page.wait_for_timeout(400)
         assert moves >= 3, moves
         slides = seat.page.evaluate("window.__slides")
@@ -192,11 +190,14 @@ def test_an_opened_card_text_stays_on_the_board(server: Server, browser: Any, vi
     player = Seat(browser, server.url(table["seats"][0]["join_path"]), viewport=viewport)
     rng = random.Random(3)
     try:
-        for _ in range(6):
-            click_one(player, rng)
         page = player.page
-        page.wait_for_function("document.body.dataset.yourTurn === '1' || document.body.dataset.over === '1'")
         infos = page.locator(".area-board .mt-card:not(.big) > .card-info")
+        # The deal is random: play on until the board holds enough cards to reach its right edge.
+        for _ in range(60):
+            page.wait_for_function(YOUR_TURN_OR_OVER)
+            if infos.count() >= 8 or player.over():
+                break
+            play_moves(player, rng, 1)
         count = infos.count()
         assert count >= 8, count
         for i in range(count):

@@ -17,6 +17,12 @@ the seats that had a feature in this game (e.g. the Bell among their works), rep
 The game knows nothing about the simulator: the simulator looks the module up here, feeds
 it the events ``State.apply`` returned, and stores what ``finish`` gave in each game's row.
 A game without the module still gets its length and result in the rows.
+
+Your own metrics: a module with the same ``Metrics`` class, given as ``--metrics
+my_metrics.py`` (or ``package.module``) to ``parlor simulate`` / ``parlor analyze``
+(``RunSpec.metrics``). It runs beside the game's own; its ``values``, ``rates`` and ``seats``
+are added to the game's (a name both give is yours), and its ``end_condition`` / ``rounds`` /
+``turns``, when given, replace the game's.
 """
 
 from __future__ import annotations
@@ -71,8 +77,66 @@ def metrics_class(game: Game) -> Any:
     return _CACHE[game.name]
 
 
-def collector(game: Game, state: State) -> GameMetrics:
-    return metrics_class(game)(state)
+def user_metrics_class(where: str) -> Any:
+    """The ``Metrics`` class of a user module: a ``.py`` file or an importable module name."""
+    import importlib.util
+    from pathlib import Path
+
+    from parlor.core.errors import ParlorError
+
+    if where in _CACHE:
+        return _CACHE[where]
+    if where.endswith(".py"):
+        path = Path(where).expanduser().resolve()
+        if not path.is_file():
+            raise ParlorError(f"--metrics: no such file: {where}")
+        spec = importlib.util.spec_from_file_location(f"parlor_user_metrics_{abs(hash(str(path)))}", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:
+            raise ParlorError(f"--metrics {where}: the module failed to load: {type(exc).__name__}: {exc}") from None
+    else:
+        try:
+            module = importlib.import_module(where)
+        except ImportError as exc:
+            raise ParlorError(f"--metrics: cannot import {where!r}: {exc}") from None
+    cls = getattr(module, "Metrics", None)
+    if cls is None or not callable(getattr(cls, "finish", None)):
+        raise ParlorError(f"--metrics {where}: the module needs a class Metrics with observe() and finish()")
+    _CACHE[where] = cls
+    return cls
+
+
+class _Both:
+    """The game's metrics and the user's, seen as one collector."""
+
+    def __init__(self, game: GameMetrics, user: GameMetrics) -> None:
+        self.game = game
+        self.user = user
+
+    def observe(self, seat: int, action: Any, events: list[Any]) -> None:
+        self.game.observe(seat, action, events)
+        self.user.observe(seat, action, events)
+
+    def finish(self, state: State) -> dict[str, Any]:
+        out = dict(self.game.finish(state))
+        mine = self.user.finish(state) or {}
+        for key in ("values", "rates", "seats"):
+            out[key] = {**out.get(key, {}), **mine.get(key, {})}
+        for key in ("end_condition", "rounds", "turns"):
+            if mine.get(key) is not None:
+                out[key] = mine[key]
+        return out
+
+
+def collector(game: Game, state: State, user: str = "") -> GameMetrics:
+    """The game's metrics collector, with the user's module ``user`` (a path or module) beside it."""
+    own = metrics_class(game)(state)
+    if not user:
+        return own
+    return _Both(own, user_metrics_class(user)(state))
 
 
 def normalised(found: dict[str, Any]) -> dict[str, Any]:

@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from parlor import games as registry
+from parlor.bots.spec import bot_labels
 from parlor.core.errors import ParlorError
+from parlor.core.options import option_text
 
 from .results import execute
 from .simulation import RunSpec, package_version
@@ -72,8 +74,15 @@ def analyze(
     address: str | None = None,
     command: Sequence[str] | None = None,
     progress: Callable[[str, int], None] | None = None,
+    sweep: Sequence[dict[str, Any]] = (),
+    metrics: str = "",
 ) -> Path:
-    """Run the simulations and write the report; returns the path of ``index.html``."""
+    """Run the simulations and write the report; returns the path of ``index.html``.
+
+    ``against``: one variant B (options changed from A). ``sweep``: more variants (``V1``,
+    ``V2``, ... each the options it changes from A, e.g. a grid from ``--sweep``), each
+    compared with A in the report's sweep table. ``metrics``: a user metrics module
+    (``parlor.analysis.metrics``)."""
     game = registry.get(game_name)
     if report.exists() and any(report.iterdir()):
         raise ParlorError(f"{report} is not empty; choose a new --report folder")
@@ -90,6 +99,8 @@ def analyze(
         runs = {"A": options}
         if against is not None:
             runs["B"] = {**options, **against}
+        for v, changed in enumerate(sweep, 1):
+            runs[f"V{v}"] = {**options, **changed}
         rows_of: dict[str, list[dict[str, Any]]] = {}
         for label, opts in runs.items():
             spec = RunSpec(
@@ -99,23 +110,29 @@ def analyze(
                 seed=seed,
                 bots=tuple(kinds),
                 options=opts,
-                chunk_size=max(1, min(500, -(-games // (8 * workers)))),
+                chunk_size=max(1, min(500, -(-games // 16))),  # not by workers: the same files at any -w
+                metrics=metrics,
             )
-            path = data / f"{game.name}-{n}p{'' if label == 'A' else '-B'}.parquet"
+            path = data / f"{game.name}-{n}p{'' if label == 'A' else '-' + label}.parquet"
 
             def tell(done: int, n: int = n, label: str = label) -> None:
                 if progress:
-                    progress(f"{n} players{'' if label == 'A' else ' (B)'}", done)
+                    progress(f"{n} players{'' if label == 'A' else f' ({label})'}", done)
 
             rows_of[label] = execute(spec, out=path, backend=backend, workers=workers, address=address, progress=tell)
         summary = summarize(rows_of["A"])
         comparison = compare(rows_of["A"], rows_of["B"]) if "B" in rows_of else None
+        swept = [
+            {"label": f"V{v}", "changed": changed, "comparison": compare(rows_of[f"V{v}"], rows_of["A"])}
+            for v, changed in enumerate(sweep, 1)
+        ]
         (data / f"{game.name}-{n}p-summary.json").write_text(
-            json.dumps({"summary": summary, "comparison": comparison}, indent=1, sort_keys=True) + "\n",
+            json.dumps({"summary": summary, "comparison": comparison, "sweep": swept}, indent=1, sort_keys=True)
+            + "\n",
             encoding="utf-8",
         )
         images = _plots(game.name, n, summary, plots)
-        sections.append(_section(game, n, summary, comparison, images))
+        sections.append(_section(game, n, summary, comparison, images) + _sweep_section(game, n, swept))
     seconds = time.perf_counter() - started
     files = sorted(p.relative_to(report).as_posix() for p in data.iterdir())
     page = _page(game, players, bots, games, seed, options, against, command, sections, seconds, files)
@@ -152,11 +169,10 @@ def _plots(game: str, n: int, s: dict[str, Any], folder: Path) -> list[tuple[str
         ax.set_ylim(0, min(1.0, max(r["ci95"][1] for r in rates) * 1.15 + 0.02))
 
     fig, axes = plt.subplots(1, 2, figsize=(8, 3))
-    rate_bars(
-        axes[0], [str(p["position"]) for p in s["by_turn_position"]], [p["wins"] for p in s["by_turn_position"]], 1 / n
-    )
-    axes[0].set_title("Win rate by turn position (0 = first)")
-    rate_bars(axes[1], [str(p["seat"]) for p in s["by_seat"]], [p["wins"] for p in s["by_seat"]], 1 / n)
+    positions = s["by_turn_position"]  # counted from 1 on the page (the data's turn_position is from 0)
+    rate_bars(axes[0], [str(p["position"] + 1) for p in positions], [p["wins"] for p in positions], 1 / n)
+    axes[0].set_title("Win rate by turn position (1 = first)")
+    rate_bars(axes[1], [str(p["seat"] + 1) for p in s["by_seat"]], [p["wins"] for p in s["by_seat"]], 1 / n)
     axes[1].set_title("Win rate by seat")
     save(fig, "wins", f"Win rate by turn position and by seat, {n} players, with 95% intervals")
 
@@ -197,8 +213,10 @@ def _plots(game: str, n: int, s: dict[str, Any], folder: Path) -> list[tuple[str
         save(fig, "features", f"Features by their effect on win rate, {n} players")
     rates = s["metrics"]["rates"]
     if rates:
-        top = sorted(rates.items(), key=lambda kv: -kv[1]["n"])[:20]
-        fig, ax = plt.subplots(figsize=(8, 0.28 * len(top) + 1.0))
+        # Every rate, in the order of the table below (issue 32: the plot used to keep only the
+        # 20 with the most trials, silently dropping rows at 3+ players).
+        top = list(rates.items())
+        fig, ax = plt.subplots(figsize=(8, 0.22 * len(top) + 1.0))
         ax.barh(
             [k for k, _ in top],
             [r["rate"] for _, r in top],
@@ -208,8 +226,8 @@ def _plots(game: str, n: int, s: dict[str, Any], folder: Path) -> list[tuple[str
         )
         ax.set_xlim(0, 1)
         ax.invert_yaxis()
-        ax.set_title("Game rates (pooled over games, 95% interval)")
-        save(fig, "rates", f"The game's own rates, {n} players")
+        ax.set_title(f"Game rates, all {len(top)} (pooled over games, 95% interval)")
+        save(fig, "rates", f"Every one of the game's {len(top)} rates, {n} players")
     return out
 
 
@@ -250,6 +268,7 @@ def _dist(d: dict[str, Any]) -> str:
 
 def _section(game: Any, n: int, s: dict[str, Any], comparison: dict[str, Any] | None, images: list) -> str:
     e = html.escape
+    name = bot_labels(b["bot"] for b in s["by_bot"])  # a plug-in by its name, not its file path
     parts = [
         f"<section id='p{n}'><h2>{n} players</h2>",
         f"<p>{s['games']} games. Baseline win rate 1/{n} = {1 / n:.1%}.</p>",
@@ -257,22 +276,25 @@ def _section(game: Any, n: int, s: dict[str, Any], comparison: dict[str, Any] | 
     parts.append("<h3>Wins by turn position and by seat</h3>")
     parts.append(
         _table(
-            ["turn position (0 = first)", "win rate [95% CI]", "mean score"],
-            [[str(p["position"]), _pct(p["wins"]), f"{p['score']['mean']:.2f}"] for p in s["by_turn_position"]],
+            ["turn position (1 = first)", "win rate [95% CI]", "mean score"],
+            [[str(p["position"] + 1), _pct(p["wins"]), f"{p['score']['mean']:.2f}"] for p in s["by_turn_position"]],
             "positions",
         )
     )
     parts.append(
         _table(
             ["seat", "win rate [95% CI]", "mean score"],
-            [[str(p["seat"]), _pct(p["wins"]), f"{p['score']['mean']:.2f}"] for p in s["by_seat"]],
+            [[str(p["seat"] + 1), _pct(p["wins"]), f"{p['score']['mean']:.2f}"] for p in s["by_seat"]],
             "seats",
         )
     )
     parts.append(
         _table(
             ["bot", "seat-games", "win rate [95% CI]", "mean score"],
-            [[e(b["bot"]), str(b["seat_games"]), _pct(b["wins"]), f"{b['score']['mean']:.2f}"] for b in s["by_bot"]],
+            [
+                [e(name[b["bot"]]), str(b["seat_games"]), _pct(b["wins"]), f"{b['score']['mean']:.2f}"]
+                for b in s["by_bot"]
+            ],
             "bots",
         )
     )
@@ -337,7 +359,7 @@ def _section(game: Any, n: int, s: dict[str, Any], comparison: dict[str, Any] | 
     if comparison:
         parts.append("<h3>Options B against A</h3>")
         parts.append(f"<p>A: <code>{e(json.dumps(comparison['a_options']))}</code></p>")
-        rows = [[f"win rate, turn position {p}", _signed(d)] for p, d in enumerate(comparison["by_turn_position"])]
+        rows = [[f"win rate, turn position {p + 1}", _signed(d)] for p, d in enumerate(comparison["by_turn_position"])]
         rows += [["shared wins", _signed(comparison["ties"])]]
         rows += [[f"ends by {e(k)}", _signed(d)] for k, d in comparison["end_conditions"].items()]
         rows += [
@@ -347,6 +369,34 @@ def _section(game: Any, n: int, s: dict[str, Any], comparison: dict[str, Any] | 
         parts.append(_table(["measure", "A - B [95% CI]"], rows, "comparison"))
     parts.append("</section>")
     return "\n".join(parts)
+
+
+def _sweep_section(game: Any, n: int, swept: list[dict[str, Any]]) -> str:
+    """Every sweep variant against the baseline A: the same measures, with intervals."""
+    if not swept:
+        return ""
+    e = html.escape
+    rows = []
+    for v in swept:
+        c = v["comparison"]
+        # as typed after --sweep (a seat option's seats from 1); the summary JSON keeps the values
+        changed = ", ".join(f"{k}={option_text(game.Options, k, x)}" for k, x in sorted(v["changed"].items()))
+        changed = changed or "(as A)"
+        rows.append(
+            [
+                f"{e(v['label'])}: <code>{e(changed)}</code>",
+                _signed(c["by_turn_position"][0]),
+                _signed(c["ties"]),
+                _signed(c["score"], False),
+                _signed(c["decisions"], False),
+            ]
+        )
+    head = ["variant (options changed from A)", "first player's win rate", "shared wins", "mean score", "decisions"]
+    return (
+        f"<section id='sweep-p{n}'><h3>Sweep, {n} players: each variant minus A [95% CI]</h3>"
+        + _table(head, rows, "sweep")
+        + "</section>"
+    )
 
 
 STYLE = """
@@ -376,11 +426,13 @@ def _page(
     cmd = shlex.join(command) if command else "(called from Python)"
     nav = " · ".join(f"<a href='#p{n}'>{n} players</a>" for n in players)
     vers = ", ".join(f"{k} {v}" for k, v in versions().items())
+    name = bot_labels(bots)  # a plug-in by its name, not its file path
+    labels = ", ".join(name[b] for b in bots)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(game.title)} balance report</title>
 <style>{STYLE}</style></head><body>
 <h1>{e(game.title)}: balance report</h1>
-<p>{games} games per player count · bots {e(", ".join(bots))} (rotated across seats) · seed {seed} ·
+<p>{games} games per player count · bots {e(labels)} (rotated across seats) · seed {seed} ·
 options <code>{e(json.dumps(options, sort_keys=True)) if options else "defaults"}</code>
 {f"· B: <code>{e(json.dumps(against, sort_keys=True))}</code>" if against else ""}</p>
 <p>{nav}</p>

@@ -106,7 +106,12 @@ def write_rows(rows: Sequence[Row], path: Path, spec: RunSpec | None = None) -> 
 def read_rows(path: str | Path) -> list[Row]:
     """Rows from a file written by :func:`write_rows` (any of the three formats), in game order."""
     path = Path(path)
-    fmt = output_format(path)
+    fmt = FORMATS.get(path.suffix.lower())
+    if fmt is None:  # not output_format: that one speaks of --out, which a reader did not give
+        raise ParlorError(
+            f"{path} is not a results file: give the rows of a run as parlor simulate --out writes them "
+            "(.parquet, .csv or .jsonl)"
+        )
     if not path.exists():
         raise ParlorError(f"no such file: {path}")
     try:
@@ -163,8 +168,8 @@ class ChunkStore:
                 raise ParlorError(f"{spec_file} is missing or damaged; remove {self.folder} to start again") from None
             if saved != identity:
                 raise ParlorError(
-                    f"--resume: {self.folder} was started with other settings; use the same ones, "
-                    "or remove the folder to start again"
+                    f"--resume: {self.folder} was started with other settings ({_differences(saved, identity)}); "
+                    "use the same ones, or remove the folder to start again"
                 )
         else:
             self.folder.mkdir(parents=True)
@@ -194,6 +199,17 @@ class ChunkStore:
     def finish(self, rows: Sequence[Row]) -> None:
         write_rows(rows, self.out, self.spec)
         shutil.rmtree(self.folder)
+
+
+def _differences(saved: dict[str, Any], now: dict[str, Any]) -> str:
+    """The settings that differ, as the run's spec names them: ``chunk_size 7 then, 13 now``."""
+    keys = sorted({*saved, *now}, key=lambda k: (k not in now, k))
+    parts = [
+        f"{k} {json.dumps(saved.get(k))} then, {json.dumps(now.get(k))} now"
+        for k in keys
+        if saved.get(k) != now.get(k)
+    ]
+    return "; ".join(parts) or "the saved spec differs"
 
 
 def parse_shard(text: str | None) -> tuple[int, int] | None:

@@ -49,6 +49,8 @@ class RunSpec:
     # Seat s of game g gets the bot seed derive_seed(seed, g, s + bot_seed_offset); tournaments
     # use 1, the numbering they have always had (so their published results replay).
     bot_seed_offset: int = 0
+    # Your own metrics module (a .py path or a module name), run beside the game's own.
+    metrics: str = ""
 
     def lineup(self, index: int) -> tuple[str, ...]:
         if self.seating == "schedule":
@@ -66,6 +68,8 @@ class RunSpec:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
+        if not data["metrics"]:
+            del data["metrics"]  # a run without user metrics keeps the spec (and file) it always had
         data["bots"] = list(self.bots)
         data["lineups"] = [list(x) for x in self.lineups]
         return data
@@ -83,6 +87,10 @@ class RunSpec:
         game = registry.get(self.game)
         options = game.options_from_json(self.options)
         game.check_players(self.players, options)
+        if self.metrics:
+            from .metrics import user_metrics_class
+
+            user_metrics_class(self.metrics)  # fails now (ParlorError) if it cannot be loaded
         if self.games < 1:
             raise ParlorError(f"--games must be at least 1, got {self.games}")
         if self.seating == "schedule":
@@ -116,7 +124,7 @@ def play_game(spec: RunSpec, index: int) -> Row:
     start = int(getattr(state, "start_player", 0))
     offset = spec.bot_seed_offset
     seats = [make_bot(kind, game, derive_seed(spec.seed, index, s + offset)) for s, kind in enumerate(lineup)]
-    metrics = collector(game, state)
+    metrics = collector(game, state, spec.metrics)
     decisions = 0
     while state.to_move:
         seat = state.to_move[0]
@@ -220,6 +228,19 @@ def _run_processes(jobs: list[Any], on_chunk: Callable[[int, list[Row]], None], 
         pool.join()
 
 
+def _start_local_ray(ray: Any, workers: int, attempts: int = 3) -> None:
+    """Start a local Ray node. Ray gives its raylet a fixed 30 s to register and then gives up; a machine
+    busy with other work can take longer, so the start is tried again before the error is passed on."""
+    for attempt in range(1, attempts + 1):
+        try:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
+            return
+        except Exception as exc:
+            if attempt == attempts or "timed out during startup" not in str(exc):
+                raise
+            ray.shutdown()
+
+
 def _run_ray(
     jobs: list[Any], on_chunk: Callable[[int, list[Row]], None], workers: int, address: str | None
 ) -> None:
@@ -232,7 +253,7 @@ def _run_ray(
         if address:
             ray.init(address=address, log_to_driver=False)
         else:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
+            _start_local_ray(ray, workers)
     remote = ray.remote(num_cpus=1)(_pool_task)
     pending = {remote.remote(job): job for job in jobs}
     try:

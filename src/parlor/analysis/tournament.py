@@ -27,6 +27,7 @@ from typing import Any
 
 from parlor import games as registry
 from parlor.bots import make_bot
+from parlor.bots.spec import bot_labels
 from parlor.core.errors import ParlorError
 from parlor.core.rng import derive_seed as sub_seed
 
@@ -212,6 +213,7 @@ class Tournament:
             "game": self.game,
             "players": self.players,
             "bots": self.bots,
+            "labels": bot_labels(self.bots),  # spec -> how tables name it (a plug-in by its name)
             "seed": self.seed,
             "options": self.options,
             "games": len(self.results),
@@ -271,7 +273,7 @@ def run_tournament(
         seating="schedule",
         lineups=tuple(schedule),
         # small chunks: a slow bot's games are finished (and kept) a few at a time
-        chunk_size=chunk_size or max(1, min(20, games // (16 * workers))),
+        chunk_size=chunk_size or max(1, min(20, games // 16)),  # not by -w: the same file at any worker count
         bot_seed_offset=1,
     )
     result = Tournament(game.name, players, bots, seed, dict(options or {}))

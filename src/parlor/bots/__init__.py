@@ -109,6 +109,30 @@ def make_bot(kind: str, game: Game, seed: int = 0) -> Bot:
     return parse_bot_spec(kind)(game, seed)
 
 
+# The search's numeric parameters a spec may set: name -> (whole numbers only, the least allowed,
+# whether that least value itself is allowed).
+_SEARCH_NUMBERS: dict[str, tuple[bool, float, bool]] = {
+    "iterations": (True, 1, True),
+    "seconds": (False, 0, False),
+    "exploration": (False, 0, True),
+    "max_playout_steps": (True, 1, True),
+    "playout_depth": (True, 0, True),
+}
+
+
+def _check_number(
+    kind: str, name: str, value: object, *, whole: bool = False, low: float = 0, low_ok: bool = True, high: float = 0
+) -> None:
+    """A bot parameter is a number in its range, or a one-line ParlorError (a negative budget would
+    otherwise be accepted and play nonsense). ``high`` 0: no upper bound."""
+    numeric = type(value) is int or (type(value) is float and not whole)
+    fits = numeric and (value >= low if low_ok else value > low) and (not high or value <= high)  # type: ignore[operator]
+    if not fits:
+        what = "a whole number" if whole else "a number"
+        span = f"from {low:g} to {high:g}" if high else f"{'of at least' if low_ok else 'above'} {low:g}"
+        raise ParlorError(f"the {kind!r} bot's {name} must be {what} {span}, got {value!r}")
+
+
 def make_builtin_bot(kind: str, game: Game, seed: int = 0, **params: object) -> Bot:
     """A built-in bot; ``params`` go to the search (ISMCTSBot keywords) or, for ``easy``, ``noise``."""
     from .ismcts import ISMCTSBot
@@ -127,13 +151,18 @@ def make_builtin_bot(kind: str, game: Game, seed: int = 0, **params: object) -> 
             bot.name = "medium"
         return bot
     if kind == "easy":
-        noise = float(params.pop("noise", 0.3))  # type: ignore[arg-type]
+        noise = params.pop("noise", 0.3)
+        _check_number(kind, "noise", noise, low=0, high=1)
         no_params()
-        return NoisyBot(heuristic_bot(game, seed), noise, seed, "easy")
+        return NoisyBot(heuristic_bot(game, seed), float(noise), seed, "easy")  # type: ignore[arg-type]
     if kind in ("hard", "expert", "ismcts"):
         settings: dict[str, object] = dict(search_settings(game, "expert" if kind == "expert" else "hard"))
         if kind != "ismcts":
             settings.update(iterations=HARD_ITERATIONS if kind == "hard" else EXPERT_ITERATIONS, name=kind)
+        for name, value in params.items():
+            if name in _SEARCH_NUMBERS:
+                whole, low, low_ok = _SEARCH_NUMBERS[name]
+                _check_number(kind, name, value, whole=whole, low=low, low_ok=low_ok)
         settings.update(params)
         try:
             return ISMCTSBot(game, seed, **settings)  # type: ignore[arg-type]

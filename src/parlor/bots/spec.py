@@ -25,7 +25,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -131,3 +132,39 @@ def check_bot_spec(spec: str, game: Any) -> None:
         factory(game, 0)
     except TypeError as exc:
         raise ParlorError(f"bot {spec!r}: {exc}") from None
+
+
+def bot_label(spec: str) -> str:
+    """How reports and tables name the bot of ``spec``: a plug-in class by its ``name``
+    attribute (else its class name), with the spec's parameters (``greedy:samples=2``), not by
+    the path or module it was loaded from; a built-in spec as it is written."""
+    spec = spec.strip()
+    if spec.endswith(".py") or ".py:" in spec:
+        where, _, rest = spec.partition(".py:")
+        where += ".py"
+        name, *params = rest.split(":")
+    else:
+        from parlor.bots import BOT_KINDS
+
+        head, *parts = spec.split(":")
+        if head in BOT_KINDS or not parts:
+            return spec
+        where, name, params = head, parts[0], parts[1:]
+    try:
+        cls = _load_class(where, name, spec)
+    except ParlorError:
+        return spec
+    label = getattr(cls, "name", None)
+    if not isinstance(label, str) or not label.strip():
+        label = getattr(cls, "__name__", name)
+    return ":".join([label.strip(), *params])
+
+
+def bot_labels(specs: Iterable[str]) -> dict[str, str]:
+    """``spec -> label`` (:func:`bot_label`) for the specs of one run, each label unique: a
+    spec whose label another spec of the run also gets (two files with bots of one name, or a
+    plug-in named like a built-in level) keeps its full spec text."""
+    unique = [s.strip() for s in dict.fromkeys(specs)]
+    labels = {s: bot_label(s) for s in unique}
+    counts = Counter(labels.values())
+    return {s: s if label != s and (counts[label] > 1 or label in labels) else label for s, label in labels.items()}

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -14,7 +17,7 @@ from parlor import games
 from parlor.bots import BOT_KINDS, make_bot
 from parlor.bots.spec import parse_bot_spec, split_bot_specs
 from parlor.core import Game, ParlorError
-from parlor.core.options import OptionError, describe_options, option_value_text, parse_option_text
+from parlor.core.options import OptionError, describe_options, option_text, parse_option_text
 from parlor.core.rng import derive_seed
 
 
@@ -40,6 +43,33 @@ def clean_errors() -> Iterator[None]:
         yield
     except ParlorError as exc:
         raise fail(str(exc)) from None
+    except OSError as exc:  # a file that could not be read or written after all (a full disk, a lost folder)
+        where = f"{exc.filename}: " if exc.filename else ""
+        raise fail(f"{where}{exc.strerror or exc}") from None
+
+
+def check_output(path: Path, flag: str, *, folder: bool = False, parents: bool = True) -> None:
+    """Before any work starts: can ``path`` be written? Else a ParlorError naming ``flag``, so no
+    game is played whose results could not be kept. ``folder``: the path is a folder to create
+    (``analyze --report``), else a file. ``parents``: missing folders above it will be created
+    (``--out``); without it they must exist (``play --save``). Leaves nothing behind."""
+    if folder and path.exists() and not path.is_dir():
+        raise ParlorError(f"{flag} {path}: that is a file; give a folder")
+    if not folder and path.is_dir():
+        raise ParlorError(f"{flag} {path}: that is a folder; give a file name")
+    above = path.parent if str(path.parent) else Path(".")
+    if not parents and not above.exists():
+        raise ParlorError(f"{flag} {path}: the folder {above} does not exist")
+    while not above.exists():
+        above = above.parent
+    if not above.is_dir():
+        raise ParlorError(f"{flag} {path}: {above} is a file, not a folder")
+    try:
+        handle, probe = tempfile.mkstemp(prefix=".parlor-probe-", dir=above)
+    except OSError as exc:
+        raise ParlorError(f"{flag} {path}: cannot write in {above} ({exc.strerror or exc})") from None
+    os.close(handle)
+    os.unlink(probe)
 
 
 def get_game(name: str) -> Game:
@@ -74,7 +104,7 @@ def changed_options(game: Game, options: Any) -> dict[str, Any]:
 
 def options_words(game: Game, options: Any) -> str:
     """``"refill_mode=up_to, show_oven_history=true"`` (the non-default options), or ``""``."""
-    return ", ".join(f"{k}={option_value_text(v)}" for k, v in changed_options(game, options).items())
+    return ", ".join(f"{k}={option_text(game.Options, k, v)}" for k, v in changed_options(game, options).items())
 
 
 def describe(game: Game) -> list[dict[str, Any]]:
@@ -89,7 +119,8 @@ def players_words(game: Game) -> str:
         return str(a) if a == b else f"{a}-{b}"
 
     notes = [
-        f"{span(r['min_players'], r['max_players'])} with {r['option']}={option_value_text(r['value'])}"
+        f"{span(r['min_players'], r['max_players'])} with "
+        f"{r['option']}={option_text(game.Options, r['option'], r['value'])}"
         for r in game.player_ranges_by_option()
     ]
     return f"{span(low, high)} players" + (f" ({'; '.join(notes)})" if notes else "")

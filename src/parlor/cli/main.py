@@ -47,6 +47,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command: -h is --help
 )
 
 
@@ -217,6 +218,8 @@ def simulate(
             raise ParlorError(f"--workers must be at least 1, got {workers}")
         if chunk_size is not None and chunk_size < 1:
             raise ParlorError(f"--chunk-size must be at least 1, got {chunk_size}")
+        if out is not None:
+            common.check_output(out, "--out")
         progress, bar = _progress_bar(games, "simulating", show=not as_json)
         try:
             report = run_simulate(
@@ -279,11 +282,12 @@ def _ci(rate: dict[str, Any]) -> str:
 
 def _print_simulation(g: Any, report: dict[str, Any], kinds: list[str], label: str) -> None:
     out = console()
+    name = report["labels"]
     players, games, rotate = report["players"], report["games"], report["rotate"]
     summary = report["summary"]
     out.print(
         f"[bold]{g.title}[/] · {players} players · {games} games · seed {report['seed']} · "
-        f"bots {', '.join(kinds)}{' (rotated across seats)' if rotate else ''}"
+        f"bots {', '.join(name[k] for k in kinds)}{' (rotated across seats)' if rotate else ''}"
     )
     seats = Table(title="Per seat", header_style="bold")
     seats.add_column("Seat", justify="right")
@@ -292,14 +296,14 @@ def _print_simulation(g: Any, report: dict[str, Any], kinds: list[str], label: s
     seats.add_column("Win rate [95% CI]", justify="right")
     seats.add_column(f"Avg {label}", justify="right")
     for row, full in zip(report["per_seat"], summary["by_seat"]):
-        cells = [str(row["seat"] + 1)] + ([row["bot"]] if not rotate else [])
+        cells = [str(row["seat"] + 1)] + ([name[row["bot"]]] if not rotate else [])
         seats.add_row(*cells, _ci(full["wins"]), f"{row['avg_score']:.2f}")
     out.print(seats)
-    positions = Table(title="Per turn position (0 = plays first)", header_style="bold")
+    positions = Table(title="Per turn position (1 = plays first)", header_style="bold")
     for col in ("Position", "Win rate [95% CI]", f"Avg {label}"):
         positions.add_column(col, justify="right")
     for row in summary["by_turn_position"]:
-        positions.add_row(str(row["position"]), _ci(row["wins"]), f"{row['score']['mean']:.2f}")
+        positions.add_row(str(row["position"] + 1), _ci(row["wins"]), f"{row['score']['mean']:.2f}")
     out.print(positions)
     per_bot = Table(title="Per bot", header_style="bold")
     per_bot.caption = "Win share: part of all games won. Win rate: part of the games this bot sat in that it won."
@@ -308,7 +312,7 @@ def _print_simulation(g: Any, report: dict[str, Any], kinds: list[str], label: s
     by_bot = {b["bot"]: b for b in summary["by_bot"]}
     for row in report["per_bot"]:
         per_bot.add_row(
-            row["bot"],
+            name[row["bot"]],
             str(row["seat_games"]),
             f"{row['win_share']:.1%}",
             _ci(by_bot[row["bot"]]["wins"]),
@@ -455,6 +459,8 @@ def tournament(
         g = get_game(game)
         options = parse_options(g, option)
         kinds = split_bot_specs(bots)
+        if out is not None:
+            common.check_output(out, "--out")
         progress, bar = _progress_bar(games, "playing")
         try:
             result = run_tournament(
@@ -491,21 +497,23 @@ def tournament(
 
 def _print_tournament(g: Any, result: Any) -> None:
     from parlor.analysis.tournament import standings_rows
+    from parlor.bots.spec import bot_labels
 
     out = console()
+    name = bot_labels(result.bots)  # a plug-in by its name, not its file path
     played = len(result.results)
     table = Table(title=f"{g.title}: {played} games, {result.players} players, seed {result.seed}")
     for col in ("bot", "games", "win rate [95% CI]", "mean place", "openskill mu ± sigma", "ordinal"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for row in standings_rows(result):
-        table.add_row(*row)
+        table.add_row(name[row[0]], *row[1:])
     out.print(table)
     kinds = list(dict.fromkeys(result.bots))
     pairs = {(h["a"], h["b"]): h for h in result.all_pairs()}
     grid = Table(title="Head to head: share of games the row bot finished ahead of the column bot [95% CI]")
     grid.add_column("")
     for b in kinds:
-        grid.add_column(b, justify="right")
+        grid.add_column(name[b], justify="right")
     for a in kinds:
         cells = []
         for b in kinds:
@@ -516,7 +524,7 @@ def _print_tournament(g: Any, result: Any) -> None:
             low, high = h["ci95"]
             mark = " ▲" if low > 0.5 else (" ▼" if high < 0.5 else "")
             cells.append(f"{h['score']:.2f} [{low:.2f}, {high:.2f}]{mark}" if h["games"] else "no games")
-        grid.add_row(a, *cells)
+        grid.add_row(name[a], *cells)
     out.print(grid)
     ladder = Table(title="Ladder: each bot against the next (share of games finishing ahead)")
     for col in ("pair", "games", "score [95% CI]", "verdict"):
@@ -525,7 +533,7 @@ def _print_tournament(g: Any, result: Any) -> None:
         low, high = step["ci95"]
         verdict = "stronger" if step["a_better"] else ("weaker" if high < 0.5 else "not separated")
         score = f"{step['score']:.3f} [{low:.3f}, {high:.3f}]"
-        ladder.add_row(f"{step['a']} > {step['b']}", str(step["games"]), score, verdict)
+        ladder.add_row(f"{name[step['a']]} > {name[step['b']]}", str(step["games"]), score, verdict)
     out.print(ladder)
     out.print("[dim]A shared win counts 1/k for each of the k winners; in head-to-head, the same place 1/2.[/]")
     out.print(f"{result.seconds:.1f} s, {played / max(result.seconds, 1e-9):.1f} games/s")
@@ -585,6 +593,15 @@ def serve(
             show_default="none",
         ),
     ] = None,
+    review_budget: Annotated[
+        int | None,
+        typer.Option(
+            "--review-budget",
+            metavar="N",
+            help="The judge's search iterations per decision for game reviews and hints (docs/review.md).",
+            show_default="each game's own",
+        ),
+    ] = None,
 ) -> None:
     """Run the multiplayer server: friends play in their browsers, bots fill empty seats (docs/protocol.md).
 
@@ -603,12 +620,17 @@ def serve(
             bot_processes=bot_processes,
             advertise_address=advertise_address,
             forwarded_allow_ips=forwarded_allow_ips,
+            review_budget=review_budget,
         )
 
 
 from . import study as _study  # noqa: E402  (the study commands: merge, compare, analyze, dataset)
 
 _study.register(app)
+
+from . import review as _review  # noqa: E402  (parlor review: the judge on a saved game)
+
+_review.register(app)
 
 if __name__ == "__main__":  # pragma: no cover
     app()

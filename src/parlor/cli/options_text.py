@@ -19,9 +19,14 @@ from parlor.core.options import describe_options, option_value_text
 from . import common
 
 
+def value_words(info: dict[str, Any], value: Any) -> str:
+    """A value as typed on the command line: a seat option's seats count from 1."""
+    return str(value + 1) if info["seat"] and type(value) is int else option_value_text(value)
+
+
 def allowed_words(info: dict[str, Any]) -> str:
     if info["allowed"] is not None:
-        values = " | ".join(option_value_text(v) for v in info["allowed"])
+        values = " | ".join(value_words(info, v) for v in info["allowed"])
     elif info["type"] == "int":
         values = "an integer"
     else:
@@ -30,7 +35,7 @@ def allowed_words(info: dict[str, Any]) -> str:
 
 
 def default_words(info: dict[str, Any]) -> str:
-    text = option_value_text(info["default"])
+    text = value_words(info, info["default"])
     return text + (" (set by the ruleset)" if info["set_by_ruleset"] else "")
 
 
@@ -46,6 +51,8 @@ def render_game_options(out: Console, game: Game) -> None:
         note = "safeguard, not in the rulebook" if info["safeguard"] else f"default from: {info['follows']}"
         if info["view_only"]:
             note += "; changes only what is shown"
+        if info["seat"]:
+            note += "; seats count from 1 here (records and the API store the seat index, from 0)"
         out.print(Padding(Text.from_markup(head), (0, 0, 0, 2)))
         out.print(Padding(Text(f"{info['meaning']}."), (0, 0, 0, 6)))
         out.print(Padding(Text(note, style="dim"), (0, 0, 0, 6)))

@@ -23,25 +23,19 @@ from rich.text import Text
 
 from parlor.core import Event, Game, ParlorError, State, for_seat, save_record
 
-from .common import is_interactive, new_bot, options_words, sub_seed
+from .common import check_output, is_interactive, new_bot, options_words, sub_seed
 
 
 def check_save_path(path: Path) -> None:
     """Before the game starts: can a record be written at ``path``? (Else a ParlorError, and
     nothing is played that could not be kept.) Leaves no file behind."""
-    if path.is_dir():
-        raise ParlorError(f"--save {path}: that is a folder; give a file name")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ParlorError(f"--save {path}: the folder {folder} does not exist")
-    existed = path.exists()
-    try:
-        with open(path, "a", encoding="utf-8"):
-            pass
-    except OSError as exc:
-        raise ParlorError(f"--save {path}: cannot write there ({exc.strerror})") from None
-    if not existed:
-        path.unlink(missing_ok=True)
+    check_output(path, "--save", parents=False)
+    if path.exists():
+        try:
+            with open(path, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise ParlorError(f"--save {path}: cannot write there ({exc.strerror})") from None
 
 
 # Events that belong to the acting player's own turn in phase 1: after these alone the
@@ -276,15 +270,39 @@ class Session:
         if self.save:
             self.write_save(self.save)
         elif self.interactive and reason == "quit":
-            while True:
-                try:
-                    answer = self.out.input("Save the game? Type a file name, or press Enter to skip: ").strip()
-                except (EOFError, KeyboardInterrupt):
-                    answer = ""
-                if not answer or self.write_save(Path(answer)):
-                    break
+            return self.offer_save()
         return {"interrupt": 130, "eof": 1}.get(reason, 0)
 
+    def default_save_name(self) -> Path:
+        """``mamma-mia-seed-7.json`` in the current folder (``-2``, ``-3`` ... if that file exists)."""
+        stem = f"{self.game.name}-seed-{self.state.seed}"
+        path, n = Path(f"{stem}.json"), 1
+        while path.exists():
+            n += 1
+            path = Path(f"{stem}-{n}.json")
+        return path
+
+    def offer_save(self) -> int:
+        """After ``q`` on a terminal: save or not. ``y`` takes a name made up for you, ``n`` or Enter
+        skips, anything else is the file name; Ctrl-C skips and exits 130 on a fresh line."""
+        suggested = self.default_save_name()
+        while True:
+            try:
+                answer = self.out.input(
+                    f"Save the game? A file name, y for {escape(str(suggested))}, or Enter to skip: "
+                ).strip()
+            except EOFError:
+                self.say()  # end the prompt's line
+                return 0
+            except KeyboardInterrupt:
+                self.say()
+                self.say("Not saved.")
+                return 130
+            if answer.lower() in ("", "n", "no"):
+                return 0
+            path = suggested if answer.lower() in ("y", "yes") else Path(answer)
+            if self.write_save(path):
+                return 0
 
 def play(
     game: Game,
@@ -333,6 +351,9 @@ def play(
     if changed:
         session.say(f"Rule options: {escape(changed)} (the others as usual: parlor options {game.name})")
     session.say(f"You are Seat {seat + 1}{own}. Bots: {seats}.")
+    seat_intro = getattr(text, "seat_intro", None)  # a game may say more about your seat (a partner)
+    if seat_intro is not None and seat_intro(view):
+        session.say(seat_intro(view))
     if getattr(text, "INTRO", ""):
         session.say(text.INTRO)
     session.say("Type the number of a move; h for help, r for the rules, q to quit.")

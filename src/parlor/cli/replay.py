@@ -52,11 +52,19 @@ def replay(
         if step and interactive and index + 1 < len(actions):
             try:
                 answer = out.input(
-                    f"[dim]decision {index + 1}/{len(actions)}: Enter for the next, a for all the rest[/] "
+                    f"[dim]decision {index + 1}/{len(actions)}: Enter for the next, a for all the rest, q to quit[/] "
                 )
             except EOFError:
                 answer = "a"
-            if answer.strip().lower() in ("a", "q"):
+            except KeyboardInterrupt:
+                out.print()
+                out.print(f"Replay stopped after decision {index + 1} of {len(actions)}.")
+                return 130
+            choice = answer.strip().lower()
+            if choice in ("q", "quit"):
+                out.print(f"Replay stopped after decision {index + 1} of {len(actions)}.")
+                return 0
+            if choice in ("a", "all"):
                 step = False
     out.print(Rule("Final table" if state.is_over else "Where the record stops"))
     final = state.view(seat)

@@ -16,6 +16,7 @@ from typing import Any
 from parlor.analysis.results import execute
 from parlor.analysis.simulation import RunSpec
 from parlor.analysis.summary import summarize
+from parlor.bots.spec import bot_labels
 from parlor.core import Game
 from parlor.core.options import options_to_json
 
@@ -24,9 +25,11 @@ def seat_assignment(bots: list[str], game_index: int, rotate: bool) -> list[str]
     return list(RunSpec("", len(bots), 1, 0, tuple(bots), seating="rotate" if rotate else "fixed").lineup(game_index))
 
 
-def default_chunk_size(games: int, workers: int) -> int:
-    """Chunks small enough to keep every worker busy and to lose little to an interruption."""
-    return max(1, min(200, -(-games // max(8, 8 * workers))))
+def default_chunk_size(games: int) -> int:
+    """About 16 chunks (at most 200 games each): enough to keep a few workers busy and to lose
+    little to an interruption. It does not depend on the worker count: the chunk size is part of
+    the run's spec, stored in the Parquet file, so a file is the same bytes at -w 1, -w 2 or on Ray."""
+    return max(1, min(200, -(-games // 16)))
 
 
 def simulate(
@@ -60,7 +63,7 @@ def simulate(
         options=options_to_json(options),
         seating="rotate" if rotate else "fixed",
         records=records,
-        chunk_size=chunk_size or default_chunk_size(games, workers),
+        chunk_size=chunk_size or default_chunk_size(games),
     )
     start = time.perf_counter()
     rows = execute(
@@ -78,6 +81,7 @@ def simulate(
         "seed": seed,
         "rotate": rotate,
         "bots": list(bots),
+        "labels": bot_labels(bots),  # spec -> how tables name it (a plug-in by its name)
         "options": options_to_json(options),
         "score_label": score_label,
         "per_seat": [

@@ -15,7 +15,7 @@ import typer
 
 from parlor.core import ParlorError
 
-from .common import clean_errors, console
+from .common import check_output, clean_errors, console
 
 
 def merge(
@@ -63,9 +63,9 @@ def compare(
         table.add_row(name, plain(av), plain(bv), f"{fmt(d['difference'])} [{fmt(low)}, {fmt(high)}]", verdict)
 
     for s, d in enumerate(result["by_seat"]):
-        add(f"win rate, seat {s}", d)
+        add(f"win rate, seat {s + 1}", d)
     for p, d in enumerate(result["by_turn_position"]):
-        add(f"win rate, turn position {p}", d)
+        add(f"win rate, turn position {p + 1}", d)
     add("shared wins", result["ties"])
     for e, d in result["end_conditions"].items():
         add(f"ends by {e}", d)
@@ -94,6 +94,17 @@ def analyze(
     workers: Annotated[int, typer.Option("--workers", "-w", help="Processes or Ray workers; at least 1.")] = 1,
     backend: Annotated[str | None, typer.Option("--backend", help="serial, processes or ray.")] = None,
     address: Annotated[str | None, typer.Option("--address", help="With --backend ray: the cluster.")] = None,
+    sweep: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--sweep",
+            metavar="OPTION=V1,V2,...",
+            help="Run every combination of these option values (repeatable: a grid) and compare each with the rest.",
+        ),
+    ] = None,
+    metrics: Annotated[
+        str | None, typer.Option("--metrics", metavar="FILE.py", help="Your own metrics module (docs/analysis.md).")
+    ] = None,
 ) -> None:
     """Simulate a game at each player count and write an HTML balance report with plots and data."""
     from parlor.analysis.report import analyze as run_analyze
@@ -118,16 +129,26 @@ def analyze(
         if against:
             b = parse_options(g, [*(option or []), *against])
             changed = {k: v for k, v in options_to_json(b).items() if options_to_json(opts)[k] != v}
+        variants = _sweep_variants(g, option or [], sweep or [], options_to_json(opts))
+        metrics_path = ""
+        if metrics:
+            from parlor.analysis.metrics import user_metrics_class
+
+            metrics_path = str(Path(metrics).resolve()) if metrics.endswith(".py") else metrics
+            user_metrics_class(metrics_path)  # a clear error now, before any game is played
         kinds = bot_list(bots, max(counts))[: len([k for k in bots.split(",") if k.strip()])]
         if workers < 1:
             raise ParlorError(f"--workers must be at least 1, got {workers}")
         if games < 1:
             raise ParlorError(f"--games must be at least 1, got {games}")
+        check_output(report, "--report", folder=True)
         # The command as it was understood (every default spelled out), to run it again.
         command = ["parlor", "analyze", g.name, "--players", players or f"{counts[0]}..{counts[-1]}"]
         command += ["--bots", bots, "--games", str(games), "--seed", str(seed)]
         command += [x for text in option or () for x in ("--option", text)]
         command += [x for text in against or () for x in ("--against", text)]
+        command += [x for text in sweep or () for x in ("--sweep", text)]
+        command += ["--metrics", metrics] if metrics else []
         command += ["--workers", str(workers)] + (["--backend", backend] if backend else [])
         command += ["--report", str(report)]
         bar_state: dict[str, object] = {}
@@ -156,6 +177,8 @@ def analyze(
                 address=address,
                 command=command,
                 progress=progress,
+                sweep=variants,
+                metrics=metrics_path,
             )
         finally:
             if bar_state.get("bar") is not None:
@@ -175,6 +198,7 @@ def dataset(
     with clean_errors():
         if not str(out).endswith(".parquet"):
             raise ParlorError("the dataset is written as Parquet: --out must end in .parquet")
+        check_output(out, "--out")
         rows = []
         count = 0
         for path in records:
@@ -186,6 +210,29 @@ def dataset(
                 count += 1
         write_dataset(rows, out)
     console().print(f"{len(rows)} decisions from {count} record(s) -> {out}")
+
+
+def _sweep_variants(game, option: list[str], sweep: list[str], base: dict) -> list[dict]:  # type: ignore[no-untyped-def]
+    """``--sweep ruleset=revised,cs1999 --sweep show_oven_history=true,false`` -> every combination,
+    each as the options it changes from the baseline (checked like ``--option``)."""
+    import itertools
+
+    from parlor.core.options import options_to_json
+
+    from .common import parse_options
+
+    axes: list[list[str]] = []
+    for text in sweep:
+        name, eq, values = text.partition("=")
+        items = [v.strip() for v in values.split(",") if v.strip()]
+        if not eq or not name.strip() or not items:
+            raise ParlorError(f"--sweep must look like OPTION=V1,V2,...; got {text!r}")
+        axes.append([f"{name.strip()}={v}" for v in items])
+    variants = []
+    for combo in itertools.product(*axes) if axes else ():
+        chosen = options_to_json(parse_options(game, [*option, *combo]))
+        variants.append({k: v for k, v in chosen.items() if base.get(k) != v})
+    return variants
 
 
 def _seats(game, players: int, options) -> bool:  # type: ignore[no-untyped-def]

@@ -212,7 +212,10 @@ class State(metaclass=ABCMeta):
         if not self._is_to_move(who):
             if not self.to_move:
                 raise IllegalAction("the game is over")
-            raise IllegalAction(f"seat {who!r} is not to move (waiting for seat(s) {list(self.to_move)})")
+            # Seats as people count them, from 1 (an index that is no seat is named as given).
+            name = f"Seat {who + 1}" if 0 <= who < self.players else f"seat index {who}"
+            waiting = ", ".join(f"Seat {s + 1}" for s in self.to_move)
+            raise IllegalAction(f"{name} is not to move (waiting for {waiting})")
         legal = self._legal if self._legal_seat == who and self._legal is not None else self._cached_legal(who)
         # Legal actions are prebuilt objects, so an identity scan settles the usual case.
         for candidate in legal:
@@ -224,7 +227,7 @@ class State(metaclass=ABCMeta):
             except Exception:  # an object whose comparison fails is simply not a legal action
                 ok = False
             if not ok:
-                raise IllegalAction(f"{action} is not legal for seat {who} now; legal: {[str(a) for a in legal]}")
+                raise IllegalAction(f"{action} is not legal for Seat {who + 1} now; legal: {[str(a) for a in legal]}")
             action = legal[legal.index(action)]
         events = self._apply(who, action)
         self._history = (self._history, who, action)

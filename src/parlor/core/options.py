@@ -34,16 +34,23 @@ def option(
     *,
     safeguard: bool = False,
     view_only: bool = False,
+    seat: bool = False,
 ) -> Any:
     """A rule option field: its default, what it means in one line, and which rule text the
     default follows (an edition, or "engine decision" where no rulebook decides).
 
     ``safeguard``: an engine guard that is not in any rulebook (e.g. a turn limit).
     ``view_only``: changes what a seat is shown, not the rules.
+    ``seat``: its numbers are seats. The value itself (JSON, records, the API) is the engine's
+    seat index, counted from 0; the text a person types and reads (``--option start_player=2``,
+    ``parlor options``) counts from 1, as every screen does: see :func:`parse_option_text` and
+    :func:`option_text`, the one boundary between the two.
     """
     return dataclasses.field(
         default=default,
-        metadata={"meaning": meaning, "follows": follows, "safeguard": safeguard, "view_only": view_only},
+        metadata={
+            "meaning": meaning, "follows": follows, "safeguard": safeguard, "view_only": view_only, "seat": seat,
+        },
     )
 
 
@@ -83,7 +90,8 @@ def describe_options(cls: type) -> list[dict[str, Any]]:
     Each entry: ``name``, ``type`` (``"bool"``, ``"int"`` or ``"choice"``), ``default`` (the value
     a game gets when the option is not given; for options a ruleset fills in, the default
     ruleset's value, with ``set_by_ruleset``), ``allowed`` (the choices, or None for a free int),
-    ``nullable`` (``None`` accepted), ``meaning``, ``follows``, ``safeguard``, ``view_only``.
+    ``nullable`` (``None`` accepted), ``meaning``, ``follows``, ``safeguard``, ``view_only``,
+    ``seat`` (the numbers are seat indices from 0; people type and read them from 1).
     """
     defaults = cls()
     out = []
@@ -102,6 +110,7 @@ def describe_options(cls: type) -> list[dict[str, Any]]:
                 "follows": meta.get("follows", ""),
                 "safeguard": bool(meta.get("safeguard", False)),
                 "view_only": bool(meta.get("view_only", False)),
+                "seat": bool(meta.get("seat", False)),
             }
         )
     return out
@@ -114,6 +123,19 @@ def option_value_text(value: Any) -> str:
     if value is None:
         return "none"
     return str(value)
+
+
+def is_seat_option(cls: type, name: str) -> bool:
+    field = next((f for f in dataclasses.fields(cls) if f.name == name), None)
+    return field is not None and bool(field.metadata.get("seat", False))
+
+
+def option_text(cls: type, name: str, value: Any) -> str:
+    """An option value as a person types and reads it: like :func:`option_value_text`, but a seat
+    option's seat index is shown as the seat's number (index 0 is ``1``, "Seat 1")."""
+    if type(value) is int and is_seat_option(cls, name):
+        return str(value + 1)
+    return option_value_text(value)
 
 
 def _optional(cls: type, name: str) -> bool:
@@ -181,6 +203,14 @@ def parse_option_text(cls: type, text: str) -> tuple[str, Any]:
     value = raw
     if raw.lower() in ("none", "null") and _optional(cls, name):
         return name, None
+    if is_seat_option(cls, name) and raw.lstrip("-").isdigit():
+        # Typed by a person: seats count from 1 (Seat 1 is index 0), as on every screen.
+        seats = [a + 1 for a in allowed or () if type(a) is int]
+        words = [option_value_text(a) for a in allowed or () if type(a) is not int]
+        if int(raw) not in seats:
+            choices = " or ".join([*words, f"a seat from {min(seats)} to {max(seats)}"])
+            raise OptionError(f"option {name!r} must be {choices} (seats count from 1), got {raw}")
+        return name, int(raw) - 1
     if allowed is not None and raw not in allowed:
         # A literal that also admits numbers (e.g. "random" or a seat number).
         for a in allowed:

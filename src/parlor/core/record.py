@@ -68,7 +68,8 @@ def _step(state: State, index: int, entry: Any) -> None:
     try:
         state.apply(seat, state.game.action_from_json(action_json))
     except ParlorError as exc:
-        raise RecordError(f"step {index} ({action_json!r} by seat {seat}) does not replay: {exc}") from None
+        # ``step`` indexes the record's list of actions; the seat is named as people count it, from 1.
+        raise RecordError(f"step {index} ({action_json!r} by Seat {seat + 1}) does not replay: {exc}") from None
 
 
 def replay_iter(record: Any) -> Iterator[State]:

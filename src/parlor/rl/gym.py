@@ -8,9 +8,10 @@ Importing this module registers ``parlor/MammaMia-v0``, ``parlor/SweetNose-v0`` 
 The observation is the game's float32 tensor for the learning seat (games/<game>/encoding.py);
 the action is a game action id; ``info["action_mask"]`` (int8 over ``num_actions``) says which
 ids are legal, ``info["seat"]`` which seat you play (``seat=None``: drawn at each reset).
-The other seats are Parlor bots of level ``opponents`` (``random``, ``easy``, ``medium``,
-``hard``, ``expert``, or a bot spec as in ``parlor.bots.parse_bot_spec``), seeded from the
-episode's seed, so a seeded episode repeats exactly.
+The other seats are Parlor bots: ``opponents`` is a bot spec (``random``, ``easy``,
+``medium``, ``hard``, ``expert``, ``file.py:MyBot`` ... as in ``parlor.bots.parse_bot_spec``;
+seeded from the episode's seed, so a seeded episode repeats exactly), a bot object, or a
+factory ``(game, seed) -> bot`` (``parlor.rl.opponents``).
 
 Reward: 0 until the end, then the seat's return (+1 first ... -1 last, as in
 ``parlor.rl.pettingzoo.return_of``). An action outside the mask is not played: with
@@ -30,20 +31,28 @@ from gymnasium import spaces
 from parlor import games
 from parlor.core.errors import IllegalAction
 from parlor.core.game import Game, State
-from parlor.rl import encoding
-from parlor.rl.pettingzoo import OBS_HIGH, render_text, return_of
+from parlor.rl import encoding, native
+from parlor.rl.opponents import opponent_factory
+from parlor.rl.pettingzoo import (
+    OBS_HIGH,
+    RENDER_MODES,
+    check_render_and_illegal,
+    legal_move,
+    render_text,
+    return_of,
+)
 
 IDS = {"mamma-mia": "parlor/MammaMia-v0", "sweet-nose": "parlor/SweetNose-v0", "mottainai": "parlor/Mottainai-v0"}
 
 
 class ParlorSingleSeatEnv(gymnasium.Env):
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
 
     def __init__(
         self,
         game: str | Game,
         players: int | None = None,
-        opponents: str = "medium",
+        opponents: Any = "medium",
         seat: int | None = None,
         options: Any = None,
         illegal_action: str = "lose",
@@ -53,18 +62,14 @@ class ParlorSingleSeatEnv(gymnasium.Env):
         self.players = self.game.check_players(players if players is not None else self.game.min_players)
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
             raise ValueError(f"seat must be None or 0..{self.players - 1}, got {seat!r}")
-        if illegal_action not in ("lose", "raise"):
-            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        from parlor.bots.spec import parse_bot_spec
-
-        self.opponent_factory = parse_bot_spec(opponents)  # fails now on an unknown bot
+        check_render_and_illegal(render_mode, illegal_action)
+        self.opponent_factory = opponent_factory(opponents)  # fails now on an unknown bot
         self.options = self.game.options_from_json(options) if isinstance(options, dict) else options
         self.fixed_seat = seat
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         self.encoding = encoding(self.game)
+        self.encoder = self.encoding.ENCODER  # encode / action_mask without the module's wrapper call
         self.observation_space = spaces.Box(0.0, OBS_HIGH, (self.encoding.LAYOUT.size,), np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.state: State | None = None
@@ -72,14 +77,12 @@ class ParlorSingleSeatEnv(gymnasium.Env):
         self._bots: dict[int, Any] = {}
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.encoding.action_mask(self.state, self.seat), "seat": self.seat}
+        return {"action_mask": self.encoder.action_mask(self.state, self.seat), "seat": self.seat}
 
     def _play_opponents(self) -> None:
         state = self.state
         assert state is not None
-        while not state.is_over and self.seat not in state.to_move:
-            mover = state.to_move[0]
-            state.apply(mover, self._bots[mover].choose(state, mover))
+        native.play_others(state, self.seat, self._bots)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
@@ -90,7 +93,7 @@ class ParlorSingleSeatEnv(gymnasium.Env):
         factory = self.opponent_factory
         self._bots = {s: factory(self.game, game_seed + 7919 * (s + 1)) for s in range(self.players) if s != self.seat}
         self._play_opponents()
-        return self.encoding.encode(self.state, self.seat), self._info()
+        return self.encoder.encode(self.state, self.seat), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         state = self.state
@@ -98,28 +101,29 @@ class ParlorSingleSeatEnv(gymnasium.Env):
             raise RuntimeError("call reset() before step()")
         if state.is_over:
             raise RuntimeError("the episode is over; call reset()")
-        try:
-            move = self.game.action_from_id(int(action))
-            if move not in state.legal_actions(self.seat):
-                raise IllegalAction(f"action id {int(action)} ({move}) is not legal for seat {self.seat} now")
-        except IllegalAction:
+        move = legal_move(state, self.seat, action)
+        if move is None:
             if self.illegal_action == "raise":
-                raise
+                raise IllegalAction(f"action id {action!r} is not a legal action for seat {self.seat} now")
             info = {**self._info(), "illegal_action": True}
-            return self.encoding.encode(state, self.seat), -1.0, True, False, info
+            return self.encoder.encode(state, self.seat), -1.0, True, False, info
         state.apply(self.seat, move)
         self._play_opponents()
         reward = return_of(state)[self.seat] if state.is_over else 0.0
-        return self.encoding.encode(state, self.seat), reward, state.is_over, False, self._info()
+        return self.encoder.encode(state, self.seat), reward, state.is_over, False, self._info()
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask (the name sb3-contrib's MaskablePPO looks for)."""
-        return self.encoding.action_mask(self.state, self.seat).astype(bool)
+        return self.encoder.action_mask(self.state, self.seat).astype(bool)
 
     def render(self) -> str | None:
         if self.render_mode is None or self.state is None:
             return None
-        return render_text(self.state, self.seat)
+        text = render_text(self.state, self.seat)
+        if self.render_mode == "human":
+            print(text, end="")
+            return None
+        return text
 
 
 def register() -> None:

@@ -6,15 +6,18 @@ with pyspiel; then ``pyspiel.load_game("parlor_sweet_nose", {"players": 4, "seed
 - **Imperfect information, sequential.** The current player is the lowest seat the game
   waits for; Sweet Nose's secret sweetness phase is played as sub-turns (each seat sees its
   own information state, in which the others' placed cards stay hidden).
-- **Chance: sampled stochastic.** Every shuffle and draw comes from the Parlor state's own
-  seeded generator (so a seed reproduces a game exactly, as everywhere in Parlor). Listing
-  them as explicit chance nodes would mean enumerating deck orders (up to 54! outcomes), which
-  OpenSpiel's ``chance_outcomes`` cannot hold; the search algorithms that matter for these
-  games (IS-MCTS, sampling-based CFR variants, RL) only need samples. Each
-  ``new_initial_state()`` takes the next seed from the game's ``seed`` parameter.
+- **Chance lives in the state.** Every shuffle and draw comes from the Parlor state's own
+  seeded generator, which is part of the state (``serialize`` carries it), so a state and an
+  action fix the next state: OpenSpiel's chance mode ``DETERMINISTIC``. The deal is the
+  game's ``seed`` parameter, advanced by one for each ``new_initial_state()``, so sampling
+  algorithms (outcome-sampling MCCFR, IS-MCTS, RL) meet a new deal every episode. Explicit
+  chance nodes would have to list deck orders (up to 54! outcomes); ``SAMPLED_STOCHASTIC``
+  would need a game-level RNG state, which OpenSpiel cannot ask a Python game for
+  (``GetRNGState`` is C++-only), so ``serialize_game_and_state`` failed with it.
 - ``information_state_tensor`` / ``observation_tensor``: the game's encoding (docs/rl.md;
   the seat's view with recall, so both are the same tensor), strings: the information-state
-  text of the encoding.
+  text of the encoding. Perfect recall: equal information states have equal legal actions
+  (``tests/rl/test_recall.py``).
 - ``resample_from_infostate(player, sampler)`` is ``state.determinize(player, rng)`` with the
   rng seeded from the sampler.
 - ``serialize()`` / ``game.deserialize_state(text)`` and pickling carry the whole Parlor state
@@ -45,7 +48,7 @@ def _game_type(name: str) -> pyspiel.GameType:
         short_name=SHORT_NAMES[name],
         long_name=f"Parlor {game.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,

@@ -13,6 +13,15 @@ Rewards are 0 until the game ends; then each seat receives its **return**
 between, tied seats sharing their place (``return_of``). There is no truncation: every game
 ends by its rules.
 
+An action id outside the mask is never played. With ``illegal_action="lose"`` (the default,
+as in the Gymnasium env, so that exploring or PettingZoo's own seed tests, which sample
+unmasked actions, cannot crash a run) the game ends there: the seat that chose it gets -1,
+every other seat 0, all agents terminate, and that seat's info has ``illegal_action=True``;
+the Parlor state stays as it was. ``illegal_action="raise"`` raises ``IllegalAction``
+instead, and changes nothing.
+
+``render_mode="ansi"``: ``render()`` returns the spectator's text view; ``"human"`` prints it.
+
 ``parallel_env(...)`` (Sweet Nose has simultaneous steps; offered for every game) is the
 same game as a ParallelEnv: each step takes one action per live agent; the actions of
 agents that are not to move (their mask is all zero) are ignored, and the seats to move act
@@ -28,6 +37,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from parlor import games
+from parlor.core.errors import IllegalAction
 from parlor.core.game import Game, State
 from parlor.rl import encoding
 
@@ -41,22 +51,54 @@ def return_of(state: State) -> list[float]:
     return [1.0 - 2.0 * (p - 1) / (n - 1) for p in places]
 
 
+def legal_move(state: State, seat: int, action: Any) -> Any:
+    """The action object of id ``action`` if ``seat`` may play it now, else None.
+
+    The engine's legal actions are the action space's own objects, so legality is an identity
+    test against a short list: no dataclass comparisons, no hashing (every env step asks)."""
+    try:
+        aid = int(action)
+    except (TypeError, ValueError):
+        return None
+    actions = state.game.actions.actions
+    if not 0 <= aid < len(actions):
+        return None
+    move = actions[aid]
+    for legal in state.legal_actions(seat):
+        if legal is move:
+            return move
+    return None
+
+
 def agent_name(seat: int) -> str:
     return f"player_{seat}"
+
+
+RENDER_MODES = ["ansi", "human"]
+ILLEGAL_ACTION_POLICIES = ("lose", "raise")
+
+
+def check_render_and_illegal(render_mode: str | None, illegal_action: str) -> None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+    if illegal_action not in ILLEGAL_ACTION_POLICIES:
+        raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
 
 
 class _Table:
     """What both env kinds share: the game, the state, spaces, observations and rendering."""
 
-    metadata = {"render_modes": ["ansi"], "is_parallelizable": True}
+    metadata = {"render_modes": RENDER_MODES, "is_parallelizable": True}
 
-    def _setup(self, game: str | Game, players: int | None, options: Any, render_mode: str | None) -> None:
+    def _setup(
+        self, game: str | Game, players: int | None, options: Any, render_mode: str | None, illegal_action: str
+    ) -> None:
         self.game = games.get(game) if isinstance(game, str) else game
         self.players = self.game.check_players(players if players is not None else self.game.min_players)
         self.options = self.game.options_from_json(options) if isinstance(options, dict) else options
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        check_render_and_illegal(render_mode, illegal_action)
         self.render_mode = render_mode
+        self.illegal_action = illegal_action
         self.encoding = encoding(self.game)
         self.metadata = {**self.metadata, "name": f"parlor_{self.game.name.replace('-', '_')}_v0"}
         self.possible_agents = [agent_name(s) for s in range(self.players)]
@@ -87,15 +129,24 @@ class _Table:
         return self.game.new_game(self.players, seed, options)
 
     def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
-        return {
-            "observation": self.encoding.encode(self.state, seat),
-            "action_mask": self.encoding.action_mask(self.state, seat),
-        }
+        encoder = self.encoding.ENCODER  # the game's encoding.encode / action_mask, one call less
+        return {"observation": encoder.encode(self.state, seat), "action_mask": encoder.action_mask(self.state, seat)}
+
+    def _legal_move(self, seat: int, action: Any) -> Any:
+        """The action of id ``action`` if ``seat`` may play it now, else None (or raise, by policy)."""
+        move = legal_move(self.state, seat, action)  # type: ignore[arg-type]
+        if move is None and self.illegal_action == "raise":
+            raise IllegalAction(f"action id {action!r} is not a legal action for seat {seat} now")
+        return move
 
     def render(self) -> str | None:
         if self.render_mode is None or self.state is None:
             return None
-        return render_text(self.state)
+        text = render_text(self.state)
+        if self.render_mode == "human":
+            print(text, end="")
+            return None
+        return text
 
     def close(self) -> None:
         pass
@@ -122,14 +173,21 @@ class ParlorAECEnv(_Table, AECEnv):
     """One Parlor game as a PettingZoo AEC env (see the module docstring)."""
 
     def __init__(
-        self, game: str | Game, players: int | None = None, options: Any = None, render_mode: str | None = None
+        self,
+        game: str | Game,
+        players: int | None = None,
+        options: Any = None,
+        render_mode: str | None = None,
+        illegal_action: str = "lose",
     ) -> None:
         AECEnv.__init__(self)
-        self._setup(game, players, options, render_mode)
+        self._setup(game, players, options, render_mode, illegal_action)
         self.agents: list[str] = []
+        self._forfeited = False
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.state = self._new_state(seed)
+        self._forfeited = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -141,7 +199,7 @@ class ParlorAECEnv(_Table, AECEnv):
     def _select(self) -> None:
         state = self.state
         assert state is not None
-        if state.is_over:
+        if state.is_over or self._forfeited:
             self.agent_selection = next(a for a in self.agents if self.terminations[a])
         else:
             self.agent_selection = agent_name(state.to_move[0])
@@ -159,13 +217,25 @@ class ParlorAECEnv(_Table, AECEnv):
         state = self.state
         assert state is not None
         self._cumulative_rewards[agent] = 0.0
-        state.apply(self._seat[agent], self.game.action_from_id(int(action)))  # type: ignore[arg-type]
-        self.rewards = {a: 0.0 for a in self.agents}
-        if state.is_over:
-            for a, r in zip(self.possible_agents, return_of(state)):
-                self.rewards[a] = r
+        move = self._legal_move(self._seat[agent], action)
+        if move is None:  # illegal_action="lose": the game ends here, the state as it was
+            self.rewards = {a: 0.0 for a in self.agents}
+            self._forfeited = True
+            self.rewards[agent] = -1.0
+            self.infos[agent] = {**self.infos[agent], "illegal_action": True}
+            for a in self.agents:
                 self.terminations[a] = True
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+            self._select()
+            return
+        state.apply(self._seat[agent], move)
+        if state.is_over:
+            self.rewards = dict(zip(self.possible_agents, return_of(state)))
+            for a in self.agents:
+                self.terminations[a] = True
+            self._accumulate_rewards()
+        # else every reward is 0 (terminal rewards only), as it has been since reset: rewards and
+        # cumulative rewards need no rebuilding on the way (the hot path of every step)
         self._select()
 
 
@@ -173,9 +243,14 @@ class ParlorParallelEnv(_Table, ParallelEnv):
     """One Parlor game as a PettingZoo ParallelEnv (see the module docstring)."""
 
     def __init__(
-        self, game: str | Game, players: int | None = None, options: Any = None, render_mode: str | None = None
+        self,
+        game: str | Game,
+        players: int | None = None,
+        options: Any = None,
+        render_mode: str | None = None,
+        illegal_action: str = "lose",
     ) -> None:
-        self._setup(game, players, options, render_mode)
+        self._setup(game, players, options, render_mode, illegal_action)
         self.agents: list[str] = []
 
     def reset(
@@ -188,11 +263,17 @@ class ParlorParallelEnv(_Table, ParallelEnv):
     def step(self, actions: dict[str, int]) -> tuple[dict, dict, dict, dict, dict]:
         state = self.state
         assert state is not None
+        moves = []
         for seat in list(state.to_move):  # the seats waited for now, in seat order
             agent = agent_name(seat)
             if agent not in actions:
                 raise ValueError(f"no action for {agent}, who is to move")
-            state.apply(seat, self.game.action_from_id(int(actions[agent])))
+            move = self._legal_move(seat, actions[agent])  # all checked before any is played
+            if move is None:  # illegal_action="lose": the game ends, the state as it was
+                return self._forfeit(agent)
+            moves.append((seat, move))
+        for seat, move in moves:
+            state.apply(seat, move)
         agents = self.agents
         obs = {a: self._observe_seat(self._seat[a]) for a in agents}
         over = state.is_over
@@ -204,16 +285,32 @@ class ParlorParallelEnv(_Table, ParallelEnv):
             self.agents = []
         return obs, rewards, terminations, truncations, infos
 
+    def _forfeit(self, agent: str) -> tuple[dict, dict, dict, dict, dict]:
+        agents = self.agents
+        obs = {a: self._observe_seat(self._seat[a]) for a in agents}
+        rewards = {a: (-1.0 if a == agent else 0.0) for a in agents}
+        infos: dict[str, dict[str, Any]] = {a: ({"illegal_action": True} if a == agent else {}) for a in agents}
+        self.agents = []
+        return obs, rewards, dict.fromkeys(agents, True), dict.fromkeys(agents, False), infos
+
 
 def env(
-    game: str | Game, players: int | None = None, options: Any = None, render_mode: str | None = None
+    game: str | Game,
+    players: int | None = None,
+    options: Any = None,
+    render_mode: str | None = None,
+    illegal_action: str = "lose",
 ) -> ParlorAECEnv:
     """The AEC env of ``game`` (a name such as ``"sweet-nose"`` or a ``Game``)."""
-    return ParlorAECEnv(game, players, options, render_mode)
+    return ParlorAECEnv(game, players, options, render_mode, illegal_action)
 
 
 def parallel_env(
-    game: str | Game, players: int | None = None, options: Any = None, render_mode: str | None = None
+    game: str | Game,
+    players: int | None = None,
+    options: Any = None,
+    render_mode: str | None = None,
+    illegal_action: str = "lose",
 ) -> ParlorParallelEnv:
     """The parallel env of ``game``: one action per live agent per step (see the module docstring)."""
-    return ParlorParallelEnv(game, players, options, render_mode)
+    return ParlorParallelEnv(game, players, options, render_mode, illegal_action)

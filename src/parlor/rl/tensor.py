@@ -1,9 +1,14 @@
-"""Fixed-size float32 observations built from a seat's view, slice by slice.
+"""Fixed-size float32 observations of a seat, slice by slice.
 
-A game's ``encoding.py`` lists its slices once (a :class:`Layout`); the same list writes the
-tensor, names every slice for ``docs/rl.md`` (``Layout.describe``) and sizes the buffer.
-Every slice reads the dict returned by ``state.view(seat, recall=True)`` and nothing else, so
-an observation cannot hold anything the seat could not know at a real table.
+A game's ``encoding.py`` lists its slices once (a :class:`Layout`); the same list names every
+slice for ``docs/rl.md`` (``Layout.describe``), sizes the buffer, and is the reference
+encoder: every slice reads the dict returned by ``state.view(seat, recall=True)`` and nothing
+else, so an observation cannot hold anything the seat could not know at a real table.
+
+The encoder in use (:class:`Encoder`) writes the same bytes straight from the state: each
+game's compiled ``observation.py`` reads the fields the view would show and stores the
+non-zero floats at the layout's offsets, about 10-30 times faster than building the view
+(``tests/rl/test_fast_encoding.py`` compares the two on every decision of random games).
 
 Seats are relative: player block 0 is always the observing seat, block 1 the next seat
 clockwise, and so on; blocks of seats the table does not have stay zero (the tensor's size
@@ -192,6 +197,83 @@ class Layout:
         for offset, size, name, meaning in self.describe():
             lines.append(f"| {offset} | {size} | `{name}` | {meaning} |")
         return "\n".join(lines)
+
+
+class Encoder:
+    """A game's observations and masks written straight from the state into numpy buffers.
+
+    ``write(state, seat, buf, base)`` is the game's compiled ``observation.write``: it stores
+    the same floats as ``layout.encode(state.view(seat, recall=True))`` (byte for byte,
+    ``tests/rl/test_fast_encoding.py``) without building the view. This class owns the numpy
+    side: zeroing, the flat memoryview the writer stores into, batches.
+
+    - ``encode(state, seat, out=None)``: float32 ``(size,)``.
+    - ``encode_batch(states, seats, out=None)``: float32 ``(N, size)``, row ``i`` the
+      observation of ``seats[i]`` in ``states[i]``.
+    - ``action_mask(state, seat, out=None)`` / ``action_mask_batch(states, seats, out=None)``:
+      int8 ``(num_actions,)`` / ``(N, num_actions)``.
+
+    ``out`` must be C-contiguous with the right dtype and shape (a ``ValueError`` says so
+    otherwise); it is zeroed first and returned.
+    """
+
+    def __init__(self, layout: Layout, write: Callable[[Any, int, Any, int], None], size: int, game: Any) -> None:
+        if size != layout.size:
+            raise ValueError(f"{layout.game_name}: the writer's size {size} is not the layout's {layout.size}")
+        from parlor.rl import native
+
+        self.layout = layout
+        self.write = write
+        self.size = size
+        self.num_actions = game.num_actions
+        self.ids = native.action_ids(game)
+        self._native = native
+
+    @staticmethod
+    def _buffer(out: np.ndarray | None, shape: tuple[int, ...], dtype: Any, fmt: str) -> tuple[np.ndarray, Any]:
+        if out is None:
+            out = np.zeros(shape, dtype)
+        else:
+            if out.shape != shape or out.dtype != dtype or not out.flags.c_contiguous:
+                raise ValueError(
+                    f"out must be a C-contiguous {np.dtype(dtype).name} array of shape {shape}, "
+                    f"got {out.dtype.name} {out.shape}"
+                )
+            out.fill(0)
+        view = memoryview(out)
+        if len(shape) > 1 or view.format != fmt:
+            view = view.cast("B").cast(fmt)
+        return out, view
+
+    def encode(self, state: Any, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        if out is None:  # the common case (every env step): a fresh array, no checks needed
+            out = np.zeros(self.size, np.float32)
+            self.write(state, seat, memoryview(out), 0)
+            return out
+        out, view = self._buffer(out, (self.size,), np.float32, "f")
+        self.write(state, seat, view, 0)
+        return out
+
+    def encode_batch(self, states: Sequence[Any], seats: Sequence[int], out: np.ndarray | None = None) -> np.ndarray:
+        out, view = self._buffer(out, (len(states), self.size), np.float32, "f")
+        self._native.write_batch(self.write, list(states), list(seats), view, self.size)
+        return out
+
+    def action_mask(self, state: Any, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        if out is None:
+            out = np.zeros(self.num_actions, np.int8)
+            self._native.write_mask(state, seat, self.ids, memoryview(out), 0)
+            return out
+        out, view = self._buffer(out, (self.num_actions,), np.int8, "b")
+        self._native.write_mask(state, seat, self.ids, view, 0)
+        return out
+
+    def action_mask_batch(
+        self, states: Sequence[Any], seats: Sequence[int], out: np.ndarray | None = None
+    ) -> np.ndarray:
+        out, view = self._buffer(out, (len(states), self.num_actions), np.int8, "b")
+        self._native.write_mask_batch(list(states), list(seats), self.ids, view, self.num_actions)
+        return out
 
 
 def observe(layout: Layout, state: Any, seat: int, out: np.ndarray | None = None) -> np.ndarray:

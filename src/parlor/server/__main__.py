@@ -122,6 +122,7 @@ def check_database(url: str) -> str:
                 raise StartupError(f"cannot create the database folder {folder}: {exc.strerror}") from None
             if not os.access(folder, os.W_OK):
                 raise StartupError(f"cannot write the database in {folder}: permission denied")
+            check_sqlite_file(url)
         return url
     engine = create_engine(parsed, connect_args={"connect_timeout": 5})
     try:
@@ -135,6 +136,20 @@ def check_database(url: str) -> str:
     finally:
         engine.dispose()
     return url
+
+
+def check_sqlite_file(url: str) -> None:
+    """A damaged or foreign SQLite file is refused here, in one line, before the app starts (the
+    app's own start-up check would end in uvicorn's lifespan traceback)."""
+    from .storage import DamagedDatabase, Database
+
+    db = Database(url)
+    try:
+        db.check_integrity()
+    except DamagedDatabase as exc:
+        raise StartupError(str(exc)) from None
+    finally:
+        db.close()
 
 
 def run(
@@ -164,6 +179,7 @@ def run(
     min_turn_time: float | None = None,
     relink_after: float | None = None,
     body_timeout: float | None = None,
+    review_budget: int | None = None,
 ) -> None:
     """Serve until stopped. ``workers`` > 1: that many server processes as one site (PostgreSQL);
     ``cluster``: this process is one of them (``fd``: the site's listening socket, inherited).
@@ -191,6 +207,8 @@ def run(
         raise StartupError(f"--bot-processes must be from 1 to 64, got {bot_processes}")
     if max_websockets_per_address is not None and max_websockets_per_address < 1:
         raise StartupError(f"--max-websockets-per-address must be 1 or more, got {max_websockets_per_address}")
+    if review_budget is not None and not 1 <= review_budget <= 1_000_000:
+        raise StartupError(f"--review-budget must be from 1 to 1000000 iterations, got {review_budget}")
     if not 1 <= workers <= 64:
         raise StartupError(f"--workers must be from 1 to 64, got {workers}")
     if not 1 <= lease_seconds <= 3600:
@@ -230,6 +248,7 @@ def run(
                 ("--max-decisions", max_decisions),
                 ("--unjoined-table-ttl", unjoined_table_ttl),
                 ("--bot-processes", bot_processes),
+                ("--review-budget", review_budget),
                 ("--max-websockets-per-address", max_websockets_per_address),
             ):
                 if value is not None:
@@ -268,6 +287,7 @@ def run(
             burst=burst,
             limits=limits,
             bot_processes=bot_processes,
+            review_budget=review_budget,
             site=SiteConfig(relay_address, lease_seconds, relay.getsockname()[:2]) if relay else None,
         )
         shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
@@ -277,6 +297,8 @@ def run(
                 flush=True,
             )
         logging.basicConfig(level=logging.INFO if log_level == "info" else logging.WARNING)
+        if log_level != "debug":  # Alembic's plugin and migration lines say nothing a player needs
+            logging.getLogger("alembic").setLevel(logging.WARNING)
         from .edge.guard import guarded_protocol
 
         # (create_app raised the open-files limit: every connection holds a file descriptor.)
@@ -482,6 +504,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="seconds a seat's player must be gone before the host may give the seat a new link (default 60)",
     )
+    parser.add_argument(
+        "--review-budget",
+        type=int,
+        default=None,
+        help="the judge's search iterations per decision for game reviews and hints (default: each game's own)",
+    )
     parser.add_argument("--cluster", action="store_true", help=argparse.SUPPRESS)  # one of a site's processes
     parser.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)  # the site's inherited socket
     parser.add_argument(
@@ -518,6 +546,7 @@ def main(argv: list[str] | None = None) -> int:
             min_turn_time=args.min_turn_time,
             relink_after=args.relink_after,
             body_timeout=args.body_timeout,
+            review_budget=args.review_budget,
         )
     except StartupError as exc:
         print(f"Error: {exc}", file=sys.stderr)

@@ -37,7 +37,7 @@ def test_typing_a_placement_in_a_piped_game():
     moves = "3 1 5 2 4\n" + "1\n" * 400
     out = subprocess.run(
         [str(parlor), "play", "sweet-nose", "--players", "3", "--seed", "3"],
-        input=moves, capture_output=True, text=True, timeout=120, check=False,
+        input=moves, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert "Your cards: Mung 3, Peach 1, Brittle 5, Zhuangyuan 2, Haws 4." in out.stdout
@@ -81,7 +81,7 @@ def test_a_lists_every_move_and_the_numbers_follow_the_whole_list(tmp_path):
     # Phase 1 shortlist: 'a' lists all 120 placements, and 120 picks the last one.
     out = subprocess.run(
         [str(parlor), "play", "sweet-nose", "--players", "3", "--seed", "3"],
-        input="a\n120\nq\nn\n", capture_output=True, text=True, timeout=120, check=False,
+        input="a\n120\nq\nn\n", capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert "1-8 or five values, a all" in out.stdout and "(1-120, h help, q quit)" in out.stdout

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from parlor.core.actions import Action
 from parlor.core.rng import Rng
 
@@ -133,6 +135,7 @@ def best_need(order: Any, counter: list[int], hand: list[int], rules: _Rules) ->
     return best
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (setup.py); plug-in bots may extend it
 class HeuristicBot:
     """Plays toppings its orders need, times its orders on the oven, completes from hand."""
 

@@ -75,7 +75,7 @@ class Options:
     )
     # §11.11
     start_player: Literal["random", 0, 1, 2, 3, 4] = option(
-        "random", "Who starts the first round: a random seat (from the seed), or a seat number (0 = Seat 1)", OURS
+        "random", "Who starts the first round: a random seat (from the seed), or a given seat", OURS, seat=True
     )
     # §11.12
     end_early_when_no_orders_left: bool = option(

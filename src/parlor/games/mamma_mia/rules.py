@@ -922,7 +922,7 @@ def setup(state: MammaMiaState) -> None:
     elif options.start_player < players:
         state.start_player = options.start_player
     else:
-        raise OptionError(f"start_player is seat {options.start_player}, but there are only {players} seats")
+        raise OptionError(f"start_player is Seat {options.start_player + 1}, but there are only {players} seats")
     state.active = state.start_player
     init_round_fields(state)
 

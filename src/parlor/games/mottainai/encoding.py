@@ -1,6 +1,6 @@
 """Mottainai as tensors for learning agents (``parlor.rl``; needs the ``[rl]`` extra).
 
-The observation is built from ``view(seat, recall=True)`` only (docs/rl.md lists every
+The observation holds what ``view(seat, recall=True)`` shows and nothing else (docs/rl.md lists every
 slice); action ids are ``GAME.action_id``; the information state is the view as text.
 Cards are counted per card type (54 types, one copy each).
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from parlor.rl.tensor import (
+    Encoder,
     Layout,
     counts,
     flag,
     information_state_string,
-    legal_action_mask,
     observe,
     one_hot,
     scalar,
@@ -22,17 +22,13 @@ from parlor.rl.tensor import (
     seats,
 )
 
+from . import observation
 from .data import CARD_IDS, MATERIALS, NUM_TYPES, ROLES, WINGS
+from .game import GAME
 
 MAX_PLAYERS = 6
-DECISIONS = (
-    "action", "actions", "after_prayer", "amulet", "before_tailor", "choose_task", "chopsticks", "clear_task",
-    "cloak", "dice", "end_now", "fan", "fan_order", "floor_return", "gate", "hand_limit", "jar", "kite",
-    "kite_copy", "morning_effects", "night_effects", "perform", "pinwheel", "pinwheel_draw", "place_work",
-    "plane", "poem_wing", "prayer", "reveal_bonus", "ring", "shuriken", "support", "tablet", "tailor_return",
-    "take_floor", "triggers", "turn", "umbrella",
-)  # fmt: skip
-SUPPORT_HOW = ("smith", "craft", "hand", "sketch")
+DECISIONS = observation.DECISIONS
+SUPPORT_HOW = observation.SUPPORT_HOW
 
 
 def _d(v: dict[str, Any]) -> dict[str, Any]:
@@ -95,6 +91,7 @@ LAYOUT = Layout(
         scalar("decision_remaining", lambda v: _d(v).get("remaining"), 5, "cards still to give or take"),
         one_hot("decision_wing", lambda v: _d(v).get("wing"), WINGS, "wing of the work"),
         one_hot("decision_how", _how, SUPPORT_HOW, "how the work is supported"),
+        _card_counts("used_effects", lambda v: v.get("used_effects"), "morning / night effects used this step"),
     ],
     player=[
         scalar("hand_size", lambda p: p["hand_size"], 5, "cards in hand"),
@@ -117,14 +114,35 @@ LAYOUT = Layout(
 )
 
 
+ENCODER = Encoder(LAYOUT, observation.write, observation.SIZE, GAME)
+
+
 def encode(state: Any, seat: int, out: Any = None) -> Any:
-    """The float32 observation of ``seat`` (``LAYOUT.size`` floats), written into ``out`` if given."""
+    """The float32 observation of ``seat`` (``LAYOUT.size`` floats), written into ``out`` if given.
+
+    Written straight from the state (``observation.py``); the same bytes as
+    ``encode_from_view`` (``LAYOUT`` applied to ``state.view(seat, recall=True)``)."""
+    return ENCODER.encode(state, seat, out)
+
+
+def encode_batch(states: Any, seats: Any, out: Any = None) -> Any:
+    """float32 ``(len(states), LAYOUT.size)``: row ``i`` is ``encode(states[i], seats[i])``."""
+    return ENCODER.encode_batch(states, seats, out)
+
+
+def encode_from_view(state: Any, seat: int, out: Any = None) -> Any:
+    """The reference encoder: ``LAYOUT`` slice by slice over the seat's recall view (slow)."""
     return observe(LAYOUT, state, seat, out)
 
 
 def action_mask(state: Any, seat: int, out: Any = None) -> Any:
     """1 for each action id ``seat`` may play now (``GAME.num_actions`` entries)."""
-    return legal_action_mask(state, seat, state.game.num_actions, out)
+    return ENCODER.action_mask(state, seat, out)
+
+
+def action_mask_batch(states: Any, seats: Any, out: Any = None) -> Any:
+    """int8 ``(len(states), GAME.num_actions)``: row ``i`` is ``action_mask(states[i], seats[i])``."""
+    return ENCODER.action_mask_batch(states, seats, out)
 
 
 def information_state(state: Any, seat: int) -> str:

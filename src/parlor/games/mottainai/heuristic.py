@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from parlor.core.actions import Action
 from parlor.core.rng import Rng
 
@@ -219,6 +221,7 @@ def _score(
     return total
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (setup.py); plug-in bots may extend it
 class HeuristicBot:
     name = "heuristic"
 
@@ -500,21 +503,21 @@ class _Context:
     def score(self, a: Action) -> float:
         t = type(a)
         if t is A.ChooseTask:
-            return self.task_value(a.card)
+            return self.task_value(a.card)  # type: ignore[attr-defined]
         if t is A.NoTask:
             if len(self.hand) >= 5:
                 return -50.0  # a full hand must take a task, or the table may loop forever
             return self.card_value() + self.draw_end(1)
         if t is A.Complete or t is A.Craft or t is A.FreeComplete:
-            return self.complete_value(a.card, a.wing)
+            return self.complete_value(a.card, a.wing)  # type: ignore[attr-defined]
         if t is A.PickWing:
             return 0.0
         if t is A.Sell:
-            return self.sell_value(a.card)
+            return self.sell_value(a.card)  # type: ignore[attr-defined]
         if t is A.SellTop or t is A.SellAll:
             return 3.0
         if t is A.Hire or t is A.TakeHelper:
-            m = _mat(a.card)
+            m = _mat(a.card)  # type: ignore[attr-defined]
             v = self.helper_value(m) + 0.3
             if "haniwa" in self.works:
                 v += 3 if self.h_n[m] + 1 > max(self.h_n) else 0
@@ -522,18 +525,18 @@ class _Context:
         if t is A.Collect or t is A.TakeMaterial or t is A.CollectTop:
             if t is A.CollectTop:
                 return self.card_value()
-            return self.collect_value(a.card)
+            return self.collect_value(a.card)  # type: ignore[attr-defined]
         if t is A.TakeTask:
             if self.kind == "choose_task":
-                task = self.infos[a.player]["task"]
+                task = self.infos[a.player]["task"]  # type: ignore[attr-defined]
                 return self.task_value(task["card"], "doll") if task and task.get("card") else -5.0
             return 2.0
         if t is A.TaskFromHelper:
-            return self.task_value(a.card, "sketch")
+            return self.task_value(a.card, "sketch")  # type: ignore[attr-defined]
         if t is A.TakeWork:
-            return 3 + _val(a.card)
+            return 3 + _val(a.card)  # type: ignore[attr-defined]
         if t is A.TakeSale:
-            return 1 + _val(a.card)
+            return 1 + _val(a.card)  # type: ignore[attr-defined]
         if t is A.Refill:
             draws = max(0, 5 - len(self.hand) - self.me["waiting_size"])
             return sum(self.card_value(k) for k in range(draws)) + self.draw_end(draws)
@@ -543,10 +546,10 @@ class _Context:
             return -1.0
         if t is A.ReturnCard:
             if self.kind == "tailor_return":
-                return self.card_value() - self.keep(a.card) - 0.2
-            return -self.keep(a.card)
+                return self.card_value() - self.keep(a.card) - 0.2  # type: ignore[attr-defined]
+            return -self.keep(a.card)  # type: ignore[attr-defined]
         if t is A.DiscardToFloor:
-            return -self.keep(a.card)
+            return -self.keep(a.card)  # type: ignore[attr-defined]
         if self.kind == "support":
             return self.support_cost(a)
         if t is A.Reveal or (t is A.Done and self.kind == "reveal_bonus"):
@@ -554,17 +557,17 @@ class _Context:
         if t is A.SkipTask:
             return -2.0
         if t is A.UseEffect:
-            return self.effect_score(a.card)
+            return self.effect_score(a.card)  # type: ignore[attr-defined]
         if t is A.PickCard:
-            return self.pick_value(a.card)
+            return self.pick_value(a.card)  # type: ignore[attr-defined]
         if t is A.PickMaterial:
-            return 3 if a.material in ("metal", "clay") else 1
+            return 3 if a.material in ("metal", "clay") else 1  # type: ignore[attr-defined]
         if t is A.PickOption:
-            return 1.0 if a.option == "restock_floor" else 0.0
+            return 1.0 if a.option == "restock_floor" else 0.0  # type: ignore[attr-defined]
         if t is A.KiteCopy:
-            return _val(a.card)
+            return _val(a.card)  # type: ignore[attr-defined]
         if t is A.KiteGive:
-            return -_val(a.card)
+            return -_val(a.card)  # type: ignore[attr-defined]
         if t is A.SwapHands:
             return -1.0
         if t is A.MoveWork:
@@ -576,11 +579,11 @@ class _Context:
         it is already shown), a Paper card Crane sends leaves the craft bench for good."""
         t = type(a)
         if t is A.Reveal:
-            if a.card in self.me["revealed_in_hand"]:
+            if a.card in self.me["revealed_in_hand"]:  # type: ignore[attr-defined]
                 return 0.0
-            return -0.2 - 0.05 * _val(a.card)
+            return -0.2 - 0.05 * _val(a.card)  # type: ignore[attr-defined]
         if t is A.SendPaper:
-            return -0.1 - max(0.0, self.bench_card_value(a.card))
+            return -0.1 - max(0.0, self.bench_card_value(a.card))  # type: ignore[attr-defined]
         return 0.0  # Done: the rest is counted in the craft bench
 
     def pick_value(self, card: str) -> float:

@@ -62,7 +62,7 @@ class Options:
     )
     # the start player (the same option in every game); seats 0-4, a sixth seat starts by the draw
     start_player: Literal["random", 0, 1, 2, 3, 4] = option(
-        "random", "The start player: by the rules' draw of floor cards (random), or a seat number (0 = Seat 1)", V10
+        "random", "The start player: by the rules' draw of floor cards (random), or a given seat", V10, seat=True
     )
     # 5
     start_player_tie: Literal["redraw", "seat_order"] = option(

@@ -779,7 +779,7 @@ def setup(s: MottainaiState) -> None:
     elif chosen < n:
         s.start_player = chosen
     else:
-        raise OptionError(f"start_player is seat {chosen}, but there are only {n} seats")
+        raise OptionError(f"start_player is Seat {chosen + 1}, but there are only {n} seats")
     s.emit((A.EV_START_PLAYER, (s.start_player,), None))
     if not all_players:
         deal_start_cards(s, [p for p in range(n) if p != s.start_player])

@@ -371,6 +371,34 @@ def _task_words(task: Any) -> str:
     return f"{short_label(task['card'])} {task['role']}"
 
 
+def _partner_words(view: Mapping[str, Any], seat: int) -> str:
+    """`` (your partner)`` / `` (partner of Seat 2)`` in team play, else nothing."""
+    partners = view.get("partners")
+    if not partners:
+        return ""
+    you = view.get("you")
+    if you is not None and partners[seat] == you:
+        return " [bold](your partner)[/]"
+    if seat == you:
+        return ""
+    return f" [dim](partner of {player_name(partners[seat])})[/]"
+
+
+def seat_intro(view: Mapping[str, Any]) -> str:
+    """Said once at the start, after "You are Seat N": in team play, who plays with whom."""
+    partners = view.get("partners")
+    you = view.get("you")
+    if not partners or you is None:
+        return ""
+    mate = partners[you]
+    others = [s for s in range(len(partners)) if s not in (you, mate)]
+    return (
+        f"[bold]Team play[/]: your partner is {player_name(mate)}, sitting opposite you. Your totals add up "
+        f"at the end, and {player_name(others[0])} and {player_name(others[1])} are the other team. "
+        '"Opponent" on a card never means your partner.'
+    )
+
+
 def render_view(view: Mapping[str, Any]) -> RenderableType:
     """The table: deck and floor, then one short block per player (nothing cut at 80 columns),
     then your hand with every card's role and effect."""
@@ -385,7 +413,8 @@ def render_view(view: Mapping[str, Any]) -> RenderableType:
             hand += f" (shown: {cards_words(p['revealed_in_hand'], short=True)})"
         if p["waiting_size"]:
             hand += f", {p['waiting_size']} waiting"
-        lines.append(f"{player_name(p['seat'], you)}{marker} · {hand} · task: {_task_words(p['task'])}")
+        team = _partner_words(view, p["seat"])
+        lines.append(f"{player_name(p['seat'], you)}{team}{marker} · {hand} · task: {_task_words(p['task'])}")
         lines.append(
             f"   helpers: {cards_words(p['helpers'], short=True)} · craft bench: "
             f"{cards_words(p['craft_bench'], short=True)} · sales: {cards_words(p['sales'], short=True)}"
@@ -444,30 +473,78 @@ def render_result(view: Mapping[str, Any]) -> RenderableType:
     if not result:
         return Text("The game is not over.")
     you = view.get("you")
+    partners = view.get("partners")
     table = Table(title="Final result", box=box.SIMPLE)
-    for col in ("Place", "Player", "Works", "Sales", "Backorders", "Bonus", "Total"):
+    columns = ["Place", "Player", "Works", "Sales", "Backorders", "Bonus", "Total"]
+    for col in columns + (["Team total"] if partners else []):
         table.add_column(col)
     rows = view.get("scores") or []
-    for s in sorted(range(len(result["scores"])), key=lambda s: result["places"][s]):
+    for s in sorted(range(len(result["scores"])), key=lambda s: (result["places"][s], s)):
         r = rows[s] if s < len(rows) else {}
-        table.add_row(
+        cells = [
             str(result["places"][s]),
             player_name(s, you),
             str(r.get("works", "")),
             str(r.get("sales", "")),
             str(r.get("backorders", "")),
             str(r.get("bonus", "")),
-            str(result["scores"][s]),
-        )
+        ]
+        if partners:  # the result's scores are the teams': the partners' totals added
+            cells += [str(r.get("total", "")), str(result["scores"][s])]
+        else:
+            cells.append(str(result["scores"][s]))
+        table.add_row(*cells)
     winners = [player_name(w, you) for w in result["winners"]]
     verb = "win" if len(winners) > 1 or winners == ["[bold]You[/]"] else "wins"
     won = f"{' and '.join(winners)} {verb}"
+    if partners:
+        teams = [s for s in range(len(partners)) if s < partners[s]]
+        pairs = "; ".join(f"{player_name(s, you)} and {player_name(partners[s], you)}" for s in teams)
+        table.caption = f"Teams (partners add their totals): {pairs}."
     if view.get("end_reason") == "turtle":
         how = f"{won}: {end_words(view)}."
     else:
-        tied = len({result["scores"][w] for w in result["winners"]}) == 1 and sum(
-            1 for sc in result["scores"] if sc == result["scores"][result["winners"][0]]
-        ) > len(result["winners"])
-        how = f"{won} with the most points" + (" (the tie goes to the current player, then clockwise)" if tied else "")
-        how += f". The game ended because {end_words(view)}."
+        most = "the most points" + (" as a team" if partners else "")
+        how = f"{won} with {most}. The game ended because {end_words(view)}."
+        tie = _tie_words(view)
+        if tie:
+            how += " " + tie
     return Group(table, Text.from_markup(how))
+
+
+def _tie_words(view: Mapping[str, Any]) -> str:
+    """Why equal totals stand in the order shown, or share a place: the tie-break, in words."""
+    result = view["result"]
+    scores, places = result["scores"], result["places"]
+    you = view.get("you")
+    partners = view.get("partners")
+    # In team play both partners carry the team's total: a tie is between teams.
+    groups: dict[int, list[int]] = {}
+    for s in range(len(scores)):
+        if not partners or s < partners[s]:
+            groups.setdefault(scores[s], []).append(s)
+    tied = [g for g in groups.values() if len(g) > 1]
+    if not tied:
+        return ""
+
+    def name(s: int) -> str:
+        plain = Text.from_markup(player_name(s, you)).plain
+        return f"{plain} and {Text.from_markup(player_name(partners[s], you)).plain}" if partners else plain
+
+    parts = []
+    broken = False
+    for group in tied:
+        names = " and ".join(f"({name(s)})" if partners else name(s) for s in group)
+        if len({places[s] for s in group}) == 1:
+            parts.append(f"{names} share place {places[group[0]]} with {scores[group[0]]}.")
+        else:
+            broken = True
+            order = ", then ".join(name(s) for s in sorted(group, key=lambda s: places[s]))
+            parts.append(f"{names} are tied on {scores[group[0]]}, placed by the tie-break: {order}.")
+    if broken:
+        current = Text.from_markup(player_name(view.get("active"), you)).plain
+        parts.append(
+            f"Tie-break: the player whose turn it was when the game ended ({current}) wins a tie, then each "
+            "player after them clockwise" + (" (a team counts its better-placed member)." if partners else ".")
+        )
+    return " ".join(parts)

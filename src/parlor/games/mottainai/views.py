@@ -125,9 +125,21 @@ def view(s: "MottainaiState", seat: int | None, recall: bool = False) -> dict[st
         "decision": _decision(s),
         "players_info": [_player(s, p, seat) for p in range(s.players)],
     }
+    if s.options.team_play:  # public: partners sit opposite (seat p with p + 2) and add their totals
+        out["partners"] = [(p + 2) % s.players for p in range(s.players)]
     if recall:
         # Deck cards this seat knows, by position from the bottom (0 = bottom).
         out["deck_known"] = [[i, CARD[c]] for i, (c, k) in enumerate(zip(s.deck, s.deck_info)) if k in (EVERYONE, seat)]
+        # Perfect recall (issue 32): what was announced in this step and decides the legal moves.
+        # Morning and night effects already used (each works once a step), and the cards
+        # revealed so far for Fountain / Flag / Figurine with the reveals still allowed:
+        # revealing a card that everyone already knew leaves the table unchanged, not the choice.
+        out["used_effects"] = [CARD[c] for c in s.used_fx]
+        decision = out["decision"]
+        if decision is not None and decision["kind"] == "reveal_bonus":
+            frame = s.stack[-1]
+            decision["revealed"] = [CARD[c] for c in frame[4]]
+            decision["remaining"] = frame[3] if frame[3] >= 0 else None  # None: Fountain, no limit
     if s.over:
         from .cards import final_scores
 

@@ -1,6 +1,6 @@
 """Sweet Nose as tensors for learning agents (``parlor.rl``; needs the ``[rl]`` extra).
 
-The observation is built from ``view(seat, recall=True)`` only (docs/rl.md lists every
+The observation holds what ``view(seat, recall=True)`` shows and nothing else (docs/rl.md lists every
 slice); action ids are ``GAME.action_id``; the information state is the view as text.
 Earlier rounds' revealed sweetness and this round's public swaps go into each player's block.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from parlor.rl.tensor import (
+    Encoder,
     Layout,
     counts,
     flag,
     information_state_string,
-    legal_action_mask,
     observe,
     one_hot,
     scalar,
@@ -22,7 +22,9 @@ from parlor.rl.tensor import (
     seats,
 )
 
+from . import observation
 from .data import KINDS, LEVELS, ROUNDS, TILES
+from .game import GAME
 from .rules import STEP_NAMES
 
 MAX_PLAYERS = 5
@@ -109,14 +111,35 @@ LAYOUT = Layout(
 )
 
 
+ENCODER = Encoder(LAYOUT, observation.write, observation.SIZE, GAME)
+
+
 def encode(state: Any, seat: int, out: Any = None) -> Any:
-    """The float32 observation of ``seat`` (``LAYOUT.size`` floats), written into ``out`` if given."""
+    """The float32 observation of ``seat`` (``LAYOUT.size`` floats), written into ``out`` if given.
+
+    Written straight from the state (``observation.py``); the same bytes as
+    ``encode_from_view`` (``LAYOUT`` applied to ``state.view(seat, recall=True)``)."""
+    return ENCODER.encode(state, seat, out)
+
+
+def encode_batch(states: Any, seats: Any, out: Any = None) -> Any:
+    """float32 ``(len(states), LAYOUT.size)``: row ``i`` is ``encode(states[i], seats[i])``."""
+    return ENCODER.encode_batch(states, seats, out)
+
+
+def encode_from_view(state: Any, seat: int, out: Any = None) -> Any:
+    """The reference encoder: ``LAYOUT`` slice by slice over the seat's recall view (slow)."""
     return observe(LAYOUT, state, seat, out)
 
 
 def action_mask(state: Any, seat: int, out: Any = None) -> Any:
     """1 for each action id ``seat`` may play now (``GAME.num_actions`` entries)."""
-    return legal_action_mask(state, seat, state.game.num_actions, out)
+    return ENCODER.action_mask(state, seat, out)
+
+
+def action_mask_batch(states: Any, seats: Any, out: Any = None) -> Any:
+    """int8 ``(len(states), GAME.num_actions)``: row ``i`` is ``action_mask(states[i], seats[i])``."""
+    return ENCODER.action_mask_batch(states, seats, out)
 
 
 def information_state(state: Any, seat: int) -> str:

@@ -40,7 +40,7 @@ class SweetNose(Game):
             first = options.get("start_player", options.get("first_start_player"))
         else:
             first = options.start_player
-        return f" when seat {first} (Seat {first + 1}) starts"
+        return f" when Seat {first + 1} starts"
 
     def _new_state(self, players: int, seed: int, options: Any, deal: bool = True) -> SweetNoseState:
         state = SweetNoseState.__new__(SweetNoseState)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from parlor.core.actions import Action
 from parlor.core.rng import Rng
 
@@ -62,6 +64,7 @@ def _vec(counts: dict[str, int]) -> list[int]:
     return [counts.get(k, 0) for k in KINDS]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (setup.py); plug-in bots may extend it
 class HeuristicBot:
     name = "heuristic"
 

@@ -91,7 +91,7 @@ class Options:
     )
     # A18
     start_player: Literal["random", 0, 1, 2, 3, 4] = option(
-        "random", "Round 1's start player: random (from the seed), or a seat number (0 = Seat 1)", OURS
+        "random", "Round 1's start player: random (from the seed), or a given seat", OURS, seat=True
     )
     # A19
     redeal_each_round: bool = option(

@@ -1562,7 +1562,7 @@ def setup(state: SweetNoseState) -> list[RawEvent]:
     # 6. The start player (A18).
     first = options.start_player
     if first != "random" and first >= players:
-        raise OptionError(f"start_player is seat {first}, but there are only {players} seats")
+        raise OptionError(f"start_player is Seat {first + 1}, but there are only {players} seats")
     state.start_player = state.rng.below(players) if first == "random" else first
     state.active = state.start_player
     events = [

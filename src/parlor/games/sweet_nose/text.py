@@ -20,7 +20,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .data import KINDS, TILE_INDEX, TILES, max_level
+from .data import KINDS, SHOPKEEPER_LEVELS, TILE_INDEX, TILES, max_level
 
 SCORE_LABEL = "sweetness (lowest wins)"
 
@@ -101,7 +101,10 @@ SHORTLIST = 8
 
 def shortlist(legal: list[Any], view: Mapping[str, Any]) -> tuple[list[int], str] | None:
     """Phase 1 has 120 placements and phase 2 up to about 60 trades: list the few that score lowest
-    now (the rest can be typed, or all listed with ``a``)."""
+    now (the rest can be typed, or all listed with ``a``). The Shopkeeper auction offers passing
+    first and the lowest bid; any other bid is typed as its space (``b 12``)."""
+    if any(a.TYPE == "bid" for a in legal):
+        return _auction_shortlist(legal, view)
     if legal and all(a.TYPE != "assign_sweetness" for a in legal):
         return _trade_shortlist(legal, view)
     if not legal or any(a.TYPE != "assign_sweetness" for a in legal):
@@ -154,13 +157,92 @@ def _trade_shortlist(legal: list[Any], view: Mapping[str, Any]) -> tuple[list[in
     return sorted(best) + others, note
 
 
+# ---------------------------------------------------------------------------- the Shopkeeper auction
+def _auction_shortlist(legal: list[Any], view: Mapping[str, Any]) -> tuple[list[int], str]:
+    """Pass first (it is final), then the lowest bid; the note says what a bid costs, who is still
+    in, and how to type any other bid. The rule stays the rulebook's: the auction ends only when
+    everyone has passed, so the last player still in is asked until they pass too."""
+    you = view.get("you")
+    bids = sorted((i for i, a in enumerate(legal) if a.TYPE == "bid"), key=lambda i: legal[i].space)
+    passing = [i for i, a in enumerate(legal) if a.TYPE == "pass"]
+    spaces = [legal[i].space for i in bids]
+    players = view["players_info"]
+    others_in = [p["seat"] for p in players if p["seat"] != you and p.get("in_auction")]
+    markers = ", ".join(
+        f"{player_name(p['seat'], you)} {p['score']}{'' if p.get('in_auction') else ' (passed)'}" for p in players
+    )
+    levels = ", ".join(f"1-{lv}" for lv in SHOPKEEPER_LEVELS[: len(players)])
+    lines = [
+        f"[dim]Markers: {markers}. A bid moves your marker forward to a free space: that much sweetness "
+        f"counts against you now (lowest total wins). When everyone has passed, markers off 0 pick tiles, "
+        f"highest first (levels {levels}).[/]",
+        f"[dim]To bid another space, type [bold]b[/] and the space, e.g. [bold]b {spaces[min(4, len(spaces) - 1)]}[/] "
+        f"(free spaces {_spans(spaces)}).[/]",
+    ]
+    if not others_in:
+        mine = players[you]["score"] if you is not None else 0
+        rank = 1 + sum(1 for p in players if p["score"] > mine)
+        if mine > 0 and rank == 1:
+            why = "Your marker is already the highest: another bid only costs sweetness."
+        elif mine > 0:
+            why = f"Your marker is number {rank}: another bid only helps to rank higher, and costs sweetness."
+        else:
+            why = "Your marker is on 0: pass now and you take no tile."
+        lines.append(f"[yellow]Everyone else has passed: the auction ends when you pass. {why}[/]")
+    return passing + bids[:1], "\n".join(lines)
+
+
+def _spans(values: list[int]) -> str:
+    """``[1, 2, 3, 5, 6, 9]`` -> ``"1-3, 5-6, 9"``."""
+    out: list[str] = []
+    for v in values:
+        if out and v == int(out[-1].rsplit("-", 1)[-1]) + 1:
+            out[-1] = f"{out[-1].split('-')[0]}-{v}"
+        else:
+            out.append(str(v))
+    return ", ".join(out)
+
+
+def _typed_bid(entry: str) -> int | None:
+    """``"b 12"``, ``"bid 12"``, ``"b12"`` -> 12; None for anything else."""
+    words = entry.replace("bid", "b", 1).replace("b", "b ", 1).split()
+    if len(words) == 2 and words[0] == "b" and words[1].lstrip("-").isdigit():
+        return int(words[1])
+    return None
+
+
+def _explain_bid(entry: str, legal: list[Any], view: Mapping[str, Any]) -> str | None:
+    typed = _typed_bid(entry)
+    if typed is None:
+        if entry.strip().isdigit():
+            return f"{entry.strip()} is not on the list: to bid space {entry.strip()}, type b {entry.strip()}"
+        return None
+    you = view.get("you")
+    players = view["players_info"]
+    mine = players[you]["score"] if you is not None else 0
+    highest = max(a.space for a in legal if a.TYPE == "bid")
+    holder = next((p["seat"] for p in players if p["seat"] != you and p["score"] == typed and typed > 0), None)
+    if typed <= mine:
+        return f"a bid moves your marker forward: your marker is on {mine}, so bid above it"
+    if holder is not None:
+        return f"space {typed} is taken by {Text.from_markup(player_name(holder, you)).plain}'s marker"
+    if typed > highest:
+        return f"the highest bid allowed is {highest}"
+    return f"you cannot bid {typed} now"
+
+
 def typed_move_hint(legal: list[Any]) -> str:
-    """What the prompt adds when the menu is a shortlist: placements can be typed as values."""
+    """What the prompt adds when the menu is a shortlist: placements can be typed as values, bids
+    as their space."""
+    if any(a.TYPE == "bid" for a in legal):
+        return " or b N to bid N"
     return " or five values" if legal and legal[0].TYPE == "assign_sweetness" else ""
 
 
 def explain_move(entry: str, legal: list[Any], view: Mapping[str, Any]) -> str | None:
-    """Why a typed placement is not one (None when the entry does not look like a placement)."""
+    """Why a typed placement (or bid) is not one (None when the entry does not look like one)."""
+    if any(a.TYPE == "bid" for a in legal):
+        return _explain_bid(entry, legal, view)
     if not legal or any(a.TYPE != "assign_sweetness" for a in legal):
         return None
     digits = [c for c in entry if c.isdigit()]
@@ -189,7 +271,13 @@ def explain_move(entry: str, legal: list[Any], view: Mapping[str, Any]) -> str |
 
 
 def parse_move(entry: str, legal: list[Any], view: Mapping[str, Any]) -> int | None:
-    """A placement typed as five values in sweet order ("3 1 5 2 4" or "31524")."""
+    """A placement typed as five values in sweet order ("3 1 5 2 4" or "31524"), or a bid typed
+    as its space ("b 12"; "pass" passes)."""
+    if any(a.TYPE == "bid" for a in legal):
+        if entry.strip() in ("p", "pass"):
+            return next(i for i, a in enumerate(legal) if a.TYPE == "pass")
+        typed = _typed_bid(entry)
+        return next((i for i, a in enumerate(legal) if a.TYPE == "bid" and a.space == typed), None)
     digits = [c for c in entry if c.isdigit()]
     if len(digits) != len(KINDS) or not all(c in " ,/-" or c.isdigit() for c in entry):
         return None
@@ -261,9 +349,13 @@ def describe_action(action: Any, view: Mapping[str, Any]) -> str:
             return "Keep the market bonus"
         return "Take no tile"
     if kind == "bid":
-        return f"Bid: move your marker to {d['space']}"
+        me = _me(view)
+        now = me["score"] if me else 0
+        return f"Bid {d['space']}: your marker to {d['space']}, so {d['space']} sweetness now (+{d['space'] - now})"
     if kind == "pass":
-        return "Pass (out of the auction for good)"
+        me = _me(view)
+        where = f"; your marker stays on {me['score']}" if me else ""
+        return f"Pass: out of the auction for good{where}"
     return str(action)
 
 
@@ -575,7 +667,8 @@ Phase 1 lists your best ways to place your five cards (value per sweet, in sweet
 score you would get if the round ended now; to place them any other way, type the five values in
 sweet order, e.g. [bold]3 1 5 2 4[/]. In phase 2 pick one exchange; shop tile uses start "Shop".
 When there are many trades, the list shows those that leave you the lowest score now (ties in the
-order of the full list); [bold]a[/] lists every move.
+order of the full list); [bold]a[/] lists every move. In the Shopkeeper auction [bold]1[/] passes (for
+good) and [bold]b 12[/] bids space 12: your marker moves there, and that is sweetness you keep.
 """
     + LEGEND
 )

@@ -32,6 +32,7 @@ from parlor.server.accounts import SESSION_COOKIE, AccountLimits, Accounts
 from parlor.server.limits import Limits, RateLimiter, raise_open_files_limit
 from parlor.server.lobby import Lobby
 from parlor.server.ratings import Ratings
+from parlor.server.review import ReviewService
 from parlor.server.storage import Database
 from parlor.server.table import (
     BOT_LEVELS,
@@ -60,10 +61,11 @@ from .accounts import CsrfMiddleware, account_router
 from .lobby import lobby_router
 from .logs import install_log_redaction
 from .relay import RelayMiddleware
+from .review import review_router
 
 PROTOCOL = 2  # 2: state frames after the first are deltas (docs/protocol.md, "state")
 WEB = Path(__file__).resolve().parents[2] / "web"  # the browser front end (src/parlor/web)
-CLIENT_TYPES = ("action", "undo", "play_again", "chat", "sync", "ping")
+CLIENT_TYPES = ("action", "undo", "play_again", "chat", "sync", "ping", "hint")
 FLOOD_REFUSALS, FLOOD_WINDOW = 30, 10.0  # chat lines refused for their rate within the window (seconds)
 log = logging.getLogger("parlor.server")
 
@@ -97,6 +99,8 @@ def create_app(
     bot_processes: int | None = None,
     site: SiteConfig | None = None,
     account_limits: AccountLimits | None = None,
+    review_budget: int | None = None,
+    review_processes: int = 1,
 ) -> FastAPI:
     """The Parlor server as an ASGI app.
 
@@ -108,6 +112,8 @@ def create_app(
     processes for searching bots (default: one fewer than the machine's cores, at least one).
     ``site``: this process is one of several serving one PostgreSQL database (``table/site.py``).
     ``account_limits``: the sign-in and sign-up limits (``server/accounts``).
+    ``review_budget``: the judge's search iterations per decision for reviews and hints (default: each
+    game's own, ``parlor.review.settings``); ``review_processes``: the review's worker processes.
     """
     db = Database(database_url)
     if site is not None and db.is_sqlite:
@@ -134,6 +140,7 @@ def create_app(
         app.state.accounts = Accounts(db, hub.run_db, account_limits)
         app.state.lobby = Lobby(hub)
         app.state.ratings = Ratings(hub)
+        app.state.reviews = ReviewService(hub, budget=review_budget, processes=review_processes)
         await hub.start()
         sweeper = asyncio.get_running_loop().create_task(app.state.accounts.sweep_forever())
         try:
@@ -141,6 +148,7 @@ def create_app(
         finally:
             sweeper.cancel()
             await app.state.ratings.close()
+            app.state.reviews.close()
             await hub.close()
 
     # /api/docs: Swagger UI from the swagger-ui-bundle package, not a CDN (the server may have no internet)
@@ -365,6 +373,8 @@ def create_app(
             return Response(await hub.chat_page(table, seat, before, limit), media_type="application/json")
         finally:
             hub.release(table)
+
+    app.include_router(review_router(bearer))
 
     # ---- the host ---------------------------------------------------------------------------------
     async def host_table(table_id: str, seat: str, request: Request) -> tuple[Hub, LiveTable, dict[str, Any], int]:
@@ -593,6 +603,8 @@ def create_app(
             elif kind == "chat":
                 say = Say.from_frame(table, conn, msg.get("text"), ref)  # limits first, outside the lock
                 await table.change(say)  # its ack, then the chat frame to everyone
+            elif kind == "hint":  # answered by a "hint" frame once the judge is done (server/review/)
+                app.state.reviews.ask_hint(conn, ref)
             elif kind == "play_again":
                 if conn.seat is None:
                     raise ServerError("spectator", "spectators cannot start a new game")

@@ -2,13 +2,14 @@
 the site's lease rows. It imports nothing of the server above it (``table``, ``edge``)."""
 
 from .accounts import AccountStore, NameTaken
-from .database import CHAT_PAGE, DamagedDatabase, Database, default_database_url, normalize_url, now
+from .database import CHAT_PAGE, DamagedDatabase, Database, default_database_url, normalize_url, now, record_of
 from .listings import Listings
 from .ratings import RatingStore
 from .site import SiteRows
 from .writer import Writer
 from .writes import (
     AddChat,
+    AddHint,
     AppendDecision,
     ClaimSeat,
     CloseUnplayed,
@@ -23,6 +24,7 @@ from .writes import (
     SetClock,
     SetSeat,
     StoreReplay,
+    StoreReview,
     TakeSeat,
     Touch,
     VersionConflict,
@@ -33,6 +35,7 @@ __all__ = [
     "CHAT_PAGE",
     "AccountStore",
     "AddChat",
+    "AddHint",
     "AppendDecision",
     "ClaimSeat",
     "CloseUnplayed",
@@ -53,6 +56,7 @@ __all__ = [
     "SetSeat",
     "SiteRows",
     "StoreReplay",
+    "StoreReview",
     "TakeSeat",
     "Touch",
     "VersionConflict",
@@ -61,4 +65,5 @@ __all__ = [
     "default_database_url",
     "normalize_url",
     "now",
+    "record_of",
 ]

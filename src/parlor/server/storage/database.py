@@ -31,7 +31,7 @@ from typing import Any
 from sqlalchemy import create_engine, event, func, select, text
 from sqlalchemy.engine import Engine, make_url
 
-from .schema import actions_t, chat_t, events_t, replays_t, seats_t, tables_t
+from .schema import actions_t, chat_t, events_t, hints_t, replays_t, reviews_t, seats_t, tables_t
 from .writes import LeaseLost, Write
 
 # (the leases of the tables a transaction writes, renewed in it: the fence of a site of several processes)
@@ -83,6 +83,10 @@ class Database:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_pre_ping"] = True
+            # A process stopped inside a transaction (SIGSTOP, a frozen VM) would hold its row locks, and
+            # with them the other processes' takeover of its tables, until it woke: PostgreSQL ends a
+            # session left idle in a transaction for 30 s, and its locks with it.
+            kwargs["connect_args"] = {"options": "-c idle_in_transaction_session_timeout=30000"}
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -116,7 +120,10 @@ class Database:
             with self.engine.connect() as conn:
                 rows = [r[0] for r in conn.exec_driver_sql("PRAGMA quick_check").fetchall()]
         except Exception as exc:  # not a database at all, or unreadable
-            raise DamagedDatabase(f"{file} cannot be read as an SQLite database ({exc}); refusing to start") from None
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]  # the driver's words, one line
+            raise DamagedDatabase(
+                f"{file} cannot be read as an SQLite database ({reason}); refusing to start"
+            ) from None
         if rows != ["ok"]:
             detail = "; ".join(str(r) for r in rows[:5])
             raise DamagedDatabase(
@@ -287,6 +294,29 @@ class Database:
                 )
             ).scalar_one_or_none()
 
+    def stored_review(self, table_id: str, seat: int) -> dict[str, Any] | None:
+        """A seat's stored review of a finished table: its JSON text, how many decisions it holds and
+        whether it is complete; None if nobody asked for it."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(reviews_t.c.review, reviews_t.c.decisions, reviews_t.c.complete).where(
+                    reviews_t.c.table_id == table_id, reviews_t.c.seat == seat
+                )
+            ).first()
+        return (
+            None if row is None else {"review": row.review, "decisions": row.decisions, "complete": bool(row.complete)}
+        )
+
+    def hints(self, table_id: str, seat: int) -> list[dict[str, Any]]:
+        """The hints a seat was given, in the order of the decisions they were asked at."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(hints_t.c.version, hints_t.c.hint)
+                .where(hints_t.c.table_id == table_id, hints_t.c.seat == seat)
+                .order_by(hints_t.c.version)
+            ).all()
+        return [{"version": r.version, "hint": json.loads(r.hint)} for r in rows]
+
     def load(self, table_id: str) -> dict[str, Any] | None:
         """A table with its seats, record and newest chat, or None."""
         with self.engine.connect() as conn:
@@ -321,6 +351,19 @@ class Database:
                 }
                 for r in conn.execute(select(events_t).where(events_t.c.table_id == table_id).order_by(events_t.c.idx))
             ]
+
+
+def record_of(row: dict[str, Any]) -> dict[str, Any]:
+    """The game record (``parlor.core`` records) of a table loaded by :meth:`Database.load`. It holds
+    the seed: for the server's own use (a replay built, a review worked out), never sent."""
+    return {
+        "game": row["game"],
+        "engine_version": row["engine_version"],
+        "options": row["options"],
+        "players": row["players"],
+        "seed": row["seed"],
+        "actions": [[a["seat"], a["action"]] for a in row["actions"]],
+    }
 
 
 def sqlite_synchronous() -> str:

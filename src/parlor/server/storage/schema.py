@@ -48,7 +48,9 @@ tables_t = Table(
     Column("bots_before_join", Boolean, nullable=False, server_default=false()),
     Column("host_hash", String(64), nullable=True),  # sha256 of the host's token
     Column("creator_hash", String(64), nullable=True),  # sha256 of the creating client's address
-    # Open tables, ratings and accounts (migration 0010): "private" (links only) or "public" (listed in
+    # Hints on: a seat may ask the judge for its best moves while it plays (unrated, for learning).
+    Column("hints", Boolean, nullable=False, server_default=false()),
+    # Open tables, ratings and accounts (migration 0011): "private" (links only) or "public" (listed in
     # the lobby, anyone may sit down while it waits for players); rated games move the players'
     # ratings; "quick" tables were opened by quick play (matched by it); empty seats of a waiting
     # table become bots at ``fill_bots_at``; the account that created it (its creation limits).
@@ -83,7 +85,7 @@ seats_t = Table(
     # sha256 of the token a host's new link replaced: its holder is told what happened (migration 0009)
     Column("replaced_hash", String(64), nullable=True),
     # The account the seat belongs to (a seat taken while signed in, or a rematch's invitation): its
-    # player reconnects from any device by signing in (migration 0010). Kept when the account is
+    # player reconnects from any device by signing in (migration 0011). Kept when the account is
     # deleted (the seat's name is cleared: "deleted player").
     Column("account_id", String(32), nullable=True),
     Index("ix_parlor_seats_account", "account_id"),
@@ -135,6 +137,29 @@ replays_t = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+# Game review (parlor.review): a finished table's review of a seat, stored as it grows (a decision at a
+# time, so a restarted server carries on), and the hints a seat asked for while it played.
+reviews_t = Table(
+    "parlor_reviews",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("review", Text, nullable=False),  # JSON: Review.to_json(), complete or not yet
+    Column("decisions", Integer, nullable=False),  # decisions judged so far
+    Column("complete", Boolean, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+hints_t = Table(
+    "parlor_hints",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, primary_key=True),  # the decision it was asked at (decisions before it)
+    Column("seat", Integer, primary_key=True),
+    Column("hint", Text, nullable=False),  # JSON: Hint.to_json()
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 # Several processes as one site (PostgreSQL; storage/site.py, table/site.py).
 processes_t = Table(
     "parlor_processes",
@@ -161,7 +186,7 @@ settings_t = Table(
 )
 
 
-# ---- players (migration 0010; storage/accounts.py, storage/ratings.py) ----------------------------
+# ---- players (migration 0011; storage/accounts.py, storage/ratings.py) ----------------------------
 accounts_t = Table(
     "parlor_accounts",
     metadata,

@@ -21,7 +21,7 @@ from sqlalchemy import bindparam, delete, func, insert, or_, select, text, updat
 
 from parlor.server.wire import dumps
 
-from .schema import actions_t, chat_t, events_t, replays_t, seats_t, tables_t
+from .schema import actions_t, chat_t, events_t, hints_t, replays_t, reviews_t, seats_t, tables_t
 
 if TYPE_CHECKING:
     from .database import Database
@@ -510,3 +510,53 @@ class StoreReplay(Write):
         ).first()
         if found is None:
             conn.execute(insert(replays_t).values(table_id=self.table_id, seat=key, steps=self.steps, created_at=stamp))
+
+
+@dataclass(frozen=True)
+class StoreReview(Write):
+    """A finished table's review of a seat as it stands (``decisions`` judged so far): inserted, or
+    replacing a shorter one.
+
+    Not fenced, for StoreReplay's reasons: a finished table has no owner, and the review is derived
+    from its stored record alone (the judge is deterministic for the record, the seat and its
+    settings), so two processes reviewing the same seat store the same bytes; a shorter review never
+    replaces a longer one."""
+
+    seat: int
+    review: str  # JSON
+    decisions: int
+    complete: bool
+
+    fenced: ClassVar[bool] = False
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        key = (reviews_t.c.table_id == self.table_id) & (reviews_t.c.seat == self.seat)
+        found = conn.execute(select(reviews_t.c.decisions).where(key)).first()
+        values = {"review": self.review, "decisions": self.decisions, "complete": self.complete, "updated_at": stamp}
+        if found is None:
+            conn.execute(insert(reviews_t).values(table_id=self.table_id, seat=self.seat, **values))
+        elif found.decisions < self.decisions:
+            conn.execute(update(reviews_t).where(key).values(**values))
+
+
+@dataclass(frozen=True)
+class AddHint(Write):
+    """A hint a seat was given at decision ``version`` (kept for its replay). Fenced: the table is in
+    play. The hint for one seat and decision is stored once (asked again, it is the same)."""
+
+    version: int
+    seat: int
+    hint: str  # JSON
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        found = conn.execute(
+            select(hints_t.c.seat).where(
+                hints_t.c.table_id == self.table_id, hints_t.c.version == self.version, hints_t.c.seat == self.seat
+            )
+        ).first()
+        if found is None:
+            conn.execute(
+                insert(hints_t).values(
+                    table_id=self.table_id, version=self.version, seat=self.seat, hint=self.hint, created_at=stamp
+                )
+            )

@@ -5,7 +5,21 @@ this process's membership of a site of several (``site.py``). It imports the sto
 never the edge above it."""
 
 from .bots import BOT_LEVELS, bot_level_description
-from .changes import Change, Claim, Decide, PlayAgain, Relink, Rename, Say, SitDown, StandIn, Undo, seat_of_claim
+from .changes import (
+    Change,
+    Claim,
+    Decide,
+    GiveHint,
+    PlayAgain,
+    Relink,
+    Rename,
+    Say,
+    SitDown,
+    StandIn,
+    Undo,
+    hint_refusal,
+    seat_of_claim,
+)
 from .connection import MOVED, Connection
 from .hub import Hub, valid_table_id
 from .live import FinishedTable, LiveTable
@@ -21,6 +35,7 @@ __all__ = [
     "Connection",
     "Decide",
     "FinishedTable",
+    "GiveHint",
     "Hub",
     "LiveTable",
     "PlayAgain",
@@ -36,6 +51,7 @@ __all__ = [
     "authenticate",
     "bot_level_description",
     "hash_token",
+    "hint_refusal",
     "new_token",
     "seat_of_claim",
     "valid_table_id",

@@ -45,9 +45,23 @@ def default_processes() -> int:
     return max(1, min(8, (os.cpu_count() or 2) - 1))
 
 
-def _worker_main(conn: Connection) -> None:
-    """A worker's life: receive (level, seed, seconds, pickled state, seat), answer ("ok", action)."""
+def _call(target: str, args: tuple[Any, ...]) -> Any:
+    """A named function of Parlor's own (``"package.module:function"``), for other work done in these
+    processes (a game review, a hint): the name comes from the server's code, never from a client."""
+    import importlib
+
+    module, _, name = target.partition(":")
+    if not module.startswith("parlor."):
+        raise ValueError(f"not a Parlor function: {target!r}")
+    return getattr(importlib.import_module(module), name)(*args)
+
+
+def _worker_main(conn: Connection, niceness: int = 0) -> None:
+    """A worker's life: receive a job, answer ("ok", value) or ("error", why). A job is a bot's move
+    ("bot", level, seed, seconds, pickled state, seat) or a call ("call", "module:function", args)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle; it closes us
+    if niceness:
+        os.nice(niceness)  # work that may wait (a review) yields the cores to the tables' bots
     from parlor import games
     from parlor.bots import make_bot
 
@@ -61,13 +75,16 @@ def _worker_main(conn: Connection) -> None:
             return
         if job is None:
             return
-        level, seed, seconds, state_bytes, seat = job
         try:
-            state = pickle.loads(state_bytes)
-            bot = make_bot(level, state.game, seed)
-            if seconds and hasattr(bot, "seconds"):  # a search stops at its clock with its best move so far
-                bot.seconds = seconds
-            reply: tuple[str, Any] = ("ok", bot.choose(state, seat))
+            if job[0] == "call":
+                reply: tuple[str, Any] = ("ok", _call(job[1], job[2]))
+            else:
+                _bot, level, seed, seconds, state_bytes, seat = job
+                state = pickle.loads(state_bytes)
+                bot = make_bot(level, state.game, seed)
+                if seconds and hasattr(bot, "seconds"):  # a search stops at its clock with its best move so far
+                    bot.seconds = seconds
+                reply = ("ok", bot.choose(state, seat))
         except Exception as exc:  # reported to the server, which plays a random move and logs why
             reply = ("error", f"{type(exc).__name__}: {exc}")
         try:
@@ -84,22 +101,22 @@ class _Worker:
 
 @dataclass
 class _Job:
-    level: str
-    seed: int
-    state: bytes
-    seat: int
-    answer: asyncio.Future[Action | None]
+    message: tuple[Any, ...]
+    timeout: float  # seconds to wait for the answer before the worker is killed
+    answer: asyncio.Future[Any]
 
 
 class BotWorkers:
     """A pool of ``processes`` worker processes, started on the first request."""
 
-    def __init__(self, processes: int, budget: float) -> None:
+    def __init__(self, processes: int, budget: float, *, niceness: int = 0, name: str = "parlor-bot") -> None:
         if processes < 1:
             raise ValueError(f"bot worker processes must be 1 or more, got {processes}")
         self.processes = processes
         self.budget = budget
         self.soft = max(0.05, budget * 0.8)
+        self.niceness = niceness
+        self.name = name
         self._context = multiprocessing.get_context("spawn")  # no fork of a threaded server process
         self._queue: asyncio.Queue[_Job] | None = None
         self._drivers: list[asyncio.Task[None]] = []
@@ -111,13 +128,22 @@ class BotWorkers:
 
     async def choose(self, level: str, seed: int, state: State, seat: int) -> Action | None:
         """The bot's move, or ``None`` when it did not answer within the budget or failed."""
+        state_bytes = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        return await self._submit(("bot", level, seed, self.soft, state_bytes, seat), self.budget + GRACE)  # type: ignore[no-any-return]
+
+    async def call(self, target: str, args: tuple[Any, ...], timeout: float) -> Any:
+        """``target(*args)`` (``"parlor.module:function"``) in a worker; ``None`` when it failed or took
+        longer than ``timeout`` seconds (the worker is then replaced)."""
+        return await self._submit(("call", target, args), timeout)
+
+    async def _submit(self, message: tuple[Any, ...], timeout: float) -> Any:
         if self._closed:
             return None
         if self._queue is None:
             self._queue = asyncio.Queue()
             self._drivers = [asyncio.get_running_loop().create_task(self._drive(i)) for i in range(self.processes)]
-        answer: asyncio.Future[Action | None] = asyncio.get_running_loop().create_future()
-        await self._queue.put(_Job(level, seed, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), seat, answer))
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._queue.put(_Job(message, timeout, answer))
         return await answer
 
     def worker_pids(self) -> list[int]:
@@ -141,7 +167,7 @@ class BotWorkers:
     def _start(self) -> _Worker:
         """A new worker, once it has imported what it needs (its start is not charged to any move)."""
         ours, theirs = self._context.Pipe()
-        process = self._context.Process(target=_worker_main, args=(theirs,), name="parlor-bot", daemon=True)
+        process = self._context.Process(target=_worker_main, args=(theirs, self.niceness), name=self.name, daemon=True)
         process.start()
         theirs.close()
         worker = _Worker(process, ours)
@@ -154,24 +180,24 @@ class BotWorkers:
         ours.close()
         raise RuntimeError(f"a bot worker process did not start within {START_TIMEOUT:g} s")
 
-    def _exchange(self, index: int, job: _Job) -> Action | None:
+    def _exchange(self, index: int, job: _Job) -> Any:
         """In an I/O thread: hand the job to worker ``index`` and wait for its answer or the budget."""
         worker = self._workers[index]
         if worker is None or not worker.process.is_alive():
             worker = self._workers[index] = self._start()
         try:
-            worker.conn.send((job.level, job.seed, self.soft, job.state, job.seat))
-            if worker.conn.poll(self.budget + GRACE):
+            worker.conn.send(job.message)
+            if worker.conn.poll(job.timeout):
                 status, value = worker.conn.recv()
                 if status == "ok":
-                    return value  # type: ignore[no-any-return]
-                log.error("a %s bot failed in its worker: %s", job.level, value)
+                    return value
+                log.error("a %s job failed in its worker: %s", job.message[1], value)
                 return None
         except (EOFError, OSError) as exc:  # the worker died (killed from outside, out of memory)
             log.error("bot worker %d died (%s); starting another", index, exc)
             self._stop(index)
             return None
-        log.warning("a %s bot did not answer within %.1f s; its worker is replaced", job.level, self.budget + GRACE)
+        log.warning("a %s job did not answer within %.1f s; its worker is replaced", job.message[1], job.timeout)
         self.killed += 1
         self._stop(index)
         return None

@@ -33,6 +33,7 @@ from parlor.core import ENGINE_VERSION, IllegalAction, ParlorError, State, repla
 from parlor.core.options import options_to_json
 from parlor.server.storage import (
     AddChat,
+    AddHint,
     AppendDecision,
     ClaimSeat,
     CloseUnplayed,
@@ -255,6 +256,53 @@ class Undo(Change):
     def announce(self, table: LiveTable) -> None:
         undone = {"event": "undone", "data": {"seat": self.seat, "version": table.version}}
         table.frames.broadcast_state("undo", [undone], self.ack)
+
+
+# ---- hints ----------------------------------------------------------------------------------------
+def hint_refusal(table: LiveTable, seat: int | None) -> None:
+    """Refuse a hint a connection may not have now (a ``ServerError``): a spectator, a table made
+    without hints, a finished game, a seat that is not to move."""
+    if seat is None:
+        raise ServerError("spectator", "spectators cannot ask for hints: a hint is for the seat to move", 403)
+    if not table.hints_on:
+        raise ServerError("hints_off", "this table was created without hints", 409)
+    playing(table)
+    if seat not in table.state.to_move:
+        raise ServerError("not_your_turn", f"seat {seat} is not to move: a hint is for a decision you are making")
+
+
+@dataclass
+class GiveHint(Change):
+    """The judge's hint for ``seat`` at decision ``version`` (worked out in a worker process from the
+    seat's information only, server/review/): kept with the table for the seat's replay, and sent to
+    that seat's own connections, nobody else's."""
+
+    seat: int
+    version: int
+    hint: dict[str, Any]
+    ack: Ack = None
+
+    what: ClassVar[str] = "the hint"
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        hint_refusal(table, self.seat)
+        if self.version != table.version:
+            raise ServerError("stale", f"the table moved on (version {table.version}) before the hint was ready")
+        if (self.version, self.seat) in table.hints_given:
+            return []
+        return [AddHint(table.id, self.version, self.seat, dumps(self.hint))]
+
+    def apply(self, table: LiveTable, results: list[Any]) -> dict[str, Any]:
+        return table.hints_given.setdefault((self.version, self.seat), self.hint)
+
+    def announce(self, table: LiveTable) -> None:
+        hint = table.hints_given[(self.version, self.seat)]
+        ref = self.ack[1] if self.ack is not None else None
+        asker = self.ack[0] if self.ack is not None else None
+        for conn in list(table.connections):
+            if conn.seat == self.seat:
+                frame = {"type": "hint", "version": self.version, "seat": self.seat, "hint": hint}
+                conn.push(dumps({**frame, "ref": ref} if conn is asker else frame))
 
 
 # ---- chat -----------------------------------------------------------------------------------------
@@ -797,6 +845,7 @@ class PlayAgain(Change):
             "next_table": None,
             "turn_time": table.turn_time,
             "bots_before_join": table.bots_before_join,
+            "hints": table.hints_on,
             "host_hash": table.host_hash,
             "creator_hash": hash_token(self.address) if self.address is not None else None,
             "rated": table.rated,  # (a rematch is private: it is for the same players, not the lobby's)
@@ -875,6 +924,7 @@ __all__ = [
     "CloseUnjoined",
     "CreationLimits",
     "Decide",
+    "GiveHint",
     "Leave",
     "PlayAgain",
     "Relink",

@@ -34,6 +34,7 @@ from parlor.server.storage import (
     StoreReplay,
     Writer,
     now,
+    record_of,
 )
 from parlor.server.wire import ServerError, dumps
 
@@ -379,9 +380,7 @@ class Hub:
         self._begin(table)
         return table
 
-    def _new_table_request(
-        self, body: Any
-    ) -> tuple[dict[str, Any], list[dict[str, Any]], dict[int, str], str, str]:
+    def _new_table_request(self, body: Any) -> tuple[dict[str, Any], list[dict[str, Any]], dict[int, str], str, str]:
         """A create request checked field by field: (row, seats, claim codes, spectator token, host token)."""
         limits = self.limits
         if not isinstance(body, dict):
@@ -395,6 +394,7 @@ class Hub:
             "substitute_level",
             "turn_time",
             "bots_before_join",
+            "hints",
             "public",
             "rated",
             "fill_bots_after",
@@ -466,6 +466,9 @@ class Hub:
         bots_before_join = body.get("bots_before_join", False)
         if type(bots_before_join) is not bool:
             raise ServerError("bad_request", "'bots_before_join' must be true or false", field="bots_before_join")
+        hints = body.get("hints", False)
+        if type(hints) is not bool:
+            raise ServerError("bad_request", "'hints' must be true or false", field="hints")
         public, rated = body.get("public", False), body.get("rated", False)
         for flag, value in (("public", public), ("rated", rated)):
             if type(value) is not bool:
@@ -479,6 +482,8 @@ class Hub:
             )
         if fill_after is not None and not public:
             raise ServerError("bad_request", "only a public table fills its seats with bots", field="fill_bots_after")
+        if hints and rated:  # a hint is the judge's help: a rated game is played without it
+            raise ServerError("bad_request", "a rated table gives no hints", field="hints")
         seats: list[dict[str, Any]] = []
         claims: dict[int, str] = {}  # seat -> the one-time code of its join link
         for i, spec in enumerate(seats_in):
@@ -534,6 +539,7 @@ class Hub:
             "next_table": None,
             "turn_time": None if turn_time is None else float(turn_time),
             "bots_before_join": bots_before_join,
+            "hints": hints,
             "host_hash": hash_token(host),
             "visibility": "public" if public else "private",
             "rated": rated,
@@ -592,12 +598,7 @@ class Hub:
             if row is None:
                 raise ServerError("table_not_found", f"no table {table.id!r}", 404)
             game = registry.get(row["game"])
-            record = {  # holds the seed: used here only, never sent
-                "players": row["players"],
-                "seed": row["seed"],
-                "options": row["options"],
-                "actions": [[a["seat"], a["action"]] for a in row["actions"]],
-            }
+            record = record_of(row)  # holds the seed: used here only, never sent
             by = [a["by"] for a in row["actions"]]
             try:
                 steps = await asyncio.get_running_loop().run_in_executor(
@@ -609,6 +610,8 @@ class Hub:
         page = table.chat.page(seat_only=False)
         head = {"table": table.summary(), "result": table.result, "seat": seat, "chat": page["messages"]}
         head |= {"chat_total": page["total"], "chat_more": page["more"]}
+        if seat is not None:  # the hints the seat asked for: its own, like its view (server/review/)
+            head["hints"] = await self.run_db(self.db.hints, table.id, seat)
         # The stored steps go out as they are: only the small parts around them are encoded here.
         return dumps(head)[:-1] + ',"steps":' + steps + "}"
 

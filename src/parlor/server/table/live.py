@@ -56,6 +56,7 @@ class StoredTable:
         self.created_at = row.get("created_at")
         self.turn_time: float | None = row.get("turn_time")
         self.bots_before_join: bool = bool(row.get("bots_before_join", False))
+        self.hints_on: bool = bool(row.get("hints", False))  # a seat may ask for hints (parlor.review)
         self.result: dict[str, Any] | None = row.get("result")
         self.host_hash: str | None = row.get("host_hash")
         self.public: bool = row.get("visibility") == "public"  # listed in the lobby; anyone may sit down
@@ -95,6 +96,7 @@ class LiveTable(StoredTable):
         self.creator: str | None = None  # the client address that created it (for the per-address caps)
         self.chat_buckets: dict[int, Any] = {}  # seat -> its chat rate bucket
         self.next_claims: dict[int, str] = {}  # after "play again": each human seat's claim code there
+        self.hints_given: dict[tuple[int, int], dict[str, Any]] = {}  # (version, seat) -> the hint's JSON
         self.gone = False  # let go (another process owns it now): every change is refused
         self.busy = 0  # changes waiting or running: the table is not forgotten meanwhile
         self.lease_checked = time.monotonic()  # when this process last knew it held the table's lease
@@ -259,6 +261,7 @@ def table_summary(table: Any, options: dict[str, Any]) -> dict[str, Any]:
         "substitute_level": table.substitute_level,
         "turn_time": table.turn_time,
         "bots_before_join": table.bots_before_join,
+        "hints": table.hints_on,
         "public": table.public,
         "rated": table.rated,
         "quick": table.quick,

@@ -180,6 +180,14 @@ function taskSlot(ctx, p) {
   );
 }
 
+// Team play: partners sit opposite and add their totals; every temple says whose partner it is.
+function partnerBadge(ctx, view, seat) {
+  if (!view.partners) return null;
+  const mate = view.partners[seat];
+  const text = mate === ctx.you ? ctx.t("mt.partner_yours") : ctx.t("mt.partner_of", { who: ctx.seatName(mate) });
+  return h("span", { class: "badge mt-partner", "data-partner": mate }, text);
+}
+
 function temple(ctx, view, p) {
   const me = p.seat === ctx.you;
   const active = view.active === p.seat;
@@ -194,6 +202,7 @@ function temple(ctx, view, p) {
       ctx.seatName(p.seat),
       active ? h("span", { class: "badge mt-turn" }, ctx.t("mt.their_turn")) : null,
       view.start_player === p.seat ? h("span", { class: "badge mt-start" }, ctx.t("mt.start_player")) : null,
+      partnerBadge(ctx, view, p.seat),
       h("small", { class: "mt-counts muted" }, hand, " · ", ctx.t("mt.waiting_n", { n: p.waiting_size })),
     ),
     p.revealed_in_hand && p.revealed_in_hand.length ? cardsRow(ctx, "mt.zone.revealed", p.revealed_in_hand) : null,

@@ -10,7 +10,7 @@ export const TURN_TIMES = [null, 30, 60, 120, 300];
 
 const app = document.getElementById("app");
 let catalog = null; // the answer of GET /api/games
-let form = { game: null, players: 0, options: {}, seats: [], turnTime: null, botsBeforeJoin: false, public: false, rated: false, fillAfter: 60 };
+let form = { game: null, players: 0, options: {}, seats: [], turnTime: null, botsBeforeJoin: false, hints: false, public: false, rated: false, fillAfter: 60 };
 let created = null; // the answer of POST /api/tables
 let me = null; // the signed-in player ({name}) or null: a guest
 let open = { waiting: [], playing: [] }; // GET /api/lobby for the chosen game
@@ -151,16 +151,24 @@ function tableLife() {
   turn.addEventListener("change", () => (form.turnTime = turn.value === "" ? null : Number(turn.value)));
   const early = h("input", { type: "checkbox", id: "bots-before-join", name: "bots_before_join", checked: form.botsBeforeJoin });
   early.addEventListener("change", () => (form.botsBeforeJoin = early.checked));
+  const hints = h("input", { type: "checkbox", id: "hints", name: "hints", checked: form.hints && !form.rated, disabled: form.rated });
+  hints.addEventListener("change", () => (form.hints = hints.checked));
   const listed = h("input", { type: "checkbox", id: "public", name: "public", checked: form.public });
   listed.addEventListener("change", () => (form.public = listed.checked));
   const rated = h("input", { type: "checkbox", id: "rated", name: "rated", checked: form.rated });
-  rated.addEventListener("change", () => (form.rated = rated.checked));
+  // A rated game is played without the judge's hints (the server refuses both together).
+  rated.addEventListener("change", () => {
+    form.rated = rated.checked;
+    hints.disabled = rated.checked;
+    if (rated.checked) hints.checked = form.hints = false;
+  });
   return h(
     "div",
     { class: "lobby-life" },
     h("div", { class: "field" }, h("label", { for: "turn-time" }, t("lobby.turn_time")), turn),
     h("p", { class: "muted" }, t("lobby.turn_help")),
     h("div", { class: "field" }, early, " ", h("label", { for: "bots-before-join" }, t("lobby.bots_before_join"))),
+    h("div", { class: "field" }, hints, " ", h("label", { for: "hints" }, t("lobby.hints"))),
     h("div", { class: "field" }, listed, " ", h("label", { for: "public" }, t("open.public"))),
     h("p", { class: "muted" }, t("open.public_help")),
     h("div", { class: "field" }, rated, " ", h("label", { for: "rated" }, t("open.rated"))),
@@ -338,6 +346,7 @@ async function create(ev) {
       seats,
       turn_time: form.turnTime,
       bots_before_join: form.botsBeforeJoin,
+      hints: form.hints,
       public: form.public,
       rated: form.rated,
     });

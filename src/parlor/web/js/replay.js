@@ -1,18 +1,21 @@
 // The replay page of a finished table (GET /api/tables/{id}/replay): every step as a spectator saw
 // it — or, with a seat's token in the fragment (#token=…), as that seat saw it — drawn by the game's
 // own renderer, with first/back/forward/last, a slider, jump-to-round, a step counter, the arrow keys,
-// the step's events in words, the chat said up to that step and, at the last step, the result.
+// the step's events in words, the chat said up to that step and, at the last step, the result. A seat's
+// replay offers the judge's review of that seat (review.js) and shows the hints it asked for.
 import { h } from "./dom.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { eventLines, loadRenderer, resultTable } from "./game_ui.js";
 import { chatList } from "./chat.js";
 import { fitPopovers, watchPopovers } from "./popover.js";
 import generic from "../games/generic.js";
+import { FLAGGED, ReviewClient, decisionList, evaluationGraph, labelText, markMove, percent, playedEstimate, reviewSummary } from "./review.js";
 
 const app = document.getElementById("app");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
-const st = { data: null, step: 0, renderer: generic, error: null, rounds: [] };
+const st = { data: null, step: 0, renderer: generic, error: null, rounds: [], reviews: null };
+const askReview = new URLSearchParams(location.hash.slice(1)).get("review") === "1"; // from the result screen
 
 function seatInfo(seat) {
   return (st.data && st.data.table.seats.find((s) => s.seat === seat)) || {};
@@ -55,6 +58,84 @@ function ctx() {
   const view = steps[st.step].view;
   const prevView = st.step > 0 ? steps[st.step - 1].view : null;
   return { you: you(), seatName, seatInfo, t, tMaybe, view, stage: null, prevView, h, players: view.players };
+}
+
+/** An action in words as the reader sees it at a step of the replay (the view before that decision). */
+function actionWords(action, stepIndex) {
+  const view = st.data.steps[stepIndex].view;
+  const c = { ...ctx(), view, prevView: null };
+  const text = st.renderer.actionText ? st.renderer.actionText(action, view, c) : null;
+  return text || generic.actionText(action, view, c);
+}
+
+/** The review card under the slider: ask for it, follow it, then the graph, the summary and the list. */
+function renderReview() {
+  const rc = st.reviews;
+  if (!rc) return null;
+  const box = h("section", { class: "review card", id: "review", "aria-label": t("review.title") }, h("h2", {}, t("review.title")));
+  const s = rc.status;
+  const state = s ? s.status : "loading";
+  box.dataset.status = state;
+  if (rc.error) box.append(h("p", { class: "error", id: "review-error" }, rc.error));
+  if (state === "none" || state === "failed") {
+    if (state === "failed") box.append(h("p", { class: "error" }, t("review.failed")));
+    box.append(
+      h("p", { class: "muted" }, t("review.explain")),
+      h("button", { type: "button", class: "primary", id: "review-ask", onclick: () => rc.ask() }, t("review.ask")),
+    );
+  } else if (state === "working") {
+    const total = s.total === null || s.total === undefined ? "…" : s.total;
+    box.append(
+      h("p", { id: "review-progress", "aria-live": "polite" }, t("review.working", { n: s.done, total })),
+      h("progress", { max: s.total || 1, value: s.done }),
+    );
+  } else if (state === "done") {
+    const review = s.review;
+    if (!review.decisions.length) {
+      box.append(h("p", { class: "muted" }, t("review.nothing")));
+      return box;
+    }
+    box.append(
+      reviewSummary(review),
+      evaluationGraph(review, last(), st.step, go),
+      h("p", { class: "muted small review-legend" }, t("review.legend")),
+      h("details", { class: "review-list", open: true }, h("summary", {}, t("review.decisions", { n: review.decisions.length })), decisionList(review, st.step, go, actionWords)),
+    );
+  }
+  return box;
+}
+
+/** At a judged decision: what was played, the label and, flagged, the better move (also on the cards). */
+function renderVerdict(board) {
+  const out = [];
+  const decision = st.reviews && st.reviews.decisionAt(st.step);
+  if (decision) {
+    const played = playedEstimate(decision);
+    const best = decision.moves[0];
+    const flagged = FLAGGED.includes(decision.label);
+    const box = h(
+      "div",
+      { class: `review-verdict label-${decision.label}`, id: "review-verdict", "data-label": decision.label },
+      h("p", {}, h("span", { class: `review-label label-${decision.label}` }, labelText(decision.label)), " ", t("review.played", { move: actionWords(decision.played, st.step), win: percent(played.win) })),
+    );
+    if (flagged) {
+      box.append(h("p", { class: "review-better", id: "review-better" }, t("review.better", { move: actionWords(decision.best, st.step), win: percent(best.win), n: Math.round(decision.loss * 100) })));
+      markMove(board, st.renderer, decision.best, st.data.steps[st.step].view, ctx(), "review-best");
+    }
+    out.push(box);
+  }
+  const hint = (st.data.hints || []).find((x) => x.version === st.step);
+  if (hint) {
+    out.push(
+      h(
+        "div",
+        { class: "review-hint", id: "replay-hint" },
+        h("p", {}, t("review.hint_asked")),
+        h("ol", {}, hint.hint.moves.map((m) => h("li", {}, actionWords(m.action, st.step), " ", h("strong", {}, percent(m.win))))),
+      ),
+    );
+  }
+  return out.length ? h("section", { class: "moves card review-here" }, ...out) : null;
 }
 
 function last() {
@@ -224,9 +305,13 @@ function render() {
   }
   const navEl = controls();
   while (statusBox.lastChild && statusBox.lastChild !== navEl) statusBox.lastChild.remove();
-  statusBox.append(whose, seats);
+  const reviewCard = renderReview();
+  statusBox.append(...[reviewCard, whose, seats].filter(Boolean));
   while (layout.lastChild && layout.lastChild !== statusBox) layout.lastChild.remove();
-  const parts = [renderStatus(step), h("div", { class: "area-board" }, board), h("div", { class: "area-log" }, renderLog(step), renderChat())];
+  let status = renderStatus(step);
+  const verdict = st.reviews ? renderVerdict(board) : null; // (a decision's step: someone is to move)
+  if (verdict) status = status && status.classList.contains("area-moves") ? (status.prepend(verdict), status) : h("div", { class: "area-moves" }, verdict, status);
+  const parts = [status, h("div", { class: "area-board" }, board), h("div", { class: "area-log" }, renderLog(step), renderChat())];
   layout.append(...parts.filter(Boolean));
   fitPopovers(layout);
 }
@@ -269,6 +354,13 @@ async function main() {
       st.rounds = roundStarts(body.steps);
       st.renderer = await loadRenderer(body.table.game);
       olderChat(body); // the replay carries the newest messages; the older ones come a page at a time
+      if (token && body.seat !== null && body.seat !== undefined) {
+        // A seat's own replay: the judge's review of that seat, asked for here (or from the result screen).
+        st.reviews = new ReviewClient(tableId, token, () => render());
+        st.reviews.load().then(() => {
+          if (askReview && st.reviews.status && ["none", "failed"].includes(st.reviews.status.status)) st.reviews.ask();
+        });
+      }
     }
   } catch (err) {
     console.error(err);

@@ -12,6 +12,7 @@ import { createChat } from "./chat.js";
 import { botNote, clockBadge, setClocks } from "./clock.js";
 import { createHost, hostTokenFor, rememberHost } from "./host.js";
 import { applyState } from "./frames.js";
+import { hintPanel } from "./review.js";
 
 const app = document.getElementById("app");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -45,6 +46,9 @@ const st = {
   moves: [], // the legal moves with their parts (picks.js)
   chosen: [], // the parts clicked so far
   custom: null, // a renderer's own picker (Sweet Nose's sweetness)
+  hint: null, // the judge's hint for this seat: {version, hint} (tables made with hints on)
+  hintPending: null, // the version a hint was asked at, until it comes
+  hintError: "",
 };
 let ws = null;
 let retry = 0;
@@ -194,6 +198,7 @@ async function onFrame(msg) {
         st.stage = null;
       }
       st.prevView = st.frame ? st.frame.view : null;
+      if (!st.frame || st.frame.version !== msg.version) st.hintError = ""; // a hint's refusal was for the last decision
       st.frame = msg;
       st.pending = false;
       st.log.push(...msg.events);
@@ -216,10 +221,20 @@ async function onFrame(msg) {
     case "chat":
       if (chat) chat.onFrame(msg);
       return;
+    case "hint":
+      st.hint = { version: msg.version, hint: msg.hint };
+      st.hintPending = null;
+      st.hintError = "";
+      break;
     case "error":
       if (chat && typeof msg.ref === "string" && msg.ref.startsWith("c")) {
         chat.onError(msg);
         return;
+      }
+      if (typeof msg.ref === "string" && msg.ref.startsWith("h")) {
+        st.hintPending = null;
+        st.hintError = tMaybe(`err.${msg.code}`, msg.message || msg.code);
+        break;
       }
       st.pending = false;
       st.error = tMaybe(`err.${msg.code}`, msg.message || msg.code);
@@ -462,10 +477,32 @@ function renderMoves(board) {
     }
   }
   wrap.append(sentenceList(f));
+  const hints = hintBox(f);
+  if (hints) wrap.append(hints);
   if (f.can_undo) {
     wrap.append(h("button", { type: "button", class: "undo small", id: "undo", onclick: () => send({ type: "undo", ref: `u${++refNo}` }) }, t("ui.undo")));
   }
   return wrap;
+}
+
+/** The hint button and the judge's answer, at a table made with hints on (review.js). */
+function hintBox(f) {
+  if (!st.welcome || st.welcome.role !== "seat" || !st.welcome.table.hints) return null;
+  const shown = st.hint && st.hint.version === f.version ? st.hint.hint : null;
+  const pending = st.hintPending === f.version;
+  const ask = () => {
+    if (send({ type: "hint", ref: `h${++refNo}` })) {
+      st.hintPending = f.version;
+      st.hintError = "";
+      render();
+    }
+  };
+  return h(
+    "div",
+    { class: "hint-box", "data-key": "hint-box" },
+    shown ? null : h("button", { type: "button", class: "small", id: "hint", "data-key": "hint", disabled: pending, onclick: ask }, t("hint.ask")),
+    shown || pending || st.hintError ? hintPanel(shown, (action) => actionText({ action }), pending, st.hintError) : null,
+  );
 }
 
 // The log is drawn once and then only grows: lines are appended, the reader's scroll position is
@@ -571,6 +608,7 @@ function resultBox() {
       { class: "result-actions" },
       next || again,
       h("a", { class: "button", id: "replay-link", href: `/replay/${encodeURIComponent(tableId)}${you !== null ? `#token=${token}` : ""}` }, t("result.replay")),
+      you !== null ? h("a", { class: "button", id: "review-link", href: `/replay/${encodeURIComponent(tableId)}#token=${token}&review=1` }, t("result.review")) : null,
       h("a", { class: "button", href: `/static/rules.html#${st.game}` }, t("help.rules")),
       h("a", { class: "button", href: "/" }, t("result.lobby")),
     ),

@@ -12,16 +12,16 @@
   creation limits of signed-in players), ``ratings_done``.
 * ``parlor_seats.account_id``: the account a seat belongs to.
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0011
+Revises: 0010_reviews
 Create Date: 2026-12-03
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010"
-down_revision = "0009"
+revision = "0011"
+down_revision = "0010_reviews"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,204 @@
+"""Mottainai's observation written straight from the state (compiled with the engine).
+
+The same floats as ``encoding.LAYOUT.encode(state.view(seat, recall=True))``, byte for byte
+(``tests/rl/test_fast_encoding.py``), without building the view: ``write`` reads only what
+the view shows ``seat`` (its own hand, the public zones, the deck cards it knows, the open
+decision frame's public fields) and stores each non-zero float at its offset in ``buf`` (a
+float32 memoryview, zeroed by the caller) from ``base``. Every card slice counts per card
+type with scale 1 (a type may be there twice: the larger tables play with two copies).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from .data import MATERIALS, NUM_TYPES, ROLES, WINGS
+
+if TYPE_CHECKING:
+    from .rules import MottainaiState
+
+NC: Final = NUM_TYPES
+MAXP: Final = 6
+EVERYONE: Final = -2  # views.EVERYONE
+DECISIONS: Final = (
+    "action", "actions", "after_prayer", "amulet", "before_tailor", "choose_task", "chopsticks", "clear_task",
+    "cloak", "dice", "end_now", "fan", "fan_order", "floor_return", "gate", "hand_limit", "jar", "kite",
+    "kite_copy", "morning_effects", "night_effects", "perform", "pinwheel", "pinwheel_draw", "place_work",
+    "plane", "poem_wing", "prayer", "reveal_bonus", "ring", "shuriken", "support", "tablet", "tailor_return",
+    "take_floor", "triggers", "turn", "umbrella",
+)  # fmt: skip
+SUPPORT_HOW: Final = ("smith", "craft", "hand", "sketch")
+_DECISION_INDEX: Final = {k: i for i, k in enumerate(DECISIONS)}
+_HOW_INDEX: Final = {k: i for i, k in enumerate(SUPPORT_HOW)}
+_ONE: Final[object] = 1.0
+
+TURN: Final = 0
+ACTIVE: Final = 1
+START: Final = ACTIVE + MAXP
+TO_MOVE: Final = START + MAXP
+DECK_SIZE: Final = TO_MOVE + MAXP
+DECK_TOP: Final = DECK_SIZE + 1
+DECK_KNOWN: Final = DECK_TOP + NC + 1
+FLOOR: Final = DECK_KNOWN + NC
+EXTRA_TURNS: Final = FLOOR + NC
+DECISION: Final = EXTRA_TURNS + 1
+D_OWNER: Final = DECISION + len(DECISIONS) + 1
+D_ROLE: Final = D_OWNER + MAXP
+D_PIN: Final = D_ROLE + len(ROLES) + 1
+D_ACTIONS_LEFT: Final = D_PIN + 1
+D_CARD: Final = D_ACTIONS_LEFT + 1
+D_MATERIAL: Final = D_CARD + NC + 1
+D_CARDS: Final = D_MATERIAL + len(MATERIALS) + 1
+D_SEAT: Final = D_CARDS + NC
+D_REMAINING: Final = D_SEAT + MAXP
+D_WING: Final = D_REMAINING + 1
+D_HOW: Final = D_WING + len(WINGS) + 1
+USED_EFFECTS: Final = D_HOW + len(SUPPORT_HOW) + 1
+TABLE_SIZE: Final = USED_EFFECTS + NC
+P_HAND_SIZE: Final = 0
+P_REVEALED: Final = 1
+P_WAITING_SIZE: Final = P_REVEALED + NC
+P_TASK: Final = P_WAITING_SIZE + 1
+P_TASK_DOWN: Final = P_TASK + NC + 1
+P_TASK_DOLL: Final = P_TASK_DOWN + 1
+P_HELPERS: Final = P_TASK_DOLL + 1
+P_BENCH: Final = P_HELPERS + NC
+P_SALES: Final = P_BENCH + NC
+P_GALLERY: Final = P_SALES + NC
+P_GIFT: Final = P_GALLERY + NC
+P_KITE: Final = P_GIFT + NC
+P_AS_GALLERY: Final = P_KITE + NC
+P_AS_GIFT: Final = P_AS_GALLERY + NC
+P_HAND: Final = P_AS_GIFT + NC
+P_WAITING: Final = P_HAND + NC
+PLAYER_SIZE: Final = P_WAITING + NC
+SIZE: Final = TABLE_SIZE + MAXP * PLAYER_SIZE
+
+
+def _add(buf: Any, at: int, cards: Any) -> None:
+    """A count per card type: each card adds 1 (larger tables play with two copies of a type)."""
+    for c in cards:
+        i = at + c
+        buf[i] = buf[i] + 1.0
+
+
+def _seat(buf: Any, at: int, value: Any, me: int, n: int) -> None:
+    if isinstance(value, int):
+        buf[at + (value - me) % n] = _ONE
+
+
+def _decision(s: "MottainaiState", buf: Any, base: int, me: int, n: int) -> None:
+    """The open decision frame's public fields (views._decision, with its recall additions)."""
+    frame = s.stack[-1]
+    kind: str = frame[0]
+    buf[base + DECISION + _DECISION_INDEX.get(kind, len(DECISIONS))] = _ONE
+    if kind == "action":
+        _seat(buf, base + D_OWNER, frame[1], me, n)
+        buf[base + D_ROLE + frame[2]] = _ONE
+        if frame[3]:
+            buf[base + D_PIN] = _ONE
+        else:
+            buf[base + D_ACTIONS_LEFT] = (s.t_left + 1) / 5
+    elif kind == "gate":
+        _seat(buf, base + D_OWNER, frame[1], me, n)
+        buf[base + D_ROLE + frame[2]] = _ONE
+    elif kind == "perform" or kind == "actions":
+        _seat(buf, base + D_OWNER, frame[1], me, n)
+    elif kind == "reveal_bonus":
+        buf[base + D_CARD + frame[1]] = _ONE
+        buf[base + D_MATERIAL + frame[2]] = _ONE
+        _add(buf, base + D_CARDS, frame[4])
+        if frame[3] > 0:
+            buf[base + D_REMAINING] = frame[3] / 5
+    elif kind == "fan":
+        _add(buf, base + D_CARDS, frame[1])
+    elif kind == "triggers":
+        _add(buf, base + D_CARDS, frame[1])
+        buf[base + D_CARD + frame[2]] = _ONE
+    elif kind == "umbrella":
+        buf[base + D_MATERIAL + frame[1]] = _ONE
+    elif kind == "kite_copy":
+        _seat(buf, base + D_SEAT, frame[1], me, n)
+    elif kind == "take_floor":
+        _seat(buf, base + D_SEAT, frame[1], me, n)
+        if frame[2]:
+            buf[base + D_REMAINING] = frame[2] / 5
+    elif kind == "place_work":
+        buf[base + D_CARD + frame[1]] = _ONE
+    elif kind == "support":
+        buf[base + D_CARD + frame[1]] = _ONE
+        buf[base + D_WING + frame[2]] = _ONE
+        how = frame[3]
+        if isinstance(how, str):
+            head = how.split(":")[0]
+            buf[base + D_HOW + _HOW_INDEX.get(head, len(SUPPORT_HOW))] = _ONE
+        elif how is not None:
+            buf[base + D_HOW + len(SUPPORT_HOW)] = _ONE
+        if frame[4]:
+            buf[base + D_REMAINING] = frame[4] / 5
+        _add(buf, base + D_CARDS, frame[5])
+    elif kind == "fan_order":
+        _add(buf, base + D_CARDS, frame[1])
+
+
+def write(state: "MottainaiState", seat: int, buf: Any, base: int) -> None:
+    """Write ``seat``'s observation into ``buf[base : base + SIZE]`` (already zeroed)."""
+    s = state
+    n = s.players
+    me = seat
+    if s.turns:
+        buf[base + TURN] = s.turns / 50
+    buf[base + ACTIVE + (s.active - me) % n] = _ONE
+    buf[base + START + (s.start_player - me) % n] = _ONE
+    for p in s.to_move:
+        buf[base + TO_MOVE + (p - me) % n] = _ONE
+    deck = s.deck
+    info = s.deck_info
+    if deck:
+        buf[base + DECK_SIZE] = len(deck) / NC
+        if info[len(info) - 1] == EVERYONE:
+            buf[base + DECK_TOP + deck[len(deck) - 1]] = _ONE
+    for i in range(len(deck)):
+        k = info[i]
+        if k in (EVERYONE, seat):
+            j = base + DECK_KNOWN + deck[i]
+            buf[j] = buf[j] + 1.0
+    _add(buf, base + FLOOR, s.floor)
+    if s.extra_turns:
+        buf[base + EXTRA_TURNS] = s.extra_turns / 2
+    if s.stack and not s.over:
+        _decision(s, buf, base, me, n)
+    _add(buf, base + USED_EFFECTS, s.used_fx)
+    over = s.over
+    o = s.options
+    for rel in range(n):
+        p = (me + rel) % n
+        at = base + TABLE_SIZE + rel * PLAYER_SIZE
+        hand = s.hands[p]
+        if hand:
+            buf[at + P_HAND_SIZE] = len(hand) / 5
+        _add(buf, at + P_REVEALED, s.known[p])
+        waiting = s.waiting[p]
+        if waiting:
+            buf[at + P_WAITING_SIZE] = len(waiting) / 5
+        task = s.tasks[p]
+        if task >= 0:
+            if s.task_up[p]:
+                buf[at + P_TASK + task] = _ONE
+                if s.doll_task[p]:
+                    buf[at + P_TASK_DOLL] = _ONE
+            else:
+                buf[at + P_TASK_DOWN] = _ONE
+        _add(buf, at + P_HELPERS, s.helpers[p])
+        _add(buf, at + P_BENCH, s.bench[p])
+        _add(buf, at + P_SALES, s.sales[p])
+        _add(buf, at + P_GALLERY, s.gallery[p])
+        _add(buf, at + P_GIFT, s.gift[p])
+        _add(buf, at + P_KITE, s.kite[p])
+        gallery, gift = s.wings_of(p)
+        _add(buf, at + P_AS_GALLERY, gallery)
+        _add(buf, at + P_AS_GIFT, gift)
+        if p == seat or over:  # your hand; every hand at the final scoring
+            _add(buf, at + P_HAND, hand)
+        if (p == seat and o.waiting_area_visible_to_owner) or (over and o.waiting_area_scores):
+            _add(buf, at + P_WAITING, waiting)

@@ -1,0 +1,156 @@
+"""Sweet Nose's observation written straight from the state (compiled with the engine).
+
+The same floats as ``encoding.LAYOUT.encode(state.view(seat, recall=True))``, byte for byte
+(``tests/rl/test_fast_encoding.py``), without building the view: ``write`` reads only what
+the view shows ``seat`` (its own sweetness cards until the reveal, a hidden tile's level only)
+and stores each non-zero float at its offset in ``buf`` (a float32 memoryview, zeroed by the
+caller) from ``base``. Counts are ``n * (1 / scale)`` and scalars ``n / scale``, as in the
+layout's slices, so the float32 rounding is the same.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from .data import LEVELS, ROUNDS, TILES
+
+if TYPE_CHECKING:
+    from .rules import SweetNoseState
+
+NK: Final = 5
+NSTEP: Final = 7  # rules.STEP_NAMES
+NT: Final = len(TILES)
+MAXP: Final = 5
+_NO_TILE: Final = -1  # rules.NO_TILE
+_ASSIGN: Final = 1
+_EXCHANGE: Final = 2
+_SHOP: Final = 5
+_OVER: Final = 6
+_TILE_LEVEL: Final = tuple(t.level for t in TILES)
+_LEVEL_INDEX: Final = {lv: i for i, lv in enumerate(LEVELS)}
+_ONE: Final[object] = 1.0
+
+ROUND: Final = 0
+PHASE: Final = 1
+TO_MOVE: Final = PHASE + NSTEP + 1
+ACTIVE: Final = TO_MOVE + MAXP
+START: Final = ACTIVE + MAXP
+MARKET: Final = START + MAXP
+SUPPLY: Final = MARKET + NK
+REVEALED: Final = SUPPLY + NK
+SHOP: Final = REVEALED + 1
+SHOP_LEVELS: Final = SHOP + NT
+EXCHANGED: Final = SHOP_LEVELS + len(LEVELS)
+PHASE_TURNS: Final = EXCHANGED + 1
+QUIET_TURNS: Final = PHASE_TURNS + 1
+PICKERS: Final = QUIET_TURNS + 1
+NEXT_PICK: Final = PICKERS + MAXP
+TABLE_SIZE: Final = NEXT_PICK + 1
+P_TRAY: Final = 0
+P_BOWL: Final = NK
+P_TRAY_SIZE: Final = 2 * NK
+P_SCORE: Final = P_TRAY_SIZE + 1
+P_ROUND_SCORE: Final = P_SCORE + 1
+P_SET: Final = P_ROUND_SCORE + 1
+P_SWEETNESS: Final = P_SET + 1
+P_TILE: Final = P_SWEETNESS + NK
+P_TILE_LEVEL: Final = P_TILE + NT + 1
+P_IGNORING: Final = P_TILE_LEVEL + 1
+P_IN_AUCTION: Final = P_IGNORING + 1
+P_PAST: Final = P_IN_AUCTION + 1  # per round 1..ROUNDS: NK sweetness values, then the round's score
+P_SWAPS: Final = P_PAST + ROUNDS * (NK + 1)
+PLAYER_SIZE: Final = P_SWAPS + NK
+SIZE: Final = TABLE_SIZE + MAXP * PLAYER_SIZE
+
+
+def _kinds(buf: Any, at: int, counts: Any, step: float) -> None:
+    """A count per kind (a ``{kind: n}`` slice): ``n * step``."""
+    for k in range(len(counts)):
+        n: int = counts[k]
+        if n:
+            buf[at + k] = n * step
+
+
+def write(state: "SweetNoseState", seat: int, buf: Any, base: int) -> None:
+    """Write ``seat``'s observation into ``buf[base : base + SIZE]`` (already zeroed)."""
+    n = state.players
+    me = seat
+    step = state.step
+    options = state.options
+    visible = options.shop_tiles_visible
+    if state.round:
+        buf[base + ROUND] = state.round / ROUNDS
+    buf[base + PHASE + step] = _ONE
+    for s in state.to_move:
+        buf[base + TO_MOVE + (s - me) % n] = _ONE
+    if step != _ASSIGN and step != _OVER:
+        buf[base + ACTIVE + (state.active - me) % n] = _ONE
+    buf[base + START + (state.start_player - me) % n] = _ONE
+    _kinds(buf, base + MARKET, state.market, 1.0 / 3)
+    _kinds(buf, base + SUPPLY, state.supply, 1.0 / 9)
+    if state.revealed:
+        buf[base + REVEALED] = _ONE
+    in_shop = state.tiles_in_shop()
+    if visible:
+        for t in in_shop:
+            buf[base + SHOP + t] = _ONE
+    else:
+        levels = [0] * len(LEVELS)
+        for t in in_shop:
+            levels[_LEVEL_INDEX[_TILE_LEVEL[t]]] += 1
+        _kinds(buf, base + SHOP_LEVELS, levels, 0.5)
+    if step == _EXCHANGE:
+        if state.exchanged:
+            buf[base + EXCHANGED] = _ONE
+        if state.phase_turns:
+            buf[base + PHASE_TURNS] = state.phase_turns / 20
+        if state.quiet_turns:
+            buf[base + QUIET_TURNS] = state.quiet_turns / 5
+    if step == _SHOP:
+        picks = state.picks
+        for s, _level in picks:
+            buf[base + PICKERS + (s - me) % n] = _ONE
+        if picks and picks[0][1]:
+            buf[base + NEXT_PICK] = picks[0][1] / 5
+    revealed = state.revealed
+    round_scores = state.round_scores
+    for rel in range(n):
+        p = (me + rel) % n
+        at = base + TABLE_SIZE + rel * PLAYER_SIZE
+        tray = state.tray(p)
+        _kinds(buf, at + P_TRAY, tray, 1.0 / 8)
+        _kinds(buf, at + P_BOWL, state.bowl(p), 1.0 / 8)
+        tray_size = sum(tray)
+        if tray_size:
+            buf[at + P_TRAY_SIZE] = tray_size / 8
+        if state.scores[p]:
+            buf[at + P_SCORE] = state.scores[p] / 100
+        if round_scores and round_scores[p]:
+            buf[at + P_ROUND_SCORE] = round_scores[p] / 50
+        values = state.sweetness[p]
+        if values:
+            buf[at + P_SET] = _ONE
+            if revealed or p == seat:
+                _kinds(buf, at + P_SWEETNESS, values, 1.0 / 5)
+        tile = state.held[p]
+        if tile != _NO_TILE:
+            if visible or p == seat:
+                buf[at + P_TILE + tile] = _ONE
+            buf[at + P_TILE_LEVEL] = _TILE_LEVEL[tile] / 5
+        if state.ignoring[p]:
+            buf[at + P_IGNORING] = _ONE
+        if options.shopkeeper and state.in_auction[p]:
+            buf[at + P_IN_AUCTION] = _ONE
+    # What a seat remembers (recall): earlier rounds' revealed cards and scores, this round's swaps.
+    for r, cards, scores in state.past:
+        if 1 <= r <= ROUNDS:
+            slot = P_PAST + (r - 1) * (NK + 1)
+            for p in range(len(cards)):
+                at = base + TABLE_SIZE + ((p - me) % n) * PLAYER_SIZE + slot
+                _kinds(buf, at, cards[p], 1.0 / 5)
+                if scores[p]:
+                    buf[at + NK] = scores[p] / 50
+    for s, a, b in state.swaps:
+        at = base + TABLE_SIZE + ((s - me) % n) * PLAYER_SIZE + P_SWAPS
+        buf[at + a] = buf[at + a] + 0.5
+        buf[at + b] = buf[at + b] + 0.5

@@ -1,0 +1,27 @@
+"""The judge's work as plain values, for the server's worker processes (server/review/).
+
+A worker receives a record or a pickled position and answers JSON: no object of the server
+crosses the pipe. A review is made a decision at a time (``review_step``), so one long review
+never holds a worker for long and several reviews take turns.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Mapping
+from typing import Any
+
+from .judge import hint, review_further
+
+
+def review_step(
+    record: Mapping[str, Any], seat: int, budget: int | None, partial: Mapping[str, Any] | None, count: int = 1
+) -> dict[str, Any]:
+    """``partial`` (a review's JSON, or None) carried on by ``count`` decisions, as JSON."""
+    return review_further(record, seat, budget=budget, resume=partial, count=count).to_json()
+
+
+def hint_json(state_bytes: bytes, seat: int, budget: int | None, step: int) -> dict[str, Any]:
+    """The hint for ``seat`` at the pickled position (its decision ``step``), as JSON. The position
+    is the table's own; the judge reads only what the seat may know of it (``parlor.review.hint``)."""
+    return hint(pickle.loads(state_bytes), seat, budget=budget, step=step).to_json()

@@ -1,0 +1,98 @@
+"""The compiled part of ``parlor.rl`` (setup.py's COMPILED): masks and the vector env's loop.
+
+No numpy here: every buffer is a memoryview over a numpy array's memory (format ``f`` for
+observations, ``b`` for masks), flat, so an observation or a mask is written with one
+``buf[i] = x`` per non-zero entry and a whole batch shares one view. ``tensor.py`` and
+``vector.py`` make the views and own the arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+_ONE: Final[object] = 1  # an int8 mask entry, boxed once
+
+
+def action_ids(game: Any) -> dict[int, int]:
+    """``id(action) -> action id`` for a game's prebuilt actions.
+
+    Legal actions are the space's own objects (the engine checks legality by identity), so an
+    identity lookup finds an action's id without hashing the dataclass: several times cheaper
+    than ``game.action_id`` on the hot path. The space lives as long as the game, so the ids of
+    its objects stay valid.
+    """
+    return {id(a): i for i, a in enumerate(game.actions.actions)}
+
+
+def write_mask(state: Any, seat: int, ids: dict[int, int], buf: Any, base: int) -> int:
+    """Set ``buf[base + id] = 1`` for each action ``seat`` may play (the region is zeroed by
+    the caller); returns how many."""
+    legal = state.legal_actions(seat)
+    for action in legal:
+        i = ids.get(id(action), -1)
+        if i < 0:  # not a prebuilt object (never from the engine): ask the space
+            i = state.game.action_id(action)
+        buf[base + i] = _ONE
+    return len(legal)
+
+
+def write_batch(
+    write: Callable[[Any, int, Any, int], None],
+    states: list[Any],
+    seats: list[int],
+    buf: Any,
+    size: int,
+) -> None:
+    """Row ``i`` of ``buf`` (``size`` floats each) gets ``write(states[i], seats[i], ...)``."""
+    for i in range(len(states)):
+        write(states[i], seats[i], buf, i * size)
+
+
+def write_mask_batch(states: list[Any], seats: list[int], ids: dict[int, int], buf: Any, size: int) -> None:
+    for i in range(len(states)):
+        write_mask(states[i], seats[i], ids, buf, i * size)
+
+
+def play_others(state: Any, seat: int, bots: Any) -> None:
+    """The bots of the other seats (``bots[s]``, anything with ``choose(state, s)``) move
+    until ``seat`` is to move or the game is over."""
+    while True:
+        to_move = state.to_move
+        if not to_move or seat in to_move:
+            return
+        mover: int = to_move[0]
+        state.apply(mover, bots[mover].choose(state, mover))
+
+
+def step_envs(states: list[Any], seats: list[int], bots: list[Any], action_ids: list[Any], space: Any) -> list[int]:
+    """The vector env's step over every env: env ``i`` plays action id ``action_ids[i]`` for
+    its learner (``space[id]`` is the action object) if legal, then its bots move
+    (``bots[i]`` None: nobody else moves here, self-play moves the others in batches).
+
+    Returns one code per env: 1 the game is over, 0 the learner has its next decision, -1 the
+    action was not legal (then nothing was played in that env)."""
+    n_actions = len(space)
+    results: list[int] = []
+    for i in range(len(states)):
+        state = states[i]
+        seat = seats[i]
+        a = action_ids[i]
+        if not isinstance(a, int) or a < 0 or a >= n_actions:
+            results.append(-1)
+            continue
+        move = space[a]
+        legal = False
+        for candidate in state.legal_actions(seat):
+            if candidate is move:
+                legal = True
+                break
+        if not legal:
+            results.append(-1)
+            continue
+        state.apply(seat, move)
+        others = bots[i]
+        if others is not None:
+            play_others(state, seat, others)
+        results.append(0 if state.to_move else 1)
+    return results

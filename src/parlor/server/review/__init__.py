@@ -1,0 +1,5 @@
+"""Game review and hints on the server (issue 31): a feature beside the tables (docs/server.md)."""
+
+from .service import ReviewService
+
+__all__ = ["ReviewService"]

@@ -1,0 +1,199 @@
+// Game review and hints in the browser (docs/review.md, docs/protocol.md "Game review").
+// The replay page asks the server for the review of its seat (POST /api/tables/{id}/review), follows
+// it while the judge works (GET, a decision at a time), and draws it: an evaluation graph under the
+// slider (click a point to jump there), the seat's decisions with their labels, and at a flagged
+// decision the better move marked on the cards. The table page's hint panel shows the judge's top
+// three moves for the decision being made.
+import { h, svg } from "./dom.js";
+import { t, tMaybe } from "./i18n.js";
+
+export const FLAGGED = ["inaccuracy", "mistake", "blunder"];
+
+/** A share of games (0..1) as a whole percentage. */
+export function percent(x) {
+  return `${Math.round(Math.max(0, Math.min(1, x)) * 100)}%`;
+}
+
+/** The review's phase key (round-2, auction, opening, middle, end) in the reader's words. */
+export function phaseText(phase) {
+  const round = /^round-(\d+)$/.exec(phase);
+  if (round) return t("replay.round_n", { n: Number(round[1]) });
+  return tMaybe(`review.phase.${phase}`, phase);
+}
+
+export function labelText(label) {
+  return tMaybe(`review.label.${label}`, label);
+}
+
+/** The estimate of the move played at a decision. */
+export function playedEstimate(decision) {
+  const key = JSON.stringify(decision.played);
+  return decision.moves.find((m) => JSON.stringify(m.action) === key) || decision.moves[0];
+}
+
+/** The review's status and its requests, for one seat of one finished table. */
+export class ReviewClient {
+  constructor(tableId, token, onChange) {
+    this.url = `/api/tables/${encodeURIComponent(tableId)}/review`;
+    this.headers = { authorization: `Bearer ${token}` };
+    this.onChange = onChange;
+    this.status = null; // the server's answer: {status, done, total, review}
+    this.error = null;
+    this.timer = null;
+  }
+
+  async call(method) {
+    try {
+      const res = await fetch(this.url, { method, headers: this.headers });
+      const body = await res.json();
+      if (!res.ok) {
+        this.error = tMaybe(`review.error.${body.error && body.error.code}`, t("review.error.other"));
+      } else {
+        this.error = null;
+        this.status = body;
+      }
+    } catch (err) {
+      console.error(err);
+      this.error = t("review.error.other");
+    }
+    this.onChange();
+    if (this.status && this.status.status === "working" && !this.error) {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.call("GET"), 800); // the judge's progress, a decision at a time
+    }
+  }
+
+  load() {
+    return this.call("GET");
+  }
+
+  ask() {
+    return this.call("POST");
+  }
+
+  /** The decision judged at a step of the record (its state is the replay's step of that number). */
+  decisionAt(step) {
+    const review = this.status && this.status.status === "done" ? this.status.review : null;
+    return review ? review.decisions.find((d) => d.step === step) || null : null;
+  }
+}
+
+/** The evaluation graph: the judge's win chance of each move played, over the game's steps. */
+export function evaluationGraph(review, steps, current, go) {
+  const W = 600;
+  const H = 120;
+  const pad = 8;
+  const x = (step) => pad + ((W - 2 * pad) * step) / Math.max(1, steps);
+  const y = (win) => pad + (H - 2 * pad) * (1 - win);
+  const points = review.decisions.map((d) => ({ d, win: playedEstimate(d).win, best: d.moves[0].win }));
+  const graph = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "review-graph", id: "review-graph", role: "img" });
+  graph.setAttribute("aria-label", t("review.graph"));
+  const fair = 1 / review.players;
+  graph.append(svg("line", { x1: pad, x2: W - pad, y1: y(fair), y2: y(fair), class: "review-fair" }));
+  graph.append(svg("line", { x1: x(current), x2: x(current), y1: 0, y2: H, class: "review-now" }));
+  if (points.length > 1) {
+    const line = points.map((p) => `${x(p.d.step).toFixed(1)},${y(p.win).toFixed(1)}`).join(" ");
+    graph.append(svg("polyline", { points: line, class: "review-line" }));
+  }
+  for (const p of points) {
+    const dot = svg("circle", {
+      cx: x(p.d.step).toFixed(1),
+      cy: y(p.win).toFixed(1),
+      r: FLAGGED.includes(p.d.label) ? 6 : 4,
+      class: `review-point label-${p.d.label}${p.d.step === current ? " current" : ""}`,
+      "data-step": p.d.step,
+      "data-label": p.d.label,
+      tabindex: 0,
+    });
+    const title = svg("title", {});
+    title.textContent = t("review.point", { n: p.d.step, label: labelText(p.d.label), win: percent(p.win) });
+    dot.append(title);
+    dot.addEventListener("click", () => go(p.d.step));
+    dot.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") {
+        ev.preventDefault();
+        go(p.d.step);
+      }
+    });
+    graph.append(dot);
+  }
+  return graph;
+}
+
+/** Accuracy (best or good) of the decisions, as a whole percentage. */
+function accuracy(decisions) {
+  if (!decisions.length) return "—";
+  return percent(decisions.filter((d) => d.label === "best" || d.label === "good").length / decisions.length);
+}
+
+/** The seat's decisions with their labels: click one to jump to it. */
+export function decisionList(review, current, go, moveText) {
+  const list = h("ol", { class: "review-decisions", id: "review-decisions" });
+  for (const d of review.decisions) {
+    const played = playedEstimate(d);
+    const better = FLAGGED.includes(d.label); // its loss is said where the judge is sure enough to flag it
+    list.append(
+      h(
+        "li",
+        { class: `review-decision label-${d.label}${d.step === current ? " current" : ""}`, "data-step": d.step, "data-label": d.label },
+        h(
+          "button",
+          { type: "button", class: "link", onclick: () => go(d.step) },
+          h("span", { class: `review-label label-${d.label}` }, labelText(d.label)),
+          " ",
+          h("span", { class: "review-step" }, t("review.at_step", { n: d.step, phase: phaseText(d.phase) })),
+          " · ",
+          moveText(d.played, d.step),
+          " ",
+          h("small", { class: "muted" }, t("review.win", { win: percent(played.win) })),
+          better ? h("small", { class: "review-loss" }, " ", t("review.loss", { n: Math.round(d.loss * 100) })) : null,
+        ),
+      ),
+    );
+  }
+  return list;
+}
+
+/** The review's summary: accuracy over every decision and per phase. */
+export function reviewSummary(review) {
+  const phases = [];
+  for (const d of review.decisions) if (!phases.includes(d.phase)) phases.push(d.phase);
+  return h(
+    "p",
+    { class: "review-summary", id: "review-summary" },
+    t("review.accuracy", { n: accuracy(review.decisions) }),
+    phases.length > 1 ? ` (${phases.map((p) => `${phaseText(p)} ${accuracy(review.decisions.filter((d) => d.phase === p))}`).join(", ")})` : "",
+  );
+}
+
+/** Marks the parts of ``action`` on the board (a flagged decision's better move), with ``cls``. */
+export function markMove(board, renderer, action, view, ctx, cls) {
+  const parts = renderer.parts ? renderer.parts(action, view, ctx) || [] : [];
+  let marked = 0;
+  for (const el of board.querySelectorAll("[data-pick]")) {
+    if (parts.includes(el.getAttribute("data-pick"))) {
+      el.classList.add(cls);
+      marked += 1;
+    }
+  }
+  return marked;
+}
+
+/** The hint panel at the table: the judge's top moves for this decision with their win chances. */
+export function hintPanel(hint, moveText, pending, error) {
+  const box = h("div", { class: "hint-panel", id: "hint-panel", "aria-live": "polite" });
+  if (pending) box.append(h("p", { class: "muted", id: "hint-pending" }, t("hint.thinking")));
+  if (error) box.append(h("p", { class: "error", id: "hint-error" }, error));
+  if (hint) {
+    box.append(
+      h("h3", {}, t("hint.title")),
+      h(
+        "ol",
+        { class: "hint-moves", id: "hint-moves" },
+        hint.moves.map((m) => h("li", { class: "hint-move", "data-win": m.win }, moveText(m.action), " ", h("strong", {}, percent(m.win)))),
+      ),
+      h("p", { class: "muted small" }, t("hint.note")),
+    );
+  }
+  return box;
+}

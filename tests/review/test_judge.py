@@ -1,0 +1,214 @@
+"""The judge's API: a review as a value (JSON round trip, versioned, validated), deterministic,
+stoppable and resumable per decision, consistent verdicts; hints; bad input refused clearly."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from functools import cache
+from typing import Any
+
+import pytest
+
+from parlor import games
+from parlor.core import ParlorError, RecordError, replay_iter
+from parlor.review import (
+    LABELS,
+    SIGNIFICANCE,
+    Hint,
+    Judge,
+    Review,
+    ReviewError,
+    Reviewing,
+    hint,
+    judging_for,
+    review,
+    summarize,
+)
+from parlor.review.calibration import bot_game
+
+BUDGET = 24
+
+
+@cache
+def record_of(name: str) -> dict[str, Any]:
+    return bot_game(name, 3, ["medium", "easy", "random"], 17)
+
+
+@cache
+def review_of(name: str, seat: int = 1) -> Review:
+    return review(record_of(name), seat, budget=BUDGET, seed=5)
+
+
+NAMES = ["mamma-mia", "sweet-nose", "mottainai"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_decision_of_the_seat_is_judged_and_the_verdicts_hold_together(name: str) -> None:
+    record = record_of(name)
+    result = review_of(name)
+    states = list(replay_iter(record))
+    asked = [i for i, (seat, _) in enumerate(record["actions"]) if seat == 1 and len(states[i].legal_actions(1)) > 1]
+    assert [d.step for d in result.decisions] == asked and result.complete
+    assert result.result == states[-1].result().to_json()
+    settings = judging_for(games.get(name))
+    for d in result.decisions:
+        legal = [a.to_json() for a in states[d.step].legal_actions(1)]
+        # every legal move once, the best first, the move played among them
+        assert sorted(map(json.dumps, (m.action for m in d.moves))) == sorted(map(json.dumps, legal))
+        assert d.moves[0].action == d.best and d.played == record["actions"][d.step][1]
+        assert d.label in LABELS and d.loss >= 0 and d.phase
+        if d.label == "best":
+            assert d.best == d.played and d.loss == 0
+        else:
+            assert d.best != d.played
+            # the verdict's two moves were measured on the same fresh samples
+            assert d.best_estimate.samples == d.played_estimate.samples == Judge(games.get(name), budget=BUDGET).measure
+            assert d.loss == pytest.approx(d.best_estimate.win - d.played_estimate.win, abs=2e-4)
+        if d.label in ("inaccuracy", "mistake", "blunder"):
+            assert d.loss >= settings.inaccuracy and d.loss >= SIGNIFICANCE * d.loss_se
+        for m in d.moves:
+            assert 0 <= m.win <= 1 and 1 <= m.place <= 3 and m.samples >= 1
+
+
+def test_a_review_round_trips_through_json_and_refuses_what_it_cannot_read() -> None:
+    result = review_of("mottainai")
+    data = json.loads(json.dumps(result.to_json()))
+    assert data["format"] == 1 and data["complete"] is True and data["seat"] == 1
+    assert Review.from_json(data) == result
+    for broken, message in [
+        ({**data, "format": 2}, "format"),
+        ({k: v for k, v in data.items() if k != "judge"}, "damaged review"),
+        ({**data, "decisions": [{**data["decisions"][0], "label": "brilliant"}]}, "unknown label"),
+        ({**data, "decisions": [{**data["decisions"][0], "moves": data["decisions"][0]["moves"][::-1]}]}, "first"),
+        ({**data, "decisions_total": 0}, "more decisions"),
+        ([1, 2], "JSON object"),
+    ]:
+        with pytest.raises(ReviewError, match=message):
+            Review.from_json(broken)
+    assert issubclass(ReviewError, ParlorError)
+
+
+def test_the_summary_counts_phases_costliest_and_the_line() -> None:
+    result = review_of("mamma-mia")
+    summary = summarize(result)
+    assert summary["decisions"] == len(result.decisions) == sum(summary["labels"].values())
+    assert sum(p["decisions"] for p in summary["phases"]) == summary["decisions"]
+    assert {p["phase"] for p in summary["phases"]} == {d.phase for d in result.decisions}
+    assert all(p["phase"] in ("round-1", "round-2", "round-3") for p in summary["phases"])
+    losses = sorted((d.loss for d in result.decisions if d.loss > 0), reverse=True)[:3]
+    assert [c["loss"] for c in summary["costliest"]] == losses
+    assert [p["step"] for p in summary["graph"]] == [d.step for d in result.decisions]
+    good = sum(d.label in ("best", "good") for d in result.decisions)
+    assert summary["accuracy"] == pytest.approx(good / len(result.decisions))
+
+
+def test_the_same_seed_gives_the_same_review_in_another_process() -> None:
+    ours = review_of("sweet-nose")
+    script = (
+        "import json, sys\n"
+        "from parlor.review import review\n"
+        "record = json.loads(sys.stdin.read())\n"
+        f"print(json.dumps(review(record, 1, budget={BUDGET}, seed=5).to_json()))\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], input=json.dumps(record_of("sweet-nose")), capture_output=True, text=True,
+        env=env, check=True,
+    )  # fmt: skip
+    assert Review.from_json(json.loads(done.stdout)) == ours
+    assert review(record_of("sweet-nose"), 1, budget=BUDGET, seed=6) != ours
+
+
+def test_stopped_between_or_inside_decisions_then_resumed_is_the_same_review() -> None:
+    record, full = record_of("mottainai"), review_of("mottainai")
+    calls = {"n": 0}
+
+    def stop_soon() -> bool:  # asked during the searches: stops inside the fourth decision or so
+        calls["n"] += 1
+        return calls["n"] > 3
+
+    partial = review(record, 1, budget=BUDGET, seed=5, stop=stop_soon)
+    assert not partial.complete and 0 < len(partial.decisions) < full.decisions_total
+    assert partial.decisions == full.decisions[: len(partial.decisions)]
+    assert partial.decisions_total == full.decisions_total
+    resumed = review(record, 1, budget=BUDGET, seed=5, resume=json.loads(json.dumps(partial.to_json())))
+    assert resumed == full
+    # A partial review of other settings or another game cannot be resumed.
+    with pytest.raises(ReviewError, match="other judge settings"):
+        review(record, 1, budget=BUDGET + 1, seed=5, resume=partial)
+    with pytest.raises(ReviewError, match="another game record"):
+        review(record_of("sweet-nose"), 1, budget=BUDGET, seed=5, resume=partial)
+    with pytest.raises(ReviewError, match="seat 1, not 2"):
+        review(record, 2, budget=BUDGET, seed=5, resume=partial)
+
+
+def test_progress_is_reported_after_each_decision() -> None:
+    seen: list[tuple[int, int]] = []
+    result = review(record_of("mamma-mia"), 0, budget=8, progress=lambda done, total: seen.append((done, total)))
+    total = result.decisions_total
+    assert seen == [(i, total) for i in range(total + 1)]
+
+
+def test_bad_input_is_refused_clearly() -> None:
+    record = record_of("mamma-mia")
+    with pytest.raises(ParlorError, match="no seat 3"):
+        review(record, 3)
+    with pytest.raises(ParlorError, match="budget"):
+        review(record, 0, budget=0)
+    broken = {**record, "actions": [*record["actions"][:5], [0, {"type": "nonsense"}]]}
+    with pytest.raises(RecordError, match="step 5"):
+        review(broken, 0)
+    with pytest.raises(RecordError):
+        review({"game": "mamma-mia"}, 0)
+    with pytest.raises(ParlorError, match="no settings"):
+        judging_for(type("Other", (), {"name": "chess"})())
+
+
+def test_a_hint_gives_the_top_three_from_the_seat_s_information() -> None:
+    game = games.get("sweet-nose")
+    state = game.new_game(3, 2)
+    while len(state.to_move) > 1 or len(state.legal_actions(state.to_move[0])) < 4:  # an exchange turn
+        seat = state.to_move[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    seat = state.to_move[0]
+    given = hint(state, seat, budget=60, seed=1)
+    assert len(given.moves) == 3
+    legal = [a.to_json() for a in state.legal_actions(seat)]
+    assert all(m.action in legal for m in given.moves)
+    assert [m.win for m in given.moves] == sorted((m.win for m in given.moves), reverse=True)
+    # the same from the saved state, and as JSON
+    assert hint(state.to_json(), seat, budget=60, seed=1) == given
+    assert Hint.from_json(json.loads(json.dumps(given.to_json()))) == given
+    # seeded by the decision's index in the game, as a review of it would be
+    assert hint(state, seat, budget=60, seed=1, step=len(state.history())) == given
+    with pytest.raises(ParlorError, match="not a view"):
+        hint(state.view(seat), seat)
+    other = next(p for p in range(3) if p not in state.to_move)
+    with pytest.raises(ParlorError, match="no decision"):
+        hint(state, other)
+
+
+def test_a_reviewing_in_progress_can_be_read_at_any_time() -> None:
+    record = record_of("mamma-mia")
+    reviewing = Reviewing(record, 2, budget=8)
+    assert reviewing.review().decisions == () and reviewing.total > 3
+    steps = reviewing.decisions()
+    first = next(steps)
+    snapshot = reviewing.review()
+    assert snapshot.decisions == (first,) and not snapshot.complete
+
+
+def test_a_hint_and_the_review_of_the_same_decision_explore_alike() -> None:
+    record, result = record_of("mottainai"), review_of("mottainai")
+    states = list(replay_iter(record))
+    checked = 0
+    for d in result.decisions:
+        if d.label == "best":
+            continue  # the best is then the move played; the search's own choice is not recorded
+        given = hint(states[d.step], 1, budget=BUDGET, seed=5, step=d.step)
+        assert d.best in [m.action for m in given.moves]
+        checked += 1
+    assert checked >= 2

@@ -1,0 +1,147 @@
+"""The native vector env: the same games as the single-seat Gymnasium env, in batches."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from parlor import games
+from parlor.bots import RandomBot
+from parlor.core.errors import IllegalAction
+from parlor.rl import encoding
+from parlor.rl.vector import ParlorVectorEnv
+
+
+def masked_random(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    return np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_rows_are_each_games_observation_and_episodes_reset_themselves(name: str) -> None:
+    game = games.get(name)
+    enc = encoding(game)
+    env = ParlorVectorEnv(name, num_envs=5, players=3, opponents="random", seed=11)
+    obs, info = env.reset()
+    assert obs.shape == (5, enc.LAYOUT.size) and obs.dtype == np.float32
+    assert info["action_mask"].shape == (5, game.num_actions) and info["action_mask"].dtype == np.int8
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(400):
+        for i, state in enumerate(env.states()):
+            seat = int(info["seat"][i])
+            assert seat in state.to_move
+            assert obs[i].tobytes() == enc.encode_from_view(state, seat).tobytes()
+            assert sorted(np.flatnonzero(info["action_mask"][i])) == sorted(
+                game.action_id(a) for a in state.legal_actions(seat)
+            )
+        obs, rewards, terminated, truncated, info = env.step(masked_random(rng, info["action_mask"]))
+        assert not truncated.any() and not info["illegal_action"].any()
+        if terminated.any():
+            finished += int(terminated.sum())
+            assert info["_final_obs"][terminated].all() and not info["_final_obs"][~terminated].any()
+            assert set(rewards[terminated].tolist()) <= {-1.0, 0.0, 1.0}  # 3 players: +1, 0, -1
+        assert (rewards[~terminated] == 0).all()
+    assert finished >= 2 and env.episodes == finished
+
+
+def test_seeded_runs_repeat_and_envs_differ() -> None:
+    def run(seed: int) -> list[bytes]:
+        env = ParlorVectorEnv("sweet-nose", num_envs=4, players=3, opponents="medium", seed=seed)
+        obs, info = env.reset()
+        rng = np.random.default_rng(5)
+        seen = [obs.tobytes()]
+        for _ in range(60):
+            obs, rewards, *_rest, info = env.step(masked_random(rng, info["action_mask"]))
+            seen.append(obs.tobytes() + rewards.tobytes())
+        return seen
+
+    assert run(3) == run(3)
+    assert run(3) != run(4)
+    env = ParlorVectorEnv("sweet-nose", num_envs=4, players=3, seed=3)
+    obs, _ = env.reset()
+    assert len({obs[i].tobytes() for i in range(4)}) == 4  # each env its own game
+    env.reset(seed=[7, 7, 7, 7])
+    assert len({s.to_json_text() for s in env.states()}) == 1  # per-env seeds
+
+
+def test_an_illegal_action_loses_that_env_only_or_raises() -> None:
+    env = ParlorVectorEnv("mamma-mia", num_envs=3, players=2, seed=1, seat=0)
+    _, info = env.reset()
+    before = [s.to_json_text() for s in env.states()]
+    actions = np.array([int(np.flatnonzero(m)[0]) for m in info["action_mask"]])
+    actions[1] = int(np.flatnonzero(info["action_mask"][1] == 0)[0])
+    _obs, rewards, terminated, _, info = env.step(actions)
+    assert terminated.tolist() == [False, True, False] and rewards[1] == -1.0 and info["illegal_action"][1]
+    unchanged = games.get("mamma-mia").load_state(before[1])  # nothing was played in env 1
+    assert info["final_obs"][1].tobytes() == encoding("mamma-mia").encode(unchanged, 0).tobytes()
+    strict = ParlorVectorEnv("mamma-mia", num_envs=2, players=2, seed=1, illegal_action="raise")
+    _, info = strict.reset()
+    with pytest.raises(IllegalAction, match="env 0"):
+        strict.step(np.array([10_000, 0]))
+    # An illegal action in env 1 raises before env 0's legal one is played: nothing changes.
+    before = [s.to_json_text() for s in strict.states()]
+    legal0 = int(np.flatnonzero(info["action_mask"][0])[0])
+    illegal1 = int(np.flatnonzero(info["action_mask"][1] == 0)[0])
+    with pytest.raises(IllegalAction, match="env 1"):
+        strict.step(np.array([legal0, illegal1]))
+    assert [s.to_json_text() for s in strict.states()] == before
+
+
+def test_opponents_as_objects_factories_and_a_self_play_policy() -> None:
+    game = games.get("mottainai")
+    calls: list[int] = []
+
+    def policy(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        calls.append(len(obs))
+        assert obs.shape[1] == encoding(game).LAYOUT.size and masks.any(axis=1).all()
+        return masks.argmax(axis=1)
+
+    for kwargs in ({"opponents": RandomBot(game, 2)}, {"opponents": RandomBot}, {"opponent_policy": policy}):
+        env = ParlorVectorEnv("mottainai", num_envs=4, players=3, seat=1, seed=2, **kwargs)
+        _, info = env.reset()
+        for _ in range(30):
+            _, _, _, _, info = env.step(info["action_mask"].argmax(axis=1))
+            assert all(1 in s.to_move for s in env.states())
+    assert calls and max(calls) > 1  # the policy saw batches
+    with pytest.raises(TypeError, match="opponents must be"):
+        ParlorVectorEnv("mottainai", opponents=3)
+
+
+def test_stable_baselines3_takes_it_as_a_vec_env() -> None:
+    # SB3's own VecEnv base class and wrappers, and sb3-contrib's MaskablePPO (the [train] extra,
+    # which scripts/test installs with torch's CPU build): not a stand-in for them.
+    import torch
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.vec_env import VecCheckNan, VecEnv, VecMonitor
+
+    size, n_actions = encoding("sweet-nose").LAYOUT.size, games.get("sweet-nose").num_actions
+    venv = ParlorVectorEnv("sweet-nose", num_envs=3, players=3, seed=0).sb3()
+    assert isinstance(venv, VecEnv) and venv.num_envs == 3 and is_masking_supported(venv)
+    assert venv.observation_space.shape == (size,) and venv.render_mode is None
+    venv.seed(4)
+    first = venv.reset()
+    venv.seed(4)
+    assert np.array_equal(venv.reset(), first)  # seeded resets repeat
+    checked = VecMonitor(VecCheckNan(venv, raise_exception=True))
+    obs = checked.reset()
+    assert obs.shape == (3, size)
+    ends = 0
+    for _ in range(300):
+        masks = get_action_masks(checked)
+        assert masks.dtype == bool and masks.shape == (3, n_actions) and masks.any(axis=1).all()
+        obs, rewards, dones, infos = checked.step(masks.argmax(axis=1))
+        for i in np.flatnonzero(dones):
+            assert infos[i]["terminal_observation"].shape == (size,)
+            assert -1.0 <= infos[i]["episode"]["r"] <= 1.0 and rewards[i] == infos[i]["episode"]["r"]
+            ends += 1
+    assert ends > 0 and checked.get_attr("players") == [3, 3, 3]
+    # An action outside the mask ends that env's episode with -1, flagged in its info.
+    _, rewards, dones, infos = venv.step(np.array([-1, *get_action_masks(venv)[1:].argmax(axis=1)]))
+    assert dones[0] and rewards[0] == -1.0 and infos[0]["illegal_action"]
+
+    torch.set_num_threads(1)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=24, n_epochs=1, seed=0, device="cpu")
+    model.learn(total_timesteps=96)
+    action, _ = model.predict(venv.reset(), action_masks=get_action_masks(venv), deterministic=True)
+    assert get_action_masks(venv)[np.arange(3), action].all()  # masked actions only
