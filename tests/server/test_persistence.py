@@ -58,18 +58,11 @@ def test_upgrading_a_database_of_the_first_schema_keeps_its_tables(database_url)
     """A database made by revision 0001 (before clocks, hosts and chat) upgrades in place: its tables
     load with no clock, no host, bots only after a join, and an empty chat (whose lines then default
     to the players' channel)."""
-    from pathlib import Path
-
     from alembic import command
-    from alembic.config import Config
-
-    import parlor.server.storage
 
     db = Database(database_url)
     try:
-        cfg = Config()
-        cfg.set_main_option("script_location", str(Path(parlor.server.storage.__file__).parent / "migrations"))
-        cfg.set_main_option("sqlalchemy.url", db.url.replace("%", "%%"))
+        cfg = alembic_config(db)
         with db.engine.begin() as connection:
             cfg.attributes["connection"] = connection
             command.upgrade(cfg, "0001")
@@ -98,6 +91,73 @@ def test_upgrading_a_database_of_the_first_schema_keeps_its_tables(database_url)
         [stamp] = db.commit([AddChat("old", 0, 0, "hello <b>", 0)])
         said = {"idx": 0, "seat": 0, "text": "hello <b>", "version": 0, "created_at": stamp, "channel": "table"}
         assert db.load("old")["chat"] == [said]
+    finally:
+        db.close()
+
+
+def alembic_config(db: Database):
+    """Alembic's config for the migrations shipped in the package, on ``db``'s URL."""
+    from pathlib import Path
+
+    from alembic.config import Config
+
+    import parlor.server.storage
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(parlor.server.storage.__file__).parent / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", db.url.replace("%", "%%"))
+    return cfg
+
+
+def test_upgrading_a_database_of_the_reviews_schema_adds_the_players(database_url):
+    """A database at 0010_reviews (issue 31: hints, before accounts) upgrades to the head in place: its
+    table keeps its hints and becomes a private, unrated table whose seats belong to no account; the
+    players' tables are there and empty; going back down to 0010_reviews removes them again."""
+    from alembic import command
+
+    db = Database(database_url)
+    try:
+        cfg = alembic_config(db)
+        with db.engine.begin() as connection:
+            cfg.attributes["connection"] = connection
+            command.upgrade(cfg, "0010_reviews")
+        with db.engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO parlor_tables (id, game, players, options, seed, engine_version, status, version, "
+                    "seat_timeout, substitute_level, spectator_hash, created_at, updated_at, hints) VALUES "
+                    "('hinted', 'mottainai', 2, '{}', 7, '1', 'playing', 0, 120, 'medium', 'x', "
+                    "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, true)"
+                )
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO parlor_seats (table_id, seat, kind, level, name, token_hash, joined) VALUES "
+                    "('hinted', 0, 'human', NULL, 'Ann', 'h', true), ('hinted', 1, 'bot', 'easy', NULL, NULL, true)"
+                )
+            )
+            assert "parlor_accounts" not in inspect(conn).get_table_names()
+        db.migrate()
+        with db.engine.connect() as conn:
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == head_revision()
+            assert conn.execute(text("SELECT count(*) FROM parlor_accounts")).scalar_one() == 0
+            assert conn.execute(text("SELECT count(*) FROM parlor_ratings")).scalar_one() == 0
+        row = db.load("hinted")
+        assert row is not None
+        assert row["hints"] is True
+        assert (row["visibility"], row["rated"], row["quick"], row["ratings_done"]) == ("private", False, False, False)
+        assert row["fill_bots_at"] is None and row["creator_account"] is None
+        assert [s["name"] for s in row["seats"]] == ["Ann", None]
+        assert [s["account_id"] for s in row["seats"]] == [None, None]
+        with db.engine.begin() as connection:
+            cfg.attributes["connection"] = connection
+            command.downgrade(cfg, "0010_reviews")
+        with db.engine.connect() as conn:
+            names = set(inspect(conn).get_table_names())
+            assert "parlor_accounts" not in names and "parlor_ratings" not in names
+            assert "rated" not in {c["name"] for c in inspect(conn).get_columns("parlor_tables")}
+            hinted = conn.execute(text("SELECT hints FROM parlor_tables WHERE id = 'hinted'")).scalar_one()
+            assert bool(hinted) is True
     finally:
         db.close()
 
