@@ -186,3 +186,43 @@ def test_sqlite_durability_is_normal_unless_full_is_asked(monkeypatch, tmp_path)
             db.engine.connect()
     finally:
         db.close()
+
+
+def test_a_deleted_accounts_seat_is_read_without_its_name_wherever_it_is_stored(database_url):
+    """A seat of a deleted account at an unfinished table whose stored name nobody cleared (the process
+    that held it died before it was told) is loaded, and listed in the lobby, without the name."""
+    from parlor.server.storage import AccountStore, Listings
+
+    db = Database(database_url)
+    try:
+        db.migrate()
+        accounts = AccountStore(db)
+        accounts.create_account("acc-ann", "Ann", "ann", "not a real hash")
+        with db.engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO parlor_tables (id, game, players, options, seed, engine_version, status, version, "
+                    "seat_timeout, substitute_level, spectator_hash, created_at, updated_at, visibility) VALUES "
+                    "('open', 'mamma-mia', 2, '{}', 7, '1', 'playing', 0, 120, 'medium', 'x', "
+                    "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 'public')"
+                )
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO parlor_seats (table_id, seat, kind, level, name, token_hash, joined, account_id) "
+                    "VALUES ('open', 0, 'human', NULL, 'Ann', NULL, true, 'acc-ann'), "
+                    "('open', 1, 'human', NULL, NULL, NULL, false, NULL)"
+                )
+            )
+        listed = lambda: [s["name"] for s in Listings(db).public_tables("mamma-mia")[0][0]["seats"]]  # noqa: E731
+        assert [s["name"] for s in db.load("open")["seats"]] == ["Ann", None]
+        assert listed() == ["Ann", None]
+        accounts.delete_account("acc-ann")
+        with db.engine.connect() as conn:  # (the unfinished table's row is its owner's to write)
+            assert conn.execute(text("SELECT name FROM parlor_seats WHERE seat = 0")).scalar_one() == "Ann"
+        seats = db.load("open")["seats"]
+        assert [(s["name"], s["account_id"]) for s in seats] == [(None, "acc-ann"), (None, None)]
+        assert db.load_head("open")["seats"][0]["name"] is None
+        assert listed() == [None, None]
+    finally:
+        db.close()

@@ -211,13 +211,12 @@ class Accounts:
         await self.run_db(self.store.set_password, account["id"], digest, hash_token(secret))
         log.info("an account changed its password")
 
-    async def delete(self, account: dict[str, Any], password: Any, address: str | None) -> list[str]:
-        """The account is deleted (its password confirms it): its name and password go, its games stay;
-        returns the unfinished tables where it holds a seat."""
+    async def delete(self, account: dict[str, Any], password: Any, address: str | None) -> None:
+        """The account is deleted (its password confirms it): its name, password and sessions go, its
+        games stay (the tables the site's processes hold are told: ``Hub.forget_account``)."""
         await self._confirm(account, password, address)
-        tables = await self.run_db(self.store.delete_account, account["id"])
+        await self.run_db(self.store.delete_account, account["id"])
         log.info("an account was deleted")
-        return tables
 
     async def sweep_forever(self, every: float = 3600.0) -> None:
         """Forget expired sessions, and sign-in counts older than any limit's window, once an hour."""

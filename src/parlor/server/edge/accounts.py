@@ -103,7 +103,7 @@ def account_router(
     accounts_of: Callable[[Request], Accounts],
     object_body: Callable[[Request], Awaitable[dict[str, Any]]],
     address_of: Callable[[Request], str | None],
-    forget_account: Callable[[Request, str, list[str]], Awaitable[None]],
+    forget_account: Callable[[Request, str], Awaitable[None]],
 ) -> APIRouter:
     router = APIRouter()
 
@@ -193,8 +193,8 @@ def account_router(
     async def delete(request: Request) -> JSONResponse:
         body = await object_body(request)
         account, _ = await require_account(request)
-        tables = await accounts_of(request).delete(account, body.get("password"), address_of(request))
-        await forget_account(request, account["id"], tables)
+        await accounts_of(request).delete(account, body.get("password"), address_of(request))
+        await forget_account(request, account["id"])
         return signed_out(request)
 
     return router

@@ -52,7 +52,7 @@ from parlor.server.table import (
     bot_level_description,
     seat_of_claim,
 )
-from parlor.server.table.changes import ForgetAccount, check_host, seat_of_account
+from parlor.server.table.changes import check_host, seat_of_account
 from parlor.server.table.live import FinishedTable
 from parlor.server.table.seats import clean_name
 from parlor.server.wire import ServerError, dumps, loads
@@ -222,15 +222,10 @@ def create_app(
         auth = request.headers.get("authorization", "")
         return auth[7:].strip() if auth[:7].lower() == "bearer " else request.query_params.get("token")
 
-    async def forget_account(request: Request, account_id: str, table_ids: list[str]) -> None:
-        """A deleted account's seats at unfinished tables lose their name, by each table's own change.
-        (A table another process of a site plays keeps the name until that process loads it again.)"""
-        hub = hub_of(request)
-        for table_id in table_ids:
-            table = hub.tables.get(table_id)
-            if isinstance(table, LiveTable) and not table.gone:
-                with contextlib.suppress(ServerError):
-                    await table.change(ForgetAccount(account_id))
+    async def forget_account(request: Request, account_id: str) -> None:
+        """A deleted account's seats at the tables this process holds lose their name, and its sessions'
+        connections there close (the site's other processes do the same when told: ``table/site.py``)."""
+        await hub_of(request).forget_account(account_id)
 
     app.include_router(account_router(lambda r: r.app.state.accounts, object_body, address_of, forget_account))
 
@@ -442,8 +437,9 @@ def create_app(
                     429,
                 )
             head = await hub.peek(table_id)
+            account_id = None
             if token == "":  # a signed-in player's own seat (any device), or a public table's spectator
-                seat = await seat_without_token(ws, head)
+                seat, account_id = await seat_without_token(ws, head)
             else:
                 seat = authenticate(head, token)  # a finished table is replayed only for a right token
             table = await hub.live(head)
@@ -459,20 +455,24 @@ def create_app(
             return
         sockets_per_address[address] = sockets_per_address.get(address, 0) + 1
         try:
-            await serve_socket(hub, ws, table, seat, address)
+            await serve_socket(hub, ws, table, seat, address, account_id)
         finally:
             sockets_per_address[address] -= 1
             if sockets_per_address[address] <= 0:
                 del sockets_per_address[address]
 
-    async def seat_without_token(ws: WebSocket, table: LiveTable | FinishedTable) -> int | None:
+    async def seat_without_token(ws: WebSocket, table: LiveTable | FinishedTable) -> tuple[int | None, str | None]:
+        """The seat the session's account holds here and that account (None, None: watching a public
+        table, as its spectator link would)."""
         account = await account_of(ws) if ws.cookies.get(SESSION_COOKIE) else None
         seat = seat_of_account(table, account["id"]) if account is not None else None
         if seat is None and not table.public:
             raise ServerError("bad_token", "your account holds no seat at this table (sign in, or open your link)", 403)
-        return seat  # (None: watching a public table, as its spectator link would)
+        return seat, account["id"] if seat is not None and account is not None else None
 
-    async def serve_socket(hub: Hub, ws: WebSocket, table: LiveTable, seat: int | None, address: str) -> None:
+    async def serve_socket(
+        hub: Hub, ws: WebSocket, table: LiveTable, seat: int | None, address: str, account_id: str | None = None
+    ) -> None:
         welcome = {
             "type": "welcome",
             "protocol": PROTOCOL,
@@ -482,7 +482,13 @@ def create_app(
         }
         try:
             conn = await hub.connect(
-                table, seat, ws.send_text, lambda code, reason: ws.close(code=code, reason=reason), address, welcome
+                table,
+                seat,
+                ws.send_text,
+                lambda code, reason: ws.close(code=code, reason=reason),
+                address,
+                welcome,
+                account_id,
             )
         except ServerError as exc:
             with contextlib.suppress(Exception):

@@ -14,11 +14,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from .database import Database, _utc, now
 from .schema import accounts_t, auth_events_t, seats_t, sessions_t, tables_t
+from .site import CHANNEL, FORGET
 
 
 class NameTaken(Exception):
@@ -70,11 +71,12 @@ class AccountStore:
                     query = query.where(sessions_t.c.id != keep_session)
                 conn.execute(query)
 
-    def delete_account(self, account_id: str) -> list[str]:
+    def delete_account(self, account_id: str) -> None:
         """The account is gone: its name, password hash and sessions are removed; its row stays, so that
         its games keep their seats ("deleted player"). The seats of its finished games lose the name at
-        once; returns the unfinished tables where it holds a seat (their live tables are told, so that
-        the seat's name is cleared by the table's own fenced write)."""
+        once. An unfinished table's seat is its owner's to write (the fence): on a site of several
+        processes the same transaction tells every process (NOTIFY, ``table/site.py``), and each clears
+        the name at the tables it holds; a table loaded later is loaded without it (``Database.load``)."""
         with self.db.engine.begin() as conn:
             conn.execute(
                 update(accounts_t)
@@ -88,12 +90,9 @@ class AccountStore:
                 .where(seats_t.c.account_id == account_id, seats_t.c.table_id.in_(finished))
                 .values(name=None)
             )
-            unfinished = conn.execute(
-                select(seats_t.c.table_id)
-                .join(tables_t, tables_t.c.id == seats_t.c.table_id)
-                .where(seats_t.c.account_id == account_id, tables_t.c.status == "playing")
-            )
-            return [r[0] for r in unfinished]
+            if not self.db.is_sqlite:
+                told = {"channel": CHANNEL, "payload": FORGET + account_id}
+                conn.execute(text("SELECT pg_notify(:channel, :payload)"), told)
 
     # ---- sessions ------------------------------------------------------------------------------
     def create_session(self, session_hash: str, account_id: str, lifetime: timedelta) -> None:

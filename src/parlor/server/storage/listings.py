@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import and_, exists, select
 
-from .database import Database, _utc
+from .database import Database, _utc, seat_name
 from .schema import seats_t, tables_t
 
 LISTED = 100  # tables per list, newest first
@@ -36,7 +36,7 @@ def _entries(conn: Any, rows: list[Any]) -> list[dict[str, Any]]:
     seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
     if ids:
         for s in conn.execute(
-            select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.kind, seats_t.c.level, seats_t.c.name,
+            select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.kind, seats_t.c.level, seat_name(),
                    seats_t.c.token_hash, seats_t.c.account_id)
             .where(seats_t.c.table_id.in_(ids))
             .order_by(seats_t.c.table_id, seats_t.c.seat)

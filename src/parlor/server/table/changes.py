@@ -606,7 +606,7 @@ class FillWithBots(Change):
 @dataclass
 class ForgetAccount(Change):
     """An account was deleted: its seat at this table keeps its place and its games, but loses the name
-    ("deleted player")."""
+    ("deleted player"); the connections its sessions opened are closed (a seat token's stay)."""
 
     account_id: str
 
@@ -626,6 +626,9 @@ class ForgetAccount(Change):
 
     def announce(self, table: LiveTable) -> None:
         table.frames.broadcast_seats()
+        for conn in list(table.connections):
+            if conn.account_id == self.account_id:
+                conn.close_with(4403, "the account was deleted")
 
 
 def link_used() -> ServerError:

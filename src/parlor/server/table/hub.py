@@ -40,7 +40,7 @@ from parlor.server.wire import ServerError, dumps
 
 from .bot_workers import default_processes
 from .bots import BOT_LEVELS, BotRunner
-from .changes import Arrive, CloseUnjoined, FillWithBots, Leave, leave, new_table_row
+from .changes import Arrive, CloseUnjoined, FillWithBots, ForgetAccount, Leave, leave, new_table_row, seat_of_account
 from .chat import chat_json
 from .clocks import BOT_FOR_HUMAN, MAX_TURN_TIME, arm_timeout, reset_clocks, stop_clocks, with_bot_marks
 from .connection import MOVED, Connection
@@ -282,6 +282,17 @@ class Hub:
 
         asyncio.get_running_loop().call_later(delay, fire)
 
+    async def forget_account(self, account_id: str) -> None:
+        """An account was deleted (here, or by another process of the site: ``site.py``): its seat at
+        every table this process holds loses its name, by the table's own change, and the connections its
+        sessions opened there are closed."""
+        for table in list(self.tables.values()):
+            if isinstance(table, LiveTable) and not table.gone and seat_of_account(table, account_id) is not None:
+                try:
+                    await table.change(ForgetAccount(account_id))
+                except ServerError as exc:  # (a table let go meanwhile: its next owner loads no name)
+                    log.info("table %s: the deleted account's seat was not renamed (%s)", table.id, exc.code)
+
     def release(self, table: Any) -> None:
         """Forget a finished table nobody watches (it is loaded again on demand)."""
         if (
@@ -301,10 +312,13 @@ class Hub:
         close: Callable[[int, str], Any] | None,
         address: str,
         welcome: dict[str, Any],
+        account_id: str | None = None,
     ) -> Connection:
-        """A WebSocket for ``seat`` (None: a spectator) joins the table; its first frames are queued."""
+        """A WebSocket for ``seat`` (None: a spectator) joins the table; its first frames are queued.
+        ``account_id``: the seat was opened by that account's session (closed if the account goes)."""
         conn = Connection(table, seat, send, close, self.limits.max_queue_bytes)
         conn.address = address
+        conn.account_id = account_id
         await table.change(Arrive(conn, welcome))
         return conn
 

@@ -99,6 +99,7 @@ export function seatName(seat, opts = {}) {
   if (seat === you) return opts.object ? t("ui.you_object") : t("ui.you");
   const info = seatInfo(seat);
   if (info.name) return info.name;
+  if (info.account) return t("open.deleted_player"); // an account's seat without a name: it was deleted
   return t("ui.player_n", { n: seat + 1 });
 }
 
