@@ -142,11 +142,16 @@ def create_app(
         app.state.ratings = Ratings(hub)
         app.state.reviews = ReviewService(hub, budget=review_budget, processes=review_processes)
         await hub.start()
-        sweeper = asyncio.get_running_loop().create_task(app.state.accounts.sweep_forever())
+        loop = asyncio.get_running_loop()
+        sweepers = [
+            loop.create_task(app.state.accounts.sweep_forever()),
+            loop.create_task(app.state.ratings.sweep_forever()),
+        ]
         try:
             yield
         finally:
-            sweeper.cancel()
+            for sweeper in sweepers:
+                sweeper.cancel()
             await app.state.ratings.close()
             app.state.reviews.close()
             await hub.close()
@@ -290,9 +295,7 @@ def create_app(
         return await request.app.state.accounts.current(secret) if secret else None
 
     app.include_router(
-        lobby_router(
-            lambda r: r.app.state.lobby, object_body, address_of, account_of, lambda r: r.app.state.ratings
-        )
+        lobby_router(lambda r: r.app.state.lobby, object_body, address_of, account_of, lambda r: r.app.state.ratings)
     )
 
     @app.post("/api/tables", status_code=201)

@@ -36,23 +36,39 @@ def players_class(players: int) -> str:
     return "2" if players <= 2 else "3-4" if players <= 4 else "5+"
 
 
-def ranked(table: LiveTable) -> list[dict[str, Any]] | None:
-    """The rated seats of a finished table, with the place each counts (a leaver's: last), or None."""
-    result = table.result or {}
-    if not table.rated or result.get("abandoned") or not result.get("places"):
+def ranked(rated: bool, result: dict[str, Any] | None, seats: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """The rated seats of a finished table, with the place each counts (a leaver's: last), or None.
+    ``seats``: each seat's ``seat``, ``kind``, ``account_id`` and ``left`` (its player had left when the
+    game ended; the stored result says so, ``LiveTable.result_of``)."""
+    result = result or {}
+    if not rated or result.get("abandoned") or not result.get("places"):
         return None
     places = result["places"]
     out = []
-    for s in table.seats:
-        if s.account_id is None or s.kind != "human":
+    for s in seats:
+        if s["account_id"] is None or s["kind"] != "human":
             continue
-        left = s.substituted or s.stand_in
-        place = len(places) + 1 if left else places[s.seat]
-        out.append({"account_id": s.account_id, "place": place, "abandoned": left})
+        left = bool(s["left"])
+        place = len(places) + 1 if left else places[s["seat"]]
+        out.append({"account_id": s["account_id"], "place": place, "abandoned": left})
     return out if len(out) >= 2 else None
 
 
+def stored_seats(result: dict[str, Any] | None, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``ranked``'s seats from stored rows: who left is read from the stored result."""
+    left = {e["seat"]: bool(e.get("left")) for e in (result or {}).get("seats") or []}
+    return [{**s, "left": left.get(s["seat"], False)} for s in seats]
+
+
 class Ratings:
+    """Rates each finished rated table once: when its game ends here (the hub's finished hook), and by
+    a sweep at start and every ``SWEEP_EVERY`` seconds for the finished rated tables whose ratings were
+    not stored (a process stopped between the game's end and its rating). Every path ends in
+    ``RatingStore.apply``, whose compare-and-set on ``ratings_done`` lets one of them through, however
+    many processes race."""
+
+    SWEEP_EVERY = 300.0
+
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.store = RatingStore(hub.db)
@@ -61,26 +77,55 @@ class Ratings:
         hub.finished_hooks.append(self.game_over)
 
     def game_over(self, table: LiveTable) -> None:
-        seats = ranked(table)
-        if seats is None:
+        if not table.rated:
             return
-        task = asyncio.get_running_loop().create_task(self._rate(table.id, table.game.name, table.players, seats))
+        entries = {e["seat"]: e for e in (table.result or {}).get("seats") or []}
+        seats = [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "account_id": s.account_id,
+                "left": entries.get(s.seat, {}).get("left", s.substituted or s.stand_in),
+            }
+            for s in table.seats
+        ]
+        task = asyncio.get_running_loop().create_task(
+            self._rate(table.id, table.game.name, table.players, ranked(True, table.result, seats))
+        )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _rate(self, table_id: str, game: str, players: int, seats: list[dict[str, Any]]) -> None:
-        cls = players_class(players)
+    def _new_ratings(self, before: list[tuple[float, float]], places: list[int]) -> list[tuple[float, float]]:
+        teams = [[self.model.rating(mu, sigma)] for mu, sigma in before]
+        return [(team[0].mu, team[0].sigma) for team in self.model.rate(teams, ranks=places)]
+
+    async def _rate(self, table_id: str, game: str, players: int, seats: list[dict[str, Any]] | None) -> bool:
+        """Store the table's ratings (``seats`` None: it moves nothing, marked done all the same)."""
         try:
-            before = await self.hub.run_db(self.store.current, [s["account_id"] for s in seats], game, cls)
-            teams = [[self.model.rating(*before[s["account_id"]])] for s in seats]
-            after = self.model.rate(teams, ranks=[s["place"] for s in seats])
-            changes = [
-                {**s, "before": before[s["account_id"]], "after": (team[0].mu, team[0].sigma)}
-                for s, team in zip(seats, after, strict=True)
-            ]
-            await self.hub.run_db(self.store.apply, table_id, game, cls, changes)
-        except Exception:  # a rating that cannot be stored must not touch the table
+            return await self.hub.run_db(
+                self.store.apply, table_id, game, players_class(players), seats or [], self._new_ratings
+            )
+        except Exception:  # a rating that cannot be stored must not touch the table (the sweep tries again)
             log.exception("table %s: its ratings could not be stored", table_id)
+            return False
+
+    async def sweep(self) -> int:
+        """Rate the finished rated tables whose ratings were never stored; how many this process rated."""
+        rated = 0
+        for row in await self.hub.run_db(self.store.unrated):
+            seats = ranked(True, row["result"], stored_seats(row["result"], row["seats"]))
+            if await self._rate(row["id"], row["game"], row["players"], seats) and seats:
+                log.info("table %s: its ratings were stored late, by the sweep", row["id"])
+                rated += 1
+        return rated
+
+    async def sweep_forever(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except Exception:  # (the next sweep tries again)
+                log.exception("the ratings' sweep failed")
+            await asyncio.sleep(self.SWEEP_EVERY)
 
     async def leaderboard(self, game: Any, players: Any) -> dict[str, Any]:
         if not isinstance(game, str) or len(game) > 64:

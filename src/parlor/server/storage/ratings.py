@@ -9,6 +9,7 @@ process, changes nothing).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -24,21 +25,21 @@ class RatingStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    def current(self, account_ids: list[str], game: str, players_class: str) -> dict[str, tuple[float, float]]:
-        with self.db.engine.connect() as conn:
-            rows = conn.execute(
-                select(ratings_t.c.account_id, ratings_t.c.mu, ratings_t.c.sigma).where(
-                    ratings_t.c.account_id.in_(account_ids),
-                    ratings_t.c.game == game,
-                    ratings_t.c.players_class == players_class,
-                )
-            )
-            found = {r.account_id: (r.mu, r.sigma) for r in rows}
-        return {a: found.get(a, (DEFAULT_MU, DEFAULT_SIGMA)) for a in account_ids}
-
-    def apply(self, table_id: str, game: str, players_class: str, changes: list[dict[str, Any]]) -> bool:
-        """Store one rated game's new ratings (each change: ``account_id``, ``before`` and ``after``
-        as (mu, sigma), ``place``, ``abandoned``); False if they were stored before."""
+    def apply(
+        self,
+        table_id: str,
+        game: str,
+        players_class: str,
+        seats: list[dict[str, Any]],
+        rate: Callable[[list[tuple[float, float]], list[int]], list[tuple[float, float]]],
+    ) -> bool:
+        """Store one rated game's new ratings, once: ``seats`` (``account_id``, ``place``, ``abandoned``;
+        empty: the game moves nothing) are rated by ``rate(before, places) -> after`` (each a list of
+        (mu, sigma)) from their ratings as this transaction reads them, after it has taken the table's
+        ``ratings_done`` (False if another path took it first). The ratings' rows are read locked
+        (PostgreSQL), so two games of one player rated at once by two processes do not both start
+        from the same rating; two that both insert a player's first rating collide on its key, and
+        the loser's transaction (with its ``ratings_done``) is undone for the sweep to try again."""
         stamp = now()
         with self.db.engine.begin() as conn:
             done = conn.execute(
@@ -48,10 +49,26 @@ class RatingStore:
             )
             if done.rowcount != 1:
                 return False
-            for c in changes:
-                (mu0, sigma0), (mu, sigma) = c["before"], c["after"]
-                key = {"account_id": c["account_id"], "game": game, "players_class": players_class}
-                row = conn.execute(select(ratings_t.c.games).filter_by(**key)).first()
+            if not seats:
+                return True
+            ids = [s["account_id"] for s in seats]
+            found = {
+                r.account_id: r
+                for r in conn.execute(
+                    select(ratings_t.c.account_id, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
+                    .where(
+                        ratings_t.c.account_id.in_(ids),
+                        ratings_t.c.game == game,
+                        ratings_t.c.players_class == players_class,
+                    )
+                    .with_for_update()
+                )
+            }
+            before = [(found[a].mu, found[a].sigma) if a in found else (DEFAULT_MU, DEFAULT_SIGMA) for a in ids]
+            after = rate(before, [s["place"] for s in seats])
+            for s, (mu0, sigma0), (mu, sigma) in zip(seats, before, after, strict=True):
+                key = {"account_id": s["account_id"], "game": game, "players_class": players_class}
+                row = found.get(s["account_id"])
                 if row is None:
                     conn.execute(ratings_t.insert().values(**key, mu=mu, sigma=sigma, games=1, updated_at=stamp))
                 else:
@@ -62,7 +79,7 @@ class RatingStore:
                     )
                 conn.execute(
                     rating_history_t.insert().values(
-                        account_id=c["account_id"],
+                        account_id=s["account_id"],
                         table_id=table_id,
                         game=game,
                         players_class=players_class,
@@ -70,12 +87,34 @@ class RatingStore:
                         sigma_before=sigma0,
                         mu=mu,
                         sigma=sigma,
-                        place=c["place"],
-                        abandoned=c["abandoned"],
+                        place=s["place"],
+                        abandoned=s["abandoned"],
                         at=stamp,
                     )
                 )
             return True
+
+    def unrated(self, limit: int = 100) -> list[dict[str, Any]]:
+        """Finished rated tables whose ratings were never stored: ``id``, ``game``, ``players``,
+        ``result`` and ``seats`` (``seat``, ``kind``, ``account_id``)."""
+        with self.db.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_t.c.id, tables_t.c.game, tables_t.c.players, tables_t.c.result)
+                .where(tables_t.c.rated.is_(True), tables_t.c.status == "over", tables_t.c.ratings_done.is_(False))
+                .order_by(tables_t.c.updated_at)
+                .limit(limit)
+            ).all()
+            out = []
+            for r in rows:
+                seats = conn.execute(
+                    select(seats_t.c.seat, seats_t.c.kind, seats_t.c.account_id)
+                    .where(seats_t.c.table_id == r.id)
+                    .order_by(seats_t.c.seat)
+                ).mappings()
+                result = json.loads(r.result) if isinstance(r.result, str) else r.result
+                out.append({"id": r.id, "game": r.game, "players": r.players, "result": result,
+                            "seats": [dict(s) for s in seats]})  # fmt: skip
+            return out
 
     def leaderboard(self, game: str, players_class: str | None, limit: int = 100) -> list[dict[str, Any]]:
         """The best rated accounts of a game (by mu - 3 sigma, openskill's conservative "ordinal")."""

@@ -137,7 +137,10 @@ class LiveTable(StoredTable):
         out["seats"] = []
         for s in self.seats:
             moves = s.bot_moves + (1 if s.seat == extra_bot_move else 0)
-            out["seats"].append({"seat": s.seat, "bot_moves": moves, "substituted": moves > 0})
+            # ``left``: its player had left when the game ended (a bot was playing the seat in their
+            # stead). Stored with the result, so that a rated game is rated alike after a restart.
+            left = s.kind == "human" and (s.substituted or s.stand_in)
+            out["seats"].append({"seat": s.seat, "bot_moves": moves, "substituted": moves > 0, "left": left})
         return out
 
     # ---- changing ---------------------------------------------------------------------------------
