@@ -54,6 +54,62 @@ class AccountLimits:
     signups_per_address: int = 10  # new accounts from one client address within an hour
 
 
+@dataclass(frozen=True)
+class AccountFlag:
+    """One of ``parlor serve``'s account limits: its flag, what it sets, its default and its range."""
+
+    flag: str
+    field: str  # of AccountLimits, or of Limits for the per-account creation limits
+    default: float
+    low: float
+    high: float
+    unit: str
+    help: str
+    whole: bool = True  # a count (int), else a number
+
+
+ACCOUNT_FLAGS = (
+    AccountFlag("--session-days", "session_lifetime", 30, 1 / 24, 3650, "days",
+                "days a sign-in lasts without being used (each use an hour or more apart extends it)", False),
+    AccountFlag("--sign-in-failures-per-name", "failures_per_name", 5, 1, 1_000_000, "failures",
+                "failed sign-ins for one name within the window, then refused"),
+    AccountFlag("--sign-in-failures-per-address", "failures_per_address", 20, 1, 1_000_000, "failures",
+                "failed sign-ins from one address within the window, then refused"),
+    AccountFlag("--sign-in-window", "failure_window", 15, 1, 1440, "minutes",
+                "minutes the sign-in failures are counted over", False),
+    AccountFlag("--sign-ups-per-address", "signups_per_address", 10, 1, 1_000_000, "accounts",
+                "new accounts from one address within an hour"),
+    AccountFlag("--tables-per-account-per-minute", "tables_per_account_per_minute", 10, 0.001, 1e6, "tables",
+                "new tables a minute by one signed-in account (beside its address's)", False),
+    AccountFlag("--max-unfinished-tables-per-account", "max_unfinished_tables_per_account", 20, 1, 1_000_000,
+                "tables", "unfinished tables one signed-in account may have created"),
+)  # fmt: skip
+
+
+def account_limits(values: dict[str, float]) -> tuple[AccountLimits, dict[str, float]]:
+    """The account limits that ``values`` (by flag, as given; checked) set: the AccountLimits, and the
+    fields of ``Limits`` to replace. ValueError names a value out of its range."""
+    accounts: dict[str, Any] = {}
+    creation: dict[str, float] = {}
+    for spec in ACCOUNT_FLAGS:
+        value = values.get(spec.flag)
+        if value is None:
+            continue
+        if not spec.low <= value <= spec.high or (spec.whole and value != int(value)):
+            whole = "a whole number " if spec.whole else ""
+            span = f"from {spec.low:g} to {spec.high:g} {spec.unit}"
+            raise ValueError(f"{spec.flag} must be {whole}{span}, got {value:g}")
+        if spec.field == "session_lifetime":
+            accounts[spec.field] = timedelta(days=value)
+        elif spec.field == "failure_window":
+            accounts[spec.field] = timedelta(minutes=value)
+        elif spec.field.endswith("_per_account") or spec.field.endswith("_per_account_per_minute"):
+            creation[spec.field] = int(value) if spec.whole else value
+        else:
+            accounts[spec.field] = int(value)
+    return AccountLimits(**accounts), creation
+
+
 def csrf_token(secret: str) -> str:
     """The CSRF token that goes with a session (or a sign-in form's) secret: only a page that could read
     the server's answers (same origin) knows it."""
