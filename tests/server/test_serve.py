@@ -87,3 +87,47 @@ def test_the_account_flags_defaults_are_the_limits_defaults() -> None:
     given, creation = account_limits({spec.flag: spec.default for spec in ACCOUNT_FLAGS})
     assert given == AccountLimits()
     assert creation == {k: getattr(Limits(), k) for k in creation} and len(creation) == 2
+
+
+def test_the_session_cookie_is_secure_when_a_named_proxy_says_https(tmp_path: Path) -> None:
+    """Behind a TLS-terminating proxy named by --forwarded-allow-ips, a request it forwards with
+    ``X-Forwarded-Proto: https`` gets Secure cookies (the session's and the sign-in form's); a plain
+    HTTP request does not, and neither does a client that is no named proxy, whatever it claims."""
+
+    def cookies(base: str, https: bool) -> dict[str, str]:
+        headers = {"X-Forwarded-Proto": "https"} if https else {}
+        with httpx.Client(base_url=base, timeout=60, headers=headers) as http:
+            form = http.get("/api/account")
+            secret = form.cookies.get("parlor_csrf") or form.headers["set-cookie"].split(";")[0].split("=", 1)[1]
+            signed = http.post(  # (sent by hand: a client keeps a Secure cookie off plain HTTP)
+                "/api/account/sign-up",
+                json={"name": fresh_name(), "password": "correct horse"},
+                headers={"X-CSRF-Token": form.json()["csrf"], "Cookie": f"parlor_csrf={secret}"},
+            )
+            assert signed.status_code == 201, signed.text
+            found = {}
+            for r in (form, signed):
+                for h in r.headers.get_list("set-cookie"):
+                    name = h.split("=", 1)[0]
+                    if name in ("parlor_csrf", "parlor_session") and "max-age=0" not in h.lower():
+                        found[name] = h.lower()
+            return found
+
+    proxy = ("--forwarded-allow-ips", "127.0.0.1")
+    proxied = ServerProcess(f"sqlite:///{tmp_path / 'p.db'}", free_port(), *proxy, cli=True)
+    proxied.start()
+    try:
+        over_tls = cookies(proxied.base, https=True)
+        assert set(over_tls) == {"parlor_csrf", "parlor_session"}
+        assert all("; secure" in h for h in over_tls.values()), over_tls
+        plain = cookies(proxied.base, https=False)
+        assert set(plain) == {"parlor_csrf", "parlor_session"} and not any("secure" in h for h in plain.values())
+    finally:
+        proxied.stop()
+    direct = ServerProcess(f"sqlite:///{tmp_path / 'd.db'}", free_port(), cli=True)
+    direct.start()
+    try:
+        claimed = cookies(direct.base, https=True)  # no proxy named: the header is the client's own word
+        assert set(claimed) == {"parlor_csrf", "parlor_session"} and not any("secure" in h for h in claimed.values())
+    finally:
+        direct.stop()
