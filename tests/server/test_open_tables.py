@@ -5,9 +5,11 @@ seats two players together, and a waiting table's empty seats become bots when i
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from .conftest import BACKENDS, Client, ServerThread, make_url
 from .test_account_seats import first_frame
@@ -117,3 +119,51 @@ def test_a_quick_table_fills_with_bots_when_its_wait_is_over(site: ServerThread)
         assert seats["seats"][0]["name"] == "Early Bird" and seats["seats"][0]["kind"] == "human"
         assert r.json()["table_id"] not in ids(lobby(site, "sweet-nose")["waiting"])
         me.wait_turn_or_over(120)  # the bots play: the game goes on
+
+
+WAIT = 15.0  # seconds a test table waits for players (the stand-up must come well within it)
+
+
+def test_standing_up_frees_the_seat_and_starts_the_wait_for_bots_again(site: ServerThread) -> None:
+    """A seated player leaves a public table still waiting for players: the seat is open again (listed,
+    nameless), their connection is closed and their token opens nothing; the table's wait for bots
+    starts again from the stand-up, and the bots come at the new moment, not at the first one."""
+    body = {
+        "game": "mamma-mia",
+        "players": 3,
+        "public": True,
+        "fill_bots_after": WAIT,
+        "seats": [{"kind": "human"}] * 3,
+    }
+    created = httpx.post(site.base + "/api/tables", json=body, timeout=60)
+    assert created.status_code == 201, created.text
+    table_id = created.json()["table"]["id"]
+    [entry] = [e for e in lobby(site)["waiting"] if e["id"] == table_id]
+    first_fill = datetime.fromisoformat(entry["fill_bots_at"])
+    sat = [httpx.post(f"{site.base}/api/tables/{table_id}/sit", json={"name": n}, timeout=60) for n in ("Ann", "Bo")]
+    assert [r.status_code for r in sat] == [200, 200], [r.text for r in sat]
+    (ann_seat, ann_token), (bo_seat, bo_token) = [(r.json()["seat"], r.json()["token"]) for r in sat]
+    with Client(site.base, table_id, ann_token) as ann, Client(site.base, table_id, bo_token) as bo:
+        left = httpx.post(f"{site.base}/api/tables/{table_id}/stand-up", json={"token": bo_token}, timeout=60)
+        assert left.status_code == 200, left.text
+        new_fill = datetime.fromisoformat(left.json()["fill_bots_at"])
+        assert new_fill > first_fill
+        with pytest.raises(ConnectionClosed):
+            bo.next(lambda f: False, timeout=60)
+        assert bo.ws.close_code == 4403
+        [entry] = [e for e in lobby(site)["waiting"] if e["id"] == table_id]
+        assert entry["seats"][bo_seat] == {**entry["seats"][bo_seat], "open": True, "name": None, "account": False}
+        assert datetime.fromisoformat(entry["fill_bots_at"]) == new_fill
+        for again in ({"token": bo_token}, {}, {"token": "not a token"}):
+            r = httpx.post(f"{site.base}/api/tables/{table_id}/stand-up", json=again, timeout=60)
+            assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token", (again, r.text)
+        # The bots take the open seats once the new wait is over, not when the first one would have been.
+        filled = ann.next(
+            lambda f: f["type"] == "seats" and all(s["kind"] == "bot" for s in f["seats"] if s["seat"] != ann_seat),
+            timeout=WAIT + 120,
+        )
+        assert datetime.now(UTC) >= new_fill
+        assert filled["seats"][ann_seat]["name"] == "Ann"
+        # Once the game is on, standing up is refused: leaving then is leaving the game.
+        r = httpx.post(f"{site.base}/api/tables/{table_id}/stand-up", json={"token": ann_token}, timeout=60)
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not_waiting", r.text

@@ -33,6 +33,12 @@ def lobby_router(
         account = await account_of(request)
         return await lobby_of(request).sit(table_id, body.get("seat"), account, body.get("name"))
 
+    @router.post("/api/tables/{table_id}/stand-up")
+    async def stand_up(table_id: str, request: Request) -> dict[str, Any]:
+        body = await object_body(request)
+        account = await account_of(request)
+        return await lobby_of(request).stand_up(table_id, body.get("token"), account)
+
     @router.post("/api/quick-play")
     async def quick_play(request: Request) -> dict[str, Any]:
         body = await object_body(request)

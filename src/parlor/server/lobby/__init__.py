@@ -16,7 +16,8 @@ import asyncio
 from typing import Any
 
 from parlor.server.storage import Listings
-from parlor.server.table import Hub, SitDown
+from parlor.server.table import Hub, SitDown, StandUp, authenticate
+from parlor.server.table.changes import seat_of_account
 from parlor.server.wire import ServerError
 
 
@@ -38,6 +39,21 @@ class Lobby:
         table = await self.hub.get(table_id)
         try:
             return await table.change(SitDown(seat, account, name))
+        finally:
+            self.hub.release(table)
+
+    async def stand_up(self, table_id: str, token: Any, account: dict[str, Any] | None) -> dict[str, Any]:
+        """Leave a public table that still waits for players: the seat of ``token`` (or, with none, the
+        signed-in account's) is open again, and the table's wait for bots starts again."""
+        table = await self.hub.get(table_id)
+        try:
+            if token is not None:
+                seat = authenticate(table, token)
+            else:
+                seat = seat_of_account(table, account["id"]) if account is not None else None
+            if seat is None:
+                raise ServerError("bad_token", "a seat's token is required (or sign in to the seat's account)", 403)
+            return await table.change(StandUp(seat))
         finally:
             self.hub.release(table)
 

@@ -58,6 +58,7 @@ tables_t = Table(
     Column("rated", Boolean, nullable=False, server_default=false()),
     Column("quick", Boolean, nullable=False, server_default=false()),
     Column("fill_bots_at", DateTime(timezone=True), nullable=True),
+    Column("fill_bots_after", Float, nullable=True),  # the wait in seconds (started again by StandUp)
     Column("creator_account", String(32), nullable=True),
     Column("ratings_done", Boolean, nullable=False, server_default=false()),  # a rated game's ratings applied
     Index("ix_parlor_tables_status", "status"),

@@ -330,6 +330,33 @@ class TakeSeat(Write):
 
 
 @dataclass(frozen=True)
+class LeaveSeat(Write):
+    """A seated player stands up from a public table still waiting for players: the seat is open again
+    (no token, account, name or claim) if ``token_hash`` still holds it (False otherwise), and the
+    table's wait for bots starts again (``fill_bots_at``, None: it has none)."""
+
+    seat: int
+    token_hash: str
+    fill_bots_at: datetime | None
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> bool:
+        done = conn.execute(
+            update(seats_t)
+            .where(
+                seats_t.c.table_id == self.table_id,
+                seats_t.c.seat == self.seat,
+                seats_t.c.token_hash == self.token_hash,
+            )
+            .values(token_hash=None, account_id=None, name=None, claim_hash=None, joined=False, stand_in=False)
+        )
+        if done.rowcount != 1:
+            return False
+        if self.fill_bots_at is not None:
+            conn.execute(update(tables_t).where(tables_t.c.id == self.table_id).values(fill_bots_at=self.fill_bots_at))
+        return True
+
+
+@dataclass(frozen=True)
 class SeatsToBots(Write):
     """A waiting table's empty seats become bots of ``level`` (nobody sat down in time); the table no
     longer waits to be filled."""

@@ -27,6 +27,7 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from parlor.core import ENGINE_VERSION, IllegalAction, ParlorError, State, replay
@@ -39,6 +40,7 @@ from parlor.server.storage import (
     CloseUnplayed,
     CreateTable,
     CreationLimits,
+    LeaveSeat,
     NewLink,
     RemoveDecision,
     SeatsToBots,
@@ -575,8 +577,57 @@ class SitDown(Change):
 
 
 @dataclass
+class StandUp(Change):
+    """A seated player leaves a public table that still waits for players (``POST …/stand-up``): the
+    seat is open again for anyone, the connections it had are closed, and the table's wait for bots
+    (``fill_bots_after``) starts again from now, so the players who stay get the whole wait for someone
+    to take the seat. Once every seat is held the game is on: leaving then is leaving the game (the
+    seat timeout's substitute, counted last in a rated game), not standing up."""
+
+    seat: int
+    _fill_at: Any = None
+
+    what: ClassVar[str] = "the seat"
+    moves_play: ClassVar[bool] = True
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        playing(table)
+        s = table.seats[self.seat]
+        if not table.public or not any(open_seat(o) for o in table.seats) or self.seat in table.action_seats:
+            raise ServerError("not_waiting", "the game is on: this table no longer waits for players", 409)
+        if s.token_hash is None:
+            raise ServerError("bad_token", "this seat is nobody's to leave", 403)
+        if table.fill_bots_after is not None:
+            self._fill_at = now() + timedelta(seconds=table.fill_bots_after)
+        return [LeaveSeat(table.id, self.seat, s.token_hash, self._fill_at)]
+
+    def apply(self, table: LiveTable, results: list[Any]) -> dict[str, Any]:
+        if not results[0]:
+            raise ServerError("bad_token", "this seat is nobody's to leave", 403)
+        s = table.seats[self.seat]
+        s.token_hash = s.account_id = s.name = s.claim_hash = None
+        s.joined = s.stand_in = s.substituted = False
+        for timer in (s.timer, s.away_timer):
+            if timer is not None:
+                timer.cancel()
+        s.timer = s.away_timer = None
+        for conn in list(table.connections):
+            if conn.seat == self.seat:
+                conn.close_with(4403, "you left this table")
+        if self._fill_at is not None:
+            table.fill_bots_at = self._fill_at
+            table.hub.arm_fill(table)  # the new moment; the timer armed for the old one is cancelled
+        log.info("table %s: seat %d stood up; the table waits for a player again", table.id, self.seat)
+        return {"table_id": table.id, "seat": self.seat, "fill_bots_at": table.fill_bots_at}
+
+    def announce(self, table: LiveTable) -> None:
+        table.frames.broadcast_seats()
+
+
+@dataclass
 class FillWithBots(Change):
-    """A public table's wait is over (``fill_bots_at``): its open seats become bots of ``level``."""
+    """A public table's wait is over (``fill_bots_at``): its open seats become bots of ``level`` (unless
+    nobody holds a seat any more: a table of bots alone is nobody's game; it waits on)."""
 
     level: str
 
@@ -585,6 +636,8 @@ class FillWithBots(Change):
 
     def prepare(self, table: LiveTable) -> list[Write]:
         playing(table)
+        if not any(s.kind == "human" and not open_seat(s) for s in table.seats):
+            raise ServerError("not_waiting", "nobody is seated: the table waits for players")
         seats = tuple(s.seat for s in table.seats if open_seat(s))
         return [SeatsToBots(table.id, seats, self.level)]
 

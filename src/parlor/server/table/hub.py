@@ -264,23 +264,29 @@ class Hub:
             self.writer.write_later(writes, table._background_write_failed)
         self.bots.schedule(table)
         if table.fill_bots_at is not None:
-            self._arm_fill(table)
+            self.arm_fill(table)
 
-    def _arm_fill(self, table: LiveTable) -> None:
+    def arm_fill(self, table: LiveTable) -> None:
         """A public table's empty seats become bots at ``fill_bots_at`` (also after a restart or a
-        takeover: the moment is stored)."""
-        at = table.fill_bots_at
-        if at.tzinfo is None:  # SQLite hands back naive stamps; all are UTC
-            at = at.replace(tzinfo=UTC)
+        takeover: the moment is stored). One timer per table: arming it again (a seated player stood
+        up, ``StandUp``) cancels the one armed for the earlier moment."""
+        if table.fill_timer is not None:
+            table.fill_timer.cancel()
+            table.fill_timer = None
+        armed = table.fill_bots_at
+        if armed is None:
+            return
+        at = armed if armed.tzinfo is not None else armed.replace(tzinfo=UTC)  # (SQLite's stamps are naive UTC)
         delay = max(0.0, (at - now()).total_seconds())
 
         def fire() -> None:
-            if self.closing or table.gone or table.status != "playing":
+            table.fill_timer = None
+            if self.closing or table.gone or table.status != "playing" or table.fill_bots_at is not armed:
                 return
             task = asyncio.get_running_loop().create_task(table.change(FillWithBots(table.substitute_level)))
             task.add_done_callback(lambda t: t.cancelled() or t.exception())  # (a refusal is nothing to report)
 
-        asyncio.get_running_loop().call_later(delay, fire)
+        table.fill_timer = asyncio.get_running_loop().call_later(delay, fire)
 
     async def forget_account(self, account_id: str) -> None:
         """An account was deleted (here, or by another process of the site: ``site.py``): its seat at
@@ -558,6 +564,7 @@ class Hub:
             "visibility": "public" if public else "private",
             "rated": rated,
             "fill_bots_at": None if fill_after is None else now() + timedelta(seconds=fill_after),
+            "fill_bots_after": None if fill_after is None else float(fill_after),
         }
         return row, seats, claims, spectator, host
 

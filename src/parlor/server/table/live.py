@@ -63,6 +63,8 @@ class StoredTable:
         self.rated: bool = bool(row.get("rated", False))
         self.quick: bool = bool(row.get("quick", False))  # opened by quick play
         self.fill_bots_at: Any = row.get("fill_bots_at")  # a waiting table's empty seats become bots then
+        self.fill_bots_after: float | None = row.get("fill_bots_after")  # that wait, in seconds
+        self.fill_timer: Any = None  # the hub's timer for ``fill_bots_at`` (one at a time)
         self.chat = ChatLog(list(row.get("chat") or []), int(row.get("chat_total", len(row.get("chat") or []))))
         self.connections: set[Connection] = set()
         self.seats: list[Seat] = []

@@ -8,7 +8,8 @@
 * ``parlor_ratings`` and ``parlor_rating_history``: openskill ratings per account, game and player
   count class, and each rated game's change.
 * ``parlor_tables``: ``visibility`` (private | public), ``rated``, ``quick`` (opened by quick play),
-  ``fill_bots_at`` (a waiting table's empty seats become bots then), ``creator_account`` (the
+  ``fill_bots_at`` (a waiting table's empty seats become bots then; ``fill_bots_after``: the wait,
+  started again when a seated player stands up), ``creator_account`` (the
   creation limits of signed-in players), ``ratings_done``.
 * ``parlor_seats.account_id``: the account a seat belongs to.
 
@@ -90,6 +91,7 @@ def upgrade() -> None:
     op.add_column("parlor_tables", sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()))
     op.add_column("parlor_tables", sa.Column("quick", sa.Boolean, nullable=False, server_default=sa.false()))
     op.add_column("parlor_tables", sa.Column("fill_bots_at", sa.DateTime(timezone=True), nullable=True))
+    op.add_column("parlor_tables", sa.Column("fill_bots_after", sa.Float, nullable=True))
     op.add_column("parlor_tables", sa.Column("creator_account", sa.String(32), nullable=True))
     op.add_column("parlor_tables", sa.Column("ratings_done", sa.Boolean, nullable=False, server_default=sa.false()))
     op.create_index("ix_parlor_tables_open", "parlor_tables", ["visibility", "status"])
@@ -103,7 +105,8 @@ def downgrade() -> None:
     op.drop_column("parlor_seats", "account_id")
     op.drop_index("ix_parlor_tables_creator_account", table_name="parlor_tables")
     op.drop_index("ix_parlor_tables_open", table_name="parlor_tables")
-    for column in ("ratings_done", "creator_account", "fill_bots_at", "quick", "rated", "visibility"):
+    dropped = ("ratings_done", "creator_account", "fill_bots_after", "fill_bots_at", "quick", "rated", "visibility")
+    for column in dropped:
         op.drop_column("parlor_tables", column)
     op.drop_table("parlor_rating_history")
     op.drop_index("ix_parlor_ratings_board", table_name="parlor_ratings")
