@@ -22,8 +22,8 @@ from .conftest import BACKENDS, ServerProcess, ServerThread, make_url
 
 
 def finished_rated_table(db: Database, table_id: str, accounts: list[str | None], places: list[int],
-                         left: tuple[int, ...] = ()) -> None:  # fmt: skip
-    """A rated Mamma Mia! table stored as over, as a process that stopped before rating it leaves it."""
+                         left: tuple[int, ...] = (), game: str = "mamma-mia") -> None:  # fmt: skip
+    """A rated table stored as over, as a process that stopped before rating it leaves it."""
     result = {
         "scores": [0] * len(places),
         "tiebreaks": [0] * len(places),
@@ -35,7 +35,7 @@ def finished_rated_table(db: Database, table_id: str, accounts: list[str | None]
     with db.engine.begin() as conn:
         conn.execute(
             tables_t.insert().values(
-                id=table_id, game="mamma-mia", players=len(places), options="{}", seed=1, engine_version="1",
+                id=table_id, game=game, players=len(places), options="{}", seed=1, engine_version="1",
                 status="over", version=0, seat_timeout=None, substitute_level="medium", spectator_hash="x",
                 result=json.dumps(result), created_at=stamp, updated_at=stamp, rated=True, visibility="public",
             )

@@ -13,12 +13,14 @@ import json
 import random
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
-from .conftest import Server
+from .conftest import Server, start_server, stop_server
 from .test_browser import LANGS, Seat, play_to_the_end
 from .test_help_and_lobby import new_page
 
@@ -171,3 +173,58 @@ def test_quick_play_in_the_lobby_seats_two_guests_together(server: Server, brows
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+@pytest.fixture(scope="module")
+def rated_player(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
+    """A server whose player has rated games of two games and player-count classes (stored finished and
+    unrated, as a process that stopped before rating them leaves them: the server's sweep rates them)."""
+    from parlor.server.storage import Database
+
+    from ..server.test_ratings_sweep import accounts, finished_rated_table
+
+    tmp = tmp_path_factory.mktemp("plot")
+    db = Database(f"sqlite:///{tmp / 'parlor.db'}")
+    db.migrate()
+    me, other, third = accounts(db, "Plotter", "Other", "Third")
+    for i, places in enumerate(([1, 2], [2, 1], [1, 2])):
+        finished_rated_table(db, f"two-{i}", [me, other], places)
+    for i, places in enumerate(([1, 2, 3], [3, 1, 2])):
+        finished_rated_table(db, f"three-{i}", [me, other, third], places, game="sweet-nose")
+    db.close()
+    running = start_server(tmp)
+    try:
+        deadline = time.monotonic() + 120
+        while len(httpx.get(f"{running.base}/api/players/Plotter", timeout=60).json()["ratings"]) < 2:
+            assert time.monotonic() < deadline, "the sweep did not rate the games"
+            time.sleep(0.1)
+        yield running, "Plotter"
+    finally:
+        stop_server(running)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rating_plot_has_a_line_per_game_and_class_with_a_legend(browser: Any, rated_player, lang: str) -> None:
+    server, name = rated_player
+    words = catalog(lang)
+    ctx, page, errors = new_page(browser, lang)
+    try:
+        page.goto(f"{server.base}/players/{name}")
+        page.wait_for_selector("#rating-legend")
+        series = page.locator("svg.rating-plot g.rating-series")
+        assert sorted(series.evaluate_all("gs => gs.map(g => g.dataset.series)")) == ["mamma-mia|2", "sweet-nose|3-4"]
+        points = {s.get_attribute("data-series"): s.locator("circle").count() for s in series.all()}
+        assert points == {"mamma-mia|2": 3, "sweet-nose|3-4": 2}  # each its own line, never joined
+        legend = page.locator("#rating-legend li")
+        expected = {
+            key: words["profile.series"]
+            .replace("{game}", words[f"game.{key.split('|')[0]}.title"])
+            .replace("{players}", words["profile.class"].replace("{players}", key.split("|")[1]))
+            for key in points
+        }
+        assert {li.get_attribute("data-series"): li.inner_text().strip() for li in legend.all()} == expected
+        colours = series.evaluate_all("gs => gs.map(g => getComputedStyle(g).color)")
+        assert len(set(colours)) == 2  # told apart, as their legend entries are
+        assert not errors, errors
+    finally:
+        ctx.close()

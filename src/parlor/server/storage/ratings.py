@@ -171,6 +171,7 @@ class RatingStore:
                     tables_t.c.result,
                     tables_t.c.updated_at,
                     seats_t.c.seat,
+                    rating_history_t.c.players_class,
                     rating_history_t.c.mu_before,
                     rating_history_t.c.sigma_before,
                     rating_history_t.c.mu,
@@ -209,6 +210,7 @@ def _game(g: Any) -> dict[str, Any]:
         "replay": f"/replay/{g.id}",
     }
     if g.mu is not None:
+        entry["players_class"] = g.players_class  # the rating it moved: this game's at this class
         entry["rating_before"] = g.mu_before - 3 * g.sigma_before
         entry["rating_after"] = g.mu - 3 * g.sigma
         entry["abandoned"] = bool(g.abandoned)

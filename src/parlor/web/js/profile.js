@@ -14,17 +14,39 @@ function classLabel(cls) {
   return t("profile.class", { players: cls });
 }
 
-/** The rating after each rated game of one game and class, oldest first, as a small line plot. */
-function plot(points) {
+function seriesLabel(game, cls) {
+  return t("profile.series", { game: tMaybe(`game.${game}.title`, game), players: classLabel(cls) });
+}
+
+/** The rating after each rated game, oldest first: one line per game and player-count class (a rating
+ * of its own: lines of different classes are never joined), on one scale, with a legend naming each. */
+function plot(rated) {
+  const series = new Map(); // "game|class" -> games, oldest first
+  for (const g of rated) {
+    const key = `${g.game}|${g.players_class}`;
+    if (!series.has(key)) series.set(key, []);
+    series.get(key).push(g);
+  }
   const width = 320, height = 100, pad = 8;
-  const values = points.map((p) => p.rating_after);
+  const values = rated.map((p) => p.rating_after);
   const low = Math.min(0, ...values), high = Math.max(1, ...values);
-  const x = (i) => pad + (points.length < 2 ? 0 : (i * (width - 2 * pad)) / (points.length - 1));
+  const longest = Math.max(...[...series.values()].map((s) => s.length));
+  const x = (i) => pad + (longest < 2 ? 0 : (i * (width - 2 * pad)) / (longest - 1));
   const y = (v) => height - pad - ((v - low) * (height - 2 * pad)) / (high - low || 1);
-  const line = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.rating_after).toFixed(1)}`).join(" ");
-  return svg("svg", { class: "rating-plot", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("profile.plot") },
-    svg("path", { d: line, fill: "none", stroke: "currentColor", "stroke-width": 2 }),
-    ...points.map((p, i) => svg("circle", { cx: x(i).toFixed(1), cy: y(p.rating_after).toFixed(1), r: 3 })));
+  const lines = [...series.entries()].map(([key, points], n) => {
+    const d = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.rating_after).toFixed(1)}`).join(" ");
+    return svg("g", { class: `rating-series series-${n % 6}`, "data-series": key },
+      svg("path", { d, fill: "none", stroke: "currentColor", "stroke-width": 2 }),
+      ...points.map((p, i) => svg("circle", { cx: x(i).toFixed(1), cy: y(p.rating_after).toFixed(1), r: 3, fill: "currentColor" })));
+  });
+  const legend = h("ul", { class: "rating-legend", id: "rating-legend" },
+    [...series.keys()].map((key, n) => {
+      const [game, cls] = key.split("|");
+      return h("li", { class: `series-${n % 6}`, "data-series": key }, h("span", { class: "swatch", "aria-hidden": "true" }), seriesLabel(game, cls));
+    }));
+  return h("figure", { class: "rating-figure" },
+    svg("svg", { class: "rating-plot", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("profile.plot") }, ...lines),
+    legend);
 }
 
 function render() {
