@@ -16,8 +16,9 @@ change it), then
   The same again from worlds dealt from what the seat knew (one per pair), which averages
   over the cards the seat could not see instead of the one real deal.
 
-Every row is kept in ``<out>/calibration-<game>.json`` (rerun the tables with ``--tables``
-without playing again, or only the rollouts with ``--recheck``). Seeds are fixed (``--seed``),
+Every row is kept in ``<out>/calibration-<game>.json``, written again after each game, so a
+run stopped part way keeps the games it finished (rerun the tables with ``--tables`` without
+playing again, or only the rollouts with ``--recheck``). Seeds are fixed (``--seed``),
 so a rerun gives the same figures; ``--workers`` changes only the speed.
 """
 
@@ -71,7 +72,9 @@ def recheck(task: tuple[dict[str, Any], int]) -> dict[str, Any]:
     return row
 
 
-def measure(args: argparse.Namespace, name: str) -> dict[str, Any]:
+def measure(args: argparse.Namespace, name: str, path: Path) -> dict[str, Any]:
+    """Play and judge ``--games`` games; after each, everything so far is written to ``path``
+    (games in seed order, so a run stopped after k games holds exactly the rows of ``--games k``)."""
     levels = args.levels.split(",")
     tasks = [
         (name, args.players, lineup_for(levels, args.players, i), derive_seed(args.seed, i), args.positions,
@@ -79,23 +82,33 @@ def measure(args: argparse.Namespace, name: str) -> dict[str, Any]:
         for i in range(args.games)
     ]  # fmt: skip
     start = time.perf_counter()
-    rows: list[dict[str, Any]] = []
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for i, game_rows in enumerate(pool.map(one_game, tasks)):
-            rows.extend(game_rows)
-            print(f"  {name}: game {i + 1}/{args.games}, {len(rows)} positions", file=sys.stderr, flush=True)
-    return {
+    data: dict[str, Any] = {
         "game": name,
         "players": args.players,
         "levels": levels,
-        "games": args.games,
+        "games": 0,
         "positions_per_game": args.positions,
         "budget": args.budget,
         "rollouts": args.rollouts,
         "seed": args.seed,
-        "seconds": time.perf_counter() - start,
-        "rows": rows,
+        "seconds": 0.0,
+        "rows": [],
     }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for i, game_rows in enumerate(pool.map(one_game, tasks)):
+            data["rows"].extend(game_rows)
+            data["games"], data["seconds"] = i + 1, time.perf_counter() - start
+            write(path, data)
+            print(f"  {name}: game {i + 1}/{args.games}, {len(data['rows'])} positions", file=sys.stderr, flush=True)
+    return data
+
+
+def write(path: Path, data: dict[str, Any]) -> None:
+    """Replace ``path`` whole (a stop mid-write leaves the previous version, not half a file)."""
+    partial = path.with_suffix(".json.part")
+    partial.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
+    partial.replace(path)
 
 
 def blunder_check(rows: list[dict[str, Any]], label: str, key: str = "rollouts") -> dict[str, Any]:
@@ -240,13 +253,11 @@ def main() -> int:
             with ProcessPoolExecutor(max_workers=args.workers) as pool:
                 data["rows"] = list(pool.map(recheck, [(row, args.rollouts) for row in data["rows"]]))
             data["rollouts"] = args.rollouts
-            path.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
+            write(path, data)
         elif args.tables:
             data = json.loads(path.read_text())
         else:
-            data = measure(args, name)
-            args.out.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
+            data = measure(args, name, path)
         report(data, args.out)
     return 0
 
