@@ -8,7 +8,8 @@ game), ``--positions`` decisions judged per game at the default budget (``--budg
 change it), then
 
 * the calibration table (judge's p of the move played -> share of those positions won, with
-  95% Wilson intervals), its expected calibration error and Brier score, and a plot
+  95% Wilson intervals), its expected calibration error and Brier score, the bias (share won
+  minus mean p) and the ECE with ranges from resampling whole games, and a plot
   (``<out>/calibration-<game>.png``);
 * for every decision judged a mistake or a blunder: ``--rollouts`` pairs of games played on
   from the real position by the table's bots, one with the judge's best move and one with the
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -149,6 +151,25 @@ def by_level(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def game_bootstrap(rows: list[dict[str, Any]], draws: int = 2000) -> dict[str, list[float]]:
+    """95% ranges of the bias (share won minus mean p) and of the ECE, resampling whole games: the
+    positions of one game share its ending, so the per-bin Wilson intervals are too narrow."""
+    by_game: dict[int, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_game.setdefault(row["seed"], []).append(row)
+    seeds = sorted(by_game)
+    rng = random.Random(1)  # fixed: the same rows give the same ranges
+    biases, eces = [], []
+    for _ in range(draws):
+        sample = [row for seed in (rng.choice(seeds) for _ in seeds) for row in by_game[seed]]
+        biases.append(sum(r["outcome"] - r["p_played"] for r in sample) / len(sample))
+        eces.append(calibration_error(calibration_table(sample)))
+    biases.sort()
+    eces.sort()
+    low, high = int(0.025 * (draws - 1)), int(0.975 * (draws - 1))
+    return {"bias": [biases[low], biases[high]], "ece": [eces[low], eces[high]]}
+
+
 def report(data: dict[str, Any], out: Path | None) -> dict[str, Any]:
     rows = data["rows"]
     table = calibration_table(rows)
@@ -161,6 +182,8 @@ def report(data: dict[str, Any], out: Path | None) -> dict[str, Any]:
         "ece": calibration_error(table),
         "brier": brier(rows),
         "brier_base": sum((1 / data["players"] - r["outcome"]) ** 2 for r in rows) / len(rows),
+        "bias": sum(r["outcome"] - r["p_played"] for r in rows) / len(rows),
+        "bootstrap": game_bootstrap(rows),
         "table": table,
         "by_level": by_level(rows),
         "labels": labels,
@@ -180,7 +203,11 @@ def report(data: dict[str, Any], out: Path | None) -> dict[str, Any]:
               f"[{low:.3f}, {high:.3f}] |")  # fmt: skip
     print(f"\nExpected calibration error {summary['ece']:.3f}; Brier score {summary['brier']:.3f} "
           f"(a constant 1/{data['players']}: {summary['brier_base']:.3f}). Labels: "
-          + ", ".join(f"{k} {v}" for k, v in labels.items()) + ".\n")  # fmt: skip
+          + ", ".join(f"{k} {v}" for k, v in labels.items()) + ".")  # fmt: skip
+    boot = summary["bootstrap"]
+    bias, ece = boot["bias"], boot["ece"]
+    print(f"Share won minus mean p {summary['bias']:+.3f}, whole games resampled [{bias[0]:+.3f}, {bias[1]:+.3f}];"
+          f" ECE, whole games resampled {ece[0]:.3f}-{ece[1]:.3f}.\n")  # fmt: skip
     print("| the seat's bot | positions | mean p | share won | calibration error |")
     print("|---|---:|---:|---:|---:|")
     for row in summary["by_level"]:
