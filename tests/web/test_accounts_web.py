@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from .conftest import Server, start_server, stop_server
-from .test_browser import LANGS, Seat, play_to_the_end
+from .test_browser import DESKTOP, LANGS, PHONE, Seat, play_to_the_end
 from .test_help_and_lobby import new_page
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
@@ -225,6 +225,77 @@ def test_the_rating_plot_has_a_line_per_game_and_class_with_a_legend(browser: An
         assert {li.get_attribute("data-series"): li.inner_text().strip() for li in legend.all()} == expected
         colours = series.evaluate_all("gs => gs.map(g => getComputedStyle(g).color)")
         assert len(set(colours)) == 2  # told apart, as their legend entries are
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def public_table(server: Server, players: int) -> str:
+    """A public table of human seats whose wait for bots outlasts any test (the seats stay open)."""
+    seats = [{"kind": "human"}] * players
+    body = {"game": "mamma-mia", "players": players, "public": True, "fill_bots_after": 3600, "seats": seats}
+    r = httpx.post(server.base + "/api/tables", json=body, timeout=60)
+    assert r.status_code == 201, r.text
+    return r.json()["table"]["id"]
+
+
+def sit(server: Server, table_id: str, name: str) -> tuple[int, str]:
+    r = httpx.post(f"{server.base}/api/tables/{table_id}/sit", json={"name": name}, timeout=60)
+    assert r.status_code == 200, r.text
+    return r.json()["seat"], r.json()["token"]
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("cs", DESKTOP), ("zh-Hant", PHONE)])
+def test_a_player_stands_up_from_a_waiting_table_and_the_seat_opens_again(
+    server: Server, browser: Any, screenshots: Path, lang: str, viewport: dict[str, int]
+) -> None:
+    words = catalog(lang)
+    table_id = public_table(server, 3)
+    seat, token = sit(server, table_id, "Ann")
+    ctx, page, errors = new_page(browser, lang, viewport)
+    try:
+        page.goto(f"{server.base}/play/{table_id}?anim=0#token={token}")
+        page.wait_for_selector("body[data-version]")
+        assert page.evaluate(f"localStorage.getItem('parlor.table.{table_id}')") == token
+        button = page.locator("#stand-up")
+        button.wait_for()  # in view: on a phone it is in the dock, not behind the menu
+        assert button.inner_text() == words["ui.stand_up"]
+        page.screenshot(path=str(screenshots / f"stand_up_{lang}_{viewport['width']}.png"))
+        button.click()
+        page.wait_for_url(server.base + "/")
+        page.wait_for_selector("button.game-pick")
+        seats = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=60).json()["seats"]
+        assert seats[seat]["open"] is True and seats[seat]["name"] is None
+        # This browser no longer calls the table its own, and the old token opens nothing.
+        assert page.evaluate(f"localStorage.getItem('parlor.table.{table_id}')") is None
+        again = httpx.post(f"{server.base}/api/tables/{table_id}/stand-up", json={"token": token}, timeout=60)
+        assert again.status_code == 403 and again.json()["error"]["code"] == "bad_token", again.text
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_no_stand_up_once_every_seat_is_taken(server: Server, browser: Any) -> None:
+    """The game is on once the last seat is taken: the button is gone, and a stand-up the page asked
+    for just before (a second tab, a slow click) is refused in the reader's words, changing nothing."""
+    words = catalog("ja")
+    table_id = public_table(server, 2)
+    _, token = sit(server, table_id, "Ann")
+    ctx, page, errors = new_page(browser, "ja")
+    try:
+        page.goto(f"{server.base}/play/{table_id}?anim=0#token={token}")
+        page.locator("#stand-up").wait_for()
+        page.evaluate("window.heldButton = document.getElementById('stand-up')")
+        sit(server, table_id, "Bo")  # the last seat: the game is on
+        page.wait_for_function("document.getElementById('stand-up') === null")
+        # A click that raced the last seat (the button still on screen a moment longer): the server
+        # refuses, the page says why in the reader's language and stays at the table.
+        page.evaluate("window.heldButton.click()")
+        said = "text => [...document.querySelectorAll('.error')].some((e) => e.textContent === text)"
+        page.wait_for_function(said, arg=words["err.not_waiting"])
+        seats = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=60).json()["seats"]
+        assert [s["name"] for s in seats] == ["Ann", "Bo"] and not any(s["open"] for s in seats)
+        assert page.evaluate("document.body.dataset.role") == "seat"
         assert not errors, errors
     finally:
         ctx.close()

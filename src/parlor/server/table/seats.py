@@ -108,6 +108,8 @@ class Seat:
             "stand_in": self.stand_in,
             "bot_moves": self.bot_moves,
             "account": self.account_id is not None,
+            # Nobody holds it (no link claimed, no account): anyone may sit down there.
+            "open": self.kind == "human" and self.token_hash is None and self.account_id is None,
         }
         if away_after is not None and self.kind == "human":
             out["away"] = self.is_away(away_after)

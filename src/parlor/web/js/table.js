@@ -166,6 +166,7 @@ function connect() {
     clearInterval(keepAlive);
     ws = null;
     st.pending = false;
+    if (st.closedFor === "stood_up") return; // we left on purpose: no reconnecting, the lobby is loading
     if (ev.code === 4403 || ev.code === 4404) {
       if (st.closedFor !== "seat_replaced") st.closedFor = ev.code === 4403 ? "bad_token" : "table_not_found";
       setConn("closed");
@@ -568,7 +569,7 @@ function renderDock(docked) {
     // The chosen parts replace the hint: what you are making is what matters now.
     status = h("div", { class: "dock-status" }, h("h2", {}, t("ui.your_move")), st.chosen.length && bar ? bar.state : hint ? h("p", { class: "hint" }, hint) : bar ? bar.state : null);
   }
-  dock.append(h("div", { class: "dock-head" }, status, skip));
+  dock.append(h("div", { class: "dock-head" }, status, skip, standUpButton()));
   if (st.error) dock.append(h("p", { class: "error", role: "alert" }, st.error));
   if (st.custom) dock.append(st.custom);
   else dock.append(...docked);
@@ -858,8 +859,47 @@ async function notifyTurn(gameTitle) {
   }
 }
 
-function noticeControls() {
+/** At a public table that still waits for players, a seated player may stand up and leave
+ * (POST …/stand-up): the seat is open again and the wait for bots starts over. Once every seat is
+ * held the game is on, and the button is gone (the server refuses then as well). */
+function standUpButton() {
+  const f = st.frame;
+  if (st.welcome.role !== "seat" || !st.welcome.table.public || (f && f.over) || !st.seats.some((s) => s.open)) return null;
+  const leave = async () => {
+    st.error = "";
+    let res;
+    try {
+      res = await postJson(`/api/tables/${encodeURIComponent(tableId)}/stand-up`, { token });
+    } catch {
+      st.error = t("err.unavailable");
+      render();
+      return;
+    }
+    if (!res.ok) {
+      let code = "server_error";
+      try {
+        code = (await res.json()).error.code;
+      } catch {
+        /* not JSON: the generic words */
+      }
+      st.error = tMaybe(`err.${code}`, t("err.server_error"));
+      render();
+      return;
+    }
+    // The token opens nothing any more: forget it, so the lobby no longer lists this table as yours.
+    localStorage.removeItem(`parlor.table.${tableId}`);
+    localStorage.removeItem(`parlor.claim.${tableId}`);
+    st.closedFor = "stood_up";
+    if (ws) ws.close();
+    location.assign("/");
+  };
+  return h("button", { type: "button", class: "small tool", id: "stand-up", "data-key": "stand-up", onclick: leave }, t("ui.stand_up"));
+}
+
+function noticeControls(withStandUp = true) {
   const items = [];
+  const standUp = withStandUp ? standUpButton() : null;
+  if (standUp) items.push(standUp);
   // Sound and notifications are about your turn: a spectator has none.
   if (st.welcome.role === "seat") {
     const sound = localStorage.getItem("parlor.sound") === "1";
@@ -916,7 +956,8 @@ function phoneTabs() {
     "details",
     { class: "more-menu", id: "more-menu" },
     h("summary", { class: "icon-button", title: t("ui.more"), "aria-label": t("ui.more") }, "⋯"),
-    h("div", { class: "more-panel" }, h("p", { class: "role" }, roleText()), noticeControls()),
+    // On a phone "Leave this table" sits in the dock, where the waiting is shown, not in this menu.
+    h("div", { class: "more-panel" }, h("p", { class: "role" }, roleText()), noticeControls(false)),
   );
   return h(
     "nav",
