@@ -6,6 +6,7 @@ process takes its tables over with every acknowledged action kept."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import signal
@@ -287,3 +288,63 @@ def test_processes_on_two_hosts_form_one_site_and_a_killed_host_loses_nothing(po
             c.close()
         a.stop()
         b.stop()
+
+
+def session_max_age(response: httpx.Response) -> int:
+    """The Max-Age of the session cookie a sign-up or sign-in set."""
+    from parlor.server.edge.accounts import SESSION_COOKIE
+
+    [cookie] = [c for c in response.headers.get_list("set-cookie") if c.startswith(SESSION_COOKIE + "=")]
+    return int(re.search(r"Max-Age=(\d+)", cookie, re.IGNORECASE).group(1))
+
+
+def test_parlor_serve_hands_the_account_limits_to_every_worker(postgres):
+    """``parlor serve --workers 2`` with account limits: each server process is started with them
+    (and so is a replacement for a killed one), and the site keeps them whichever process answers:
+    sessions last the days asked for, and the address's sign-ups stop at the number asked for."""
+    from .test_accounts import Browser, fresh_name
+
+    url = postgres.new_database()
+    flags = ["--session-days", "7", "--sign-ups-per-address", "2"]
+    site = ServerProcess(url, None, "--workers", "2", "--bot-delay", "0", *flags, cli=True).start()
+    week = 7 * 24 * 3600
+    try:
+
+        def children() -> list[int]:
+            found = re.findall(r"(\d+) processes: (\d+), (\d+)|server process (\d+) started", site.output())
+            first = [int(p) for p in found[0][1:3]]
+            return first + [int(m[3]) for m in found[1:] if m[3]]
+
+        def started_with_the_flags(pid: int) -> bool:
+            deadline = time.monotonic() + 120
+            while True:  # until the child has exec'd (before that, /proc shows the parent's command line)
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    argv = [a.decode() for a in f.read().split(b"\0")]
+                if "--cluster" in argv:
+                    break
+                assert time.monotonic() < deadline, argv
+                time.sleep(0.05)
+            if "--session-days" not in argv or "--sign-ups-per-address" not in argv:
+                return False
+            days = float(argv[argv.index("--session-days") + 1])
+            return days == 7 and int(argv[argv.index("--sign-ups-per-address") + 1]) == 2
+
+        assert all(started_with_the_flags(pid) for pid in children())
+        # Each browser on its own connection: either process may answer each of them.
+        answers = []
+        for _ in range(6):
+            b = Browser(site.base)
+            answers.append(b.sign_up(fresh_name()))
+            b.close()
+        assert [r.status_code for r in answers] == [201, 201, 429, 429, 429, 429], [r.text for r in answers]
+        assert all(r.json()["error"]["code"] == "rate_limited" for r in answers[2:])
+        assert [session_max_age(r) for r in answers[:2]] == [week, week]
+        # A killed worker's replacement is started with the same limits.
+        os.kill(children()[0], signal.SIGKILL)
+        deadline = time.monotonic() + 120
+        while len(children()) < 3:
+            assert time.monotonic() < deadline, site.output()
+            time.sleep(0.2)
+        assert started_with_the_flags(children()[2])
+    finally:
+        site.stop()
