@@ -6,9 +6,11 @@ account's, which opens from the other process by the session alone."""
 from __future__ import annotations
 
 import json
+import time
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -112,6 +114,67 @@ def test_a_deleted_account_is_forgotten_by_the_process_that_holds_its_table(post
         host.close()
         leaving.close()
     finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_deletion_said_while_a_process_was_not_listening_is_caught_up(postgres) -> None:
+    """Process A's LISTEN connection is cut (as a database restart or a network cut would cut it) and
+    the account is deleted through B before A listens again: the deletion's message reaches nobody at
+    A, yet once A listens again it catches up: the seat at the table it plays loses its name and the
+    connection the account's session opened there is closed."""
+    url = postgres.new_database()
+    common = ("--cluster", "--lease-seconds", LEASE, "--bot-delay", "0")
+    a = ServerProcess(url, None, *common).start()
+    b = ServerProcess(url, None, *common).start()
+    engine = create_engine(url)
+    try:
+        host = Browser(a.base)
+        host.who()
+        body = {"game": "mamma-mia", "players": 3, "public": True, "seats": [{"kind": "human"}] * 3}
+        table_id = host.post("/api/tables", body).json()["table"]["id"]  # A plays it
+        leaving = Browser(b.base)
+        name = fresh_name()
+        assert leaving.sign_up(name).status_code == 201
+        sat = leaving.post(f"/api/tables/{table_id}/sit", {})
+        assert sat.status_code == 200, sat.text
+        seat = sat.json()["seat"]
+        cookie = leaving.http.cookies.get("parlor_session")
+        ws_url = b.base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+        with connect(ws_url, additional_headers={"Cookie": f"parlor_session={cookie}"}, open_timeout=30) as ws:
+            assert json.loads(ws.recv(timeout=60))["type"] == "welcome"
+            # Cut both processes' LISTEN connections, waiting until their server processes are gone.
+            with engine.begin() as conn:
+                cut = conn.execute(
+                    text(
+                        "SELECT pg_terminate_backend(pid, 60000) FROM pg_stat_activity WHERE datname ="
+                        " current_database() AND query = 'LISTEN parlor_cluster' AND pid <> pg_backend_pid()"
+                    )
+                ).all()
+            assert [row[0] for row in cut] == [True, True]
+            assert leaving.post("/api/account/delete", {"password": "correct horse"}).status_code == 200
+            with pytest.raises(ConnectionClosed):  # A closes the session's connection once caught up
+                while True:
+                    ws.recv(timeout=120)
+            assert ws.close_code == 4403
+        for base in (a.base, b.base):
+            assert named(base, table_id, seat) == (True, None)
+        # Both listen again (each at its own next heartbeat).
+        count = text(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND query = 'LISTEN parlor_cluster'"
+        )
+        deadline = time.monotonic() + 120
+        while True:
+            with engine.connect() as conn:
+                if conn.execute(count).scalar() == 2:
+                    break
+            assert time.monotonic() < deadline, "a process did not listen again"
+            time.sleep(0.2)
+        host.close()
+        leaving.close()
+    finally:
+        engine.dispose()
         a.stop()
         b.stop()
 

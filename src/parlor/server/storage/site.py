@@ -89,6 +89,16 @@ class SiteRows:
             orphans = [r[0] for r in conn.execute(_ORPHANS)]
         return renewed, orphans
 
+    def deleted_accounts(self, account_ids: list[str]) -> list[str]:
+        """Which of these accounts were deleted (to catch up on ``forget:`` messages missed while this
+        process's LISTEN connection was down)."""
+        with self.db.engine.connect() as conn:
+            rows = conn.execute(
+                text("SELECT id FROM parlor_accounts WHERE id = ANY(:ids) AND deleted_at IS NOT NULL ORDER BY id"),
+                {"ids": account_ids},
+            )
+            return [row[0] for row in rows]
+
     def leave(self, channel: str) -> None:
         """Give up every lease and say so on the site's channel (the others sweep at once)."""
         with self.db.engine.begin() as conn:

@@ -20,7 +20,11 @@ PostgreSQL's LISTEN/NOTIFY tells the other processes at once when a process leav
 after a crash the sweep's own clock finds the orphaned tables within a lease period or two. The same
 channel says when an account was deleted (payload ``forget:<account id>``, sent by the deleting
 transaction): each process clears the name of the account's seats at the tables it holds and closes
-the connections the account's sessions opened there (``Hub.forget_account``).
+the connections the account's sessions opened there (``Hub.forget_account``). When the LISTEN
+connection drops (the database restarted, a network cut), the process listens again at its next
+heartbeat and then catches up on what it missed: the deleted accounts among the seats it holds are
+forgotten as if told (``Site._caught_up``); a missed "a process left" only delays a takeover to the
+sweep's own clock.
 SQLite has no such server: several processes are refused there.
 """
 
@@ -71,6 +75,7 @@ class Site:
         self._listener: Any = None
         self._notifying: asyncio.Task[None] | None = None  # kept: a task nobody holds may be collected
         self._forgetting: set[asyncio.Task[None]] = set()
+        self._listen_failed = False  # the last LISTEN attempt failed (said once, not at every retry)
         self.taken_over = 0  # tables this process took over from another (read by tests)
 
     async def start(self) -> None:
@@ -90,21 +95,54 @@ class Site:
 
             url = make_url(self.hub.db.url).set(drivername="postgresql")
             conninfo = url.render_as_string(hide_password=False)
-            self._listener = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
-            await self._listener.execute(f"LISTEN {CHANNEL}")
-            self._notifying = asyncio.get_running_loop().create_task(self._notifications())
-        except Exception as exc:  # the lease sweep still runs on its own clock
-            log.warning("LISTEN %s failed (%s); tables are taken over at the next sweep", CHANNEL, exc)
+            listener = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
+            await listener.execute(f"LISTEN {CHANNEL}")
+        except Exception as exc:  # the lease sweep still runs on its own clock; the next heartbeat retries
+            if not self._listen_failed:
+                log.warning("LISTEN %s failed (%s); tables are taken over at the next sweep", CHANNEL, exc)
+            self._listen_failed = True
+            return
+        if self._listen_failed:
+            log.info("listening on %s again", CHANNEL)
+        self._listen_failed = False
+        self._listener = listener
+        self._notifying = asyncio.get_running_loop().create_task(self._notifications(listener))
 
-    async def _notifications(self) -> None:
-        with contextlib.suppress(Exception):
-            async for note in self._listener.notifies():
+    async def _notifications(self, listener: Any) -> None:
+        try:
+            async for note in listener.notifies():
                 if note.payload.startswith(FORGET):
                     task = asyncio.get_running_loop().create_task(self.hub.forget_account(note.payload[len(FORGET) :]))
                     self._forgetting.add(task)
                     task.add_done_callback(self._forgetting.discard)
                 else:
                     self._wake.set()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if not self.hub.closing:
+                log.warning("the LISTEN connection was lost (%s); listening again at the next heartbeat", exc)
+        # Lost (or ended): the heartbeat listens again, then catches up on what was said meanwhile.
+        if self._listener is listener:
+            self._listener = None
+        with contextlib.suppress(Exception):
+            await listener.close()
+
+    async def _caught_up(self) -> None:
+        """After listening again: forget the accounts deleted while nobody here was listening (their
+        ``forget:`` message went to no one in this process), at the tables this process holds."""
+        named = {
+            s.account_id
+            for t in self.hub.tables.values()
+            if isinstance(t, LiveTable) and not t.gone
+            for s in t.seats
+            if s.account_id is not None and s.name is not None
+        }
+        if not named:
+            return
+        for account_id in await self.hub.run_db(self.rows.deleted_accounts, sorted(named)):
+            log.info("an account deleted while this process was not listening is forgotten now")
+            await self.hub.forget_account(account_id)
 
     async def _run(self) -> None:
         while not self.hub.closing:
@@ -112,6 +150,10 @@ class Site:
                 await asyncio.wait_for(self._wake.wait(), self.lease_seconds / 3)
             self._wake.clear()
             try:
+                if self._listener is None and not self.hub.closing:
+                    await self._listen()
+                    if self._listener is not None:
+                        await self._caught_up()
                 await self.tick()
             except Exception:
                 log.exception("the site heartbeat failed")
