@@ -68,6 +68,21 @@ def test_accounts_and_the_lobby_across_two_processes(postgres) -> None:
         b.stop()
 
 
+def account_seated_at_a_table_of_a(a: ServerProcess, b: ServerProcess) -> tuple[Browser, Browser, str, int, str]:
+    """A public table process A plays (made by a guest, ``host``) and a new account signed up on B
+    that sat down there (relayed to A): (host, the account's browser, table id, its seat, its name)."""
+    host = Browser(a.base)
+    host.who()
+    body = {"game": "mamma-mia", "players": 3, "public": True, "seats": [{"kind": "human"}] * 3}
+    table_id = host.post("/api/tables", body).json()["table"]["id"]
+    leaving = Browser(b.base)
+    name = fresh_name()
+    assert leaving.sign_up(name).status_code == 201
+    sat = leaving.post(f"/api/tables/{table_id}/sit", {})
+    assert sat.status_code == 200, sat.text
+    return host, leaving, table_id, sat.json()["seat"], name
+
+
 def test_a_deleted_account_is_forgotten_by_the_process_that_holds_its_table(postgres) -> None:
     """The account is deleted through process B while process A plays its table: A's table shows the
     seat as a deleted player's (no name) at once, to both processes' lobbies and summaries; the
@@ -78,16 +93,7 @@ def test_a_deleted_account_is_forgotten_by_the_process_that_holds_its_table(post
     a = ServerProcess(url, None, *common).start()
     b = ServerProcess(url, None, *common).start()
     try:
-        host = Browser(a.base)
-        host.who()
-        body = {"game": "mamma-mia", "players": 3, "public": True, "seats": [{"kind": "human"}] * 3}
-        table_id = host.post("/api/tables", body).json()["table"]["id"]  # A plays it
-        leaving = Browser(b.base)
-        name = fresh_name()
-        assert leaving.sign_up(name).status_code == 201
-        sat = leaving.post(f"/api/tables/{table_id}/sit", {})
-        assert sat.status_code == 200, sat.text
-        seat = sat.json()["seat"]
+        host, leaving, table_id, seat, name = account_seated_at_a_table_of_a(a, b)
         cookie = leaving.http.cookies.get("parlor_session")
         ws_url = b.base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
         with connect(ws_url, additional_headers={"Cookie": f"parlor_session={cookie}"}, open_timeout=30) as ws:
@@ -129,20 +135,12 @@ def test_a_deletion_said_while_a_process_was_not_listening_is_caught_up(postgres
     b = ServerProcess(url, None, *common).start()
     engine = create_engine(url)
     try:
-        host = Browser(a.base)
-        host.who()
-        body = {"game": "mamma-mia", "players": 3, "public": True, "seats": [{"kind": "human"}] * 3}
-        table_id = host.post("/api/tables", body).json()["table"]["id"]  # A plays it
-        leaving = Browser(b.base)
-        name = fresh_name()
-        assert leaving.sign_up(name).status_code == 201
-        sat = leaving.post(f"/api/tables/{table_id}/sit", {})
-        assert sat.status_code == 200, sat.text
-        seat = sat.json()["seat"]
+        host, leaving, table_id, seat, name = account_seated_at_a_table_of_a(a, b)
         cookie = leaving.http.cookies.get("parlor_session")
         ws_url = b.base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
         with connect(ws_url, additional_headers={"Cookie": f"parlor_session={cookie}"}, open_timeout=30) as ws:
             assert json.loads(ws.recv(timeout=60))["type"] == "welcome"
+            assert named(a.base, table_id, seat) == (True, name)
             # Cut both processes' LISTEN connections, waiting until their server processes are gone.
             with engine.begin() as conn:
                 cut = conn.execute(
