@@ -304,7 +304,7 @@ def test_a_whole_game_on_a_phone(
 
 # ---------------------------------------------------------------------------- other players' cards to pick
 # Moves that take a card from another player's place (their works, helpers, craft bench, sales).
-THEIRS = {"take_work", "take_helper", "take_material", "take_sale"}
+THEIRS = {"take_work", "take_helper", "take_material", "take_sale", "kite_copy"}
 
 
 def crowded_decision(
@@ -339,13 +339,15 @@ def crowded_decision(
         ("take_work", 4, 80, "small", "zh-Hant"),  # a Flute: four or five players' paper works
         ("take_helper", 2, 300, "small", "zh-Hant"),  # a Sword: two players' helpers
         ("take_material", 2, 100, "390", "cs"),  # a Sword: two players' craft benches
+        ("kite_copy", 1, 45, "small", "ja"),  # a Kite copying a work of the player it was given to
     ],
 )
 def test_other_players_cards_to_pick_come_to_the_dock(
     browser: Any, screenshots: Path, tmp_path: Path, kind: str, others: int, first: int, size: str, lang: str
 ) -> None:
     """Six players on a phone, seat 0 asked to take a card from several other players' places (a
-    paper work by Flute, a helper or a material from their craft bench by Sword): the cards offered
+    paper work by Flute, a helper or a material from their craft bench by Sword, a work for a Kite
+    to copy): the cards offered
     there lie in the dock above the hand, beside Confirm, every one in view without scrolling the page
     or the table (a swipe of that row shows the rest, as in the hand), and a tap on one plays it. A
     player's chip opened meanwhile says where its offered place went, and no card is drawn twice.
