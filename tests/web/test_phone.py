@@ -346,11 +346,11 @@ def test_other_players_cards_to_pick_come_to_the_dock(
     browser: Any, screenshots: Path, tmp_path: Path, kind: str, others: int, first: int, size: str, lang: str
 ) -> None:
     """Six players on a phone, seat 0 asked to take a card from several other players' places (a
-    paper work by Flute, a helper or a material from their craft bench by Sword, a work for a Kite
-    to copy): the cards offered
-    there lie in the dock above the hand, beside Confirm, every one in view without scrolling the page
-    or the table (a swipe of that row shows the rest, as in the hand), and a tap on one plays it. A
-    player's chip opened meanwhile says where its offered place went, and no card is drawn twice.
+    paper work by Flute, a helper or a material from their craft bench by Sword, a work for a Kite to
+    copy): the cards offered there lie in the dock above the hand, beside Confirm, every one in view
+    without scrolling the page or the table (a swipe of that row shows the rest, as in the hand), and
+    a tap on one plays it. A player's chip opened meanwhile says where its offered place went, and no
+    card is drawn twice.
 
     The table is a real one of a real server, its record (a seeded game played at random up to that
     decision) written to its database while the server is stopped, as a restored table is."""
