@@ -34,6 +34,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from parlor.analysis.processes import exit_with_parent
 from parlor.core.rng import derive_seed
 from parlor.review import LABELS
 from parlor.review.calibration import (
@@ -97,7 +98,7 @@ def measure(args: argparse.Namespace, name: str, path: Path) -> dict[str, Any]:
         "rows": [],
     }
     path.parent.mkdir(parents=True, exist_ok=True)
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+    with ProcessPoolExecutor(max_workers=args.workers, initializer=exit_with_parent) as pool:
         for i, game_rows in enumerate(pool.map(one_game, tasks)):
             data["rows"].extend(game_rows)
             data["games"], data["seconds"] = i + 1, time.perf_counter() - start
@@ -277,7 +278,7 @@ def main() -> int:
         path = args.out / f"calibration-{name}.json"
         if args.recheck:
             data = json.loads(path.read_text())
-            with ProcessPoolExecutor(max_workers=args.workers) as pool:
+            with ProcessPoolExecutor(max_workers=args.workers, initializer=exit_with_parent) as pool:
                 data["rows"] = list(pool.map(recheck, [(row, args.rollouts) for row in data["rows"]]))
             data["rollouts"] = args.rollouts
             write(path, data)

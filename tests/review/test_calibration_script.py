@@ -5,6 +5,7 @@ rows a run of k games makes; and the tables are printed again from the file with
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -33,3 +34,46 @@ def test_a_shorter_run_is_the_first_games_of_a_longer_one_and_tables_print_from_
     assert "6 positions from 2 games" in printed
     assert "whole games resampled" in printed
     assert (tmp_path / "two" / "calibration-mottainai.png").stat().st_size > 1000
+
+
+def children_of(pid: int) -> set[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return {int(c) for c in f.read().split()}
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie waiting for whoever adopted it to reap it is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_its_workers_end_when_it_is_killed(tmp_path: Path) -> None:
+    """A run killed outright (SIGKILL: a CI timeout, the out-of-memory killer) takes its workers with
+    it, though each is in the middle of a judged game that would keep a core busy for minutes."""
+    import signal
+    import time
+
+    args = ["--game", "mottainai", "--games", "4", "--workers", "2", "--out", str(tmp_path)]
+    parent = subprocess.Popen([sys.executable, str(SCRIPT), *args], stderr=subprocess.DEVNULL)
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers) < 2:  # both at work, each on a game
+            assert parent.poll() is None and time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.1)
+            workers = children_of(parent.pid)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(timeout=60)
+        deadline = time.monotonic() + 90
+        while left := sorted(w for w in workers if alive(w)):
+            assert time.monotonic() < deadline, f"workers {left} outlived their parent"
+            time.sleep(0.1)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+        for w in workers:
+            if alive(w):
+                os.kill(w, signal.SIGKILL)

@@ -25,6 +25,7 @@ from parlor.core.errors import ParlorError
 from parlor.core.rng import derive_seed
 
 from .metrics import collector, normalised
+from .processes import exit_with_parent
 
 Row = dict[str, Any]
 BACKENDS = ("serial", "processes", "ray")
@@ -172,8 +173,10 @@ def play_chunk(spec_json: dict[str, Any], start: int, end: int) -> list[Row]:
 
 
 def _ignore_sigint() -> None:
-    # Workers leave Ctrl-C to the parent, which stops them (a traceback per worker helps no one).
+    # Workers leave Ctrl-C to the parent, which stops them (a traceback per worker helps no one);
+    # a parent killed outright cannot, so each worker also ends when its parent is gone.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent()
 
 
 def _pool_task(job: tuple[dict[str, Any], int, int, int]) -> tuple[int, list[Row]]:
