@@ -20,6 +20,7 @@ from .test_browser import (
     GAME_LIMIT,
     LANGS,
     PHONE,
+    YOUR_TURN_OR_OVER,
     Seat,
     check_no_private,
     click_one,
@@ -248,16 +249,20 @@ def test_mottainai_whole_game_hidden_cards(server: Server, browser: Any) -> None
 
 def test_mottainai_screenshots_in_every_language(server: Server, browser: Any, screenshots: Path) -> None:
     rng = random.Random(5)
-    table = server.create(
-        "mottainai",
-        3,
-        [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}],
-        OPTIONS,
-    )
-    seat = Seat(browser, server.url(table["seats"][0]["join_path"]))
-    try:
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]
+    # A game well under way, held at Ann's turn (nothing moves until she does). The server deals each
+    # table from a seed of its own, and now and then a game is over within 14 moves: then another.
+    for _ in range(5):
+        table = server.create("mottainai", 3, seats, OPTIONS)
+        seat = Seat(browser, server.url(table["seats"][0]["join_path"]))
         play_moves(seat, rng, 14)
-        seat.page.wait_for_timeout(300)
+        seat.page.wait_for_function(YOUR_TURN_OR_OVER)
+        if not seat.over():
+            break
+        seat.close()
+    else:
+        raise AssertionError("five games in a row were over within 14 of Ann's moves")
+    try:
         # A table card's effect shows on hover (and on tap or keyboard focus), hidden otherwise.
         card = seat.page.locator(".mt-temple .mt-card:not(.back)").first
         assert not card.locator(".mt-effect").is_visible()
