@@ -17,7 +17,9 @@ from parlor.games.mamma_mia import (
     PlayOrder,
     PlayToppings,
 )
-from parlor.games.mamma_mia.heuristic import HeuristicBot
+from parlor.games.mamma_mia.data import DECKS, KIND_INDEX, KINDS, ORDER_BASE, ORDER_INDEX
+from parlor.games.mamma_mia.heuristic import SEEN_FIELDS, HeuristicBot, Seen
+from parlor.games.mamma_mia.rules import STEP_NAMES
 
 
 def play_game(kinds, seed, options=None, check=True):
@@ -94,6 +96,116 @@ def test_same_choice_in_every_determinization(options):
             state.apply(seat, movers[seat].choose(state, seat))
             step += 1
     assert checked > 200
+
+
+# ---------------------------------------------------------------------------- what the bot reads
+def counts(named):
+    out = [0] * len(KINDS)
+    for kind, n in (named or {}).items():
+        out[KIND_INDEX[kind]] = n
+    return out
+
+
+def seen_from_view(view, seat):
+    """The facts a ``Seen`` holds, taken from ``view(seat, recall=True)`` (the reference)."""
+    info = view["players_info"]
+    pending = view.get("pending")
+    colours = [d.colour for d in DECKS]
+    return {
+        "seat": seat,
+        "players": view["players"],
+        "step": STEP_NAMES.index(view["step"]),
+        "hand": counts(info[seat]["hand"]["toppings"]),
+        "orders": [ORDER_INDEX[n] for n in info[seat]["hand"]["orders"]],
+        "waiter_size": info[seat]["waiter_size"],
+        "supply_size": view["supply_size"],
+        "box": counts(view["box"]),
+        "decks": [colours.index(p["deck"]) for p in info],
+        "toppings_in_hand": [p["toppings_in_hand"] for p in info],
+        "completed": [[ORDER_INDEX[n] for n in p["completed"]] for p in info],
+        "known_orders": [[ORDER_INDEX[n] for n in p["known_orders_in_hand"]] for p in info],
+        "leftovers": counts(view["oven"]["leftovers"]),
+        "plays": [
+            (
+                play["seat"],
+                KIND_INDEX[play["kind"]] if play["type"] == "topping" else ORDER_BASE + ORDER_INDEX[play["order"]],
+                play.get("count", 1),
+            )
+            for play in view["oven"]["plays"]
+        ],
+        "counter": counts(view.get("counter")),
+        "pending": ORDER_INDEX[pending["order"]] if pending else -1,
+    }
+
+
+def plain(value):
+    """Lists and tuples alike, so two readings compare by content."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+def seen_fields(state, seat):
+    seen = Seen(state, seat)
+    return {name: plain(getattr(seen, name)) for name in SEEN_FIELDS}
+
+
+def mid_game_states(options, games=6, every=2):
+    """States along games of heuristic and random seats, with every option set's rules."""
+    for seed in range(games):
+        players = 2 + seed % 4
+        state = GAME.new_game(players, 700 + seed, options)
+        movers = [make_bot("heuristic" if (p + seed) % 2 else "random", GAME, p) for p in range(players)]
+        step = 0
+        while not state.is_over:
+            if step % every == 0:
+                yield state
+            seat = state.to_move[0]
+            state.apply(seat, movers[seat].choose(state, seat))
+            step += 1
+
+
+@pytest.mark.parametrize("opt", range(len(OPTION_SETS)))
+def test_seen_holds_what_the_view_shows(opt):
+    """The bot's reader gives, for every seat at every step, the facts of ``view(seat, recall=True)``."""
+    checked = set()
+    for state in mid_game_states(OPTION_SETS[opt]):
+        for seat in range(state.players):
+            assert seen_fields(state, seat) == plain(seen_from_view(state.view(seat, recall=True), seat))
+            checked.add(STEP_NAMES[state.step])
+    assert checked >= {"toppings", "order", "refill", "joker", "top_up"}
+
+
+@pytest.mark.parametrize("opt", range(len(OPTION_SETS)))
+def test_seen_and_choice_blind_to_every_hidden_card(opt):
+    """Redeal what a seat cannot know (other hands, the supply's order, the waiters' hidden
+    cards: ``determinize``) and neither the bot's reading nor its move changes."""
+    checked = 0
+    for i, state in enumerate(mid_game_states(OPTION_SETS[opt], every=3)):
+        for seat in range(state.players):
+            expected = seen_fields(state, seat)
+            redealt = [state.determinize(seat, Rng(31 * i + k)) for k in range(2)]
+            assert all(seen_fields(d, seat) == expected for d in redealt)
+            if seat in state.to_move and len(state.legal_actions(seat)) > 1:
+                move = HeuristicBot(GAME, 5).choose(state, seat)
+                assert all(HeuristicBot(GAME, 5).choose(d, seat) == move for d in redealt)
+                checked += 1
+    assert checked > 100
+
+
+def test_redeals_do_move_hidden_cards():
+    """The redeals above are not idle: they change what other seats hold and the supply's order."""
+    moved = total = 0
+    for i, state in enumerate(mid_game_states(None, every=5)):
+        seat = state.to_move[0] if state.to_move else 0
+        d = state.determinize(seat, Rng(i))
+        others = [p for p in range(state.players) if p != seat]
+        total += 1
+        if [d.toppings_of(p) for p in others] != [state.toppings_of(p) for p in others] or d.supply != state.supply:
+            moved += 1
+    assert moved > total // 2
 
 
 # ---------------------------------------------------------------------------- strength

@@ -1,9 +1,12 @@
 """A rule-of-thumb Mamma Mia! bot: it tracks the oven, times its orders and feeds the oven
 with the toppings it does not need.
 
-It reads only what its seat may know: ``state.view(seat, recall=True)`` (own hand, this
-round's oven plays and the leftovers, the counter in phase 2, public counts),
-``state.legal_actions(seat)`` and ``state.options``, plus the static card data.
+It reads only what its seat may know: a :class:`Seen` (own hand, this round's oven plays
+and the leftovers, the counter in phase 2, public counts: the fields of
+``state.view(seat, recall=True)`` it uses, read straight from the state without building the
+view, which cost about half of a decision), ``state.legal_actions(seat)`` and
+``state.options``, plus the static card data. ``tests/games/mamma_mia/test_heuristic.py``
+proves a ``Seen`` equal to the one the view gives and blind to every hidden card.
 
 Phase 1, the core idea. Only cards revealed *before* an order count for it, so an order
 played now is judged against the oven as it stands: the bot replays the oven the way
@@ -25,7 +28,7 @@ always completes; Bombastica top-ups use the hand toppings it needs least.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -33,11 +36,30 @@ from parlor.core.actions import Action
 from parlor.core.rng import Rng
 
 from . import actions as A
-from .data import BOMBASTICA, KIND_INDEX, KINDS, MINIMALE, MONOTONI, ORDER_INDEX, ORDERS
+from .data import BOMBASTICA, DECKS, KIND_INDEX, KINDS, MINIMALE, MONOTONI, NUM_KINDS, ORDER_BASE, ORDER_INDEX, ORDERS
 
-_K = range(len(KINDS))
-_OWN_NAME = {o.name: o for o in ORDERS}
-_INF = 1 << 20
+NK: Final = NUM_KINDS
+_INF: Final = 1 << 20
+# The steps (rules.STEP_NAMES; not imported from rules, which would load the engine first).
+TOPPINGS: Final = 0
+ORDER: Final = 1
+REFILL: Final = 2
+JOKER: Final = 3
+RAREST: Final = 4
+TOP_UP: Final = 5
+
+# Per order (its index in ORDERS), the fields the arithmetic reads: plain tuples, since an
+# Order's attribute costs a dictionary lookup in the compiled build.
+_NEED: Final = tuple(o.need for o in ORDERS)
+_KIND: Final = tuple(o.kind for o in ORDERS)
+_OWN: Final = tuple(o.own for o in ORDERS)
+_JOKERS: Final = tuple(o.joker_count for o in ORDERS)
+_RAREST: Final = tuple(o.rarest_count for o in ORDERS)
+_EXTRA: Final = tuple(o.joker_count or o.rarest_count for o in ORDERS)
+_MIN_TOTAL: Final = tuple(o.min_total for o in ORDERS)
+_DECK_OWN: Final = tuple(d.own for d in DECKS)
+# Each deck's "four of a kind" order per topping kind (-1: the deck has none of that kind).
+_FOUR: Final = tuple(tuple(ORDER_INDEX.get(f"{d.colour}_four_{k}", -1) for k in KINDS) for d in DECKS)
 
 
 # Search judges a playout with ``evaluate`` at the first round boundary it reaches.
@@ -60,12 +82,79 @@ def evaluate(state: Any) -> list[float] | None:
     return margin_rewards([len(c) for c in state.completed], scale=1.5)
 
 
-def _vec(counts: dict[str, int] | None) -> list[int]:
-    out = [0] * len(KINDS)
-    if counts:
-        for name, n in counts.items():
-            out[KIND_INDEX[name]] = n
-    return out
+# The fields of a Seen, for tests that compare two of them.
+SEEN_FIELDS: Final = (
+    "seat",
+    "players",
+    "step",
+    "hand",
+    "orders",
+    "waiter_size",
+    "supply_size",
+    "box",
+    "decks",
+    "toppings_in_hand",
+    "completed",
+    "known_orders",
+    "leftovers",
+    "plays",
+    "counter",
+    "pending",
+)
+
+
+class Seen:
+    """What ``seat`` knows that the bot uses, read straight from the state: the same facts as
+    ``state.view(seat, recall=True)`` shows (own hand; public counts, decks, completed and
+    known orders; this round's announced oven plays after the leftovers; the counter and the
+    pending order in phase 2), as numbers instead of names. Only the seat's own hand is read
+    from the private fields; of the supply and the waiters only their sizes."""
+
+    __slots__ = SEEN_FIELDS
+
+    seat: int
+    players: int
+    step: int
+    hand: list[int]  # own toppings per kind
+    orders: list[int]  # own orders (indices into ORDERS), ascending
+    waiter_size: int  # own waiter
+    supply_size: int
+    box: list[int]  # toppings out of play, per kind
+    decks: list[int]  # seat -> deck index
+    toppings_in_hand: list[int]  # seat -> topping cards in hand
+    completed: list[tuple[int, ...]]  # seat -> its completed orders
+    known_orders: list[tuple[int, ...]]  # seat -> orders in its hand everyone can name
+    leftovers: list[int]  # the oven's leftover block per kind (phase 1; zeros in phase 2)
+    plays: list[tuple[int, int, int]]  # oven plays after the leftovers: (seat, card, count)
+    counter: list[int]  # phase 2: revealed toppings not yet used, per kind (zeros in phase 1)
+    pending: int  # phase 2: the order awaiting its owner's decision, -1 if none
+
+    def __init__(self, state: Any, seat: int) -> None:
+        n: int = state.players
+        self.seat = seat
+        self.players = n
+        self.step = state.step
+        self.hand = state.toppings_of(seat)
+        self.orders = sorted(state.hand_orders[seat])
+        self.waiter_size = len(state.waiters[seat])
+        self.supply_size = len(state.supply)
+        self.box = list(state.box)
+        self.decks = list(state.decks)
+        self.toppings_in_hand = list(state.n_toppings)
+        self.completed = list(state.completed)
+        self.known_orders = list(state.known_hand_orders)
+        # The oven as a seat with recall remembers it (views.view, recall=True).
+        in_phase_two: bool = state.opener >= 0
+        leftovers: tuple[int, ...] = state.leftovers
+        entries = 0
+        for x in leftovers:
+            if x:
+                entries += 1
+        start: int = state.reveal if in_phase_two else entries
+        self.leftovers = [0] * NK if in_phase_two else list(leftovers)
+        self.plays = state.oven[max(start, entries) :]
+        self.counter = list(state.counter) if in_phase_two else [0] * NK
+        self.pending = state.pending if in_phase_two else -1
 
 
 class _Rules:
@@ -83,56 +172,120 @@ class _Rules:
         self.decline_ok = bool(options.owner_may_decline_when_table_suffices)
 
 
+def _argmax(values: list[int]) -> int:
+    """The first kind with the most (``max(range, key=values.__getitem__)``)."""
+    best = 0
+    for k in range(1, NK):
+        if values[k] > values[best]:
+            best = k
+    return best
+
+
+def _total(values: list[int]) -> int:
+    total = 0
+    for k in range(NK):
+        total += values[k]
+    return total
+
+
 # ---------------------------------------------------------------------------- order arithmetic
-def minimale_candidates(order: Any, counter: list[int], rules: _Rules) -> list[int]:
-    own = order.own
-    present = [k for k in _K if counter[k] > 0 and not (k == own and rules.excl_own)]
+def minimale_candidates(order: int, counter: list[int], rules: _Rules) -> list[int]:
+    own = _OWN[order]
+    excl = rules.excl_own
+    present = [k for k in range(NK) if counter[k] > 0 and not (k == own and excl)]
     if not present:
-        return [k for k in _K if k != own] if rules.min_any else []
-    fewest = min(counter[k] for k in present)
+        return [k for k in range(NK) if k != own] if rules.min_any else []
+    fewest = counter[present[0]]
+    for k in present:
+        if counter[k] < fewest:
+            fewest = counter[k]
     return [k for k in present if counter[k] == fewest]
 
 
-def best_need(order: Any, counter: list[int], hand: list[int], rules: _Rules) -> tuple[int, list[int] | None, int]:
+def best_need(order: int, counter: list[int], hand: list[int], rules: _Rules) -> tuple[int, list[int] | None, int]:
     """(cards the hand must add, shortfall vector, joker / rarest kind or -1) for the cheapest
-    way to complete ``order`` against ``counter`` with ``hand``; (_INF, None, -1) if it cannot
-    be completed. Bombastica returns its missing count and ``None`` as the vector."""
-    kind = order.kind
+    way to complete ``order`` (an index into ORDERS) against ``counter`` with ``hand``;
+    (_INF, None, -1) if it cannot be completed. Bombastica returns its missing count and
+    ``None`` as the vector."""
+    kind = _KIND[order]
+    need = _NEED[order]
     if kind == BOMBASTICA:
-        missing = order.min_total - sum(counter)
+        missing = _MIN_TOTAL[order] - _total(counter)
         if missing <= 0:
             return 0, None, -1
-        if rules.bomb_topup and sum(hand) >= missing:
+        if rules.bomb_topup and _total(hand) >= missing:
             return missing, None, -1
         return _INF, None, -1
     if kind == MONOTONI:
-        options = [k for k in _K if k != order.own]
-        add = order.joker_count
+        own = _OWN[order]
+        options = [k for k in range(NK) if k != own]
+        add = _JOKERS[order]
     elif kind == MINIMALE:
         options = minimale_candidates(order, counter, rules)
-        add = order.rarest_count
+        add = _RAREST[order]
     else:
-        short = [order.need[k] - counter[k] if order.need[k] > counter[k] else 0 for k in _K]
-        if all(short[k] <= hand[k] for k in _K):
-            return sum(short), short, -1
-        return _INF, None, -1
-    best: tuple[int, list[int] | None, int] = (_INF, None, -1)
-    need = order.need
+        short = [0] * NK
+        total = 0
+        for k in range(NK):
+            s = need[k] - counter[k] if need[k] > counter[k] else 0
+            if s > hand[k]:
+                return _INF, None, -1
+            short[k] = s
+            total += s
+        return total, short, -1
+    best_total = _INF
+    best_short: list[int] | None = None
+    best_kind = -1
     for j in options:
-        short = []
+        short = [0] * NK
         total = 0
         ok = True
-        for k in _K:
-            want = need[k] + (add if k == j else 0)
+        for k in range(NK):
+            want = need[k] + add if k == j else need[k]
             s = want - counter[k] if want > counter[k] else 0
             if s > hand[k]:
                 ok = False
                 break
-            short.append(s)
+            short[k] = s
             total += s
-        if ok and total < best[0]:
-            best = (total, short, j)
-    return best
+        if ok and total < best_total:
+            best_total, best_short, best_kind = total, short, j
+    return best_total, best_short, best_kind
+
+
+def _consume(order: int, counter: list[int], short: list[int], extra_kind: int) -> None:
+    """Remove from the counter what a completed order takes from it (the hand adds ``short``)."""
+    need = list(_NEED[order])
+    if extra_kind >= 0:
+        need[extra_kind] += _EXTRA[order]
+    for k in range(NK):
+        if need[k]:
+            counter[k] -= need[k] - short[k]
+
+
+def _keep(counter: list[int], free: list[int], orders: list[int], skip: int = -1) -> list[int]:
+    """Hand toppings worth keeping for the orders still in hand (most over the orders)."""
+    keep = [0] * NK
+    for o in orders:
+        if o == skip or _KIND[o] == BOMBASTICA:
+            continue
+        need = list(_NEED[o])
+        if _KIND[o] == MONOTONI:
+            own = _OWN[o]
+            j = -1
+            best = 0
+            for k in range(NK):  # the first kind with the most, the pictured one excepted
+                if k != own and (j < 0 or counter[k] + free[k] > best):
+                    j, best = k, counter[k] + free[k]
+            need[j] += _JOKERS[o]
+        for k in range(NK):
+            if need[k]:
+                want = need[k] - counter[k]
+                if want > free[k]:
+                    want = free[k]
+                if want > keep[k]:
+                    keep[k] = want
+    return keep
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled (setup.py); plug-in bots may extend it
@@ -160,166 +313,142 @@ class HeuristicBot:
         legal = state.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
-        if state.options is not self._rules_for:
-            self._rules_for = state.options
-            self._rules = _Rules(state.options)
+        return self.decide(Seen(state, seat), legal, state.options)
+
+    def decide(self, seen: Seen, legal: list[Action], options: Any) -> Action:
+        """The move, from what the seat knows, its legal moves and the game's options."""
+        if options is not self._rules_for:
+            self._rules_for = options
+            self._rules = _Rules(options)
         rules = self._rules
         assert rules is not None
-        view = state.view(seat, recall=True)
-        step = view["step"]
-        me = view["players_info"][seat]
-        hand = _vec(me["hand"]["toppings"])
-        orders = [_OWN_NAME[n] for n in me["hand"]["orders"]]
-        if step == "toppings":
-            return self._toppings(view, seat, hand, orders, legal, rules)
-        if step == "order":
-            return self._order(view, seat, hand, orders, legal, rules)
-        if step == "refill":
-            return self._refill(view, hand, orders, legal, rules)
-        counter = _vec(view.get("counter"))
-        pending = view.get("pending") or {}
-        order = _OWN_NAME[pending["order"]] if pending.get("order") else None
-        if step in ("joker", "rarest"):
-            return self._pick_kind(order, counter, hand, orders, legal, rules)
-        if step == "top_up":
-            return self._top_up(order, hand, orders, legal)
+        step = seen.step
+        hand = seen.hand
+        orders = seen.orders
+        if step == TOPPINGS:
+            return self._toppings(seen, hand, orders, legal, rules)
+        if step == ORDER:
+            return self._order(seen, hand, orders, legal, rules)
+        if step == REFILL:
+            return self._refill(orders, legal, rules)
+        if step in (JOKER, RAREST):
+            return self._pick_kind(seen.pending, seen.counter, hand, orders, legal)
+        if step == TOP_UP:
+            return self._top_up(hand, orders, legal)
         return legal[0]
 
     # ------------------------------------------------------------------ the oven, replayed
-    def _replay(self, view: dict[str, Any], seat: int, hand: list[int], rules: _Rules) -> tuple[list[int], list[int]]:
+    def _replay(self, seen: Seen, hand: list[int], rules: _Rules) -> tuple[list[int], list[int]]:
         """The counter an order played now would meet, and the hand toppings still free
         once the own orders already in the oven have their top-ups set aside."""
-        oven = view["oven"]
-        counter = _vec(oven.get("leftovers"))
+        counter = seen.leftovers[:]
         free = hand[:]
-        info = view["players_info"]
-        for play in oven.get("plays", ()):
-            if play["type"] == "topping":
-                counter[KIND_INDEX[play["kind"]]] += play["count"]
+        seat = seen.seat
+        for owner, card, count in seen.plays:
+            if card < NK:
+                counter[card] += count
                 continue
-            order = _OWN_NAME[play["order"]]
-            owner = play["seat"]
+            order = card - ORDER_BASE
             if owner == seat:
                 cost, short, extra = best_need(order, counter, free, rules)
                 if cost >= _INF:
                     continue  # fails: the counter is unchanged
                 if short is None:  # Bombastica: takes everything; reserve the least needed cards
                     for _ in range(cost):
-                        k = max(_K, key=lambda i: free[i])
-                        free[k] -= 1
-                    counter = [0] * len(KINDS)
+                        free[_argmax(free)] -= 1
+                    counter = [0] * NK
                     continue
-                self._consume(order, counter, short, extra)
-                for k in _K:
+                _consume(order, counter, short, extra)
+                for k in range(NK):
                     free[k] -= short[k]
             else:
-                slack = min(self.opp_topup, info[owner]["toppings_in_hand"])
-                cost, short, extra = best_need(order, counter, [slack] * len(KINDS), rules)
+                slack = min(self.opp_topup, seen.toppings_in_hand[owner])
+                cost, short, extra = best_need(order, counter, [slack] * NK, rules)
                 if cost > slack:
                     continue
                 if short is None:
-                    counter = [0] * len(KINDS)
+                    counter = [0] * NK
                 else:
-                    self._consume(order, counter, short, extra)
+                    _consume(order, counter, short, extra)
         return counter, free
 
-    @staticmethod
-    def _consume(order: Any, counter: list[int], short: list[int], extra_kind: int) -> None:
-        """Remove from the counter what a completed order takes from it (the hand adds ``short``)."""
-        need = list(order.need)
-        if extra_kind >= 0:
-            need[extra_kind] += order.joker_count or order.rarest_count
-        for k in _K:
-            if need[k]:
-                counter[k] -= need[k] - short[k]
-
     # ------------------------------------------------------------------ what to keep
-    def _keep(self, counter: list[int], free: list[int], orders: list[Any], skip: Any = None) -> list[int]:
-        """Hand toppings worth keeping for the orders still in hand (most over the orders)."""
-        keep = [0] * len(KINDS)
-        for o in orders:
-            if o is skip or o.kind == BOMBASTICA:
-                continue
-            need = list(o.need)
-            if o.kind == MONOTONI:
-                j = max((k for k in _K if k != o.own), key=lambda k: counter[k] + free[k])
-                need[j] += o.joker_count
-            for k in _K:
-                if need[k]:
-                    want = need[k] - counter[k]
-                    if want > free[k]:
-                        want = free[k]
-                    if want > keep[k]:
-                        keep[k] = want
-        return keep
-
-    def _feed(self, view: dict[str, Any], seat: int) -> list[float]:
+    def _feed(self, seen: Seen) -> list[float]:
         """How much each kind would help the opponents' open orders."""
-        feed = [0.0] * len(KINDS)
-        for p in view["players_info"]:
-            if p["seat"] == seat:
+        feed = [0.0] * NK
+        for p in range(seen.players):
+            if p == seen.seat:
                 continue
-            done = set(p["completed"])
-            own = KIND_INDEX[p["own_topping"]]
-            colour = p["deck"]
-            for k in _K:
-                if k != own and f"{colour}_four_{KINDS[k]}" not in done:
+            done = seen.completed[p]
+            deck = seen.decks[p]
+            own = _DECK_OWN[deck]
+            four = _FOUR[deck]
+            for k in range(NK):
+                if k != own and (four[k] < 0 or four[k] not in done):
                     feed[k] += 1.0
-            for name in p["known_orders_in_hand"]:
-                need = _OWN_NAME[name].need
-                for k in _K:
+            for o in seen.known_orders[p]:
+                need = _NEED[o]
+                for k in range(NK):
                     if need[k] >= 4:
                         feed[k] += 1.0
         return feed
 
-    def _hope(self, view: dict[str, Any], seat: int, hand: list[int]) -> list[int] | None:
+    def _hope(self, seen: Seen, hand: list[int]) -> list[int] | None:
         """One extra card of each kind this seat expects to draw before the round ends."""
         if not self.gamble:
             return None
-        oven = view["oven"]
-        seen = _vec(oven.get("leftovers"))
-        for play in oven.get("plays", ()):
-            if play["type"] == "topping":
-                seen[KIND_INDEX[play["kind"]]] += play["count"]
-        box = _vec(view["box"])
-        unknown = [max(0, 13 - box[k] - seen[k] - hand[k]) for k in _K]
-        total = sum(unknown)
+        played = seen.leftovers[:]
+        for _, card, count in seen.plays:
+            if card < NK:
+                played[card] += count
+        box = seen.box
+        unknown = [0] * NK
+        total = 0
+        for k in range(NK):
+            u = 13 - box[k] - played[k] - hand[k]
+            if u > 0:
+                unknown[k] = u
+                total += u
         if not total:
             return None
-        draws = view["supply_size"] / view["players"]
-        hope = [1 if draws * unknown[k] / total >= self.gamble else 0 for k in _K]
-        return hope if any(hope) else None
+        draws = seen.supply_size / seen.players
+        hope = [1 if draws * unknown[k] / total >= self.gamble else 0 for k in range(NK)]
+        for k in range(NK):
+            if hope[k]:
+                return hope
+        return None
 
     def _playable(
-        self, orders: list[Any], counter: list[int], free: list[int], rules: _Rules, hope: list[int] | None = None
-    ) -> tuple[Any, int, tuple[int, int] | None]:
-        """The best order playable this turn: (order, hand cost, topping play (kind, n) or None)."""
+        self, orders: list[int], counter: list[int], free: list[int], rules: _Rules, hope: list[int] | None = None
+    ) -> tuple[int, int, tuple[int, int] | None]:
+        """The best order playable this turn: (order or -1, hand cost, topping play (kind, n) or None)."""
         best = self._playable_with(orders, counter, free, rules)
-        if best[0] is None and hope is not None:
+        if best[0] < 0 and hope is not None:
             # An order a card or two short is worth the risk: a failed one only goes back to the waiter.
-            best_key = (_INF, _INF)
+            key_lacking, key_cost = _INF, _INF  # compared as the pair (lacking, cost)
             for o in orders:
-                if o.kind == MINIMALE:
+                kind = _KIND[o]
+                if kind == MINIMALE:
                     continue
-                if o.kind == BOMBASTICA:
-                    missing = o.min_total - sum(counter)
+                if kind == BOMBASTICA:
+                    missing = _MIN_TOTAL[o] - _total(counter)
                     if not rules.bomb_topup:
                         continue
-                    short_total = missing - sum(free)
-                    key = (short_total, missing)
-                    if 0 < short_total <= self.max_short and key < best_key:
-                        best_key, best = key, (o, missing, (-1, missing))
+                    short_total = missing - _total(free)
+                    if 0 < short_total <= self.max_short and (
+                        short_total < key_lacking or (short_total == key_lacking and missing < key_cost)
+                    ):
+                        key_lacking, key_cost = short_total, missing
+                        best = (o, missing, (-1, missing))
                     continue
-                if o.kind == MONOTONI:
-                    jokers = [j for j in _K if j != o.own]
-                else:
-                    jokers = [-1]
+                need = _NEED[o]
+                jokers = [j for j in range(NK) if j != _OWN[o]] if kind == MONOTONI else [-1]
                 for j in jokers:
                     lacking = 0
                     cost = 0
-                    play = None
-                    for k in _K:
-                        want = o.need[k] + (o.joker_count if k == j else 0)
+                    play: tuple[int, int] | None = None
+                    for k in range(NK):
+                        want = need[k] + _JOKERS[o] if k == j else need[k]
                         short = want - counter[k] if want > counter[k] else 0
                         cost += short
                         if short > free[k]:
@@ -330,18 +459,21 @@ class HeuristicBot:
                         have = short if short < free[k] else free[k]
                         if have and (play is None or have > play[1]):
                             play = (k, have)
-                    key = (lacking, cost)
-                    if 0 < lacking <= self.max_short and key < best_key:
-                        best_key, best = key, (o, cost, play)
+                    if 0 < lacking <= self.max_short and (
+                        lacking < key_lacking or (lacking == key_lacking and cost < key_cost)
+                    ):
+                        key_lacking, key_cost = lacking, cost
+                        best = (o, cost, play)
         return best
 
     def _playable_with(
-        self, orders: list[Any], counter: list[int], free: list[int], rules: _Rules
-    ) -> tuple[Any, int, tuple[int, int] | None]:
-        best: tuple[Any, int, tuple[int, int] | None] = (None, _INF, None)
-        best_key = (_INF, 0)
+        self, orders: list[int], counter: list[int], free: list[int], rules: _Rules
+    ) -> tuple[int, int, tuple[int, int] | None]:
+        best: tuple[int, int, tuple[int, int] | None] = (-1, _INF, None)
+        key_cost, key_prio = _INF, 0  # compared as the pair (cost, prio)
         for o in orders:
-            if o.kind == MINIMALE:
+            play: tuple[int, int] | None = None
+            if _KIND[o] == MINIMALE:
                 found = self._minimale_plan(o, counter, free, rules)
                 if found is None:
                     continue
@@ -351,26 +483,24 @@ class HeuristicBot:
                 cost, short, _ = best_need(o, counter, free, rules)
                 if cost >= _INF:
                     continue
-                play = None
                 if short is not None:
-                    k = max(_K, key=lambda i: short[i])
+                    k = _argmax(short)
                     if short[k]:
                         play = (k, short[k])
                 elif cost:
                     play = (-1, cost)  # Bombastica: any kind
-            prio = 0 if o.kind == BOMBASTICA else 1  # rarer chances first
-            key = (cost, prio)
-            if key < best_key:
-                best_key = key
+            prio = 0 if _KIND[o] == BOMBASTICA else 1  # rarer chances first
+            if cost < key_cost or (cost == key_cost and prio < key_prio):
+                key_cost, key_prio = cost, prio
                 best = (o, cost, play)
         return best
 
     def _minimale_plan(
-        self, o: Any, counter: list[int], free: list[int], rules: _Rules
+        self, o: int, counter: list[int], free: list[int], rules: _Rules
     ) -> tuple[int, tuple[int, int] | None] | None:
         cost = best_need(o, counter, free, rules)[0]
         best: tuple[int, tuple[int, int] | None] | None = (cost, None) if cost < _INF else None
-        for k in _K:
+        for k in range(NK):
             for n in range(1, free[k] + 1):
                 c2 = counter[:]
                 c2[k] += n
@@ -382,61 +512,69 @@ class HeuristicBot:
         return best
 
     # ------------------------------------------------------------------ step A
-    def _toppings(
-        self, view: dict[str, Any], seat: int, hand: list[int], orders: list[Any], legal: list[Action], rules: _Rules
-    ) -> Action:
-        counter, free = self._replay(view, seat, hand, rules)
+    def _toppings(self, seen: Seen, hand: list[int], orders: list[int], legal: list[Action], rules: _Rules) -> Action:
+        counter, free = self._replay(seen, hand, rules)
         can_skip = A.SKIP_TOPPINGS in legal
-        hope = self._hope(view, seat, hand) if orders else None
-        target, _, play = self._playable(orders, counter, free, rules, hope) if orders else (None, _INF, None)
-        if target is not None and play is not None and play[0] >= 0:
+        target = -1
+        play: tuple[int, int] | None = None
+        if orders:
+            target, _, play = self._playable(orders, counter, free, rules, self._hope(seen, hand))
+        if target >= 0 and play is not None and play[0] >= 0:
             k, n = play
             n = min(n, free[k])
             if n > 0:
                 return A.PLAY_TOPPINGS[k][n]
-        remaining = [o for o in orders if o is not target]
-        keep = self._keep(counter, free, remaining)
-        spare = [free[k] - keep[k] if free[k] > keep[k] else 0 for k in _K]
-        feed = self._feed(view, seat)
-        want_orders = len(remaining) < self.orders_wanted and view["players_info"][seat]["waiter_size"] > 0
-        if target is not None and play is not None:  # Bombastica with a shortfall: any toppings help
+        keep = _keep(counter, free, orders, target)
+        remaining = len(orders) - 1 if target >= 0 else len(orders)
+        spare = [free[k] - keep[k] if free[k] > keep[k] else 0 for k in range(NK)]
+        feed = self._feed(seen)
+        want_orders = remaining < self.orders_wanted and seen.waiter_size > 0
+        if target >= 0 and play is not None:  # Bombastica with a shortfall: any toppings help
             need = play[1]
-            k = max(_K, key=lambda i: (spare[i], free[i]))
+            k = 0
+            for i in range(1, NK):  # the first kind with the most spare, then the most free
+                if spare[i] > spare[k] or (spare[i] == spare[k] and free[i] > free[k]):
+                    k = i
             n = min(need, free[k]) if spare[k] < need else spare[k]
             if n > 0:
                 return A.PLAY_TOPPINGS[k][n]
-        if any(spare):
-            k = max(_K, key=lambda i: (spare[i] - self.feed_weight * feed[i] if spare[i] else -_INF, -i))
+        k = -1
+        best_value = 0.0
+        for i in range(NK):  # the first kind with the best spare, less what it would feed
+            if spare[i]:
+                value = spare[i] - self.feed_weight * feed[i]
+                if k < 0 or value > best_value:
+                    k, best_value = i, value
+        if k >= 0:
             n = 1 if (want_orders and self.small_play_for_orders) or not self.dump_all else spare[k]
             return A.PLAY_TOPPINGS[k][n]
-        if can_skip and (target is None or not rules.recipe_needs_topping):
+        if can_skip and (target < 0 or not rules.recipe_needs_topping):
             return A.SKIP_TOPPINGS
         # Everything is wanted: give up one card of the kind wanted least (never a reserved one if avoidable).
-        cands = [k for k in _K if free[k] > 0] or [k for k in _K if hand[k] > 0]
+        cands = [i for i in range(NK) if free[i] > 0] or [i for i in range(NK) if hand[i] > 0]
         if not cands:
             return legal[0]
-        k = min(cands, key=lambda i: (keep[i] - free[i], feed[i], i))
+        k = cands[0]
+        for i in cands:
+            if keep[i] - free[i] < keep[k] - free[k] or (keep[i] - free[i] == keep[k] - free[k] and feed[i] < feed[k]):
+                k = i
         return A.PLAY_TOPPINGS[k][1]
 
     # ------------------------------------------------------------------ step B
-    def _order(
-        self, view: dict[str, Any], seat: int, hand: list[int], orders: list[Any], legal: list[Action], rules: _Rules
-    ) -> Action:
-        counter, free = self._replay(view, seat, hand, rules)
-        target, _, _ = self._playable(orders, counter, free, rules, self._hope(view, seat, hand))
-        if target is not None:
+    def _order(self, seen: Seen, hand: list[int], orders: list[int], legal: list[Action], rules: _Rules) -> Action:
+        counter, free = self._replay(seen, hand, rules)
+        target = self._playable(orders, counter, free, rules, self._hope(seen, hand))[0]
+        if target >= 0:
             # Minimale plans may rely on a topping play we can no longer make: check it directly.
-            if target.kind != MINIMALE or best_need(target, counter, free, rules)[0] < _INF:
-                return A.PLAY_ORDER[ORDER_INDEX[target.name]]
+            if _KIND[target] != MINIMALE or best_need(target, counter, free, rules)[0] < _INF:
+                return A.PLAY_ORDER[target]
             for o in orders:
                 if best_need(o, counter, free, rules)[0] < _INF:
-                    return A.PLAY_ORDER[ORDER_INDEX[o.name]]
+                    return A.PLAY_ORDER[o]
         return A.NO_ORDER
 
     # ------------------------------------------------------------------ step C
-    def _refill(
-        self, view: dict[str, Any], hand: list[int], orders: list[Any], legal: list[Action], rules: _Rules
-    ) -> Action:
+    def _refill(self, orders: list[int], legal: list[Action], rules: _Rules) -> Action:
         want_orders = len(orders) < self.orders_wanted
         if rules.up_to:
             best: Action | None = None
@@ -460,30 +598,34 @@ class HeuristicBot:
 
     # ------------------------------------------------------------------ phase 2
     def _pick_kind(
-        self, order: Any, counter: list[int], hand: list[int], orders: list[Any], legal: list[Action], rules: _Rules
+        self, order: int, counter: list[int], hand: list[int], orders: list[int], legal: list[Action]
     ) -> Action:
-        keep = self._keep(counter, hand, orders)
+        keep = _keep(counter, hand, orders)
         best = legal[0]
-        best_key: tuple[float, ...] | None = None
+        best_key: tuple[int, float, int] | None = None
         for a in legal:
             j = KIND_INDEX[a.kind]  # type: ignore[attr-defined]
-            need = list(order.need)
-            need[j] += order.joker_count or order.rarest_count
-            short = [need[k] - counter[k] if need[k] > counter[k] else 0 for k in _K]
-            ok = all(short[k] <= hand[k] for k in _K)
-            cost = sum(short[k] * (1.0 + keep[k]) for k in _K)
-            key = (0 if ok else 1, cost, -counter[j])
+            need = list(_NEED[order])
+            need[j] += _EXTRA[order]
+            ok = 0
+            cost = 0.0
+            for k in range(NK):
+                short = need[k] - counter[k] if need[k] > counter[k] else 0
+                if short > hand[k]:
+                    ok = 1
+                cost += short * (1.0 + keep[k])
+            key = (ok, cost, -counter[j])
             if best_key is None or key < best_key:
                 best, best_key = a, key
         return best
 
-    def _top_up(self, order: Any, hand: list[int], orders: list[Any], legal: list[Action]) -> Action:
+    def _top_up(self, hand: list[int], orders: list[int], legal: list[Action]) -> Action:
         completes = [a for a in legal if type(a) is A.CompleteFromHand]
         if not completes:
             return legal[0]
         if len(completes) == 1:
             return completes[0]
-        keep = self._keep([0] * len(KINDS), hand, orders)
+        keep = _keep([0] * NK, hand, orders)
         best = completes[0]
         best_cost = None
         for a in completes:

@@ -47,6 +47,7 @@ TILE_PREFERENCE = (
 GUESS = 3.0  # another player's unknown card value, on average
 USE_THRESHOLD = 0.5  # a tile must gain at least this much to be spent
 _K = range(NUM_KINDS)
+_GUESSES = [GUESS] * NUM_KINDS  # every unknown card (read only)
 
 
 # ---------------------------------------------------------------------- help for search
@@ -154,7 +155,9 @@ class _Model:
         self.ignoring = [p["ignoring_market"] for p in info]
         self.flat = options.market_bonus == "flat"
         self.scope_all = options.l5_ignore_market_scope == "all"
-        self.scores = [p["score"] for p in info]
+        self.scores = scores = [p["score"] for p in info]
+        # The seat utility() weighs most (fewest points, then the lowest seat): one per decision.
+        self.leader = min(range(self.players), key=lambda q: (scores[q], q))
 
     def score(self, q: int, held: list[int], market: list[int], cards: list[float], ignoring: list[bool]) -> float:
         no_bonus = any(ignoring) if self.scope_all else ignoring[q]
@@ -170,10 +173,10 @@ class _Model:
         cards = self.cards if cards is None else cards
         ignoring = self.ignoring if ignoring is None else ignoring
         me = self.score(self.seat, held[self.seat], market, cards, ignoring)
-        guess = [GUESS] * NUM_KINDS
+        guess = _GUESSES
         others = [self.score(q, held[q], market, guess, ignoring) for q in range(self.players) if q != self.seat]
         # Others' sweetness counts for less: it is only a guess, and the leader matters most.
-        leader = min(range(self.players), key=lambda q: (self.scores[q], q))
+        leader = self.leader
         lead_bonus = 0.0
         if leader != self.seat:
             lead_bonus = 0.2 * self.score(leader, held[leader], market, guess, ignoring)
