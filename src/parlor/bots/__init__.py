@@ -57,11 +57,16 @@ class NoisyBot:
 # reproducible); ``hard`` aims at well under a second per decision on one core.
 HARD_ITERATIONS = 400
 EXPERT_ITERATIONS = 1600
+# ``master`` judges each sampled leaf with the learned evaluator (parlor.bots.evaluator) after a
+# playout of MASTER_PLAYOUT_DEPTH moves: each iteration costs more than expert's, so fewer of them.
+MASTER_ITERATIONS = 800
+MASTER_PLAYOUT_DEPTH = 0
 LEVELS = {
     "easy": "the heuristic, with a random move 30% of the time",
     "medium": "the game's heuristic",
     "hard": f"information-set MCTS, {HARD_ITERATIONS} iterations",
     "expert": f"information-set MCTS, {EXPERT_ITERATIONS} iterations",
+    "master": f"information-set MCTS with a learned evaluator, {MASTER_ITERATIONS} iterations",
 }
 BOT_KINDS = ("random", "heuristic", *LEVELS, "ismcts")
 
@@ -155,10 +160,17 @@ def make_builtin_bot(kind: str, game: Game, seed: int = 0, **params: object) -> 
         _check_number(kind, "noise", noise, low=0, high=1)
         no_params()
         return NoisyBot(heuristic_bot(game, seed), float(noise), seed, "easy")  # type: ignore[arg-type]
-    if kind in ("hard", "expert", "ismcts"):
-        settings: dict[str, object] = dict(search_settings(game, "expert" if kind == "expert" else "hard"))
+    if kind in ("hard", "expert", "master", "ismcts"):
+        settings: dict[str, object] = dict(search_settings(game, "hard" if kind in ("hard", "ismcts") else "expert"))
+        if kind == "master":
+            from .evaluator import LeafEvaluator
+
+            # The learned evaluator replaces the game's hand-written one; the playout policy and the
+            # root candidates stay.
+            settings.update(evaluate=LeafEvaluator(game), playout_depth=MASTER_PLAYOUT_DEPTH)
         if kind != "ismcts":
-            settings.update(iterations=HARD_ITERATIONS if kind == "hard" else EXPERT_ITERATIONS, name=kind)
+            budget = {"hard": HARD_ITERATIONS, "expert": EXPERT_ITERATIONS, "master": MASTER_ITERATIONS}[kind]
+            settings.update(iterations=budget, name=kind)
         for name, value in params.items():
             if name in _SEARCH_NUMBERS:
                 whole, low, low_ok = _SEARCH_NUMBERS[name]

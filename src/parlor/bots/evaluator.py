@@ -1,0 +1,173 @@
+"""A learned evaluator for the search: a small value network per game, numpy only at play time.
+
+The network reads one seat's observation tensor (``games/<game>/encoding.py``, the encoding the
+RL layer uses: only what that seat may know, docs/rl.md) and returns that seat's expected reward
+in [0, 1], the same scale as ``ismcts.result_rewards`` (a share of the win plus a little for
+rank). Inside the search (:class:`LeafEvaluator`) a determinized leaf is judged by encoding it
+once per seat, as one batch, and running the network on the batch.
+
+Weights ship as ``parlor/bots/weights/<game>.npz``: the layers' arrays plus a header with the
+format version, the game, the observation size and how they were trained. A file of another
+format version, another game or another observation size (the encoding changed) is refused with
+a :class:`WeightsError` naming what differs, never half-read. Training lives in
+``parlor.bots.training`` (``parlor train GAME``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import zipfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from parlor.core.errors import ParlorError
+
+# Bump when the file's layout changes (not when new weights are trained).
+FORMAT_VERSION = 1
+WEIGHTS_DIR = Path(__file__).with_name("weights")
+
+
+class WeightsError(ParlorError):
+    """A weights file that cannot be used: missing, corrupt, or made for something else."""
+
+
+class ValueNet:
+    """A multilayer perceptron: ReLU hidden layers, a sigmoid output (one value per row)."""
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], *, game: str, meta: dict[str, Any] | None = None):
+        if not layers:
+            raise WeightsError("a value network needs at least one layer")
+        self.layers = [(np.ascontiguousarray(w, np.float32), np.ascontiguousarray(b, np.float32)) for w, b in layers]
+        for (w, b), (w_next, _) in zip(self.layers, [*self.layers[1:], (None, None)]):  # type: ignore[list-item]
+            if w.ndim != 2 or b.shape != (w.shape[1],):
+                raise WeightsError(f"layer shapes do not fit: weights {w.shape}, bias {b.shape}")
+            if w_next is not None and w_next.shape[0] != w.shape[1]:
+                raise WeightsError(f"layer shapes do not chain: {w.shape} then {w_next.shape}")
+        if self.layers[-1][0].shape[1] != 1:
+            raise WeightsError("the last layer must give one value")
+        self.game = game
+        self.meta = dict(meta or {})
+
+    @property
+    def input_size(self) -> int:
+        return int(self.layers[0][0].shape[0])
+
+    @classmethod
+    def initial(cls, game: str, input_size: int, hidden: tuple[int, ...], seed: int) -> "ValueNet":
+        """Fresh weights (He initialisation for the ReLU layers), reproducible from ``seed``."""
+        rng = np.random.default_rng(seed)
+        sizes = [input_size, *hidden, 1]
+        layers = []
+        for fan_in, fan_out in itertools.pairwise(sizes):
+            w = rng.normal(0.0, np.sqrt(2.0 / fan_in), (fan_in, fan_out)).astype(np.float32)
+            layers.append((w, np.zeros(fan_out, np.float32)))
+        return cls(layers, game=game)
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        h = x
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if i < last:
+                np.maximum(h, 0.0, out=h)
+        return h[:, 0]
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        """Values in [0, 1] for a batch of observations ``(N, input_size)``."""
+        return 1.0 / (1.0 + np.exp(-self.logits(x)))
+
+    # ------------------------------------------------------------------ files
+    def save(self, path: str | Path) -> None:
+        header = {"format_version": FORMAT_VERSION, "game": self.game, "input_size": self.input_size,
+                  "layers": len(self.layers), "meta": self.meta}
+        arrays: dict[str, np.ndarray] = {"header": np.frombuffer(json.dumps(header, sort_keys=True).encode(), np.uint8)}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+        tmp.replace(path)  # never a half-written file under the real name
+
+    @classmethod
+    def load(cls, path: str | Path, *, game: str | None = None, input_size: int | None = None) -> "ValueNet":
+        """Read a weights file, checking its format version (and, when given, game and size)."""
+        path = Path(path)
+        if not path.is_file():
+            raise WeightsError(f"no evaluator weights at {path}")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                header = json.loads(bytes(data["header"]).decode())
+                if not isinstance(header, dict):
+                    raise ValueError("header is not an object")
+                version = header.get("format_version")
+                if version != FORMAT_VERSION:
+                    raise WeightsError(
+                        f"{path}: evaluator weights of format version {version!r}; this Parlor reads version "
+                        f"{FORMAT_VERSION} (retrain with `parlor train`)"
+                    )
+                n = int(header["layers"])
+                layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(n)]
+        except WeightsError:
+            raise
+        except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, EOFError, UnicodeDecodeError) as exc:
+            raise WeightsError(f"{path}: not a readable evaluator weights file ({type(exc).__name__}: {exc})") from None
+        net = cls(layers, game=str(header.get("game")), meta=header.get("meta") or {})
+        if net.input_size != header.get("input_size"):
+            raise WeightsError(
+                f"{path}: header says input size {header.get('input_size')}, weights take {net.input_size}"
+            )
+        if game is not None and net.game != game:
+            raise WeightsError(f"{path}: weights for {net.game!r}, not {game!r}")
+        if input_size is not None and net.input_size != input_size:
+            raise WeightsError(
+                f"{path}: weights take observations of {net.input_size} floats, {game or net.game}'s encoding gives "
+                f"{input_size} (the encoding changed: retrain with `parlor train`)"
+            )
+        return net
+
+
+def weights_path(game: str) -> Path:
+    """Where the shipped weights of ``game`` live (inside the package)."""
+    return WEIGHTS_DIR / f"{game.replace('-', '_')}.npz"
+
+
+@cache
+def shipped_net(game: str) -> ValueNet:
+    """The shipped value network of ``game``, read once per process."""
+    from parlor.rl import encoding
+
+    return ValueNet.load(weights_path(game), game=game, input_size=encoding(game).LAYOUT.size)
+
+
+class LeafEvaluator:
+    """``ISMCTSBot``'s ``evaluate``: the value of a (determinized) position for every seat.
+
+    Each seat's value comes from that seat's own observation of the position, so a seat's value
+    never depends on what it could not see in that world. The seats' observations are written
+    into one preallocated batch and the network runs once per leaf. A finished game is judged by
+    its result, like a playout's end.
+    """
+
+    def __init__(self, game: Any, net: ValueNet | None = None) -> None:
+        from parlor.rl import encoding
+
+        self.encoding = encoding(game)
+        self.net = net if net is not None else shipped_net(game.name)
+        self.buffers: dict[int, np.ndarray] = {}
+
+    def __call__(self, state: Any) -> list[float]:
+        if state.is_over:
+            from parlor.bots.ismcts import rewards
+
+            return rewards(state)
+        players = state.players
+        buf = self.buffers.get(players)
+        if buf is None:
+            buf = self.buffers[players] = np.zeros((players, self.net.input_size), np.float32)
+        self.encoding.encode_batch([state] * players, list(range(players)), out=buf)
+        return [float(v) for v in self.net(buf)]

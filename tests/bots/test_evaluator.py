@@ -1,0 +1,139 @@
+"""The learned evaluator (``master``): weights files, training, and a search that stays blind."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from parlor import games
+from parlor.bots import make_builtin_bot
+from parlor.bots.evaluator import FORMAT_VERSION, LeafEvaluator, ValueNet, WeightsError, shipped_net
+from parlor.bots.training import TrainSettings, train
+from parlor.cli.main import app
+from parlor.rl import encoding
+
+from .test_all_games import PEEK_CASES, scrambled_positions
+
+
+def small_net(game: str = "sweet-nose", seed: int = 3) -> ValueNet:
+    return ValueNet.initial(game, encoding(game).LAYOUT.size, (8,), seed)
+
+
+def test_weights_round_trip(tmp_path: Path) -> None:
+    net = small_net()
+    net.save(tmp_path / "w.npz")
+    back = ValueNet.load(tmp_path / "w.npz", game="sweet-nose", input_size=net.input_size)
+    x = np.random.default_rng(0).random((5, net.input_size), np.float32)
+    assert np.array_equal(net(x), back(x))
+    assert ((net(x) > 0) & (net(x) < 1)).all()
+
+
+def test_weights_of_another_version_game_or_size_or_corrupt_are_refused(tmp_path: Path) -> None:
+    net = small_net()
+    good = tmp_path / "good.npz"
+    net.save(good)
+    with pytest.raises(WeightsError, match="not 'mamma-mia'"):
+        ValueNet.load(good, game="mamma-mia")
+    with pytest.raises(WeightsError, match="encoding changed"):
+        ValueNet.load(good, game="sweet-nose", input_size=net.input_size + 1)
+    with np.load(good) as data:
+        arrays = dict(data)
+    header = json.loads(bytes(arrays["header"]).decode())
+    header["format_version"] = FORMAT_VERSION + 1
+    arrays["header"] = np.frombuffer(json.dumps(header).encode(), np.uint8)
+    np.savez(tmp_path / "future.npz", **arrays)
+    with pytest.raises(WeightsError, match=f"format version {FORMAT_VERSION + 1}"):
+        ValueNet.load(tmp_path / "future.npz")
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(good.read_bytes()[: len(good.read_bytes()) // 2])
+    with pytest.raises(WeightsError, match="not a readable"):
+        ValueNet.load(broken)
+    with pytest.raises(WeightsError, match="no evaluator weights"):
+        ValueNet.load(tmp_path / "missing.npz")
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_shipped_weights_fit_the_games_encoding(name: str) -> None:
+    net = shipped_net(name)
+    assert net.game == name and net.input_size == encoding(name).LAYOUT.size
+    assert net.meta["held_out_mse"] < net.meta["constant_mse"], "shipped weights no better than a constant"
+
+
+def tiny(seed: int = 4, epochs: int = 6) -> TrainSettings:
+    return TrainSettings(game="mamma-mia", players=(2,), games=10, sample=0.3, hidden=(16,), epochs=epochs, seed=seed)
+
+
+def test_training_fits_the_outcomes_and_is_reproducible_and_resumable(tmp_path: Path) -> None:
+    first = train(tiny(), tmp_path / "a")
+    history = first.history
+    assert history[-1]["train_bce"] < history[0]["train_bce"]
+    assert history[-1]["train_mse"] < history[0]["train_mse"]
+    assert (tmp_path / "a" / "positions.parquet").is_file() and (tmp_path / "a" / "report.md").is_file()
+    assert (tmp_path / "a" / "loss.png").is_file()
+
+    # Interrupted after two epochs, then run again: the same weights as the uninterrupted run.
+    class Stop(Exception):
+        pass
+
+    def stop_after_two(stage: str, done: int, total: int) -> None:
+        if stage == "epochs" and done == 2:
+            raise Stop
+
+    with pytest.raises(Stop):
+        train(tiny(), tmp_path / "b", stop_after_two)
+    resumed = train(tiny(), tmp_path / "b")
+    for (w1, b1), (w2, b2) in zip(first.net.layers, resumed.net.layers):
+        assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
+    assert resumed.history == first.history
+    other = train(tiny(seed=5), tmp_path / "c")
+    assert not np.array_equal(other.net.layers[0][0], first.net.layers[0][0])
+
+
+def test_a_checkpoint_of_other_settings_is_refused(tmp_path: Path) -> None:
+    train(tiny(epochs=1), tmp_path)
+    with pytest.raises(Exception, match="epochs differ"):
+        train(tiny(epochs=2), tmp_path)
+
+
+def test_parlor_train_command(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = CliRunner().invoke(
+        app, ["train", "mamma-mia", "--out", str(out), "-n", "4", "--epochs", "1", "--hidden", "8", "--seed", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "held out" in result.output
+    net = ValueNet.load(out / "mamma_mia.npz", game="mamma-mia")
+    assert net.layers[0][0].shape == (encoding("mamma-mia").LAYOUT.size, 8)
+    bad = CliRunner().invoke(app, ["train", "mamma-mia", "--out", str(tmp_path / "x"), "-n", "1"])
+    assert bad.exit_code != 0 and not (tmp_path / "x" / "positions.parquet").exists()
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_the_leaf_evaluator_reads_each_seats_own_observation(name: str) -> None:
+    game = games.get(name)
+    players = game.player_range()[0]
+    state = game.new_game(players, seed=3)
+    enc = encoding(name)
+    evaluate = LeafEvaluator(game)
+    values = evaluate(state)
+    expected = [float(v) for v in evaluate.net(np.stack([enc.encode(state, s) for s in range(players)]))]
+    assert values == pytest.approx(expected, abs=1e-6)
+
+
+@pytest.mark.parametrize(("name", "players"), PEEK_CASES)
+def test_master_decisions_ignore_hidden_cards(name: str, players: int) -> None:
+    """Two worlds that agree on what the seat saw (the real one and a redeal of everything it
+    cannot see) give the same move; the evaluator sees leaf observations of the search's own worlds."""
+    game = games.get(name)
+    for i, (state, seat, scrambles) in enumerate(scrambled_positions(name, players, 6)):
+        before = state.to_json_text()
+        real = make_builtin_bot("master", game, i, iterations=30).choose(state, seat)
+        assert real in state.legal_actions(seat)
+        assert state.to_json_text() == before
+        for k, scrambled in enumerate(scrambles):
+            again = make_builtin_bot("master", game, i, iterations=30).choose(scrambled, seat)
+            assert again == real, f"position {i}, scramble {k}: the decision changed"
