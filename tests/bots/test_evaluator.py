@@ -10,10 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 from parlor import games
-from parlor.bots import make_builtin_bot
-from parlor.bots.evaluator import FORMAT_VERSION, LeafEvaluator, ValueNet, WeightsError, shipped_net
+from parlor.bots import _heuristic_module, make_builtin_bot
+from parlor.bots.evaluator import FORMAT_VERSION, BlendedEvaluator, LeafEvaluator, ValueNet, WeightsError, shipped_net
 from parlor.bots.training import TrainSettings, train
 from parlor.cli.main import app
+from parlor.core.errors import ParlorError
 from parlor.rl import encoding
 
 from .test_all_games import PEEK_CASES, scrambled_positions
@@ -137,3 +138,36 @@ def test_master_decisions_ignore_hidden_cards(name: str, players: int) -> None:
         for k, scrambled in enumerate(scrambles):
             again = make_builtin_bot("master", game, i, iterations=30).choose(scrambled, seat)
             assert again == real, f"position {i}, scramble {k}: the decision changed"
+
+
+def test_master_blends_the_hand_written_judgement_with_the_network() -> None:
+    game = games.get("mottainai")  # its evaluate judges every position (never None)
+    hand_written = _heuristic_module(game).evaluate
+    state = game.new_game(2, seed=5)
+    for _ in range(12):
+        seat = state.to_move[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    h, n = hand_written(state), LeafEvaluator(game)(state)
+    assert h != pytest.approx(n)
+    assert BlendedEvaluator(game, 0.0, hand_written)(state) == h
+    assert BlendedEvaluator(game, 0.0, hand_written).network is None  # the network is never run
+    assert BlendedEvaluator(game, 1.0, hand_written)(state) == pytest.approx(n)
+    blended = BlendedEvaluator(game, 0.25, hand_written)(state)
+    assert blended == pytest.approx([0.75 * a + 0.25 * b for a, b in zip(h, n)])
+
+
+def test_master_keeps_playing_out_where_the_hand_written_judgement_declines() -> None:
+    game = games.get("mamma-mia")  # its evaluate declines mid-round
+    hand_written = _heuristic_module(game).evaluate
+    state = game.new_game(2, seed=5)
+    seat = state.to_move[0]
+    state.apply(seat, state.legal_actions(seat)[0])
+    assert hand_written(state) is None
+    assert BlendedEvaluator(game, 0.5, hand_written)(state) is None
+
+
+@pytest.mark.parametrize("blend", [-0.1, 1.5, "half"])
+def test_master_refuses_a_blend_outside_0_to_1(blend: object) -> None:
+    with pytest.raises(ParlorError, match="blend"):
+        make_builtin_bot("master", games.get("sweet-nose"), 1, blend=blend)
+    assert make_builtin_bot("master", games.get("sweet-nose"), 1, blend=1).choose  # the bounds are allowed

@@ -57,10 +57,11 @@ class NoisyBot:
 # reproducible); ``hard`` aims at well under a second per decision on one core.
 HARD_ITERATIONS = 400
 EXPERT_ITERATIONS = 1600
-# ``master`` judges each sampled leaf with the learned evaluator (parlor.bots.evaluator) after a
-# playout of MASTER_PLAYOUT_DEPTH moves: each iteration costs more than expert's, so fewer of them.
-MASTER_ITERATIONS = 800
-MASTER_PLAYOUT_DEPTH = 0
+# ``master`` is ``expert``'s search whose leaves (after expert's short heuristic playout) are
+# judged by the game's evaluate blended with the learned evaluator (parlor.bots.evaluator),
+# MASTER_BLEND the network's share; a spec may set ``blend`` and ``playout_depth``.
+MASTER_ITERATIONS = EXPERT_ITERATIONS
+MASTER_BLEND = 0.3
 LEVELS = {
     "easy": "the heuristic, with a random move 30% of the time",
     "medium": "the game's heuristic",
@@ -163,11 +164,14 @@ def make_builtin_bot(kind: str, game: Game, seed: int = 0, **params: object) -> 
     if kind in ("hard", "expert", "master", "ismcts"):
         settings: dict[str, object] = dict(search_settings(game, "hard" if kind in ("hard", "ismcts") else "expert"))
         if kind == "master":
-            from .evaluator import LeafEvaluator
+            from .evaluator import BlendedEvaluator
 
-            # The learned evaluator replaces the game's hand-written one; the playout policy and the
-            # root candidates stay.
-            settings.update(evaluate=LeafEvaluator(game), playout_depth=MASTER_PLAYOUT_DEPTH)
+            blend = params.pop("blend", MASTER_BLEND)
+            _check_number(kind, "blend", blend, low=0, high=1)
+            # expert's playout policy, root candidates and playout depth; the leaf's judgement blended.
+            hand_written = settings.get("evaluate")
+            settings["evaluate"] = BlendedEvaluator(game, float(blend), hand_written)  # type: ignore[arg-type]
+            settings.setdefault("playout_depth", 0)
         if kind != "ismcts":
             budget = {"hard": HARD_ITERATIONS, "expert": EXPERT_ITERATIONS, "master": MASTER_ITERATIONS}[kind]
             settings.update(iterations=budget, name=kind)

@@ -171,3 +171,30 @@ class LeafEvaluator:
             buf = self.buffers[players] = np.zeros((players, self.net.input_size), np.float32)
         self.encoding.encode_batch([state] * players, list(range(players)), out=buf)
         return [float(v) for v in self.net(buf)]
+
+
+class BlendedEvaluator:
+    """``master``'s ``evaluate``: the game's hand-written judgement, blended with the network's.
+
+    The search calls it after the usual short heuristic playout (``expert``'s playout depth), so
+    the network judges the same leaves the hand-written ``evaluate`` does, and only adds to it:
+    ``(1 - weight) * hand-written + weight * network`` per seat. Where the hand-written
+    judgement declines (``None``: mid-round in Mamma Mia!) the playout goes on, as for ``expert``.
+    ``weight`` 1 is the network alone at every leaf; 0 is ``expert``'s judgement (the network is
+    then never run). A first slice judged every leaf by the network alone with no playout, and
+    lost every equal-time game against ``expert`` (docs/strength.md).
+    """
+
+    def __init__(self, game: Any, weight: float, hand_written: Any = None, net: ValueNet | None = None) -> None:
+        self.weight = float(weight)
+        self.hand_written = hand_written
+        self.network = LeafEvaluator(game, net) if self.weight > 0 else None
+
+    def __call__(self, state: Any) -> list[float] | None:
+        if self.hand_written is None or self.weight >= 1.0:
+            return self.network(state) if self.network is not None else None
+        judged = self.hand_written(state)
+        if judged is None or self.network is None:
+            return judged  # type: ignore[no-any-return]
+        w = self.weight
+        return [(1.0 - w) * h + w * n for h, n in zip(judged, self.network(state))]
