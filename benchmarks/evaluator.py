@@ -1,0 +1,113 @@
+"""The learned evaluator's cost per leaf, as a ratio to one random playout decision.
+
+    python benchmarks/evaluator.py [--players 2] [--positions 20] [--seconds 1.0] [--repeat 3]
+
+For each registered game, at mid-game positions of random play, it times (in the same process,
+so the machine's load cancels out of the ratio):
+
+* one random playout decision (the baseline: ``legal_actions`` + ``apply`` in a random game),
+* one leaf of ``master``'s evaluator (``LeafEvaluator``: encode every seat's observation into a
+  batch, run the shipped network once), split into the encoding and the network,
+* the game's hand-written ``evaluate`` on the same positions (what ``expert`` judges leaves by),
+
+and prints each as microseconds and as playout decisions' worth. ``master`` pays the network on
+top of ``expert``'s playout and ``evaluate`` at each leaf (``docs/evaluator.md``); the ratio says
+how many playout moves one leaf evaluation costs. ``--repeat N`` reports medians of N runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any
+
+import numpy as np
+
+from bots import playout_rate  # benchmarks/bots.py: random play's decisions per second
+from parlor import games
+from parlor.bots import _heuristic_module
+from parlor.bots.evaluator import LeafEvaluator
+from parlor.rl import encoding
+
+
+def positions(name: str, players: int, count: int) -> list[Any]:
+    """Unfinished positions from random games, spread over the game (seeded)."""
+    game = games.get(name)
+    rnd = random.Random(7)
+    out: list[Any] = []
+    seed = 0
+    while len(out) < count:
+        state = game.new_game(players, seed)
+        seed += 1
+        target = rnd.randrange(5, 120)
+        steps = 0
+        while state.to_move and steps < target:
+            seat = state.to_move[0]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rnd.randrange(len(legal))])
+            steps += 1
+        if state.to_move:
+            out.append(state)
+    return out
+
+
+def per_call(fn: Any, items: list[Any], seconds: float) -> float:
+    """Seconds per call of ``fn`` over ``items``, looping for about ``seconds``."""
+    calls, start = 0, time.perf_counter()
+    while True:
+        for item in items:
+            fn(item)
+        calls += len(items)
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return elapsed / calls
+
+
+def measure(name: str, players: int, count: int, seconds: float) -> dict[str, float]:
+    game = games.get(name)
+    states = positions(name, players, count)
+    leaf = LeafEvaluator(game)
+    enc = encoding(name)
+    buf = np.zeros((players, leaf.net.input_size), np.float32)
+    seats = list(range(players))
+    batches = []
+    for s in states:
+        enc.encode_batch([s] * players, seats, out=buf)
+        batches.append(buf.copy())
+    hand_written = getattr(_heuristic_module(game), "evaluate", None)
+    playout = 1.0 / playout_rate(name, players, seconds)
+    figures = {
+        "playout decision": playout,
+        "evaluator leaf": per_call(leaf, states, seconds),
+        "  encode seats": per_call(lambda s: enc.encode_batch([s] * players, seats, out=buf), states, seconds),
+        "  network": per_call(leaf.net, batches, seconds),
+    }
+    if hand_written is not None:
+        figures["hand-written evaluate"] = per_call(hand_written, states, seconds)
+    return {k: v / playout if k != "playout decision" else v for k, v in figures.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--positions", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--game", choices=games.names())
+    args = parser.parse_args()
+    for name in [args.game] if args.game else games.names():
+        players = max(args.players, games.get(name).player_range()[0])
+        runs = [measure(name, players, args.positions, args.seconds) for _ in range(args.repeat)]
+        base = statistics.median(r["playout decision"] for r in runs)
+        print(f"{name}, {players} players: one random playout decision {base * 1e6:.1f} µs")
+        for key in runs[0]:
+            if key == "playout decision":
+                continue
+            ratio = statistics.median(r[key] for r in runs)
+            print(f"  {key:<22} {ratio * base * 1e6:8.1f} µs = {ratio:6.1f} playout decisions")
+
+
+if __name__ == "__main__":
+    main()
