@@ -1,11 +1,12 @@
 """The learned evaluator's cost per leaf, as a ratio to one random playout decision.
 
-    python benchmarks/evaluator.py [--players 2] [--positions 20] [--seconds 1.0] [--repeat 3]
+    python benchmarks/evaluator.py [--players 2] [--positions 20] [--seconds 1.0] [--repeat 3] [--quick]
 
 For each registered game, at mid-game positions of random play, it times (in the same process,
 so the machine's load cancels out of the ratio):
 
-* one random playout decision (the baseline: ``legal_actions`` + ``apply`` in a random game),
+* one random playout decision (the baseline: ``legal_actions`` + ``apply``, playing the same
+  positions' clones out at random, as a playout does),
 * one leaf of ``master``'s evaluator (``LeafEvaluator``: encode every seat's observation into a
   batch, run the shipped network once), split into the encoding and the network,
 * the game's hand-written ``evaluate`` on the same positions (what ``expert`` judges leaves by),
@@ -25,7 +26,6 @@ from typing import Any
 
 import numpy as np
 
-from bots import playout_rate  # benchmarks/bots.py: random play's decisions per second
 from parlor import games
 from parlor.bots import _heuristic_module
 from parlor.bots.evaluator import LeafEvaluator
@@ -53,6 +53,23 @@ def positions(name: str, players: int, count: int) -> list[Any]:
     return out
 
 
+def playout_decision(states: list[Any], seconds: float) -> float:
+    """Seconds per decision of random playouts from clones of ``states`` (clone time excluded)."""
+    rnd = random.Random(1)
+    decisions, spent = 0, 0.0
+    while spent < seconds:
+        for start in states:
+            state = start.clone()
+            t = time.perf_counter()
+            while state.to_move:
+                seat = state.to_move[0]
+                legal = state.legal_actions(seat)
+                state.apply(seat, legal[rnd.randrange(len(legal))])
+                decisions += 1
+            spent += time.perf_counter() - t
+    return spent / decisions
+
+
 def per_call(fn: Any, items: list[Any], seconds: float) -> float:
     """Seconds per call of ``fn`` over ``items``, looping for about ``seconds``."""
     calls, start = 0, time.perf_counter()
@@ -77,7 +94,7 @@ def measure(name: str, players: int, count: int, seconds: float) -> dict[str, fl
         enc.encode_batch([s] * players, seats, out=buf)
         batches.append(buf.copy())
     hand_written = getattr(_heuristic_module(game), "evaluate", None)
-    playout = 1.0 / playout_rate(name, players, seconds)
+    playout = playout_decision(states, seconds)
     figures = {
         "playout decision": playout,
         "evaluator leaf": per_call(leaf, states, seconds),
@@ -89,24 +106,32 @@ def measure(name: str, players: int, count: int, seconds: float) -> dict[str, fl
     return {k: v / playout if k != "playout decision" else v for k, v in figures.items()}
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--positions", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--game", choices=games.names())
-    args = parser.parse_args()
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 3 positions, 0.05 s per figure")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.positions, args.seconds, args.repeat = 3, 0.05, 1
+    rows = []
     for name in [args.game] if args.game else games.names():
         players = max(args.players, games.get(name).player_range()[0])
         runs = [measure(name, players, args.positions, args.seconds) for _ in range(args.repeat)]
         base = statistics.median(r["playout decision"] for r in runs)
         print(f"{name}, {players} players: one random playout decision {base * 1e6:.1f} µs")
+        row: dict[str, Any] = {"game": name, "players": players, "playout_decision_s": base}
         for key in runs[0]:
             if key == "playout decision":
                 continue
             ratio = statistics.median(r[key] for r in runs)
             print(f"  {key:<22} {ratio * base * 1e6:8.1f} µs = {ratio:6.1f} playout decisions")
+            row[key.strip()] = ratio
+        rows.append(row)
+    return rows
 
 
 if __name__ == "__main__":
