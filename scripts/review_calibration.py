@@ -8,7 +8,8 @@ game), ``--positions`` decisions judged per game at the default budget (``--budg
 change it), then
 
 * the calibration table (judge's p of the move played -> share of those positions won, with
-  95% Wilson intervals), its expected calibration error and Brier score, and a plot
+  95% Wilson intervals), its expected calibration error and Brier score, the bias (share won
+  minus mean p) and the ECE with ranges from resampling whole games, and a plot
   (``<out>/calibration-<game>.png``);
 * for every decision judged a mistake or a blunder: ``--rollouts`` pairs of games played on
   from the real position by the table's bots, one with the judge's best move and one with the
@@ -16,8 +17,9 @@ change it), then
   The same again from worlds dealt from what the seat knew (one per pair), which averages
   over the cards the seat could not see instead of the one real deal.
 
-Every row is kept in ``<out>/calibration-<game>.json`` (rerun the tables with ``--tables``
-without playing again, or only the rollouts with ``--recheck``). Seeds are fixed (``--seed``),
+Every row is kept in ``<out>/calibration-<game>.json``, written again after each game, so a
+run stopped part way keeps the games it finished (rerun the tables with ``--tables`` without
+playing again, or only the rollouts with ``--recheck``). Seeds are fixed (``--seed``),
 so a rerun gives the same figures; ``--workers`` changes only the speed.
 """
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -71,7 +74,9 @@ def recheck(task: tuple[dict[str, Any], int]) -> dict[str, Any]:
     return row
 
 
-def measure(args: argparse.Namespace, name: str) -> dict[str, Any]:
+def measure(args: argparse.Namespace, name: str, path: Path) -> dict[str, Any]:
+    """Play and judge ``--games`` games; after each, everything so far is written to ``path``
+    (games in seed order, so a run stopped after k games holds exactly the rows of ``--games k``)."""
     levels = args.levels.split(",")
     tasks = [
         (name, args.players, lineup_for(levels, args.players, i), derive_seed(args.seed, i), args.positions,
@@ -79,23 +84,33 @@ def measure(args: argparse.Namespace, name: str) -> dict[str, Any]:
         for i in range(args.games)
     ]  # fmt: skip
     start = time.perf_counter()
-    rows: list[dict[str, Any]] = []
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for i, game_rows in enumerate(pool.map(one_game, tasks)):
-            rows.extend(game_rows)
-            print(f"  {name}: game {i + 1}/{args.games}, {len(rows)} positions", file=sys.stderr, flush=True)
-    return {
+    data: dict[str, Any] = {
         "game": name,
         "players": args.players,
         "levels": levels,
-        "games": args.games,
+        "games": 0,
         "positions_per_game": args.positions,
         "budget": args.budget,
         "rollouts": args.rollouts,
         "seed": args.seed,
-        "seconds": time.perf_counter() - start,
-        "rows": rows,
+        "seconds": 0.0,
+        "rows": [],
     }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for i, game_rows in enumerate(pool.map(one_game, tasks)):
+            data["rows"].extend(game_rows)
+            data["games"], data["seconds"] = i + 1, time.perf_counter() - start
+            write(path, data)
+            print(f"  {name}: game {i + 1}/{args.games}, {len(data['rows'])} positions", file=sys.stderr, flush=True)
+    return data
+
+
+def write(path: Path, data: dict[str, Any]) -> None:
+    """Replace ``path`` whole (a stop mid-write leaves the previous version, not half a file)."""
+    partial = path.with_suffix(".json.part")
+    partial.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
+    partial.replace(path)
 
 
 def blunder_check(rows: list[dict[str, Any]], label: str, key: str = "rollouts") -> dict[str, Any]:
@@ -136,6 +151,25 @@ def by_level(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def game_bootstrap(rows: list[dict[str, Any]], draws: int = 2000) -> dict[str, list[float]]:
+    """95% ranges of the bias (share won minus mean p) and of the ECE, resampling whole games: the
+    positions of one game share its ending, so the per-bin Wilson intervals are too narrow."""
+    by_game: dict[int, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_game.setdefault(row["seed"], []).append(row)
+    seeds = sorted(by_game)
+    rng = random.Random(1)  # fixed: the same rows give the same ranges
+    biases, eces = [], []
+    for _ in range(draws):
+        sample = [row for seed in (rng.choice(seeds) for _ in seeds) for row in by_game[seed]]
+        biases.append(sum(r["outcome"] - r["p_played"] for r in sample) / len(sample))
+        eces.append(calibration_error(calibration_table(sample)))
+    biases.sort()
+    eces.sort()
+    low, high = int(0.025 * (draws - 1)), int(0.975 * (draws - 1))
+    return {"bias": [biases[low], biases[high]], "ece": [eces[low], eces[high]]}
+
+
 def report(data: dict[str, Any], out: Path | None) -> dict[str, Any]:
     rows = data["rows"]
     table = calibration_table(rows)
@@ -148,6 +182,8 @@ def report(data: dict[str, Any], out: Path | None) -> dict[str, Any]:
         "ece": calibration_error(table),
         "brier": brier(rows),
         "brier_base": sum((1 / data["players"] - r["outcome"]) ** 2 for r in rows) / len(rows),
+        "bias": sum(r["outcome"] - r["p_played"] for r in rows) / len(rows),
+        "bootstrap": game_bootstrap(rows),
         "table": table,
         "by_level": by_level(rows),
         "labels": labels,
@@ -167,7 +203,11 @@ def report(data: dict[str, Any], out: Path | None) -> dict[str, Any]:
               f"[{low:.3f}, {high:.3f}] |")  # fmt: skip
     print(f"\nExpected calibration error {summary['ece']:.3f}; Brier score {summary['brier']:.3f} "
           f"(a constant 1/{data['players']}: {summary['brier_base']:.3f}). Labels: "
-          + ", ".join(f"{k} {v}" for k, v in labels.items()) + ".\n")  # fmt: skip
+          + ", ".join(f"{k} {v}" for k, v in labels.items()) + ".")  # fmt: skip
+    boot = summary["bootstrap"]
+    bias, ece = boot["bias"], boot["ece"]
+    print(f"Share won minus mean p {summary['bias']:+.3f}, whole games resampled [{bias[0]:+.3f}, {bias[1]:+.3f}];"
+          f" ECE, whole games resampled {ece[0]:.3f}-{ece[1]:.3f}.\n")  # fmt: skip
     print("| the seat's bot | positions | mean p | share won | calibration error |")
     print("|---|---:|---:|---:|---:|")
     for row in summary["by_level"]:
@@ -240,13 +280,11 @@ def main() -> int:
             with ProcessPoolExecutor(max_workers=args.workers) as pool:
                 data["rows"] = list(pool.map(recheck, [(row, args.rollouts) for row in data["rows"]]))
             data["rollouts"] = args.rollouts
-            path.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
+            write(path, data)
         elif args.tables:
             data = json.loads(path.read_text())
         else:
-            data = measure(args, name)
-            args.out.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
+            data = measure(args, name, path)
         report(data, args.out)
     return 0
 

@@ -3,7 +3,8 @@
 The split-brain sequence, on a real PostgreSQL with real server processes: process A owns some tables;
 A is stopped (SIGSTOP) past its lease; B takes the tables over; requests that make A write wait for A
 (frames on its sockets, HTTP requests to it); A wakes. For each kind of write (a decision, an undo, a
-chat line, a clock's decision, a seat's name, a stand-in, a new link, a claim, "play again"), A must
+chat line, a clock's decision, a seat's name, a stand-in, a new link, a claim, sitting down at a public
+table, "play again"), A must
 store nothing: the database still holds what B holds, and B plays on without a conflict."""
 
 from __future__ import annotations
@@ -185,6 +186,8 @@ def test_a_process_that_lost_its_lease_stores_nothing_for_any_kind_of_write(post
         plans["new_link"]["call"] = ("seats/1/new-link", {"host_token": created["host_token"]})
         created = table("claim")
         plans["claim"]["call"] = ("claim", {"claim": created["seats"][1]["claim"]})
+        table("sit", public=True)  # a public table waiting for players: somebody sits down
+        plans["sit"]["call"] = ("sit", {"name": "Mallory"})
         created = table("play_again")  # finished by the decision cap (8), held live by A for its seats
         p0, p1 = seated(created, 0), seated(created, 1)
         while True:

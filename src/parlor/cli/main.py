@@ -672,6 +672,58 @@ def serve(
             show_default="each game's own",
         ),
     ] = None,
+    session_days: Annotated[
+        float | None,
+        typer.Option("--session-days", metavar="DAYS", help="Days a sign-in lasts unused.", show_default="30"),
+    ] = None,
+    sign_in_failures_per_name: Annotated[
+        int | None,
+        typer.Option(
+            "--sign-in-failures-per-name",
+            metavar="N",
+            help="Failed sign-ins for one name within the window before it is refused.",
+            show_default="5",
+        ),
+    ] = None,
+    sign_in_failures_per_address: Annotated[
+        int | None,
+        typer.Option(
+            "--sign-in-failures-per-address",
+            metavar="N",
+            help="Failed sign-ins from one address within the window before it is refused.",
+            show_default="20",
+        ),
+    ] = None,
+    sign_in_window: Annotated[
+        float | None,
+        typer.Option(
+            "--sign-in-window", metavar="MINUTES", help="Minutes sign-in failures are counted over.", show_default="15"
+        ),
+    ] = None,
+    sign_ups_per_address: Annotated[
+        int | None,
+        typer.Option(
+            "--sign-ups-per-address", metavar="N", help="New accounts from one address an hour.", show_default="10"
+        ),
+    ] = None,
+    tables_per_account_per_minute: Annotated[
+        float | None,
+        typer.Option(
+            "--tables-per-account-per-minute",
+            metavar="N",
+            help="New tables a minute by one signed-in account.",
+            show_default="10",
+        ),
+    ] = None,
+    max_unfinished_tables_per_account: Annotated[
+        int | None,
+        typer.Option(
+            "--max-unfinished-tables-per-account",
+            metavar="N",
+            help="Unfinished tables one signed-in account may have created.",
+            show_default="20",
+        ),
+    ] = None,
 ) -> None:
     """Run the multiplayer server: friends play in their browsers, bots fill empty seats (docs/protocol.md).
 
@@ -691,6 +743,15 @@ def serve(
             advertise_address=advertise_address,
             forwarded_allow_ips=forwarded_allow_ips,
             review_budget=review_budget,
+            account_options={  # the account limits (docs/server.md, "Account limits")
+                "--session-days": session_days,
+                "--sign-in-failures-per-name": sign_in_failures_per_name,
+                "--sign-in-failures-per-address": sign_in_failures_per_address,
+                "--sign-in-window": sign_in_window,
+                "--sign-ups-per-address": sign_ups_per_address,
+                "--tables-per-account-per-minute": tables_per_account_per_minute,
+                "--max-unfinished-tables-per-account": max_unfinished_tables_per_account,
+            },
         )
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from parlor.core.errors import ParlorError
 
+from .accounts import ACCOUNT_FLAGS
 from .storage import default_database_url, normalize_url
 
 SUPPORTED_DIALECTS = ("sqlite", "postgresql")
@@ -180,13 +181,22 @@ def run(
     relink_after: float | None = None,
     body_timeout: float | None = None,
     review_budget: int | None = None,
+    account_options: dict[str, float] | None = None,
 ) -> None:
     """Serve until stopped. ``workers`` > 1: that many server processes as one site (PostgreSQL);
     ``cluster``: this process is one of them (``fd``: the site's listening socket, inherited).
-    ``advertise_address``: where the site's other processes (on other hosts too) reach this one."""
+    ``advertise_address``: where the site's other processes (on other hosts too) reach this one.
+    ``account_options``: the account limits by flag (``accounts.ACCOUNT_FLAGS``; None: the default)."""
     import uvicorn
 
+    from .accounts import account_limits
     from .edge.app import create_app
+
+    account_options = {k: v for k, v in (account_options or {}).items() if v is not None}
+    try:
+        accounts, account_creation = account_limits(account_options)
+    except ValueError as exc:
+        raise StartupError(str(exc)) from None
 
     if bot_delay < 0:
         raise StartupError(f"--bot-delay must be 0 or more seconds, got {bot_delay}")
@@ -253,6 +263,8 @@ def run(
             ):
                 if value is not None:
                     child_args += [flag, str(value)]
+            for flag, value in account_options.items():
+                child_args += [flag, repr(value)]
             return run_site(workers, sock, url, host, port, child_args, advertise_address)
         from dataclasses import replace
 
@@ -279,6 +291,7 @@ def run(
             limits = replace(limits, relink_after=relink_after)
         if body_timeout is not None:
             limits = replace(limits, body_timeout=body_timeout)
+        limits = replace(limits, **account_creation)  # the per-account creation limits
         app = create_app(
             url,
             bot_delay=bot_delay,
@@ -288,6 +301,7 @@ def run(
             limits=limits,
             bot_processes=bot_processes,
             review_budget=review_budget,
+            account_limits=accounts,
             site=SiteConfig(relay_address, lease_seconds, relay.getsockname()[:2]) if relay else None,
         )
         shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
@@ -510,6 +524,10 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="the judge's search iterations per decision for game reviews and hints (default: each game's own)",
     )
+    for spec in ACCOUNT_FLAGS:
+        parser.add_argument(
+            spec.flag, type=int if spec.whole else float, default=None, help=f"{spec.help} (default {spec.default:g})"
+        )
     parser.add_argument("--cluster", action="store_true", help=argparse.SUPPRESS)  # one of a site's processes
     parser.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)  # the site's inherited socket
     parser.add_argument(
@@ -547,6 +565,7 @@ def main(argv: list[str] | None = None) -> int:
             relink_after=args.relink_after,
             body_timeout=args.body_timeout,
             review_budget=args.review_budget,
+            account_options={spec.flag: getattr(args, spec.flag[2:].replace("-", "_")) for spec in ACCOUNT_FLAGS},
         )
     except StartupError as exc:
         print(f"Error: {exc}", file=sys.stderr)

@@ -24,6 +24,8 @@ class Limits:
     syncs_per_address_per_second: float = 20.0
     tables_per_address_per_minute: float = 30.0  # creations (and play-again) per client address; burst: as many
     max_unfinished_tables_per_address: int = 50
+    tables_per_account_per_minute: float = 10.0  # creations by one signed-in account (beside its address's)
+    max_unfinished_tables_per_account: int = 20
     max_decisions: int = 5000  # a game still going after this many decisions ends as abandoned
     max_option_int: int = 1000  # every integer rule option lies within ±this
     max_seat_timeout: float = 7 * 24 * 3600.0

@@ -28,7 +28,10 @@ from parlor import games as registry
 from parlor.bots import LEVELS
 from parlor.core import ParlorError
 from parlor.core.options import describe_options
+from parlor.server.accounts import SESSION_COOKIE, AccountLimits, Accounts
 from parlor.server.limits import Limits, RateLimiter, raise_open_files_limit
+from parlor.server.lobby import Lobby
+from parlor.server.ratings import Ratings
 from parlor.server.review import ReviewService
 from parlor.server.storage import Database
 from parlor.server.table import (
@@ -49,10 +52,13 @@ from parlor.server.table import (
     bot_level_description,
     seat_of_claim,
 )
-from parlor.server.table.changes import check_host
+from parlor.server.table.changes import check_host, seat_of_account
+from parlor.server.table.live import FinishedTable
 from parlor.server.table.seats import clean_name
 from parlor.server.wire import ServerError, dumps, loads
 
+from .accounts import CsrfMiddleware, account_router
+from .lobby import lobby_router
 from .logs import install_log_redaction
 from .relay import RelayMiddleware
 from .review import review_router
@@ -92,6 +98,7 @@ def create_app(
     limits: Limits | None = None,
     bot_processes: int | None = None,
     site: SiteConfig | None = None,
+    account_limits: AccountLimits | None = None,
     review_budget: int | None = None,
     review_processes: int = 1,
 ) -> FastAPI:
@@ -104,6 +111,7 @@ def create_app(
     ``limits`` holds the server-wide ones (docs/protocol.md, "Limits"). ``bot_processes``: worker
     processes for searching bots (default: one fewer than the machine's cores, at least one).
     ``site``: this process is one of several serving one PostgreSQL database (``table/site.py``).
+    ``account_limits``: the sign-in and sign-up limits (``server/accounts``).
     ``review_budget``: the judge's search iterations per decision for reviews and hints (default: each
     game's own, ``parlor.review.settings``); ``review_processes``: the review's worker processes.
     """
@@ -129,11 +137,22 @@ def create_app(
             site=site,
         )
         app.state.hub = hub
+        app.state.accounts = Accounts(db, hub.run_db, account_limits)
+        app.state.lobby = Lobby(hub)
+        app.state.ratings = Ratings(hub)
         app.state.reviews = ReviewService(hub, budget=review_budget, processes=review_processes)
         await hub.start()
+        loop = asyncio.get_running_loop()
+        sweepers = [
+            loop.create_task(app.state.accounts.sweep_forever()),
+            loop.create_task(app.state.ratings.sweep_forever()),
+        ]
         try:
             yield
         finally:
+            for sweeper in sweepers:
+                sweeper.cancel()
+            await app.state.ratings.close()
             app.state.reviews.close()
             await hub.close()
 
@@ -147,6 +166,7 @@ def create_app(
     )
     _offline_docs(app)
     app.add_middleware(RelayMiddleware)  # one of several processes: a table another owns is relayed there
+    app.add_middleware(CsrfMiddleware)  # (outermost: checked before a request is relayed)
     app.state.database_url = db.url
 
     def hub_of(request: Request | WebSocket) -> Hub:
@@ -207,6 +227,13 @@ def create_app(
         auth = request.headers.get("authorization", "")
         return auth[7:].strip() if auth[:7].lower() == "bearer " else request.query_params.get("token")
 
+    async def forget_account(request: Request, account_id: str) -> None:
+        """A deleted account's seats at the tables this process holds lose their name, and its sessions'
+        connections there close (the site's other processes do the same when told: ``table/site.py``)."""
+        await hub_of(request).forget_account(account_id)
+
+    app.include_router(account_router(lambda r: r.app.state.accounts, object_body, address_of, forget_account))
+
     # ---- the web front end (static files, no build step) -------------------------------------------
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
@@ -217,6 +244,14 @@ def create_app(
     @app.get("/play/{table_id}", include_in_schema=False)
     async def play_page(table_id: str) -> FileResponse:
         return FileResponse(WEB / "table.html")  # the token is in the URL fragment, read by the page
+
+    @app.get("/account", include_in_schema=False)
+    async def account_page() -> FileResponse:
+        return FileResponse(WEB / "account.html")
+
+    @app.get("/players/{name}", include_in_schema=False)
+    async def profile_page(name: str) -> FileResponse:
+        return FileResponse(WEB / "profile.html")
 
     @app.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:
@@ -264,9 +299,20 @@ def create_app(
         assert all(lvl in LEVELS or lvl == "random" for lvl in BOT_LEVELS)
         return {"games": out, "bot_levels": levels}
 
+    async def account_of(request: Request | WebSocket) -> dict[str, Any] | None:
+        """The signed-in player of this request (its session cookie), or None: a guest."""
+        secret = request.cookies.get(SESSION_COOKIE)
+        return await request.app.state.accounts.current(secret) if secret else None
+
+    app.include_router(
+        lobby_router(lambda r: r.app.state.lobby, object_body, address_of, account_of, lambda r: r.app.state.ratings)
+    )
+
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
-        return await hub_of(request).create(await body_of(request), address_of(request))
+        body = await body_of(request)
+        account = await account_of(request)
+        return await hub_of(request).create(body, address_of(request), account["id"] if account else None)
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str, request: Request) -> dict[str, Any]:
@@ -283,9 +329,10 @@ def create_app(
         body = await object_body(request)
         head = await hub.peek(table_id)
         seat_of_claim(head, body.get("claim"))  # a wrong code is refused before a finished table is replayed
+        account = await account_of(request)  # signed in: the seat becomes the account's
         table = await hub.live(head)
         try:
-            return await table.change(Claim(body.get("claim")))
+            return await table.change(Claim(body.get("claim"), account))
         finally:
             hub.release(table)
 
@@ -403,7 +450,11 @@ def create_app(
                     429,
                 )
             head = await hub.peek(table_id)
-            seat = authenticate(head, token)  # a finished table is replayed only for a right token
+            account_id = None
+            if token == "":  # a signed-in player's own seat (any device), or a public table's spectator
+                seat, account_id = await seat_without_token(ws, head)
+            else:
+                seat = authenticate(head, token)  # a finished table is replayed only for a right token
             table = await hub.live(head)
             if len(table.connections) >= caps.max_connections_per_table:
                 raise ServerError(
@@ -417,13 +468,24 @@ def create_app(
             return
         sockets_per_address[address] = sockets_per_address.get(address, 0) + 1
         try:
-            await serve_socket(hub, ws, table, seat, address)
+            await serve_socket(hub, ws, table, seat, address, account_id)
         finally:
             sockets_per_address[address] -= 1
             if sockets_per_address[address] <= 0:
                 del sockets_per_address[address]
 
-    async def serve_socket(hub: Hub, ws: WebSocket, table: LiveTable, seat: int | None, address: str) -> None:
+    async def seat_without_token(ws: WebSocket, table: LiveTable | FinishedTable) -> tuple[int | None, str | None]:
+        """The seat the session's account holds here and that account (None, None: watching a public
+        table, as its spectator link would)."""
+        account = await account_of(ws) if ws.cookies.get(SESSION_COOKIE) else None
+        seat = seat_of_account(table, account["id"]) if account is not None else None
+        if seat is None and not table.public:
+            raise ServerError("bad_token", "your account holds no seat at this table (sign in, or open your link)", 403)
+        return seat, account["id"] if seat is not None and account is not None else None
+
+    async def serve_socket(
+        hub: Hub, ws: WebSocket, table: LiveTable, seat: int | None, address: str, account_id: str | None = None
+    ) -> None:
         welcome = {
             "type": "welcome",
             "protocol": PROTOCOL,
@@ -433,7 +495,13 @@ def create_app(
         }
         try:
             conn = await hub.connect(
-                table, seat, ws.send_text, lambda code, reason: ws.close(code=code, reason=reason), address, welcome
+                table,
+                seat,
+                ws.send_text,
+                lambda code, reason: ws.close(code=code, reason=reason),
+                address,
+                welcome,
+                account_id,
             )
         except ServerError as exc:
             with contextlib.suppress(Exception):

@@ -87,8 +87,9 @@ class RelayMiddleware:
         ]
         if scope["type"] == "http":
             await self._relay_http(scope, receive, send, owner, extra, hub.limits)
-        else:
-            await self._relay_websocket(scope, receive, send, owner, extra)
+        else:  # a WebSocket carries its cookie on: a signed-in player's seat is opened by the session
+            cookie = [(k, v) for k, v in scope.get("headers") or [] if k == b"cookie"]
+            await self._relay_websocket(scope, receive, send, owner, extra + cookie)
 
     def _closing_on_shutdown(self, receive: Any) -> Any:
         """``receive`` for the lifespan: at shutdown, the relay's HTTP client (its pooled

@@ -1,7 +1,10 @@
 """The storage layer: the schema, the one fenced path every write takes, the group-commit writer, and
 the site's lease rows. It imports nothing of the server above it (``table``, ``edge``)."""
 
+from .accounts import AccountStore, NameTaken
 from .database import CHAT_PAGE, DamagedDatabase, Database, default_database_url, normalize_url, now, record_of
+from .listings import Listings
+from .ratings import RatingStore
 from .site import SiteRows
 from .writer import Writer
 from .writes import (
@@ -14,13 +17,16 @@ from .writes import (
     CreationLimits,
     CreationRefused,
     LeaseLost,
+    LeaveSeat,
     MarkBroken,
     NewLink,
     RemoveDecision,
+    SeatsToBots,
     SetClock,
     SetSeat,
     StoreReplay,
     StoreReview,
+    TakeSeat,
     Touch,
     VersionConflict,
     Write,
@@ -28,6 +34,7 @@ from .writes import (
 
 __all__ = [
     "CHAT_PAGE",
+    "AccountStore",
     "AddChat",
     "AddHint",
     "AppendDecision",
@@ -39,14 +46,20 @@ __all__ = [
     "DamagedDatabase",
     "Database",
     "LeaseLost",
+    "Listings",
     "MarkBroken",
+    "NameTaken",
+    "LeaveSeat",
     "NewLink",
+    "RatingStore",
     "RemoveDecision",
+    "SeatsToBots",
     "SetClock",
     "SetSeat",
     "SiteRows",
     "StoreReplay",
     "StoreReview",
+    "TakeSeat",
     "Touch",
     "VersionConflict",
     "Write",

@@ -28,10 +28,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event, func, select, text
+from sqlalchemy import case, create_engine, event, func, null, select, text
 from sqlalchemy.engine import Engine, make_url
 
-from .schema import actions_t, chat_t, events_t, hints_t, replays_t, reviews_t, seats_t, tables_t
+from .schema import accounts_t, actions_t, chat_t, events_t, hints_t, replays_t, reviews_t, seats_t, tables_t
 from .writes import LeaseLost, Write
 
 # (the leases of the tables a transaction writes, renewed in it: the fence of a site of several processes)
@@ -65,6 +65,14 @@ def normalize_url(url: str) -> str:
 def _utc(stamp: datetime) -> datetime:
     """SQLite hands back naive date-times: every stamp Parlor writes is UTC."""
     return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
+
+
+def seat_name() -> Any:
+    """SQL: a seat's name as shown, ``name``: none for a seat of a deleted account ("deleted player"),
+    whether or not the process that held its table when the account went got to clear the stored one
+    (``storage/accounts.py``)."""
+    gone = select(accounts_t.c.id).where(accounts_t.c.deleted_at.is_not(None)).scalar_subquery()
+    return case((seats_t.c.account_id.in_(gone), null()), else_=seats_t.c.name).label("name")
 
 
 class DamagedDatabase(Exception):
@@ -263,7 +271,9 @@ class Database:
         table["seats"] = [
             dict(r, clock_ends_at=_utc(r["clock_ends_at"]) if r["clock_ends_at"] else None)
             for r in conn.execute(
-                select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+                select(*[c for c in seats_t.c if c.name != "name"], seat_name())
+                .where(seats_t.c.table_id == table_id)
+                .order_by(seats_t.c.seat)
             ).mappings()
         ]
         return table

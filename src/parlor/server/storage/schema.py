@@ -1,7 +1,8 @@
 """The database schema (SQLAlchemy Core): one table's rows across ``parlor_tables``, ``parlor_seats``,
 ``parlor_actions`` (its record), ``parlor_events``, ``parlor_chat`` and ``parlor_replays``; the site's
-processes and leases (several processes on PostgreSQL). Alembic's migrations (``migrations/``) make
-and upgrade it; ``tests/server/test_persistence.py`` checks that they match these models."""
+processes and leases (several processes on PostgreSQL); the players' accounts, sessions and ratings
+(``accounts.py``, ``ratings.py``). Alembic's migrations (``migrations/``) make and upgrade it;
+``tests/server/test_persistence.py`` checks that they match these models."""
 
 from __future__ import annotations
 
@@ -49,8 +50,21 @@ tables_t = Table(
     Column("creator_hash", String(64), nullable=True),  # sha256 of the creating client's address
     # Hints on: a seat may ask the judge for its best moves while it plays (unrated, for learning).
     Column("hints", Boolean, nullable=False, server_default=false()),
+    # Open tables, ratings and accounts (migration 0011): "private" (links only) or "public" (listed in
+    # the lobby, anyone may sit down while it waits for players); rated games move the players'
+    # ratings; "quick" tables were opened by quick play (matched by it); empty seats of a waiting
+    # table become bots at ``fill_bots_at``; the account that created it (its creation limits).
+    Column("visibility", String(8), nullable=False, server_default="private"),
+    Column("rated", Boolean, nullable=False, server_default=false()),
+    Column("quick", Boolean, nullable=False, server_default=false()),
+    Column("fill_bots_at", DateTime(timezone=True), nullable=True),
+    Column("fill_bots_after", Float, nullable=True),  # the wait in seconds (started again by StandUp)
+    Column("creator_account", String(32), nullable=True),
+    Column("ratings_done", Boolean, nullable=False, server_default=false()),  # a rated game's ratings applied
     Index("ix_parlor_tables_status", "status"),
     Index("ix_parlor_tables_creator", "creator_hash", "status"),
+    Index("ix_parlor_tables_open", "visibility", "status"),
+    Index("ix_parlor_tables_creator_account", "creator_account", "status"),
 )
 
 seats_t = Table(
@@ -71,6 +85,11 @@ seats_t = Table(
     Column("claim_hash", String(64), nullable=True),  # sha256 of the one-time code of its join link
     # sha256 of the token a host's new link replaced: its holder is told what happened (migration 0009)
     Column("replaced_hash", String(64), nullable=True),
+    # The account the seat belongs to (a seat taken while signed in, or a rematch's invitation): its
+    # player reconnects from any device by signing in (migration 0011). Kept when the account is
+    # deleted (the seat's name is cleared: "deleted player").
+    Column("account_id", String(32), nullable=True),
+    Index("ix_parlor_seats_account", "account_id"),
 )
 
 actions_t = Table(
@@ -165,4 +184,69 @@ settings_t = Table(
     metadata,
     Column("name", String(64), primary_key=True),
     Column("value", Text, nullable=False),
+)
+
+
+# ---- players (migration 0011; storage/accounts.py, storage/ratings.py) ----------------------------
+accounts_t = Table(
+    "parlor_accounts",
+    metadata,
+    Column("id", String(32), primary_key=True),  # random; never shown
+    Column("name", String(40), nullable=True),  # as the player wrote it; NULL once deleted
+    Column("name_key", String(40), nullable=True, unique=True),  # the name folded (NFKC, casefold): unique
+    Column("password_hash", Text, nullable=True),  # argon2id (argon2-cffi's encoded form); NULL once deleted
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("deleted_at", DateTime(timezone=True), nullable=True),
+)
+
+sessions_t = Table(
+    "parlor_sessions",
+    metadata,
+    Column("id", String(64), primary_key=True),  # sha256 of the session cookie's secret
+    Column("account_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Index("ix_parlor_sessions_account", "account_id"),
+)
+
+# Sign-in failures and sign-ups, counted per key (a name, an address: SHA-256 of either) for the
+# rate limits, shared by every process of a site.
+auth_events_t = Table(
+    "parlor_auth_events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),  # signin_name | signin_address | signup
+    Column("key", String(64), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("ix_parlor_auth_events_key", "kind", "key", "at"),
+)
+
+ratings_t = Table(
+    "parlor_ratings",
+    metadata,
+    Column("account_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("players_class", String(8), primary_key=True),  # "2", "3-4" or "5-6" players
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Index("ix_parlor_ratings_board", "game", "players_class"),
+)
+
+rating_history_t = Table(
+    "parlor_rating_history",
+    metadata,
+    Column("account_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("players_class", String(8), nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("place", Integer, nullable=False),  # the place the rating counted (a leaver's: last)
+    Column("abandoned", Boolean, nullable=False),  # the player left the game: counted as a loss
+    Column("at", DateTime(timezone=True), nullable=False),
 )

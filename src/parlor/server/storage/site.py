@@ -14,6 +14,9 @@ from sqlalchemy import text
 
 from .database import Database
 
+CHANNEL = "parlor_cluster"  # the site's LISTEN/NOTIFY channel (table/site.py)
+FORGET = "forget:"  # a message on it: an account was deleted (payload ``forget:<account id>``)
+
 _CLAIM = text(
     "INSERT INTO parlor_leases (table_id, owner, expires_at)"
     " VALUES (:table_id, :owner, now() + make_interval(secs => :seconds))"

@@ -277,13 +277,21 @@ class SetSeat(Write):
 
 @dataclass(frozen=True)
 class ClaimSeat(Write):
-    """A join link's claim code exchanged for the seat's token, once: False if the code no longer opens it."""
+    """A join link's claim code exchanged for the seat's token, once: False if the code no longer opens it.
+    Claimed while signed in, the seat belongs to that account (``account_id``) and takes its name."""
 
     seat: int
     claim_hash: str
     token_hash: str
+    account_id: str | None = None
+    name: str | None = None
 
     def run(self, conn: Any, db: Database, stamp: datetime) -> bool:
+        values: dict[str, Any] = {"claim_hash": None, "token_hash": self.token_hash}
+        if self.account_id is not None:
+            values["account_id"] = self.account_id
+        if self.name is not None:
+            values["name"] = self.name
         done = conn.execute(
             update(seats_t)
             .where(
@@ -291,9 +299,83 @@ class ClaimSeat(Write):
                 seats_t.c.seat == self.seat,
                 seats_t.c.claim_hash == self.claim_hash,
             )
-            .values(claim_hash=None, token_hash=self.token_hash)
+            .values(**values)
         )
         return bool(done.rowcount == 1)
+
+
+@dataclass(frozen=True)
+class TakeSeat(Write):
+    """Someone sits down at an open seat of a public table waiting for players: the seat gets their token
+    (and account, if signed in) unless somebody took it first (False)."""
+
+    seat: int
+    token_hash: str
+    account_id: str | None
+    name: str | None
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> bool:
+        done = conn.execute(
+            update(seats_t)
+            .where(
+                seats_t.c.table_id == self.table_id,
+                seats_t.c.seat == self.seat,
+                seats_t.c.kind == "human",
+                seats_t.c.token_hash.is_(None),
+                seats_t.c.account_id.is_(None),
+            )
+            .values(token_hash=self.token_hash, account_id=self.account_id, name=self.name, claim_hash=None)
+        )
+        return bool(done.rowcount == 1)
+
+
+@dataclass(frozen=True)
+class LeaveSeat(Write):
+    """A seated player stands up from a public table still waiting for players: the seat is open again
+    (no token, account, name or claim) if ``token_hash`` still holds it (False otherwise), and the
+    table's wait for bots starts again (``fill_bots_at``, None: it has none)."""
+
+    seat: int
+    token_hash: str
+    fill_bots_at: datetime | None
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> bool:
+        done = conn.execute(
+            update(seats_t)
+            .where(
+                seats_t.c.table_id == self.table_id,
+                seats_t.c.seat == self.seat,
+                seats_t.c.token_hash == self.token_hash,
+            )
+            .values(token_hash=None, account_id=None, name=None, claim_hash=None, joined=False, stand_in=False)
+        )
+        if done.rowcount != 1:
+            return False
+        if self.fill_bots_at is not None:
+            conn.execute(update(tables_t).where(tables_t.c.id == self.table_id).values(fill_bots_at=self.fill_bots_at))
+        return True
+
+
+@dataclass(frozen=True)
+class SeatsToBots(Write):
+    """A waiting table's empty seats become bots of ``level`` (nobody sat down in time); the table no
+    longer waits to be filled."""
+
+    seats: tuple[int, ...]
+    level: str
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        conn.execute(
+            update(seats_t)
+            .where(
+                seats_t.c.table_id == self.table_id,
+                seats_t.c.seat.in_(self.seats),
+                seats_t.c.token_hash.is_(None),
+                seats_t.c.account_id.is_(None),
+            )
+            .values(kind="bot", level=self.level, joined=True, claim_hash=None, name=None)
+        )
+        conn.execute(update(tables_t).where(tables_t.c.id == self.table_id).values(fill_bots_at=None))
 
 
 @dataclass(frozen=True)
@@ -312,6 +394,7 @@ class NewLink(Write):
             .values(
                 claim_hash=self.claim_hash,
                 token_hash=None,
+                account_id=None,
                 name=None,
                 joined=False,
                 stand_in=False,
@@ -350,11 +433,13 @@ class MarkBroken(Write):
 
 @dataclass(frozen=True)
 class CreationLimits:
-    """The per-address creation limits, checked inside the creating transaction (docs/protocol.md)."""
+    """The per-address creation limits, checked inside the creating transaction (docs/protocol.md); for a
+    signed-in player, the per-account ones too (``account``: its id, per minute, most unfinished)."""
 
     creator_hash: str
     per_minute: float
     max_unfinished: int
+    account: tuple[str, float, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -402,30 +487,35 @@ class CreateTable(Write):
 
 
 def check_creation_limits(conn: Any, db: Database, limits: CreationLimits, stamp: datetime) -> None:
-    """Count the address's unfinished and recent tables under a lock on that address; raise
-    :class:`CreationRefused` past a cap. The lock is held to the end of the transaction, which also
-    inserts the table: a second creation from the address waits and then counts the first."""
-    if not db.is_sqlite:
-        key = "parlor-creator:" + limits.creator_hash
-        conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": key})
-    unfinished = conn.execute(
-        select(func.count())
-        .select_from(tables_t)
-        .where(tables_t.c.creator_hash == limits.creator_hash, tables_t.c.status == "playing")
-    ).scalar_one()
-    if unfinished >= limits.max_unfinished:
-        raise CreationRefused(
-            "too_many_tables",
-            f"{unfinished} unfinished tables were created from your address already "
-            f"(at most {limits.max_unfinished}); finish or leave some first",
-        )
-    recent = conn.execute(
-        select(func.count())
-        .select_from(tables_t)
-        .where(tables_t.c.creator_hash == limits.creator_hash, tables_t.c.created_at >= stamp - timedelta(minutes=1))
-    ).scalar_one()
-    if recent >= limits.per_minute:
-        raise CreationRefused("rate_limited", f"at most {limits.per_minute:g} new tables a minute from one address")
+    """Count the address's (and the signed-in account's) unfinished and recent tables under a lock on
+    each; raise :class:`CreationRefused` past a cap. The locks are held to the end of the transaction,
+    which also inserts the table: a second creation from the address (or by the account) waits and then
+    counts the first."""
+    checks = [(tables_t.c.creator_hash, limits.creator_hash, limits.per_minute, limits.max_unfinished, "address")]
+    if limits.account is not None:
+        account_id, per_minute, most = limits.account
+        checks.append((tables_t.c.creator_account, account_id, per_minute, most, "account"))
+    for column, key, per_minute, most, whose in checks:
+        if not db.is_sqlite:  # (always in this order: address, then account; no two creations deadlock)
+            conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"parlor-creator:{key}"})
+        unfinished = conn.execute(
+            select(func.count()).select_from(tables_t).where(column == key, tables_t.c.status == "playing")
+        ).scalar_one()
+        if unfinished >= most:
+            mine = "from your address" if whose == "address" else "by your account"
+            raise CreationRefused(
+                "too_many_tables",
+                f"{unfinished} unfinished tables were created {mine} already (at most {most}); finish or leave "
+                "some first",
+            )
+        recent = conn.execute(
+            select(func.count())
+            .select_from(tables_t)
+            .where(column == key, tables_t.c.created_at >= stamp - timedelta(minutes=1))
+        ).scalar_one()
+        if recent >= per_minute:
+            one = "one address" if whose == "address" else "one account"
+            raise CreationRefused("rate_limited", f"at most {per_minute:g} new tables a minute from {one}")
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import logging
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
 from parlor import games as registry
@@ -40,7 +40,7 @@ from parlor.server.wire import ServerError, dumps
 
 from .bot_workers import default_processes
 from .bots import BOT_LEVELS, BotRunner
-from .changes import Arrive, CloseUnjoined, Leave, leave, new_table_row
+from .changes import Arrive, CloseUnjoined, FillWithBots, ForgetAccount, Leave, leave, new_table_row, seat_of_account
 from .chat import chat_json
 from .clocks import BOT_FOR_HUMAN, MAX_TURN_TIME, arm_timeout, reset_clocks, stop_clocks, with_bot_marks
 from .connection import MOVED, Connection
@@ -50,6 +50,7 @@ from .seats import Seat, claim_path, clean_name, hash_token, join_path, new_toke
 
 log = logging.getLogger("parlor.server")
 
+MAX_FILL_AFTER = 3600.0  # seconds a public table may wait for players before bots fill its seats
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what secrets.token_urlsafe makes; anything else is no table
 
 
@@ -85,6 +86,9 @@ class Hub:
         self.chat_by_address = RateLimiter(per_address, max(1.0, per_address * 10))
         # One of several processes of a site (PostgreSQL): tables are owned by leases (site.py).
         self.site = site(self) if site is not None else None
+        # Called (synchronously, on the event loop) with a table whose game just ended, after the change
+        # that ended it was stored: the ratings follow games this way, without table/ importing them.
+        self.finished_hooks: list[Callable[[LiveTable], None]] = []
 
     # The benchmark and the tests read how decisions were grouped into transactions.
     @property
@@ -233,10 +237,7 @@ class Hub:
         table.clock_at = [a.get("clock_ends_at") for a in row["actions"]]
         table.reveals = [None] * len(row["actions"])
         for s in row["seats"]:
-            seat = Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], bool(s["joined"]))
-            seat.stand_in = bool(s.get("stand_in", False))
-            seat.claim_hash = s.get("claim_hash")
-            seat.replaced_hash = s.get("replaced_hash")
+            seat = Seat.from_row(s)
             if s.get("clock_ends_at") is not None and s.get("clock_version") is not None:
                 seat.saved_clock = (s["clock_ends_at"], s["clock_version"])
             table.seats.append(seat)
@@ -262,6 +263,41 @@ class Hub:
         if writes:
             self.writer.write_later(writes, table._background_write_failed)
         self.bots.schedule(table)
+        if table.fill_bots_at is not None:
+            self.arm_fill(table)
+
+    def arm_fill(self, table: LiveTable) -> None:
+        """A public table's empty seats become bots at ``fill_bots_at`` (also after a restart or a
+        takeover: the moment is stored). One timer per table: arming it again (a seated player stood
+        up, ``StandUp``) cancels the one armed for the earlier moment."""
+        if table.fill_timer is not None:
+            table.fill_timer.cancel()
+            table.fill_timer = None
+        armed = table.fill_bots_at
+        if armed is None:
+            return
+        at = armed if armed.tzinfo is not None else armed.replace(tzinfo=UTC)  # (SQLite's stamps are naive UTC)
+        delay = max(0.0, (at - now()).total_seconds())
+
+        def fire() -> None:
+            table.fill_timer = None
+            if self.closing or table.gone or table.status != "playing" or table.fill_bots_at is not armed:
+                return
+            task = asyncio.get_running_loop().create_task(table.change(FillWithBots(table.substitute_level)))
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())  # (a refusal is nothing to report)
+
+        table.fill_timer = asyncio.get_running_loop().call_later(delay, fire)
+
+    async def forget_account(self, account_id: str) -> None:
+        """An account was deleted (here, or by another process of the site: ``site.py``): its seat at
+        every table this process holds loses its name, by the table's own change, and the connections its
+        sessions opened there are closed."""
+        for table in list(self.tables.values()):
+            if isinstance(table, LiveTable) and not table.gone and seat_of_account(table, account_id) is not None:
+                try:
+                    await table.change(ForgetAccount(account_id))
+                except ServerError as exc:  # (a table let go meanwhile: its next owner loads no name)
+                    log.info("table %s: the deleted account's seat was not renamed (%s)", table.id, exc.code)
 
     def release(self, table: Any) -> None:
         """Forget a finished table nobody watches (it is loaded again on demand)."""
@@ -282,10 +318,13 @@ class Hub:
         close: Callable[[int, str], Any] | None,
         address: str,
         welcome: dict[str, Any],
+        account_id: str | None = None,
     ) -> Connection:
-        """A WebSocket for ``seat`` (None: a spectator) joins the table; its first frames are queued."""
+        """A WebSocket for ``seat`` (None: a spectator) joins the table; its first frames are queued.
+        ``account_id``: the seat was opened by that account's session (closed if the account goes)."""
         conn = Connection(table, seat, send, close, self.limits.max_queue_bytes)
         conn.address = address
+        conn.account_id = account_id
         await table.change(Arrive(conn, welcome))
         return conn
 
@@ -301,23 +340,33 @@ class Hub:
         self.release(table)
 
     # ---- creating -------------------------------------------------------------------------------
-    def creation_limits(self, address: str | None) -> CreationLimits | None:
+    def creation_limits(self, address: str | None, account_id: str | None = None) -> CreationLimits | None:
         if address is None:
             return None
+        caps = self.limits
+        mine = None
+        if account_id is not None:
+            mine = (account_id, caps.tables_per_account_per_minute, caps.max_unfinished_tables_per_account)
         return CreationLimits(
             hash_token(address),
             self.limits.tables_per_address_per_minute,
             self.limits.max_unfinished_tables_per_address,
+            mine,
         )
 
-    async def create(self, body: Any, address: str | None = None) -> dict[str, Any]:
-        """``POST /api/tables``: check the request, then store the table (the per-address limits are
-        enforced in the same transaction) and start it."""
+    async def create(
+        self, body: Any, address: str | None = None, account_id: str | None = None, quick: bool = False
+    ) -> dict[str, Any]:
+        """``POST /api/tables``: check the request, then store the table (the per-address limits, and a
+        signed-in creator's per-account ones, are enforced in the same transaction) and start it."""
         row, seats, claims, spectator, host = self._new_table_request(body)
         row["creator_hash"] = hash_token(address) if address is not None else None
+        row["creator_account"] = account_id
+        row["quick"] = quick  # opened by quick play: quick play fills it
         row, state = new_table_row(registry.get(row["game"]), row)
         try:
-            await self.writer.write([CreateTable(row["id"], row, seats, self.creation_limits(address))])
+            limits = self.creation_limits(address, account_id)
+            await self.writer.write([CreateTable(row["id"], row, seats, limits)])
         except CreationRefused as exc:
             raise ServerError(exc.code, exc.message, 429) from None
         table = self.register(row, seats, state)
@@ -344,9 +393,7 @@ class Hub:
         """A table just stored: live from now on in this process."""
         table = LiveTable(self, row, state)
         for spec in seats:
-            s = Seat(spec["seat"], spec["kind"], spec["level"], spec["name"], spec["token_hash"], spec["joined"])
-            s.claim_hash = spec.get("claim_hash")
-            table.seats.append(s)
+            table.seats.append(Seat.from_row(spec))
         if table.status == "over":
             table.result = table.result_of(state)
         self.tables[table.id] = table
@@ -368,6 +415,9 @@ class Hub:
             "turn_time",
             "bots_before_join",
             "hints",
+            "public",
+            "rated",
+            "fill_bots_after",
         }
         unknown = sorted(k for k in body if k not in known)
         if unknown:
@@ -439,6 +489,21 @@ class Hub:
         hints = body.get("hints", False)
         if type(hints) is not bool:
             raise ServerError("bad_request", "'hints' must be true or false", field="hints")
+        public, rated = body.get("public", False), body.get("rated", False)
+        for flag, value in (("public", public), ("rated", rated)):
+            if type(value) is not bool:
+                raise ServerError("bad_request", f"'{flag}' must be true or false", field=flag)
+        fill_after = body.get("fill_bots_after")
+        if fill_after is not None and (type(fill_after) not in (int, float) or not 0 <= fill_after <= MAX_FILL_AFTER):
+            raise ServerError(
+                "bad_request",
+                f"'fill_bots_after' must be a number of seconds from 0 to {MAX_FILL_AFTER:g}, or null",
+                field="fill_bots_after",
+            )
+        if fill_after is not None and not public:
+            raise ServerError("bad_request", "only a public table fills its seats with bots", field="fill_bots_after")
+        if hints and rated:  # a hint is the judge's help: a rated game is played without it
+            raise ServerError("bad_request", "a rated table gives no hints", field="hints")
         seats: list[dict[str, Any]] = []
         claims: dict[int, str] = {}  # seat -> the one-time code of its join link
         for i, spec in enumerate(seats_in):
@@ -496,6 +561,10 @@ class Hub:
             "bots_before_join": bots_before_join,
             "hints": hints,
             "host_hash": hash_token(host),
+            "visibility": "public" if public else "private",
+            "rated": rated,
+            "fill_bots_at": None if fill_after is None else now() + timedelta(seconds=fill_after),
+            "fill_bots_after": None if fill_after is None else float(fill_after),
         }
         return row, seats, claims, spectator, host
 

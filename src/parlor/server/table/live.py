@@ -59,6 +59,12 @@ class StoredTable:
         self.hints_on: bool = bool(row.get("hints", False))  # a seat may ask for hints (parlor.review)
         self.result: dict[str, Any] | None = row.get("result")
         self.host_hash: str | None = row.get("host_hash")
+        self.public: bool = row.get("visibility") == "public"  # listed in the lobby; anyone may sit down
+        self.rated: bool = bool(row.get("rated", False))
+        self.quick: bool = bool(row.get("quick", False))  # opened by quick play
+        self.fill_bots_at: Any = row.get("fill_bots_at")  # a waiting table's empty seats become bots then
+        self.fill_bots_after: float | None = row.get("fill_bots_after")  # that wait, in seconds
+        self.fill_timer: Any = None  # the hub's timer for ``fill_bots_at`` (one at a time)
         self.chat = ChatLog(list(row.get("chat") or []), int(row.get("chat_total", len(row.get("chat") or []))))
         self.connections: set[Connection] = set()
         self.seats: list[Seat] = []
@@ -133,7 +139,10 @@ class LiveTable(StoredTable):
         out["seats"] = []
         for s in self.seats:
             moves = s.bot_moves + (1 if s.seat == extra_bot_move else 0)
-            out["seats"].append({"seat": s.seat, "bot_moves": moves, "substituted": moves > 0})
+            # ``left``: its player had left when the game ended (a bot was playing the seat in their
+            # stead). Stored with the result, so that a rated game is rated alike after a restart.
+            left = s.kind == "human" and (s.substituted or s.stand_in)
+            out["seats"].append({"seat": s.seat, "bot_moves": moves, "substituted": moves > 0, "left": left})
         return out
 
     # ---- changing ---------------------------------------------------------------------------------
@@ -145,10 +154,14 @@ class LiveTable(StoredTable):
             async with self.lock:
                 if self.gone:
                     raise ServerError("unavailable", "this table moved to another server process; reconnect", 503)
+                was_playing = self.status == "playing"
                 writes = change.prepare(self)
                 results = await self._store(writes, change.what)
                 outcome = change.apply(self, results)
                 self._settle(change)
+                if was_playing and self.status == "over":  # (stored: the features that follow a game may act)
+                    for hook in self.hub.finished_hooks:
+                        hook(self)
                 return outcome
         finally:
             self.busy -= 1
@@ -254,6 +267,9 @@ def table_summary(table: Any, options: dict[str, Any]) -> dict[str, Any]:
         "turn_time": table.turn_time,
         "bots_before_join": table.bots_before_join,
         "hints": table.hints_on,
+        "public": table.public,
+        "rated": table.rated,
+        "quick": table.quick,
         "seats": table.seat_summaries(),
         "result": table.result,
         "previous_table": table.previous_table,
@@ -275,10 +291,7 @@ class FinishedTable(StoredTable):
         self.busy = 0
         self.gone = False
         for s in row["seats"]:
-            seat = Seat(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], bool(s["joined"]))
-            seat.stand_in = bool(s.get("stand_in", False))
-            seat.claim_hash = s.get("claim_hash")
-            seat.replaced_hash = s.get("replaced_hash")
+            seat = Seat.from_row(s)
             seat.bot_moves = row["bot_moves"].get(s["seat"], 0)
             self.seats.append(seat)
 

@@ -75,6 +75,17 @@ class Seat:
     claim_hash: str | None = None  # the one-time code of its join link, until claimed
     replaced_hash: str | None = None  # the token the host's last new link replaced (its holder is told)
     away_timer: asyncio.TimerHandle | None = None  # when it turns "away" (the host may then relink it)
+    account_id: str | None = None  # the account it belongs to (taken while signed in): its player's sign-in opens it
+
+    @classmethod
+    def from_row(cls, s: dict[str, Any]) -> "Seat":
+        """A seat as stored (``parlor_seats``)."""
+        seat = cls(s["seat"], s["kind"], s["level"], s["name"], s["token_hash"], bool(s["joined"]))
+        seat.stand_in = bool(s.get("stand_in", False))
+        seat.claim_hash = s.get("claim_hash")
+        seat.replaced_hash = s.get("replaced_hash")
+        seat.account_id = s.get("account_id")
+        return seat
 
     def is_away(self, after: float) -> bool:
         """Away: nobody holds the seat (never claimed), or its player has had no connection for
@@ -96,6 +107,7 @@ class Seat:
             "substituted": self.substituted or self.stand_in,
             "stand_in": self.stand_in,
             "bot_moves": self.bot_moves,
+            "account": self.account_id is not None,
         }
         if away_after is not None and self.kind == "human":
             out["away"] = self.is_away(away_after)

@@ -17,7 +17,10 @@ nothing, and lets the table go (``LiveTable._store``).
 
 PostgreSQL's LISTEN/NOTIFY tells the other processes at once when a process leaves cleanly
 (``parlor_cluster`` channel, payload ``*``), so that they sweep then rather than at their next tick;
-after a crash the sweep's own clock finds the orphaned tables within a lease period or two.
+after a crash the sweep's own clock finds the orphaned tables within a lease period or two. The same
+channel says when an account was deleted (payload ``forget:<account id>``, sent by the deleting
+transaction): each process clears the name of the account's seats at the tables it holds and closes
+the connections the account's sessions opened there (``Hub.forget_account``).
 SQLite has no such server: several processes are refused there.
 """
 
@@ -32,6 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from parlor.server.storage import SiteRows
+from parlor.server.storage.site import CHANNEL, FORGET
 
 from .live import LiveTable
 
@@ -39,8 +43,6 @@ if TYPE_CHECKING:
     from .hub import Hub
 
 log = logging.getLogger("parlor.server")
-
-CHANNEL = "parlor_cluster"
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,7 @@ class Site:
         self._wake = asyncio.Event()
         self._listener: Any = None
         self._notifying: asyncio.Task[None] | None = None  # kept: a task nobody holds may be collected
+        self._forgetting: set[asyncio.Task[None]] = set()
         self.taken_over = 0  # tables this process took over from another (read by tests)
 
     async def start(self) -> None:
@@ -95,8 +98,13 @@ class Site:
 
     async def _notifications(self) -> None:
         with contextlib.suppress(Exception):
-            async for _ in self._listener.notifies():
-                self._wake.set()
+            async for note in self._listener.notifies():
+                if note.payload.startswith(FORGET):
+                    task = asyncio.get_running_loop().create_task(self.hub.forget_account(note.payload[len(FORGET) :]))
+                    self._forgetting.add(task)
+                    task.add_done_callback(self._forgetting.discard)
+                else:
+                    self._wake.set()
 
     async def _run(self) -> None:
         while not self.hub.closing:

@@ -4,6 +4,7 @@
 // (never claimed, or its player gone for a while), give it a new link (the old link stops working)
 // — not the host's own seat, and nothing once the game has ended.
 // REST: docs/protocol.md, "Host".
+import { postJson } from "./session.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -28,11 +29,7 @@ export function createHost(options) {
   async function post(seat, what, body) {
     message = "";
     try {
-      const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat}/${what}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ host_token: hostToken, ...body }),
-      });
+      const res = await postJson(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat}/${what}`, { host_token: hostToken, ...body });
       const answer = await res.json();
       if (!res.ok) throw new Error(answer.error ? answer.error.message : `HTTP ${res.status}`);
       return answer;

@@ -4,14 +4,21 @@ import { patch } from "./patch.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { rememberHost } from "./host.js";
 import { registerServiceWorker } from "./pwa.js";
+import { answerOf, postJson, session } from "./session.js";
 
 // Time per move offered in the lobby (seconds; null = no clock).
 export const TURN_TIMES = [null, 30, 60, 120, 300];
 
 const app = document.getElementById("app");
 let catalog = null; // the answer of GET /api/games
-let form = { game: null, players: 0, options: {}, seats: [], turnTime: null, botsBeforeJoin: false, hints: false };
+let form = { game: null, players: 0, options: {}, seats: [], turnTime: null, botsBeforeJoin: false, hints: false, public: false, rated: false, fillAfter: 60 };
 let created = null; // the answer of POST /api/tables
+let me = null; // the signed-in player ({name}) or null: a guest
+let open = { waiting: [], playing: [] }; // GET /api/lobby for the chosen game
+let mine = []; // the signed-in player's unfinished tables
+let lobbyError = "";
+// Quick play: after how long a table still waiting for players fills its empty seats with bots.
+export const FILL_AFTER = [null, 30, 60, 120, 300];
 
 export function optionLabel(game, name) {
   return tMaybe(`opt.${game}.${name}`, humanize(name));
@@ -145,8 +152,17 @@ function tableLife() {
   turn.addEventListener("change", () => (form.turnTime = turn.value === "" ? null : Number(turn.value)));
   const early = h("input", { type: "checkbox", id: "bots-before-join", name: "bots_before_join", checked: form.botsBeforeJoin });
   early.addEventListener("change", () => (form.botsBeforeJoin = early.checked));
-  const hints = h("input", { type: "checkbox", id: "hints", name: "hints", checked: form.hints });
+  const hints = h("input", { type: "checkbox", id: "hints", name: "hints", checked: form.hints && !form.rated, disabled: form.rated });
   hints.addEventListener("change", () => (form.hints = hints.checked));
+  const listed = h("input", { type: "checkbox", id: "public", name: "public", checked: form.public });
+  listed.addEventListener("change", () => (form.public = listed.checked));
+  const rated = h("input", { type: "checkbox", id: "rated", name: "rated", checked: form.rated });
+  // A rated game is played without the judge's hints (the server refuses both together).
+  rated.addEventListener("change", () => {
+    form.rated = rated.checked;
+    hints.disabled = rated.checked;
+    if (rated.checked) hints.checked = form.hints = false;
+  });
   return h(
     "div",
     { class: "lobby-life" },
@@ -154,7 +170,120 @@ function tableLife() {
     h("p", { class: "muted" }, t("lobby.turn_help")),
     h("div", { class: "field" }, early, " ", h("label", { for: "bots-before-join" }, t("lobby.bots_before_join"))),
     h("div", { class: "field" }, hints, " ", h("label", { for: "hints" }, t("lobby.hints"))),
+    h("div", { class: "field" }, listed, " ", h("label", { for: "public" }, t("open.public"))),
+    h("p", { class: "muted" }, t("open.public_help")),
+    h("div", { class: "field" }, rated, " ", h("label", { for: "rated" }, t("open.rated"))),
+    h("p", { class: "muted" }, t("open.rated_help")),
   );
+}
+
+// ---- open tables, quick play, the player's own tables ---------------------------------------------
+async function refreshOpen() {
+  try {
+    open = await answerOf(await fetch(`/api/lobby?game=${encodeURIComponent(form.game)}`));
+    mine = me ? (await answerOf(await fetch("/api/account/tables"))).tables : [];
+  } catch (err) {
+    lobbyError = t("lobby.error", { message: err.message });
+  }
+  render();
+}
+
+/** Seated (a sit-down or quick play answered): the table's page with this seat's own token. */
+function goSeated(answer) {
+  localStorage.setItem(`parlor.table.${answer.table_id}`, answer.token);
+  location.assign(`/play/${encodeURIComponent(answer.table_id)}#token=${answer.token}`);
+}
+
+async function seatedBy(path, body) {
+  lobbyError = "";
+  try {
+    goSeated(await answerOf(await postJson(path, body)));
+  } catch (err) {
+    lobbyError = t("lobby.error", { message: err.message });
+    refreshOpen();
+  }
+}
+
+function guestName() {
+  const box = document.getElementById("guest-name");
+  const name = box ? box.value.trim() : "";
+  if (name) localStorage.setItem("parlor.guest_name", name);
+  return name || undefined;
+}
+
+function seatWords(entry) {
+  return entry.seats.map((s) =>
+    s.kind === "bot" ? t("lobby.bot_at", { level: t(`level.${s.level}`) })
+      : s.open ? t("open.free_seat")
+        : s.name || (s.account ? t("open.deleted_player") : t("open.guest")),
+  ).join(" · ");
+}
+
+/** The rule options a listed table changed from the game's defaults, in words. */
+function optionWords(entry) {
+  const g = gameOf(entry.game);
+  if (!g) return "";
+  return g.options
+    .filter((o) => entry.options[o.name] !== undefined && JSON.stringify(entry.options[o.name]) !== JSON.stringify(o.default))
+    .map((o) => `${optionLabel(g.name, o.name)}: ${optionValue(g.name, o.name, entry.options[o.name])}`)
+    .join(", ");
+}
+
+function openRow(entry, waiting) {
+  const g = gameOf(entry.game);
+  const words = [
+    g ? gameTitle(g) : entry.game,
+    t("open.players", { n: entry.players }),
+    turnTimeLabel(entry.turn_time),
+    entry.rated ? t("open.rated_mark") : null,
+    optionWords(entry) || null,
+  ].filter(Boolean).join(" · ");
+  const action = waiting
+    ? h("button", { type: "button", class: "small sit-down", "data-table": entry.id,
+        onclick: () => seatedBy(`/api/tables/${encodeURIComponent(entry.id)}/sit`, { name: guestName() }) }, t("open.sit"))
+    : h("a", { class: "button small watch", href: `/play/${encodeURIComponent(entry.id)}#watch` }, t("open.watch"));
+  return h("li", { class: "open-table", "data-table": entry.id },
+    h("span", { class: "open-words" }, words), h("small", { class: "muted open-seats" }, seatWords(entry)), action);
+}
+
+function openTables() {
+  const fill = h(
+    "select",
+    { id: "fill-after", name: "fill_after", "aria-label": t("open.fill_after") },
+    FILL_AFTER.map((s) => h("option", { value: s === null ? "" : String(s), selected: s === form.fillAfter },
+      s === null ? t("open.fill_never") : t("open.fill_in", { when: turnTimeLabel(s) }))),
+  );
+  fill.addEventListener("change", () => (form.fillAfter = fill.value === "" ? null : Number(fill.value)));
+  const g = gameOf(form.game);
+  const play = h("button", { type: "button", class: "primary", id: "play-now",
+    onclick: () => seatedBy("/api/quick-play", { game: form.game, players: form.players, name: guestName(),
+      fill_bots_after: form.fillAfter, ...(me && form.rated ? { rated: true } : {}) }) },
+  t("open.play_now", { game: gameTitle(g), n: form.players }));
+  const name = me ? null : h("input", { type: "text", id: "guest-name", maxlength: 40, placeholder: t("open.guest_name"),
+    value: localStorage.getItem("parlor.guest_name") || "" });
+  return h(
+    "section",
+    { class: "card open-tables" },
+    h("h2", {}, t("open.heading")),
+    h("div", { class: "field quick" }, name, play, h("label", { for: "fill-after" }, t("open.fill_after")), fill),
+    h("p", { class: "muted" }, t("open.quick_help")),
+    mine.length ? h("h3", {}, t("open.yours")) : null,
+    mine.length ? h("ul", { class: "open-list mine" }, mine.map((e) => h("li", { class: "open-table", "data-table": e.id },
+      h("span", { class: "open-words" }, `${tMaybe(`game.${e.game}.title`, e.game)} · ${seatWords(e)}`),
+      h("a", { class: "button small resume", href: `/play/${encodeURIComponent(e.id)}#seat` }, t("open.resume"))))) : null,
+    h("h3", {}, t("open.waiting")),
+    open.waiting.length ? h("ul", { class: "open-list waiting" }, open.waiting.map((e) => openRow(e, true)))
+      : h("p", { class: "muted", id: "none-waiting" }, t("open.none_waiting")),
+    open.playing.length ? h("h3", {}, t("open.playing")) : null,
+    open.playing.length ? h("ul", { class: "open-list playing" }, open.playing.map((e) => openRow(e, false))) : null,
+    h("p", { id: "open-error", class: "error", role: "alert" }, lobbyError),
+  );
+}
+
+function accountLink() {
+  return me
+    ? h("a", { href: "/account", id: "account-link" }, t("account.signed_in_as", { name: me.name }))
+    : h("a", { href: "/account", id: "account-link" }, t("account.sign_in"));
 }
 
 function seatRow(i) {
@@ -211,18 +340,16 @@ async function create(ev) {
   const button = ev.target.querySelector("button[type=submit]");
   button.disabled = true;
   try {
-    const res = await fetch("/api/tables", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        game: form.game,
-        players: form.players,
-        options,
-        seats,
-        turn_time: form.turnTime,
-        bots_before_join: form.botsBeforeJoin,
-        hints: form.hints,
-      }),
+    const res = await postJson("/api/tables", {
+      game: form.game,
+      players: form.players,
+      options,
+      seats,
+      turn_time: form.turnTime,
+      bots_before_join: form.botsBeforeJoin,
+      hints: form.hints,
+      public: form.public,
+      rated: form.rated,
     });
     // The server answers JSON ({error: {code, message, field}}); anything else is reported by status.
     const text = await res.text();
@@ -312,7 +439,7 @@ function render() {
           "data-game": x.name,
           "aria-pressed": x.name === form.game ? "true" : "false",
           disabled: !x.available,
-          onclick: () => { chooseGame(x.name); render(); },
+          onclick: () => { chooseGame(x.name); render(); refreshOpen(); },
         },
         h("strong", {}, gameTitle(x)),
         h("small", {}, x.available
@@ -343,6 +470,7 @@ function render() {
   const summary = tMaybe(`game.${g.name}.summary`, g.summary || "");
   // patch() keeps the live form: focus, the open options and what is being typed survive a redraw.
   patch(app, [
+    openTables(),
     h(
       "form",
       { class: "card lobby-form", onsubmit: create },
@@ -369,13 +497,17 @@ function render() {
 async function main() {
   registerServiceWorker();
   await loadLang();
-  document.getElementById("lang-slot").replaceChildren(languagePicker(() => render()));
+  me = (await session()).account;
+  const slot = document.getElementById("lang-slot");
+  const drawTop = () => slot.replaceChildren(accountLink(), " ", languagePicker(() => { drawTop(); render(); }));
+  drawTop();
   const res = await fetch("/api/games");
   if (!res.ok) throw new Error(t("lobby.http_error", { status: res.status }));
   catalog = await res.json();
   const first = catalog.games.find((g) => g.available);
   chooseGame(first.name);
   render();
+  refreshOpen();
 }
 
 main().catch((err) => {

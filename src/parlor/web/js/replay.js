@@ -30,7 +30,14 @@ function you() {
 function seatName(seat, opts = {}) {
   if (seat === null || seat === undefined || seat < 0) return t("ui.nobody");
   if (seat === you()) return opts.object ? t("ui.you_object") : t("ui.you");
-  return seatInfo(seat).name || t("ui.player_n", { n: seat + 1 });
+  return nameOf(seat);
+}
+
+/** A seat's name: its player's, "deleted player" for an account's seat without one, else "Player N". */
+function nameOf(seat) {
+  const info = seatInfo(seat);
+  if (info.name) return info.name;
+  return info.account ? t("open.deleted_player") : t("ui.player_n", { n: seat + 1 });
 }
 
 /** The round (turn, for games counted in turns) a view shows, or null. */
@@ -297,7 +304,7 @@ function render() {
   const whose =
     you() === null
       ? h("p", { class: "muted replay-seat-view", id: "replay-view" }, t("replay.spectator_view"))
-      : h("p", { class: "replay-seat-view", id: "replay-view" }, t("replay.seat_view", { name: seatInfo(you()).name || t("ui.player_n", { n: you() + 1 }) }), " ",
+      : h("p", { class: "replay-seat-view", id: "replay-view" }, t("replay.seat_view", { name: nameOf(you()) }), " ",
           h("a", { href: `/replay/${encodeURIComponent(tableId)}`, id: "replay-spectator-link" }, t("replay.show_spectator_view")));
   // Everything but the controls is drawn afresh; the controls stay in the page.
   if (!layout) {

@@ -1,5 +1,6 @@
 // The table page: one WebSocket per tab (docs/protocol.md), the game's renderer, the legal moves,
 // the game log in words and the result. The token lives in the URL fragment and in localStorage.
+import { postJson } from "./session.js";
 import { h } from "./dom.js";
 import { currentLang, languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { patch, setMotion } from "./patch.js";
@@ -24,6 +25,10 @@ const query = new URLSearchParams(location.search);
 // seat's own token (connect()), which only it then holds. A spectator link carries a token.
 let token = params.get("token") || localStorage.getItem(`parlor.table.${tableId}`) || "";
 const claimCode = params.get("claim");
+// #seat: the signed-in player's own seat (the session cookie opens it, from any device); #watch: a
+// public table, as a spectator. Neither needs a token.
+const byCookie = !params.get("token") && (params.has("seat") || params.has("watch"));
+if (byCookie) token = "";
 const animate = query.get("anim") !== "0" && localStorage.getItem("parlor.anim") !== "0";
 setMotion(animate);
 
@@ -83,7 +88,7 @@ async function claimSeat() {
   }
   let res;
   try {
-    res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/claim`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ claim: claimCode }) });
+    res = await postJson(`/api/tables/${encodeURIComponent(tableId)}/claim`, { claim: claimCode }); // signed in: the seat is the account's
   } catch {
     st.closedFor = "offline";
     return false;
@@ -114,6 +119,7 @@ export function seatName(seat, opts = {}) {
   if (seat === you) return opts.object ? t("ui.you_object") : t("ui.you");
   const info = seatInfo(seat);
   if (info.name) return info.name;
+  if (info.account) return t("open.deleted_player"); // an account's seat without a name: it was deleted
   return t("ui.player_n", { n: seat + 1 });
 }
 
@@ -124,7 +130,7 @@ function ctx() {
 
 // ---- the connection ---------------------------------------------------------------------------
 function connect() {
-  if (!token) {
+  if (!token && !byCookie) {
     st.closedFor = "no_token";
     render();
     return;

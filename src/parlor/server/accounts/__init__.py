@@ -1,0 +1,289 @@
+"""Players' accounts: sign-up, sign-in, sessions, passwords, deletion, and the rules around them.
+
+A feature beside ``table/`` (docs/server.md): the edge's account routes (``edge/accounts.py``) call
+this service, which stores through ``storage.AccountStore`` (not a table's rows, so not fenced).
+
+* Passwords are hashed with argon2id by argon2-cffi (its default, RFC 9106 "low memory" parameters),
+  in threads, at most ``HASHING_AT_ONCE`` at a time: each hash takes tens of milliseconds and 64 MiB,
+  and a burst of sign-ins must not starve the event loop nor the machine's memory.
+* A session is a random secret in an HttpOnly cookie; the database keeps its SHA-256 only. Its CSRF
+  token is derived from the secret (:func:`csrf_token`), so checking one needs no lookup.
+* No user enumeration: a sign-in with an unknown name and one with a wrong password get the same
+  answer, after the same work (an unknown name is checked against a dummy hash). The sign-in limits
+  count failures per *name* (known or not) and per client address, in the database, so every
+  process of a site counts the same failures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import unicodedata
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from parlor.server.storage import AccountStore, Database, Listings, NameTaken, now
+from parlor.server.table.seats import hash_token
+from parlor.server.wire import ServerError
+
+log = logging.getLogger("parlor.server")
+
+SESSION_COOKIE = "parlor_session"
+CSRF_COOKIE = "parlor_csrf"  # before signing in: the sign-in form's own CSRF secret (double submit)
+CSRF_HEADER = "x-csrf-token"
+MAX_NAME, MIN_PASSWORD, MAX_PASSWORD = 24, 8, 256
+HASHING_AT_ONCE = 2
+DELETED_NAME = "deleted player"  # what a deleted account's seats are called (never a name one can take)
+
+
+@dataclass(frozen=True)
+class AccountLimits:
+    """The account rules' limits (docs/protocol.md, "Accounts")."""
+
+    session_lifetime: timedelta = timedelta(days=30)
+    failures_per_name: int = 5  # failed sign-ins for one name within the window, then refused
+    failures_per_address: int = 20  # failed sign-ins from one client address within the window
+    failure_window: timedelta = timedelta(minutes=15)
+    signups_per_address: int = 10  # new accounts from one client address within an hour
+
+
+@dataclass(frozen=True)
+class AccountFlag:
+    """One of ``parlor serve``'s account limits: its flag, what it sets, its default and its range."""
+
+    flag: str
+    field: str  # of AccountLimits, or of Limits for the per-account creation limits
+    default: float
+    low: float
+    high: float
+    unit: str
+    help: str
+    whole: bool = True  # a count (int), else a number
+
+
+ACCOUNT_FLAGS = (
+    AccountFlag("--session-days", "session_lifetime", 30, 1 / 24, 3650, "days",
+                "days a sign-in lasts without being used (each use an hour or more apart extends it)", False),
+    AccountFlag("--sign-in-failures-per-name", "failures_per_name", 5, 1, 1_000_000, "failures",
+                "failed sign-ins for one name within the window, then refused"),
+    AccountFlag("--sign-in-failures-per-address", "failures_per_address", 20, 1, 1_000_000, "failures",
+                "failed sign-ins from one address within the window, then refused"),
+    AccountFlag("--sign-in-window", "failure_window", 15, 1, 1440, "minutes",
+                "minutes the sign-in failures are counted over", False),
+    AccountFlag("--sign-ups-per-address", "signups_per_address", 10, 1, 1_000_000, "accounts",
+                "new accounts from one address within an hour"),
+    AccountFlag("--tables-per-account-per-minute", "tables_per_account_per_minute", 10, 0.001, 1e6, "tables",
+                "new tables a minute by one signed-in account (beside its address's)", False),
+    AccountFlag("--max-unfinished-tables-per-account", "max_unfinished_tables_per_account", 20, 1, 1_000_000,
+                "tables", "unfinished tables one signed-in account may have created"),
+)  # fmt: skip
+
+
+def account_limits(values: dict[str, float]) -> tuple[AccountLimits, dict[str, float]]:
+    """The account limits that ``values`` (by flag, as given; checked) set: the AccountLimits, and the
+    fields of ``Limits`` to replace. ValueError names a value out of its range."""
+    accounts: dict[str, Any] = {}
+    creation: dict[str, float] = {}
+    for spec in ACCOUNT_FLAGS:
+        value = values.get(spec.flag)
+        if value is None:
+            continue
+        if not spec.low <= value <= spec.high or (spec.whole and value != int(value)):
+            whole = "a whole number " if spec.whole else ""
+            span = f"from {spec.low:g} to {spec.high:g} {spec.unit}"
+            raise ValueError(f"{spec.flag} must be {whole}{span}, got {value:g}")
+        if spec.field == "session_lifetime":
+            accounts[spec.field] = timedelta(days=value)
+        elif spec.field == "failure_window":
+            accounts[spec.field] = timedelta(minutes=value)
+        elif spec.field.endswith("_per_account") or spec.field.endswith("_per_account_per_minute"):
+            creation[spec.field] = int(value) if spec.whole else value
+        else:
+            accounts[spec.field] = int(value)
+    return AccountLimits(**accounts), creation
+
+
+def csrf_token(secret: str) -> str:
+    """The CSRF token that goes with a session (or a sign-in form's) secret: only a page that could read
+    the server's answers (same origin) knows it."""
+    return hashlib.sha256(b"parlor-csrf\0" + secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def fold_name(name: str) -> str:
+    """A name as compared for uniqueness: NFKC, case folded (``Ann``, ``ANN``, their full-width forms: one name)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def clean_account_name(name: Any) -> str:
+    """A new account's name: 2 to ``MAX_NAME`` letters, digits, marks, spaces, ``_ - .``; spaces folded."""
+    if not isinstance(name, str):
+        raise ServerError("bad_name", "a name is required", 400, field="name")
+    name = " ".join(unicodedata.normalize("NFKC", name).split())
+    if not 2 <= len(name) <= MAX_NAME:
+        raise ServerError("bad_name", f"a name has 2 to {MAX_NAME} characters", 400, field="name")
+    allowed = all(unicodedata.category(c)[0] in "LMN" or c in " _-." for c in name)
+    if not allowed:
+        raise ServerError("bad_name", "a name holds letters, digits, spaces, '_', '-' and '.' only", 400, field="name")
+    if fold_name(name) == fold_name(DELETED_NAME):
+        raise ServerError("bad_name", "this name cannot be taken", 400, field="name")
+    return name
+
+
+def check_new_password(password: Any, field: str = "password") -> str:
+    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise ServerError(
+            "bad_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters", 400, field=field
+        )
+    return password
+
+
+def bad_credentials() -> ServerError:
+    # One text for an unknown name and a wrong password: the answer never says which names exist.
+    return ServerError("bad_credentials", "the name or the password is wrong", 401)
+
+
+class Accounts:
+    """The accounts service, one per process (created by the app's lifespan beside the hub)."""
+
+    def __init__(
+        self, db: Database, run_db: Callable[..., Awaitable[Any]], limits: AccountLimits | None = None
+    ) -> None:
+        self.store = AccountStore(db)
+        self.listings = Listings(db)
+        self.run_db = run_db
+        self.limits = limits or AccountLimits()
+        self.hasher = PasswordHasher()
+        self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
+        self._dummy: str | None = None
+
+    # ---- passwords ------------------------------------------------------------------------------
+    async def _hash(self, password: str) -> str:
+        async with self._hashing:
+            return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def _verify(self, stored: str | None, password: str) -> bool:
+        if stored is None:  # an unknown name costs the same as a known one
+            if self._dummy is None:
+                self._dummy = await self._hash(secrets.token_urlsafe(16))
+            stored = self._dummy
+        async with self._hashing:
+            try:
+                return await asyncio.to_thread(self.hasher.verify, stored, password)
+            except (VerifyMismatchError, VerificationError, InvalidHashError):
+                return False
+
+    # ---- sessions -------------------------------------------------------------------------------
+    async def _new_session(self, account_id: str) -> str:
+        secret = secrets.token_urlsafe(32)
+        await self.run_db(self.store.create_session, hash_token(secret), account_id, self.limits.session_lifetime)
+        return secret
+
+    async def current(self, secret: str | None) -> dict[str, Any] | None:
+        """The account signed in with this session cookie (``id``, ``name``), or None."""
+        if not secret or len(secret) > 200:
+            return None
+        return await self.run_db(self.store.session, hash_token(secret), self.limits.session_lifetime)
+
+    async def sign_out(self, secret: str | None) -> None:
+        if secret and len(secret) <= 200:
+            await self.run_db(self.store.end_session, hash_token(secret))
+
+    # ---- the limits -----------------------------------------------------------------------------
+    async def _check_limit(self, kind: str, key: str, most: int, window: timedelta, what: str) -> None:
+        count, oldest = await self.run_db(self.store.recent_events, kind, key, window)
+        if count >= most:
+            wait = window - (now() - oldest) if oldest is not None else window
+            minutes = max(1, int(wait.total_seconds() // 60) + 1)
+            raise ServerError(
+                "rate_limited", f"too many {what}; try again in {minutes} minute{'s' if minutes > 1 else ''}", 429
+            )
+
+    # ---- the four things a player does ----------------------------------------------------------
+    async def sign_up(self, name: Any, password: Any, address: str | None) -> tuple[dict[str, Any], str]:
+        name = clean_account_name(name)
+        password = check_new_password(password)
+        address_key = hash_token("address:" + (address or "?"))
+        await self._check_limit(
+            "signup", address_key, self.limits.signups_per_address, timedelta(hours=1), "new accounts from your address"
+        )
+        account_id = secrets.token_hex(16)
+        digest = await self._hash(password)
+        try:
+            await self.run_db(self.store.create_account, account_id, name, fold_name(name), digest)
+        except NameTaken:
+            raise ServerError("name_taken", "another player has this name; choose another", 409, field="name") from None
+        await self.run_db(self.store.add_events, [("signup", address_key)])
+        log.info("a new account signed up")
+        return {"id": account_id, "name": name}, await self._new_session(account_id)
+
+    async def _check_password(self, name: Any, password: Any, address: str | None) -> dict[str, Any]:
+        """The account whose name and password these are, under the sign-in limits; else refused."""
+        if not isinstance(name, str) or not isinstance(password, str):
+            raise bad_credentials()
+        if len(name) > 200 or len(password) > MAX_PASSWORD:
+            raise bad_credentials()
+        folded = fold_name(" ".join(name.split()))
+        name_key = hash_token("name:" + folded)
+        address_key = hash_token("address:" + (address or "?"))
+        window = self.limits.failure_window
+        what = "failed sign-ins for this name or from your address"
+        await self._check_limit("signin_name", name_key, self.limits.failures_per_name, window, what)
+        await self._check_limit("signin_address", address_key, self.limits.failures_per_address, window, what)
+        row = await self.run_db(self.store.account_by_name, folded)
+        stored = row["password_hash"] if row is not None and row["deleted_at"] is None else None
+        if not await self._verify(stored, password) or row is None or stored is None:
+            await self.run_db(self.store.add_events, [("signin_name", name_key), ("signin_address", address_key)])
+            raise bad_credentials()
+        await self.run_db(self.store.clear_events, "signin_name", name_key)
+        if self.hasher.check_needs_rehash(stored):  # the library's parameters moved on since
+            await self.run_db(self.store.set_password, row["id"], await self._hash(password), None, False)
+        return row
+
+    async def sign_in(self, name: Any, password: Any, address: str | None) -> tuple[dict[str, Any], str]:
+        row = await self._check_password(name, password, address)
+        return {"id": row["id"], "name": row["name"]}, await self._new_session(row["id"])
+
+    async def _confirm(self, account: dict[str, Any], password: Any, address: str | None) -> None:
+        """The signed-in player's current password, checked (and counted like a sign-in)."""
+        row = await self.run_db(self.store.account, account["id"])
+        if row is None or row["deleted_at"] is not None:
+            raise ServerError("not_signed_in", "sign in first", 401)
+        await self._check_password(row["name"], password, address)
+
+    async def change_password(
+        self, account: dict[str, Any], secret: str, password: Any, new_password: Any, address: str | None
+    ) -> None:
+        """A new password; every other session of the account ends (this one stays signed in)."""
+        new_password = check_new_password(new_password, "new_password")
+        await self._confirm(account, password, address)
+        digest = await self._hash(new_password)
+        await self.run_db(self.store.set_password, account["id"], digest, hash_token(secret))
+        log.info("an account changed its password")
+
+    async def delete(self, account: dict[str, Any], password: Any, address: str | None) -> None:
+        """The account is deleted (its password confirms it): its name, password and sessions go, its
+        games stay (the tables the site's processes hold are told: ``Hub.forget_account``)."""
+        await self._confirm(account, password, address)
+        await self.run_db(self.store.delete_account, account["id"])
+        log.info("an account was deleted")
+
+    async def sweep_forever(self, every: float = 3600.0) -> None:
+        """Forget expired sessions, and sign-in counts older than any limit's window, once an hour."""
+        keep = max(self.limits.failure_window, timedelta(hours=1))
+        while True:
+            try:
+                await self.run_db(self.store.sweep, keep)
+            except Exception:  # (the next sweep tries again; nothing depends on this one)
+                log.exception("the accounts' sweep failed")
+            await asyncio.sleep(every)
+
+    async def tables(self, account: dict[str, Any]) -> list[dict[str, Any]]:
+        """The account's unfinished tables, each with ``your_seat``: where it plays, from any device."""
+        return await self.run_db(self.listings.tables_of, account["id"])

@@ -1,0 +1,96 @@
+"""The lobby: public tables waiting for players, sitting down at one, and quick play.
+
+A feature beside ``table/`` (docs/server.md): it reads the listings from the database (every process
+of a site lists the same tables, whichever plays them) and changes a table only through the table's
+own changes (``SitDown``), so the lock, the fence and the announcements come with them.
+
+Quick play for a game and a player count seats the player at the oldest table quick play opened
+that still waits for players (and where their account holds no seat); with none, it opens one and
+seats them first. Within one process the search and the opening are serialized per game and player
+count, so two players asking together end at one table, not two.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from parlor.server.storage import Listings
+from parlor.server.table import Hub, SitDown, StandUp, authenticate
+from parlor.server.table.changes import seat_of_account
+from parlor.server.wire import ServerError
+
+
+class Lobby:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.listings = Listings(hub.db)
+        self._quick: dict[tuple[str, int, bool], asyncio.Lock] = {}
+
+    async def tables(self, game: Any) -> dict[str, Any]:
+        """``GET /api/lobby``: the public tables waiting for players, and those playing (to watch)."""
+        if game is not None and (not isinstance(game, str) or len(game) > 64):
+            raise ServerError("unknown_game", "'game' must be a game's name", field="game")
+        waiting, playing = await self.hub.run_db(self.listings.public_tables, game)
+        return {"waiting": waiting, "playing": playing}
+
+    async def sit(self, table_id: str, seat: Any, account: dict[str, Any] | None, name: Any) -> dict[str, Any]:
+        """Sit down at a public table waiting for players (answers as a claim: the seat's token)."""
+        table = await self.hub.get(table_id)
+        try:
+            return await table.change(SitDown(seat, account, name))
+        finally:
+            self.hub.release(table)
+
+    async def stand_up(self, table_id: str, token: Any, account: dict[str, Any] | None) -> dict[str, Any]:
+        """Leave a public table that still waits for players: the seat of ``token`` (or, with none, the
+        signed-in account's) is open again, and the table's wait for bots starts again."""
+        table = await self.hub.get(table_id)
+        try:
+            if token is not None:
+                seat = authenticate(table, token)
+            else:
+                seat = seat_of_account(table, account["id"]) if account is not None else None
+            if seat is None:
+                raise ServerError("bad_token", "a seat's token is required (or sign in to the seat's account)", 403)
+            return await table.change(StandUp(seat))
+        finally:
+            self.hub.release(table)
+
+    async def quick_play(
+        self, body: dict[str, Any], address: str | None, account: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        game, players = body.get("game"), body.get("players")
+        if type(players) is not int:
+            raise ServerError("bad_players", "'players' must be a whole number", field="players")
+        rated = body.get("rated", False)
+        if type(rated) is not bool:
+            raise ServerError("bad_request", "'rated' must be true or false", field="rated")
+        if rated and account is None:
+            raise ServerError("not_signed_in", "rated games are for signed-in players: sign in first", 401)
+        unknown = sorted(k for k in body if k not in ("game", "players", "rated", "name", "fill_bots_after"))
+        if unknown:
+            raise ServerError("bad_request", f"unknown field {unknown[0]!r}", field=unknown[0])
+        key = (str(game)[:64], players, rated)
+        lock = self._quick.setdefault(key, asyncio.Lock())
+        async with lock:
+            account_id = account["id"] if account is not None else None
+            candidates = await self.hub.run_db(self.listings.quick_candidates, key[0], players, rated, account_id)
+            for table_id in candidates:
+                try:
+                    return {**await self.sit(table_id, None, account, body.get("name")), "created": False}
+                except ServerError as exc:
+                    if exc.code in ("bad_request", "bad_json"):  # (a bad name is the asker's, not the table's)
+                        raise
+                    continue  # taken meanwhile, or played by another process now: the next one
+            spec = {
+                "game": game,
+                "players": players,
+                "seats": [{"kind": "human"}] * players,
+                "public": True,
+                "rated": rated,
+                "fill_bots_after": body.get("fill_bots_after"),
+            }
+            created = await self.hub.create(spec, address, account_id, quick=True)
+            seated = await self.sit(created["table"]["id"], 0, account, body.get("name"))
+            return {**seated, "created": True}

@@ -1,0 +1,159 @@
+"""The players' own rows: accounts, sessions, and the counts behind the sign-in and sign-up limits.
+
+None of these is a table's row, so none goes through ``Database.commit`` and its fence: a table's
+lease says which process may write that table, and an account belongs to no table. Every statement
+here runs in one short transaction of its own, in the server's database threads, on the same engine.
+
+What is stored is never a secret a client could replay: a password as its argon2id hash (made by the
+accounts service, ``server/accounts``), a session as the SHA-256 of its cookie's secret, an address
+or a name in the rate-limit counts as their SHA-256.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy.exc import IntegrityError
+
+from .database import Database, _utc, now
+from .schema import accounts_t, auth_events_t, seats_t, sessions_t, tables_t
+from .site import CHANNEL, FORGET
+
+
+class NameTaken(Exception):
+    """Sign-up with a name another account holds (names are unique, compared folded)."""
+
+
+class AccountStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # ---- accounts ------------------------------------------------------------------------------
+    def create_account(self, account_id: str, name: str, name_key: str, password_hash: str) -> None:
+        """A new account; :class:`NameTaken` if its folded name is held (the unique index decides, so
+        two sign-ups racing for one name cannot both win)."""
+        try:
+            with self.db.engine.begin() as conn:
+                conn.execute(
+                    insert(accounts_t).values(
+                        id=account_id, name=name, name_key=name_key, password_hash=password_hash, created_at=now()
+                    )
+                )
+        except IntegrityError:
+            raise NameTaken(name) from None
+
+    def account_by_name(self, name_key: str) -> dict[str, Any] | None:
+        with self.db.engine.connect() as conn:
+            row = conn.execute(select(accounts_t).where(accounts_t.c.name_key == name_key)).mappings().first()
+        return dict(row) if row is not None else None
+
+    def account(self, account_id: str) -> dict[str, Any] | None:
+        with self.db.engine.connect() as conn:
+            row = conn.execute(select(accounts_t).where(accounts_t.c.id == account_id)).mappings().first()
+        return dict(row) if row is not None else None
+
+    def set_password(
+        self, account_id: str, password_hash: str, keep_session: str | None, end_sessions: bool = True
+    ) -> None:
+        """A new password hash; every session of the account but ``keep_session`` ends (unless
+        ``end_sessions`` is False: the same password, hashed again with newer parameters)."""
+        with self.db.engine.begin() as conn:
+            conn.execute(
+                update(accounts_t)
+                .where(accounts_t.c.id == account_id, accounts_t.c.deleted_at.is_(None))
+                .values(password_hash=password_hash)
+            )
+            if end_sessions:
+                query = delete(sessions_t).where(sessions_t.c.account_id == account_id)
+                if keep_session is not None:
+                    query = query.where(sessions_t.c.id != keep_session)
+                conn.execute(query)
+
+    def delete_account(self, account_id: str) -> None:
+        """The account is gone: its name, password hash and sessions are removed; its row stays, so that
+        its games keep their seats ("deleted player"). The seats of its finished games lose the name at
+        once. An unfinished table's seat is its owner's to write (the fence): on a site of several
+        processes the same transaction tells every process (NOTIFY, ``table/site.py``), and each clears
+        the name at the tables it holds; a table loaded later is loaded without it (``Database.load``)."""
+        with self.db.engine.begin() as conn:
+            conn.execute(
+                update(accounts_t)
+                .where(accounts_t.c.id == account_id)
+                .values(name=None, name_key=None, password_hash=None, deleted_at=now())
+            )
+            conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account_id))
+            finished = select(tables_t.c.id).where(tables_t.c.status != "playing").scalar_subquery()
+            conn.execute(
+                update(seats_t)
+                .where(seats_t.c.account_id == account_id, seats_t.c.table_id.in_(finished))
+                .values(name=None)
+            )
+            if not self.db.is_sqlite:
+                told = {"channel": CHANNEL, "payload": FORGET + account_id}
+                conn.execute(text("SELECT pg_notify(:channel, :payload)"), told)
+
+    # ---- sessions ------------------------------------------------------------------------------
+    def create_session(self, session_hash: str, account_id: str, lifetime: timedelta) -> None:
+        stamp = now()
+        with self.db.engine.begin() as conn:
+            conn.execute(
+                insert(sessions_t).values(
+                    id=session_hash, account_id=account_id, created_at=stamp, seen_at=stamp, expires_at=stamp + lifetime
+                )
+            )
+
+    def session(self, session_hash: str, lifetime: timedelta) -> dict[str, Any] | None:
+        """The signed-in account of a session (``id``, ``name``), or None (unknown, expired, or its
+        account deleted). A session used more than an hour after it was last seen is extended
+        (``lifetime`` from now): one write an hour at most, not one per request."""
+        stamp = now()
+        with self.db.engine.connect() as conn:
+            row = conn.execute(
+                select(sessions_t.c.seen_at, sessions_t.c.expires_at, accounts_t.c.id, accounts_t.c.name)
+                .join(accounts_t, accounts_t.c.id == sessions_t.c.account_id)
+                .where(sessions_t.c.id == session_hash, accounts_t.c.deleted_at.is_(None))
+            ).first()
+        if row is None or _utc(row.expires_at) <= stamp:
+            return None
+        if stamp - _utc(row.seen_at) > timedelta(hours=1):
+            with self.db.engine.begin() as conn:
+                conn.execute(
+                    update(sessions_t)
+                    .where(sessions_t.c.id == session_hash)
+                    .values(seen_at=stamp, expires_at=stamp + lifetime)
+                )
+        return {"id": row.id, "name": row.name}
+
+    def end_session(self, session_hash: str) -> None:
+        with self.db.engine.begin() as conn:
+            conn.execute(delete(sessions_t).where(sessions_t.c.id == session_hash))
+
+    # ---- the rate limits' counts ----------------------------------------------------------------
+    def recent_events(self, kind: str, key: str, window: timedelta) -> tuple[int, datetime | None]:
+        """How many events of ``kind`` for ``key`` within the window, and when the oldest of them was."""
+        since = now() - window
+        with self.db.engine.connect() as conn:
+            row = conn.execute(
+                select(func.count(), func.min(auth_events_t.c.at)).where(
+                    auth_events_t.c.kind == kind, auth_events_t.c.key == key, auth_events_t.c.at >= since
+                )
+            ).one()
+        return int(row[0]), (_utc(row[1]) if row[1] is not None else None)
+
+    def add_events(self, events: list[tuple[str, str]]) -> None:
+        stamp = now()
+        with self.db.engine.begin() as conn:
+            conn.execute(insert(auth_events_t), [{"kind": k, "key": key, "at": stamp} for k, key in events])
+
+    def clear_events(self, kind: str, key: str) -> None:
+        with self.db.engine.begin() as conn:
+            conn.execute(delete(auth_events_t).where(auth_events_t.c.kind == kind, auth_events_t.c.key == key))
+
+    def sweep(self, keep: timedelta) -> None:
+        """Forget expired sessions and counts older than ``keep``."""
+        stamp = now()
+        with self.db.engine.begin() as conn:
+            conn.execute(delete(sessions_t).where(sessions_t.c.expires_at < stamp))
+            conn.execute(delete(auth_events_t).where(auth_events_t.c.at < stamp - keep))

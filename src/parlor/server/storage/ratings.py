@@ -1,0 +1,217 @@
+"""The players' ratings (``parlor_ratings``) and each rated game's change (``parlor_rating_history``).
+
+Not a table's rows (an account belongs to no table), so not through ``Database.commit``'s fence; one
+rated game's ratings are applied once, in one transaction that first sets its table's
+``ratings_done`` from false to true (a compare-and-set: a second attempt, by a restarted or another
+process, changes nothing).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+
+from .database import Database, _utc, now
+from .schema import accounts_t, rating_history_t, ratings_t, seats_t, tables_t
+
+DEFAULT_MU, DEFAULT_SIGMA = 25.0, 25.0 / 3  # openskill's defaults: a new player
+
+
+class RatingStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def apply(
+        self,
+        table_id: str,
+        game: str,
+        players_class: str,
+        seats: list[dict[str, Any]],
+        rate: Callable[[list[tuple[float, float]], list[int]], list[tuple[float, float]]],
+    ) -> bool:
+        """Store one rated game's new ratings, once: ``seats`` (``account_id``, ``place``, ``abandoned``;
+        empty: the game moves nothing) are rated by ``rate(before, places) -> after`` (each a list of
+        (mu, sigma)) from their ratings as this transaction reads them, after it has taken the table's
+        ``ratings_done`` (False if another path took it first). The ratings' rows are read locked
+        (PostgreSQL), so two games of one player rated at once by two processes do not both start
+        from the same rating; two that both insert a player's first rating collide on its key, and
+        the loser's transaction (with its ``ratings_done``) is undone for the sweep to try again."""
+        stamp = now()
+        with self.db.engine.begin() as conn:
+            done = conn.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id, tables_t.c.ratings_done.is_(False))
+                .values(ratings_done=True)
+            )
+            if done.rowcount != 1:
+                return False
+            if not seats:
+                return True
+            ids = [s["account_id"] for s in seats]
+            found = {
+                r.account_id: r
+                for r in conn.execute(
+                    select(ratings_t.c.account_id, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
+                    .where(
+                        ratings_t.c.account_id.in_(ids),
+                        ratings_t.c.game == game,
+                        ratings_t.c.players_class == players_class,
+                    )
+                    .with_for_update()
+                )
+            }
+            before = [(found[a].mu, found[a].sigma) if a in found else (DEFAULT_MU, DEFAULT_SIGMA) for a in ids]
+            after = rate(before, [s["place"] for s in seats])
+            for s, (mu0, sigma0), (mu, sigma) in zip(seats, before, after, strict=True):
+                key = {"account_id": s["account_id"], "game": game, "players_class": players_class}
+                row = found.get(s["account_id"])
+                if row is None:
+                    conn.execute(ratings_t.insert().values(**key, mu=mu, sigma=sigma, games=1, updated_at=stamp))
+                else:
+                    conn.execute(
+                        update(ratings_t)
+                        .filter_by(**key)
+                        .values(mu=mu, sigma=sigma, games=row.games + 1, updated_at=stamp)
+                    )
+                conn.execute(
+                    rating_history_t.insert().values(
+                        account_id=s["account_id"],
+                        table_id=table_id,
+                        game=game,
+                        players_class=players_class,
+                        mu_before=mu0,
+                        sigma_before=sigma0,
+                        mu=mu,
+                        sigma=sigma,
+                        place=s["place"],
+                        abandoned=s["abandoned"],
+                        at=stamp,
+                    )
+                )
+            return True
+
+    def unrated(self, limit: int = 100) -> list[dict[str, Any]]:
+        """Finished rated tables whose ratings were never stored: ``id``, ``game``, ``players``,
+        ``result`` and ``seats`` (``seat``, ``kind``, ``account_id``)."""
+        with self.db.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_t.c.id, tables_t.c.game, tables_t.c.players, tables_t.c.result)
+                .where(tables_t.c.rated.is_(True), tables_t.c.status == "over", tables_t.c.ratings_done.is_(False))
+                .order_by(tables_t.c.updated_at)
+                .limit(limit)
+            ).all()
+            out = []
+            for r in rows:
+                seats = conn.execute(
+                    select(seats_t.c.seat, seats_t.c.kind, seats_t.c.account_id)
+                    .where(seats_t.c.table_id == r.id)
+                    .order_by(seats_t.c.seat)
+                ).mappings()
+                result = json.loads(r.result) if isinstance(r.result, str) else r.result
+                out.append({"id": r.id, "game": r.game, "players": r.players, "result": result,
+                            "seats": [dict(s) for s in seats]})  # fmt: skip
+            return out
+
+    def leaderboard(self, game: str, players_class: str | None, limit: int = 100) -> list[dict[str, Any]]:
+        """The best rated accounts of a game (by mu - 3 sigma, openskill's conservative "ordinal")."""
+        query = (
+            select(
+                accounts_t.c.name,
+                ratings_t.c.players_class,
+                ratings_t.c.mu,
+                ratings_t.c.sigma,
+                ratings_t.c.games,
+            )
+            .join(accounts_t, accounts_t.c.id == ratings_t.c.account_id)
+            .where(ratings_t.c.game == game, accounts_t.c.deleted_at.is_(None))
+            .order_by((ratings_t.c.mu - 3 * ratings_t.c.sigma).desc(), accounts_t.c.name)
+            .limit(limit)
+        )
+        if players_class is not None:
+            query = query.where(ratings_t.c.players_class == players_class)
+        with self.db.engine.connect() as conn:
+            return [
+                {
+                    "name": r.name,
+                    "players_class": r.players_class,
+                    "mu": r.mu,
+                    "sigma": r.sigma,
+                    "rating": r.mu - 3 * r.sigma,
+                    "games": r.games,
+                }
+                for r in conn.execute(query)
+            ]
+
+    def profile(self, name_key: str) -> dict[str, Any] | None:
+        """A player's page: name, ratings, and the last 50 finished games (with the rating change of the
+        rated ones)."""
+        with self.db.engine.connect() as conn:
+            account = conn.execute(
+                select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.created_at).where(
+                    accounts_t.c.name_key == name_key, accounts_t.c.deleted_at.is_(None)
+                )
+            ).first()
+            if account is None:
+                return None
+            ratings = [
+                {"game": r.game, "players_class": r.players_class, "mu": r.mu, "sigma": r.sigma,
+                 "rating": r.mu - 3 * r.sigma, "games": r.games}
+                for r in conn.execute(select(ratings_t).where(ratings_t.c.account_id == account.id))
+            ]  # fmt: skip
+            games = conn.execute(
+                select(
+                    tables_t.c.id,
+                    tables_t.c.game,
+                    tables_t.c.players,
+                    tables_t.c.rated,
+                    tables_t.c.result,
+                    tables_t.c.updated_at,
+                    seats_t.c.seat,
+                    rating_history_t.c.players_class,
+                    rating_history_t.c.mu_before,
+                    rating_history_t.c.sigma_before,
+                    rating_history_t.c.mu,
+                    rating_history_t.c.sigma,
+                    rating_history_t.c.abandoned,
+                )
+                .join(seats_t, seats_t.c.table_id == tables_t.c.id)
+                .outerjoin(
+                    rating_history_t,
+                    (rating_history_t.c.table_id == tables_t.c.id) & (rating_history_t.c.account_id == account.id),
+                )
+                .where(seats_t.c.account_id == account.id, tables_t.c.status == "over")
+                .order_by(tables_t.c.updated_at.desc())
+                .limit(50)
+            ).all()
+        return {
+            "name": account.name,
+            "since": _utc(account.created_at),
+            "ratings": ratings,
+            "games": [_game(g) for g in games],
+        }
+
+
+def _game(g: Any) -> dict[str, Any]:
+    result = json.loads(g.result) if isinstance(g.result, str) else (g.result or {})
+    places = result.get("places") or []
+    entry: dict[str, Any] = {
+        "table_id": g.id,
+        "game": g.game,
+        "players": g.players,
+        "rated": bool(g.rated),
+        "seat": g.seat,
+        "place": places[g.seat] if g.seat < len(places) else None,
+        "won": g.seat in (result.get("winners") or []),
+        "finished_at": _utc(g.updated_at) if isinstance(g.updated_at, datetime) else g.updated_at,
+        "replay": f"/replay/{g.id}",
+    }
+    if g.mu is not None:
+        entry["players_class"] = g.players_class  # the rating it moved: this game's at this class
+        entry["rating_before"] = g.mu_before - 3 * g.sigma_before
+        entry["rating_after"] = g.mu - 3 * g.sigma
+        entry["abandoned"] = bool(g.abandoned)
+    return entry

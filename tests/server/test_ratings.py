@@ -1,0 +1,152 @@
+"""Ratings through a real server (SQLite and PostgreSQL): two accounts play a rated game to its end,
+both ratings move (the winner's up, the loser's down), the leaderboard and both profiles show it, with
+a replay link that works; unrated games and games against bots move nothing."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import BACKENDS, Client, ServerThread, make_url
+from .test_account_seats import first_frame
+from .test_accounts import GENEROUS, Browser, signed_up
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    url = make_url(request.param, request, tmp_path_factory.mktemp("db"))
+    with ServerThread(url, seat_timeout=None, account_limits=GENEROUS, rate_per_second=1000, burst=1000) as s:
+        yield s
+
+
+def play_to_the_end(site: ServerThread, table_id: str, tokens: list[str]) -> dict[str, Any]:
+    clients = [Client(site.base, table_id, t) for t in tokens]
+    try:
+        while True:
+            for c in clients:
+                c.drain()
+            if clients[0].state["over"]:
+                return clients[0].state
+            mover = next((c for c in clients if c.state["your_turn"]), None)
+            if mover is None:  # the next state, on whichever connection it comes first
+                deadline = time.monotonic() + 60
+                while not any(c.state["your_turn"] or c.state["over"] for c in clients):
+                    assert time.monotonic() < deadline, "no state came"
+                    for c in clients:
+                        with contextlib.suppress(TimeoutError):
+                            c.next_state(0.2)
+                continue
+            assert mover.act(mover.state["legal"][-1]["id"])["type"] == "ack"
+    finally:
+        for c in clients:
+            c.close()
+
+
+def profile(site: ServerThread, name: str) -> dict[str, Any]:
+    r = httpx.get(f"{site.base}/api/players/{name}", timeout=60)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def rated_game_of(site: ServerThread, name: str, table_id: str) -> dict[str, Any]:
+    """The profile's entry for a table once its rating change is stored (applied after the game ends)."""
+    deadline = time.monotonic() + 120
+    while True:
+        entry = next((g for g in profile(site, name)["games"] if g["table_id"] == table_id), None)
+        if entry is not None and "rating_after" in entry:
+            return entry
+        assert time.monotonic() < deadline, f"no rating stored for {table_id}"
+        time.sleep(0.1)
+
+
+def table_for_two(host: Browser, guest: Browser, rated: bool, **more: Any) -> tuple[str, list[str]]:
+    body = {"game": "mamma-mia", "players": 2, "public": True, "rated": rated, "seats": [{"kind": "human"}] * 2}
+    body.update(more)
+    created = host.post("/api/tables", body).json()
+    table_id = created["table"]["id"]
+    first = host.post(f"/api/tables/{table_id}/claim", {"claim": created["seats"][0]["claim"]})
+    second = guest.post(f"/api/tables/{table_id}/sit", {})
+    assert first.status_code == 200 and second.status_code == 200, (first.text, second.text)
+    return table_id, [first.json()["token"], second.json()["token"]]
+
+
+def test_a_rated_game_moves_both_ratings_and_shows_on_the_profiles(site: ServerThread) -> None:
+    (ann, ann_name), (bob, bob_name) = signed_up(site.base), signed_up(site.base)
+    table_id, tokens = table_for_two(ann, bob, rated=True)
+    final = play_to_the_end(site, table_id, tokens)
+    places = final["result"]["places"]
+    entries = {n: rated_game_of(site, n, table_id) for n in (ann_name, bob_name)}
+    for seat, n in enumerate((ann_name, bob_name)):
+        e = entries[n]
+        assert e["seat"] == seat and e["place"] == places[seat] and e["rated"] and not e["abandoned"]
+        assert e["rating_after"] != e["rating_before"]
+        rating = next(r for r in profile(site, n)["ratings"] if r["game"] == "mamma-mia")
+        assert rating["players_class"] == "2" and rating["games"] == 1 and rating["sigma"] < 25 / 3
+        # The replay link works.
+        assert httpx.get(site.base + e["replay"], timeout=60).status_code == 200
+        assert httpx.get(f"{site.base}/api/tables/{table_id}/replay", timeout=60).status_code == 200
+    # "Rematch": play again invites the same players; each account opens its seat there by signing in.
+    again = httpx.post(f"{site.base}/api/tables/{table_id}/play-again", json={"token": tokens[0]}, timeout=60)
+    assert again.status_code == 200, again.text
+    rematch = again.json()["table_id"]
+    code = again.json()["join_path"].split("#claim=")[1]  # Ann's own new link, opened signed in
+    assert ann.post(f"/api/tables/{rematch}/claim", {"claim": code}).status_code == 200
+    seats = httpx.get(f"{site.base}/api/tables/{rematch}", timeout=60).json()["seats"]
+    assert [(s["name"], s["account"]) for s in seats] == [(ann_name, True), (bob_name, True)]
+    for seat, b in enumerate((ann, bob)):
+        assert [(t["id"], t["your_seat"]) for t in b.http.get("/api/account/tables").json()["tables"]] == [
+            (rematch, seat)
+        ]
+        welcome, _ = first_frame(site, rematch, b.http.cookies.get("parlor_session"))
+        assert welcome["type"] == "welcome" and welcome["seat"] == seat
+    if places[0] != places[1]:
+        winner, loser = (ann_name, bob_name) if places[0] < places[1] else (bob_name, ann_name)
+        assert entries[winner]["rating_after"] > entries[winner]["rating_before"]
+        assert entries[loser]["rating_after"] < entries[loser]["rating_before"]
+        board = httpx.get(site.base + "/api/leaderboard", params={"game": "mamma-mia", "players": "2"}).json()
+        names = [r["name"] for r in board["ratings"]]
+        assert names.index(winner) < names.index(loser)
+
+
+def test_unrated_games_and_games_against_bots_move_no_rating(site: ServerThread) -> None:
+    (ann, ann_name), (bob, _) = signed_up(site.base), signed_up(site.base)
+    table_id, tokens = table_for_two(ann, bob, rated=False)
+    play_to_the_end(site, table_id, tokens)
+    # A rated game against a bot: the account is the only rated seat, nothing moves.
+    body = {"game": "mamma-mia", "players": 2, "rated": True,
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]}  # fmt: skip
+    created = ann.post("/api/tables", body).json()
+    bot_table = created["table"]["id"]
+    token = ann.post(f"/api/tables/{bot_table}/claim", {"claim": created["seats"][0]["claim"]}).json()["token"]
+    play_to_the_end(site, bot_table, [token])
+    # The profile lists both finished games (the list is read when asked: both are stored by now).
+    games = {g["table_id"]: g for g in profile(site, ann_name)["games"]}
+    assert set(games) == {table_id, bot_table}
+    assert all("rating_after" not in g for g in games.values())
+    assert profile(site, ann_name)["ratings"] == []
+
+
+def test_a_player_who_leaves_a_rated_game_counts_last(site: ServerThread) -> None:
+    (ann, ann_name), (bob, bob_name) = signed_up(site.base), signed_up(site.base)
+    table_id, tokens = table_for_two(ann, bob, rated=True, seat_timeout=0)
+    Client(site.base, table_id, tokens[1]).close()  # Bob opens the table and leaves: a bot plays for him
+    final = play_to_the_end(site, table_id, [tokens[0]])
+    assert final["over"]
+    ann_entry, bob_entry = rated_game_of(site, ann_name, table_id), rated_game_of(site, bob_name, table_id)
+    assert bob_entry["abandoned"] is True and ann_entry["abandoned"] is False
+    # Whatever the board said, the leaver lost: his rating went down, Ann's up.
+    assert bob_entry["rating_after"] < bob_entry["rating_before"]
+    assert ann_entry["rating_after"] > ann_entry["rating_before"]
+
+
+def test_leaderboard_and_profile_refusals(site: ServerThread) -> None:
+    assert httpx.get(site.base + "/api/leaderboard", timeout=60).json()["error"]["code"] == "unknown_game"
+    r = httpx.get(site.base + "/api/leaderboard", params={"game": "mamma-mia", "players": "7"}, timeout=60)
+    assert r.status_code == 400
+    r = httpx.get(site.base + "/api/players/nobody-by-this-name", timeout=60)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "player_not_found"

@@ -1,0 +1,230 @@
+"""Accounts, open tables, quick play and players' pages in the browser (Chromium, the real server).
+
+* The account page in every language: sign up, sign out, a wrong password's own words, sign in.
+* Two accounts: one opens a public rated table in the lobby, the other finds it and sits down, both
+  play to the end, "play again" seats them both at a rematch, both ratings move, both players' pages
+  list the game with a replay that opens.
+* Quick play from the lobby seats two waiting guests at one table.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import Server, start_server, stop_server
+from .test_browser import LANGS, Seat, play_to_the_end
+from .test_help_and_lobby import new_page
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
+
+
+def catalog(lang: str) -> dict[str, str]:
+    return json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def sign_up(page: Any, server: Server, name: str, password: str = "a good long password") -> None:
+    page.goto(server.base + "/account")
+    page.wait_for_selector("#sign-up-form")
+    page.fill("#up-name", name)
+    page.fill("#up-password", password)
+    page.click("#sign-up")
+    page.wait_for_selector("#signed-in")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_account_page_in_every_language(server: Server, browser: Any, lang: str) -> None:
+    words = catalog(lang)
+    ctx, page, errors = new_page(browser, lang)
+    name = "w" + uuid.uuid4().hex[:8]
+    try:
+        sign_up(page, server, name)
+        assert page.locator("#signed-in").inner_text().startswith(words["account.signed_in_as"].split("{")[0])
+        assert name in page.locator("#signed-in").inner_text()
+        assert page.locator("#sign-up").count() == 0
+        page.click("#sign-out")
+        page.wait_for_selector("#sign-in-form")
+        assert page.locator("h1").inner_text() == words["account.heading"]
+        page.fill("#in-name", name)
+        page.fill("#in-password", "not my password")
+        page.click("#sign-in")
+        said = "text => document.getElementById('account-message').textContent === text"
+        page.wait_for_function(said, arg=words["account.err.bad_credentials"])
+        page.fill("#in-password", "a good long password")
+        page.click("#sign-in")
+        page.wait_for_selector("#signed-in")
+        # The lobby says who is signed in, in the reader's language.
+        page.goto(server.base + "/")
+        page.wait_for_selector("#account-link")
+        assert name in page.locator("#account-link").inner_text()
+        assert page.locator(".open-tables h2").inner_text() == words["open.heading"]
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def as_seat(ctx: Any, page: Any) -> Seat:
+    """A table page opened by the flow above, driven with test_browser's helpers."""
+    seat = Seat.__new__(Seat)
+    seat.context, seat.page, seat.frames, seat.errors = ctx, page, [], []
+    page.wait_for_selector("body[data-version]", timeout=30000)
+    return seat
+
+
+def test_two_accounts_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_pages(server: Server, browser: Any):
+    (ctx_a, ann, errors_a), (ctx_b, bob, errors_b) = new_page(browser, "en"), new_page(browser, "en")
+    names = ["a" + uuid.uuid4().hex[:8], "b" + uuid.uuid4().hex[:8]]
+    try:
+        sign_up(ann, server, names[0])
+        sign_up(bob, server, names[1])
+        # Ann opens a public rated table for two from the lobby and takes seat 1 by its link.
+        ann.goto(server.base + "/")
+        ann.wait_for_selector("button.game-pick[data-game=mamma-mia]")
+        ann.click("button.game-pick[data-game=mamma-mia]")
+        ann.select_option("#players", "2")
+        ann.select_option("select[name=seat-1-kind]", "human")
+        ann.check("#public")
+        ann.check("#rated")
+        ann.click("#create")
+        ann.wait_for_selector(".created")
+        href = ann.locator(".seat-link a.join-link").first.get_attribute("href")
+        table_id = href.split("/")[2].split("#")[0]
+        ann.goto(server.base + href.replace("#", "?anim=0&guard=30#"))
+        seat_a = as_seat(ctx_a, ann)
+        # Bob finds it waiting in the lobby, with Ann's name at her seat, and sits down.
+        bob.goto(server.base + "/")
+        bob.wait_for_selector("button.game-pick[data-game=mamma-mia]")
+        bob.click("button.game-pick[data-game=mamma-mia]")
+        row = bob.locator(f".open-list.waiting li[data-table='{table_id}']")
+        row.wait_for()
+        assert names[0] in row.inner_text()
+        row.locator("button.sit-down").click()
+        bob.wait_for_url(f"**/play/{table_id}#token=*")
+        bob.goto(bob.url.replace("#", "?anim=0&guard=30#"))
+        seat_b = as_seat(ctx_b, bob)
+        roles = [s.page.evaluate("document.body.dataset.role") for s in (seat_a, seat_b)]
+        assert roles == ["seat", "seat"]
+        play_to_the_end([seat_a, seat_b], random.Random(3), limit=240.0)
+        # "Rematch": play again seats the same two accounts at a new table.
+        ann.click("#play-again")
+        for page in (ann, bob):
+            page.wait_for_selector("#next-table")
+            page.click("#next-table")
+            page.wait_for_url(lambda url: table_id not in url)
+            page.wait_for_function("document.body !== null && document.body.dataset.role === 'seat'", timeout=30000)
+        rematch = ann.url.split("/play/")[1].split("?")[0].split("#")[0]
+        assert rematch == bob.url.split("/play/")[1].split("?")[0].split("#")[0]
+        seats = ann.request.get(f"{server.base}/api/tables/{rematch}").json()["seats"]
+        assert [(s["name"], s["account"]) for s in seats] == [(names[0], True), (names[1], True)]
+        # Both players' pages list the game, with its rating change and a replay that opens.
+        for page, name in ((ann, names[0]), (bob, names[1])):
+            deadline = time.monotonic() + 60
+            while True:
+                page.goto(f"{server.base}/players/{name}")
+                page.wait_for_selector("#player-name")
+                game = page.locator(f".game-row[data-table='{table_id}']")
+                if game.count() and "→" in game.inner_text():
+                    break
+                assert time.monotonic() < deadline, "the rating change never showed"
+                time.sleep(0.2)
+            assert page.locator(".rating-row[data-game='mamma-mia']").count() == 1
+            assert page.locator("svg.rating-plot").count() == 1
+            game.locator("a.replay-link").click()
+            page.wait_for_url(f"**/replay/{table_id}")
+            page.wait_for_selector("body[data-ready='1']", timeout=30000)
+        ratings = page.request.get(f"{server.base}/api/leaderboard?game=mamma-mia&players=2").json()["ratings"]
+        mine = {r["name"]: r for r in ratings if r["name"] in names}
+        assert set(mine) == set(names) and all(r["games"] == 1 for r in mine.values())
+        assert not errors_a and not errors_b, (errors_a, errors_b)
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_quick_play_in_the_lobby_seats_two_guests_together(server: Server, browser: Any) -> None:
+    (ctx_a, first, errors_a), (ctx_b, second, errors_b) = new_page(browser, "en"), new_page(browser, "en")
+    try:
+        for page, name in ((first, "Quick One"), (second, "Quick Two")):
+            page.goto(server.base + "/")
+            page.wait_for_selector("button.game-pick[data-game=sweet-nose]")
+            page.click("button.game-pick[data-game=sweet-nose]")
+            page.select_option("#players", "4")
+            page.select_option("#fill-after", "")  # no bots: the table waits for people
+            page.fill("#guest-name", name)
+            page.click("#play-now")
+            page.wait_for_url("**/play/*#token=*")
+        tables = {p.url.split("/play/")[1].split("#")[0] for p in (first, second)}
+        assert len(tables) == 1, tables
+        table_id = tables.pop()
+        summary = first.request.get(f"{server.base}/api/tables/{table_id}").json()
+        assert [s["name"] for s in summary["seats"][:2]] == ["Quick One", "Quick Two"]
+        assert summary["quick"] is True and summary["public"] is True
+        for page in (first, second):
+            page.wait_for_selector("body[data-version]", timeout=30000)
+        assert not errors_a and not errors_b, (errors_a, errors_b)
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+@pytest.fixture(scope="module")
+def rated_player(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
+    """A server whose player has rated games of two games and player-count classes (stored finished and
+    unrated, as a process that stopped before rating them leaves them: the server's sweep rates them)."""
+    from parlor.server.storage import Database
+
+    from ..server.test_ratings_sweep import accounts, finished_rated_table
+
+    tmp = tmp_path_factory.mktemp("plot")
+    db = Database(f"sqlite:///{tmp / 'parlor.db'}")
+    db.migrate()
+    me, other, third = accounts(db, "Plotter", "Other", "Third")
+    for i, places in enumerate(([1, 2], [2, 1], [1, 2])):
+        finished_rated_table(db, f"two-{i}", [me, other], places)
+    for i, places in enumerate(([1, 2, 3], [3, 1, 2])):
+        finished_rated_table(db, f"three-{i}", [me, other, third], places, game="sweet-nose")
+    db.close()
+    running = start_server(tmp)
+    try:
+        deadline = time.monotonic() + 120
+        while len(httpx.get(f"{running.base}/api/players/Plotter", timeout=60).json()["ratings"]) < 2:
+            assert time.monotonic() < deadline, "the sweep did not rate the games"
+            time.sleep(0.1)
+        yield running, "Plotter"
+    finally:
+        stop_server(running)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rating_plot_has_a_line_per_game_and_class_with_a_legend(browser: Any, rated_player, lang: str) -> None:
+    server, name = rated_player
+    words = catalog(lang)
+    ctx, page, errors = new_page(browser, lang)
+    try:
+        page.goto(f"{server.base}/players/{name}")
+        page.wait_for_selector("#rating-legend")
+        series = page.locator("svg.rating-plot g.rating-series")
+        assert sorted(series.evaluate_all("gs => gs.map(g => g.dataset.series)")) == ["mamma-mia|2", "sweet-nose|3-4"]
+        points = {s.get_attribute("data-series"): s.locator("circle").count() for s in series.all()}
+        assert points == {"mamma-mia|2": 3, "sweet-nose|3-4": 2}  # each its own line, never joined
+        legend = page.locator("#rating-legend li")
+        expected = {
+            key: words["profile.series"]
+            .replace("{game}", words[f"game.{key.split('|')[0]}.title"])
+            .replace("{players}", words["profile.class"].replace("{players}", key.split("|")[1]))
+            for key in points
+        }
+        assert {li.get_attribute("data-series"): li.inner_text().strip() for li in legend.all()} == expected
+        colours = series.evaluate_all("gs => gs.map(g => getComputedStyle(g).color)")
+        assert len(set(colours)) == 2  # told apart, as their legend entries are
+        assert not errors, errors
+    finally:
+        ctx.close()
