@@ -1,4 +1,5 @@
-"""The learned evaluator's cost per leaf, as a ratio to one random playout decision.
+"""The learned evaluator's cost per leaf, as a ratio to one random playout decision, and the
+search's iterations per second with it (``master``) and without it (``expert``).
 
     python benchmarks/evaluator.py [--players 2] [--positions 20] [--seconds 1.0] [--repeat 3] [--quick]
 
@@ -7,9 +8,13 @@ so the machine's load cancels out of the ratio):
 
 * one random playout decision (the baseline: ``legal_actions`` + ``apply``, playing the same
   positions' clones out at random, as a playout does),
-* one leaf of ``master``'s evaluator (``LeafEvaluator``: encode every seat's observation into a
-  batch, run the shipped network once), split into the encoding and the network,
+* one leaf of ``master``'s evaluator (``LeafEvaluator``: each seat's non-zero inputs written
+  straight from the state, a sparse first layer, the rest of the network on the seats' batch);
+  at two players also the one-row leaf (seat 0's row, seat 1 gets ``1 - v``); and the dense
+  path it replaced (``encode_batch`` of every seat, then the network on the dense batch),
 * the game's hand-written ``evaluate`` on the same positions (what ``expert`` judges leaves by),
+* the search's iterations per second: ``master`` (at two players with ``one_row=1``) against
+  ``expert``, both with a fixed budget from the same positions, interleaved, as a ratio.
 
 and prints each as microseconds and as playout decisions' worth. ``master`` pays the network on
 top of ``expert``'s playout and ``evaluate`` at each leaf (``docs/evaluator.md``); the ratio says
@@ -27,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from parlor import games
-from parlor.bots import _heuristic_module
+from parlor.bots import _heuristic_module, make_bot
 from parlor.bots.evaluator import LeafEvaluator
 from parlor.rl import encoding
 
@@ -94,16 +99,50 @@ def measure(name: str, players: int, count: int, seconds: float) -> dict[str, fl
         enc.encode_batch([s] * players, seats, out=buf)
         batches.append(buf.copy())
     hand_written = getattr(_heuristic_module(game), "evaluate", None)
+    net = leaf.net_for(players)
+
+    def dense(state: Any) -> list[float]:
+        enc.encode_batch([state] * players, seats, out=buf)
+        return [float(v) for v in net(buf)]
+
+    one_row = LeafEvaluator(game, one_row_for_two=True)
+    leaf(states[0]), one_row(states[0])  # the weights are read at the first call, not timed
     playout = playout_decision(states, seconds)
     figures = {
         "playout decision": playout,
         "evaluator leaf": per_call(leaf, states, seconds),
-        "  encode seats": per_call(lambda s: enc.encode_batch([s] * players, seats, out=buf), states, seconds),
-        "  network": per_call(leaf.net, batches, seconds),
     }
+    if players == 2:
+        figures["  one row (1 - v)"] = per_call(one_row, states, seconds)
+    figures.update({
+        "  dense (before)": per_call(dense, states, seconds),
+        "    encode seats": per_call(lambda s: enc.encode_batch([s] * players, seats, out=buf), states, seconds),
+        "    dense network": per_call(net, batches, seconds),
+    })
     if hand_written is not None:
         figures["hand-written evaluate"] = per_call(hand_written, states, seconds)
-    return {k: v / playout if k != "playout decision" else v for k, v in figures.items()}
+    out = {k: v / playout if k != "playout decision" else v for k, v in figures.items()}
+    out.update(search_speed(game, players, states[: max(2, count // 4)]))
+    return out
+
+
+def search_speed(game: Any, players: int, states: list[Any], iterations: int = 300) -> dict[str, float]:
+    """Iterations per second of ``expert`` and ``master`` from the same positions (fixed budgets,
+    interleaved), and master's as a share of expert's."""
+    master = "master:one_row=1" if players == 2 else "master"
+    spent = {"expert": 0.0, master: 0.0}
+    done = {"expert": 0, master: 0}
+    for i, state in enumerate(states):
+        seat = state.to_move[0]
+        for spec in spent:
+            bot = make_bot(f"{spec}:iterations={iterations}", game, i)
+            start = time.perf_counter()
+            bot.choose(state.clone(), seat)
+            spent[spec] += time.perf_counter() - start
+            done[spec] += bot.last_iterations  # type: ignore[attr-defined]
+    rate = {spec: done[spec] / spent[spec] for spec in spent}
+    return {"expert iterations/s": rate["expert"], "master iterations/s": rate[master],
+            "master / expert": rate[master] / rate["expert"]}
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
@@ -126,6 +165,11 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"game": name, "players": players, "playout_decision_s": base}
         for key in runs[0]:
             if key == "playout decision":
+                continue
+            if "iterations/s" in key or key == "master / expert":
+                value = statistics.median(r[key] for r in runs)
+                print(f"  {key:<22} {value:8.2f}" if key == "master / expert" else f"  {key:<22} {value:8.0f}")
+                row[key] = value
                 continue
             ratio = statistics.median(r[key] for r in runs)
             print(f"  {key:<22} {ratio * base * 1e6:8.1f} µs = {ratio:6.1f} playout decisions")

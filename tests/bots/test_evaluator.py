@@ -124,16 +124,50 @@ def test_parlor_train_command(tmp_path: Path) -> None:
     assert bad.exit_code != 0 and not (tmp_path / "x" / "positions.parquet").exists()
 
 
-@pytest.mark.parametrize("name", games.names())
-def test_the_leaf_evaluator_reads_each_seats_own_observation(name: str) -> None:
+def mid_game(name: str, players: int, seed: int, steps: int):  # type: ignore[no-untyped-def]
     game = games.get(name)
-    players = game.player_range()[0]
-    state = game.new_game(players, seed=3)
+    state = game.new_game(players, seed=seed)
+    for _ in range(steps):
+        if not state.to_move:
+            break
+        seat = state.to_move[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[(seed + len(legal)) % len(legal)])
+    return state
+
+
+@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("extra", [0, 1])
+def test_the_leaf_evaluator_reads_each_seats_own_observation(name: str, extra: int) -> None:
+    """The sparse first layer gives the dense network's values on each seat's own observation."""
+    game = games.get(name)
+    players = game.player_range()[0] + extra
     enc = encoding(name)
     evaluate = LeafEvaluator(game)
-    values = evaluate(state)
-    expected = [float(v) for v in evaluate.net(np.stack([enc.encode(state, s) for s in range(players)]))]
-    assert values == pytest.approx(expected, abs=1e-6)
+    for steps in (0, 7, 25):
+        state = mid_game(name, players, 3, steps)
+        values = evaluate(state)
+        net = evaluate.net_for(players)
+        expected = [float(v) for v in net(np.stack([enc.encode(state, s) for s in range(players)]))]
+        assert values == pytest.approx(expected, abs=1e-5)
+
+
+def test_one_row_for_two_reads_seat_0_and_gives_seat_1_the_rest() -> None:
+    game = games.get("mamma-mia")
+    evaluate = LeafEvaluator(game, one_row_for_two=True)
+    state = mid_game("mamma-mia", 2, 4, 20)
+    v = float(evaluate.net_for(2)(encoding("mamma-mia").encode(state, 0)[None, :])[0])
+    assert evaluate(state) == pytest.approx([v, 1.0 - v], abs=1e-5)
+    four = mid_game("mamma-mia", 4, 4, 20)
+    assert len(evaluate(four)) == 4  # more players: every seat's own row, as without it
+
+
+def test_a_network_trained_at_one_player_count_is_used_at_that_count() -> None:
+    two = shipped_net("mamma-mia", 2)
+    assert two.meta["trained"]["players"] == [2]
+    assert shipped_net("mamma-mia", 4) is shipped_net("mamma-mia")  # no 4-player file: the general one
+    assert shipped_net("mamma-mia").meta["trained"]["players"] != [2]
+    assert LeafEvaluator(games.get("mamma-mia")).net_for(2) is two
 
 
 @pytest.mark.parametrize(("name", "players"), PEEK_CASES)
@@ -182,3 +216,10 @@ def test_master_refuses_a_blend_outside_0_to_1(blend: object) -> None:
     with pytest.raises(ParlorError, match="blend"):
         make_builtin_bot("master", games.get("sweet-nose"), 1, blend=blend)
     assert make_builtin_bot("master", games.get("sweet-nose"), 1, blend=1).choose  # the bounds are allowed
+
+
+@pytest.mark.parametrize("one_row", [-1, 2, 0.5, "yes"])
+def test_master_refuses_a_one_row_other_than_0_or_1(one_row: object) -> None:
+    with pytest.raises(ParlorError, match="one_row"):
+        make_builtin_bot("master", games.get("mamma-mia"), 1, one_row=one_row)
+    assert make_builtin_bot("master", games.get("mamma-mia"), 1, one_row=1).choose

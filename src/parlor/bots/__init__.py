@@ -62,6 +62,7 @@ EXPERT_ITERATIONS = 1600
 # MASTER_BLEND the network's share; a spec may set ``blend`` and ``playout_depth``.
 MASTER_ITERATIONS = EXPERT_ITERATIONS
 MASTER_BLEND = 0.3
+MASTER_ONE_ROW = 0
 LEVELS = {
     "easy": "the heuristic, with a random move 30% of the time",
     "medium": "the game's heuristic",
@@ -169,9 +170,13 @@ def make_builtin_bot(kind: str, game: Game, seed: int = 0, **params: object) -> 
 
             blend = params.pop("blend", MASTER_BLEND)
             _check_number(kind, "blend", blend, low=0, high=1)
+            one_row = params.pop("one_row", MASTER_ONE_ROW)
+            _check_number(kind, "one_row", one_row, whole=True, low=0, high=1)
             # expert's playout policy, root candidates and playout depth; the leaf's judgement blended.
             hand_written = settings.get("evaluate")
-            settings["evaluate"] = BlendedEvaluator(game, float(blend), hand_written)  # type: ignore[arg-type]
+            settings["evaluate"] = BlendedEvaluator(  # type: ignore[assignment]
+                game, float(blend), hand_written, one_row_for_two=bool(one_row)
+            )
             settings.setdefault("playout_depth", 0)
         if kind != "ismcts":
             budget = {"hard": HARD_ITERATIONS, "expert": EXPERT_ITERATIONS, "master": MASTER_ITERATIONS}[kind]
