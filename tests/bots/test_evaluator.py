@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -105,6 +106,24 @@ def test_training_fits_the_outcomes_and_is_reproducible_and_resumable(tmp_path: 
     assert not np.array_equal(other.net.layers[0][0], first.net.layers[0][0])
 
 
+def test_playout_targets_judge_the_same_positions_by_the_searchs_leaf_value(tmp_path: Path) -> None:
+    """--playouts K: the same games and observations as the outcome target (the worlds are dealt
+    from their own generator), each target the mean of K of expert's leaf judgements, so
+    fractional where outcomes are 0, 0.6 or 1; reproducible; a run of it trains and reports it."""
+    outcome = generate_positions(tiny())
+    judged = generate_positions(replace(tiny(), playouts=4))
+    again = generate_positions(replace(tiny(), playouts=4))
+    assert np.array_equal(judged.obs, outcome.obs) and np.array_equal(judged.seat, outcome.seat)
+    assert np.array_equal(judged.target, again.target)
+    assert ((judged.target >= 0) & (judged.target <= 1)).all()
+    assert set(np.round(outcome.target, 4)) <= {0.0, 0.6, 1.0}
+    assert len(set(np.round(judged.target, 4)) - {0.0, 0.6, 1.0}) > 10
+    result = train(replace(tiny(epochs=2), playouts=2), tmp_path)
+    assert result.net.meta["trained"]["playouts"] == 2
+    assert '"playouts": 2' in (tmp_path / "report.md").read_text()
+    assert "playouts" not in tiny().key()  # outcome runs keep their settings (and checkpoints) as before
+
+
 def test_a_checkpoint_of_other_settings_is_refused(tmp_path: Path) -> None:
     train(tiny(epochs=1), tmp_path)
     with pytest.raises(Exception, match="epochs differ"):
@@ -122,6 +141,8 @@ def test_parlor_train_command(tmp_path: Path) -> None:
     assert net.layers[0][0].shape == (encoding("mamma-mia").LAYOUT.size, 8)
     bad = CliRunner().invoke(app, ["train", "mamma-mia", "--out", str(tmp_path / "x"), "-n", "1"])
     assert bad.exit_code != 0 and not (tmp_path / "x" / "positions.parquet").exists()
+    negative = CliRunner().invoke(app, ["train", "mamma-mia", "--out", str(tmp_path / "y"), "--playouts", "-1"])
+    assert negative.exit_code != 0 and "--playouts" in negative.output and not (tmp_path / "y").exists()
 
 
 def mid_game(name: str, players: int, seed: int, steps: int):  # type: ignore[no-untyped-def]

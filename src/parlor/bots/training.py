@@ -3,7 +3,11 @@
 1. **Positions.** Games between existing bots (``medium`` by default; any bot specs), at the
    given player counts, seats rotated. At a sampled fraction of the decisions every seat's
    observation is kept (the encoding of ``parlor.rl``: that seat's information only); its target
-   is that seat's final reward (``ismcts.result_rewards``: the same scale the search backs up).
+   is that seat's final reward (``ismcts.result_rewards``: the same scale the search backs up),
+   or with ``playouts`` K, the mean over K worlds sampled from that seat's knowledge
+   (``state.determinize``) of what an ``expert`` iteration would back up from there (its playout,
+   then the game's ``evaluate``): a low-noise estimate of the search's own leaf value, for a
+   network that replaces the playout rather than corrects it.
    Written as ``positions.parquet`` (one row per seat and position, the observation a fixed-size
    list of float32), so a resumed or repeated run reads them instead of playing again.
 2. **Fit.** A small MLP (``evaluator.ValueNet``) trained with Adam on the binary cross-entropy of
@@ -53,9 +57,16 @@ class TrainSettings:
     weight_decay: float = 1e-4
     holdout: float = 0.15  # the fraction of games held out for validation
     seed: int = 0
+    # 0: a seat's target is its final reward. K > 0: the mean over K of expert's leaf judgement
+    # from that seat's sampled worlds (module docstring), a low-noise target for the network
+    # that replaces the playout.
+    playouts: int = 0
 
     def key(self) -> dict[str, Any]:
-        return json.loads(json.dumps(asdict(self)))
+        key = json.loads(json.dumps(asdict(self)))
+        if not self.playouts:
+            del key["playouts"]  # the outcome target: the same key (and positions) as before the option
+        return key
 
 
 @dataclass
@@ -72,10 +83,12 @@ def generate_positions(settings: TrainSettings, progress: Progress | None = None
     from parlor import games
     from parlor.bots import make_bot
     from parlor.bots.ismcts import result_rewards
+    from parlor.core.rng import FastRng
     from parlor.rl import encoding
 
     game = games.get(settings.game)
     enc = encoding(game)
+    judge = playout_judgement(game) if settings.playouts else None
     obs: list[np.ndarray] = []
     target: list[float] = []
     index: list[int] = []
@@ -88,16 +101,25 @@ def generate_positions(settings: TrainSettings, progress: Progress | None = None
         specs = settings.bots
         bots = [make_bot(specs[(g + s) % len(specs)], game, seed * 7 + s) for s in range(players)]
         pick = np.random.default_rng([settings.seed, g])
+        worlds = FastRng(seed)
         start = len(target)
+        judged: list[float] = []
         while not state.is_over:
             if pick.random() < settings.sample:
                 obs.append(enc.encode_batch([state] * players, list(range(players))))
                 seats.extend(range(players))
+                if judge is not None:  # each seat's worlds are dealt from what that seat knows
+                    for s in range(players):
+                        k = settings.playouts
+                        judged.append(sum(judge(state.determinize(s, worlds), s, worlds) for _ in range(k)) / k)
             mover = state.to_move[0]
             state.apply(mover, bots[mover].choose(state, mover))
-        rewards = result_rewards(state.result())
         kept = len(seats) - start
-        target.extend(rewards[s] for s in seats[start:])
+        if judge is not None:
+            target.extend(judged)
+        else:
+            rewards = result_rewards(state.result())
+            target.extend(rewards[s] for s in seats[start:])
         index.extend([g] * kept)
         counts.extend([players] * kept)
         if progress is not None:
@@ -153,7 +175,34 @@ def read_positions(path: Path, settings: TrainSettings) -> Positions | None:
 
 
 def _positions_key(key: dict[str, Any]) -> dict[str, Any]:
-    return {k: key[k] for k in ("game", "players", "games", "bots", "sample", "seed")}
+    return {k: key.get(k, 0) for k in ("game", "players", "games", "bots", "sample", "seed", "playouts")}
+
+
+def playout_judgement(game: Any, level: str = "expert") -> Callable[[Any, int, Any], float]:
+    """``judge(world, seat, rng)``: what one iteration of the ``level`` search would back up for
+    ``seat`` from a sampled ``world`` that has just left the tree (its playout policy, then the
+    game's ``evaluate`` once the playout depth is reached, or the result if the game ends)."""
+    from parlor.bots import search_settings
+    from parlor.bots.ismcts import random_policy, rewards
+
+    settings = search_settings(game, level)
+    policy: Any = settings.get("policy", random_policy)
+    evaluate: Any = settings.get("evaluate")
+    depth = int(settings.get("playout_depth", 0))  # type: ignore[call-overload]
+
+    def judge(world: Any, seat: int, rng: Any) -> float:
+        steps = 0
+        while world.to_move:
+            if evaluate is not None and steps >= depth:
+                values = evaluate(world)
+                if values is not None:
+                    return float(values[seat])
+            mover = world.to_move[0]
+            world.apply(mover, policy(world, mover, rng))
+            steps += 1
+        return float(rewards(world)[seat])
+
+    return judge
 
 
 # ---------------------------------------------------------------------- fitting

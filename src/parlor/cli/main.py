@@ -273,6 +273,14 @@ def train(
     lr: Annotated[float, typer.Option("--lr", help="Adam's learning rate.")] = 1e-3,
     weight_decay: Annotated[float, typer.Option("--weight-decay", help="L2 penalty on the weights.")] = 1e-4,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help="The same seed gives the same weights.")] = 0,
+    playouts: Annotated[
+        int,
+        typer.Option(
+            "--playouts", metavar="K",
+            help="Target: the mean of K of expert's playouts (then evaluate) from the seat's sampled worlds "
+            "instead of the game's outcome (0).",
+        ),
+    ] = 0,
 ) -> None:
     """Train the evaluator of the `master` level: positions from bots' games, a small value network.
 
@@ -287,13 +295,15 @@ def train(
         counts = parse_players(players) if players.strip() else (g.player_range()[0],)
         for p in counts:
             g.check_players(p)
-        if games < 2 or epochs < 1 or not 0 < sample <= 1 or lr <= 0 or weight_decay < 0:
+        if games < 2 or epochs < 1 or not 0 < sample <= 1 or lr <= 0 or weight_decay < 0 or playouts < 0:
             raise ParlorError(
-                "--games must be at least 2, --epochs at least 1, --sample in (0, 1], --lr above 0, --weight-decay >= 0"
+                "--games must be at least 2, --epochs at least 1, --sample in (0, 1], --lr above 0, "
+                "--weight-decay >= 0, --playouts >= 0"
             )
         settings = TrainSettings(
             game=g.name, players=counts, games=games, bots=tuple(split_bot_specs(bots)), sample=sample,
             hidden=parse_players(hidden), epochs=epochs, lr=lr, weight_decay=weight_decay, seed=seed,
+            playouts=playouts,
         )
         for spec in settings.bots:
             check_bot_spec(spec, g)
