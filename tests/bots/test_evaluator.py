@@ -239,6 +239,21 @@ def test_master_refuses_a_blend_outside_0_to_1(blend: object) -> None:
     assert make_builtin_bot("master", games.get("sweet-nose"), 1, blend=1).choose  # the bounds are allowed
 
 
+def test_master_takes_a_weights_file_of_ones_own(tmp_path: Path) -> None:
+    game = games.get("sweet-nose")
+    own = small_net("sweet-nose", seed=9)
+    own.save(tmp_path / "own.npz")
+    bot = make_builtin_bot("master", game, 1, weights=str(tmp_path / "own.npz"), blend=1, playout_depth=0)
+    state = mid_game("sweet-nose", 3, 2, 5)
+    expected = [float(v) for v in own(np.stack([encoding("sweet-nose").encode(state, s) for s in range(3)]))]
+    assert bot.evaluate(state) == pytest.approx(expected, abs=1e-5)
+    small_net("mamma-mia").save(tmp_path / "other.npz")
+    with pytest.raises(WeightsError, match="not 'sweet-nose'"):
+        make_builtin_bot("master", game, 1, weights=str(tmp_path / "other.npz"))
+    with pytest.raises(WeightsError, match="no evaluator weights"):
+        make_builtin_bot("master", game, 1, weights=str(tmp_path / "missing.npz"))
+
+
 @pytest.mark.parametrize("one_row", [-1, 2, 0.5, "yes"])
 def test_master_refuses_a_one_row_other_than_0_or_1(one_row: object) -> None:
     with pytest.raises(ParlorError, match="one_row"):

@@ -172,10 +172,19 @@ def make_builtin_bot(kind: str, game: Game, seed: int = 0, **params: object) -> 
             _check_number(kind, "blend", blend, low=0, high=1)
             one_row = params.pop("one_row", MASTER_ONE_ROW)
             _check_number(kind, "one_row", one_row, whole=True, low=0, high=1)
+            # A weights file of one's own (``parlor train``'s output) instead of the shipped ones.
+            weights = params.pop("weights", None)
+            net = None
+            if weights is not None:
+                from parlor.rl import encoding
+
+                from .evaluator import ValueNet
+
+                net = ValueNet.load(str(weights), game=game.name, input_size=encoding(game).LAYOUT.size)
             # expert's playout policy, root candidates and playout depth; the leaf's judgement blended.
             hand_written = settings.get("evaluate")
             settings["evaluate"] = BlendedEvaluator(  # type: ignore[assignment]
-                game, float(blend), hand_written, one_row_for_two=bool(one_row)
+                game, float(blend), hand_written, net, one_row_for_two=bool(one_row)
             )
             settings.setdefault("playout_depth", 0)
         if kind != "ismcts":
