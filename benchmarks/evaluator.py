@@ -8,10 +8,10 @@ so the machine's load cancels out of the ratio):
 
 * one random playout decision (the baseline: ``legal_actions`` + ``apply``, playing the same
   positions' clones out at random, as a playout does),
-* one leaf of ``master``'s evaluator (``LeafEvaluator``: each seat's non-zero inputs written
-  straight from the state, a sparse first layer, the rest of the network on the seats' batch);
-  at two players also the one-row leaf (seat 0's row, seat 1 gets ``1 - v``); and the dense
-  path it replaced (``encode_batch`` of every seat, then the network on the dense batch),
+* one leaf of ``master``'s evaluator (``LeafEvaluator``: encode every seat's observation into a
+  batch, run the network once on it), split into the encoding and the network; at two players
+  also the one-row leaf (``one_row=1``: seat 0's non-zero inputs only, a sparse first layer,
+  seat 1 gets ``1 - v``),
 * the game's hand-written ``evaluate`` on the same positions (what ``expert`` judges leaves by),
 * the search's iterations per second: ``master`` (at two players with ``one_row=1``) against
   ``expert``, both with a fixed budget from the same positions, interleaved, as a ratio.
@@ -100,25 +100,17 @@ def measure(name: str, players: int, count: int, seconds: float) -> dict[str, fl
         batches.append(buf.copy())
     hand_written = getattr(_heuristic_module(game), "evaluate", None)
     net = leaf.net_for(players)
-
-    def dense(state: Any) -> list[float]:
-        enc.encode_batch([state] * players, seats, out=buf)
-        return [float(v) for v in net(buf)]
-
     one_row = LeafEvaluator(game, one_row_for_two=True)
     leaf(states[0]), one_row(states[0])  # the weights are read at the first call, not timed
     playout = playout_decision(states, seconds)
     figures = {
         "playout decision": playout,
         "evaluator leaf": per_call(leaf, states, seconds),
+        "  encode seats": per_call(lambda s: enc.encode_batch([s] * players, seats, out=buf), states, seconds),
+        "  network": per_call(net, batches, seconds),
     }
     if players == 2:
-        figures["  one row (1 - v)"] = per_call(one_row, states, seconds)
-    figures.update({
-        "  dense (before)": per_call(dense, states, seconds),
-        "    encode seats": per_call(lambda s: enc.encode_batch([s] * players, seats, out=buf), states, seconds),
-        "    dense network": per_call(net, batches, seconds),
-    })
+        figures["one-row leaf (1 - v)"] = per_call(one_row, states, seconds)
     if hand_written is not None:
         figures["hand-written evaluate"] = per_call(hand_written, states, seconds)
     out = {k: v / playout if k != "playout decision" else v for k, v in figures.items()}

@@ -80,10 +80,6 @@ class ValueNet:
             h = h @ w + b
         return h[:, 0]
 
-    def after_first(self, h: np.ndarray) -> np.ndarray:
-        """Values in [0, 1] from the first layer's pre-activations (``LeafEvaluator``'s sparse path)."""
-        return 1.0 / (1.0 + np.exp(-self.logits_after_first(h)))
-
     def __call__(self, x: np.ndarray) -> np.ndarray:
         """Values in [0, 1] for a batch of observations ``(N, input_size)``."""
         return 1.0 / (1.0 + np.exp(-self.logits(x)))
@@ -164,17 +160,17 @@ class LeafEvaluator:
     never depends on what it could not see in that world. A finished game is judged by its
     result, like a playout's end.
 
-    Cheap because the search calls it once per iteration: an observation is mostly zeros (about
-    60 non-zero floats of Mamma Mia!'s 1132), so the game's compiled state writer stores each
-    seat's non-zero floats into a dict instead of a dense row, and the first layer is the sum
-    of the weight rows of those inputs (one gather for all seats) rather than a dense product;
-    the small layers after it run on the seats' batch. Same values as the dense product
-    (``ValueNet.__call__`` on ``encode_batch``'s rows) up to float rounding.
+    The seats' observations are written into one preallocated batch (the game's compiled state
+    writer) and the network runs once on it. The network is the shipped one for the leaf's
+    player count when the package has one (``<game>_<n>p.npz``), else the game's general one.
 
-    The network is the shipped one for the leaf's player count when the package has one
-    (``<game>_<n>p.npz``), else the game's general one. ``one_row_for_two``: at two players,
-    read only seat 0's observation and give seat 1 the rest of the shared reward (``1 - v``),
-    half the cost; still only the search's own sampled world is read.
+    ``one_row_for_two``: at two players, read only seat 0's observation and give seat 1 the rest
+    of the shared reward (``1 - v``); still only the search's own sampled world is read. That
+    path is sparse as well: an observation is mostly zeros (about 50 non-zero floats of Mamma
+    Mia!'s 1132, 38 of Mottainai's 4339), so the writer stores the non-zero floats into a dict
+    and the first layer is the weighted sum of those inputs' weight rows (one gather) instead of
+    a dense product. With several rows the dense batch was as fast or faster (the Python lists
+    cost what the gather saves; ``benchmarks/evaluator.py``), so they stay dense.
     """
 
     def __init__(self, game: Any, net: ValueNet | None = None, *, one_row_for_two: bool = False) -> None:
@@ -188,6 +184,7 @@ class LeafEvaluator:
         self.fixed = net is not None
         self.nets: dict[int, ValueNet] = {}
         self.one_row_parts: dict[int, tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]], np.ndarray, float]] = {}
+        self.buffers: dict[int, np.ndarray] = {}
         # Reads of a not-yet-written input (a writer that adds to a count) see 0.0, as in a zeroed row.
         self.sparse: defaultdict[int, float] = defaultdict(float)
 
@@ -214,15 +211,14 @@ class LeafEvaluator:
             return rewards(state)
         players = state.players
         net = self.net_for(players)
-        sparse, write = self.sparse, self.write
-        w0, b0 = net.layers[0]
         if players == 2 and self.one_row_for_two:
             # Two players share a reward of about 1 (0.8 + 0.2, a tie a little more): seat 1's
             # value is read as 1 - seat 0's, which halves the leaf's cost. Few numpy calls, as
             # each costs a microsecond or more: the first layer's bias is one more weight row
             # (input ``input_size``, always 1) and the output's is added as a float.
+            sparse = self.sparse
             sparse.clear()
-            write(state, 0, sparse, 0)
+            self.write(state, 0, sparse, 0)
             sparse[net.input_size] = 1.0
             n = len(sparse)
             first, hidden, output_column, output_bias = self.one_row_parts[2]
@@ -237,20 +233,11 @@ class LeafEvaluator:
                 z = float(np.dot(h, output_column)) + output_bias
             v = 1.0 / (1.0 + math.exp(-z))
             return [v, 1.0 - v]
-        indices: list[int] = []
-        values: list[float] = []
-        starts: list[int] = []
-        for seat in range(players):
-            sparse.clear()
-            write(state, seat, sparse, 0)
-            starts.append(len(indices))
-            indices.extend(sparse.keys())
-            values.extend(sparse.values())
-        rows = w0.take(np.array(indices, np.intp), 0)
-        rows *= np.array(values, np.float32)[:, None]
-        h = np.add.reduceat(rows, starts, axis=0)
-        h += b0
-        return [float(v) for v in net.after_first(h)]
+        buf = self.buffers.get(players)
+        if buf is None:
+            buf = self.buffers[players] = np.zeros((players, net.input_size), np.float32)
+        self.encoding.encode_batch([state] * players, list(range(players)), out=buf)
+        return [float(v) for v in net(buf)]
 
 
 class BlendedEvaluator:
