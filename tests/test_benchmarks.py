@@ -79,3 +79,16 @@ def test_rl_benchmark_measures_every_mode():
     assert set(row["decisions_per_s"]) == {"raw", "aec", "par", "gym", "vec"}
     assert all(v > 0 for v in row["decisions_per_s"].values()) and row["decisions_per_learner_step"] >= 1
     assert all(v > 0 for v in row["us_per_call"].values())
+
+
+def test_evaluator_benchmark_prices_a_leaf_in_playout_decisions(capsys):
+    from parlor import games
+
+    rows = load("evaluator").main(["--quick"])
+    assert {r["game"] for r in rows} == set(games.names())
+    for row in rows:
+        assert row["playout_decision_s"] > 0
+        assert row["evaluator leaf"] > 0 and row["encode seats"] > 0 and row["network"] > 0
+        assert row["expert iterations/s"] > 0 and row["master iterations/s"] > 0 and row["master / expert"] > 0
+        assert ("one-row leaf (1 - v)" in row) == (row["players"] == 2)
+    assert "playout decisions" in capsys.readouterr().out

@@ -57,11 +57,19 @@ class NoisyBot:
 # reproducible); ``hard`` aims at well under a second per decision on one core.
 HARD_ITERATIONS = 400
 EXPERT_ITERATIONS = 1600
+# ``master`` is ``expert``'s search whose leaves (after expert's short heuristic playout) are
+# judged by the game's evaluate blended with the learned evaluator (parlor.bots.evaluator),
+# MASTER_BLEND the network's share; a spec may set ``blend`` and ``playout_depth``.
+MASTER_ITERATIONS = EXPERT_ITERATIONS
+MASTER_BLEND = 0.3
+MASTER_ONE_ROW = 0
 LEVELS = {
     "easy": "the heuristic, with a random move 30% of the time",
     "medium": "the game's heuristic",
     "hard": f"information-set MCTS, {HARD_ITERATIONS} iterations",
     "expert": f"information-set MCTS, {EXPERT_ITERATIONS} iterations",
+    # Named "experimental" to players until it beats expert at equal time (docs/strength.md).
+    "master": "experimental, not yet stronger than expert: expert's search with a learned evaluator blended in",
 }
 BOT_KINDS = ("random", "heuristic", *LEVELS, "ismcts")
 
@@ -155,10 +163,33 @@ def make_builtin_bot(kind: str, game: Game, seed: int = 0, **params: object) -> 
         _check_number(kind, "noise", noise, low=0, high=1)
         no_params()
         return NoisyBot(heuristic_bot(game, seed), float(noise), seed, "easy")  # type: ignore[arg-type]
-    if kind in ("hard", "expert", "ismcts"):
-        settings: dict[str, object] = dict(search_settings(game, "expert" if kind == "expert" else "hard"))
+    if kind in ("hard", "expert", "master", "ismcts"):
+        settings: dict[str, object] = dict(search_settings(game, "hard" if kind in ("hard", "ismcts") else "expert"))
+        if kind == "master":
+            from .evaluator import BlendedEvaluator
+
+            blend = params.pop("blend", MASTER_BLEND)
+            _check_number(kind, "blend", blend, low=0, high=1)
+            one_row = params.pop("one_row", MASTER_ONE_ROW)
+            _check_number(kind, "one_row", one_row, whole=True, low=0, high=1)
+            # A weights file of one's own (``parlor train``'s output) instead of the shipped ones.
+            weights = params.pop("weights", None)
+            net = None
+            if weights is not None:
+                from parlor.rl import encoding
+
+                from .evaluator import ValueNet
+
+                net = ValueNet.load(str(weights), game=game.name, input_size=encoding(game).LAYOUT.size)
+            # expert's playout policy, root candidates and playout depth; the leaf's judgement blended.
+            hand_written = settings.get("evaluate")
+            settings["evaluate"] = BlendedEvaluator(  # type: ignore[assignment]
+                game, float(blend), hand_written, net, one_row_for_two=bool(one_row)
+            )
+            settings.setdefault("playout_depth", 0)
         if kind != "ismcts":
-            settings.update(iterations=HARD_ITERATIONS if kind == "hard" else EXPERT_ITERATIONS, name=kind)
+            budget = {"hard": HARD_ITERATIONS, "expert": EXPERT_ITERATIONS, "master": MASTER_ITERATIONS}[kind]
+            settings.update(iterations=budget, name=kind)
         for name, value in params.items():
             if name in _SEARCH_NUMBERS:
                 whole, low, low_ok = _SEARCH_NUMBERS[name]

@@ -25,8 +25,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("parlor.server")
 
-BOT_LEVELS = ("easy", "medium", "hard", "expert", "random")
-SEARCH_LEVELS = frozenset({"hard", "expert"})  # the levels that search (seconds, not milliseconds)
+# ``master`` comes last and is shown as "experimental": it does not yet beat ``expert``, so the
+# lobby must not offer it as the step above it (docs/evaluator.md).
+BOT_LEVELS = ("easy", "medium", "hard", "expert", "random", "master")
+SEARCH_LEVELS = frozenset({"hard", "expert", "master"})  # the levels that search (seconds, not milliseconds)
 INLINE_LIMIT = 0.05  # CPU seconds: a quick bot slower than this once moves in a thread from then on
 _SLOW_QUICK_BOTS: set[tuple[str, str]] = set()  # (game, level) seen slower than INLINE_LIMIT
 

@@ -1,0 +1,261 @@
+"""The learned evaluator (``master``): weights files, training, and a search that stays blind."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from parlor import games
+from parlor.bots import _heuristic_module, make_builtin_bot
+from parlor.bots.evaluator import FORMAT_VERSION, BlendedEvaluator, LeafEvaluator, ValueNet, WeightsError, shipped_net
+from parlor.bots.training import TrainSettings, generate_positions, train, value_mse
+from parlor.cli.main import app
+from parlor.core.errors import ParlorError
+from parlor.rl import encoding
+
+from .test_all_games import PEEK_CASES, scrambled_positions
+
+
+def small_net(game: str = "sweet-nose", seed: int = 3) -> ValueNet:
+    return ValueNet.initial(game, encoding(game).LAYOUT.size, (8,), seed)
+
+
+def test_weights_round_trip(tmp_path: Path) -> None:
+    net = small_net()
+    net.save(tmp_path / "w.npz")
+    back = ValueNet.load(tmp_path / "w.npz", game="sweet-nose", input_size=net.input_size)
+    x = np.random.default_rng(0).random((5, net.input_size), np.float32)
+    assert np.array_equal(net(x), back(x))
+    assert ((net(x) > 0) & (net(x) < 1)).all()
+
+
+def test_weights_of_another_version_game_or_size_or_corrupt_are_refused(tmp_path: Path) -> None:
+    net = small_net()
+    good = tmp_path / "good.npz"
+    net.save(good)
+    with pytest.raises(WeightsError, match="not 'mamma-mia'"):
+        ValueNet.load(good, game="mamma-mia")
+    with pytest.raises(WeightsError, match="encoding changed"):
+        ValueNet.load(good, game="sweet-nose", input_size=net.input_size + 1)
+    with np.load(good) as data:
+        arrays = dict(data)
+    header = json.loads(bytes(arrays["header"]).decode())
+    header["format_version"] = FORMAT_VERSION + 1
+    arrays["header"] = np.frombuffer(json.dumps(header).encode(), np.uint8)
+    np.savez(tmp_path / "future.npz", **arrays)
+    with pytest.raises(WeightsError, match=f"format version {FORMAT_VERSION + 1}"):
+        ValueNet.load(tmp_path / "future.npz")
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(good.read_bytes()[: len(good.read_bytes()) // 2])
+    with pytest.raises(WeightsError, match="not a readable"):
+        ValueNet.load(broken)
+    with pytest.raises(WeightsError, match="no evaluator weights"):
+        ValueNet.load(tmp_path / "missing.npz")
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_shipped_weights_fit_the_games_encoding(name: str) -> None:
+    net = shipped_net(name)
+    assert net.game == name and net.input_size == encoding(name).LAYOUT.size
+    assert net.meta["held_out_mse"] < net.meta["constant_mse"], "shipped weights no better than a constant"
+
+
+@pytest.mark.parametrize(("name", "players"), [("mamma-mia", (2, 4)), ("sweet-nose", (3, 4)), ("mottainai", (2, 3))])
+def test_shipped_weights_beat_a_constant_on_games_they_never_saw(name: str, players: tuple[int, ...]) -> None:
+    """Recomputed, not read from the header: positions of fresh `medium` games (seed 1000; the
+    shipped weights were trained on seed 1's), judged against the best constant for these very
+    positions (their mean), which is a harder bar than the training set's mean."""
+    fresh = generate_positions(TrainSettings(game=name, players=players, games=30, sample=0.2, seed=1000))
+    assert len(fresh.target) > 500
+    constant_mse = float(np.mean((fresh.target - fresh.target.mean()) ** 2))
+    assert value_mse(shipped_net(name), fresh.obs, fresh.target) < constant_mse
+
+
+def tiny(seed: int = 4, epochs: int = 6) -> TrainSettings:
+    return TrainSettings(game="mamma-mia", players=(2,), games=10, sample=0.3, hidden=(16,), epochs=epochs, seed=seed)
+
+
+def test_training_fits_the_outcomes_and_is_reproducible_and_resumable(tmp_path: Path) -> None:
+    first = train(tiny(), tmp_path / "a")
+    history = first.history
+    assert history[-1]["train_bce"] < history[0]["train_bce"]
+    assert history[-1]["train_mse"] < history[0]["train_mse"]
+    assert (tmp_path / "a" / "positions.parquet").is_file() and (tmp_path / "a" / "report.md").is_file()
+    assert (tmp_path / "a" / "loss.png").is_file()
+
+    # Interrupted after two epochs, then run again: the same weights as the uninterrupted run.
+    class Stop(Exception):
+        pass
+
+    def stop_after_two(stage: str, done: int, total: int) -> None:
+        if stage == "epochs" and done == 2:
+            raise Stop
+
+    with pytest.raises(Stop):
+        train(tiny(), tmp_path / "b", stop_after_two)
+    resumed = train(tiny(), tmp_path / "b")
+    for (w1, b1), (w2, b2) in zip(first.net.layers, resumed.net.layers):
+        assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
+    assert resumed.history == first.history
+    other = train(tiny(seed=5), tmp_path / "c")
+    assert not np.array_equal(other.net.layers[0][0], first.net.layers[0][0])
+
+
+def test_playout_targets_judge_the_same_positions_by_the_searchs_leaf_value(tmp_path: Path) -> None:
+    """--playouts K: the same games and observations as the outcome target (the worlds are dealt
+    from their own generator), each target the mean of K of expert's leaf judgements, so
+    fractional where outcomes are 0, 0.6 or 1; reproducible; a run of it trains and reports it."""
+    outcome = generate_positions(tiny())
+    judged = generate_positions(replace(tiny(), playouts=4))
+    again = generate_positions(replace(tiny(), playouts=4))
+    assert np.array_equal(judged.obs, outcome.obs) and np.array_equal(judged.seat, outcome.seat)
+    assert np.array_equal(judged.target, again.target)
+    assert ((judged.target >= 0) & (judged.target <= 1)).all()
+    assert set(np.round(outcome.target, 4)) <= {0.0, 0.6, 1.0}
+    assert len(set(np.round(judged.target, 4)) - {0.0, 0.6, 1.0}) > 10
+    result = train(replace(tiny(epochs=2), playouts=2), tmp_path)
+    assert result.net.meta["trained"]["playouts"] == 2
+    assert '"playouts": 2' in (tmp_path / "report.md").read_text()
+    assert "playouts" not in tiny().key()  # outcome runs keep their settings (and checkpoints) as before
+
+
+def test_a_checkpoint_of_other_settings_is_refused(tmp_path: Path) -> None:
+    train(tiny(epochs=1), tmp_path)
+    with pytest.raises(Exception, match="epochs differ"):
+        train(tiny(epochs=2), tmp_path)
+
+
+def test_parlor_train_command(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = CliRunner().invoke(
+        app, ["train", "mamma-mia", "--out", str(out), "-n", "4", "--epochs", "1", "--hidden", "8", "--seed", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "held out" in result.output
+    net = ValueNet.load(out / "mamma_mia.npz", game="mamma-mia")
+    assert net.layers[0][0].shape == (encoding("mamma-mia").LAYOUT.size, 8)
+    bad = CliRunner().invoke(app, ["train", "mamma-mia", "--out", str(tmp_path / "x"), "-n", "1"])
+    assert bad.exit_code != 0 and not (tmp_path / "x" / "positions.parquet").exists()
+    negative = CliRunner().invoke(app, ["train", "mamma-mia", "--out", str(tmp_path / "y"), "--playouts", "-1"])
+    assert negative.exit_code != 0 and "--playouts" in negative.output and not (tmp_path / "y").exists()
+
+
+def mid_game(name: str, players: int, seed: int, steps: int):  # type: ignore[no-untyped-def]
+    game = games.get(name)
+    state = game.new_game(players, seed=seed)
+    for _ in range(steps):
+        if not state.to_move:
+            break
+        seat = state.to_move[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[(seed + len(legal)) % len(legal)])
+    return state
+
+
+@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("extra", [0, 1])
+def test_the_leaf_evaluator_reads_each_seats_own_observation(name: str, extra: int) -> None:
+    """The sparse first layer gives the dense network's values on each seat's own observation."""
+    game = games.get(name)
+    players = game.player_range()[0] + extra
+    enc = encoding(name)
+    evaluate = LeafEvaluator(game)
+    for steps in (0, 7, 25):
+        state = mid_game(name, players, 3, steps)
+        values = evaluate(state)
+        net = evaluate.net_for(players)
+        expected = [float(v) for v in net(np.stack([enc.encode(state, s) for s in range(players)]))]
+        assert values == pytest.approx(expected, abs=1e-5)
+
+
+def test_one_row_for_two_reads_seat_0_and_gives_seat_1_the_rest() -> None:
+    game = games.get("mamma-mia")
+    evaluate = LeafEvaluator(game, one_row_for_two=True)
+    state = mid_game("mamma-mia", 2, 4, 20)
+    v = float(evaluate.net_for(2)(encoding("mamma-mia").encode(state, 0)[None, :])[0])
+    assert evaluate(state) == pytest.approx([v, 1.0 - v], abs=1e-5)
+    four = mid_game("mamma-mia", 4, 4, 20)
+    assert len(evaluate(four)) == 4  # more players: every seat's own row, as without it
+
+
+def test_a_network_trained_at_one_player_count_is_used_at_that_count() -> None:
+    two = shipped_net("mamma-mia", 2)
+    assert two.meta["trained"]["players"] == [2]
+    assert shipped_net("mamma-mia", 4) is shipped_net("mamma-mia")  # no 4-player file: the general one
+    assert shipped_net("mamma-mia").meta["trained"]["players"] != [2]
+    assert LeafEvaluator(games.get("mamma-mia")).net_for(2) is two
+
+
+@pytest.mark.parametrize(("name", "players"), PEEK_CASES)
+def test_master_decisions_ignore_hidden_cards(name: str, players: int) -> None:
+    """Two worlds that agree on what the seat saw (the real one and a redeal of everything it
+    cannot see) give the same move; the evaluator sees leaf observations of the search's own worlds."""
+    game = games.get(name)
+    for i, (state, seat, scrambles) in enumerate(scrambled_positions(name, players, 6)):
+        before = state.to_json_text()
+        real = make_builtin_bot("master", game, i, iterations=30).choose(state, seat)
+        assert real in state.legal_actions(seat)
+        assert state.to_json_text() == before
+        for k, scrambled in enumerate(scrambles):
+            again = make_builtin_bot("master", game, i, iterations=30).choose(scrambled, seat)
+            assert again == real, f"position {i}, scramble {k}: the decision changed"
+
+
+def test_master_blends_the_hand_written_judgement_with_the_network() -> None:
+    game = games.get("mottainai")  # its evaluate judges every position (never None)
+    hand_written = _heuristic_module(game).evaluate
+    state = game.new_game(2, seed=5)
+    for _ in range(12):
+        seat = state.to_move[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    h, n = hand_written(state), LeafEvaluator(game)(state)
+    assert h != pytest.approx(n)
+    assert BlendedEvaluator(game, 0.0, hand_written)(state) == h
+    assert BlendedEvaluator(game, 0.0, hand_written).network is None  # the network is never run
+    assert BlendedEvaluator(game, 1.0, hand_written)(state) == pytest.approx(n)
+    blended = BlendedEvaluator(game, 0.25, hand_written)(state)
+    assert blended == pytest.approx([0.75 * a + 0.25 * b for a, b in zip(h, n)])
+
+
+def test_master_keeps_playing_out_where_the_hand_written_judgement_declines() -> None:
+    game = games.get("mamma-mia")  # its evaluate declines mid-round
+    hand_written = _heuristic_module(game).evaluate
+    state = game.new_game(2, seed=5)
+    seat = state.to_move[0]
+    state.apply(seat, state.legal_actions(seat)[0])
+    assert hand_written(state) is None
+    assert BlendedEvaluator(game, 0.5, hand_written)(state) is None
+
+
+@pytest.mark.parametrize("blend", [-0.1, 1.5, "half"])
+def test_master_refuses_a_blend_outside_0_to_1(blend: object) -> None:
+    with pytest.raises(ParlorError, match="blend"):
+        make_builtin_bot("master", games.get("sweet-nose"), 1, blend=blend)
+    assert make_builtin_bot("master", games.get("sweet-nose"), 1, blend=1).choose  # the bounds are allowed
+
+
+def test_master_takes_a_weights_file_of_ones_own(tmp_path: Path) -> None:
+    game = games.get("sweet-nose")
+    own = small_net("sweet-nose", seed=9)
+    own.save(tmp_path / "own.npz")
+    bot = make_builtin_bot("master", game, 1, weights=str(tmp_path / "own.npz"), blend=1, playout_depth=0)
+    state = mid_game("sweet-nose", 3, 2, 5)
+    expected = [float(v) for v in own(np.stack([encoding("sweet-nose").encode(state, s) for s in range(3)]))]
+    assert bot.evaluate(state) == pytest.approx(expected, abs=1e-5)
+    small_net("mamma-mia").save(tmp_path / "other.npz")
+    with pytest.raises(WeightsError, match="not 'sweet-nose'"):
+        make_builtin_bot("master", game, 1, weights=str(tmp_path / "other.npz"))
+    with pytest.raises(WeightsError, match="no evaluator weights"):
+        make_builtin_bot("master", game, 1, weights=str(tmp_path / "missing.npz"))
+
+
+@pytest.mark.parametrize("one_row", [-1, 2, 0.5, "yes"])
+def test_master_refuses_a_one_row_other_than_0_or_1(one_row: object) -> None:
+    with pytest.raises(ParlorError, match="one_row"):
+        make_builtin_bot("master", games.get("mamma-mia"), 1, one_row=one_row)
+    assert make_builtin_bot("master", games.get("mamma-mia"), 1, one_row=1).choose
