@@ -13,8 +13,9 @@ so the machine's load cancels out of the ratio):
   also the one-row leaf (``one_row=1``: seat 0's non-zero inputs only, a sparse first layer,
   seat 1 gets ``1 - v``),
 * the game's hand-written ``evaluate`` on the same positions (what ``expert`` judges leaves by),
-* the search's iterations per second: ``master`` (at two players with ``one_row=1``) against
-  ``expert``, both with a fixed budget from the same positions, interleaved, as a ratio.
+* the search's iterations per second against ``expert``'s (both with a fixed budget from the same
+  positions, interleaved, as a ratio): ``master`` as it ships, the prior two moves deep
+  (``prior_depth=2``), and the network blended into every leaf (``prior_depth=0:blend=0.3``).
 
 and prints each as microseconds and as playout decisions' worth. ``master`` pays the network on
 top of ``expert``'s playout and ``evaluate`` at each leaf (``docs/evaluator.md``); the ratio says
@@ -118,12 +119,20 @@ def measure(name: str, players: int, count: int, seconds: float) -> dict[str, fl
     return out
 
 
+# The searches timed against ``expert``: ``master`` as it ships (the network as a prior on the
+# root's children), the prior two moves deep, and the blended leaf (the network at every leaf).
+SEARCHES = {
+    "master": "master",
+    "prior depth 2": "master:prior_depth=2",
+    "blended leaf": "master:prior_depth=0:blend=0.3",
+}
+
+
 def search_speed(game: Any, players: int, states: list[Any], iterations: int = 300) -> dict[str, float]:
-    """Iterations per second of ``expert`` and ``master`` from the same positions (fixed budgets,
-    interleaved), and master's as a share of expert's."""
-    master = "master:one_row=1" if players == 2 else "master"
-    spent = {"expert": 0.0, master: 0.0}
-    done = {"expert": 0, master: 0}
+    """Iterations per second of ``expert`` and of each of ``SEARCHES`` from the same positions
+    (fixed budgets, interleaved), each as a share of expert's."""
+    spent = {"expert": 0.0, **{spec: 0.0 for spec in SEARCHES.values()}}
+    done = dict.fromkeys(spent, 0)
     for i, state in enumerate(states):
         seat = state.to_move[0]
         for spec in spent:
@@ -133,8 +142,10 @@ def search_speed(game: Any, players: int, states: list[Any], iterations: int = 3
             spent[spec] += time.perf_counter() - start
             done[spec] += bot.last_iterations  # type: ignore[attr-defined]
     rate = {spec: done[spec] / spent[spec] for spec in spent}
-    return {"expert iterations/s": rate["expert"], "master iterations/s": rate[master],
-            "master / expert": rate[master] / rate["expert"]}
+    out = {"expert iterations/s": rate["expert"]}
+    for label, spec in SEARCHES.items():
+        out[f"{label} / expert"] = rate[spec] / rate["expert"]
+    return out
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
@@ -158,9 +169,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         for key in runs[0]:
             if key == "playout decision":
                 continue
-            if "iterations/s" in key or key == "master / expert":
+            if "iterations/s" in key or key.endswith("/ expert"):
                 value = statistics.median(r[key] for r in runs)
-                print(f"  {key:<22} {value:8.2f}" if key == "master / expert" else f"  {key:<22} {value:8.0f}")
+                print(f"  {key:<22} {value:8.2f}" if key.endswith("/ expert") else f"  {key:<22} {value:8.0f}")
                 row[key] = value
                 continue
             ratio = statistics.median(r[key] for r in runs)

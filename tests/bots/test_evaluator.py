@@ -11,8 +11,17 @@ import pytest
 from typer.testing import CliRunner
 
 from parlor import games
-from parlor.bots import _heuristic_module, make_builtin_bot
-from parlor.bots.evaluator import FORMAT_VERSION, BlendedEvaluator, LeafEvaluator, ValueNet, WeightsError, shipped_net
+from parlor.bots import _heuristic_module, make_bot, make_builtin_bot, search_settings
+from parlor.bots.evaluator import (
+    FORMAT_VERSION,
+    BlendedEvaluator,
+    LeafEvaluator,
+    NetworkPrior,
+    ValueNet,
+    WeightsError,
+    shipped_net,
+)
+from parlor.bots.ismcts import ISMCTSBot
 from parlor.bots.training import TrainSettings, generate_positions, train, value_mse
 from parlor.cli.main import app
 from parlor.core.errors import ParlorError
@@ -259,3 +268,102 @@ def test_master_refuses_a_one_row_other_than_0_or_1(one_row: object) -> None:
     with pytest.raises(ParlorError, match="one_row"):
         make_builtin_bot("master", games.get("mamma-mia"), 1, one_row=one_row)
     assert make_builtin_bot("master", games.get("mamma-mia"), 1, one_row=1).choose
+
+
+# ---------------------------------------------------------------- the network as a prior near the root
+class RootKeeper(ISMCTSBot):
+    """The search, keeping its last decision's root so a test can read the visit counts."""
+
+    def iterate(self, root, state, observer, rng):  # type: ignore[no-untyped-def]
+        self.root = root
+        super().iterate(root, state, observer, rng)
+
+
+def test_master_reads_prior_depth_and_prior_visits_from_its_spec() -> None:
+    game = games.get("mamma-mia")
+    bot = make_bot("master:prior_depth=2:prior_visits=4:blend=0", game, 1)
+    assert isinstance(bot.prior, NetworkPrior)
+    assert (bot.prior_depth, bot.prior_visits) == (2, 4)
+    assert bot.evaluate is _heuristic_module(game).evaluate  # blend 0: expert's own leaf
+    off = make_bot("master:prior_depth=0:blend=0.3", game, 1)
+    assert off.prior is None and off.prior_depth == 0
+    assert isinstance(off.evaluate, BlendedEvaluator)
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("prior_depth", -1), ("prior_depth", 5), ("prior_depth", 1.5), ("prior_depth", "two"),
+    ("prior_visits", 0), ("prior_visits", -3), ("prior_visits", 2.5), ("prior_visits", "many"),
+])
+def test_master_refuses_a_bad_prior_depth_or_prior_visits(name: str, value: object) -> None:
+    with pytest.raises(ParlorError, match=f"'master' bot's {name} must be a whole number"):
+        make_builtin_bot("master", games.get("mamma-mia"), 1, **{name: value})
+
+
+def test_the_network_prior_is_the_networks_value_of_the_movers_own_observation() -> None:
+    game = games.get("mamma-mia")
+    state = mid_game("mamma-mia", 2, 3, 7)
+    prior = NetworkPrior(game)
+    net = shipped_net("mamma-mia", 2)
+    for seat in range(2):
+        expected = float(net(encoding("mamma-mia").encode(state, seat)[None, :])[0])
+        assert prior(state, seat) == pytest.approx(expected, abs=1e-6)
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_the_prior_seeds_each_new_node_near_the_root_once(depth: int) -> None:
+    game = games.get("mamma-mia")
+    state = mid_game("mamma-mia", 2, 3, 7)
+    seat = state.to_move[0]
+    calls: list[int] = []
+
+    def prior(world, mover):  # type: ignore[no-untyped-def]
+        calls.append(mover)
+        return 0.5
+
+    bot = RootKeeper(game, 4, iterations=120, prior=prior, prior_depth=depth, prior_visits=6,
+                     **search_settings(game, "expert"))  # type: ignore[arg-type]
+    bot.choose(state, seat)
+    root = bot.root
+    assert bot.last_priors == len(calls) > 0
+    # Every root child was judged once, by the searching seat's value, and starts 6 visits up.
+    assert all(child.visits >= 7 for child in root.children.values())
+    assert sum(c.visits for c in root.children.values()) == root.visits + 6 * len(root.children)
+    grandchildren = sum(len(c.children) for c in root.children.values())
+    assert len(calls) == len(root.children) + (grandchildren if depth == 2 else 0)
+    if depth == 1:
+        assert set(calls) == {seat}  # the root's children are the searching seat's moves
+
+
+def test_a_strong_prior_decides_the_move_and_none_leaves_the_search_as_it_was() -> None:
+    game = games.get("mamma-mia")
+    state = mid_game("mamma-mia", 2, 3, 7)
+    seat = state.to_move[0]
+    settings = search_settings(game, "expert")
+    plain = RootKeeper(game, 4, iterations=200, **settings)  # type: ignore[arg-type]
+    plain_move = plain.choose(state, seat)
+    first: list[object] = []
+
+    def favour_the_first(world, mover):  # type: ignore[no-untyped-def]
+        first.append(mover)
+        return 1.0 if len(first) == 1 else 0.0
+
+    biased = RootKeeper(game, 4, iterations=200, prior=favour_the_first, prior_depth=1, prior_visits=1000,
+                        **settings)  # type: ignore[arg-type]
+    move = biased.choose(state, seat)
+    favoured = max(biased.root.children.values(), key=lambda c: c.reward)
+    assert move == favoured.action and favoured.reward >= 1000
+    assert len(plain.root.children) > 1 and biased.last_priors == len(biased.root.children)
+    assert plain.last_priors == 0 and all(c.visits < 1000 for c in plain.root.children.values())
+    assert plain_move in state.legal_actions(seat)
+
+
+def test_master_with_the_prior_is_deterministic_under_a_seed() -> None:
+    game = games.get("sweet-nose")
+    for i in range(3):
+        state = mid_game("sweet-nose", 3, i, 4 + i)
+        seat = state.to_move[0]
+        runs = []
+        for _ in range(2):
+            bot = make_bot("master:prior_depth=2:prior_visits=8:iterations=80", game, 11)
+            runs.append((bot.choose(state, seat), bot.last_iterations, bot.last_priors))
+        assert runs[0] == runs[1] and runs[0][2] > 0

@@ -63,6 +63,11 @@ EXPERT_ITERATIONS = 1600
 MASTER_ITERATIONS = EXPERT_ITERATIONS
 MASTER_BLEND = 0.3
 MASTER_ONE_ROW = 0
+# The network as a prior (progressive bias) on the nodes at most MASTER_PRIOR_DEPTH moves below
+# the root: MASTER_PRIOR_VISITS virtual visits at its value, paid once per node; 0 turns it off.
+MASTER_PRIOR_DEPTH = 0
+MASTER_PRIOR_VISITS = 8
+MAX_PRIOR_DEPTH = 4
 LEVELS = {
     "easy": "the heuristic, with a random move 30% of the time",
     "medium": "the game's heuristic",
@@ -141,6 +146,39 @@ def _check_number(
         raise ParlorError(f"the {kind!r} bot's {name} must be {what} {span}, got {value!r}")
 
 
+def _master_settings(game: Game, params: dict[str, object], hand_written: object) -> dict[str, object]:
+    """``master``'s additions to ``expert``'s search, from its spec's parameters (taken out of
+    ``params``): the network as a prior near the root (``prior_depth``, ``prior_visits``) and/or
+    blended into the leaf's judgement after the playout (``blend``)."""
+    from .evaluator import BlendedEvaluator, NetworkPrior
+
+    kind = "master"
+    blend = params.pop("blend", MASTER_BLEND)
+    _check_number(kind, "blend", blend, low=0, high=1)
+    one_row = params.pop("one_row", MASTER_ONE_ROW)
+    _check_number(kind, "one_row", one_row, whole=True, low=0, high=1)
+    prior_depth = params.pop("prior_depth", MASTER_PRIOR_DEPTH)
+    _check_number(kind, "prior_depth", prior_depth, whole=True, low=0, high=MAX_PRIOR_DEPTH)
+    prior_visits = params.pop("prior_visits", MASTER_PRIOR_VISITS)
+    _check_number(kind, "prior_visits", prior_visits, whole=True, low=1)
+    # A weights file of one's own (``parlor train``'s output) instead of the shipped ones.
+    weights = params.pop("weights", None)
+    net = None
+    if weights is not None:
+        from parlor.rl import encoding
+
+        from .evaluator import ValueNet
+
+        net = ValueNet.load(str(weights), game=game.name, input_size=encoding(game).LAYOUT.size)
+    out: dict[str, object] = {}
+    if prior_depth:
+        out.update(prior=NetworkPrior(game, net), prior_depth=prior_depth, prior_visits=prior_visits)
+    if blend or hand_written is None:
+        # expert's playout policy, root candidates and playout depth; the leaf's judgement blended.
+        out["evaluate"] = BlendedEvaluator(game, float(blend), hand_written, net, one_row_for_two=bool(one_row))
+    return out
+
+
 def make_builtin_bot(kind: str, game: Game, seed: int = 0, **params: object) -> Bot:
     """A built-in bot; ``params`` go to the search (ISMCTSBot keywords) or, for ``easy``, ``noise``."""
     from .ismcts import ISMCTSBot
@@ -166,26 +204,7 @@ def make_builtin_bot(kind: str, game: Game, seed: int = 0, **params: object) -> 
     if kind in ("hard", "expert", "master", "ismcts"):
         settings: dict[str, object] = dict(search_settings(game, "hard" if kind in ("hard", "ismcts") else "expert"))
         if kind == "master":
-            from .evaluator import BlendedEvaluator
-
-            blend = params.pop("blend", MASTER_BLEND)
-            _check_number(kind, "blend", blend, low=0, high=1)
-            one_row = params.pop("one_row", MASTER_ONE_ROW)
-            _check_number(kind, "one_row", one_row, whole=True, low=0, high=1)
-            # A weights file of one's own (``parlor train``'s output) instead of the shipped ones.
-            weights = params.pop("weights", None)
-            net = None
-            if weights is not None:
-                from parlor.rl import encoding
-
-                from .evaluator import ValueNet
-
-                net = ValueNet.load(str(weights), game=game.name, input_size=encoding(game).LAYOUT.size)
-            # expert's playout policy, root candidates and playout depth; the leaf's judgement blended.
-            hand_written = settings.get("evaluate")
-            settings["evaluate"] = BlendedEvaluator(  # type: ignore[assignment]
-                game, float(blend), hand_written, net, one_row_for_two=bool(one_row)
-            )
+            settings.update(_master_settings(game, params, settings.get("evaluate")))
             settings.setdefault("playout_depth", 0)
         if kind != "ismcts":
             budget = {"hard": HARD_ITERATIONS, "expert": EXPERT_ITERATIONS, "master": MASTER_ITERATIONS}[kind]

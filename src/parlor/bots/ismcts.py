@@ -41,6 +41,9 @@ Candidates = Callable[[State, int, "list[Action]"], "list[Action]"]
 # called once per decision with the real state and the seat (so, like a bot, it may read
 # only what the seat knows), it returns a function that deals one determinization.
 Sampler = Callable[[State, int], Callable[[Rng | FastRng], State]]
+# A prior judges a node of the tree once, when the search creates it: the value, in [0, 1],
+# for ``seat`` (the seat whose move made the node) of the sampled world just after that move.
+Prior = Callable[[State, int], float]
 
 
 def random_policy(state: State, seat: int, rng: Rng | FastRng) -> Action:
@@ -127,6 +130,9 @@ class ISMCTSBot:
         evaluate: Evaluator | None = None,
         candidates: Candidates | None = None,
         sampler: Sampler | None = None,
+        prior: Prior | None = None,
+        prior_depth: int = 1,
+        prior_visits: int = 8,
         name: str = "ismcts",
     ) -> None:
         self.game = game
@@ -143,6 +149,13 @@ class ISMCTSBot:
         self.evaluate = evaluate
         self.candidates = candidates
         self.sampler = sampler
+        # Progressive bias: a node created at most ``prior_depth`` moves below the root starts
+        # with ``prior_visits`` virtual visits at the prior's value, so an expensive judgement
+        # (a network) is paid once per node near the root instead of at every leaf.
+        self.prior = prior
+        self.prior_depth = prior_depth if prior is not None else 0
+        self.prior_visits = prior_visits
+        self.last_priors = 0
         self.root_moves: set[Action] | None = None
         self.root_keys: set[int] | None = None
         # The search's keys of the actions met in this decision (see ``key``).
@@ -164,6 +177,7 @@ class ISMCTSBot:
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         rng = self.rng
         done = 0
+        self.last_priors = 0
         budget = self.iterations
         while done < budget:
             if deadline is not None and done and time.perf_counter() > deadline:
@@ -213,6 +227,7 @@ class ISMCTSBot:
 
     def iterate(self, root: Node, state: State, observer: int, rng: Rng | FastRng) -> None:
         node = root
+        depth = 0  # of ``node`` below the root
         # Selection and expansion: descend while every legal action has been tried.
         while state.to_move:
             # In a simultaneous step the observer moves first: the root's children must be
@@ -240,17 +255,25 @@ class ISMCTSBot:
                 child.available = 1
                 children[keys[i]] = child
                 state.apply(mover, action)
+                if depth < self.prior_depth:
+                    # Judged from the world that first reaches the node (the seat's own
+                    # observation of it, for a network): once, then it only counts visits.
+                    weight = self.prior_visits
+                    child.visits = weight
+                    child.reward = weight * self.prior(state, mover)  # type: ignore[misc]
+                    self.last_priors += 1
                 node = child
                 break
             node = self.select(node, keys)
+            depth += 1
             state.apply(mover, node.action)  # type: ignore[arg-type]
         # Playout with the policy.
         steps = 0
         policy = self.policy
-        depth = self.playout_depth
+        cut = self.playout_depth
         values = None
         while state.to_move and steps < self.max_playout_steps:
-            if depth is not None and steps >= depth:
+            if cut is not None and steps >= cut:
                 values = self.evaluate(state)  # type: ignore[misc]
                 if values is not None:
                     break
