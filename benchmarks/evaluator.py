@@ -14,8 +14,9 @@ so the machine's load cancels out of the ratio):
   seat 1 gets ``1 - v``),
 * the game's hand-written ``evaluate`` on the same positions (what ``expert`` judges leaves by),
 * the search's iterations per second against ``expert``'s (both with a fixed budget from the same
-  positions, interleaved, as a ratio): ``master`` as it ships, the prior two moves deep
-  (``prior_depth=2``), and the network blended into every leaf (``prior_depth=0:blend=0.3``).
+  positions, interleaved, as a ratio): ``master`` with the network as a prior on the root's
+  children or two moves deep (``prior_depth=1`` / ``2``, expert's own leaf: ``blend=0``), and
+  with the network blended into every leaf (``prior_depth=0:blend=0.3``).
 
 and prints each as microseconds and as playout decisions' worth. ``master`` pays the network on
 top of ``expert``'s playout and ``evaluate`` at each leaf (``docs/evaluator.md``); the ratio says
@@ -119,11 +120,11 @@ def measure(name: str, players: int, count: int, seconds: float) -> dict[str, fl
     return out
 
 
-# The searches timed against ``expert``: ``master`` as it ships (the network as a prior on the
-# root's children), the prior two moves deep, and the blended leaf (the network at every leaf).
+# The searches timed against ``expert``: the network as a prior on the root's children, the
+# prior two moves deep (both with expert's own leaf), and the network blended into every leaf.
 SEARCHES = {
-    "master": "master",
-    "prior depth 2": "master:prior_depth=2",
+    "prior depth 1": "master:prior_depth=1:blend=0",
+    "prior depth 2": "master:prior_depth=2:blend=0",
     "blended leaf": "master:prior_depth=0:blend=0.3",
 }
 
