@@ -90,6 +90,6 @@ def test_evaluator_benchmark_prices_a_leaf_in_playout_decisions(capsys):
         assert row["playout_decision_s"] > 0
         assert row["evaluator leaf"] > 0 and row["encode seats"] > 0 and row["network"] > 0
         assert row["expert iterations/s"] > 0
-        assert row["prior depth 1 / expert"] > 0 and row["prior depth 2 / expert"] > 0 and row["blended leaf / expert"] > 0
+        assert all(row[f"{search} / expert"] > 0 for search in ("prior depth 1", "prior depth 2", "blended leaf"))
         assert ("one-row leaf (1 - v)" in row) == (row["players"] == 2)
     assert "playout decisions" in capsys.readouterr().out

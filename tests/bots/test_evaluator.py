@@ -285,6 +285,8 @@ def test_master_reads_prior_depth_and_prior_visits_from_its_spec() -> None:
     assert isinstance(bot.prior, NetworkPrior)
     assert (bot.prior_depth, bot.prior_visits) == (2, 4)
     assert bot.evaluate is _heuristic_module(game).evaluate  # blend 0: expert's own leaf
+    default = make_bot("master", game, 1)  # the prior on the root's children, expert's leaf
+    assert (default.prior_depth, default.prior_visits) == (1, 8) and default.evaluate is bot.evaluate
     off = make_bot("master:prior_depth=0:blend=0.3", game, 1)
     assert off.prior is None and off.prior_depth == 0
     assert isinstance(off.evaluate, BlendedEvaluator)

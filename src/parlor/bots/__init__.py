@@ -57,15 +57,16 @@ class NoisyBot:
 # reproducible); ``hard`` aims at well under a second per decision on one core.
 HARD_ITERATIONS = 400
 EXPERT_ITERATIONS = 1600
-# ``master`` is ``expert``'s search whose leaves (after expert's short heuristic playout) are
-# judged by the game's evaluate blended with the learned evaluator (parlor.bots.evaluator),
-# MASTER_BLEND the network's share; a spec may set ``blend`` and ``playout_depth``.
+# ``master`` is ``expert``'s search with the learned evaluator (parlor.bots.evaluator): by default
+# as a prior on the root's children (MASTER_PRIOR_DEPTH, MASTER_PRIOR_VISITS), paid once per node,
+# with expert's own leaf below; a spec may also blend it into every leaf's judgement after the
+# playout (``blend``, MASTER_BLEND the network's share, 0: not at all) and set ``playout_depth``.
 MASTER_ITERATIONS = EXPERT_ITERATIONS
-MASTER_BLEND = 0.3
+MASTER_BLEND = 0.0
 MASTER_ONE_ROW = 0
 # The network as a prior (progressive bias) on the nodes at most MASTER_PRIOR_DEPTH moves below
 # the root: MASTER_PRIOR_VISITS virtual visits at its value, paid once per node; 0 turns it off.
-MASTER_PRIOR_DEPTH = 0
+MASTER_PRIOR_DEPTH = 1
 MASTER_PRIOR_VISITS = 8
 MAX_PRIOR_DEPTH = 4
 LEVELS = {
@@ -74,7 +75,7 @@ LEVELS = {
     "hard": f"information-set MCTS, {HARD_ITERATIONS} iterations",
     "expert": f"information-set MCTS, {EXPERT_ITERATIONS} iterations",
     # Named "experimental" to players until it beats expert at equal time (docs/strength.md).
-    "master": "experimental, not yet stronger than expert: expert's search with a learned evaluator blended in",
+    "master": "experimental, not yet stronger than expert: expert's search, a learned evaluator as a prior on moves",
 }
 BOT_KINDS = ("random", "heuristic", *LEVELS, "ismcts")
 
