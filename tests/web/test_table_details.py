@@ -378,3 +378,69 @@ def test_two_copies_of_a_card_open_their_texts_one_at_a_time(server: Server, bro
         finally:
             watcher.close()
     raise AssertionError("five finished 6-player tables showed no card twice")
+
+
+# Counts each WebSocket frame after the page's own handler ran on it: a listener added right
+# behind the page's runs after it, so a frame counted here has been handled as far as the page
+# handles it at once.
+COUNT_HANDLED_FRAMES = """(() => {
+  window.__handled = [];
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    addEventListener(type, listener, options) {
+      super.addEventListener(type, listener, options);
+      if (type === "message") {
+        super.addEventListener("message", (m) => {
+          try { window.__handled.push(JSON.parse(m.data).type); } catch { /* not JSON */ }
+        });
+      }
+    }
+  };
+})()"""
+
+
+def test_a_state_waits_for_its_games_renderer(server: Server, browser: Any) -> None:
+    """A slow connection delivers the game's renderer after the first state: the page draws nothing
+    until it has it (drawn by the generic renderer, every move would be a plain button "move:<id>"
+    instead of its card), then draws the cards as cards."""
+    table = server.create("mottainai", 2, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}])
+    context = browser.new_context(viewport=DESKTOP)
+    held: list[Any] = []
+    try:
+        context.add_init_script(COUNT_HANDLED_FRAMES)
+        context.add_init_script(KEEP_LAST_STATE)
+        context.route("**/static/games/mottainai.js", lambda route: held.append(route))
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.url(table["seats"][0]["join_path"]), wait_until="commit")
+        page.wait_for_function("window.__handled && window.__handled.includes('state')", timeout=60000)
+        for _ in range(1000):  # each round trip lets the driver hand over the held request
+            if held:
+                break
+            page.evaluate("0")
+        assert held, "the page never asked for the Mottainai renderer"
+        # The state has arrived and the renderer has not: nothing is drawn yet.
+        assert page.evaluate("document.body.dataset.version") is None
+        assert page.locator("[data-pick^='move:']").count() == 0
+        held[0].continue_()
+        page.wait_for_function("document.body.dataset.yourTurn === '1'", timeout=60000)
+        assert page.locator(".board .mt-card").count() > 0
+        # Only the moves no card or place stands for (the renderer gives them no parts) are buttons.
+        buttons = page.evaluate(
+            """async () => {
+                 const renderer = (await import("/static/games/mottainai.js")).default;
+                 const f = window.__lastState;
+                 const want = f.legal.filter((e) => !renderer.parts(e.action, f.view, { you: f.view.you }));
+                 return {
+                   want: want.map((e) => `move:${e.id}`).sort(),
+                   got: Array.from(document.querySelectorAll("[data-pick^='move:']"), (e) => e.dataset.pick).sort(),
+                 };
+               }"""
+        )
+        assert buttons["got"] == buttons["want"], buttons
+        assert not errors, errors
+    finally:
+        for route in held[1:]:
+            route.continue_()
+        context.close()

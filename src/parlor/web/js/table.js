@@ -145,6 +145,9 @@ function connect() {
   // The server closes a connection silent for longer than its idle timeout (docs/protocol.md, "Limits").
   const keepAlive = setInterval(() => send({ type: "ping" }), 25000);
   let whole = null; // the last whole state on this connection: the base of the next delta
+  // Frames are handled one after another: the welcome waits for the game's renderer to load, and
+  // the state behind it must not be drawn meanwhile by the generic one (cards as plain buttons).
+  let inbox = Promise.resolve();
   ws.addEventListener("message", (m) => {
     let msg;
     try {
@@ -160,7 +163,7 @@ function connect() {
       }
       whole = msg = state;
     }
-    onFrame(msg);
+    inbox = inbox.then(() => onFrame(msg)).catch((err) => console.error(err));
   });
   ws.addEventListener("close", (ev) => {
     clearInterval(keepAlive);
