@@ -360,9 +360,10 @@ async function main() {
       st.error =
         code === "not_over" ? t("replay.not_over") : code === "table_not_found" ? t("fatal.table_not_found") : code === "bad_token" ? t("fatal.bad_token") : t("replay.error");
     } else {
+      // The renderer first: a redraw meanwhile (a language picked) must not draw the game with the generic one.
+      st.renderer = await loadRenderer(body.table.game);
       st.data = body;
       st.rounds = roundStarts(body.steps);
-      st.renderer = await loadRenderer(body.table.game);
       olderChat(body); // the replay carries the newest messages; the older ones come a page at a time
       if (token && body.seat !== null && body.seat !== undefined) {
         // A seat's own replay: the judge's review of that seat, asked for here (or from the result screen).
