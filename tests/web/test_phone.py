@@ -26,6 +26,7 @@ import random
 import re
 import sqlite3
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -307,13 +308,25 @@ def test_a_whole_game_on_a_phone(
 THEIRS = {"take_work", "take_helper", "take_material", "take_sale", "kite_copy"}
 
 
+def favour_ring_and_sales(action: dict[str, Any]) -> float:
+    """Weights of a steered random game: a Ring taken or completed, and selling, much more often than
+    at random (a Ring's taking of other players' sales is that rare)."""
+    weight = 30.0 if action.get("card") == "ring" else 1.0
+    return weight * 10.0 if action["type"] in ("sell", "sell_top", "sell_all", "take_sale") else weight
+
+
 def crowded_decision(
-    players: int, options: dict[str, Any], kind: str, others: int, first: int
+    players: int,
+    options: dict[str, Any],
+    kind: str,
+    others: int,
+    first: int,
+    favour: Callable[[dict[str, Any]], float] | None = None,
 ) -> tuple[int, list[dict[str, Any]]]:
-    """A seeded Mottainai game of ``players``, played at random, from the first seed from ``first`` on
-    that leads seat 0 to a decision offering ``kind`` moves (one of THEIRS) from at least ``others``
-    other players' places: its seed and the record up to that decision (deterministic: same seed,
-    same moves)."""
+    """A seeded Mottainai game of ``players``, played at random (moves weighted by ``favour`` if
+    given), from the first seed from ``first`` on that leads seat 0 to a decision offering ``kind``
+    moves (one of THEIRS) from at least ``others`` other players' places: its seed and the record
+    up to that decision (deterministic: same seed, same moves)."""
     game = registry.get("mottainai")
     for seed in range(first, first + 100):
         state = game.new_game(players, seed, game.options_from_json(options))
@@ -325,7 +338,10 @@ def crowded_decision(
             offered = {a.to_json().get("player") for a in legal if a.to_json()["type"] == kind}
             if seat == 0 and len(offered - {0}) >= others:
                 return seed, record
-            action = rng.choice(legal)
+            if favour is None:
+                action = rng.choice(legal)
+            else:
+                action = rng.choices(legal, [favour(a.to_json()) for a in legal])[0]
             record.append({"seat": seat, "action": action.to_json(), "by": "player" if seat == 0 else "bot"})
             state.apply(seat, action)
     raise AssertionError(f"no seed of {first}..{first + 99} leads seat 0 to {kind} from {others} other players")
@@ -340,6 +356,7 @@ def crowded_decision(
         ("take_helper", 2, 300, "small", "zh-Hant"),  # a Sword: two players' helpers
         ("take_material", 2, 100, "390", "cs"),  # a Sword: two players' craft benches
         ("kite_copy", 1, 45, "small", "ja"),  # a Kite copying a work of the player it was given to
+        ("take_sale", 2, 455, "390", "cs"),  # a Ring taking a sale of two players (a steered game)
     ],
 )
 def test_other_players_cards_to_pick_come_to_the_dock(
@@ -347,7 +364,7 @@ def test_other_players_cards_to_pick_come_to_the_dock(
 ) -> None:
     """Six players on a phone, seat 0 asked to take a card from several other players' places (a
     paper work by Flute, a helper or a material from their craft bench by Sword, a work for a Kite to
-    copy): the cards offered there lie in the dock above the hand, beside Confirm, every one in view
+    copy, a sale for a Ring): the cards offered there lie in the dock above the hand, beside Confirm, every one in view
     without scrolling the page or the table (a swipe of that row shows the rest, as in the hand), and
     a tap on one plays it. A player's chip opened meanwhile says where its offered place went, and no
     card is drawn twice.
@@ -355,7 +372,9 @@ def test_other_players_cards_to_pick_come_to_the_dock(
     The table is a real one of a real server, its record (a seeded game played at random up to that
     decision) written to its database while the server is stopped, as a restored table is."""
     players, options = 6, {"max_players": 6}
-    seed, record = crowded_decision(players, options, kind, others, first)
+    # A Ring's choice among other players' sales is too rare in a uniformly random game: steered.
+    favour = favour_ring_and_sales if kind == "take_sale" else None
+    seed, record = crowded_decision(players, options, kind, others, first, favour)
     bots = [{"kind": "bot", "level": "random"}] * (players - 1)
     server = start_server(tmp_path)
     try:
