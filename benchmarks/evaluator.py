@@ -126,6 +126,8 @@ SEARCHES = {
     "prior depth 1": "master:prior_depth=1:blend=0",
     "prior depth 2": "master:prior_depth=2:blend=0",
     "blended leaf": "master:prior_depth=0:blend=0.3",
+    "blended, one row": "master:prior_depth=0:blend=0.3:one_row=1",
+    "blended, one row, every 3rd leaf": "master:prior_depth=0:blend=0.3:one_row=1:every=3",
 }
 
 
