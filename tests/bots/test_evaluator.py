@@ -222,13 +222,18 @@ def test_master_decisions_ignore_hidden_cards(name: str, players: int) -> None:
             assert again == real, f"position {i}, scramble {k}: the decision changed"
 
 
-def test_master_blends_the_hand_written_judgement_with_the_network() -> None:
-    game = games.get("mottainai")  # its evaluate judges every position (never None)
-    hand_written = _heuristic_module(game).evaluate
+def judged_mottainai_position():  # type: ignore[no-untyped-def]
+    """Mottainai (its evaluate judges every position, never None), its evaluate, a 2-player position."""
+    game = games.get("mottainai")
     state = game.new_game(2, seed=5)
     for _ in range(12):
         seat = state.to_move[0]
         state.apply(seat, state.legal_actions(seat)[0])
+    return game, _heuristic_module(game).evaluate, state
+
+
+def test_master_blends_the_hand_written_judgement_with_the_network() -> None:
+    game, hand_written, state = judged_mottainai_position()
     h, n = hand_written(state), LeafEvaluator(game)(state)
     assert h != pytest.approx(n)
     assert BlendedEvaluator(game, 0.0, hand_written)(state) == h
@@ -307,12 +312,7 @@ def test_master_tells_its_leaf_whose_decision_it_is() -> None:
 
 
 def test_every_kth_leaf_gets_the_network_at_k_times_the_weight() -> None:
-    game = games.get("mottainai")  # its evaluate judges every position (never None)
-    hand_written = _heuristic_module(game).evaluate
-    state = game.new_game(2, seed=5)
-    for _ in range(12):
-        seat = state.to_move[0]
-        state.apply(seat, state.legal_actions(seat)[0])
+    game, hand_written, state = judged_mottainai_position()
     h, n = hand_written(state), LeafEvaluator(game)(state)
     every = BlendedEvaluator(game, 0.25, hand_written, every=3)
     blended = pytest.approx([0.25 * a + 0.75 * b for a, b in zip(h, n)])
