@@ -17,7 +17,8 @@ ranks sibling moves the way a stronger search would. This script measures it:
    network's best move is the teacher's, the teacher-value regret of their choices against a
    uniformly random move, the within-root correlation with the teacher's values, and a ridge
    regression on root-centred observations (a linear "distilled" ranker, fitted on three quarters
-   of the roots, scored on the rest): does a model learn the teacher's ranking from this much data?
+   of the roots, scored on the rest): does a model learn the teacher's ranking from this much
+   data, and does adding it to the short search's values pick the teacher's move more often?
 
 Only the seat's own observation is read (the encoding of ``parlor.rl``); the teacher and the
 short search are the ordinary search, which never reads the real hidden cards.
@@ -141,13 +142,22 @@ def report(path: str) -> None:
         h = ranking(pred if pick is None else pick, data, held)
         hc = ranking(pred, data, held)
         print(f"  {label:<31} {a[0]:.3f} {c[1]:6.3f} {a[2]:.4f} | {h[0]:.3f} {hc[1]:6.3f} {h[2]:.4f}")
+    ranker = None
     for lam in (10.0, 100.0, 1000.0):
         a = x[~test]
         w = np.linalg.solve(a.T @ a + lam * np.eye(a.shape[1]), a.T @ y[~test])
         pred = x @ w
+        ranker = pred if ranker is None else ranker
         f, h = ranking(pred, data, fit), ranking(pred, data, held)
         fit_text = f"{f[0]:.3f} {f[1]:6.3f} {f[2]:.4f}"
         print(f"  ridge ranker, lambda {lam:<6g} fit: {fit_text} | {h[0]:.3f} {h[1]:6.3f} {h[2]:.4f}")
+    # Would the ranker (lambda 10) add to the search? Its centred values added to the short
+    # search's values of the moves (weight alpha), the best move by the sum, on the held-out roots.
+    for alpha in (0.25, 1.0):
+        combined = np.where(data["short_n"] > 0, data["short_q"] + alpha * ranker, -1.0)  # type: ignore[operator]
+        h = ranking(combined, data, held)
+        label = f"short search + {alpha:g} x ranker (lambda 10)"
+        print(f"  {label:<53}| {h[0]:.3f} {h[1]:6.3f} {h[2]:.4f}")
     print(f"  uniformly random move: regret {random_regret(roots):.4f} | held-out {random_regret(held):.4f}")
 
 
