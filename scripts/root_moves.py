@@ -151,6 +151,15 @@ def report(path: str) -> None:
         f, h = ranking(pred, data, fit), ranking(pred, data, held)
         fit_text = f"{f[0]:.3f} {f[1]:6.3f} {f[2]:.4f}"
         print(f"  ridge ranker, lambda {lam:<6g} fit: {fit_text} | {h[0]:.3f} {h[1]:6.3f} {h[2]:.4f}")
+    # The learning curve: the ranker (lambda 10) fitted on the first n fitting roots only, scored
+    # on the same held-out quarter.
+    for n in (100, 200, 350):
+        if n < len(fit):
+            use = np.isin(group, fit[:n])
+            a = x[use]
+            pred = x @ np.linalg.solve(a.T @ a + 10.0 * np.eye(a.shape[1]), a.T @ y[use])
+            h = ranking(pred, data, held)
+            print(f"  {f'ridge ranker, lambda 10, first {n} roots only':<53}| {h[0]:.3f} {h[1]:6.3f} {h[2]:.4f}")
     # Would the ranker (lambda 10) add to the search? Its centred values added to the short
     # search's values of the moves (weight alpha), the best move by the sum, on the held-out roots.
     for alpha in (0.25, 1.0):
