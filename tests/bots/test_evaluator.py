@@ -343,6 +343,14 @@ def test_the_cheaper_blended_leaf_ignores_hidden_cards(name: str, players: int) 
             assert make_bot(spec, game, i).choose(scrambled, seat) == real, f"position {i}, scramble {k}"
 
 
+@pytest.mark.parametrize("name", ["refine", "leaf", "policy", "prior"])
+def test_a_spec_cannot_set_the_searchs_functions(name: str) -> None:
+    with pytest.raises(ParlorError, match=f"'master' bot's {name} is set in code"):
+        make_bot(f"master:{name}=3", games.get("mamma-mia"), 1)
+    with pytest.raises(ParlorError, match=f"'expert' bot's {name} is set in code"):
+        make_bot(f"expert:{name}=yes", games.get("mamma-mia"), 1)
+
+
 @pytest.mark.parametrize("one_row", [-1, 2, 0.5, "yes"])
 def test_master_refuses_a_one_row_other_than_0_or_1(one_row: object) -> None:
     with pytest.raises(ParlorError, match="one_row"):

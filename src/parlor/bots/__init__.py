@@ -135,6 +135,10 @@ _SEARCH_NUMBERS: dict[str, tuple[bool, float, bool]] = {
     "playout_depth": (True, 0, True),
 }
 
+# The search's settings that are functions (or, for ``master``, its blended leaf): code sets
+# them (``ISMCTSBot`` keywords); a spec's value for one is a number or a word, never usable.
+_SEARCH_FUNCTIONS = ("policy", "evaluate", "refine", "candidates", "sampler", "prior", "leaf")
+
 
 def _check_number(
     kind: str, name: str, value: object, *, whole: bool = False, low: float = 0, low_ok: bool = True, high: float = 0
@@ -232,6 +236,8 @@ def make_builtin_bot(kind: str, game: Game, seed: int = 0, **params: object) -> 
             budget = {"hard": HARD_ITERATIONS, "expert": EXPERT_ITERATIONS, "master": MASTER_ITERATIONS}[kind]
             settings.update(iterations=budget, name=kind)
         for name, value in params.items():
+            if name in _SEARCH_FUNCTIONS and not callable(value):
+                raise ParlorError(f"the {kind!r} bot's {name} is set in code, not in a spec (got {value!r})")
             if name in _SEARCH_NUMBERS:
                 whole, low, low_ok = _SEARCH_NUMBERS[name]
                 _check_number(kind, name, value, whole=whole, low=low, low_ok=low_ok)
