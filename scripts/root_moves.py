@@ -7,7 +7,7 @@
 the seat's own observation just after the move (``NetworkPrior``). That can only help if it
 ranks sibling moves the way a stronger search would. This script measures it:
 
-1. ``GAMES`` games of ``hard`` against itself; at a ``--sample`` fraction of the decisions with
+1. ``GAMES`` games of ``hard`` (``--bot``) against itself; at a ``--sample`` fraction of the decisions with
    more than one legal move, a long ``expert`` search (the teacher, ``--teacher`` iterations) and
    an ``expert``-budget one (``--short``, 1600) judge the root's moves. Each move the teacher
    visited is kept with its teacher value (mean backed-up reward), the short search's value and
@@ -49,7 +49,15 @@ class RootKeeper(ISMCTSBot):
 
 
 def collect(
-    name: str, players: int, n_games: int, teacher: int, short: int, sample: float, seed: int, out: str
+    name: str,
+    players: int,
+    n_games: int,
+    teacher: int,
+    short: int,
+    sample: float,
+    seed: int,
+    out: str,
+    players_bot: str = "hard",
 ) -> None:
     game = games.get(name)
     enc = encoding(name)
@@ -63,7 +71,7 @@ def collect(
     started = time.process_time()
     for gi in range(n_games):
         state = game.new_game(players, seed=seed * 1000 + gi)
-        bots = [make_builtin_bot("hard", game, seed * 1000 + gi * 10 + s) for s in range(players)]
+        bots = [make_builtin_bot(players_bot, game, seed * 1000 + gi * 10 + s) for s in range(players)]
         while state.to_move:
             seat = state.to_move[0]
             if len(state.legal_actions(seat)) > 1 and rng.random() < sample:
@@ -180,6 +188,7 @@ def main() -> None:
     parser.add_argument("--short", type=int, default=1600)
     parser.add_argument("--sample", type=float, default=0.25)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--bot", default="hard", help="the level that plays the games (default hard)")
     parser.add_argument("--report", metavar="NPZ")
     args = parser.parse_args()
     if args.report:
@@ -187,7 +196,7 @@ def main() -> None:
         return
     if args.game is None or args.players is None or args.games is None:
         parser.error("GAME PLAYERS GAMES are needed to collect (or --report NPZ)")
-    collect(args.game, args.players, args.games, args.teacher, args.short, args.sample, args.seed, args.out)
+    collect(args.game, args.players, args.games, args.teacher, args.short, args.sample, args.seed, args.out, args.bot)
 
 
 if __name__ == "__main__":
