@@ -16,7 +16,8 @@ so the machine's load cancels out of the ratio):
 * the search's iterations per CPU second against ``expert``'s (both with a budget of 1000
   iterations from the same positions, interleaved, as a ratio): ``master`` with the network as a prior on the root's
   children or two moves deep (``prior_depth=1`` / ``2``, expert's own leaf: ``blend=0``), and
-  with the network blended into every leaf (``prior_depth=0:blend=0.3``).
+  with the network blended into every leaf (``prior_depth=0:blend=0.3``), also reading only the
+  searching seat's row (``one_row=1``) and only every 3rd leaf (``every=3``).
 
 and prints each as microseconds and as playout decisions' worth. ``master`` pays the network on
 top of ``expert``'s playout and ``evaluate`` at each leaf (``docs/evaluator.md``); the ratio says
@@ -121,11 +122,14 @@ def measure(name: str, players: int, count: int, seconds: float) -> dict[str, fl
 
 
 # The searches timed against ``expert``: the network as a prior on the root's children, the
-# prior two moves deep (both with expert's own leaf), and the network blended into every leaf.
+# prior two moves deep (both with expert's own leaf), and the network blended into the leaf
+# (every seat's row; the searching seat's row only; that, on every 3rd leaf).
 SEARCHES = {
     "prior depth 1": "master:prior_depth=1:blend=0",
     "prior depth 2": "master:prior_depth=2:blend=0",
     "blended leaf": "master:prior_depth=0:blend=0.3",
+    "blended, one row": "master:prior_depth=0:blend=0.3:one_row=1",
+    "blended, one row, every 3rd leaf": "master:prior_depth=0:blend=0.3:one_row=1:every=3",
 }
 
 

@@ -16,6 +16,7 @@ from parlor.bots.evaluator import (
     FORMAT_VERSION,
     BlendedEvaluator,
     LeafEvaluator,
+    MasterBot,
     NetworkPrior,
     ValueNet,
     WeightsError,
@@ -182,12 +183,18 @@ def test_the_leaf_evaluator_reads_each_seats_own_observation(name: str, extra: i
         assert values == pytest.approx(expected, abs=1e-5)
 
 
-def test_one_row_for_two_reads_seat_0_and_gives_seat_1_the_rest() -> None:
+def test_one_row_for_two_reads_the_searching_seats_row_and_gives_the_other_the_rest() -> None:
     game = games.get("mamma-mia")
     evaluate = LeafEvaluator(game, one_row_for_two=True)
     state = mid_game("mamma-mia", 2, 4, 20)
-    v = float(evaluate.net_for(2)(encoding("mamma-mia").encode(state, 0)[None, :])[0])
-    assert evaluate(state) == pytest.approx([v, 1.0 - v], abs=1e-5)
+    net = evaluate.net_for(2)
+    v0, v1 = (float(net(encoding("mamma-mia").encode(state, s)[None, :])[0]) for s in range(2))
+    assert v0 != pytest.approx(v1, abs=1e-4)  # the two rows differ, so the test tells them apart
+    assert evaluate(state) == pytest.approx([v0, 1.0 - v0], abs=1e-5)  # not told: seat 0
+    evaluate.set_observer(1)
+    assert evaluate(state) == pytest.approx([1.0 - v1, v1], abs=1e-5)
+    evaluate.set_observer(0)
+    assert evaluate(state) == pytest.approx([v0, 1.0 - v0], abs=1e-5)
     four = mid_game("mamma-mia", 4, 4, 20)
     assert len(evaluate(four)) == 4  # more players: every seat's own row, as without it
 
@@ -215,13 +222,18 @@ def test_master_decisions_ignore_hidden_cards(name: str, players: int) -> None:
             assert again == real, f"position {i}, scramble {k}: the decision changed"
 
 
-def test_master_blends_the_hand_written_judgement_with_the_network() -> None:
-    game = games.get("mottainai")  # its evaluate judges every position (never None)
-    hand_written = _heuristic_module(game).evaluate
+def judged_mottainai_position():  # type: ignore[no-untyped-def]
+    """Mottainai (its evaluate judges every position, never None), its evaluate, a 2-player position."""
+    game = games.get("mottainai")
     state = game.new_game(2, seed=5)
     for _ in range(12):
         seat = state.to_move[0]
         state.apply(seat, state.legal_actions(seat)[0])
+    return game, _heuristic_module(game).evaluate, state
+
+
+def test_master_blends_the_hand_written_judgement_with_the_network() -> None:
+    game, hand_written, state = judged_mottainai_position()
     h, n = hand_written(state), LeafEvaluator(game)(state)
     assert h != pytest.approx(n)
     assert BlendedEvaluator(game, 0.0, hand_written)(state) == h
@@ -263,6 +275,82 @@ def test_master_takes_a_weights_file_of_ones_own(tmp_path: Path) -> None:
         make_builtin_bot("master", game, 1, weights=str(tmp_path / "missing.npz"))
 
 
+def test_the_search_refines_each_judged_leaf_once_and_backs_up_the_refined_values() -> None:
+    game = games.get("mottainai")  # its evaluate judges every position after the playout's depth
+    settings = search_settings(game, "expert")
+    hand_written = settings["evaluate"]
+    refined: list[list[float]] = []
+
+    def refine(world, values):  # type: ignore[no-untyped-def]
+        assert values == hand_written(world)  # type: ignore[operator]
+        refined.append(values)
+        return [1.0] * world.players
+
+    state = mid_game("mottainai", 2, 3, 7)
+    seat = state.to_move[0]
+    bot = RootKeeper(game, 4, iterations=64, refine=refine, **settings)  # type: ignore[arg-type]
+    bot.choose(state, seat)
+    # At most one judged leaf per iteration (a playout that ends the game is judged by its result).
+    assert bot.last_iterations // 2 < len(refined) <= bot.last_iterations
+    # The refined 1.0 is what was backed up: only the unrefined iterations may fall short of it.
+    shortfall = sum(child.visits - child.reward for child in bot.root.children.values())
+    assert -1e-9 <= shortfall <= bot.last_iterations - len(refined) + 1e-9
+    assert ISMCTSBot(game, 4, refine=refine).refine is None  # nothing to refine without an evaluate
+
+
+def test_master_tells_its_leaf_whose_decision_it_is() -> None:
+    game = games.get("mamma-mia")
+    bot = make_bot("master:prior_depth=0:blend=0.3:one_row=1:iterations=40", game, 2)
+    assert isinstance(bot, MasterBot) and isinstance(bot.leaf, BlendedEvaluator)
+    for seat in (1, 0):
+        state = mid_game("mamma-mia", 2, 5, 9)
+        while seat not in state.to_move or len(state.legal_actions(seat)) < 2:
+            mover = state.to_move[0]
+            state.apply(mover, state.legal_actions(mover)[0])
+        bot.choose(state, seat)
+        assert bot.leaf.network is not None and bot.leaf.network.observer == seat
+
+
+def test_every_kth_leaf_gets_the_network_at_k_times_the_weight() -> None:
+    game, hand_written, state = judged_mottainai_position()
+    h, n = hand_written(state), LeafEvaluator(game)(state)
+    every = BlendedEvaluator(game, 0.25, hand_written, every=3)
+    blended = pytest.approx([0.25 * a + 0.75 * b for a, b in zip(h, n)])
+    assert [every(state) for _ in range(6)] == [h, h, blended, h, h, blended]
+    every(state)
+    every.set_observer(0)  # a new decision counts from the start
+    assert [every(state) for _ in range(3)] == [h, h, blended]
+    with pytest.raises(ValueError, match="every"):
+        BlendedEvaluator(game, 0.5, hand_written, every=3)
+
+
+@pytest.mark.parametrize(("every", "blend"), [(0, 0.3), (-1, 0.3), (1.5, 0.3), ("x", 0.3), (4, 0.3), (2, 1)])
+def test_master_refuses_a_bad_every(every: object, blend: object) -> None:
+    with pytest.raises(ParlorError, match="every"):
+        make_builtin_bot("master", games.get("mamma-mia"), 1, blend=blend, every=every)
+    assert make_builtin_bot("master", games.get("mamma-mia"), 1, blend=0.3, every=3).leaf.every == 3
+
+
+@pytest.mark.parametrize(("name", "players"), [("mamma-mia", 2), ("mottainai", 2)])
+def test_the_cheaper_blended_leaf_ignores_hidden_cards(name: str, players: int) -> None:
+    """The one-row, every-K-th blended leaf reads the searching seat's row of the search's own
+    worlds only: a redeal of everything the seat cannot see gives the same move."""
+    game = games.get(name)
+    spec = "master:prior_depth=0:blend=0.3:one_row=1:every=2:iterations=30"
+    for i, (state, seat, scrambles) in enumerate(scrambled_positions(name, players, 4)):
+        real = make_bot(spec, game, i).choose(state, seat)
+        for k, scrambled in enumerate(scrambles):
+            assert make_bot(spec, game, i).choose(scrambled, seat) == real, f"position {i}, scramble {k}"
+
+
+@pytest.mark.parametrize("name", ["refine", "leaf", "policy", "prior"])
+def test_a_spec_cannot_set_the_searchs_functions(name: str) -> None:
+    with pytest.raises(ParlorError, match=f"'master' bot's {name} is set in code"):
+        make_bot(f"master:{name}=3", games.get("mamma-mia"), 1)
+    with pytest.raises(ParlorError, match=f"'expert' bot's {name} is set in code"):
+        make_bot(f"expert:{name}=yes", games.get("mamma-mia"), 1)
+
+
 @pytest.mark.parametrize("one_row", [-1, 2, 0.5, "yes"])
 def test_master_refuses_a_one_row_other_than_0_or_1(one_row: object) -> None:
     with pytest.raises(ParlorError, match="one_row"):
@@ -289,13 +377,24 @@ def test_master_reads_prior_depth_and_prior_visits_from_its_spec() -> None:
     assert (default.prior_depth, default.prior_visits) == (1, 8) and default.evaluate is bot.evaluate
     off = make_bot("master:prior_depth=0:blend=0.3", game, 1)
     assert off.prior is None and off.prior_depth == 0
-    assert isinstance(off.evaluate, BlendedEvaluator)
+    # The search asks expert's own judgement at compiled speed; the blend refines what it judged.
+    assert off.evaluate is bot.evaluate and isinstance(off.leaf, BlendedEvaluator)
+    assert off.refine == off.leaf.refine
 
 
-@pytest.mark.parametrize(("name", "value"), [
-    ("prior_depth", -1), ("prior_depth", 5), ("prior_depth", 1.5), ("prior_depth", "two"),
-    ("prior_visits", 0), ("prior_visits", -3), ("prior_visits", 2.5), ("prior_visits", "many"),
-])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("prior_depth", -1),
+        ("prior_depth", 5),
+        ("prior_depth", 1.5),
+        ("prior_depth", "two"),
+        ("prior_visits", 0),
+        ("prior_visits", -3),
+        ("prior_visits", 2.5),
+        ("prior_visits", "many"),
+    ],
+)
 def test_master_refuses_a_bad_prior_depth_or_prior_visits(name: str, value: object) -> None:
     with pytest.raises(ParlorError, match=f"'master' bot's {name} must be a whole number"):
         make_builtin_bot("master", games.get("mamma-mia"), 1, **{name: value})
@@ -322,8 +421,9 @@ def test_the_prior_seeds_each_new_node_near_the_root_once(depth: int) -> None:
         calls.append(mover)
         return 0.5
 
-    bot = RootKeeper(game, 4, iterations=120, prior=prior, prior_depth=depth, prior_visits=6,
-                     **search_settings(game, "expert"))  # type: ignore[arg-type]
+    bot = RootKeeper(
+        game, 4, iterations=120, prior=prior, prior_depth=depth, prior_visits=6, **search_settings(game, "expert")
+    )  # type: ignore[arg-type]
     bot.choose(state, seat)
     root = bot.root
     assert bot.last_priors == len(calls) > 0
@@ -349,8 +449,7 @@ def test_a_strong_prior_decides_the_move_and_none_leaves_the_search_as_it_was() 
         first.append(mover)
         return 1.0 if len(first) == 1 else 0.0
 
-    biased = RootKeeper(game, 4, iterations=200, prior=favour_the_first, prior_depth=1, prior_visits=1000,
-                        **settings)  # type: ignore[arg-type]
+    biased = RootKeeper(game, 4, iterations=200, prior=favour_the_first, prior_depth=1, prior_visits=1000, **settings)  # type: ignore[arg-type]
     move = biased.choose(state, seat)
     favoured = max(biased.root.children.values(), key=lambda c: c.reward)
     assert move == favoured.action and favoured.reward >= 1000

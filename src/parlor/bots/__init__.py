@@ -68,6 +68,8 @@ MASTER_ONE_ROW = 0
 # the root: MASTER_PRIOR_VISITS virtual visits at its value, paid once per node; 0 turns it off.
 MASTER_PRIOR_DEPTH = 1
 MASTER_PRIOR_VISITS = 8
+# With a blend: the network judges every MASTER_EVERY-th leaf, at that many times the weight.
+MASTER_EVERY = 1
 MAX_PRIOR_DEPTH = 4
 LEVELS = {
     "easy": "the heuristic, with a random move 30% of the time",
@@ -133,6 +135,10 @@ _SEARCH_NUMBERS: dict[str, tuple[bool, float, bool]] = {
     "playout_depth": (True, 0, True),
 }
 
+# The search's settings that are functions (or, for ``master``, its blended leaf): code sets
+# them (``ISMCTSBot`` keywords); a spec's value for one is a number or a word, never usable.
+_SEARCH_FUNCTIONS = ("policy", "evaluate", "refine", "candidates", "sampler", "prior", "leaf")
+
 
 def _check_number(
     kind: str, name: str, value: object, *, whole: bool = False, low: float = 0, low_ok: bool = True, high: float = 0
@@ -162,6 +168,12 @@ def _master_settings(game: Game, params: dict[str, object], hand_written: object
     _check_number(kind, "prior_depth", prior_depth, whole=True, low=0, high=MAX_PRIOR_DEPTH)
     prior_visits = params.pop("prior_visits", MASTER_PRIOR_VISITS)
     _check_number(kind, "prior_visits", prior_visits, whole=True, low=1)
+    every = params.pop("every", MASTER_EVERY)
+    _check_number(kind, "every", every, whole=True, low=1)
+    if blend * every > 1:  # type: ignore[operator]
+        raise ParlorError(
+            f"the {kind!r} bot's blend * every must be at most 1 (the K-th leaves weigh K times), got {blend} * {every}"
+        )
     # A weights file of one's own (``parlor train``'s output) instead of the shipped ones.
     weights = params.pop("weights", None)
     net = None
@@ -175,8 +187,21 @@ def _master_settings(game: Game, params: dict[str, object], hand_written: object
     if prior_depth:
         out.update(prior=NetworkPrior(game, net), prior_depth=prior_depth, prior_visits=prior_visits)
     if blend or hand_written is None:
-        # expert's playout policy, root candidates and playout depth; the leaf's judgement blended.
-        out["evaluate"] = BlendedEvaluator(game, float(blend), hand_written, net, one_row_for_two=bool(one_row))
+        # expert's playout policy, root candidates and playout depth; the leaf's judgement blended:
+        # the search asks the hand-written judgement itself and the blend refines what it judged.
+        leaf = BlendedEvaluator(
+            game,
+            float(blend),
+            hand_written,
+            net,
+            one_row_for_two=bool(one_row),
+            every=int(every),  # type: ignore[call-overload]
+        )
+        out["leaf"] = leaf
+        if hand_written is None or blend >= 1:  # type: ignore[operator]
+            out["evaluate"] = leaf
+        else:
+            out["refine"] = leaf.refine
     return out
 
 
@@ -211,12 +236,17 @@ def make_builtin_bot(kind: str, game: Game, seed: int = 0, **params: object) -> 
             budget = {"hard": HARD_ITERATIONS, "expert": EXPERT_ITERATIONS, "master": MASTER_ITERATIONS}[kind]
             settings.update(iterations=budget, name=kind)
         for name, value in params.items():
+            if name in _SEARCH_FUNCTIONS and not callable(value):
+                raise ParlorError(f"the {kind!r} bot's {name} is set in code, not in a spec (got {value!r})")
             if name in _SEARCH_NUMBERS:
                 whole, low, low_ok = _SEARCH_NUMBERS[name]
                 _check_number(kind, name, value, whole=whole, low=low, low_ok=low_ok)
         settings.update(params)
+        search = ISMCTSBot
+        if kind == "master":
+            from .evaluator import MasterBot as search  # tells its leaf whose decision it is
         try:
-            return ISMCTSBot(game, seed, **settings)  # type: ignore[arg-type]
+            return search(game, seed, **settings)  # type: ignore[arg-type]
         except TypeError as exc:
             raise ParlorError(f"bad parameter for the {kind!r} bot: {exc}") from None
     raise ParlorError(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}")

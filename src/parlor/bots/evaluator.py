@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from parlor.bots.ismcts import ISMCTSBot
 from parlor.core.errors import ParlorError
 
 # Bump when the file's layout changes (not when new weights are trained).
@@ -86,8 +87,13 @@ class ValueNet:
 
     # ------------------------------------------------------------------ files
     def save(self, path: str | Path) -> None:
-        header = {"format_version": FORMAT_VERSION, "game": self.game, "input_size": self.input_size,
-                  "layers": len(self.layers), "meta": self.meta}
+        header = {
+            "format_version": FORMAT_VERSION,
+            "game": self.game,
+            "input_size": self.input_size,
+            "layers": len(self.layers),
+            "meta": self.meta,
+        }
         arrays: dict[str, np.ndarray] = {"header": np.frombuffer(json.dumps(header, sort_keys=True).encode(), np.uint8)}
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
@@ -178,6 +184,9 @@ class LeafEvaluator:
 
         self.game = game
         self.one_row_for_two = one_row_for_two
+        # The seat whose decision the search is making (``set_observer``): the one-row path reads
+        # its row, so the searching seat's leaves read its own cards in the sampled world.
+        self.observer = 0
         self.encoding = encoding(game)
         self.write = self.encoding.ENCODER.write
         self.net = net if net is not None else shipped_net(game.name)
@@ -204,6 +213,10 @@ class LeafEvaluator:
             )
         return net
 
+    def set_observer(self, seat: int) -> None:
+        """Told by the search (``MasterBot``) whose decision it is making."""
+        self.observer = seat
+
     def __call__(self, state: Any) -> list[float]:
         if state.is_over:
             from parlor.bots.ismcts import rewards
@@ -212,13 +225,14 @@ class LeafEvaluator:
         players = state.players
         net = self.net_for(players)
         if players == 2 and self.one_row_for_two:
-            # Two players share a reward of about 1 (0.8 + 0.2, a tie a little more): seat 1's
-            # value is read as 1 - seat 0's, which halves the leaf's cost. Few numpy calls, as
-            # each costs a microsecond or more: the first layer's bias is one more weight row
-            # (input ``input_size``, always 1) and the output's is added as a float.
+            # Two players share a reward of about 1 (0.8 + 0.2, a tie a little more): the other
+            # seat's value is read as 1 - the searching seat's, which halves the leaf's cost. Few
+            # numpy calls, as each costs a microsecond or more: the first layer's bias is one
+            # more weight row (input ``input_size``, always 1) and the output's is added as a float.
+            seat = self.observer
             sparse = self.sparse
             sparse.clear()
-            self.write(state, 0, sparse, 0)
+            self.write(state, seat, sparse, 0)
             sparse[net.input_size] = 1.0
             n = len(sparse)
             first, hidden, output_column, output_bias = self.one_row_parts[2]
@@ -232,7 +246,7 @@ class LeafEvaluator:
                 np.maximum(h, 0.0, out=h)
                 z = float(np.dot(h, output_column)) + output_bias
             v = 1.0 / (1.0 + math.exp(-z))
-            return [v, 1.0 - v]
+            return [v, 1.0 - v] if seat == 0 else [1.0 - v, v]
         buf = self.buffers.get(players)
         if buf is None:
             buf = self.buffers[players] = np.zeros((players, net.input_size), np.float32)
@@ -250,24 +264,73 @@ class BlendedEvaluator:
     ``weight`` 1 is the network alone at every leaf; 0 is ``expert``'s judgement (the network is
     then never run). A first slice judged every leaf by the network alone with no playout, and
     lost every equal-time game against ``expert`` (docs/strength.md).
+
+    ``every`` K > 1: the network judges only every K-th leaf the hand-written judgement judges
+    (counted from the start of each decision, so the search stays deterministic), at K times the
+    weight, and the other leaves are the hand-written judgement's alone: the same blend on
+    average over the leaves, at a K-th of the network's cost per iteration (with more noise per
+    leaf, which the visits average away). ``weight * every`` must not exceed 1.
     """
 
     def __init__(
-        self, game: Any, weight: float, hand_written: Any = None, net: ValueNet | None = None, *,
+        self,
+        game: Any,
+        weight: float,
+        hand_written: Any = None,
+        net: ValueNet | None = None,
+        *,
         one_row_for_two: bool = False,
+        every: int = 1,
     ) -> None:
         self.weight = float(weight)
+        self.every = int(every)
+        if self.every < 1 or self.weight * self.every > 1.0 + 1e-9:
+            raise ValueError(f"every must be at least 1 with weight * every at most 1, got {every} and {weight}")
         self.hand_written = hand_written
         self.network = LeafEvaluator(game, net, one_row_for_two=one_row_for_two) if self.weight > 0 else None
+        self.count = 0
+
+    def set_observer(self, seat: int) -> None:
+        """Told by the search (``MasterBot``) at each decision whose it is; restarts the count."""
+        self.count = 0
+        if self.network is not None:
+            self.network.set_observer(seat)
 
     def __call__(self, state: Any) -> list[float] | None:
         if self.hand_written is None or self.weight >= 1.0:
             return self.network(state) if self.network is not None else None
         judged = self.hand_written(state)
-        if judged is None or self.network is None:
-            return judged  # type: ignore[no-any-return]
-        w = self.weight
+        if judged is None:
+            return None
+        return self.refine(state, judged)
+
+    def refine(self, state: Any, judged: list[float]) -> list[float]:
+        """The blend of the hand-written judgement ``judged`` of ``state`` with the network's
+        (``ISMCTSBot``'s ``refine``: the search asks the hand-written ``evaluate`` itself, at
+        compiled speed, and calls this once per judged leaf)."""
+        if self.network is None:
+            return judged
+        if self.every > 1:
+            self.count += 1
+            if self.count % self.every:
+                return judged
+        w = self.weight * self.every
         return [(1.0 - w) * h + w * n for h, n in zip(judged, self.network(state))]
+
+
+class MasterBot(ISMCTSBot):
+    """``master``'s search: ``expert``'s, telling its blended leaf (``leaf``, if any) at each
+    decision whose it is (the one-row leaf reads that seat's row; the every-K-th blend restarts
+    its count)."""
+
+    def __init__(self, game: Any, seed: int = 0, *, leaf: BlendedEvaluator | None = None, **settings: Any) -> None:
+        super().__init__(game, seed, **settings)
+        self.leaf = leaf
+
+    def choose(self, state: Any, seat: int) -> Any:
+        if self.leaf is not None:
+            self.leaf.set_observer(seat)
+        return super().choose(state, seat)
 
 
 class NetworkPrior:

@@ -41,6 +41,11 @@ Candidates = Callable[[State, int, "list[Action]"], "list[Action]"]
 # called once per decision with the real state and the seat (so, like a bot, it may read
 # only what the seat knows), it returns a function that deals one determinization.
 Sampler = Callable[[State, int], Callable[[Rng | FastRng], State]]
+# A refinement corrects ``evaluate``'s judgement of a leaf (a learned evaluator blended in):
+# called once per leaf, only where ``evaluate`` judged the position, with its values. Kept apart
+# from ``evaluate`` because that one is asked at every playout step until it judges (Mamma Mia!
+# and Sweet Nose judge only between rounds), and a Python-level wrapper there costs every step.
+Refine = Callable[[State, "list[float]"], "list[float]"]
 # A prior judges a node of the tree once, when the search creates it: the value, in [0, 1],
 # for ``seat`` (the seat whose move made the node) of the sampled world just after that move.
 Prior = Callable[[State, int], float]
@@ -130,6 +135,7 @@ class ISMCTSBot:
         evaluate: Evaluator | None = None,
         candidates: Candidates | None = None,
         sampler: Sampler | None = None,
+        refine: Refine | None = None,
         prior: Prior | None = None,
         prior_depth: int = 1,
         prior_visits: int = 8,
@@ -147,6 +153,7 @@ class ISMCTSBot:
         # can judge the position. Shorter playouts buy more iterations per second.
         self.playout_depth = playout_depth if evaluate is not None else None
         self.evaluate = evaluate
+        self.refine = refine if evaluate is not None else None
         self.candidates = candidates
         self.sampler = sampler
         # Progressive bias: a node created at most ``prior_depth`` moves below the root starts
@@ -276,6 +283,8 @@ class ISMCTSBot:
             if cut is not None and steps >= cut:
                 values = self.evaluate(state)  # type: ignore[misc]
                 if values is not None:
+                    if self.refine is not None:
+                        values = self.refine(state, values)
                     break
             mover = state.to_move[0]
             state.apply(mover, policy(state, mover, rng))
