@@ -2,6 +2,7 @@
 search's iterations per second with it (``master``) and without it (``expert``).
 
     python benchmarks/evaluator.py [--players 2] [--positions 20] [--seconds 1.0] [--repeat 3] [--quick]
+    python benchmarks/evaluator.py --move-time --players 4 [--positions 20]
 
 For each registered game, at mid-game positions of random play, it times (in the same process,
 so the machine's load cancels out of the ratio):
@@ -22,6 +23,8 @@ so the machine's load cancels out of the ratio):
 and prints each as microseconds and as playout decisions' worth. ``master`` pays the network on
 top of ``expert``'s playout and ``evaluate`` at each leaf (``docs/evaluator.md``); the ratio says
 how many playout moves one leaf evaluation costs. ``--repeat N`` reports medians of N runs.
+``--move-time`` prints only ``master``'s and ``expert``'s CPU seconds per move at their default
+budgets instead (median, ``master``'s slowest, and the ratio of the medians).
 """
 
 from __future__ import annotations
@@ -155,6 +158,27 @@ def search_speed(game: Any, players: int, states: list[Any], iterations: int = 1
     return out
 
 
+def move_time(game: Any, players: int, states: list[Any]) -> dict[str, float]:
+    """CPU seconds per move of ``master`` and ``expert`` at their default budgets from the same
+    positions (interleaved, in turn one first and the other): the issue's bound is a second a
+    move at four players. The first ``master`` move, which reads the weights, is not timed."""
+    make_bot("master", game, 0).choose(states[0].clone(), states[0].to_move[0])
+    spent: dict[str, list[float]] = {"expert": [], "master": []}
+    for i, state in enumerate(states):
+        seat = state.to_move[0]
+        for spec in ("expert", "master") if i % 2 == 0 else ("master", "expert"):
+            bot = make_bot(spec, game, i)
+            start = time.process_time()
+            bot.choose(state.clone(), seat)
+            spent[spec].append(time.process_time() - start)
+    return {
+        "expert move s": statistics.median(spent["expert"]),
+        "master move s": statistics.median(spent["master"]),
+        "master move s, slowest": max(spent["master"]),
+        "master / expert move time": statistics.median(spent["master"]) / statistics.median(spent["expert"]),
+    }
+
+
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=2)
@@ -163,12 +187,22 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--game", choices=games.names())
     parser.add_argument("--quick", action="store_true", help="a smoke run: 3 positions, 0.05 s per figure")
+    parser.add_argument(
+        "--move-time", action="store_true", help="only the CPU seconds per move of master and expert (try --players 4)"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.positions, args.seconds, args.repeat = 3, 0.05, 1
     rows = []
     for name in [args.game] if args.game else games.names():
         players = max(args.players, games.get(name).player_range()[0])
+        if args.move_time:
+            times = move_time(games.get(name), players, positions(name, players, args.positions))
+            print(f"{name}, {players} players, {args.positions} positions, CPU seconds a move:")
+            for key, value in times.items():
+                print(f"  {key:<26} {value:6.3f}")
+            rows.append({"game": name, "players": players, **times})
+            continue
         runs = [measure(name, players, args.positions, args.seconds) for _ in range(args.repeat)]
         base = statistics.median(r["playout decision"] for r in runs)
         print(f"{name}, {players} players: one random playout decision {base * 1e6:.1f} µs")

@@ -93,3 +93,15 @@ def test_evaluator_benchmark_prices_a_leaf_in_playout_decisions(capsys):
         assert all(row[f"{search} / expert"] > 0 for search in ("prior depth 1", "prior depth 2", "blended leaf"))
         assert ("one-row leaf (1 - v)" in row) == (row["players"] == 2)
     assert "playout decisions" in capsys.readouterr().out
+
+
+def test_evaluator_benchmark_times_master_and_expert_moves_at_four_players(capsys):
+    from parlor import games
+
+    rows = load("evaluator").main(["--move-time", "--players", "4", "--positions", "2"])
+    assert {r["game"] for r in rows} == set(games.names())
+    for row in rows:
+        assert row["players"] == 4
+        assert row["expert move s"] > 0 and row["master move s"] > 0
+        assert row["master move s, slowest"] >= row["master move s"]
+    assert "CPU seconds a move" in capsys.readouterr().out
