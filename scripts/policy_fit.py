@@ -32,6 +32,9 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--lr", type=float, default=0.003)
     parser.add_argument("--l2", type=float, default=1e-4)
+    parser.add_argument(
+        "--sharpen", type=float, default=1.0, help="targets proportional to visits ** SHARPEN (1: the visit shares)"
+    )
     parser.add_argument("--held-out", type=float, default=0.2)
     parser.add_argument("--players", type=int, default=None, help="the value network to compare with")
     parser.add_argument("--seed", type=int, default=0)
@@ -45,6 +48,9 @@ def main() -> None:
     game_id = np.concatenate([d["game"] + 1_000_000 * i for i, d in enumerate(parts)])
     starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
     sizes = np.diff(np.append(starts, len(group)))
+    # The teacher's visits are spread by its exploration (sibling values differ by about a hundredth),
+    # so the shares are nearly flat; a power above 1 weighs the most visited moves more.
+    n = n.astype(np.float64) ** args.sharpen
     target = n / np.repeat(np.add.reduceat(n, starts), sizes)
     games = np.unique(game_id)
     held_games = games[int(len(games) * (1 - args.held_out)) :]
@@ -88,7 +94,7 @@ def main() -> None:
             f"(uniform {ce_uniform:.3f}); value net top-1 {top1(value.logits(x), t, local):.3f}"
         )
     print(f"  held-out, uniformly random move: top-1 {uniform_top1:.3f}")
-    net.meta.update(data=[str(p) for p in args.data], fit_cpu_seconds=round(cpu, 1))
+    net.meta.update(data=[str(p) for p in args.data], sharpen=args.sharpen, fit_cpu_seconds=round(cpu, 1))
     net.save(args.out)
     print(f"wrote {args.out}")
 

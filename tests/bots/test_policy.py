@@ -136,3 +136,15 @@ def test_root_moves_policy_only_and_the_fit_script(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "held-out roots: policy top-1" in done.stdout
     assert load_policy(weights, game="sweet-nose", input_size=339).meta["rows"] > 0
+
+
+def test_puct_without_a_move_prior_file_says_none_ships() -> None:
+    game = games.get("mottainai")
+    state = game.new_game(2, seed=1)
+    seat = state.to_move[0]
+    bot = make_bot("master:puct=1:iterations=20", game, 1)
+    while len(state.legal_actions(seat)) < 2:
+        state.apply(seat, state.legal_actions(seat)[0])
+        seat = state.to_move[0]
+    with pytest.raises(WeightsError, match="no move prior ships for mottainai at 2 players"):
+        bot.choose(state, seat)

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from parlor.bots.evaluator import WEIGHTS_DIR, ValueNet, WeightsError
+from parlor.bots.training import _forward, backward
 
 POLICY_KIND = "policy"
 
@@ -126,25 +127,14 @@ def fit_policy(
             rows = np.concatenate([np.arange(starts[g], ends[g]) for g in chosen])
             sizes = ends[chosen] - starts[chosen]
             local_starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-            xb, tb = x[rows], target[rows]
-            # forward, keeping the activations
-            acts = [xb]
-            h = xb
-            for i, (w, bias) in enumerate(net.layers):
-                h = h @ w + bias
-                if i < len(net.layers) - 1:
-                    h = np.maximum(h, 0.0)
-                acts.append(h)
-            p = group_softmax(acts[-1][:, 0], local_starts)
-            grad = ((p - tb) / len(chosen))[:, None].astype(np.float32)
-            grads: list[np.ndarray] = []
-            for i in range(len(net.layers) - 1, -1, -1):
-                w, _ = net.layers[i]
-                grads[:0] = [acts[i].T @ grad + l2 * w, grad.sum(0)]
-                if i:
-                    grad = (grad @ w.T) * (acts[i] > 0)
+            acts, scores = _forward(net, x[rows])
+            p = group_softmax(scores, local_starts)
+            # d cross-entropy / d score: the softmax minus the target, per root
+            grads = backward(net, acts, ((p - target[rows]) / len(chosen))[:, None].astype(np.float32))
             step += 1
             for j, (param, g) in enumerate(zip(params, grads)):
+                if param.ndim == 2:
+                    g = g + l2 * param
                 m[j] = 0.9 * m[j] + 0.1 * g
                 v[j] = 0.999 * v[j] + 0.001 * g * g
                 param -= lr * (m[j] / (1 - 0.9**step)) / (np.sqrt(v[j] / (1 - 0.999**step)) + 1e-8)
