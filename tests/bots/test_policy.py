@@ -13,7 +13,7 @@ import pytest
 from parlor import games
 from parlor.bots import make_bot
 from parlor.bots.evaluator import ValueNet, WeightsError
-from parlor.bots.policy import POLICY_KIND, PolicyPrior, fit_policy, group_softmax, load_policy
+from parlor.bots.policy import POLICY_KIND, PolicyPrior, fit_policy, group_softmax, load_policy, shipped_policy
 from parlor.core.errors import ParlorError
 from parlor.rl import encoding
 
@@ -138,13 +138,16 @@ def test_root_moves_policy_only_and_the_fit_script(tmp_path: Path) -> None:
     assert load_policy(weights, game="sweet-nose", input_size=339).meta["rows"] > 0
 
 
-def test_puct_without_a_move_prior_file_says_none_ships() -> None:
+def test_a_move_prior_spec_that_could_not_work_is_refused_when_the_bot_is_made(tmp_path: Path) -> None:
+    """No move prior ships, so puct needs a file; a file needs puct; other levels have no prior.
+    Each is refused when the spec is read, not at the first decision (or silently ignored)."""
     game = games.get("mottainai")
-    state = game.new_game(2, seed=1)
-    seat = state.to_move[0]
-    bot = make_bot("master:puct=1:iterations=20", game, 1)
-    while len(state.legal_actions(seat)) < 2:
-        state.apply(seat, state.legal_actions(seat)[0])
-        seat = state.to_move[0]
+    with pytest.raises(ParlorError, match="puct needs move_prior=FILE: no move prior ships for mottainai"):
+        make_bot("master:puct=1:iterations=20", game, 1)
+    with pytest.raises(ParlorError, match="move_prior needs a puct weight"):
+        make_bot(f"master:move_prior={policy_file(tmp_path)}", games.get("sweet-nose"), 1)
+    for level in ("expert", "hard", "ismcts"):
+        with pytest.raises(ParlorError, match="puct is a 'master' parameter"):
+            make_bot(f"{level}:puct=1", game, 1)
     with pytest.raises(WeightsError, match="no move prior ships for mottainai at 2 players"):
-        bot.choose(state, seat)
+        shipped_policy("mottainai", 2)

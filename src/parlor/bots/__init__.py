@@ -193,8 +193,16 @@ def _master_settings(game: Game, params: dict[str, object], hand_written: object
 
         net = ValueNet.load(str(weights), game=game.name, input_size=encoding(game).LAYOUT.size)
     out: dict[str, object] = {}
+    if policy_weights is not None and not puct:
+        raise ParlorError(f"the {kind!r} bot's move_prior needs a puct weight above 0 (e.g. puct=1)")
     if puct:
-        from .policy import PolicyPrior, load_policy
+        from .policy import PolicyPrior, load_policy, shipped_policy_counts
+
+        if policy_weights is None and not shipped_policy_counts(game.name):
+            raise ParlorError(
+                f"the {kind!r} bot's puct needs move_prior=FILE: no move prior ships for {game.name} "
+                "(scripts/policy_fit.py makes one)"
+            )
 
         policy_net = None
         if policy_weights is not None:
@@ -250,6 +258,8 @@ def make_builtin_bot(kind: str, game: Game, seed: int = 0, **params: object) -> 
         if kind == "master":
             settings.update(_master_settings(game, params, settings.get("evaluate")))
             settings.setdefault("playout_depth", 0)
+        elif "puct" in params:  # the move prior it weighs is master's; elsewhere it would do nothing
+            raise ParlorError(f"the {kind!r} bot has no move prior: puct is a 'master' parameter")
         if kind != "ismcts":
             budget = {"hard": HARD_ITERATIONS, "expert": EXPERT_ITERATIONS, "master": MASTER_ITERATIONS}[kind]
             settings.update(iterations=budget, name=kind)

@@ -34,6 +34,12 @@ def policy_path(game: str, players: int) -> Path:
     return WEIGHTS_DIR / f"{game.replace('-', '_')}_{players}p_policy.npz"
 
 
+def shipped_policy_counts(game: str) -> list[int]:
+    """The player counts at which a move prior of ``game`` ships."""
+    stem = game.replace("-", "_")
+    return sorted(int(p.name[len(stem) + 1 :].split("p_", 1)[0]) for p in WEIGHTS_DIR.glob(f"{stem}_*p_policy.npz"))
+
+
 @cache
 def shipped_policy(game: str, players: int) -> ValueNet:
     """The shipped move prior of ``game`` at ``players`` (read once per process)."""
