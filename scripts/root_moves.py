@@ -20,6 +20,10 @@ ranks sibling moves the way a stronger search would. This script measures it:
    of the roots, scored on the rest): does a model learn the teacher's ranking from this much
    data, and does adding it to the short search's values pick the teacher's move more often?
 
+With ``--policy-only`` only the teacher searches (no short search, no network: ``net_v`` is NaN):
+the data for the root move prior, ``scripts/policy_fit.py`` (the teacher's visit shares as targets;
+each row also records its game, ``game``, so whole games can be held out).
+
 Only the seat's own observation is read (the encoding of ``parlor.rl``); the teacher and the
 short search are the ordinary search, which never reads the real hidden cards.
 """
@@ -58,6 +62,7 @@ def collect(
     seed: int,
     out: str,
     players_bot: str = "hard",
+    policy_only: bool = False,
 ) -> None:
     game = games.get(name)
     enc = encoding(name)
@@ -65,7 +70,7 @@ def collect(
     prior = NetworkPrior(game)
     rng = np.random.default_rng(seed)
     rows: dict[str, list[Any]] = {
-        k: [] for k in ("obs", "group", "teacher_q", "teacher_n", "short_q", "short_n", "net_v")
+        k: [] for k in ("obs", "group", "game", "teacher_q", "teacher_n", "short_q", "short_n", "net_v")
     }
     groups = 0
     started = time.process_time()
@@ -77,9 +82,11 @@ def collect(
             if len(state.legal_actions(seat)) > 1 and rng.random() < sample:
                 long_search = RootKeeper(game, int(rng.integers(1 << 30)), iterations=teacher, **settings)  # type: ignore[arg-type]
                 long_search.choose(state, seat)
-                short_search = RootKeeper(game, int(rng.integers(1 << 30)), iterations=short, **settings)  # type: ignore[arg-type]
-                short_search.choose(state, seat)
-                by_action = {c.action: c for c in short_search.root.children.values()}
+                by_action = {}
+                if not policy_only:  # policy targets need the teacher only
+                    short_search = RootKeeper(game, int(rng.integers(1 << 30)), iterations=short, **settings)  # type: ignore[arg-type]
+                    short_search.choose(state, seat)
+                    by_action = {c.action: c for c in short_search.root.children.values()}
                 moves = [c for c in long_search.root.children.values() if c.visits > 0]
                 if len(moves) > 1:
                     worlds = FastRng(int(rng.integers(1 << 30)))
@@ -89,11 +96,12 @@ def collect(
                         s = by_action.get(c.action)
                         rows["obs"].append(enc.encode(world, seat))
                         rows["group"].append(groups)
+                        rows["game"].append(gi)
                         rows["teacher_q"].append(c.reward / c.visits)
                         rows["teacher_n"].append(c.visits)
                         rows["short_q"].append(s.reward / s.visits if s is not None and s.visits else np.nan)
                         rows["short_n"].append(s.visits if s is not None else 0)
-                        rows["net_v"].append(prior(world, seat))
+                        rows["net_v"].append(np.nan if policy_only else prior(world, seat))
                     groups += 1
             state.apply(seat, bots[seat].choose(state, seat))
         cpu = time.process_time() - started
@@ -190,13 +198,29 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--bot", default="hard", help="the level that plays the games (default hard)")
     parser.add_argument("--report", metavar="NPZ")
+    parser.add_argument(
+        "--policy-only",
+        action="store_true",
+        help="only the teacher search (policy targets: its visits per root move); no short search or network",
+    )
     args = parser.parse_args()
     if args.report:
         report(args.report)
         return
     if args.game is None or args.players is None or args.games is None:
         parser.error("GAME PLAYERS GAMES are needed to collect (or --report NPZ)")
-    collect(args.game, args.players, args.games, args.teacher, args.short, args.sample, args.seed, args.out, args.bot)
+    collect(
+        args.game,
+        args.players,
+        args.games,
+        args.teacher,
+        args.short,
+        args.sample,
+        args.seed,
+        args.out,
+        args.bot,
+        args.policy_only,
+    )
 
 
 if __name__ == "__main__":

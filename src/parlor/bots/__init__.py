@@ -70,6 +70,9 @@ MASTER_PRIOR_DEPTH = 1
 MASTER_PRIOR_VISITS = 8
 # With a blend: the network judges every MASTER_EVERY-th leaf, at that many times the weight.
 MASTER_EVERY = 1
+# A learned move prior (parlor.bots.policy) as a PUCT bonus on the root's children, at this
+# weight; 0 turns it off.
+MASTER_PUCT = 0.0
 MAX_PRIOR_DEPTH = 4
 LEVELS = {
     "easy": "the heuristic, with a random move 30% of the time",
@@ -133,11 +136,12 @@ _SEARCH_NUMBERS: dict[str, tuple[bool, float, bool]] = {
     "exploration": (False, 0, True),
     "max_playout_steps": (True, 1, True),
     "playout_depth": (True, 0, True),
+    "puct": (False, 0, True),
 }
 
 # The search's settings that are functions (or, for ``master``, its blended leaf): code sets
 # them (``ISMCTSBot`` keywords); a spec's value for one is a number or a word, never usable.
-_SEARCH_FUNCTIONS = ("policy", "evaluate", "refine", "candidates", "sampler", "prior", "leaf")
+_SEARCH_FUNCTIONS = ("policy", "evaluate", "refine", "candidates", "sampler", "prior", "root_policy", "leaf")
 
 
 def _check_number(
@@ -174,6 +178,11 @@ def _master_settings(game: Game, params: dict[str, object], hand_written: object
         raise ParlorError(
             f"the {kind!r} bot's blend * every must be at most 1 (the K-th leaves weigh K times), got {blend} * {every}"
         )
+    puct = params.pop("puct", MASTER_PUCT)
+    _check_number(kind, "puct", puct, low=0)
+    temperature = params.pop("temperature", 1.0)
+    _check_number(kind, "temperature", temperature, low=0, low_ok=False)
+    policy_weights = params.pop("move_prior", None)
     # A weights file of one's own (``parlor train``'s output) instead of the shipped ones.
     weights = params.pop("weights", None)
     net = None
@@ -184,6 +193,23 @@ def _master_settings(game: Game, params: dict[str, object], hand_written: object
 
         net = ValueNet.load(str(weights), game=game.name, input_size=encoding(game).LAYOUT.size)
     out: dict[str, object] = {}
+    if policy_weights is not None and not puct:
+        raise ParlorError(f"the {kind!r} bot's move_prior needs a puct weight above 0 (e.g. puct=1)")
+    if puct:
+        from .policy import PolicyPrior, load_policy, shipped_policy_counts
+
+        if policy_weights is None and not shipped_policy_counts(game.name):
+            raise ParlorError(
+                f"the {kind!r} bot's puct needs move_prior=FILE: no move prior ships for {game.name} "
+                "(scripts/policy_fit.py makes one)"
+            )
+
+        policy_net = None
+        if policy_weights is not None:
+            from parlor.rl import encoding
+
+            policy_net = load_policy(str(policy_weights), game=game.name, input_size=encoding(game).LAYOUT.size)
+        out.update(root_policy=PolicyPrior(game, policy_net, temperature=float(temperature)), puct=float(puct))  # type: ignore[arg-type]
     if prior_depth:
         out.update(prior=NetworkPrior(game, net), prior_depth=prior_depth, prior_visits=prior_visits)
     if blend or hand_written is None:
@@ -232,6 +258,8 @@ def make_builtin_bot(kind: str, game: Game, seed: int = 0, **params: object) -> 
         if kind == "master":
             settings.update(_master_settings(game, params, settings.get("evaluate")))
             settings.setdefault("playout_depth", 0)
+        elif "puct" in params:  # the move prior it weighs is master's; elsewhere it would do nothing
+            raise ParlorError(f"the {kind!r} bot has no move prior: puct is a 'master' parameter")
         if kind != "ismcts":
             budget = {"hard": HARD_ITERATIONS, "expert": EXPERT_ITERATIONS, "master": MASTER_ITERATIONS}[kind]
             settings.update(iterations=budget, name=kind)

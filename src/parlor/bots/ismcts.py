@@ -49,6 +49,10 @@ Refine = Callable[[State, "list[float]"], "list[float]"]
 # A prior judges a node of the tree once, when the search creates it: the value, in [0, 1],
 # for ``seat`` (the seat whose move made the node) of the sampled world just after that move.
 Prior = Callable[[State, int], float]
+# A move prior (a learned policy) gives the searching seat's root moves probabilities, once per
+# decision: called with the real state, the seat, the root's moves and the search's generator,
+# so, like a bot, it may read only what the seat knows (it judges its own sampled worlds).
+RootPolicy = Callable[[State, int, "list[Action]", Rng | FastRng], "list[float]"]
 
 
 def random_policy(state: State, seat: int, rng: Rng | FastRng) -> Action:
@@ -139,6 +143,8 @@ class ISMCTSBot:
         prior: Prior | None = None,
         prior_depth: int = 1,
         prior_visits: int = 8,
+        root_policy: RootPolicy | None = None,
+        puct: float = 0.0,
         name: str = "ismcts",
     ) -> None:
         self.game = game
@@ -162,6 +168,12 @@ class ISMCTSBot:
         self.prior = prior
         self.prior_depth = prior_depth if prior is not None else 0
         self.prior_visits = prior_visits
+        # A PUCT-style bonus on the root's children: ``puct * P(move) * sqrt(available) / (1 + visits)``
+        # added to the UCB score, P from ``root_policy`` (AlphaZero's selection, on top of UCB so
+        # that ``puct`` 0 is the plain search). It fades as a move's own visits grow.
+        self.root_policy = root_policy if puct > 0 else None
+        self.puct = puct
+        self.root_p: dict[int, float] | None = None
         self.last_priors = 0
         self.root_moves: set[Action] | None = None
         self.root_keys: set[int] | None = None
@@ -180,6 +192,11 @@ class ISMCTSBot:
         self.root_moves = set(self.candidates(state, seat, legal)) if self.candidates is not None else None
         self.root_keys = {self.key(a) for a in self.root_moves} if self.root_moves is not None else None
         root = Node(None, None, seat)
+        self.root_p = None
+        if self.root_policy is not None:
+            moves = [a for a in legal if self.root_moves is None or a in self.root_moves]
+            probabilities = self.root_policy(state, seat, moves, self.rng)
+            self.root_p = {self.key(a): p for a, p in zip(moves, probabilities)}
         sample = self.sampler(state, seat) if self.sampler is not None else None
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         rng = self.rng
@@ -271,7 +288,7 @@ class ISMCTSBot:
                     self.last_priors += 1
                 node = child
                 break
-            node = self.select(node, keys)
+            node = self.select_root(node, keys) if node is root and self.root_p is not None else self.select(node, keys)
             depth += 1
             state.apply(mover, node.action)  # type: ignore[arg-type]
         # Playout with the policy.
@@ -306,6 +323,25 @@ class ISMCTSBot:
         for k in keys:
             child = children[k]
             score = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best  # type: ignore[return-value]
+
+    def select_root(self, node: Node, keys: list[int]) -> Node:
+        """``select`` at the root with the move prior's PUCT bonus added to each child's score."""
+        c = self.exploration
+        puct = self.puct
+        root_p: dict[int, float] = self.root_p  # type: ignore[assignment]
+        best, best_score = None, -1.0
+        children = node.children
+        for k in keys:
+            child = children[k]
+            n = child.visits
+            score = (
+                child.reward / n
+                + c * math.sqrt(math.log(child.available) / n)
+                + puct * root_p.get(k, 0.0) * math.sqrt(child.available) / (1 + n)
+            )
             if score > best_score:
                 best, best_score = child, score
         return best  # type: ignore[return-value]

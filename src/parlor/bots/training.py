@@ -225,6 +225,12 @@ def _gradients(net: ValueNet, x: np.ndarray, y: np.ndarray) -> tuple[float, list
     eps = 1e-7
     loss = float(-np.mean(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)))
     delta = ((p - y) / len(y)).astype(np.float32)[:, None]  # d loss / d logit
+    return loss, backward(net, acts, delta)
+
+
+def backward(net: ValueNet, acts: list[np.ndarray], delta: np.ndarray) -> list[np.ndarray]:
+    """The gradients (w0, b0, w1, ...) from ``_forward``'s activations and the loss's gradient
+    with respect to the output ``delta`` (a column)."""
     grads: list[np.ndarray] = []
     for i in range(len(net.layers) - 1, -1, -1):
         w, _ = net.layers[i]
@@ -232,8 +238,8 @@ def _gradients(net: ValueNet, x: np.ndarray, y: np.ndarray) -> tuple[float, list
         grads.append(acts[i].T @ delta)
         if i:
             delta = (delta @ w.T) * (acts[i] > 0)
-    grads.reverse()  # w0, b0, w1, b1, ...
-    return loss, grads
+    grads.reverse()
+    return grads
 
 
 def value_mse(net: ValueNet, x: np.ndarray, y: np.ndarray) -> float:
