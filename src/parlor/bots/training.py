@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -416,3 +416,165 @@ def parse_players(text: str | Sequence[int]) -> tuple[int, ...]:
         return tuple(int(p) for p in text.split(",") if p.strip())
     except ValueError:
         raise ParlorError(f"--players takes numbers separated by commas, got {text!r}") from None
+
+
+# ------------------------------------------------------------------ self-play generations
+@dataclass(frozen=True)
+class Generations:
+    """Expert iteration: after the first network (positions from ``TrainSettings.bots``' games),
+    each generation's positions come from the search playing itself with the previous
+    generation's network (``self_play`` with ``:weights=`` the previous weights added), and a new
+    network is trained on them. With ``eval_games``, every generation's network plays that many
+    games as ``self_play`` against ``against`` on the same deals, for its strength by generation."""
+
+    count: int = 1  # generations after the first network
+    self_play: str = "master:iterations=400"
+    eval_games: int = 0
+    against: str = "expert:iterations=400"
+    games: int = 0  # games per later generation (the search's games cost more than medium's); 0: base.games
+
+
+@dataclass
+class GenerationResult:
+    index: int
+    settings: TrainSettings
+    weights: Path
+    result: TrainResult
+    strength: dict[str, Any] | None  # the tournament's head-to-head of this network's search against ``against``
+
+
+def generation_settings(base: TrainSettings, gens: Generations, out: Path, index: int) -> TrainSettings:
+    """Generation ``index``'s training settings: the first is ``base``; later ones play with the
+    previous generation's weights, on fresh deals (the seed moves on by one per generation)."""
+    if index == 0:
+        return base
+    previous = generation_weights(base, out, index - 1)
+    return replace(
+        base, bots=(f"{gens.self_play}:weights={previous}",), seed=base.seed + index, games=gens.games or base.games
+    )
+
+
+def generation_weights(base: TrainSettings, out: Path, index: int) -> Path:
+    return out / f"gen{index}" / f"{base.game.replace('-', '_')}.npz"
+
+
+def train_generations(
+    base: TrainSettings, gens: Generations, out: Path, progress: Progress | None = None
+) -> list[GenerationResult]:
+    """Every generation (``Generations``), each in ``out/gen<k>``, resumable like ``train``: a
+    finished generation's checkpoint and strength are read back, not recomputed. The last
+    network is copied to ``out/<game>.npz``; ``out/report.md`` and ``strength.png`` give the
+    losses and the strength by generation."""
+    if gens.count < 0 or gens.eval_games < 0 or gens.games < 0 or gens.games == 1:
+        raise ParlorError("--generations and --eval-games must be 0 or more, --self-play-games 0 or at least 2")
+    if "weights=" in gens.self_play:
+        raise ParlorError("--self-play must not name weights: each generation plays with the previous one's")
+    out.mkdir(parents=True, exist_ok=True)
+    results: list[GenerationResult] = []
+    for index in range(gens.count + 1):
+        settings = generation_settings(base, gens, out, index)
+        folder = out / f"gen{index}"
+
+        def stage(what: str, done: int, total: int, index: int = index) -> None:
+            if progress is not None:
+                progress(f"generation {index}: {what}", done, total)
+
+        result = train(settings, folder, stage)
+        weights = generation_weights(base, out, index)
+        strength = _generation_strength(base, gens, weights, folder, stage) if gens.eval_games else None
+        results.append(GenerationResult(index, settings, weights, result, strength))
+    final = out / f"{base.game.replace('-', '_')}.npz"
+    final.write_bytes(results[-1].weights.read_bytes())
+    write_generations_report(out, base, gens, results)
+    return results
+
+
+def _generation_strength(
+    base: TrainSettings, gens: Generations, weights: Path, folder: Path, progress: Progress
+) -> dict[str, Any]:
+    """This network's search against ``gens.against``: ``eval_games`` games at the first player
+    count, seats rotated, the same deals for every generation (``base.seed``), kept in
+    ``strength.json`` so a resumed run does not play them again."""
+    from parlor.analysis.tournament import run_tournament
+
+    mine = f"{gens.self_play}:weights={weights}"
+    key = {"bots": [mine, gens.against], "games": gens.eval_games, "players": base.players[0], "seed": base.seed}
+    kept = folder / "strength.json"
+    if kept.is_file():
+        saved = json.loads(kept.read_text(encoding="utf-8"))
+        if saved.get("key") == key:
+            return dict(saved["head_to_head"])
+    started = time.process_time()
+    tournament = run_tournament(
+        base.game, players=base.players[0], bots=[mine, gens.against], games=gens.eval_games, seed=base.seed,
+        progress=lambda done: progress("strength", done, gens.eval_games),
+    )
+    if tournament.interrupted:
+        raise KeyboardInterrupt
+    head = tournament.head_to_head(mine, gens.against)
+    head["cpu_seconds"] = round(time.process_time() - started, 1)
+    kept.write_text(json.dumps({"key": key, "head_to_head": head}, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return head
+
+
+def write_generations_report(
+    out: Path, base: TrainSettings, gens: Generations, results: list[GenerationResult]
+) -> None:
+    against = f" against `{gens.against}`" if gens.eval_games else ""
+    lines = [
+        f"# Evaluator training by generation: {base.game}",
+        "",
+        f"First generation: `{json.dumps(base.key(), sort_keys=True)}`.",
+        f"Later generations: the same, with positions from `{gens.self_play}` playing itself with the previous "
+        "generation's weights, on fresh deals. Each generation's own report is in its `gen<k>/` folder.",
+        "",
+        f"| generation | positions from | training positions | held-out MSE (best constant) | CPU s | score{against} "
+        "| 95% interval | CPU s (games) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for g in results:
+        meta = g.result.net.meta
+        who = " vs ".join(dict.fromkeys(g.settings.bots)).replace(str(out) + "/", "")
+        row = (
+            f"| {g.index} | `{who}` | {g.result.positions} | {meta['held_out_mse']:.4f} ({g.result.constant_mse:.4f}) "
+            f"| {meta['cpu_seconds']:.0f} |"
+        )
+        if g.strength is not None:
+            low, high = g.strength["ci95"]
+            row += f" {g.strength['score']:.3f} ({g.strength['games']} games) | [{low:.3f}, {high:.3f}] | "
+            row += f"{g.strength.get('cpu_seconds', 0):.0f} |"
+        else:
+            row += " — | — | — |"
+        lines.append(row)
+    total = sum(g.result.net.meta["cpu_seconds"] + (g.strength or {}).get("cpu_seconds", 0) for g in results)
+    lines += ["", f"Total CPU time: {total:.0f} s ({total / 3600:.2f} h)."]
+    if any(g.strength for g in results) and _strength_figure(out / "strength.png", results, gens):
+        lines += ["", "![strength by generation](strength.png)"]
+    (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _strength_figure(path: Path, results: list[GenerationResult], gens: Generations) -> bool:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    measured = [g for g in results if g.strength is not None]
+    x = [g.index for g in measured]
+    y = [g.strength["score"] for g in measured]  # type: ignore[index]
+    low = [s - g.strength["ci95"][0] for g, s in zip(measured, y)]  # type: ignore[index]
+    high = [g.strength["ci95"][1] - s for g, s in zip(measured, y)]  # type: ignore[index]
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.errorbar(x, y, yerr=[low, high], fmt="o-", capsize=4, label=f"score against {gens.against}")
+    ax.axhline(0.5, color="grey", linestyle="--")
+    ax.set_xlabel("generation")
+    ax.set_ylabel("score (95% interval)")
+    ax.set_xticks(x)
+    ax.set_ylim(0, 1)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100, metadata={"Software": None})
+    plt.close(fig)
+    return True

@@ -281,13 +281,43 @@ def train(
             "instead of the game's outcome (0).",
         ),
     ] = 0,
+    generations: Annotated[
+        int,
+        typer.Option(
+            "--generations", metavar="G",
+            help="Self-play generations after the first network: each plays --self-play with the previous "
+            "generation's weights and trains a new network on those games (expert iteration).",
+        ),
+    ] = 0,
+    self_play: Annotated[
+        str, typer.Option("--self-play", metavar="SPEC", help="The search that plays the later generations' games.")
+    ] = "master:iterations=400",
+    self_play_games: Annotated[
+        int,
+        typer.Option(
+            "--self-play-games", metavar="N", help="Games per later generation (0: as many as --games)."
+        ),
+    ] = 0,
+    eval_games: Annotated[
+        int,
+        typer.Option(
+            "--eval-games", metavar="N",
+            help="Games of each generation's search (--self-play) against --eval-against, for its strength "
+            "by generation (0: not measured).",
+        ),
+    ] = 0,
+    eval_against: Annotated[
+        str, typer.Option("--eval-against", metavar="SPEC", help="The opponent of --eval-games.")
+    ] = "expert:iterations=400",
 ) -> None:
     """Train the evaluator of the `master` level: positions from bots' games, a small value network.
 
-    Resumable: run the same command again after an interruption. docs/evaluator.md explains the steps.
+    With --generations or --eval-games each generation goes in its own folder (gen0, gen1, ...) and
+    the report gives the losses and strength by generation. Resumable: run the same command again
+    after an interruption. docs/evaluator.md explains the steps.
     """
     from parlor.bots.spec import check_bot_spec
-    from parlor.bots.training import TrainSettings, parse_players
+    from parlor.bots.training import Generations, TrainSettings, parse_players, train_generations
     from parlor.bots.training import train as run_train
 
     with clean_errors():
@@ -295,10 +325,13 @@ def train(
         counts = parse_players(players) if players.strip() else (g.player_range()[0],)
         for p in counts:
             g.check_players(p)
-        if games < 2 or epochs < 1 or not 0 < sample <= 1 or lr <= 0 or weight_decay < 0 or playouts < 0:
+        if (
+            games < 2 or epochs < 1 or not 0 < sample <= 1 or lr <= 0 or weight_decay < 0 or playouts < 0
+            or generations < 0 or eval_games < 0 or self_play_games < 0 or self_play_games == 1
+        ):
             raise ParlorError(
                 "--games must be at least 2, --epochs at least 1, --sample in (0, 1], --lr above 0, "
-                "--weight-decay >= 0, --playouts >= 0"
+                "--weight-decay >= 0, --playouts, --generations and --eval-games >= 0, --self-play-games 0 or >= 2"
             )
         settings = TrainSettings(
             game=g.name, players=counts, games=games, bots=tuple(split_bot_specs(bots)), sample=sample,
@@ -307,6 +340,15 @@ def train(
         )
         for spec in settings.bots:
             check_bot_spec(spec, g)
+        by_generation = generations > 0 or eval_games > 0
+        gens = Generations(generations, self_play.strip(), eval_games, eval_against.strip(), self_play_games)
+        if by_generation:
+            if "weights=" in gens.self_play:
+                raise ParlorError("--self-play must not name weights: each generation plays with the previous one's")
+            for spec in (gens.self_play, gens.against):
+                check_bot_spec(spec, g)
+            if gens.self_play == gens.against:
+                raise ParlorError("--eval-against must be another bot than --self-play")
         common.check_output(out, "--out", folder=True)
         bars: dict[str, Any] = {}
 
@@ -321,13 +363,27 @@ def train(
                 update(done)
 
         try:
-            result = run_train(settings, out, progress)
+            if by_generation:
+                by_gen = train_generations(settings, gens, out, progress)
+                result = by_gen[-1].result
+            else:
+                result = run_train(settings, out, progress)
         finally:
             for _, bar in bars.values():
                 if bar is not None:
                     bar.stop()
     meta = result.net.meta
     console = common.console()
+    if by_generation:
+        for gen in by_gen:
+            score = ""
+            if gen.strength is not None:
+                low, high = gen.strength["ci95"]
+                score = f"; score {gen.strength['score']:.3f} [{low:.3f}, {high:.3f}] against {gens.against}"
+            console.print(
+                f"generation {gen.index}: held-out MSE {gen.result.net.meta['held_out_mse']:.4f} "
+                f"(best constant {gen.result.constant_mse:.4f}){score}"
+            )
     console.print(
         f"{g.title}: {result.positions} positions for training, {result.held_out} held out; held-out MSE "
         f"{meta['held_out_mse']:.4f} at epoch {meta['epoch']} (best constant {result.constant_mse:.4f}); "
