@@ -525,8 +525,9 @@ def write_generations_report(
         f"# Evaluator training by generation: {base.game}",
         "",
         f"First generation: `{json.dumps(base.key(), sort_keys=True)}`.",
-        f"Later generations: the same, with positions from `{gens.self_play}` playing itself with the previous "
-        "generation's weights, on fresh deals. Each generation's own report is in its `gen<k>/` folder.",
+        f"Later generations: the same settings but {gens.games or base.games} games each, positions from "
+        f"`{gens.self_play}` playing itself with the previous generation's weights, on fresh deals (the seed plus "
+        "the generation). Each generation's own report is in its `gen<k>/` folder.",
         "",
         f"| generation | positions from | training positions | held-out MSE (best constant) | CPU s | score{against} "
         "| 95% interval | CPU s (games) |",
