@@ -36,6 +36,7 @@ from parlor import games
 from parlor.bots import make_builtin_bot, search_settings
 from parlor.bots.evaluator import LeafEvaluator
 from parlor.bots.ismcts import margin_rewards, result_rewards
+from parlor.core.errors import ParlorError
 
 SCALES = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0)
 
@@ -98,8 +99,13 @@ def _r2(x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray, y_test: np
 
 
 def report(path: str, seed: int = 0) -> None:
-    data = np.load(path)
-    rows, players = data["rows"], int(data["players"])
+    try:
+        data = np.load(path)
+        rows, players = data["rows"], int(data["players"])
+    except FileNotFoundError:
+        raise SystemExit(f"leaf_information.py: no such file: {path}") from None
+    except (OSError, ValueError, KeyError):
+        raise SystemExit(f"leaf_information.py: {path} is not a file written by this script") from None
     game_of, stage, judged, net, final = rows[:, 0], rows[:, 1].astype(int), rows[:, 3], rows[:, 4], rows[:, 5]
     scores = rows[:, 6 : 6 + players]
     lead = scores[:, 0] - scores[:, 1:].max(axis=1)
@@ -158,4 +164,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except ParlorError as exc:  # an unknown game, a player count it does not take: one line
+        raise SystemExit(f"leaf_information.py: {exc}") from None

@@ -21,6 +21,7 @@ import numpy as np
 
 from parlor.bots.evaluator import shipped_net
 from parlor.bots.policy import fit_policy, group_softmax
+from parlor.core.errors import ParlorError
 
 
 def main() -> None:
@@ -100,4 +101,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except FileNotFoundError as exc:  # a wrong path typed: one line, not a traceback
+        raise SystemExit(f"policy_fit.py: no such file: {exc.filename}") from None
+    except ParlorError as exc:  # an unknown game, a player count it does not take
+        raise SystemExit(f"policy_fit.py: {exc}") from None

@@ -40,6 +40,7 @@ from parlor import games
 from parlor.bots import make_builtin_bot, search_settings
 from parlor.bots.evaluator import NetworkPrior
 from parlor.bots.ismcts import ISMCTSBot
+from parlor.core.errors import ParlorError
 from parlor.core.rng import FastRng
 from parlor.rl import encoding
 
@@ -224,4 +225,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except FileNotFoundError as exc:  # a wrong path typed: one line, not a traceback
+        raise SystemExit(f"root_moves.py: no such file: {exc.filename}") from None
+    except ParlorError as exc:  # an unknown game, a player count it does not take
+        raise SystemExit(f"root_moves.py: {exc}") from None

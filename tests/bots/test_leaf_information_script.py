@@ -84,3 +84,22 @@ def test_the_rescaled_leaf_bots_judge_a_round_start_with_their_own_scale() -> No
     assert rescaled == pytest.approx(margin_rewards(lead, 10.0)) and rescaled != judged
     seat = state.to_move[0]
     assert bot.choose(state, seat) in state.legal_actions(seat)
+
+
+def test_a_wrong_path_a_corrupt_file_or_an_unknown_game_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
+    corrupt = tmp_path / "corrupt.npz"
+    corrupt.write_text("not numpy")
+    out = tmp_path / "never.npz"
+    scripts, missing = SCRIPT.parent, str(tmp_path / "missing.npz")
+    cases = [
+        ([str(SCRIPT), "--report", missing], "no such file"),
+        ([str(SCRIPT), "--report", str(corrupt)], "is not a file written by this script"),
+        ([str(SCRIPT), "mama-mia", "2", "3", "--out", str(out)], "unknown game 'mama-mia'"),
+        ([str(scripts / "root_moves.py"), "--report", missing], "no such file"),
+        ([str(scripts / "policy_fit.py"), "mamma-mia", missing, "--out", str(out)], "no such file"),
+    ]
+    for args, message in cases:
+        done = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=120)
+        assert done.returncode != 0 and message in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not out.exists()
