@@ -94,7 +94,7 @@ def test_sweet_nose_placements_are_numbered_as_typed_and_wrong_ones_explained():
     child.sendline("9")
     child.expect("9 is not a number on the list")
     child.sendline("3 1 5 2 2")
-    child.expect("2 appears twice, 4 is missing")
+    child.expect("2 appears twice; 4 is missing")
     child.sendline("3 1 5 2")
     child.expect("a placement is five values")
     child.sendline("1 2 3 4 6")

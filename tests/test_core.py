@@ -608,3 +608,15 @@ def _some_non_default_options(game):
             continue
         chosen = trial
     return chosen
+
+
+def test_a_record_may_write_its_version_as_a_number_and_an_unknown_game_is_named_first():
+    good = random_game().record()
+    numbered = dict(good, engine_version=int(ENGINE_VERSION))  # 2 for "2", as a person might write it
+    assert replay(numbered).to_json() == replay(good).to_json()
+    with pytest.raises(RecordError, match="engine version 1;"):
+        replay(dict(good, engine_version=1))  # another version as a number is still refused
+    with pytest.raises(RecordError, match="unknown game 'chess'"):
+        replay(dict(good, game="chess", engine_version=int(ENGINE_VERSION)))
+    with pytest.raises(RecordError, match="unknown game 'chess'"):
+        replay(dict(good, game="chess", engine_version="1"))

@@ -31,18 +31,21 @@ def _start(record: Any) -> tuple[State, list[Any]]:
     missing = [k for k in REQUIRED if k not in record]
     if missing:
         raise RecordError(f"record is missing {', '.join(missing)}")
-    # A hand-written record without a version is read as the current format.
+    try:  # the game first: a record of an unknown game is that, whatever its version says
+        game = games.get(record["game"])
+    except ParlorError as exc:
+        raise RecordError(f"record names {exc}") from None
+    # A hand-written record without a version is read as the current format, and a version
+    # written as a number (2 for "2") as the same version.
     version = record.get("engine_version", ENGINE_VERSION)
+    if type(version) is int and str(version) == ENGINE_VERSION:
+        version = ENGINE_VERSION
     if version != ENGINE_VERSION:
         raise RecordError(
             f"record was made by engine version {version!r}; this engine is {ENGINE_VERSION!r} and replays"
             f" only its own format (the rules of which decisions are asked changed, so an older action list"
             f" does not replay; docs/engine.md, 'Format versions')"
         )
-    try:
-        game = games.get(record["game"])
-    except ParlorError as exc:
-        raise RecordError(f"record names {exc}") from None
     seed = record["seed"]
     if type(seed) is not int:
         raise RecordError(f"record seed must be an integer, got {seed!r}")

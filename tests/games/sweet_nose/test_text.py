@@ -88,3 +88,17 @@ def test_a_lists_every_move_and_the_numbers_follow_the_whole_list(tmp_path):
     last = GAME.new_game(3, 3).legal_actions(0)[-1]
     named = ", ".join(f"{text.SHORT[k]} {v}" for k, v in zip(text.KINDS, last.values))
     assert f"Your cards: {named}." in out.stdout
+
+
+def test_a_wrong_placement_is_explained_in_words_that_are_true():
+    state = GAME.new_game(3, 2)
+    legal = state.legal_actions(0)
+    view = state.view(0)
+    explain = text.explain_move
+    assert explain("1 1 1 1 1", legal, view) == (
+        "each value 1-5 is used once: 1 appears five times; 2, 3, 4 and 5 are missing"
+    )
+    assert explain("3 1 5 2 2", legal, view).endswith("2 appears twice; 4 is missing")
+    assert explain("3 3 1 1 5", legal, view).endswith("1 appears twice, 3 appears twice; 2 and 4 are missing")
+    assert explain("3 1 5", legal, view).endswith("you typed 3 values")
+    assert explain("3 1 5 2 4 1", legal, view).endswith("you typed 6 values")

@@ -97,6 +97,14 @@ def _held(p: Mapping[str, Any]) -> dict[str, int]:
 
 # ---------------------------------------------------------------------------- the menu
 SHORTLIST = 8
+# How often a value was typed, for the placement errors ("1 appears three times").
+_TIMES = {2: "twice", 3: "three times", 4: "four times", 5: "five times"}
+
+
+def _and_list(values: list[int]) -> str:
+    """2 | 2 and 4 | 2, 3 and 4."""
+    words = [str(v) for v in values]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def shortlist(legal: list[Any], view: Mapping[str, Any]) -> tuple[list[int], str] | None:
@@ -255,18 +263,18 @@ def explain_move(entry: str, legal: list[Any], view: Mapping[str, Any]) -> str |
             f"or five values in sweet order ({order}), e.g. 3 1 5 2 4"
         )
     if len(digits) != len(KINDS):
-        return f"a placement is five values, one per sweet ({order}); you typed {len(digits)}"
+        typed = f"{len(digits)} value{'' if len(digits) == 1 else 's'}"
+        return f"a placement is five values, one per sweet ({order}); you typed {typed}"
     values = [int(c) for c in digits]
     wrong = sorted({v for v in values if not 1 <= v <= len(KINDS)})
     if wrong:
         return f"values go from 1 to {len(KINDS)}; {', '.join(map(str, wrong))} is not one"
-    twice = sorted({v for v in values if values.count(v) > 1})
-    if twice:
+    repeated = sorted({v for v in values if values.count(v) > 1})
+    if repeated:
         missing = sorted(set(range(1, len(KINDS) + 1)) - set(values))
-        return (
-            f"each value 1-{len(KINDS)} is used once: {', '.join(map(str, twice))} appears twice, "
-            f"{', '.join(map(str, missing))} is missing"
-        )
+        uses = ", ".join(f"{v} appears {_TIMES[values.count(v)]}" for v in repeated)
+        gone = f"{_and_list(missing)} {'is' if len(missing) == 1 else 'are'} missing"
+        return f"each value 1-{len(KINDS)} is used once: {uses}; {gone}"
     return None
 
 
