@@ -50,3 +50,15 @@ def test_docs_send_readers_to_parlor_options_for_the_options() -> None:
     for doc in DOCS:
         text = " ".join(doc.read_text(encoding="utf-8").split())
         assert "list them with `parlor games`" not in text, doc.name
+
+
+def test_the_readme_table_of_mamma_mia_options_lists_every_option_with_its_default() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Mamma Mia! rule options", 1)[1].split("\n## ", 1)[0]
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)`[^|]*\| `([^`]+)`", table, re.M)}
+    for info in describe_options(games.get("mamma-mia").Options):
+        assert info["name"] in rows, f"README's Mamma Mia! options table misses {info['name']}"
+        default = info["default"]
+        shown = str(default).lower() if isinstance(default, bool) else str(default)
+        if info["name"] != "start_player":  # shown as a word: random
+            assert rows[info["name"]] == shown, info["name"]
