@@ -103,3 +103,17 @@ def test_a_wrong_path_a_corrupt_file_or_an_unknown_game_is_one_line_and_writes_n
         assert done.returncode != 0 and message in done.stderr, done.stderr
         assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_the_oracle_bound_searches_the_real_state_and_plays() -> None:
+    from parlor import games
+    from parlor.bots.spec import parse_bot_spec
+
+    game = games.get("mamma-mia")
+    oracle = parse_bot_spec(str(SCRIPT.parent / "oracle_bots.py") + ":OracleExpert:iterations=40")(game, 1)
+    state = game.new_game(2, seed=9)
+    seat = state.to_move[0]
+    worlds = [oracle.sampler(state, seat)(None) for _ in range(3)]
+    assert all(w.to_json() == state.to_json() for w in worlds)  # every world is the real one
+    assert state.determinize(seat, oracle.rng).to_json() != state.to_json()  # what a fair search would deal
+    assert oracle.choose(state, seat) in state.legal_actions(seat)
