@@ -9,6 +9,10 @@ whose every sampled world is the real state: it sees the other seats' hands and 
 order. It cheats by design, so it is never offered as a bot to play against; it measures how
 much better the search plays when it knows what it is searching, which bounds what any better
 belief about the hidden cards (a learned one included) could add to `expert`.
+
+`HandsKnownExpert` (Mamma Mia! only) knows less: the other hands as they really are, but the
+supply's and the waiters' order sampled afresh each time. That is what a perfect belief about
+the opponent's cards would give, without the future draws no reading of the opponent can know.
 """
 
 from __future__ import annotations
@@ -25,9 +29,42 @@ def real_state(state: Any, seat: int) -> Callable[[Any], Any]:
     return lambda rng: state.clone()
 
 
+def hands_known(state: Any, seat: int) -> Callable[[Any], Any]:
+    """A Mamma Mia! sampler: the real hands, the supply and each waiter's unknown part reshuffled."""
+    from parlor.games.mamma_mia.rules import MAMMA_MIA_CARD
+
+    def deal(rng: Any) -> Any:
+        world = state.clone()
+        world.rng = rng.fork()  # the future shuffles are unknown too
+        world._legal = None
+        world._history = None  # a sampled position has no real past
+        pool = sorted(c for c in world.supply if c != MAMMA_MIA_CARD)  # sorted: the real order is not read
+        rng.shuffle(pool)
+        if MAMMA_MIA_CARD in world.supply:
+            pool.insert(rng.below(len(pool) + 1), MAMMA_MIA_CARD)
+        world.supply = pool
+        for p in range(world.players):
+            waiter = world.waiters[p]
+            top = len(waiter) - world.waiter_known[p]
+            unknown = sorted(waiter[:top])
+            rng.shuffle(unknown)
+            world.waiters[p] = tuple(unknown) + tuple(waiter[top:])
+        return world
+
+    return deal
+
+
 class OracleExpert(ISMCTSBot):
     def __init__(self, game: Any, seed: int = 0, seconds: float = 0.1, iterations: int = 100000) -> None:
         settings = dict(search_settings(game, "expert"))
         settings.update(seconds=seconds, iterations=iterations, sampler=real_state)
         settings["name"] = "oracle"
+        super().__init__(game, seed, **settings)  # type: ignore[arg-type]
+
+
+class HandsKnownExpert(ISMCTSBot):
+    def __init__(self, game: Any, seed: int = 0, seconds: float = 0.1, iterations: int = 100000) -> None:
+        settings = dict(search_settings(game, "expert"))
+        settings.update(seconds=seconds, iterations=iterations, sampler=hands_known)
+        settings["name"] = "hands-known"
         super().__init__(game, seed, **settings)  # type: ignore[arg-type]

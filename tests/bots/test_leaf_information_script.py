@@ -117,3 +117,18 @@ def test_the_oracle_bound_searches_the_real_state_and_plays() -> None:
     assert all(w.to_json() == state.to_json() for w in worlds)  # every world is the real one
     assert state.determinize(seat, oracle.rng).to_json() != state.to_json()  # what a fair search would deal
     assert oracle.choose(state, seat) in state.legal_actions(seat)
+
+
+def test_the_hands_known_bound_keeps_the_real_hands_and_reshuffles_the_rest() -> None:
+    from parlor import games
+    from parlor.bots.spec import parse_bot_spec
+    from parlor.core.rng import FastRng
+
+    game = games.get("mamma-mia")
+    bot = parse_bot_spec(str(SCRIPT.parent / "oracle_bots.py") + ":HandsKnownExpert:iterations=40")(game, 1)
+    state = game.new_game(2, seed=9)
+    seat = state.to_move[0]
+    world = bot.sampler(state, seat)(FastRng(5))
+    assert world.hand_toppings == state.hand_toppings and world.hand_orders == state.hand_orders
+    assert sorted(world.supply) == sorted(state.supply) and world.supply != state.supply
+    assert bot.choose(state, seat) in state.legal_actions(seat)
