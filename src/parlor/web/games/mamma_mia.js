@@ -142,7 +142,7 @@ function oven(ctx, view) {
     o.size > 1 ? h("div", { class: "pile-shadow" }) : null,
     o.top ? cardOf(ctx, o.top, "oven-top") : h("div", { class: "mm-card empty" }, ctx.t("mm.oven_empty")),
   );
-  const size = h("div", { class: "oven-size" }, h("b", {}, String(o.size)), h("small", {}, ctx.t("mm.cards_in_oven")));
+  const size = h("div", { class: "oven-size" }, h("b", {}, String(o.size)), h("small", {}, ctx.t("mm.cards_in_oven", { n: o.size })));
   // On a phone an open oven is its counter: how many cards are left in it goes on the title line.
   const parts =
     ctx.phone && two
