@@ -226,7 +226,7 @@ function hand(ctx, me) {
   const empty = !KINDS.some((k) => tops[k]) && !me.hand.orders.length ? h("p", { class: "muted" }, ctx.t("mm.hand_empty")) : null;
   if (ctx.phone) {
     // The phone's dock: your cards in a row you can swipe.
-    return h("section", { class: "hand hand-dock", id: "my-hand", "aria-label": ctx.t("mm.your_hand", { n: me.toppings_in_hand + me.orders_in_hand, max: HAND_LIMIT }) }, h("div", { class: "hand-row" }, cards, empty));
+    return h("section", { class: "hand hand-dock", id: "my-hand", "aria-label": ctx.t("mm.your_hand", { n: me.toppings_in_hand + me.orders_in_hand, max: HAND_LIMIT }) }, h("div", { class: "hand-row", "data-flip-frame": "" }, cards, empty));
   }
   return h(
     "section",
