@@ -280,6 +280,18 @@ def test_narrator_keeps_the_counter():
     assert n.counter == {"pepper": 1}
 
 
+def test_counts_in_words_take_the_singular_for_one():
+    def said(event: Event) -> str:
+        return " ".join(text.Narrator(0).lines(event))
+
+    assert "(1 card)" in said(Event("oven_opened", {"seat": 1, "size": 1}))
+    assert "(9 cards)" in said(Event("oven_opened", {"seat": 1, "size": 9}))
+    assert "Used by baked orders: 1 topping." in said(Event("round_ended", {"round": 1, "used": {"salami": 1}}))
+    assert "Used by baked orders: 5 toppings." in said(Event("round_ended", {"round": 1, "used": {"salami": 5}}))
+    started = said(Event("round_started", {"round": 2, "start_player": 0, "supply": 1}))
+    assert "The new supply: 1 card " in started
+
+
 def test_every_event_and_action_of_a_game_has_words():
     state = GAME.new_game(5, 33, {"show_oven_history": True})
     bot = make_bot("random", GAME, 33)

@@ -21,8 +21,18 @@ LOOKUP = re.compile(r"""\bt(?:Maybe)?\(\s*["']([^"']+)["']""")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
+# A counted text's plural forms (js/i18n.js): "<key>#<form>" beside "<key>" (the "other" form), each
+# form one of the language's own Intl.PluralRules categories (CLDR): Chinese and Japanese have none.
+PLURAL_FORMS = {"en": {"one"}, "zh-Hant": set(), "ja": set(), "cs": {"one", "few", "many"}}
+
+
 def load(lang: str) -> dict[str, str]:
     return json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def base_keys(lang: str) -> dict[str, str]:
+    """The catalog without its plural forms."""
+    return {k: v for k, v in load(lang).items() if "#" not in k}
 
 
 def js_files() -> list[Path]:
@@ -36,7 +46,7 @@ def test_catalog_files_exist() -> None:
 
 @pytest.mark.parametrize("lang", LANGS[1:])
 def test_every_key_translated(lang: str) -> None:
-    en, other = load("en"), load(lang)
+    en, other = base_keys("en"), base_keys(lang)
     missing = sorted(set(en) - set(other))
     extra = sorted(set(other) - set(en))
     assert not missing, f"{lang}.json lacks {missing}"
@@ -51,13 +61,33 @@ def test_no_empty_strings(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS[1:])
 def test_placeholders_match(lang: str) -> None:
-    en, other = load("en"), load(lang)
+    en, other = base_keys("en"), base_keys(lang)
     wrong = {
         k: (sorted(set(PLACEHOLDER.findall(en[k]))), sorted(set(PLACEHOLDER.findall(other[k]))))
         for k in en
         if k in other and set(PLACEHOLDER.findall(en[k])) != set(PLACEHOLDER.findall(other[k]))
     }
     assert not wrong, f"{lang}.json placeholders differ from en.json: {wrong}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_plural_forms(lang: str) -> None:
+    """Each plural form belongs to a text of the catalog (counted by params.n, which the text may
+    show or not: "cards inside" beside the oven's number), is a form the language has, and has the
+    same placeholders as its text."""
+    cat = load(lang)
+    forms = {k: v for k, v in cat.items() if "#" in k}
+    wrong = []
+    for key, text in forms.items():
+        base, _, form = key.partition("#")
+        same_places = base in cat and set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(cat[base]))
+        if form not in PLURAL_FORMS[lang] or not same_places:
+            wrong.append(key)
+    assert not wrong, f"{lang}.json: plural forms of no text, of a form {lang} lacks, or other placeholders: {wrong}"
+    if lang == "cs":  # the Czech counted nouns the QA pass found undeclined have their forms
+        need = ["mm.cards_in_oven", "mm.act.draw_waiter", "mm.ev.drew_waiter", "ui.new_moves", "lobby.turn_seconds",
+                "lobby.turn_minutes", "open.fill_seconds", "open.fill_minutes"]  # fmt: skip
+        assert not [k for k in need if f"{k}#one" not in cat], [k for k in need if f"{k}#one" not in cat]
 
 
 def test_every_key_used_in_js_exists() -> None:

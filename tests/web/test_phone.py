@@ -458,3 +458,65 @@ def test_other_players_cards_to_pick_come_to_the_dock(
         if seat is not None:
             seat.close()
         stop_server(server)
+
+
+# ---------------------------------------------------------------------------- cards in the dock, moving
+# Every card slide (patch.js, flip) as it starts: the element and the offset it starts from.
+RECORD_SLIDES = """(() => {
+  const animate = Element.prototype.animate;
+  window.__slides = new Map();
+  Element.prototype.animate = function (frames, options) {
+    const start = /translate\\((-?[\\d.]+)px, (-?[\\d.]+)px\\)/.exec(frames[0].transform || "");
+    if (start) window.__slides.set(this, [Number(start[1]), Number(start[2])]);
+    return animate.call(this, frames, options);
+  };
+})()"""
+# The playable cards of the dock that lie outside the screen, the dock or the row that clips them,
+# where they stand now and where their slide (if any) starts.
+OUTSIDE_THE_DOCK = """() => {
+  const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+  const dock = document.querySelector(".dock").getBoundingClientRect();
+  const out = [];
+  for (const el of document.querySelectorAll(".dock [data-pick].pickable, .dock .hand-row [data-act]")) {
+    for (const slide of el.getAnimations()) slide.finish();  // where it comes to rest
+    const r = el.getBoundingClientRect();
+    const row = el.closest(".hand-row").getBoundingClientRect();
+    const [dx, dy] = window.__slides.get(el) || [0, 0];
+    for (const [when, x, y] of [["at rest", 0, 0], ["as its slide starts", dx, dy]]) {
+      const top = r.top + y, bottom = r.bottom + y, left = r.left + x, right = r.right + x;
+      const inside = (b) => top >= b.top - 0.5 && bottom <= b.bottom + 0.5;
+      // sideways the row may be swiped: only up and down must the card be whole
+      if (!inside(row) || !inside(dock) || top < 0 || bottom > vh + 0.5 || right < 0 || left > vw)
+        out.push(`${el.dataset.pick} ${when}: ${top}..${bottom} (row ${row.top}..${row.bottom})`);
+    }
+  }
+  return out;
+}"""
+
+
+def test_the_cards_in_the_dock_stay_whole_as_the_dock_changes(server: Server, browser: Any, screenshots: Path) -> None:
+    """Mamma Mia! on a touch phone, animations on: after the toppings of a turn, the orders to put in
+    the oven stay whole in the dock's row — where they stand and where their slide starts (the dock
+    shrinking under a card is no move of the card; the row, which clips, cut the slide off)."""
+    seats = [{"kind": "human", "name": NAME}, {"kind": "bot", "level": "easy"}]
+    table = server.create("mamma-mia", 2, seats)
+    context = browser.new_context(viewport=PHONES["390"], is_mobile=True, has_touch=True, device_scale_factor=2)
+    context.add_init_script("localStorage.setItem('parlor.lang', 'en')")
+    context.add_init_script(RECORD_SLIDES)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(server.url(table["seats"][0]["join_path"], anim=True))
+        page.wait_for_selector(".dock [data-pick^='hand:'].pickable")  # step 1: toppings into the oven
+        assert not page.evaluate(OUTSIDE_THE_DOCK)
+        page.locator(".dock [data-pick^='hand:'].pickable").first.tap()
+        page.locator(".dock .pick-chips .chip").first.tap()
+        page.locator(".dock .confirm:not([disabled])").first.tap()
+        page.wait_for_selector(".dock [data-pick^='order:'].pickable")  # step 2: each player holds an order
+        outside = page.evaluate(OUTSIDE_THE_DOCK)
+        page.screenshot(path=str(screenshots / "phone_mamma_mia_dock_orders.png"))
+        assert not outside, f"playable cards of the dock cut off: {outside}"
+        assert not errors, errors
+    finally:
+        context.close()

@@ -82,6 +82,11 @@ def _order(name: str):  # type: ignore[no-untyped-def]
     return ORDERS[ORDER_INDEX[name]]
 
 
+def counted(n: object, noun: str) -> str:
+    """``"1 card"``, ``"2 cards"``; a count the event lacks (``"?"``) takes the plural."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def order_label(name: str, *, short: bool = False) -> str:
     """The order's picture in words: ``"Pepper + 4 Salami"``, ``"Pizza Monotoni (...)"``."""
     if name not in ORDER_INDEX:
@@ -222,7 +227,7 @@ def describe_action(action: Any, view: Mapping[str, Any]) -> str:
         if action.source == "supply":
             available = view.get("supply_size", 0) - (1 if view.get("mamma_mia_in_supply") else 0)
             n = min(want, available)
-            text = f"Draw {n} card{'s' if n != 1 else ''} from the supply"
+            text = f"Draw {counted(n, 'card')} from the supply"
             if n < want:
                 text += f" [dim](only {available} left)[/]"
             if n >= available:
@@ -231,7 +236,7 @@ def describe_action(action: Any, view: Mapping[str, Any]) -> str:
         me = _me(view) or {}
         available = me.get("waiter_size", 0)
         n = min(want, available)
-        text = f"Draw {n} order{'s' if n != 1 else ''} from your waiter"
+        text = f"Draw {counted(n, 'order')} from your waiter"
         if n < want:
             text += f" [dim](only {available} there)[/]"
         return text
@@ -353,8 +358,9 @@ class Narrator:
         if k == "oven_opened":
             self.counter = {}
             return [
-                f"[bold]The oven is opened[/] ({d.get('size', '?')} cards): the cards come out in the order they "
-                "went in. Each order is checked the moment it shows, against the toppings on the counter then."
+                f"[bold]The oven is opened[/] ({counted(d.get('size', '?'), 'card')}): the cards come out in the "
+                "order they went in. Each order is checked the moment it shows, against the toppings on the "
+                "counter then."
             ]
         if k in ("toppings_revealed", "topping_revealed"):
             kind, n = d["kind"], d.get("count", 1)
@@ -392,7 +398,8 @@ class Narrator:
             left = d.get("leftovers", {})
             used = d.get("used", {})
             last = d.get("round", ROUNDS) >= ROUNDS
-            lines = [f"[bold]Round {d.get('round')} is over.[/] Used by baked orders: {sum(used.values())} toppings."]
+            used_words = counted(sum(used.values()), "topping")
+            lines = [f"[bold]Round {d.get('round')} is over.[/] Used by baked orders: {used_words}."]
             if left:
                 lines.append(
                     f"  Left on the counter: {counts_words(left)}"
@@ -404,7 +411,7 @@ class Narrator:
             return [
                 "",
                 f"[bold]Round {d.get('round')} of {ROUNDS} begins.[/] {self.who(start)} "
-                f"{self._verb(start, 'start', 'starts')}. The new supply: {d.get('supply', '?')} cards "
+                f"{self._verb(start, 'start', 'starts')}. The new supply: {counted(d.get('supply', '?'), 'card')} "
                 "(the used toppings and the Mamma Mia! card, shuffled). Hands are not refilled now.",
             ]
         if k == "game_over":
@@ -502,9 +509,9 @@ def render_oven(view: Mapping[str, Any]) -> str:
     oven = view.get("oven", {})
     size = oven.get("size", 0)
     if view.get("opener") is not None:
-        words = f"[bold]Oven[/]: {size} card{'s' if size != 1 else ''} still to reveal"
+        words = f"[bold]Oven[/]: {counted(size, 'card')} still to reveal"
     else:
-        words = f"[bold]Oven[/]: {size} card{'s' if size != 1 else ''}, top card {_card_words(oven.get('top'), view)}"
+        words = f"[bold]Oven[/]: {counted(size, 'card')}, top card {_card_words(oven.get('top'), view)}"
     return words
 
 
@@ -557,7 +564,7 @@ def render_view(view: Mapping[str, Any]) -> RenderableType:
         if holder is not None
         else "no Mamma Mia! card"
     )
-    lines = [head, f"[bold]Supply[/]: {supply} card{'s' if supply != 1 else ''} ({mm})", render_oven(view)]
+    lines = [head, f"[bold]Supply[/]: {counted(supply, 'card')} ({mm})", render_oven(view)]
     history = render_oven_history(view)
     if history:
         lines.append(history)
@@ -621,11 +628,11 @@ def render_result(view: Mapping[str, Any]) -> RenderableType:
         line = f"Shared win: {names} (same orders and same toppings in hand)."
     elif len(tied_on_score) > 1:
         line = (
-            f"Winner: {names}. {len(tied_on_score)} players completed {best} orders; "
+            f"Winner: {names}. {len(tied_on_score)} players completed {counted(best, 'order')}; "
             f"the tie-break (most toppings in hand) decided it."
         )
     else:
-        line = f"Winner: {names}, with {best} orders completed."
+        line = f"Winner: {names}, with {counted(best, 'order')} completed."
     if you is not None and you in winners:
         line += " [bold green]Congratulations![/]"
     return Group(table, Text.from_markup(f"[bold]{line}[/]"))

@@ -273,7 +273,7 @@ def create_app(
         return {"ok": True, "protocol": PROTOCOL}
 
     @app.get("/api/games")
-    async def list_games() -> dict[str, Any]:
+    async def list_games(request: Request) -> dict[str, Any]:
         out = []
         for name in registry.names():
             try:
@@ -297,7 +297,8 @@ def create_app(
             )
         levels = [{"level": lvl, "description": bot_level_description(lvl)} for lvl in BOT_LEVELS]
         assert all(lvl in LEVELS or lvl == "random" for lvl in BOT_LEVELS)
-        return {"games": out, "bot_levels": levels}
+        # how long a player may be away before a bot plays their seat (the lobby says so; None: never)
+        return {"games": out, "bot_levels": levels, "seat_timeout": hub_of(request).default_seat_timeout}
 
     async def account_of(request: Request | WebSocket) -> dict[str, Any] | None:
         """The signed-in player of this request (its session cookie), or None: a guest."""

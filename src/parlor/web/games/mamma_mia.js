@@ -142,7 +142,7 @@ function oven(ctx, view) {
     o.size > 1 ? h("div", { class: "pile-shadow" }) : null,
     o.top ? cardOf(ctx, o.top, "oven-top") : h("div", { class: "mm-card empty" }, ctx.t("mm.oven_empty")),
   );
-  const size = h("div", { class: "oven-size" }, h("b", {}, String(o.size)), h("small", {}, ctx.t("mm.cards_in_oven")));
+  const size = h("div", { class: "oven-size" }, h("b", {}, String(o.size)), h("small", {}, ctx.t("mm.cards_in_oven", { n: o.size })));
   // On a phone an open oven is its counter: how many cards are left in it goes on the title line.
   const parts =
     ctx.phone && two
@@ -226,7 +226,7 @@ function hand(ctx, me) {
   const empty = !KINDS.some((k) => tops[k]) && !me.hand.orders.length ? h("p", { class: "muted" }, ctx.t("mm.hand_empty")) : null;
   if (ctx.phone) {
     // The phone's dock: your cards in a row you can swipe.
-    return h("section", { class: "hand hand-dock", id: "my-hand", "aria-label": ctx.t("mm.your_hand", { n: me.toppings_in_hand + me.orders_in_hand, max: HAND_LIMIT }) }, h("div", { class: "hand-row" }, cards, empty));
+    return h("section", { class: "hand hand-dock", id: "my-hand", "aria-label": ctx.t("mm.your_hand", { n: me.toppings_in_hand + me.orders_in_hand, max: HAND_LIMIT }) }, h("div", { class: "hand-row", "data-flip-frame": "" }, cards, empty));
   }
   return h(
     "section",

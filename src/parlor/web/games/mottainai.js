@@ -321,7 +321,7 @@ function myHand(ctx, p) {
       { class: "mt-hand hand-dock", id: "my-hand", "aria-label": ctx.t("mt.your_hand", { n: p.hand.length }) },
       h(
         "div",
-        { class: "hand-row" },
+        { class: "hand-row", "data-flip-frame": "" },
         p.hand.length ? cards : h("span", { class: "muted" }, ctx.t("mt.empty")),
         p.waiting && p.waiting.length ? [h("small", { class: "row-label" }, ctx.t("mt.your_waiting", { n: p.waiting.length })), faces(ctx, p.waiting, "waiting")] : null,
       ),
@@ -440,7 +440,7 @@ function dockPicks(ctx, view) {
     }
   }
   if (!groups.length) return null;
-  return h("section", { class: "hand-dock dock-picks", id: "dock-picks", "data-key": "dock-picks", "aria-label": ctx.t("mt.dock_picks") }, h("div", { class: "hand-row" }, groups));
+  return h("section", { class: "hand-dock dock-picks", id: "dock-picks", "data-key": "dock-picks", "aria-label": ctx.t("mt.dock_picks") }, h("div", { class: "hand-row", "data-flip-frame": "" }, groups));
 }
 
 // ---- where a move's card lies ------------------------------------------------------------------

@@ -141,7 +141,7 @@ function myDock(ctx, view, p) {
     { class: "sn-hand hand-dock", id: "my-hand", "aria-label": ctx.t("sn.your_area") },
     h(
       "div",
-      { class: "hand-row" },
+      { class: "hand-row", "data-flip-frame": "" },
       h("div", { class: "hand-group tray" }, label(ctx.t("sn.tray_n", { n: p.tray_size })), h("div", { class: "chips" }, tray.length ? tray : h("span", { class: "muted" }, "—"))),
       h("div", { class: "hand-group bowl" }, label(ctx.t("sn.bowl")), h("div", { class: "chips" }, bowl.length ? bowl : h("span", { class: "muted" }, "—"))),
       p.tile ? h("div", { class: "hand-group" }, label(ctx.t("sn.held_tile")), tileCard(ctx, p.tile, "", p.tile.id ? `tile:${p.tile.id}` : null)) : null,

@@ -107,15 +107,41 @@ function fill(text, params) {
   return lang === "en" ? plurals(filled, params) : filled;
 }
 
-/** The catalog text for key, with {name} placeholders filled from params. */
+// Counted texts. A text with a count {n} may come in the language's plural forms, each its own
+// catalog entry named "<key>#<form>", the form being the browser's own Intl.PluralRules category
+// for n ("one", "few", "many"; Czech has all three, English "one", Chinese and Japanese none); the
+// plain "<key>" is the "other" form and the text when the catalog has no entry for n's form.
+// English may instead write "card(s)", which follows the number before it (plurals above).
+const pluralRules = new Map();
+
+function pluralForm(code, n) {
+  if (!pluralRules.has(code)) pluralRules.set(code, new Intl.PluralRules(code));
+  return pluralRules.get(code).select(n);
+}
+
+function lookup(key, params) {
+  const n = params ? params.n : undefined;
+  if (typeof n === "number") {
+    const own = catalog[`${key}#${pluralForm(lang, n)}`];
+    if (own !== undefined) return own;
+    if (catalog[key] === undefined && fallback !== catalog) {
+      const english = fallback[`${key}#${pluralForm("en", n)}`];
+      if (english !== undefined) return english;
+    }
+  }
+  return catalog[key] ?? fallback[key];
+}
+
+/** The catalog text for key, with {name} placeholders filled from params (in the plural form that
+ * params.n asks for, when the catalog has one). */
 export function t(key, params) {
-  const text = catalog[key] ?? fallback[key];
+  const text = lookup(key, params);
   return text === undefined ? key : fill(text, params);
 }
 
 /** A key built at run time (a topping, an option...): the text, or `otherwise` when no catalog has it. */
 export function tMaybe(key, otherwise, params) {
-  const text = catalog[key] ?? fallback[key];
+  const text = lookup(key, params);
   return text === undefined ? otherwise : fill(text, params);
 }
 

@@ -142,7 +142,19 @@ function turnTimeLabel(seconds) {
   return seconds < 120 ? t("lobby.turn_seconds", { n: seconds }) : t("lobby.turn_minutes", { n: seconds / 60 });
 }
 
-/** Time per move and whether bots may play for players who never came. */
+// "after 30 seconds": its own texts, not "after" + turnTimeLabel, for the languages whose words
+// change after it (Czech "po 30 sekundách").
+function fillAfterLabel(seconds) {
+  if (seconds === null) return t("open.fill_never");
+  return seconds < 120 ? t("open.fill_seconds", { n: seconds }) : t("open.fill_minutes", { n: seconds / 60 });
+}
+
+// whole minutes as minutes ("1 minute"), anything else in seconds
+function awayLabel(seconds) {
+  return seconds >= 60 && seconds % 60 === 0 ? t("lobby.turn_minutes", { n: seconds / 60 }) : t("lobby.turn_seconds", { n: seconds });
+}
+
+/** Time per move and whether bots may play for players who never came or went away. */
 function tableLife() {
   const turn = h(
     "select",
@@ -168,6 +180,10 @@ function tableLife() {
     { class: "lobby-life" },
     h("div", { class: "field" }, h("label", { for: "turn-time" }, t("lobby.turn_time")), turn),
     h("p", { class: "muted" }, t("lobby.turn_help")),
+    // the server's own setting (GET /api/games): a player away that long is played by a bot
+    typeof catalog.seat_timeout === "number"
+      ? h("p", { class: "muted", id: "away-note" }, t("lobby.away_note", { when: awayLabel(catalog.seat_timeout) }))
+      : null,
     h("div", { class: "field" }, early, " ", h("label", { for: "bots-before-join" }, t("lobby.bots_before_join"))),
     h("div", { class: "field" }, hints, " ", h("label", { for: "hints" }, t("lobby.hints"))),
     h("div", { class: "field" }, listed, " ", h("label", { for: "public" }, t("open.public"))),
@@ -251,7 +267,7 @@ function openTables() {
     "select",
     { id: "fill-after", name: "fill_after", "aria-label": t("open.fill_after") },
     FILL_AFTER.map((s) => h("option", { value: s === null ? "" : String(s), selected: s === form.fillAfter },
-      s === null ? t("open.fill_never") : t("open.fill_in", { when: turnTimeLabel(s) }))),
+      fillAfterLabel(s))),
   );
   fill.addEventListener("change", () => (form.fillAfter = fill.value === "" ? null : Number(fill.value)));
   const g = gameOf(form.game);

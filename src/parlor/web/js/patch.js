@@ -7,7 +7,9 @@
 // siblings; siblings that share a key are matched in order. An element with data-keep is left
 // alone after its first drawing (its owner updates it, e.g. the game log). Elements with
 // data-flip="key" are animated from where they stood before (flip()), unless the reader prefers
-// reduced motion.
+// reduced motion. A card inside a data-flip-frame (the phone's hand row) that is still in the same
+// frame moves only by as much as it moved within it: the frame itself moving (the dock growing or
+// shrinking under it) is no card's move, and a row that clips its cards would cut off the slide.
 import { on } from "./dom.js";
 
 function keyOf(node, counts) {
@@ -138,9 +140,14 @@ function positions(root) {
   for (const el of root.querySelectorAll("[data-flip]")) {
     const key = el.getAttribute("data-flip");
     if (out.has(key)) out.set(key, null); // the same key twice: no identity, no animation
-    else out.set(key, el.getBoundingClientRect());
+    else out.set(key, { rect: el.getBoundingClientRect(), ...framed(el) });
   }
   return out;
+}
+
+function framed(el) {
+  const frame = el.parentElement && el.parentElement.closest("[data-flip-frame]");
+  return frame ? { frame, frameRect: frame.getBoundingClientRect() } : { frame: null };
 }
 
 // FLIP: an element that moved (or was drawn anew elsewhere under the same key) starts where it was
@@ -154,8 +161,13 @@ function flip(root, before) {
     const from = before.get(key);
     if (!from) continue;
     const to = el.getBoundingClientRect();
-    const dx = from.left - to.left;
-    const dy = from.top - to.top;
+    let dx = from.rect.left - to.left;
+    let dy = from.rect.top - to.top;
+    const now = framed(el);
+    if (from.frame && now.frame === from.frame) {
+      dx -= from.frameRect.left - now.frameRect.left;
+      dy -= from.frameRect.top - now.frameRect.top;
+    }
     if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
     if (el.animate) el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 320, easing: "ease-out" });
   }
