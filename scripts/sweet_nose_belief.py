@@ -61,7 +61,8 @@ def collect(n_games: int, players: int, bot: str, seed: int, out: str) -> None:
         cpu = time.process_time() - started
         print(f"game {g + 1}/{n_games}: {len(ys)} rows, CPU {cpu:.0f} s", flush=True)
         if (g + 1) % 10 == 0 or g + 1 == n_games:  # an interrupted run keeps what it played
-            np.savez(out, x=np.array(xs), y=np.array(ys), game=np.array(gs), players=players, bot=bot, seed=seed, cpu=cpu)
+            rows = {"x": np.array(xs), "y": np.array(ys), "game": np.array(gs)}
+            np.savez(out, **rows, players=players, bot=bot, seed=seed, cpu=cpu)
 
 
 def load_rows(path: str) -> Any:
@@ -109,7 +110,7 @@ def fit(path: str, out: str) -> None:
     fitted_on = {
         "bot": str(data["bot"]),
         "players": int(data["players"]),
-        "games": int(len(np.unique(data["game"]))),
+        "games": len(np.unique(data["game"])),
         "rows": int(train.sum()),
         "seed": int(data["seed"]),
     }

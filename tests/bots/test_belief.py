@@ -166,7 +166,8 @@ def test_the_script_collects_fits_and_reports(tmp_path: Path) -> None:
     bot = make_bot(f"master:belief_weights={weights}:iterations=30", GAME, 1)
     state = trading_positions(1, seed=13)[0]
     assert bot.choose(state, state.to_move[0]) in state.legal_actions(state.to_move[0])
-    wrong = subprocess.run([sys.executable, str(SCRIPT), "report", str(tmp_path / "no.npz"), str(weights)], capture_output=True, text=True)
+    report_missing = [sys.executable, str(SCRIPT), "report", str(tmp_path / "no.npz"), str(weights)]
+    wrong = subprocess.run(report_missing, capture_output=True, text=True, timeout=600)
     assert wrong.returncode != 0 and "Traceback" not in wrong.stderr and "no.npz" in wrong.stderr
 
 

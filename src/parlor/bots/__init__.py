@@ -176,7 +176,8 @@ def _master_settings(game: Game, params: dict[str, object], hand_written: object
     belief = params.pop("belief", defaults.get("belief", 0))
     _check_number(kind, "belief", belief, whole=True, low=0, high=1)
     if belief and game.name not in GAMES_WITH_BELIEF:
-        raise ParlorError(f"the {kind!r} bot has no learned belief for {game.name} (only for {', '.join(sorted(GAMES_WITH_BELIEF))})")
+        only = ", ".join(sorted(GAMES_WITH_BELIEF))
+        raise ParlorError(f"the {kind!r} bot has no learned belief for {game.name} (only for {only})")
     belief_weights = params.pop("belief_weights", None)
     if belief_weights is not None and not belief:
         raise ParlorError(f"the {kind!r} bot's belief_weights needs belief=1")
@@ -185,7 +186,8 @@ def _master_settings(game: Game, params: dict[str, object], hand_written: object
     one_row = params.pop("one_row", MASTER_ONE_ROW)
     _check_number(kind, "one_row", one_row, whole=True, low=0, high=1)
     # With the belief, the game's own defaults (the network prior off); without, master's usual.
-    prior_depth = params.pop("prior_depth", defaults.get("prior_depth", MASTER_PRIOR_DEPTH) if belief else MASTER_PRIOR_DEPTH)
+    depth_default = defaults.get("prior_depth", MASTER_PRIOR_DEPTH) if belief else MASTER_PRIOR_DEPTH
+    prior_depth = params.pop("prior_depth", depth_default)
     _check_number(kind, "prior_depth", prior_depth, whole=True, low=0, high=MAX_PRIOR_DEPTH)
     prior_visits = params.pop("prior_visits", MASTER_PRIOR_VISITS)
     _check_number(kind, "prior_visits", prior_visits, whole=True, low=1)
