@@ -294,7 +294,8 @@ def sweet_nose_twin(state: Any, seat: int, rng: random.Random) -> Any:
         first -= 1
     twin = state.game.new_game(state.players, state.seed, state.options)
     for i, (who, action) in enumerate(history):
-        if first <= i <= last and who != seat and not state.revealed:
+        # Only this round's placements still hidden: made (not empty) and not yet revealed.
+        if first <= i <= last and who != seat and state.sweetness[who] and not state.revealed:
             action = AssignSweetness(values=rng.choice(PERMUTATIONS))
         twin.apply(who, action)
     return twin
