@@ -10,8 +10,9 @@ which says what it reads and how it weighs a placement):
 * ``collect`` plays ``--bot`` against itself and keeps, at every trading decision, each player's
   public facts about each kind with their real placement (a quarter of the games is later held
   out whole);
-* ``fit`` fits the belief's 2 x 9 numbers by maximum likelihood (L-BFGS, a little L2) on the other
-  three quarters and writes a belief file ``master:belief_weights=FILE`` reads;
+* ``fit`` fits the belief's 2 x 9 numbers by maximum likelihood (L-BFGS, a little L2; scipy, in
+  the ``analysis`` extra) on the other three quarters and writes a belief file
+  ``master:belief_weights=FILE`` reads;
 * ``report`` prints the held-out log-loss against the uniform deal's (ln 120), how often the most
   likely placement is the real one, and how often its sweetest kind is.
 
@@ -96,7 +97,10 @@ def loss_and_gradient(theta: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[
 
 
 def fit(path: str, out: str) -> None:
-    from scipy.optimize import minimize
+    try:
+        from scipy.optimize import minimize
+    except ImportError:
+        raise ParlorError("fit needs scipy: pip install -e '.[analysis]'") from None
 
     data = load_rows(path)
     train = ~held_out(data)
@@ -111,6 +115,7 @@ def fit(path: str, out: str) -> None:
         "bot": str(data["bot"]),
         "players": int(data["players"]),
         "games": len(np.unique(data["game"])),
+        "held_out_games": len(np.unique(data["game"][~train])),
         "rows": int(train.sum()),
         "seed": int(data["seed"]),
     }
@@ -124,7 +129,8 @@ def fit(path: str, out: str) -> None:
     with open(out, "w", encoding="utf-8") as fh:
         json.dump(weights, fh, indent=1)
         fh.write("\n")
-    print(f"fitted on {fitted_on['rows']} rows of {fitted_on['games']} games -> {out}")
+    used = fitted_on["games"] - fitted_on["held_out_games"]
+    print(f"fitted on {fitted_on['rows']} rows of {used} games ({fitted_on['held_out_games']} held out) -> {out}")
 
 
 def report(path: str, weights: str) -> None:
