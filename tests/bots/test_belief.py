@@ -179,3 +179,23 @@ def test_a_placement_still_to_be_made_is_not_dealt() -> None:
     world = deal(Rng(2))
     assert world.sweetness[2] == () and world.sweetness[1] == ()
     assert world.sweetness[0] in PERMUTATIONS
+
+
+def test_the_strength_tables_belief_rows_are_their_match_files() -> None:
+    """docs/strength.md's rows for the belief (and its bound) give the score and interval their
+    tournament JSON holds, for the bot the row names."""
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    text = (docs / "strength.md").read_text(encoding="utf-8")
+    section = text[text.index("### A learned belief about the others' sweetness") :]
+    rows = [line for line in section.splitlines() if line.startswith("|") and line.rstrip(" |").endswith(".json`")]
+    assert len(rows) >= 4
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        name = cells[-1].strip("`")
+        match = json.loads((docs / "strength" / "evaluator" / name).read_text(encoding="utf-8"))
+        first = match["head_to_head"][0]
+        assert first["b"].startswith("expert:seconds=0.1"), name
+        shown = [float(x) for x in cells[-2].strip("[]").split(", ")]
+        for written, exact in zip([float(cells[-3]), *shown], [first["score"], *first["ci95"]]):
+            assert abs(written - exact) <= 0.0005 + 1e-9, f"{name}: {written} is not {exact} to 3 places"
+        assert int(cells[-4]) == first["games"] == match["games_planned"], name
