@@ -13,6 +13,10 @@ belief about the hidden cards (a learned one included) could add to `expert`.
 `HandsKnownExpert` (Mamma Mia! only) knows less: the other hands as they really are, but the
 supply's and the waiters' order sampled afresh each time. That is what a perfect belief about
 the opponent's cards would give, without the future draws no reading of the opponent can know.
+
+`SweetnessKnownExpert` (Sweet Nose only) is the same bound there: the other players' secret
+sweetness cards as they really are, everything else (the future draws) dealt as ``determinize``
+deals it.
 """
 
 from __future__ import annotations
@@ -54,6 +58,17 @@ def hands_known(state: Any, seat: int) -> Callable[[Any], Any]:
     return deal
 
 
+def sweetness_known(state: Any, seat: int) -> Callable[[Any], Any]:
+    """A Sweet Nose sampler: ``determinize``'s world with the real sweetness cards put back."""
+
+    def deal(rng: Any) -> Any:
+        world = state.determinize(seat, rng)
+        world.sweetness = state.sweetness
+        return world
+
+    return deal
+
+
 class OracleExpert(ISMCTSBot):
     def __init__(self, game: Any, seed: int = 0, seconds: float = 0.1, iterations: int = 100000) -> None:
         settings = dict(search_settings(game, "expert"))
@@ -67,4 +82,12 @@ class HandsKnownExpert(ISMCTSBot):
         settings = dict(search_settings(game, "expert"))
         settings.update(seconds=seconds, iterations=iterations, sampler=hands_known)
         settings["name"] = "hands-known"
+        super().__init__(game, seed, **settings)  # type: ignore[arg-type]
+
+
+class SweetnessKnownExpert(ISMCTSBot):
+    def __init__(self, game: Any, seed: int = 0, seconds: float = 0.1, iterations: int = 100000) -> None:
+        settings = dict(search_settings(game, "expert"))
+        settings.update(seconds=seconds, iterations=iterations, sampler=sweetness_known)
+        settings["name"] = "sweetness-known"
         super().__init__(game, seed, **settings)  # type: ignore[arg-type]

@@ -281,13 +281,38 @@ PEEK_CASES = [pytest.param(n, p, id=f"{n}-{p}p") for n in games.names() for p in
 SCRAMBLES = 2  # scrambled copies per position
 
 
+def sweet_nose_twin(state: Any, seat: int, rng: random.Random) -> Any:
+    """The same Sweet Nose game replayed with the other players' hidden placements of this round
+    redrawn: a world ``seat`` cannot tell from the real one that, unlike ``determinize``'s, keeps
+    the real past (``master``'s belief reads the public part of it)."""
+    from parlor.games.sweet_nose.actions import PERMUTATIONS, AssignSweetness
+
+    history = state.history()
+    last = max((i for i, (_, a) in enumerate(history) if type(a) is AssignSweetness), default=-1)
+    first = last
+    while first > 0 and type(history[first - 1][1]) is AssignSweetness:
+        first -= 1
+    twin = state.game.new_game(state.players, state.seed, state.options)
+    for i, (who, action) in enumerate(history):
+        # Only this round's placements still hidden: made (not empty) and not yet revealed.
+        if first <= i <= last and who != seat and state.sweetness[who] and not state.revealed:
+            action = AssignSweetness(values=rng.choice(PERMUTATIONS))
+        twin.apply(who, action)
+    return twin
+
+
 def scrambled_positions(name: str, players: int, count: int) -> list[tuple[Any, int, list[Any]]]:
     """(real state, seat to move, scrambled copies for that seat) at ``count`` mid-game positions
-    (the first positions are the same whatever ``count``)."""
+    (the first positions are the same whatever ``count``). Sweet Nose's copies are replays with the
+    hidden placements redrawn, so they keep the public past as well."""
     out = []
     for i, state in enumerate(mid_game_positions(name, players, count, seed=players)):
         seat = state.to_move[0]
-        out.append((state, seat, [state.determinize(seat, Rng(1000 * k + i)) for k in range(1, SCRAMBLES + 1)]))
+        if name == "sweet-nose":
+            scrambles = [sweet_nose_twin(state, seat, random.Random(1000 * k + i)) for k in range(1, SCRAMBLES + 1)]
+        else:
+            scrambles = [state.determinize(seat, Rng(1000 * k + i)) for k in range(1, SCRAMBLES + 1)]
+        out.append((state, seat, scrambles))
     return out
 
 

@@ -89,10 +89,10 @@ def test_a_strong_move_prior_draws_the_roots_visits_and_puct_0_is_the_plain_sear
     def certain(state, seat, moves, rng):  # type: ignore[no-untyped-def]
         return [1.0 if m == favoured else 0.0 for m in moves]
 
-    biased = make_bot("master:prior_depth=0:iterations=400", game, 5)
+    biased = make_bot("master:prior_depth=0:belief=0:iterations=400", game, 5)
     biased.root_policy, biased.puct = certain, 50.0
     assert biased.choose(state, seat) == favoured
-    plain = make_bot("master:prior_depth=0:iterations=400", game, 5)
+    plain = make_bot("master:prior_depth=0:belief=0:iterations=400", game, 5)
     expert = make_bot("expert:iterations=400", game, 5)
     assert plain.choose(state, seat) == expert.choose(state, seat) and plain.root_p is None
 

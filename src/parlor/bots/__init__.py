@@ -74,13 +74,21 @@ MASTER_EVERY = 1
 # weight; 0 turns it off.
 MASTER_PUCT = 0.0
 MAX_PRIOR_DEPTH = 4
+# A learned belief about the hidden cards, dealt through the search's ``sampler`` (a game's
+# ``belief.BeliefSampler``). Where one ships it is master's default, alone: the belief is what
+# measured stronger than expert at equal time there (docs/strength.md), the network prior was not.
+GAMES_WITH_BELIEF = frozenset({"sweet-nose"})
+MASTER_GAME_DEFAULTS: dict[str, dict[str, int]] = {"sweet-nose": {"belief": 1, "prior_depth": 0}}
 LEVELS = {
     "easy": "the heuristic, with a random move 30% of the time",
     "medium": "the game's heuristic",
     "hard": f"information-set MCTS, {HARD_ITERATIONS} iterations",
     "expert": f"information-set MCTS, {EXPERT_ITERATIONS} iterations",
     # Named "experimental" to players until it beats expert at equal time (docs/strength.md).
-    "master": "experimental, not yet stronger than expert: expert's search, a learned evaluator as a prior on moves",
+    "master": (
+        "experimental: expert's search with learned parts; in Sweet Nose a learned reading of the others' "
+        "secret sweetness (stronger than expert at 3 players), elsewhere a learned evaluator (not yet stronger)"
+    ),
 }
 BOT_KINDS = ("random", "heuristic", *LEVELS, "ismcts")
 
@@ -164,11 +172,22 @@ def _master_settings(game: Game, params: dict[str, object], hand_written: object
     from .evaluator import BlendedEvaluator, NetworkPrior
 
     kind = "master"
+    defaults = MASTER_GAME_DEFAULTS.get(game.name, {})
+    belief = params.pop("belief", defaults.get("belief", 0))
+    _check_number(kind, "belief", belief, whole=True, low=0, high=1)
+    if belief and game.name not in GAMES_WITH_BELIEF:
+        only = ", ".join(sorted(GAMES_WITH_BELIEF))
+        raise ParlorError(f"the {kind!r} bot has no learned belief for {game.name} (only for {only})")
+    belief_weights = params.pop("belief_weights", None)
+    if belief_weights is not None and not belief:
+        raise ParlorError(f"the {kind!r} bot's belief_weights needs belief=1")
     blend = params.pop("blend", MASTER_BLEND)
     _check_number(kind, "blend", blend, low=0, high=1)
     one_row = params.pop("one_row", MASTER_ONE_ROW)
     _check_number(kind, "one_row", one_row, whole=True, low=0, high=1)
-    prior_depth = params.pop("prior_depth", MASTER_PRIOR_DEPTH)
+    # With the belief, the game's own defaults (the network prior off); without, master's usual.
+    depth_default = defaults.get("prior_depth", MASTER_PRIOR_DEPTH) if belief else MASTER_PRIOR_DEPTH
+    prior_depth = params.pop("prior_depth", depth_default)
     _check_number(kind, "prior_depth", prior_depth, whole=True, low=0, high=MAX_PRIOR_DEPTH)
     prior_visits = params.pop("prior_visits", MASTER_PRIOR_VISITS)
     _check_number(kind, "prior_visits", prior_visits, whole=True, low=1)
@@ -193,6 +212,10 @@ def _master_settings(game: Game, params: dict[str, object], hand_written: object
 
         net = ValueNet.load(str(weights), game=game.name, input_size=encoding(game).LAYOUT.size)
     out: dict[str, object] = {}
+    if belief:
+        belief_module = importlib.import_module(f"parlor.games.{game.name.replace('-', '_')}.belief")
+        theta = None if belief_weights is None else belief_module.load_weights(str(belief_weights))
+        out["sampler"] = belief_module.BeliefSampler(theta)
     if policy_weights is not None and not puct:
         raise ParlorError(f"the {kind!r} bot's move_prior needs a puct weight above 0 (e.g. puct=1)")
     if puct:

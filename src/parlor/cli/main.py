@@ -39,8 +39,11 @@ from .options_text import render_game_options
 help_format.install()
 
 # The names --bots takes; "ismcts" is the search bot with the game's default settings (what "hard" uses);
-# "master" is not yet stronger than "expert" (docs/strength.md), so the help does not rank it above.
-_NOTES = {"ismcts": "the search bot behind hard", "master": "experimental, not yet stronger than expert"}
+# "master" is stronger than "expert" only in Sweet Nose (docs/strength.md), so the help does not rank it above.
+_NOTES = {
+    "ismcts": "the search bot behind hard",
+    "master": "experimental; stronger than expert only in 3-player Sweet Nose",
+}
 BOT_NAMES = [f"{k} ({_NOTES[k]})" if k in _NOTES else k for k in BOT_KINDS]
 
 app = typer.Typer(
