@@ -713,11 +713,14 @@ function resultBox() {
     ? h("a", { class: "button primary", id: "next-table", href: st.nextPath || `/play/${st.nextTable}#token=${token}` }, t("result.go_next"))
     : null;
   const details = st.renderer.resultDetails ? st.renderer.resultDetails(f.view, st.log, ctx()) : null;
+  // Why the winner won when the score alone did not decide it (a game's tie-break), in words.
+  const note = !r.abandoned && st.renderer.resultNote ? st.renderer.resultNote(r, ctx()) : null;
   return h(
     "section",
     { class: "result", id: "result" },
     h("h2", { id: "result-title", tabindex: "-1", autofocus: true }, resultTitle()),
     winnersText() ? h("p", { class: "winners" }, winnersText()) : null,
+    note ? h("p", { class: "result-note", id: "result-note" }, note) : null,
     why,
     h("div", { class: "result-scroll" }, resultTable(r, st.renderer, ctx()), details),
     subs.length ? h("p", { class: "muted" }, t("result.substituted", { who: subs.map((s) => seatName(s.seat)).join(", ") })) : null,

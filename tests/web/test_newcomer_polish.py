@@ -1,0 +1,115 @@
+"""What a newcomer's first visit ran into (Chromium, the real server), in every language:
+
+* a Mamma Mia! game tied on orders says in its result why the winner won (the topping cards left in
+  hand), or that the win is shared; a game the orders alone decided says nothing of it;
+* ``/play/<a table that does not exist>`` says there is no such table, with the way back to the lobby.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parlor import games as registry
+
+from .conftest import Server, start_server, stop_server, write_record
+from .test_browser import LANGS, Seat
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
+
+
+def catalog(lang: str) -> dict[str, str]:
+    return json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+# ---- the tie-break in the result ----------------------------------------------------------------------
+def random_game(seed: int) -> tuple[list[dict[str, Any]], Any]:
+    """A two-player Mamma Mia! game from ``seed``, every decision drawn at random from the legal ones
+    (deterministic): its record and result."""
+    game = registry.get("mamma-mia")
+    state = game.new_game(2, seed, game.options_from_json({}))
+    rng = random.Random(seed)
+    record: list[dict[str, Any]] = []
+    while not state.is_over:
+        seat = next(p for p in range(2) if state.legal_actions(p))
+        action = rng.choice(state.legal_actions(seat))
+        record.append({"seat": seat, "action": action.to_json(), "by": "player" if seat == 0 else "bot"})
+        state.apply(seat, action)
+    return record, state.result()
+
+
+def first_game(kind: str) -> tuple[int, list[dict[str, Any]], Any]:
+    """The first seed whose random game ends ``kind``: "won" (tied on orders, the toppings in hand
+    decide), "shared" (tied on both), "clear" (the orders decide)."""
+    for seed in range(500):
+        record, result = random_game(seed)
+        tied = result.scores[0] == result.scores[1]
+        if (kind, tied, len(result.winners)) in (("won", True, 1), ("shared", True, 2), ("clear", False, 1)):
+            return seed, record, result
+    raise AssertionError(f"no seed of 0..499 ends {kind}")
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, tuple[dict, Any]]]]:
+    """A server with three finished Mamma Mia! tables (Ann at seat 0, a bot at seat 1), one per way a
+    game ends: restored from their records as the server restores any table."""
+    tmp = tmp_path_factory.mktemp("tiebreak")
+    games = {kind: first_game(kind) for kind in ("won", "shared", "clear")}
+    server = start_server(tmp)
+    try:
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}]
+        tables = {kind: server.create("mamma-mia", 2, seats) for kind in games}
+    finally:
+        stop_server(server)
+    for kind, (seed, record, _) in games.items():
+        write_record(tmp / "parlor.db", tables[kind]["table"]["id"], seed, record)
+    server = start_server(tmp)
+    try:
+        yield server, {kind: (tables[kind], games[kind][2]) for kind in games}
+    finally:
+        stop_server(server)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_tie_on_orders_says_the_toppings_in_hand_decided(finished, browser: Any, lang: str) -> None:
+    server, tables = finished
+    words = catalog(lang)
+    for kind, (table, result) in tables.items():
+        seat = Seat(browser, server.url(table["spectator_path"]), lang=lang)
+        try:
+            page = seat.page
+            page.wait_for_selector("#result-dialog[open] #result")
+            note = page.locator("#result-note")
+            if kind == "clear":
+                assert note.count() == 0, note.inner_text()
+                continue
+            assert note.count() == 1, f"{kind}: the result does not say how the tie was broken"
+            text = note.inner_text()
+            names = {0: "Ann", 1: words["ui.player_n"].replace("{n}", "2")}
+            # Every tied player, with the topping cards left in their hand, and the winner by name.
+            for s in (0, 1):
+                assert names[s] in text, (kind, text)
+                assert str(result.tiebreaks[s]) in text, (kind, text)
+            assert str(result.scores[0]) in text, (kind, text)
+            assert "{" not in text and "mm." not in text, text
+            if lang == "en":
+                winner = names[result.winners[0]]
+                loser = names[1 - result.winners[0]]
+                n, counts = result.scores[0], sorted(result.tiebreaks, reverse=True)
+                expected = {
+                    "won": f"Tied on {n} baked orders: the tie goes to whoever has the most topping cards left in "
+                    f"hand, so {winner} won ({winner}: {counts[0]}, {loser}: {counts[1]}).",
+                    "shared": f"Tied on {n} baked orders and on topping cards left in hand (Ann: {counts[0]}, "
+                    f"{names[1]}: {counts[1]}): the win is shared.",
+                }[kind]
+                assert text == expected
+            else:
+                assert not any(w in text for w in ("Tied", "topping", "shared")), text
+            assert not seat.errors, seat.errors
+        finally:
+            seat.context.close()
