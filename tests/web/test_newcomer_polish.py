@@ -110,6 +110,12 @@ def test_a_tie_on_orders_says_the_toppings_in_hand_decided(finished, browser: An
                 assert text == expected
             else:
                 assert not any(w in text for w in ("Tied", "topping", "shared")), text
+            # The replay's last step says the same.
+            page.goto(f"{server.base}/replay/{table['table']['id']}")
+            page.wait_for_selector("body[data-ready='1'][data-steps]")
+            page.click("#replay-last")
+            page.wait_for_selector("#result")
+            assert page.locator("#result-note").inner_text() == text
             assert not seat.errors, seat.errors
         finally:
             seat.context.close()
