@@ -19,6 +19,7 @@ from parlor import games as registry
 
 from .conftest import Server, start_server, stop_server, write_record
 from .test_browser import LANGS, Seat
+from .test_help_and_lobby import new_page
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
 
@@ -119,3 +120,28 @@ def test_a_tie_on_orders_says_the_toppings_in_hand_decided(finished, browser: An
             assert not seat.errors, seat.errors
         finally:
             seat.context.close()
+
+
+# ---- a table that does not exist ------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_unknown_table_says_there_is_no_such_table(server: Server, browser: Any, lang: str) -> None:
+    """No token asked for a table that is not there: the page says it does not exist (a mistyped id,
+    one in no table id's format, a token or a claim code for it alike) and links back to the lobby;
+    a table that does exist, opened without its link's token, still asks for the link."""
+    words = catalog(lang)
+    context, page, errors = new_page(browser, lang)
+    try:
+        for path in ("/play/NoSuchTable123", "/play/not%20an%20id!", "/play/NoSuchTable123#token=abc",
+                     f"/play/NoSuchTable123#claim={'a' * 32}"):
+            page.goto(server.base + path)
+            page.wait_for_selector(".error-box h1")
+            assert page.locator(".error-box h1").inner_text() == words["fatal.table_not_found"], path
+            back = page.locator(".error-box a")
+            assert back.get_attribute("href") == "/" and back.inner_text() == words["result.lobby"], path
+        table = server.create("sweet-nose", 3, [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2)
+        page.goto(f"{server.base}/play/{table['table']['id']}")
+        page.wait_for_selector(".error-box h1")
+        assert page.locator(".error-box h1").inner_text() == words["fatal.no_token"]
+        assert not errors, errors
+    finally:
+        context.close()

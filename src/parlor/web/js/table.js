@@ -129,9 +129,19 @@ function ctx() {
 }
 
 // ---- the connection ---------------------------------------------------------------------------
-function connect() {
+/** Whether the server knows this table (GET /api/tables/{id} is public): a page opened without a
+ * link's token says "no such table" rather than asking for a token a table that is not there lacks. */
+async function tableExists() {
+  try {
+    return (await fetch(`/api/tables/${encodeURIComponent(tableId)}`)).status !== 404;
+  } catch {
+    return true; // the server cannot be reached: the token is what is missing all the same
+  }
+}
+
+async function connect() {
   if (!token && !byCookie) {
-    st.closedFor = "no_token";
+    st.closedFor = (await tableExists()) ? "no_token" : "table_not_found";
     render();
     return;
   }
