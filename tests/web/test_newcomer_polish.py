@@ -145,3 +145,55 @@ def test_an_unknown_table_says_there_is_no_such_table(server: Server, browser: A
         assert not errors, errors
     finally:
         context.close()
+
+
+# ---- the lobby's links after a reload -------------------------------------------------------------------
+LINKS = "() => Array.from(document.querySelectorAll('.created .link-row a.join-link'), (a) => a.getAttribute('href'))"
+
+
+def test_the_links_of_a_table_just_made_survive_a_reload_of_its_tab_only(server: Server, browser: Any) -> None:
+    """The creator reloads the lobby: the table's join links are there again, the same ones (kept in
+    that tab's sessionStorage, under the table's id). No other tab, no other browser, no lasting
+    storage holds them; "Create another table", or the lobby opened anew, brings the form back."""
+    context, page, errors = new_page(browser, "en")
+    other_context, other, other_errors = new_page(browser, "en")
+    try:
+        page.goto(server.base + "/")
+        page.wait_for_selector("button.game-pick[data-game=mamma-mia]")
+        page.click("button.game-pick[data-game=mamma-mia]")
+        page.select_option("#players", "3")
+        page.select_option("select[name=seat-1-kind]", "human")
+        page.click("#create")
+        page.wait_for_selector(".created")
+        links = page.evaluate(LINKS)
+        assert len(links) == 3 and sum("#claim=" in x for x in links) == 2, links  # two seats, a spectator
+        secrets = [x.split("#", 1)[1].split("=", 1)[1] for x in links]
+        page.reload()
+        page.wait_for_selector("#create, .created")
+        assert page.evaluate(LINKS) == links
+        # Only this tab's sessionStorage holds them: not localStorage, not a new tab, not another browser.
+        lasting = page.evaluate("JSON.stringify(localStorage)")
+        assert not any(s in lasting for s in secrets), lasting
+        assert all(s in page.evaluate("JSON.stringify(sessionStorage)") for s in secrets)
+        tab = context.new_page()
+        for p in (tab, other):
+            p.goto(server.base + "/")
+            p.wait_for_selector("#create")
+            assert p.locator(".link-row").count() == 0
+            assert not any(s in p.evaluate("JSON.stringify(sessionStorage) + JSON.stringify(localStorage)")
+                           for s in secrets)
+        # The back button after a visit elsewhere shows them too; "Create another table" forgets them.
+        page.goto(f"{server.base}/static/rules.html")
+        page.go_back()
+        page.wait_for_selector(".created")
+        assert page.evaluate(LINKS) == links
+        page.click("#create-another")
+        page.wait_for_selector("#create")
+        page.reload()
+        page.wait_for_selector("#create")
+        assert page.locator(".link-row").count() == 0
+        assert not any(s in page.evaluate("JSON.stringify(sessionStorage)") for s in secrets)
+        assert not errors and not other_errors, (errors, other_errors)
+    finally:
+        context.close()
+        other_context.close()
