@@ -197,3 +197,71 @@ def test_the_links_of_a_table_just_made_survive_a_reload_of_its_tab_only(server:
     finally:
         context.close()
         other_context.close()
+
+
+# ---- "Play now": waiting for the other players ---------------------------------------------------------
+def counted(lang: str, key: str, n: int) -> str:
+    """The catalog text of ``key`` for the count ``n`` in the language's plural form (js/i18n.js)."""
+    words = catalog(lang)
+    form = {"en": "one" if n == 1 else "other", "cs": "one" if n == 1 else "few" if 2 <= n <= 4 else "other"}
+    text = words.get(f"{key}#{form.get(lang, 'other')}", words[key]).replace("{n}", str(n))
+    return text.replace("seat(s)", "seat" if n == 1 else "seats")
+
+
+def quick_play(page: Any, server: Server, players: int, name: str) -> None:
+    page.goto(server.base + "/")
+    page.wait_for_selector("button.game-pick[data-game=mottainai]")
+    page.click("button.game-pick[data-game=mottainai]")
+    page.select_option("#players", str(players))
+    page.select_option("#fill-after", "")  # no bots: the table waits for people
+    page.fill("#guest-name", name)
+    page.click("#play-now")
+    page.wait_for_url("**/play/*#token=*")
+
+
+# Each language its own player count: the quick tables of one never seat the players of another.
+@pytest.mark.parametrize(("lang", "players"), [("en", 2), ("zh-Hant", 3), ("ja", 4), ("cs", 5)])
+def test_play_now_says_it_waits_for_players_and_for_how_long(
+    server: Server, browser: Any, screenshots: Path, lang: str, players: int
+) -> None:
+    """Seated by "Play now" at a table that waits for people: the page says how many seats are still
+    free and counts the time waited (the counter moves by itself), with "Leave this table" beside it.
+    A second player sitting down makes one seat fewer (or, the last one, the game starts and the
+    note goes); leaving takes that player back to the lobby and frees the seat again."""
+    words = catalog(lang)
+    (ctx_a, first, errors_a), (ctx_b, second, errors_b) = new_page(browser, lang), new_page(browser, lang)
+    try:
+        quick_play(first, server, players, "Wen")
+        first.wait_for_selector("#seat-wait")
+        wait = first.locator("#seat-wait")
+        assert wait.locator(".wait-text").inner_text() == counted(lang, "wait.seats", players - 1)
+        assert words["wait.elapsed_label"] in wait.inner_text()
+        assert wait.locator("#stand-up").inner_text() == words["ui.stand_up"]
+        shown = first.locator("#wait-elapsed").inner_text()
+        assert shown.startswith("0:"), shown
+        first.wait_for_function(f"document.getElementById('wait-elapsed').textContent !== {json.dumps(shown)}")
+        first.screenshot(path=str(screenshots / f"play_now_waiting_{lang}.png"))
+        quick_play(second, server, players, "Zed")
+        assert second.url.split("#")[0] == first.url.split("#")[0]  # the same table
+        if players == 2:
+            first.wait_for_selector("#seat-wait", state="detached")
+            second.wait_for_selector("body[data-version]")
+            assert second.locator("#seat-wait").count() == 0
+        else:
+            fewer = counted(lang, "wait.seats", players - 2)
+            first.wait_for_function(
+                f"document.querySelector('#seat-wait .wait-text')?.textContent === {json.dumps(fewer)}"
+            )
+            second.wait_for_selector("#seat-wait #stand-up")
+            second.click("#seat-wait #stand-up")
+            second.wait_for_url(server.base + "/")
+            again = counted(lang, "wait.seats", players - 1)
+            first.wait_for_function(
+                f"document.querySelector('#seat-wait .wait-text')?.textContent === {json.dumps(again)}"
+            )
+            first.click("#seat-wait #stand-up")  # and nobody waits at it any more
+            first.wait_for_url(server.base + "/")
+        assert not errors_a and not errors_b, (errors_a, errors_b)
+    finally:
+        ctx_a.close()
+        ctx_b.close()

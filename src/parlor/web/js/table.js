@@ -582,7 +582,8 @@ function renderDock(docked) {
     // The chosen parts replace the hint: what you are making is what matters now.
     status = h("div", { class: "dock-status" }, h("h2", {}, t("ui.your_move")), st.chosen.length && bar ? bar.state : hint ? h("p", { class: "hint" }, hint) : bar ? bar.state : null);
   }
-  dock.append(h("div", { class: "dock-head" }, status, skip, standUpButton()));
+  const wait = seatWait();
+  dock.append(h("div", { class: "dock-head" }, status, skip, wait || standUpButton()));
   if (st.error) dock.append(h("p", { class: "error", role: "alert" }, st.error));
   if (st.custom) dock.append(st.custom);
   else dock.append(...docked);
@@ -912,6 +913,52 @@ function standUpButton() {
   return h("button", { type: "button", class: "small tool", id: "stand-up", "data-key": "stand-up", onclick: leave }, t("ui.stand_up"));
 }
 
+// ---- waiting for players to sit down (a public table: "Play now", a seat taken in the lobby) -------
+// While seats are free the page says how many and for how long this tab has waited (counted from
+// when it first saw the free seats, kept per table in this tab's sessionStorage so that a reload
+// keeps counting), with "Leave this table" beside it.
+const WAIT_KEY = `parlor.wait.${tableId}`;
+
+function waitingSince() {
+  let since = Number(sessionStorage.getItem(WAIT_KEY));
+  if (!since) {
+    since = Date.now();
+    sessionStorage.setItem(WAIT_KEY, String(since));
+  }
+  return since;
+}
+
+function clockText(ms) {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = String(seconds % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+function seatWait() {
+  const free = st.seats.filter((s) => s.open).length;
+  if (st.welcome.role !== "seat" || (st.frame && st.frame.over) || !free) {
+    sessionStorage.removeItem(WAIT_KEY);
+    return null;
+  }
+  const elapsed = h("span", { class: "wait-elapsed", id: "wait-elapsed" }, clockText(Date.now() - waitingSince()));
+  return h(
+    "div",
+    { class: "seat-wait", id: "seat-wait", "data-key": "seat-wait", role: "status" },
+    h("span", { class: "wait-text" }, t("wait.seats", { n: free })),
+    " ",
+    h("span", { class: "wait-time" }, t("wait.elapsed_label"), " ", elapsed),
+    standUpButton(),
+  );
+}
+
+// The counter moves every second by itself (the page is not drawn again for it).
+setInterval(() => {
+  const el = document.getElementById("wait-elapsed");
+  if (el && sessionStorage.getItem(WAIT_KEY)) el.textContent = clockText(Date.now() - Number(sessionStorage.getItem(WAIT_KEY)));
+}, 1000);
+
 function noticeControls(withStandUp = true) {
   const items = [];
   const standUp = withStandUp ? standUpButton() : null;
@@ -941,10 +988,11 @@ function roleText() {
 
 function desktopLayout(board) {
   const show = showResultButton();
+  const wait = seatWait(); // with "Leave this table" in it
   return h(
     "div",
     { class: "table-layout" },
-    h("div", { class: "status" }, h("span", { class: "role" }, roleText()), renderSeats(), show, noticeControls()),
+    h("div", { class: "status" }, h("span", { class: "role" }, roleText()), renderSeats(), show, noticeControls(!wait), wait),
     st.error ? h("p", { class: "error", role: "alert" }, st.error) : null,
     h("div", { class: "area-moves" }, renderMoves(board)),
     h("div", { class: "area-board" }, board),
