@@ -18,7 +18,7 @@ import pytest
 from parlor import games as registry
 
 from .conftest import Server, start_server, stop_server, write_record
-from .test_browser import LANGS, Seat
+from .test_browser import DESKTOP, LANGS, PHONE, Seat
 from .test_help_and_lobby import new_page
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
@@ -265,3 +265,71 @@ def test_play_now_says_it_waits_for_players_and_for_how_long(
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+# ---- the game log across a language switch ---------------------------------------------------------------
+# What scrolls the log (its list on a desktop, the log area on a phone), scrolled to a fraction of it.
+LOG_SCROLLER = """const scroller = () => {
+  const list = document.getElementById("log-lines");
+  const area = list.closest(".area-log");
+  return list.scrollHeight > list.clientHeight + 1 ? list : area;
+};"""
+LOG_PLACE = f"""() => {{
+  {LOG_SCROLLER}
+  const list = document.getElementById("log-lines");
+  const box = scroller();
+  const top = box.getBoundingClientRect().top;
+  // the first line whose bottom is below the top of the view: the line the reader is at
+  const lines = Array.from(list.children);
+  const at = lines.findIndex((li) => li.getBoundingClientRect().bottom > top + 1);
+  const bottom = box.scrollHeight - box.scrollTop - box.clientHeight;
+  return {{ at, lines: lines.length, top: box.scrollTop, bottom }};
+}}"""
+SCROLL_TO = f"""(fraction) => {{
+  {LOG_SCROLLER}
+  const box = scroller();
+  box.scrollTop = fraction * box.scrollHeight;
+}}"""
+
+
+LOG_HEADING = "(text) => document.querySelector('#log h2').textContent === text"
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_log_keeps_its_place_across_a_language_switch(finished, browser: Any, viewport: dict[str, int]) -> None:
+    """The reader scrolled the log to the middle and switches the language: the log shows the same
+    lines, now in the new words (not its top); scrolled to its end, it stays at the end. On a phone,
+    where the log fills its tab, the same."""
+    server, tables = finished
+    table, _ = tables["clear"]
+    seat = Seat(browser, server.url(table["spectator_path"]), viewport=viewport, lang="en")
+    try:
+        page = seat.page
+        page.wait_for_selector("#result-dialog[open] #result")
+        page.click("#result-close")
+        page.wait_for_function("!document.getElementById('result-dialog').open")
+        if viewport is PHONE:
+            page.click("#tab-log")
+            page.wait_for_selector("body[data-tab=log]")
+        page.wait_for_function("document.querySelectorAll('#log-lines li').length > 40")
+        page.evaluate(SCROLL_TO, 0.5)
+        page.wait_for_function(f"({LOG_PLACE})().top > 0")
+        before = page.evaluate(LOG_PLACE)
+        assert 10 < before["at"] < before["lines"] - 10, before
+        for lang in ("cs", "ja", "en"):
+            page.select_option("#lang", lang)
+            page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+            page.wait_for_function(LOG_HEADING, arg=catalog(lang)["ui.log"])
+            after = page.evaluate(LOG_PLACE)
+            assert after["lines"] == before["lines"], (lang, before, after)
+            assert abs(after["at"] - before["at"]) <= 2, (lang, before, after)  # the same lines, reworded
+        # At the end: it stays at the end.
+        page.evaluate(SCROLL_TO, 1)
+        page.wait_for_function(f"({LOG_PLACE})().bottom < 2")
+        for lang in ("zh-Hant", "en"):
+            page.select_option("#lang", lang)
+            page.wait_for_function(LOG_HEADING, arg=catalog(lang)["ui.log"])
+            assert page.evaluate(LOG_PLACE)["bottom"] < 2, lang
+        assert not seat.errors, seat.errors
+    finally:
+        seat.context.close()

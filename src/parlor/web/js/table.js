@@ -634,6 +634,37 @@ function atBottom(list) {
   return list.scrollHeight - list.scrollTop - list.clientHeight < 24;
 }
 
+/** What scrolls the log: its list on a desktop, the whole log area on a phone (phone.css). */
+function logScroller(list) {
+  for (let el = list; el && el !== document.body; el = el.parentElement) {
+    const overflow = getComputedStyle(el).overflowY;
+    if ((overflow === "auto" || overflow === "scroll") && el.scrollHeight > el.clientHeight + 1) return el;
+  }
+  return list;
+}
+
+/** Where the reader is in the log: "end", or the first line in view (its event, which of that
+ * event's lines, how far below the top of the view); null when the log is not on screen. */
+function logPlace(list) {
+  const scroller = logScroller(list);
+  if (!scroller.clientHeight) return null;
+  if (atBottom(scroller)) return "end";
+  const top = scroller.getBoundingClientRect().top;
+  const line = Array.from(list.children).find((li) => li.getBoundingClientRect().bottom > top + 1);
+  if (!line) return null;
+  const ofEvent = list.querySelectorAll(`li[data-ev="${line.dataset.ev}"]`);
+  return { ev: line.dataset.ev, nth: Array.from(ofEvent).indexOf(line), offset: line.getBoundingClientRect().top - top };
+}
+
+function goToLogPlace(list, place) {
+  const ofEvent = list.querySelectorAll(`li[data-ev="${place.ev}"]`);
+  const line = ofEvent[Math.min(place.nth, ofEvent.length - 1)];
+  if (!line) return false;
+  const scroller = logScroller(list);
+  scroller.scrollTop += line.getBoundingClientRect().top - scroller.getBoundingClientRect().top - place.offset;
+  return true;
+}
+
 function updateLog() {
   const box = document.getElementById("log");
   if (!box) return;
@@ -658,8 +689,11 @@ function updateLog() {
   const lang = currentLang();
   // A new language or renderer (the game's own arrives after the first frames) words every line anew.
   const reset = logState.lang !== lang || logState.renderer !== st.renderer || logState.texts !== textsLoaded || logState.drawn > st.shown;
-  const follow = reset ? logState.drawn === 0 || atBottom(list) : atBottom(list);
-  const keepTop = list.scrollTop;
+  // Worded anew, the lines change height (another language, another script): the reader keeps the
+  // line they were at (by its event), not a pixel offset, or the end if they were there.
+  const place = reset && logState.drawn ? logPlace(list) : null;
+  const keepTop = logScroller(list).scrollTop;
+  const follow = reset ? logState.drawn === 0 || place === "end" : atBottom(list);
   if (reset) {
     list.replaceChildren();
     logState.drawn = 0;
@@ -668,20 +702,23 @@ function updateLog() {
     logState.texts = textsLoaded;
   }
   let added = 0;
-  for (const ev of st.log.slice(logState.drawn, st.shown)) {
+  st.log.slice(logState.drawn, st.shown).forEach((ev, i) => {
+    const at = String(logState.drawn + i);
     for (const line of eventLines(ev)) {
       if (!line) continue;
       const text = typeof line === "string" ? line : line.text;
       const cls = typeof line === "string" ? "" : line.cls || "";
-      list.append(h("li", { class: `ev ev-${ev.event} ${cls}` }, text));
+      list.append(h("li", { class: `ev ev-${ev.event} ${cls}`, "data-ev": at }, text));
       added += 1;
     }
-  }
+  });
   logState.drawn = st.shown;
   if (follow) {
     list.scrollTop = list.scrollHeight;
+    const scroller = logScroller(list);
+    if (scroller !== list) scroller.scrollTop = scroller.scrollHeight;
   } else if (reset) {
-    list.scrollTop = keepTop;
+    if (!place || !goToLogPlace(list, place)) logScroller(list).scrollTop = keepTop; // (its line was undone)
   } else if (added) {
     logState.unseen += added;
     marker.hidden = false;
