@@ -333,3 +333,88 @@ def test_the_log_keeps_its_place_across_a_language_switch(finished, browser: Any
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()
+
+
+# ---- the review graph's axes -------------------------------------------------------------------------------
+# The replay page's evaluation graph (js/review.js) drawn in a page of the site from a review of
+# three decisions over 40 steps, inside a .review box with the page's own styles: its texts and
+# where each lies on screen.
+GRAPH = """async ([lang, width]) => {
+  const { loadLang } = await import("/static/js/i18n.js");
+  const { evaluationGraph } = await import("/static/js/review.js");
+  await loadLang(lang);
+  if (!document.querySelector("link[href$='table_life.css']")) {
+    const css = Object.assign(document.createElement("link"), { rel: "stylesheet", href: "/static/table_life.css" });
+    const loaded = new Promise((done) => css.addEventListener("load", done));
+    document.head.append(css);
+    await loaded;
+  }
+  const move = (win) => ({ action: { type: "x", win }, win });
+  const decision = (step, win, label) => ({ step, label, played: { type: "x", win }, moves: [move(win)] });
+  const decisions = [decision(4, 0.5, "best"), decision(20, 0.3, "mistake"), decision(36, 0.8, "good")];
+  const review = { players: 2, decisions };
+  const box = document.createElement("section");
+  box.className = "review";
+  box.style.width = `${width}px`;
+  box.replaceChildren(evaluationGraph(review, 40, 20, () => {}));
+  document.body.replaceChildren(box);
+  const rect = (el) => {
+    const r = el.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+  };
+  const named = (id) => ({ text: document.getElementById(id).textContent, at: rect(document.getElementById(id)) });
+  const graph = document.getElementById("review-graph");
+  return {
+    graph: rect(graph),
+    x: named("review-x-title"),
+    y: named("review-y-title"),
+    ticks: Array.from(graph.querySelectorAll(".review-tick"), (el) => ({ text: el.textContent, at: rect(el) })),
+    points: Array.from(graph.querySelectorAll(".review-point"), rect),
+  };
+}"""
+
+
+def inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
+    return (
+        inner["left"] >= outer["left"] - 0.5
+        and inner["right"] <= outer["right"] + 0.5
+        and inner["top"] >= outer["top"] - 0.5
+        and inner["bottom"] <= outer["bottom"] + 0.5
+    )
+
+
+def apart(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_review_graph_names_its_axes(server: Server, browser: Any, screenshots: Path, lang: str) -> None:
+    """The graph says what it shows: the chance to win up the left (0%, 50%, 100%, named above it) and
+    the game's steps along the bottom (0, the middle, the last, named under them), in the reader's
+    language; every
+    label within the graph, none over another, at a desktop's width and a phone's."""
+    words = catalog(lang)
+    context, page, errors = new_page(browser, lang)
+    try:
+        page.goto(f"{server.base}/static/rules.html")
+        page.wait_for_selector("body[data-ready='1']")
+        for width in (640, 360):
+            got = page.evaluate(GRAPH, [lang, width])
+            assert got["y"]["text"] == f"↑ {words['review.axis_win']}"
+            assert got["x"]["text"] == f"{words['review.axis_step']} →"
+            assert [t["text"] for t in got["ticks"]] == ["0%", "50%", "100%", "0", "20", "40"]
+            labels = [got["x"]["at"], got["y"]["at"], *(t["at"] for t in got["ticks"])]
+            assert all(inside(r, got["graph"]) for r in labels), (width, labels, got["graph"])
+            over = [(a, b) for i, a in enumerate(labels) for b in labels[i + 1 :] if not apart(a, b)]
+            assert not over, (width, over)
+            # The points lie right of the chances' numbers, under the chance axis's name, above the steps'.
+            numbers = max(t["at"]["right"] for t in got["ticks"][:3])
+            for point in got["points"]:
+                assert point["left"] > numbers and got["y"]["at"]["bottom"] < point["top"], point
+                assert point["bottom"] < got["x"]["at"]["top"], point
+            # Up is more: the point of 80% lies above the one of 30%.
+            assert got["points"][2]["top"] < got["points"][1]["top"]
+            page.locator("#review-graph").screenshot(path=str(screenshots / f"review_graph_{lang}_{width}.png"))
+        assert not errors, errors
+    finally:
+        context.close()
