@@ -418,3 +418,18 @@ def test_the_review_graph_names_its_axes(server: Server, browser: Any, screensho
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_a_private_table_has_no_note_on_free_seats(server: Server, browser: Any) -> None:
+    """A private table's seat still unclaimed waits for the host's link, not for someone to sit down:
+    no such note there (the host's panel is where its links are)."""
+    table = server.create("mottainai", 2, [{"kind": "human", "name": "Ann"}, {"kind": "human"}])
+    seat = Seat(browser, server.url(table["seats"][0]["join_path"]))
+    try:
+        summary = seat.page.request.get(f"{server.base}/api/tables/{table['table']['id']}").json()
+        assert summary["seats"][1]["open"] is True
+        seat.page.wait_for_selector("#moves")
+        assert seat.page.locator("#seat-wait").count() == 0
+        assert not seat.errors, seat.errors
+    finally:
+        seat.context.close()

@@ -951,6 +951,7 @@ function standUpButton() {
 }
 
 // ---- waiting for players to sit down (a public table: "Play now", a seat taken in the lobby) -------
+// (A private table's free seats wait for the host's links, which the host's panel tells about.)
 // While seats are free the page says how many and for how long this tab has waited (counted from
 // when it first saw the free seats, kept per table in this tab's sessionStorage so that a reload
 // keeps counting), with "Leave this table" beside it.
@@ -975,7 +976,7 @@ function clockText(ms) {
 
 function seatWait() {
   const free = st.seats.filter((s) => s.open).length;
-  if (st.welcome.role !== "seat" || (st.frame && st.frame.over) || !free) {
+  if (st.welcome.role !== "seat" || !st.welcome.table.public || (st.frame && st.frame.over) || !free) {
     sessionStorage.removeItem(WAIT_KEY);
     return null;
   }
