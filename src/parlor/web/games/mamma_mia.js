@@ -328,7 +328,7 @@ export default {
   resultNote(result, ctx) {
     if (result.abandoned || !result.winners.length || !result.tiebreaks) return null;
     const best = Math.max(...result.scores);
-    const tied = result.scores.map((score, seat) => seat).filter((seat) => result.scores[seat] === best);
+    const tied = result.scores.map((_, seat) => seat).filter((seat) => result.scores[seat] === best);
     if (tied.length < 2) return null;
     const counts = tied
       .slice()

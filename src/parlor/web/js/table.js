@@ -968,10 +968,10 @@ function waitingSince() {
 
 function clockText(ms) {
   const seconds = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = String(seconds % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = String(seconds % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
 function seatWait() {
@@ -983,8 +983,9 @@ function seatWait() {
   const elapsed = h("span", { class: "wait-elapsed", id: "wait-elapsed" }, clockText(Date.now() - waitingSince()));
   return h(
     "div",
-    { class: "seat-wait", id: "seat-wait", "data-key": "seat-wait", role: "status" },
-    h("span", { class: "wait-text" }, t("wait.seats", { n: free })),
+    { class: "seat-wait", id: "seat-wait", "data-key": "seat-wait" },
+    // (a screen reader hears the free seats change, not the counter's every second)
+    h("span", { class: "wait-text", role: "status" }, t("wait.seats", { n: free })),
     " ",
     h("span", { class: "wait-time" }, t("wait.elapsed_label"), " ", elapsed),
     standUpButton(),
