@@ -1,7 +1,8 @@
 """What a newcomer's first visit ran into (Chromium, the real server), in every language:
 
 * a Mamma Mia! game tied on orders says in its result why the winner won (the topping cards left in
-  hand), or that the win is shared; a game the orders alone decided says nothing of it;
+  hand), or that the win is shared; a game the orders alone decided says nothing of it; a Mottainai
+  game tied on points names the turn order that decided it;
 * ``/play/<a table that does not exist>`` says there is no such table, with the way back to the lobby.
 """
 
@@ -29,10 +30,10 @@ def catalog(lang: str) -> dict[str, str]:
 
 
 # ---- the tie-break in the result ----------------------------------------------------------------------
-def random_game(seed: int) -> tuple[list[dict[str, Any]], Any]:
-    """A two-player Mamma Mia! game from ``seed``, every decision drawn at random from the legal ones
+def random_game(seed: int, name: str = "mamma-mia") -> tuple[list[dict[str, Any]], Any]:
+    """A two-player game from ``seed``, every decision drawn at random from the legal ones
     (deterministic): its record and result."""
-    game = registry.get("mamma-mia")
+    game = registry.get(name)
     state = game.new_game(2, seed, game.options_from_json({}))
     rng = random.Random(seed)
     record: list[dict[str, Any]] = []
@@ -44,11 +45,12 @@ def random_game(seed: int) -> tuple[list[dict[str, Any]], Any]:
     return record, state.result()
 
 
-def first_game(kind: str) -> tuple[int, list[dict[str, Any]], Any]:
-    """The first seed whose random game ends ``kind``: "won" (tied on orders, the toppings in hand
-    decide), "shared" (tied on both), "clear" (the orders decide)."""
+def first_game(kind: str, name: str = "mamma-mia") -> tuple[int, list[dict[str, Any]], Any]:
+    """The first seed whose random game ends ``kind``: "won" (tied on the score, the tie-break decides:
+    Mamma Mia!'s toppings in hand, Mottainai's turn order), "shared" (tied on both), "clear" (the
+    score decides)."""
     for seed in range(500):
-        record, result = random_game(seed)
+        record, result = random_game(seed, name)
         tied = result.scores[0] == result.scores[1]
         if (kind, tied, len(result.winners)) in (("won", True, 1), ("shared", True, 2), ("clear", False, 1)):
             return seed, record, result
@@ -58,13 +60,15 @@ def first_game(kind: str) -> tuple[int, list[dict[str, Any]], Any]:
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, tuple[dict, Any]]]]:
     """A server with three finished Mamma Mia! tables (Ann at seat 0, a bot at seat 1), one per way a
-    game ends: restored from their records as the server restores any table."""
+    game ends, and a Mottainai one the turn order decided: restored from their records as the server
+    restores any table."""
     tmp = tmp_path_factory.mktemp("tiebreak")
     games = {kind: first_game(kind) for kind in ("won", "shared", "clear")}
+    games["mottainai"] = first_game("won", "mottainai")
     server = start_server(tmp)
     try:
         seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}]
-        tables = {kind: server.create("mamma-mia", 2, seats) for kind in games}
+        tables = {kind: server.create(kind if kind == "mottainai" else "mamma-mia", 2, seats) for kind in games}
     finally:
         stop_server(server)
     for kind, (seed, record, _) in games.items():
@@ -92,6 +96,14 @@ def test_a_tie_on_orders_says_the_toppings_in_hand_decided(finished, browser: An
             assert note.count() == 1, f"{kind}: the result does not say how the tie was broken"
             text = note.inner_text()
             names = {0: "Ann", 1: words["ui.player_n"].replace("{n}", "2")}
+            if kind == "mottainai":  # the winner, the tied score, the rule that decided
+                assert names[result.winners[0]] in text and str(result.scores[0]) in text, text
+                if lang == "en":
+                    assert text == (
+                        f"Tied on {result.scores[0]} points: a tie goes to the player whose turn it was when the "
+                        f"game ended, then to the next ones clockwise, so {names[result.winners[0]]} won."
+                    )
+                continue
             # Every tied player, with the topping cards left in their hand, and the winner by name.
             for s in (0, 1):
                 assert names[s] in text, (kind, text)
