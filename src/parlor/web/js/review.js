@@ -80,7 +80,7 @@ export class ReviewClient {
 
 /** The evaluation graph: the judge's win chance of each move played, over the game's steps. */
 export function evaluationGraph(review, steps, current, go) {
-  const W = 600;
+  const W = 640; // (the steps keep the width they had before the axes took their room: close points stay apart)
   const H = 150;
   // room for the axes' numbers and names: the chance to win up the left (named above it, where a
   // long name fits in any language), the game's steps below
