@@ -8,8 +8,10 @@ installs Debian's ``chromium``; ``pip install -e ".[test]"`` installs Playwright
 
 from __future__ import annotations
 
+import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -126,6 +128,25 @@ def stop_server(server: Server) -> None:
         server.proc.wait(30)
     except subprocess.TimeoutExpired:
         server.proc.kill()
+
+
+def write_record(db_path: Path, table_id: str, seed: int, record: list[dict[str, Any]]) -> None:
+    """Gives a table of a stopped server's SQLite database ``seed`` and ``record`` (``{"seat", "action",
+    "by"}`` in order) as its game: the next server start replays it, as it restores any table (a
+    record that ends the game makes the table a finished one, with its result)."""
+    db = sqlite3.connect(db_path)
+    try:
+        with db:
+            (stamp,) = db.execute("SELECT created_at FROM parlor_tables WHERE id = ?", (table_id,)).fetchone()
+            db.execute("DELETE FROM parlor_events WHERE table_id = ?", (table_id,))
+            db.execute("DELETE FROM parlor_actions WHERE table_id = ?", (table_id,))
+            db.executemany(
+                'INSERT INTO parlor_actions (table_id, idx, seat, action, "by", created_at) VALUES (?, ?, ?, ?, ?, ?)',
+                [(table_id, i, e["seat"], json.dumps(e["action"]), e["by"], stamp) for i, e in enumerate(record)],
+            )
+            db.execute("UPDATE parlor_tables SET seed = ?, version = ? WHERE id = ?", (seed, len(record), table_id))
+    finally:
+        db.close()
 
 
 @pytest.fixture(scope="session")

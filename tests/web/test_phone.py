@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import sqlite3
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -34,7 +33,7 @@ import pytest
 
 from parlor import games as registry
 
-from .conftest import Server, start_server, stop_server
+from .conftest import Server, start_server, stop_server, write_record
 from .test_browser import Seat, check_result
 from .test_card_elements import (
     CONFIRM,
@@ -381,20 +380,7 @@ def test_other_players_cards_to_pick_come_to_the_dock(
         table = server.create("mottainai", players, [{"kind": "human", "name": NAME}, *bots], options)
     finally:
         stop_server(server)
-    db = sqlite3.connect(tmp_path / "parlor.db")
-    try:
-        with db:
-            tid = table["table"]["id"]
-            (stamp,) = db.execute("SELECT created_at FROM parlor_tables WHERE id = ?", (tid,)).fetchone()
-            db.execute("DELETE FROM parlor_events WHERE table_id = ?", (tid,))
-            db.execute("DELETE FROM parlor_actions WHERE table_id = ?", (tid,))
-            db.executemany(
-                'INSERT INTO parlor_actions (table_id, idx, seat, action, "by", created_at) VALUES (?, ?, ?, ?, ?, ?)',
-                [(tid, i, e["seat"], json.dumps(e["action"]), e["by"], stamp) for i, e in enumerate(record)],
-            )
-            db.execute("UPDATE parlor_tables SET seed = ?, version = ? WHERE id = ?", (seed, len(record), tid))
-    finally:
-        db.close()
+    write_record(tmp_path / "parlor.db", table["table"]["id"], seed, record)
     server = start_server(tmp_path)
     seat = None
     try:

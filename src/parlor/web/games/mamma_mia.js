@@ -323,6 +323,22 @@ export default {
     return p ? h("b", { class: "live-score", title: ctx.t("mm.completed") }, String(p.score)) : null;
   },
 
+  // A tie on orders is broken by the topping cards left in hand (rules §7): the end screen says so
+  // when it happened, with each tied player's count (the result, public at the end, holds them).
+  resultNote(result, ctx) {
+    if (result.abandoned || !result.winners.length || !result.tiebreaks) return null;
+    const best = Math.max(...result.scores);
+    const tied = result.scores.map((_, seat) => seat).filter((seat) => result.scores[seat] === best);
+    if (tied.length < 2) return null;
+    const counts = tied
+      .slice()
+      .sort((a, b) => result.tiebreaks[b] - result.tiebreaks[a] || a - b)
+      .map((seat) => ctx.t("mm.tiebreak_count", { who: ctx.seatName(seat), n: result.tiebreaks[seat] }))
+      .join(", ");
+    const shared = result.winners.length > 1;
+    return ctx.t(shared ? "mm.tiebreak_shared" : "mm.tiebreak_won", { n: best, who: ctx.seatName(result.winners[0]), counts });
+  },
+
   // The end screen: the orders each player baked, round by round (from the log).
   resultDetails(view, log, ctx) {
     const rounds = [1, 2, 3];

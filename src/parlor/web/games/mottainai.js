@@ -587,6 +587,18 @@ export default {
     return null;
   },
 
+  // Equal totals go to the player whose turn it was at the end, then on clockwise (the tie_breaker
+  // option's default): the end screen says so when that decided the winner (not Turtle's win, which
+  // the end reason tells, nor a shared win).
+  resultNote(result, ctx) {
+    if (result.abandoned || !result.winners.length) return null;
+    const best = Math.max(...result.winners.map((w) => result.scores[w]));
+    if (result.winners.some((w) => result.scores[w] !== best) || best !== Math.max(...result.scores)) return null;
+    const beaten = result.scores.some((score, seat) => score === best && !result.winners.includes(seat));
+    if (!beaten) return null;
+    return ctx.t("mt.tiebreak_won", { n: best, who: result.winners.map((w) => ctx.seatName(w)).join(", ") });
+  },
+
   // The end screen: works, sales, backorders and bonuses per player, and why the game ended.
   resultDetails(view, log, ctx) {
     if (!view.scores) return null;

@@ -382,10 +382,48 @@ async function create(ev) {
     }
     created = body;
     rememberHost(body.table.id, body.host_token); // this browser is the table's host
+    keepCreated(body);
     render();
   } catch (err) {
     showError(t("lobby.error", { message: err.message }));
     button.disabled = false;
+  }
+}
+
+// The links of the table just made survive a reload of this tab (and its back button): they are kept
+// in this tab's own sessionStorage, under the table's id, and in no other place — not another tab,
+// not another browser, not the server, which never hands them out twice.
+const CREATED = "parlor.created";
+
+function keepCreated(answer) {
+  forgetCreated();
+  try {
+    sessionStorage.setItem(`${CREATED}.${answer.table.id}`, JSON.stringify(answer));
+    sessionStorage.setItem(CREATED, answer.table.id);
+  } catch {
+    /* storage full or refused: the links are shown all the same, only not after a reload */
+  }
+}
+
+function forgetCreated() {
+  const id = sessionStorage.getItem(CREATED);
+  if (id) sessionStorage.removeItem(`${CREATED}.${id}`);
+  sessionStorage.removeItem(CREATED);
+}
+
+/** The table this tab made, when the lobby is this tab's page again by a reload or the back button
+ * (a lobby opened anew starts with the form: its "Create another table" is then the default). */
+function createdBefore() {
+  const how = performance.getEntriesByType("navigation")[0]?.type;
+  if (how !== "reload" && how !== "back_forward") {
+    forgetCreated();
+    return null;
+  }
+  const id = sessionStorage.getItem(CREATED);
+  try {
+    return id ? JSON.parse(sessionStorage.getItem(`${CREATED}.${id}`)) : null;
+  } catch {
+    return null;
   }
 }
 
@@ -431,7 +469,7 @@ function renderCreated() {
     h("p", { class: "muted" }, t("lobby.links_help")),
     h("ul", { class: "links" }, rows),
     h("p", { class: "muted host-note", id: "host-note" }, t("lobby.host_note")),
-    h("button", { type: "button", onclick: () => { created = null; render(); } }, t("lobby.another")),
+    h("button", { type: "button", id: "create-another", onclick: () => { created = null; forgetCreated(); render(); } }, t("lobby.another")),
   );
 }
 
@@ -522,6 +560,7 @@ async function main() {
   catalog = await res.json();
   const first = catalog.games.find((g) => g.available);
   chooseGame(first.name);
+  created = createdBefore();
   render();
   refreshOpen();
 }

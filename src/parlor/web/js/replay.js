@@ -251,11 +251,14 @@ function renderStatus(step) {
     return h("div", { class: "area-moves" }, h("section", { class: "moves card" }, h("p", { class: "waiting muted", id: "to-move" }, t("replay.to_move", { who }))));
   }
   if (!st.data.result) return null;
+  const r = st.data.result;
+  const note = !r.abandoned && st.renderer.resultNote ? st.renderer.resultNote(r, ctx()) : null;
   return h(
     "section",
     { class: "result card", id: "result", "aria-label": t("result.title") },
     h("h2", {}, t("result.over")),
-    resultTable(st.data.result, st.renderer, ctx()),
+    note ? h("p", { class: "result-note", id: "result-note" }, note) : null,
+    resultTable(r, st.renderer, ctx()),
   );
 }
 

@@ -80,17 +80,37 @@ export class ReviewClient {
 
 /** The evaluation graph: the judge's win chance of each move played, over the game's steps. */
 export function evaluationGraph(review, steps, current, go) {
-  const W = 600;
-  const H = 120;
-  const pad = 8;
-  const x = (step) => pad + ((W - 2 * pad) * step) / Math.max(1, steps);
-  const y = (win) => pad + (H - 2 * pad) * (1 - win);
+  const W = 640; // (the steps keep the width they had before the axes took their room: close points stay apart)
+  const H = 150;
+  // room for the axes' numbers and names: the chance to win up the left (named above it, where a
+  // long name fits in any language), the game's steps below
+  const left = 42;
+  const right = 12;
+  const top = 30;
+  const bottom = 34;
+  const x = (step) => left + ((W - left - right) * step) / Math.max(1, steps);
+  const y = (win) => top + (H - top - bottom) * (1 - win);
   const points = review.decisions.map((d) => ({ d, win: playedEstimate(d).win, best: d.moves[0].win }));
   const graph = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "review-graph", id: "review-graph", role: "img" });
   graph.setAttribute("aria-label", t("review.graph"));
+  const label = (attrs, text) => {
+    const el = svg("text", attrs);
+    el.textContent = text;
+    return el;
+  };
+  graph.append(svg("line", { x1: left, x2: left, y1: top, y2: H - bottom, class: "review-axis" }));
+  graph.append(svg("line", { x1: left, x2: W - right, y1: H - bottom, y2: H - bottom, class: "review-axis" }));
+  for (const win of [0, 0.5, 1]) {
+    graph.append(label({ x: left - 5, y: y(win), "text-anchor": "end", "dominant-baseline": "middle", class: "review-tick" }, percent(win)));
+  }
+  for (const step of [...new Set([0, Math.round(steps / 2), steps])]) {
+    graph.append(label({ x: x(step), y: H - bottom + 13, "text-anchor": "middle", class: "review-tick" }, String(step)));
+  }
+  graph.append(label({ x: 4, y: 13, class: "review-axis-title", id: "review-y-title" }, `↑ ${t("review.axis_win")}`));
+  graph.append(label({ x: (left + W - right) / 2, y: H - 4, "text-anchor": "middle", class: "review-axis-title", id: "review-x-title" }, `${t("review.axis_step")} →`));
   const fair = 1 / review.players;
-  graph.append(svg("line", { x1: pad, x2: W - pad, y1: y(fair), y2: y(fair), class: "review-fair" }));
-  graph.append(svg("line", { x1: x(current), x2: x(current), y1: 0, y2: H, class: "review-now" }));
+  graph.append(svg("line", { x1: left, x2: W - right, y1: y(fair), y2: y(fair), class: "review-fair" }));
+  graph.append(svg("line", { x1: x(current), x2: x(current), y1: top, y2: H - bottom, class: "review-now" }));
   if (points.length > 1) {
     const line = points.map((p) => `${x(p.d.step).toFixed(1)},${y(p.win).toFixed(1)}`).join(" ");
     graph.append(svg("polyline", { points: line, class: "review-line" }));

@@ -129,9 +129,19 @@ function ctx() {
 }
 
 // ---- the connection ---------------------------------------------------------------------------
-function connect() {
+/** Whether the server knows this table (GET /api/tables/{id} is public): a page opened without a
+ * link's token says "no such table" rather than asking for a token a table that is not there lacks. */
+async function tableExists() {
+  try {
+    return (await fetch(`/api/tables/${encodeURIComponent(tableId)}`)).status !== 404;
+  } catch {
+    return true; // the server cannot be reached: the token is what is missing all the same
+  }
+}
+
+async function connect() {
   if (!token && !byCookie) {
-    st.closedFor = "no_token";
+    st.closedFor = (await tableExists()) ? "no_token" : "table_not_found";
     render();
     return;
   }
@@ -572,7 +582,8 @@ function renderDock(docked) {
     // The chosen parts replace the hint: what you are making is what matters now.
     status = h("div", { class: "dock-status" }, h("h2", {}, t("ui.your_move")), st.chosen.length && bar ? bar.state : hint ? h("p", { class: "hint" }, hint) : bar ? bar.state : null);
   }
-  dock.append(h("div", { class: "dock-head" }, status, skip, standUpButton()));
+  const wait = seatWait();
+  dock.append(h("div", { class: "dock-head" }, status, skip, wait || standUpButton()));
   if (st.error) dock.append(h("p", { class: "error", role: "alert" }, st.error));
   if (st.custom) dock.append(st.custom);
   else dock.append(...docked);
@@ -623,6 +634,37 @@ function atBottom(list) {
   return list.scrollHeight - list.scrollTop - list.clientHeight < 24;
 }
 
+/** What scrolls the log: its list on a desktop, the whole log area on a phone (phone.css). */
+function logScroller(list) {
+  for (let el = list; el && el !== document.body; el = el.parentElement) {
+    const overflow = getComputedStyle(el).overflowY;
+    if ((overflow === "auto" || overflow === "scroll") && el.scrollHeight > el.clientHeight + 1) return el;
+  }
+  return list;
+}
+
+/** Where the reader is in the log: "end", or the first line in view (its event, which of that
+ * event's lines, how far below the top of the view); null when the log is not on screen. */
+function logPlace(list) {
+  const scroller = logScroller(list);
+  if (!scroller.clientHeight) return null;
+  if (atBottom(scroller)) return "end";
+  const top = scroller.getBoundingClientRect().top;
+  const line = Array.from(list.children).find((li) => li.getBoundingClientRect().bottom > top + 1);
+  if (!line) return null;
+  const ofEvent = list.querySelectorAll(`li[data-ev="${line.dataset.ev}"]`);
+  return { ev: line.dataset.ev, nth: Array.from(ofEvent).indexOf(line), offset: line.getBoundingClientRect().top - top };
+}
+
+function goToLogPlace(list, place) {
+  const ofEvent = list.querySelectorAll(`li[data-ev="${place.ev}"]`);
+  const line = ofEvent[Math.min(place.nth, ofEvent.length - 1)];
+  if (!line) return false;
+  const scroller = logScroller(list);
+  scroller.scrollTop += line.getBoundingClientRect().top - scroller.getBoundingClientRect().top - place.offset;
+  return true;
+}
+
 function updateLog() {
   const box = document.getElementById("log");
   if (!box) return;
@@ -647,8 +689,11 @@ function updateLog() {
   const lang = currentLang();
   // A new language or renderer (the game's own arrives after the first frames) words every line anew.
   const reset = logState.lang !== lang || logState.renderer !== st.renderer || logState.texts !== textsLoaded || logState.drawn > st.shown;
-  const follow = reset ? logState.drawn === 0 || atBottom(list) : atBottom(list);
-  const keepTop = list.scrollTop;
+  // Worded anew, the lines change height (another language, another script): the reader keeps the
+  // line they were at (by its event), not a pixel offset, or the end if they were there.
+  const place = reset && logState.drawn ? logPlace(list) : null;
+  const keepTop = logScroller(list).scrollTop;
+  const follow = reset ? logState.drawn === 0 || place === "end" : atBottom(list);
   if (reset) {
     list.replaceChildren();
     logState.drawn = 0;
@@ -657,20 +702,23 @@ function updateLog() {
     logState.texts = textsLoaded;
   }
   let added = 0;
-  for (const ev of st.log.slice(logState.drawn, st.shown)) {
+  st.log.slice(logState.drawn, st.shown).forEach((ev, i) => {
+    const at = String(logState.drawn + i);
     for (const line of eventLines(ev)) {
       if (!line) continue;
       const text = typeof line === "string" ? line : line.text;
       const cls = typeof line === "string" ? "" : line.cls || "";
-      list.append(h("li", { class: `ev ev-${ev.event} ${cls}` }, text));
+      list.append(h("li", { class: `ev ev-${ev.event} ${cls}`, "data-ev": at }, text));
       added += 1;
     }
-  }
+  });
   logState.drawn = st.shown;
   if (follow) {
     list.scrollTop = list.scrollHeight;
+    const scroller = logScroller(list);
+    if (scroller !== list) scroller.scrollTop = scroller.scrollHeight;
   } else if (reset) {
-    list.scrollTop = keepTop;
+    if (!place || !goToLogPlace(list, place)) logScroller(list).scrollTop = keepTop; // (its line was undone)
   } else if (added) {
     logState.unseen += added;
     marker.hidden = false;
@@ -713,11 +761,14 @@ function resultBox() {
     ? h("a", { class: "button primary", id: "next-table", href: st.nextPath || `/play/${st.nextTable}#token=${token}` }, t("result.go_next"))
     : null;
   const details = st.renderer.resultDetails ? st.renderer.resultDetails(f.view, st.log, ctx()) : null;
+  // Why the winner won when the score alone did not decide it (a game's tie-break), in words.
+  const note = !r.abandoned && st.renderer.resultNote ? st.renderer.resultNote(r, ctx()) : null;
   return h(
     "section",
     { class: "result", id: "result" },
     h("h2", { id: "result-title", tabindex: "-1", autofocus: true }, resultTitle()),
     winnersText() ? h("p", { class: "winners" }, winnersText()) : null,
+    note ? h("p", { class: "result-note", id: "result-note" }, note) : null,
     why,
     h("div", { class: "result-scroll" }, resultTable(r, st.renderer, ctx()), details),
     subs.length ? h("p", { class: "muted" }, t("result.substituted", { who: subs.map((s) => seatName(s.seat)).join(", ") })) : null,
@@ -899,6 +950,54 @@ function standUpButton() {
   return h("button", { type: "button", class: "small tool", id: "stand-up", "data-key": "stand-up", onclick: leave }, t("ui.stand_up"));
 }
 
+// ---- waiting for players to sit down (a public table: "Play now", a seat taken in the lobby) -------
+// (A private table's free seats wait for the host's links, which the host's panel tells about.)
+// While seats are free the page says how many and for how long this tab has waited (counted from
+// when it first saw the free seats, kept per table in this tab's sessionStorage so that a reload
+// keeps counting), with "Leave this table" beside it.
+const WAIT_KEY = `parlor.wait.${tableId}`;
+
+function waitingSince() {
+  let since = Number(sessionStorage.getItem(WAIT_KEY));
+  if (!since) {
+    since = Date.now();
+    sessionStorage.setItem(WAIT_KEY, String(since));
+  }
+  return since;
+}
+
+function clockText(ms) {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = String(seconds % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+}
+
+function seatWait() {
+  const free = st.seats.filter((s) => s.open).length;
+  if (st.welcome.role !== "seat" || !st.welcome.table.public || (st.frame && st.frame.over) || !free) {
+    sessionStorage.removeItem(WAIT_KEY);
+    return null;
+  }
+  const elapsed = h("span", { class: "wait-elapsed", id: "wait-elapsed" }, clockText(Date.now() - waitingSince()));
+  return h(
+    "div",
+    { class: "seat-wait", id: "seat-wait", "data-key": "seat-wait" },
+    // (a screen reader hears the free seats change, not the counter's every second)
+    h("span", { class: "wait-text", role: "status" }, t("wait.seats", { n: free })),
+    " ",
+    h("span", { class: "wait-time" }, t("wait.elapsed_label"), " ", elapsed),
+    standUpButton(),
+  );
+}
+
+// The counter moves every second by itself (the page is not drawn again for it).
+setInterval(() => {
+  const el = document.getElementById("wait-elapsed");
+  if (el && sessionStorage.getItem(WAIT_KEY)) el.textContent = clockText(Date.now() - Number(sessionStorage.getItem(WAIT_KEY)));
+}, 1000);
+
 function noticeControls(withStandUp = true) {
   const items = [];
   const standUp = withStandUp ? standUpButton() : null;
@@ -928,10 +1027,11 @@ function roleText() {
 
 function desktopLayout(board) {
   const show = showResultButton();
+  const wait = seatWait(); // with "Leave this table" in it
   return h(
     "div",
     { class: "table-layout" },
-    h("div", { class: "status" }, h("span", { class: "role" }, roleText()), renderSeats(), show, noticeControls()),
+    h("div", { class: "status" }, h("span", { class: "role" }, roleText()), renderSeats(), show, noticeControls(!wait), wait),
     st.error ? h("p", { class: "error", role: "alert" }, st.error) : null,
     h("div", { class: "area-moves" }, renderMoves(board)),
     h("div", { class: "area-board" }, board),
