@@ -66,12 +66,30 @@ def collect(n_games: int, players: int, bot: str, seed: int, out: str) -> None:
             np.savez(out, **rows, players=players, bot=bot, seed=seed, cpu=cpu)
 
 
-def load_rows(path: str) -> Any:
-    try:
-        data = np.load(path)
-        return {k: data[k] for k in ("x", "y", "game", "players", "bot", "seed")}
-    except (OSError, ValueError, KeyError) as exc:
-        raise ParlorError(f"{path!r} is not a file of this script's collect: {exc}") from None
+def load_rows(paths: list[str]) -> Any:
+    """The rows of one or more ``collect`` files, as one set (their games numbered one after another)."""
+    parts = []
+    for path in paths:
+        try:
+            data = np.load(path)
+            parts.append({k: data[k] for k in ("x", "y", "game", "players", "bot", "seed")})
+        except (OSError, ValueError, KeyError) as exc:
+            raise ParlorError(f"{path!r} is not a file of this script's collect: {exc}") from None
+    for key in ("players", "bot"):
+        if len({str(part[key]) for part in parts}) > 1:
+            raise ParlorError(f"these files were collected with different {key}: {', '.join(map(repr, paths))}")
+    games, offset = [], 0
+    for part in parts:
+        games.append(part["game"] + offset)
+        offset += int(part["game"].max()) + 1 if len(part["game"]) else 0
+    return {
+        "x": np.concatenate([part["x"] for part in parts]),
+        "y": np.concatenate([part["y"] for part in parts]),
+        "game": np.concatenate(games),
+        "players": parts[0]["players"],
+        "bot": parts[0]["bot"],
+        "seeds": [int(part["seed"]) for part in parts],
+    }
 
 
 def held_out(data: Any, seed: int = 0) -> np.ndarray:
@@ -96,13 +114,13 @@ def loss_and_gradient(theta: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[
     return loss, np.concatenate([g_lin, g_sq])
 
 
-def fit(path: str, out: str) -> None:
+def fit(paths: list[str], out: str) -> None:
     try:
         from scipy.optimize import minimize
     except ImportError:
         raise ParlorError("fit needs scipy: pip install -e '.[analysis]'") from None
 
-    data = load_rows(path)
+    data = load_rows(paths)
     train = ~held_out(data)
     x, y = data["x"][train], data["y"][train]
 
@@ -117,7 +135,7 @@ def fit(path: str, out: str) -> None:
         "games": len(np.unique(data["game"])),
         "held_out_games": len(np.unique(data["game"][~train])),
         "rows": int(train.sum()),
-        "seed": int(data["seed"]),
+        **({"seed": data["seeds"][0]} if len(data["seeds"]) == 1 else {"seeds": data["seeds"]}),
     }
     weights = {
         "format": belief.FORMAT,
@@ -133,8 +151,8 @@ def fit(path: str, out: str) -> None:
     print(f"fitted on {fitted_on['rows']} rows of {used} games ({fitted_on['held_out_games']} held out) -> {out}")
 
 
-def report(path: str, weights: str) -> None:
-    data = load_rows(path)
+def report(paths: list[str], weights: str) -> None:
+    data = load_rows(paths)
     theta = belief.load_weights(weights)
     test = held_out(data)
     x, y = data["x"][test], data["y"][test]
@@ -158,10 +176,10 @@ def main() -> None:
     c.add_argument("--bot", default="hard")
     c.add_argument("--seed", type=int, default=1)
     f = sub.add_parser("fit", help="fit the belief on three quarters of the games")
-    f.add_argument("data")
+    f.add_argument("data", nargs="+", help="one or more files of collect (the same players and bot)")
     f.add_argument("--out", required=True)
     r = sub.add_parser("report", help="the belief's quality on the held-out quarter")
-    r.add_argument("data")
+    r.add_argument("data", nargs="+")
     r.add_argument("weights")
     args = parser.parse_args()
     if args.command == "collect":
