@@ -1,7 +1,7 @@
 """Fit Sweet Nose's learned belief about the other players' secret sweetness (issue 33).
 
     python scripts/sweet_nose_belief.py collect GAMES --out runs/belief.npz [--players 3] [--bot hard] [--seed 1]
-    python scripts/sweet_nose_belief.py fit runs/belief.npz --out src/parlor/games/sweet_nose/belief.json
+    python scripts/sweet_nose_belief.py fit runs/belief.npz [more.npz ...] --out src/parlor/games/sweet_nose/belief.json
     python scripts/sweet_nose_belief.py report runs/belief.npz src/parlor/games/sweet_nose/belief.json
 
 ``master`` deals the others' placements from this belief (``parlor.games.sweet_nose.belief``,
@@ -16,7 +16,9 @@ which says what it reads and how it weighs a placement):
 * ``report`` prints the held-out log-loss against the uniform deal's (ln 120), how often the most
   likely placement is the real one, and how often its sweetest kind is.
 
-The shipped ``belief.json`` is ``collect 270 --seed 1`` (``hard``, 3 players) then ``fit``.
+The shipped ``belief.json`` is ``collect 270 --seed 1`` (``hard``, 3 players) then ``fit``;
+``belief_4p.json`` (used at 4 and 5 players) is ``collect 130 --players 4 --seed 2`` and
+``--seed 3``, then ``fit`` on both files.
 """
 
 from __future__ import annotations
