@@ -1,7 +1,7 @@
 """Fit Sweet Nose's learned belief about the other players' secret sweetness (issue 33).
 
     python scripts/sweet_nose_belief.py collect GAMES --out runs/belief.npz [--players 3] [--bot hard] [--seed 1]
-    python scripts/sweet_nose_belief.py fit runs/belief.npz --out src/parlor/games/sweet_nose/belief.json
+    python scripts/sweet_nose_belief.py fit runs/belief.npz [more.npz ...] --out src/parlor/games/sweet_nose/belief.json
     python scripts/sweet_nose_belief.py report runs/belief.npz src/parlor/games/sweet_nose/belief.json
 
 ``master`` deals the others' placements from this belief (``parlor.games.sweet_nose.belief``,
@@ -16,7 +16,9 @@ which says what it reads and how it weighs a placement):
 * ``report`` prints the held-out log-loss against the uniform deal's (ln 120), how often the most
   likely placement is the real one, and how often its sweetest kind is.
 
-The shipped ``belief.json`` is ``collect 270 --seed 1`` (``hard``, 3 players) then ``fit``.
+The shipped ``belief.json`` is ``collect 270 --seed 1`` (``hard``, 3 players) then ``fit``;
+``belief_4p.json`` (used at 4 and 5 players) is ``collect 130 --players 4 --seed 2`` and
+``--seed 3``, then ``fit`` on both files.
 """
 
 from __future__ import annotations
@@ -66,12 +68,30 @@ def collect(n_games: int, players: int, bot: str, seed: int, out: str) -> None:
             np.savez(out, **rows, players=players, bot=bot, seed=seed, cpu=cpu)
 
 
-def load_rows(path: str) -> Any:
-    try:
-        data = np.load(path)
-        return {k: data[k] for k in ("x", "y", "game", "players", "bot", "seed")}
-    except (OSError, ValueError, KeyError) as exc:
-        raise ParlorError(f"{path!r} is not a file of this script's collect: {exc}") from None
+def load_rows(paths: list[str]) -> Any:
+    """The rows of one or more ``collect`` files, as one set (their games numbered one after another)."""
+    parts = []
+    for path in paths:
+        try:
+            data = np.load(path)
+            parts.append({k: data[k] for k in ("x", "y", "game", "players", "bot", "seed")})
+        except (OSError, ValueError, KeyError) as exc:
+            raise ParlorError(f"{path!r} is not a file of this script's collect: {exc}") from None
+    for key in ("players", "bot"):
+        if len({str(part[key]) for part in parts}) > 1:
+            raise ParlorError(f"these files were collected with different {key}: {', '.join(map(repr, paths))}")
+    games, offset = [], 0
+    for part in parts:
+        games.append(part["game"] + offset)
+        offset += int(part["game"].max()) + 1 if len(part["game"]) else 0
+    return {
+        "x": np.concatenate([part["x"] for part in parts]),
+        "y": np.concatenate([part["y"] for part in parts]),
+        "game": np.concatenate(games),
+        "players": parts[0]["players"],
+        "bot": parts[0]["bot"],
+        "seeds": [int(part["seed"]) for part in parts],
+    }
 
 
 def held_out(data: Any, seed: int = 0) -> np.ndarray:
@@ -96,13 +116,13 @@ def loss_and_gradient(theta: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[
     return loss, np.concatenate([g_lin, g_sq])
 
 
-def fit(path: str, out: str) -> None:
+def fit(paths: list[str], out: str) -> None:
     try:
         from scipy.optimize import minimize
     except ImportError:
         raise ParlorError("fit needs scipy: pip install -e '.[analysis]'") from None
 
-    data = load_rows(path)
+    data = load_rows(paths)
     train = ~held_out(data)
     x, y = data["x"][train], data["y"][train]
 
@@ -117,7 +137,7 @@ def fit(path: str, out: str) -> None:
         "games": len(np.unique(data["game"])),
         "held_out_games": len(np.unique(data["game"][~train])),
         "rows": int(train.sum()),
-        "seed": int(data["seed"]),
+        **({"seed": data["seeds"][0]} if len(data["seeds"]) == 1 else {"seeds": data["seeds"]}),
     }
     weights = {
         "format": belief.FORMAT,
@@ -133,8 +153,8 @@ def fit(path: str, out: str) -> None:
     print(f"fitted on {fitted_on['rows']} rows of {used} games ({fitted_on['held_out_games']} held out) -> {out}")
 
 
-def report(path: str, weights: str) -> None:
-    data = load_rows(path)
+def report(paths: list[str], weights: str) -> None:
+    data = load_rows(paths)
     theta = belief.load_weights(weights)
     test = held_out(data)
     x, y = data["x"][test], data["y"][test]
@@ -158,10 +178,10 @@ def main() -> None:
     c.add_argument("--bot", default="hard")
     c.add_argument("--seed", type=int, default=1)
     f = sub.add_parser("fit", help="fit the belief on three quarters of the games")
-    f.add_argument("data")
+    f.add_argument("data", nargs="+", help="one or more files of collect (the same players and bot)")
     f.add_argument("--out", required=True)
     r = sub.add_parser("report", help="the belief's quality on the held-out quarter")
-    r.add_argument("data")
+    r.add_argument("data", nargs="+")
     r.add_argument("weights")
     args = parser.parse_args()
     if args.command == "collect":

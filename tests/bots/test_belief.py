@@ -48,10 +48,11 @@ def trading_positions(count: int, players: int = 3, seed: int = 7, bot: str = "r
     return out
 
 
-def test_the_belief_reads_no_hidden_placement() -> None:
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_belief_reads_no_hidden_placement(players: int) -> None:
     """Replays that differ only in the others' placements of this round give the same facts, the
     same deals and the same master move; the real placements do differ between them."""
-    for i, state in enumerate(trading_positions(6)):
+    for i, state in enumerate(trading_positions(6, players=players)):
         seat = state.to_move[0]
         twins = [sweet_nose_twin(state, seat, random.Random(100 * i + k)) for k in range(3)]
         assert any(t.sweetness != state.sweetness for t in twins), "the twins hide nothing different"
@@ -100,18 +101,45 @@ def test_the_deal_is_the_same_under_a_seed_and_master_is_deterministic() -> None
     assert runs[0] == runs[1]
 
 
-def test_the_shipped_belief_reads_unseen_games_better_than_the_uniform_deal() -> None:
-    """Log-loss of the real placements at trading positions of games of ``medium`` (not the games
-    the weights were fitted on, nor their player, ``hard``) against ln 120, the uniform deal's."""
-    theta = belief.shipped_weights()
+def log_loss(theta: np.ndarray, positions: list) -> float:
+    """The mean log-loss of the real placements at ``positions`` under the belief ``theta``."""
     losses = []
-    for state in trading_positions(60, seed=501, bot="medium"):
+    for state in positions:
         w = belief.log_weights(theta, belief.facts(state))
         w = w - w.max(axis=1, keepdims=True)
         log_p = w - np.log(np.exp(w).sum(axis=1, keepdims=True))
         for p in range(state.players):
             losses.append(-log_p[p, PERMUTATIONS.index(tuple(state.sweetness[p]))])
-    assert float(np.mean(losses)) < math.log(120) - 0.1
+    return float(np.mean(losses))
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_shipped_belief_reads_unseen_games_better_than_the_uniform_deal(players: int) -> None:
+    """Log-loss of the real placements at trading positions of games of ``medium`` (not the games
+    the weights were fitted on, nor their player, ``hard``) against ln 120, the uniform deal's."""
+    positions = trading_positions(60, players=players, seed=501, bot="medium")
+    assert log_loss(belief.shipped_weights(players), positions) < math.log(120) - 0.1
+
+
+def test_each_player_count_gets_its_own_shipped_belief() -> None:
+    """At 4 (and 5) players master deals from the belief fitted on 4-player games, which reads them
+    better than the 3-player one; at 3 from the 3-player one."""
+    assert belief.shipped_file(3) == "belief.json"
+    assert belief.shipped_file(4) == belief.shipped_file(5) == "belief_4p.json"
+    four, three = belief.shipped_weights(4), belief.shipped_weights(3)
+    assert not np.array_equal(four, three)
+    positions = trading_positions(60, players=4, seed=601, bot="hard")
+    assert log_loss(four, positions) < log_loss(three, positions)
+    state = positions[0]
+    seat = state.to_move[0]
+
+    def deals(sampler: belief.BeliefSampler) -> list:
+        deal = sampler(state, seat)
+        return [deal(Rng(r)).sweetness for r in range(20)]
+
+    by_default = deals(belief.BeliefSampler())  # the default follows the table's count
+    assert by_default == deals(belief.BeliefSampler(four))
+    assert by_default != deals(belief.BeliefSampler(three))
 
 
 def test_master_deals_by_the_belief_in_sweet_nose_only() -> None:

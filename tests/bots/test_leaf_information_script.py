@@ -132,3 +132,37 @@ def test_the_hands_known_bound_keeps_the_real_hands_and_reshuffles_the_rest() ->
     assert world.hand_toppings == state.hand_toppings and world.hand_orders == state.hand_orders
     assert sorted(world.supply) == sorted(state.supply) and world.supply != state.supply
     assert bot.choose(state, seat) in state.legal_actions(seat)
+
+
+def test_the_hands_known_bound_in_mottainai_keeps_the_hands_and_deals_the_rest_among_themselves() -> None:
+    from collections import Counter
+
+    from parlor import games
+    from parlor.bots import make_builtin_bot
+    from parlor.bots.spec import parse_bot_spec
+    from parlor.core.rng import FastRng
+
+    game = games.get("mottainai")
+    state = game.new_game(2, seed=5)
+    players = [make_builtin_bot("medium", game, s) for s in range(2)]
+    for _ in range(40):  # into the game, so that cards have moved about
+        mover = state.to_move[0]
+        state.apply(mover, players[mover].choose(state, mover))
+    seat = state.to_move[0]
+
+    def every_card(s: object) -> Counter[int]:
+        cards: Counter[int] = Counter(c for hand in s.hands for c in hand)  # type: ignore[attr-defined]
+        cards.update(c for place in s.waiting for c in place)  # type: ignore[attr-defined]
+        cards.update(s.deck)  # type: ignore[attr-defined]
+        cards.update(t for t in s.tasks if t >= 0)  # type: ignore[attr-defined]
+        return cards
+
+    bot = parse_bot_spec(str(SCRIPT.parent / "oracle_bots.py") + ":HandsKnownExpert:iterations=40")(game, 1)
+    deal = bot.sampler(state, seat)
+    worlds = [deal(FastRng(r)) for r in range(4)]
+    assert all(w.hands == state.hands for w in worlds)  # the other hand as it really is
+    assert all(every_card(w) == every_card(state) for w in worlds)  # no card made or lost
+    assert any(w.deck != state.deck for w in worlds)  # the deck's unseen order is dealt afresh
+    seen = [i for i, k in enumerate(state.deck_info) if k in (-2, seat)]  # EVERYONE or the seat saw it
+    assert all(w.deck[i] == state.deck[i] for w in worlds for i in seen)
+    assert bot.choose(state, seat) in state.legal_actions(seat)

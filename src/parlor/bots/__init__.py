@@ -87,7 +87,7 @@ LEVELS = {
     # Named "experimental" to players until it beats expert at equal time (docs/strength.md).
     "master": (
         "experimental: expert's search with learned parts; in Sweet Nose a learned reading of the others' "
-        "secret sweetness (stronger than expert at 3 players), elsewhere a learned evaluator (not yet stronger)"
+        "secret sweetness (stronger than expert at 3 and 4 players), elsewhere a learned evaluator (not yet stronger)"
     ),
 }
 BOT_KINDS = ("random", "heuristic", *LEVELS, "ismcts")

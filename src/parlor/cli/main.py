@@ -42,7 +42,7 @@ help_format.install()
 # "master" is stronger than "expert" only in Sweet Nose (docs/strength.md), so the help does not rank it above.
 _NOTES = {
     "ismcts": "the search bot behind hard",
-    "master": "experimental; stronger than expert only in 3-player Sweet Nose",
+    "master": "experimental; stronger than expert only in Sweet Nose",
 }
 BOT_NAMES = [f"{k} ({_NOTES[k]})" if k in _NOTES else k for k in BOT_KINDS]
 

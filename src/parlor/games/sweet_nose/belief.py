@@ -10,7 +10,9 @@ held at the round's start, what they hold now, how many they gave and took in tr
 and took from the market, received and lost, and the market's count. A placement ``v`` weighs
 ``exp(sum_k v_k * (f_k . a) + v_k^2 * (f_k . b))``: a conditional logit over the 120, with the
 2 x 9 numbers ``theta = (a, b)`` fitted by maximum likelihood on games of ``hard`` against itself
-(``scripts/sweet_nose_belief.py``, docs/strength.md). The weights ship as ``belief.json``.
+(``scripts/sweet_nose_belief.py``, docs/strength.md). The weights ship as ``belief.json``, fitted
+on 3-player games, and ``belief_4p.json``, fitted on 4-player games and used at 4 and 5 players:
+how much a trade says about a placement depends on how many others there are to trade with.
 
 Secrecy: ``facts`` reads the history's public actions (exchanges, by type; a placement's type
 marks the round's start, its values are never read) and the open trays, bowls and market, so two
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -101,23 +103,31 @@ def load_weights(path: str) -> np.ndarray:
     return read_weights(data, repr(path))
 
 
-@lru_cache(maxsize=1)
-def shipped_weights() -> np.ndarray:
-    text = resources.files(__package__).joinpath("belief.json").read_text(encoding="utf-8")
-    return read_weights(json.loads(text), "the shipped belief.json")
+def shipped_file(players: int) -> str:
+    """The shipped belief for a table of ``players``: the one fitted at 4 players from 4 up."""
+    return "belief_4p.json" if players >= 4 else "belief.json"
+
+
+@cache
+def shipped_weights(players: int = 3) -> np.ndarray:
+    name = shipped_file(players)
+    text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    return read_weights(json.loads(text), f"the shipped {name}")
 
 
 class BeliefSampler:
     """An ``ISMCTSBot`` sampler: ``determinize``'s world, each other player's placement drawn
-    from the belief (``theta``; the shipped weights by default). Called once per decision."""
+    from the belief (``theta``; by default the shipped weights for the table's player count).
+    Called once per decision."""
 
     def __init__(self, theta: np.ndarray | None = None) -> None:
-        self.theta = shipped_weights() if theta is None else theta
+        self.theta = theta
 
     def __call__(self, state: Any, seat: int) -> Callable[[Any], Any]:
         if state.revealed:
             return lambda rng: state.determinize(seat, rng)
-        w = log_weights(self.theta, facts(state))  # (players, 120)
+        theta = shipped_weights(state.players) if self.theta is None else self.theta
+        w = log_weights(theta, facts(state))  # (players, 120)
         w -= w.max(axis=1, keepdims=True)
         cumulative = np.cumsum(np.exp(w), axis=1)
         tables = (cumulative / cumulative[:, -1:] * _RESOLUTION).astype(np.int64).tolist()
