@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from parlor import games as registry
@@ -143,8 +145,12 @@ def test_an_unknown_table_says_there_is_no_such_table(server: Server, browser: A
     words = catalog(lang)
     context, page, errors = new_page(browser, lang)
     try:
-        for path in ("/play/NoSuchTable123", "/play/not%20an%20id!", "/play/NoSuchTable123#token=abc",
-                     f"/play/NoSuchTable123#claim={'a' * 32}"):
+        for path in (
+            "/play/NoSuchTable123",
+            "/play/not%20an%20id!",
+            "/play/NoSuchTable123#token=abc",
+            f"/play/NoSuchTable123#claim={'a' * 32}",
+        ):
             page.goto(server.base + path)
             page.wait_for_selector(".error-box h1")
             assert page.locator(".error-box h1").inner_text() == words["fatal.table_not_found"], path
@@ -192,8 +198,9 @@ def test_the_links_of_a_table_just_made_survive_a_reload_of_its_tab_only(server:
             p.goto(server.base + "/")
             p.wait_for_selector("#create")
             assert p.locator(".link-row").count() == 0
-            assert not any(s in p.evaluate("JSON.stringify(sessionStorage) + JSON.stringify(localStorage)")
-                           for s in secrets)
+            assert not any(
+                s in p.evaluate("JSON.stringify(sessionStorage) + JSON.stringify(localStorage)") for s in secrets
+            )
         # The back button after a visit elsewhere shows them too; "Create another table" forgets them.
         page.goto(f"{server.base}/static/rules.html")
         page.go_back()
@@ -248,6 +255,7 @@ def test_play_now_says_it_waits_for_players_and_for_how_long(
         wait = first.locator("#seat-wait")
         assert wait.locator(".wait-text").inner_text() == counted(lang, "wait.seats", players - 1)
         assert words["wait.elapsed_label"] in wait.inner_text()
+        assert wait.locator("#wait-bots").count() == 0  # no bots fill this table: nothing said of them
         assert wait.locator("#stand-up").inner_text() == words["ui.stand_up"]
         shown = first.locator("#wait-elapsed").inner_text()
         assert shown.startswith("0:"), shown
@@ -277,6 +285,67 @@ def test_play_now_says_it_waits_for_players_and_for_how_long(
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+# ---- when the bots take the empty seats -----------------------------------------------------------------
+def clock_pattern(text: str) -> str:
+    """A catalog text with its ``{time}`` as a m:ss clock, as a regular expression (the clock's parts
+    captured)."""
+    return "^" + re.escape(text).replace(re.escape("{time}"), r"(\d+):(\d\d)") + "$"
+
+
+FILL_AFTER = 15  # seconds: time to open both pages and see the countdown move on a loaded machine
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_wait_counts_down_to_the_bots_taking_the_empty_seats(
+    server: Server, browser: Any, screenshots: Path, lang: str
+) -> None:
+    """A public table that fills its empty seats with bots says when: its waiting note counts down
+    ("Bots take the empty seats in 0:12", in the language's plural form for the seats), and so does
+    its row in the lobby; at zero the seats become bots, the note goes and the lobby lists the table
+    among those being played. (A table that never fills with bots says nothing of it: the "Play now"
+    test above.)"""
+    words = catalog(lang)
+    body = {"game": "sweet-nose", "players": 3, "public": True, "fill_bots_after": FILL_AFTER,
+            "seats": [{"kind": "human"}] * 3}  # fmt: skip
+    created = httpx.post(f"{server.base}/api/tables", json=body, timeout=60)
+    assert created.status_code == 201, created.text
+    table_id = created.json()["table"]["id"]
+    sat = httpx.post(f"{server.base}/api/tables/{table_id}/sit", json={"name": "Wen"}, timeout=60)
+    assert sat.status_code == 200, sat.text
+    lobby_context, lobby, lobby_errors = new_page(browser, lang)
+    seat = Seat(browser, server.url(f"/play/{table_id}#token={sat.json()['token']}"), lang=lang)
+    try:
+        page = seat.page
+        note = page.locator("#seat-wait #wait-bots")
+        note.wait_for()
+        pattern = clock_pattern(counted(lang, "wait.bots", 2))
+        first = note.inner_text()
+        minutes, seconds = re.match(pattern, first).groups()  # type: ignore[union-attr]
+        assert int(minutes) * 60 + int(seconds) <= FILL_AFTER, first
+        page.wait_for_function(  # it counts down by itself
+            "(first) => document.getElementById('wait-bots')?.textContent !== first", arg=first
+        )
+        page.screenshot(path=str(screenshots / f"wait_for_bots_{lang}.png"))
+        # The lobby's row of the table counts down to the same moment.
+        lobby.goto(server.base + "/")
+        lobby.click("button.game-pick[data-game=sweet-nose]")
+        row = lobby.locator(f".open-list.waiting .open-table[data-table='{table_id}']")
+        row.locator(".open-fill").wait_for()
+        assert re.match(clock_pattern(counted(lang, "open.fill_in", 2)), row.locator(".open-fill").inner_text())
+        # At zero the bots sit down: the note goes, the seats say they are bots, the lobby moves the table.
+        page.wait_for_selector("#seat-wait", state="detached")
+        level = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=60).json()["substitute_level"]
+        bot = words["seat.bot"].replace("{level}", words[f"level.{level}"])
+        for n in (1, 2):
+            assert page.locator(f".seat-chip[data-seat='{n}'] > small").first.inner_text() == bot
+        lobby.locator(f".open-list.playing .open-table[data-table='{table_id}']").wait_for()
+        assert lobby.locator(".open-fill").count() == 0
+        assert not seat.errors and not lobby_errors, (seat.errors, lobby_errors)
+    finally:
+        seat.context.close()
+        lobby_context.close()
 
 
 # ---- the game log across a language switch ---------------------------------------------------------------
