@@ -514,3 +514,61 @@ def test_a_private_table_has_no_note_on_free_seats(server: Server, browser: Any)
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()
+
+
+# ---- Sweet Nose's sweetness picker: every sweet's whole name ---------------------------------------------
+SWEETS = ["mung_bean_cake", "longevity_peach_bun", "peanut_brittle", "zhuangyuan_cake", "candied_haws"]
+
+# Per row of the picker: its sweet, the name as shown, whether its label (grip, icon, name, count)
+# is cut, the words (split at spaces and after hyphens) broken across two lines, and the icon's width.
+PICKER_NAMES = """() => Array.from(document.querySelectorAll('#sweetness-picker .assign-row'), (row) => {
+  const label = row.querySelector('.assign-sweet');
+  const name = label.querySelector('.sweet-name') || label.children[2];
+  const text = name.firstChild;
+  const broken = [];
+  for (const m of text.textContent.matchAll(/[^\\s-]+-?/g)) {
+    const range = document.createRange();
+    range.setStart(text, m.index);
+    range.setEnd(text, m.index + m[0].length);
+    if (new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size > 1) broken.push(m[0]);
+  }
+  const box = row.getBoundingClientRect();
+  return {
+    kind: row.dataset.kind, name: text.textContent.trim(),
+    label: [label.scrollWidth, label.clientWidth], text: [name.scrollWidth, name.clientWidth],
+    broken, icon: label.querySelector('svg').getBoundingClientRect().width,
+    inside: box.left >= 0 && box.right <= innerWidth,
+  };
+})"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_sweetness_picker_shows_every_sweet_name_whole(
+    server: Server, browser: Any, screenshots: Path, lang: str, viewport: dict[str, int]
+) -> None:
+    """Placing the five sweetness cards: each sweet's name is shown whole (a long one, "Zhuangyuan
+    cake", "Broskvová buchta dlouhověkosti", wraps between its words rather than being cut), with its
+    icon at full size, in every language, on a 1280 px desktop and a 390 px phone."""
+    words = catalog(lang)
+    table = server.create(
+        "sweet-nose", 3, [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "level": "random"}] * 2
+    )
+    seat = Seat(browser, server.url(table["seats"][0]["join_path"]), viewport=viewport, lang=lang,
+                touch=viewport is PHONE)  # fmt: skip
+    try:
+        page = seat.page
+        page.wait_for_selector("#sweetness-picker .assign-row")
+        rows = page.evaluate(PICKER_NAMES)
+        assert [r["kind"] for r in rows] == SWEETS
+        for row in rows:
+            assert row["name"] == words[f"sn.sweet.{row['kind']}"], row
+            assert row["label"][0] <= row["label"][1] and row["text"][0] <= row["text"][1], row  # nothing cut
+            assert not row["broken"], row  # no word split across lines
+            assert row["icon"] >= 21 and row["inside"], row
+        page.locator("#sweetness-picker").screenshot(
+            path=str(screenshots / f"sweetness_names_{lang}_{viewport['width']}.png")
+        )
+        assert not seat.errors, seat.errors
+    finally:
+        seat.context.close()
