@@ -23,6 +23,7 @@ from parlor import games as registry
 from .conftest import Server, start_server, stop_server, write_record
 from .test_browser import DESKTOP, LANGS, PHONE, Seat
 from .test_help_and_lobby import new_page
+from .test_phone import check_goals
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
 
@@ -569,6 +570,75 @@ def test_the_sweetness_picker_shows_every_sweet_name_whole(
         page.locator("#sweetness-picker").screenshot(
             path=str(screenshots / f"sweetness_names_{lang}_{viewport['width']}.png")
         )
+        assert not seat.errors, seat.errors
+    finally:
+        seat.context.close()
+
+
+# ---- a phone's count chips ---------------------------------------------------------------------------------
+# Each chip offered in the phone's dock: its part, size, whether a tap at its middle reaches it (no bar
+# or sheet over it) and where it lies.
+DOCK_CHIPS = """() => Array.from(document.querySelectorAll('.dock .pick-chips .chip'), (chip) => {
+  const r = chip.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return { pick: chip.dataset.pick, width: r.width, height: r.height, top: r.top, bottom: r.bottom,
+           left: r.left, right: r.right, reached: chip === hit || chip.contains(hit) };
+})"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_phones_count_chips_come_above_the_hand_not_under_the_thumb(
+    server: Server, browser: Any, screenshots: Path, lang: str
+) -> None:
+    """On a 390x844 touch phone, tapping a topping in the hand offers how many to play as chips of
+    at least 44x44 px that a tap reaches (nothing lies over them), above the hand: the hand stays
+    where the thumb tapped it (the dock grows upwards), and the chips are not under that thumb."""
+    bots = [{"kind": "bot", "level": "random"}]
+    table = server.create("mamma-mia", 2, [{"kind": "human", "name": "Ann"}, *bots])
+    seat = Seat(browser, server.url(table["seats"][0]["join_path"]), viewport=PHONE, lang=lang, touch=True)
+    try:
+        page = seat.page
+        pickable = page.locator(".dock.your-turn [data-pick^='hand:'].pickable").first
+        pickable.wait_for()
+        card = page.locator(f".dock [data-pick='{pickable.get_attribute('data-pick')}']")  # (picked, once tapped)
+        before = card.bounding_box()
+        card.tap()
+        page.wait_for_selector(".dock .pick-chips .chip[data-pick^='count:']")
+        after = card.bounding_box()
+        assert before and after, (before, after)
+        # (a chosen card is lifted by 3 px: style.css, .picked)
+        assert abs(after["y"] - before["y"]) <= 4 and after["x"] == before["x"], (before, after)
+        chips = page.evaluate(DOCK_CHIPS)
+        assert chips and all(c["pick"].startswith("count:") for c in chips), chips
+        for chip in chips:
+            assert chip["width"] >= 44 and chip["height"] >= 44, chip
+            assert chip["reached"], chip
+            assert chip["left"] >= 0 and chip["right"] <= PHONE["width"] and chip["top"] >= 0, chip
+            assert chip["bottom"] <= after["y"], (chip, after)  # above the hand, clear of the thumb
+        page.screenshot(path=str(screenshots / f"phone_count_chips_{lang}.png"))
+        # A chip plays as it says: the topping goes into the oven.
+        version = page.evaluate("document.body.dataset.version")
+        page.locator(".dock .pick-chips .chip[data-pick^='count:']").first.tap()
+        page.locator(".dock #confirm").tap()
+        page.wait_for_function("(v) => document.body.dataset.version !== v", arg=version)
+        assert not seat.errors, seat.errors
+    finally:
+        seat.context.close()
+
+
+def test_a_phone_waiting_at_a_public_table_has_nothing_too_small_to_tap(server: Server, browser: Any) -> None:
+    """The waiting note in a phone's dock (free seats, time waited, the bots' countdown, "Leave this
+    table") keeps the phone's goals: every target at least 44x44 px, nothing sticking out, no scrolling."""
+    body = {"game": "mottainai", "players": 4, "public": True, "fill_bots_after": 600, "seats": [{"kind": "human"}] * 4}
+    created = httpx.post(f"{server.base}/api/tables", json=body, timeout=60)
+    assert created.status_code == 201, created.text
+    table_id = created.json()["table"]["id"]
+    sat = httpx.post(f"{server.base}/api/tables/{table_id}/sit", json={"name": "Ann"}, timeout=60)
+    assert sat.status_code == 200, sat.text
+    seat = Seat(browser, server.url(f"/play/{table_id}#token={sat.json()['token']}"), viewport=PHONE, touch=True)
+    try:
+        seat.page.wait_for_selector(".dock #seat-wait #wait-bots")
+        check_goals(seat.page, "waiting at a public table")
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()

@@ -588,10 +588,14 @@ function renderDock(docked) {
   const wait = seatWait();
   dock.append(h("div", { class: "dock-head" }, status, skip, wait || standUpButton()));
   if (st.error) dock.append(h("p", { class: "error", role: "alert" }, st.error));
+  // The parts with no place on the table (how many of the topping just tapped, a source) come above
+  // your hand, not under it: the dock grows upwards, so the hand stays under the finger that tapped
+  // it and what appears is not hidden by that thumb.
+  if (bar && bar.chips) dock.append(bar.chips);
   if (st.custom) dock.append(st.custom);
   else dock.append(...docked);
   if (mine) {
-    dock.append(h("div", { class: "dock-actions" }, bar ? bar.chips : null, h("div", { class: "dock-buttons" }, bar ? bar.buttons : null, sentenceList(f), undoButton())));
+    dock.append(h("div", { class: "dock-actions" }, h("div", { class: "dock-buttons" }, bar ? bar.buttons : null, sentenceList(f), undoButton())));
     const hints = hintBox(f);
     if (hints) dock.append(hints);
   }
