@@ -642,3 +642,41 @@ def test_a_phone_waiting_at_a_public_table_has_nothing_too_small_to_tap(server: 
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()
+
+
+def test_playing_against_bots_opens_the_table_in_the_lobbys_own_tab(server: Server, browser: Any) -> None:
+    """A table of one player against bots: its seat's "Open" plays in this tab (no new tab to lose the
+    lobby in); the back button shows the lobby's links again. A table with other players' links to
+    hand out opens its seats in new tabs, the lobby staying beside them."""
+    context, page, errors = new_page(browser, "en")
+    try:
+        page.goto(server.base + "/")
+        page.click("button.game-pick[data-game=sweet-nose]")
+        assert page.evaluate("Array.from(document.querySelectorAll('select[name$=-kind]'), (s) => s.value)") == [
+            "human",
+            "bot",
+            "bot",
+        ]
+        page.click("#create")
+        page.wait_for_selector(".created .seat-link")
+        link = page.locator(".created .seat-link a.join-link")
+        assert link.count() == 1 and link.get_attribute("target") is None
+        link.click()
+        page.wait_for_url("**/play/*#token=*")
+        page.wait_for_selector("body[data-version] #moves")
+        assert context.pages == [page]
+        page.go_back()
+        page.wait_for_selector(".created .seat-link")
+        # Two people: the links to hand out stay in the lobby, each seat opens in a tab of its own.
+        page.click("#create-another")
+        page.wait_for_selector("#create")
+        page.click("button.game-pick[data-game=sweet-nose]")
+        page.select_option("select[name=seat-1-kind]", "human")
+        page.click("#create")
+        page.wait_for_selector(".created .seat-link")
+        links = page.locator(".created .seat-link a.join-link")
+        assert links.count() == 2
+        assert all(links.nth(i).get_attribute("target") == "_blank" for i in range(2))
+        assert not errors, errors
+    finally:
+        context.close()

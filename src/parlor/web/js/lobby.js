@@ -463,7 +463,10 @@ function showError(text) {
   if (box) box.textContent = text;
 }
 
-function linkRow(label, path, cls) {
+// A link opens its seat in a new tab, so that the lobby, with the links still to hand out, stays
+// open beside it; the one human seat of a table against bots has no link to hand out, and opens in
+// this tab (the back button shows the lobby's links again).
+function linkRow(label, path, cls, sameTab = false) {
   const url = new URL(path, location.href).href;
   const copy = h("button", { type: "button", class: "small" }, t("lobby.copy"));
   copy.addEventListener("click", async () => {
@@ -478,7 +481,7 @@ function linkRow(label, path, cls) {
     "li",
     { class: `link-row ${cls}` },
     h("span", { class: "link-label" }, label),
-    h("a", { href: path, target: "_blank", rel: "noopener", class: "join-link" }, t("lobby.open")),
+    h("a", { href: path, class: "join-link", ...(sameTab ? {} : { target: "_blank", rel: "noopener" }) }, t("lobby.open")),
     copy,
     h("code", { class: "link-url" }, url),
   );
@@ -486,9 +489,10 @@ function linkRow(label, path, cls) {
 
 function renderCreated() {
   const table = created.table;
+  const solo = created.seats.filter((s) => s.kind === "human").length === 1;
   const rows = created.seats.map((s) =>
     s.kind === "human"
-      ? linkRow(t("lobby.join_seat", { n: s.seat + 1 }), s.join_path, "seat-link")
+      ? linkRow(t("lobby.join_seat", { n: s.seat + 1 }), s.join_path, "seat-link", solo)
       : h("li", { class: "link-row bot-row" }, h("span", { class: "link-label" }, t("lobby.seat_n", { n: s.seat + 1 })),
           h("span", { class: "muted" }, t("lobby.bot_at", { level: t(`level.${s.level}`) }))),
   );
