@@ -180,7 +180,8 @@ def test_the_wait_for_bots_is_told_and_starts_again_for_whoever_sits_down_after_
     """Everyone at a public table may know when its empty seats become bots: the summary (so the
     welcome), the `seats` frames and the lobby's entry give the seconds left (`fill_bots_in`). When
     that wait runs out while nobody sits there, no bots come (a table of bots alone is nobody's
-    game); whoever sits down then gets the whole wait again, and the bots come when it is over."""
+    game) and no countdown is given; whoever sits down then gets the whole wait again, and the bots
+    come when it is over."""
     body = {"game": "mamma-mia", "players": 3, "public": True, "fill_bots_after": 5, "seats": [{"kind": "human"}] * 3}
     created = httpx.post(site.base + "/api/tables", json=body, timeout=60)
     assert created.status_code == 201, created.text
@@ -190,11 +191,14 @@ def test_the_wait_for_bots_is_told_and_starts_again_for_whoever_sits_down_after_
     assert 0 <= entry["fill_bots_in"] <= 5
     # The wait runs out with nobody seated: the seats stay open, the table waits on.
     deadline = time.monotonic() + 120
-    while summary_of(site, table_id)["fill_bots_in"] > 0:
+    while summary_of(site, table_id)["fill_bots_in"] is not None:
         assert time.monotonic() < deadline, "the wait for bots never ran out"
         time.sleep(0.1)
+    # (and no countdown is shown for it: there is none until someone sits down)
     table = summary_of(site, table_id)
-    assert [s["open"] for s in table["seats"]] == [True] * 3 and table["fill_bots_in"] == 0
+    assert [s["open"] for s in table["seats"]] == [True] * 3 and table["fill_bots_in"] is None
+    [entry] = [e for e in lobby(site)["waiting"] if e["id"] == table_id]
+    assert entry["fill_bots_in"] is None
     # Someone sits down: a whole new wait, told to them, then bots.
     sat = httpx.post(f"{site.base}/api/tables/{table_id}/sit", json={"name": "Late Lou"}, timeout=60)
     assert sat.status_code == 200, sat.text

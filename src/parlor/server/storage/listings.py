@@ -70,10 +70,13 @@ def _entries(conn: Any, rows: list[Any]) -> list[dict[str, Any]]:
             "seats": seats[r.id],
         }
         entry["waiting"] = any(s["open"] for s in entry["seats"]) and entry["public"]
-        # The seconds until the waiting table's empty seats become bots (the table page's countdown):
-        # counted here, so a wrong clock on the reader's computer does not matter.
+        # The seconds until the waiting table's empty seats become bots (as clocks.fill_bots_left says
+        # them): counted here, so a wrong clock on the reader's computer does not matter. A wait that
+        # ran out while nobody sat there is none (the next to sit down starts it again).
         left = (_utc(r.fill_bots_at) - now()).total_seconds() if r.fill_bots_at is not None else None
-        entry["fill_bots_in"] = round(max(0.0, left), 2) if left is not None and entry["waiting"] else None
+        held = any(s["kind"] == "human" and not s["open"] for s in entry["seats"])
+        waits = left is not None and entry["waiting"] and (left > 0 or held)
+        entry["fill_bots_in"] = round(max(0.0, left), 2) if waits and left is not None else None
         out.append(entry)
     return out
 

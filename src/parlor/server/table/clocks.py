@@ -106,13 +106,17 @@ def fill_moment(table: Any) -> datetime | None:
 
 def fill_bots_left(table: Any) -> float | None:
     """The seconds until a public table's empty seats become bots, or None when no such wait runs:
-    none was set, no seat is empty, the game is not on. Public (everyone at a public table may know
-    when bots join); sent as seconds left, like the turn clocks, so a wrong clock on the reader's
-    computer does not matter."""
+    none was set, no seat is empty, the game is not on, or the wait ran out while nobody sat there
+    (no bots came: the next to sit down starts it again, ``SitDown``). Public (everyone at a public
+    table may know when bots join); sent as seconds left, like the turn clocks, so a wrong clock on
+    the reader's computer does not matter."""
     at = fill_moment(table)
     if at is None or not table.public or table.status != "playing" or not any(s.is_open for s in table.seats):
         return None
-    return round(max(0.0, (at - datetime.now(UTC)).total_seconds()), 2)
+    left = (at - datetime.now(UTC)).total_seconds()
+    if left <= 0 and not any(s.kind == "human" and not s.is_open for s in table.seats):
+        return None
+    return round(max(0.0, left), 2)
 
 
 def clock_runs(table: LiveTable, s: Seat) -> bool:
