@@ -4,6 +4,7 @@ seats two players together, and a waiting table's empty seats become bots when i
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
@@ -167,3 +168,44 @@ def test_standing_up_frees_the_seat_and_starts_the_wait_for_bots_again(site: Ser
         # Once the game is on, standing up is refused: leaving then is leaving the game.
         r = httpx.post(f"{site.base}/api/tables/{table_id}/stand-up", json={"token": ann_token}, timeout=60)
         assert r.status_code == 409 and r.json()["error"]["code"] == "not_waiting", r.text
+
+
+def summary_of(site: ServerThread, table_id: str) -> dict:
+    r = httpx.get(f"{site.base}/api/tables/{table_id}", timeout=60)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_the_wait_for_bots_is_told_and_starts_again_for_whoever_sits_down_after_it_ran_out(site: ServerThread) -> None:
+    """Everyone at a public table may know when its empty seats become bots: the summary (so the
+    welcome), the `seats` frames and the lobby's entry give the seconds left (`fill_bots_in`). When
+    that wait runs out while nobody sits there, no bots come (a table of bots alone is nobody's
+    game) and no countdown is given; whoever sits down then gets the whole wait again, and the bots
+    come when it is over."""
+    body = {"game": "mamma-mia", "players": 3, "public": True, "fill_bots_after": 5, "seats": [{"kind": "human"}] * 3}
+    created = httpx.post(site.base + "/api/tables", json=body, timeout=60)
+    assert created.status_code == 201, created.text
+    table_id = created.json()["table"]["id"]
+    assert 0 < created.json()["table"]["fill_bots_in"] <= 5
+    [entry] = [e for e in lobby(site)["waiting"] if e["id"] == table_id]
+    assert 0 <= entry["fill_bots_in"] <= 5
+    # The wait runs out with nobody seated: the seats stay open, the table waits on.
+    deadline = time.monotonic() + 120
+    while summary_of(site, table_id)["fill_bots_in"] is not None:
+        assert time.monotonic() < deadline, "the wait for bots never ran out"
+        time.sleep(0.1)
+    # (and no countdown is shown for it: there is none until someone sits down)
+    table = summary_of(site, table_id)
+    assert [s["open"] for s in table["seats"]] == [True] * 3 and table["fill_bots_in"] is None
+    [entry] = [e for e in lobby(site)["waiting"] if e["id"] == table_id]
+    assert entry["fill_bots_in"] is None
+    # Someone sits down: a whole new wait, told to them, then bots.
+    sat = httpx.post(f"{site.base}/api/tables/{table_id}/sit", json={"name": "Late Lou"}, timeout=60)
+    assert sat.status_code == 200, sat.text
+    assert summary_of(site, table_id)["fill_bots_in"] > 0
+    with Client(site.base, table_id, sat.json()["token"]) as lou:
+        assert lou.welcome["table"]["fill_bots_in"] > 0
+        filled = lou.next(lambda f: f["type"] == "seats" and all(s["kind"] == "bot" for s in f["seats"][1:]), 120)
+        assert filled["fill_bots_in"] is None and filled["seats"][0]["name"] == "Late Lou"
+    assert summary_of(site, table_id)["fill_bots_in"] is None
+    assert table_id not in ids(lobby(site)["waiting"])

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from parlor import games as registry
@@ -21,6 +23,7 @@ from parlor import games as registry
 from .conftest import Server, start_server, stop_server, write_record
 from .test_browser import DESKTOP, LANGS, PHONE, Seat
 from .test_help_and_lobby import new_page
+from .test_phone import check_goals
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
 
@@ -143,8 +146,12 @@ def test_an_unknown_table_says_there_is_no_such_table(server: Server, browser: A
     words = catalog(lang)
     context, page, errors = new_page(browser, lang)
     try:
-        for path in ("/play/NoSuchTable123", "/play/not%20an%20id!", "/play/NoSuchTable123#token=abc",
-                     f"/play/NoSuchTable123#claim={'a' * 32}"):
+        for path in (
+            "/play/NoSuchTable123",
+            "/play/not%20an%20id!",
+            "/play/NoSuchTable123#token=abc",
+            f"/play/NoSuchTable123#claim={'a' * 32}",
+        ):
             page.goto(server.base + path)
             page.wait_for_selector(".error-box h1")
             assert page.locator(".error-box h1").inner_text() == words["fatal.table_not_found"], path
@@ -192,8 +199,9 @@ def test_the_links_of_a_table_just_made_survive_a_reload_of_its_tab_only(server:
             p.goto(server.base + "/")
             p.wait_for_selector("#create")
             assert p.locator(".link-row").count() == 0
-            assert not any(s in p.evaluate("JSON.stringify(sessionStorage) + JSON.stringify(localStorage)")
-                           for s in secrets)
+            assert not any(
+                s in p.evaluate("JSON.stringify(sessionStorage) + JSON.stringify(localStorage)") for s in secrets
+            )
         # The back button after a visit elsewhere shows them too; "Create another table" forgets them.
         page.goto(f"{server.base}/static/rules.html")
         page.go_back()
@@ -248,6 +256,7 @@ def test_play_now_says_it_waits_for_players_and_for_how_long(
         wait = first.locator("#seat-wait")
         assert wait.locator(".wait-text").inner_text() == counted(lang, "wait.seats", players - 1)
         assert words["wait.elapsed_label"] in wait.inner_text()
+        assert wait.locator("#wait-bots").count() == 0  # no bots fill this table: nothing said of them
         assert wait.locator("#stand-up").inner_text() == words["ui.stand_up"]
         shown = first.locator("#wait-elapsed").inner_text()
         assert shown.startswith("0:"), shown
@@ -277,6 +286,67 @@ def test_play_now_says_it_waits_for_players_and_for_how_long(
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+# ---- when the bots take the empty seats -----------------------------------------------------------------
+def clock_pattern(text: str) -> str:
+    """A catalog text with its ``{time}`` as a m:ss clock, as a regular expression (the clock's parts
+    captured)."""
+    return "^" + re.escape(text).replace(re.escape("{time}"), r"(\d+):(\d\d)") + "$"
+
+
+FILL_AFTER = 15  # seconds: time to open both pages and see the countdown move on a loaded machine
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_wait_counts_down_to_the_bots_taking_the_empty_seats(
+    server: Server, browser: Any, screenshots: Path, lang: str
+) -> None:
+    """A public table that fills its empty seats with bots says when: its waiting note counts down
+    ("Bots take the empty seats in 0:12", in the language's plural form for the seats), and so does
+    its row in the lobby; at zero the seats become bots, the note goes and the lobby lists the table
+    among those being played. (A table that never fills with bots says nothing of it: the "Play now"
+    test above.)"""
+    words = catalog(lang)
+    body = {"game": "sweet-nose", "players": 3, "public": True, "fill_bots_after": FILL_AFTER,
+            "seats": [{"kind": "human"}] * 3}  # fmt: skip
+    created = httpx.post(f"{server.base}/api/tables", json=body, timeout=60)
+    assert created.status_code == 201, created.text
+    table_id = created.json()["table"]["id"]
+    sat = httpx.post(f"{server.base}/api/tables/{table_id}/sit", json={"name": "Wen"}, timeout=60)
+    assert sat.status_code == 200, sat.text
+    lobby_context, lobby, lobby_errors = new_page(browser, lang)
+    seat = Seat(browser, server.url(f"/play/{table_id}#token={sat.json()['token']}"), lang=lang)
+    try:
+        page = seat.page
+        note = page.locator("#seat-wait #wait-bots")
+        note.wait_for()
+        pattern = clock_pattern(counted(lang, "wait.bots", 2))
+        first = note.inner_text()
+        minutes, seconds = re.match(pattern, first).groups()  # type: ignore[union-attr]
+        assert int(minutes) * 60 + int(seconds) <= FILL_AFTER, first
+        page.wait_for_function(  # it counts down by itself
+            "(first) => document.getElementById('wait-bots')?.textContent !== first", arg=first
+        )
+        page.screenshot(path=str(screenshots / f"wait_for_bots_{lang}.png"))
+        # The lobby's row of the table counts down to the same moment.
+        lobby.goto(server.base + "/")
+        lobby.click("button.game-pick[data-game=sweet-nose]")
+        row = lobby.locator(f".open-list.waiting .open-table[data-table='{table_id}']")
+        row.locator(".open-fill").wait_for()
+        assert re.match(clock_pattern(counted(lang, "open.fill_in", 2)), row.locator(".open-fill").inner_text())
+        # At zero the bots sit down: the note goes, the seats say they are bots, the lobby moves the table.
+        page.wait_for_selector("#seat-wait", state="detached")
+        level = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=60).json()["substitute_level"]
+        bot = words["seat.bot"].replace("{level}", words[f"level.{level}"])
+        for n in (1, 2):
+            assert page.locator(f".seat-chip[data-seat='{n}'] > small").first.inner_text() == bot
+        lobby.locator(f".open-list.playing .open-table[data-table='{table_id}']").wait_for()
+        assert lobby.locator(".open-fill").count() == 0
+        assert not seat.errors and not lobby_errors, (seat.errors, lobby_errors)
+    finally:
+        seat.context.close()
+        lobby_context.close()
 
 
 # ---- the game log across a language switch ---------------------------------------------------------------
@@ -445,3 +515,168 @@ def test_a_private_table_has_no_note_on_free_seats(server: Server, browser: Any)
         assert not seat.errors, seat.errors
     finally:
         seat.context.close()
+
+
+# ---- Sweet Nose's sweetness picker: every sweet's whole name ---------------------------------------------
+SWEETS = ["mung_bean_cake", "longevity_peach_bun", "peanut_brittle", "zhuangyuan_cake", "candied_haws"]
+
+# Per row of the picker: its sweet, the name as shown, whether its label (grip, icon, name, count)
+# is cut, the words (split at spaces and after hyphens) broken across two lines, and the icon's width.
+PICKER_NAMES = """() => Array.from(document.querySelectorAll('#sweetness-picker .assign-row'), (row) => {
+  const label = row.querySelector('.assign-sweet');
+  const name = label.querySelector('.sweet-name') || label.children[2];
+  const text = name.firstChild;
+  const broken = [];
+  for (const m of text.textContent.matchAll(/[^\\s-]+-?/g)) {
+    const range = document.createRange();
+    range.setStart(text, m.index);
+    range.setEnd(text, m.index + m[0].length);
+    if (new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size > 1) broken.push(m[0]);
+  }
+  const box = row.getBoundingClientRect();
+  return {
+    kind: row.dataset.kind, name: text.textContent.trim(),
+    label: [label.scrollWidth, label.clientWidth], text: [name.scrollWidth, name.clientWidth],
+    broken, icon: label.querySelector('svg').getBoundingClientRect().width,
+    inside: box.left >= 0 && box.right <= innerWidth,
+  };
+})"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_sweetness_picker_shows_every_sweet_name_whole(
+    server: Server, browser: Any, screenshots: Path, lang: str, viewport: dict[str, int]
+) -> None:
+    """Placing the five sweetness cards: each sweet's name is shown whole (a long one, "Zhuangyuan
+    cake", "Broskvová buchta dlouhověkosti", wraps between its words rather than being cut), with its
+    icon at full size, in every language, on a 1280 px desktop and a 390 px phone."""
+    words = catalog(lang)
+    table = server.create(
+        "sweet-nose", 3, [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "level": "random"}] * 2
+    )
+    seat = Seat(browser, server.url(table["seats"][0]["join_path"]), viewport=viewport, lang=lang,
+                touch=viewport is PHONE)  # fmt: skip
+    try:
+        page = seat.page
+        page.wait_for_selector("#sweetness-picker .assign-row")
+        rows = page.evaluate(PICKER_NAMES)
+        assert [r["kind"] for r in rows] == SWEETS
+        for row in rows:
+            assert row["name"] == words[f"sn.sweet.{row['kind']}"], row
+            assert row["label"][0] <= row["label"][1] and row["text"][0] <= row["text"][1], row  # nothing cut
+            assert not row["broken"], row  # no word split across lines
+            assert row["icon"] >= 21 and row["inside"], row
+        page.locator("#sweetness-picker").screenshot(
+            path=str(screenshots / f"sweetness_names_{lang}_{viewport['width']}.png")
+        )
+        assert not seat.errors, seat.errors
+    finally:
+        seat.context.close()
+
+
+# ---- a phone's count chips ---------------------------------------------------------------------------------
+# Each chip offered in the phone's dock: its part, size, whether a tap at its middle reaches it (no bar
+# or sheet over it) and where it lies.
+DOCK_CHIPS = """() => Array.from(document.querySelectorAll('.dock .pick-chips .chip'), (chip) => {
+  const r = chip.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return { pick: chip.dataset.pick, width: r.width, height: r.height, top: r.top, bottom: r.bottom,
+           left: r.left, right: r.right, reached: chip === hit || chip.contains(hit) };
+})"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_phones_count_chips_come_above_the_hand_not_under_the_thumb(
+    server: Server, browser: Any, screenshots: Path, lang: str
+) -> None:
+    """On a 390x844 touch phone, tapping a topping in the hand offers how many to play as chips of
+    at least 44x44 px that a tap reaches (nothing lies over them), above the hand: the hand stays
+    where the thumb tapped it (the dock grows upwards), and the chips are not under that thumb."""
+    bots = [{"kind": "bot", "level": "random"}]
+    table = server.create("mamma-mia", 2, [{"kind": "human", "name": "Ann"}, *bots])
+    seat = Seat(browser, server.url(table["seats"][0]["join_path"]), viewport=PHONE, lang=lang, touch=True)
+    try:
+        page = seat.page
+        pickable = page.locator(".dock.your-turn [data-pick^='hand:'].pickable").first
+        pickable.wait_for()
+        card = page.locator(f".dock [data-pick='{pickable.get_attribute('data-pick')}']")  # (picked, once tapped)
+        before = card.bounding_box()
+        card.tap()
+        page.wait_for_selector(".dock .pick-chips .chip[data-pick^='count:']")
+        after = card.bounding_box()
+        assert before and after, (before, after)
+        # (a chosen card is lifted by 3 px: style.css, .picked)
+        assert abs(after["y"] - before["y"]) <= 4 and after["x"] == before["x"], (before, after)
+        chips = page.evaluate(DOCK_CHIPS)
+        assert chips and all(c["pick"].startswith("count:") for c in chips), chips
+        for chip in chips:
+            assert chip["width"] >= 44 and chip["height"] >= 44, chip
+            assert chip["reached"], chip
+            assert chip["left"] >= 0 and chip["right"] <= PHONE["width"] and chip["top"] >= 0, chip
+            assert chip["bottom"] <= after["y"], (chip, after)  # above the hand, clear of the thumb
+        page.screenshot(path=str(screenshots / f"phone_count_chips_{lang}.png"))
+        # A chip plays as it says: the topping goes into the oven.
+        version = page.evaluate("document.body.dataset.version")
+        page.locator(".dock .pick-chips .chip[data-pick^='count:']").first.tap()
+        page.locator(".dock #confirm").tap()
+        page.wait_for_function("(v) => document.body.dataset.version !== v", arg=version)
+        assert not seat.errors, seat.errors
+    finally:
+        seat.context.close()
+
+
+def test_a_phone_waiting_at_a_public_table_has_nothing_too_small_to_tap(server: Server, browser: Any) -> None:
+    """The waiting note in a phone's dock (free seats, time waited, the bots' countdown, "Leave this
+    table") keeps the phone's goals: every target at least 44x44 px, nothing sticking out, no scrolling."""
+    body = {"game": "mottainai", "players": 4, "public": True, "fill_bots_after": 600, "seats": [{"kind": "human"}] * 4}
+    created = httpx.post(f"{server.base}/api/tables", json=body, timeout=60)
+    assert created.status_code == 201, created.text
+    table_id = created.json()["table"]["id"]
+    sat = httpx.post(f"{server.base}/api/tables/{table_id}/sit", json={"name": "Ann"}, timeout=60)
+    assert sat.status_code == 200, sat.text
+    seat = Seat(browser, server.url(f"/play/{table_id}#token={sat.json()['token']}"), viewport=PHONE, touch=True)
+    try:
+        seat.page.wait_for_selector(".dock #seat-wait #wait-bots")
+        check_goals(seat.page, "waiting at a public table")
+        assert not seat.errors, seat.errors
+    finally:
+        seat.context.close()
+
+
+def test_playing_against_bots_opens_the_table_in_the_lobbys_own_tab(server: Server, browser: Any) -> None:
+    """A table of one player against bots: its seat's "Open" plays in this tab (no new tab to lose the
+    lobby in); the back button shows the lobby's links again. A table with other players' links to
+    hand out opens its seats in new tabs, the lobby staying beside them."""
+    context, page, errors = new_page(browser, "en")
+    try:
+        page.goto(server.base + "/")
+        page.click("button.game-pick[data-game=sweet-nose]")
+        assert page.evaluate("Array.from(document.querySelectorAll('select[name$=-kind]'), (s) => s.value)") == [
+            "human",
+            "bot",
+            "bot",
+        ]
+        page.click("#create")
+        page.wait_for_selector(".created .seat-link")
+        link = page.locator(".created .seat-link a.join-link")
+        assert link.count() == 1 and link.get_attribute("target") is None
+        link.click()
+        page.wait_for_url("**/play/*#token=*")
+        page.wait_for_selector("body[data-version] #moves")
+        assert context.pages == [page]
+        page.go_back()
+        page.wait_for_selector(".created .seat-link")
+        # Two people: the links to hand out stay in the lobby, each seat opens in a tab of its own.
+        page.click("#create-another")
+        page.wait_for_selector("#create")
+        page.click("button.game-pick[data-game=sweet-nose]")
+        page.select_option("select[name=seat-1-kind]", "human")
+        page.click("#create")
+        page.wait_for_selector(".created .seat-link")
+        links = page.locator(".created .seat-link a.join-link")
+        assert links.count() == 2
+        assert all(links.nth(i).get_attribute("target") == "_blank" for i in range(2))
+        assert not errors, errors
+    finally:
+        context.close()

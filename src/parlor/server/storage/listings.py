@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import and_, exists, select
 
-from .database import Database, _utc, seat_name
+from .database import Database, _utc, now, seat_name
 from .schema import seats_t, tables_t
 
 LISTED = 100  # tables per list, newest first
@@ -70,6 +70,13 @@ def _entries(conn: Any, rows: list[Any]) -> list[dict[str, Any]]:
             "seats": seats[r.id],
         }
         entry["waiting"] = any(s["open"] for s in entry["seats"]) and entry["public"]
+        # The seconds until the waiting table's empty seats become bots (as clocks.fill_bots_left says
+        # them): counted here, so a wrong clock on the reader's computer does not matter. A wait that
+        # ran out while nobody sat there is none (the next to sit down starts it again).
+        left = (_utc(r.fill_bots_at) - now()).total_seconds() if r.fill_bots_at is not None else None
+        held = any(s["kind"] == "human" and not s["open"] for s in entry["seats"])
+        waits = left is not None and entry["waiting"] and (left > 0 or held)
+        entry["fill_bots_in"] = round(max(0.0, left), 2) if waits and left is not None else None
         out.append(entry)
     return out
 
@@ -122,9 +129,7 @@ class Listings:
             _open_seat(),
         ]
         if account_id is not None:
-            where.append(
-                ~exists().where(seats_t.c.table_id == tables_t.c.id, seats_t.c.account_id == account_id)
-            )
+            where.append(~exists().where(seats_t.c.table_id == tables_t.c.id, seats_t.c.account_id == account_id))
         with self.db.engine.connect() as conn:
             rows = conn.execute(select(tables_t.c.id).where(*where).order_by(tables_t.c.created_at).limit(20))
             return [r[0] for r in rows]

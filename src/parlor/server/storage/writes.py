@@ -307,12 +307,14 @@ class ClaimSeat(Write):
 @dataclass(frozen=True)
 class TakeSeat(Write):
     """Someone sits down at an open seat of a public table waiting for players: the seat gets their token
-    (and account, if signed in) unless somebody took it first (False)."""
+    (and account, if signed in) unless somebody took it first (False); with ``fill_bots_at``, the
+    table's wait for bots starts again (``SitDown``: it had run out while nobody sat there)."""
 
     seat: int
     token_hash: str
     account_id: str | None
     name: str | None
+    fill_bots_at: datetime | None = None
 
     def run(self, conn: Any, db: Database, stamp: datetime) -> bool:
         done = conn.execute(
@@ -326,7 +328,11 @@ class TakeSeat(Write):
             )
             .values(token_hash=self.token_hash, account_id=self.account_id, name=self.name, claim_hash=None)
         )
-        return bool(done.rowcount == 1)
+        if done.rowcount != 1:
+            return False
+        if self.fill_bots_at is not None:
+            conn.execute(update(tables_t).where(tables_t.c.id == self.table_id).values(fill_bots_at=self.fill_bots_at))
+        return True
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ from .clocks import (
     bot_move_kind,
     clock_ends_at,
     clock_runs,
+    fill_moment,
     stop_clocks,
 )
 from .seats import SEAT_REPLACED, Seat, claim_path, clean_name, hash_token, new_token
@@ -529,20 +530,23 @@ def seat_of_account(table: Any, account_id: str) -> int | None:
 
 def open_seat(s: Seat) -> bool:
     """A human seat nobody holds: no token (nobody claimed its link) and no account."""
-    return s.kind == "human" and s.token_hash is None and s.account_id is None
+    return s.is_open
 
 
 @dataclass
 class SitDown(Change):
     """Someone sits down at a public table that waits for players (the lobby, quick play): an open seat
     (``seat``, or the first one) becomes theirs, with a token of its own, as a claimed link would; signed
-    in, the seat is the account's. The table's other links keep working for their own seats."""
+    in, the seat is the account's. The table's other links keep working for their own seats. A table
+    whose wait for bots ran out while nobody sat there (``FillWithBots`` seats no bots then) starts
+    that wait again: the one who sits down gets the whole of it, as after a ``StandUp``."""
 
     seat: Any
     account: dict[str, Any] | None
     name: Any = None
     _seat: Seat | None = None
     _token: str = ""
+    _fill_at: Any = None
 
     what: ClassVar[str] = "the seat"
 
@@ -560,7 +564,10 @@ class SitDown(Change):
             raise ServerError("seat_taken", "that seat is taken" if self.seat is not None else "the table is full", 409)
         name = self.account["name"] if self.account is not None else clean_name(self.name, free[0].seat, "name")
         self._seat, self._token, self.name = free[0], new_token(), name
-        return [TakeSeat(table.id, free[0].seat, hash_token(self._token), account_id, name)]
+        ran_out = (at := fill_moment(table)) is not None and at <= now()
+        if ran_out and table.fill_bots_after is not None:
+            self._fill_at = now() + timedelta(seconds=table.fill_bots_after)
+        return [TakeSeat(table.id, free[0].seat, hash_token(self._token), account_id, name, self._fill_at)]
 
     def apply(self, table: LiveTable, results: list[Any]) -> dict[str, Any]:
         s = self._seat
@@ -569,6 +576,9 @@ class SitDown(Change):
             raise ServerError("seat_taken", "somebody sat down there first", 409)
         s.token_hash, s.claim_hash, s.name = hash_token(self._token), None, self.name
         s.account_id = self.account["id"] if self.account is not None else None
+        if self._fill_at is not None:
+            table.fill_bots_at = self._fill_at
+            table.hub.arm_fill(table)
         log.info("table %s: somebody sat down at seat %d", table.id, s.seat)
         return {"table_id": table.id, "seat": s.seat, "token": self._token}
 
@@ -853,9 +863,7 @@ class CloseUnjoined(Change):
     def prepare(self, table: LiveTable) -> list[Write]:
         if table.status != "playing" or table.connections or any(s.joined for s in table.seats if s.kind == "human"):
             raise ServerError("stale", "the table is in use")
-        self._result = table.abandoned_result(
-            f"nobody joined within {self.ttl:g} seconds", "nobody_joined", self.ttl
-        )
+        self._result = table.abandoned_result(f"nobody joined within {self.ttl:g} seconds", "nobody_joined", self.ttl)
         return [CloseUnplayed(table.id, self._result)]
 
     def apply(self, table: LiveTable, results: list[Any]) -> None:

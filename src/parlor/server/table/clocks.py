@@ -98,6 +98,27 @@ def clocks_left(table: LiveTable) -> dict[str, float]:
     }
 
 
+def fill_moment(table: Any) -> datetime | None:
+    """When a public table's empty seats become bots (``fill_bots_at``, UTC), None: never."""
+    at = getattr(table, "fill_bots_at", None)
+    return at if at is None or at.tzinfo is not None else at.replace(tzinfo=UTC)  # (SQLite's are naive)
+
+
+def fill_bots_left(table: Any) -> float | None:
+    """The seconds until a public table's empty seats become bots, or None when no such wait runs:
+    none was set, no seat is empty, the game is not on, or the wait ran out while nobody sat there
+    (no bots came: the next to sit down starts it again, ``SitDown``). Public (everyone at a public
+    table may know when bots join); sent as seconds left, like the turn clocks, so a wrong clock on
+    the reader's computer does not matter."""
+    at = fill_moment(table)
+    if at is None or not table.public or table.status != "playing" or not any(s.is_open for s in table.seats):
+        return None
+    left = (at - datetime.now(UTC)).total_seconds()
+    if left <= 0 and not any(s.kind == "human" and not s.is_open for s in table.seats):
+        return None
+    return round(max(0.0, left), 2)
+
+
 def clock_runs(table: LiveTable, s: Seat) -> bool:
     return (
         table.turn_time is not None

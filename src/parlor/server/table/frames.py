@@ -22,7 +22,7 @@ from parlor.core import Event, for_seat
 from parlor.server.wire import dumps
 from parlor.text import action_text
 
-from .clocks import clocks_left
+from .clocks import clocks_left, fill_bots_left
 from .undo import quick_refusal
 
 if TYPE_CHECKING:
@@ -162,7 +162,14 @@ class Frames:
 
     def broadcast_seats(self) -> None:
         table = self.table
-        frame = dumps({"type": "seats", "seats": table.seat_summaries(), "clocks": clocks_left(table)})
+        frame = dumps(
+            {
+                "type": "seats",
+                "seats": table.seat_summaries(),
+                "clocks": clocks_left(table),
+                "fill_bots_in": fill_bots_left(table),
+            }
+        )
         for conn in list(table.connections):
             conn.push(frame)
 

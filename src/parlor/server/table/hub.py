@@ -18,7 +18,7 @@ import logging
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, timedelta
+from datetime import timedelta
 from typing import Any
 
 from parlor import games as registry
@@ -42,7 +42,7 @@ from .bot_workers import default_processes
 from .bots import BOT_LEVELS, BotRunner
 from .changes import Arrive, CloseUnjoined, FillWithBots, ForgetAccount, Leave, leave, new_table_row, seat_of_account
 from .chat import chat_json
-from .clocks import BOT_FOR_HUMAN, MAX_TURN_TIME, arm_timeout, reset_clocks, stop_clocks, with_bot_marks
+from .clocks import BOT_FOR_HUMAN, MAX_TURN_TIME, arm_timeout, fill_moment, reset_clocks, stop_clocks, with_bot_marks
 from .connection import MOVED, Connection
 from .live import BrokenTable, FinishedTable, LiveTable
 from .replays import replay_steps_json
@@ -274,9 +274,9 @@ class Hub:
             table.fill_timer.cancel()
             table.fill_timer = None
         armed = table.fill_bots_at
-        if armed is None:
+        at = fill_moment(table)
+        if at is None:
             return
-        at = armed if armed.tzinfo is not None else armed.replace(tzinfo=UTC)  # (SQLite's stamps are naive UTC)
         delay = max(0.0, (at - now()).total_seconds())
 
         def fire() -> None:

@@ -30,7 +30,7 @@ from parlor.server.wire import ServerError
 
 from .changes import Change, ClockRanOut, SeatTimedOut
 from .chat import ChatLog
-from .clocks import reset_clocks
+from .clocks import fill_bots_left, reset_clocks
 from .frames import Frames
 from .seats import Seat
 
@@ -271,6 +271,7 @@ def table_summary(table: Any, options: dict[str, Any]) -> dict[str, Any]:
         "rated": table.rated,
         "quick": table.quick,
         "seats": table.seat_summaries(),
+        "fill_bots_in": fill_bots_left(table),
         "result": table.result,
         "previous_table": table.previous_table,
         "next_table": table.next_table,

@@ -96,6 +96,11 @@ class Seat:
             return True
         return self.connections == 0 and time.monotonic() - self.gone_since >= after
 
+    @property
+    def is_open(self) -> bool:
+        """Nobody holds it (no link claimed, no account): at a public table anyone may sit down there."""
+        return self.kind == "human" and self.token_hash is None and self.account_id is None
+
     def summary(self, away_after: float | None = None) -> dict[str, Any]:
         out = {
             "seat": self.seat,
@@ -108,8 +113,7 @@ class Seat:
             "stand_in": self.stand_in,
             "bot_moves": self.bot_moves,
             "account": self.account_id is not None,
-            # Nobody holds it (no link claimed, no account): anyone may sit down there.
-            "open": self.kind == "human" and self.token_hash is None and self.account_id is None,
+            "open": self.is_open,
         }
         if away_after is not None and self.kind == "human":
             out["away"] = self.is_away(away_after)

@@ -378,8 +378,8 @@ export default {
             { class: "assign-sweet", "data-drag": k, title: `${sweet(ctx, k)} ×${held[k]}: ${ctx.t("sn.assign_drag")}`, onpointerdown: grab(i), onpointermove: move, onpointerup: drop, onpointercancel: cancelDrag },
             h("span", { class: "grip", "aria-hidden": "true" }, "⠿"),
             sweetIcon(k, 22),
-            h("span", {}, sweet(ctx, k)),
-            h("small", { class: "muted" }, ` ×${held[k]}`),
+            // the name and the count as one text, which wraps between words
+            h("span", { class: "sweet-name" }, sweet(ctx, k), " ", h("small", { class: "muted" }, `×${held[k]}`)),
           ),
           h(
             "span",

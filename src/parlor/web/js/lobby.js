@@ -15,6 +15,7 @@ let form = { game: null, players: 0, options: {}, seats: [], turnTime: null, bot
 let created = null; // the answer of POST /api/tables
 let me = null; // the signed-in player ({name}) or null: a guest
 let open = { waiting: [], playing: [] }; // GET /api/lobby for the chosen game
+let openAt = 0; // performance.now() when that answer came (its fill_bots_in count from then)
 let mine = []; // the signed-in player's unfinished tables
 let lobbyError = "";
 // Quick play: after how long a table still waiting for players fills its empty seats with bots.
@@ -197,6 +198,7 @@ function tableLife() {
 async function refreshOpen() {
   try {
     open = await answerOf(await fetch(`/api/lobby?game=${encodeURIComponent(form.game)}`));
+    openAt = performance.now();
     mine = me ? (await answerOf(await fetch("/api/account/tables"))).tables : [];
   } catch (err) {
     lobbyError = t("lobby.error", { message: err.message });
@@ -258,9 +260,38 @@ function openRow(entry, waiting) {
     ? h("button", { type: "button", class: "small sit-down", "data-table": entry.id,
         onclick: () => seatedBy(`/api/tables/${encodeURIComponent(entry.id)}/sit`, { name: guestName() }) }, t("open.sit"))
     : h("a", { class: "button small watch", href: `/play/${encodeURIComponent(entry.id)}#watch` }, t("open.watch"));
+  const free = entry.seats.filter((s) => s.open).length;
+  const fill = waiting && typeof entry.fill_bots_in === "number"
+    ? h("span", { class: "open-fill", "data-fill-in": String(entry.fill_bots_in), "data-free": String(free) },
+      fillInText(entry.fill_bots_in, free)) : null;
   return h("li", { class: "open-table", "data-table": entry.id },
-    h("span", { class: "open-words" }, words), h("small", { class: "muted open-seats" }, seatWords(entry)), action);
+    h("span", { class: "open-words" }, words),
+    h("small", { class: "muted open-seats" }, seatWords(entry), fill ? " · " : null, fill), action);
 }
+
+// A waiting table that fills its empty seats with bots counts down to it ("bots join in 0:42"), from
+// the seconds left the server gave (so a wrong clock here does not matter); at zero the list is read
+// again, and the table, its seats now bots, has moved to the tables being played.
+function fillInText(seconds, free) {
+  const left = Math.max(0, Math.ceil(seconds - (performance.now() - openAt) / 1000));
+  return t("open.fill_in", { n: free, time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
+}
+
+let rereading = false;
+setInterval(() => {
+  let due = false;
+  for (const el of document.querySelectorAll(".open-fill[data-fill-in]")) {
+    const seconds = Number(el.dataset.fillIn);
+    el.textContent = fillInText(seconds, Number(el.dataset.free));
+    // Read the list again a second after a countdown ends (the table had time left when read: one
+    // whose bots are late, listed at 0:00, is not read again and again).
+    if (seconds > 0 && (performance.now() - openAt) / 1000 >= seconds + 1) due = true;
+  }
+  if (due && !rereading) {
+    rereading = true;
+    refreshOpen().finally(() => (rereading = false));
+  }
+}, 1000);
 
 function openTables() {
   const fill = h(
@@ -432,7 +463,10 @@ function showError(text) {
   if (box) box.textContent = text;
 }
 
-function linkRow(label, path, cls) {
+// A link opens its seat in a new tab, so that the lobby, with the links still to hand out, stays
+// open beside it; the one human seat of a table against bots has no link to hand out, and opens in
+// this tab (the back button shows the lobby's links again).
+function linkRow(label, path, cls, sameTab = false) {
   const url = new URL(path, location.href).href;
   const copy = h("button", { type: "button", class: "small" }, t("lobby.copy"));
   copy.addEventListener("click", async () => {
@@ -447,7 +481,7 @@ function linkRow(label, path, cls) {
     "li",
     { class: `link-row ${cls}` },
     h("span", { class: "link-label" }, label),
-    h("a", { href: path, target: "_blank", rel: "noopener", class: "join-link" }, t("lobby.open")),
+    h("a", { href: path, class: "join-link", ...(sameTab ? {} : { target: "_blank", rel: "noopener" }) }, t("lobby.open")),
     copy,
     h("code", { class: "link-url" }, url),
   );
@@ -455,9 +489,10 @@ function linkRow(label, path, cls) {
 
 function renderCreated() {
   const table = created.table;
+  const solo = created.seats.filter((s) => s.kind === "human").length === 1;
   const rows = created.seats.map((s) =>
     s.kind === "human"
-      ? linkRow(t("lobby.join_seat", { n: s.seat + 1 }), s.join_path, "seat-link")
+      ? linkRow(t("lobby.join_seat", { n: s.seat + 1 }), s.join_path, "seat-link", solo)
       : h("li", { class: "link-row bot-row" }, h("span", { class: "link-label" }, t("lobby.seat_n", { n: s.seat + 1 })),
           h("span", { class: "muted" }, t("lobby.bot_at", { level: t(`level.${s.level}`) }))),
   );

@@ -56,6 +56,7 @@ const st = {
   open: new Set(), // on a phone: the seats whose chip was opened
   resultShown: null, // the result the dialog last showed (it opens once per result, and says so)
   chatSeen: 0, // on a phone: chat messages read (the Chat tab counts the others)
+  fillBotsAt: null, // performance.now() at which a public table's empty seats become bots (null: never)
 };
 const phone = matchMedia(PHONE);
 let ws = null;
@@ -217,6 +218,7 @@ async function onFrame(msg) {
     case "welcome":
       st.welcome = msg;
       st.seats = msg.table.seats;
+      setFillBots(msg.table.fill_bots_in);
       if (!chat) chat = createChat({ slot: document.getElementById("chat-slot"), send, seatName, spectator: msg.role !== "seat", older: olderChat });
       host.setYou(msg.seat);
       host.update(st.seats, msg.table.status !== "playing");
@@ -254,6 +256,7 @@ async function onFrame(msg) {
     }
     case "seats":
       st.seats = msg.seats;
+      setFillBots(msg.fill_bots_in);
       host.update(st.seats, Boolean(st.frame && st.frame.over));
       break;
     case "chat":
@@ -585,10 +588,14 @@ function renderDock(docked) {
   const wait = seatWait();
   dock.append(h("div", { class: "dock-head" }, status, skip, wait || standUpButton()));
   if (st.error) dock.append(h("p", { class: "error", role: "alert" }, st.error));
+  // The parts with no place on the table (how many of the topping just tapped, a source) come above
+  // your hand, not under it: the dock grows upwards, so the hand stays under the finger that tapped
+  // it and what appears is not hidden by that thumb.
+  if (bar && bar.chips) dock.append(bar.chips);
   if (st.custom) dock.append(st.custom);
   else dock.append(...docked);
   if (mine) {
-    dock.append(h("div", { class: "dock-actions" }, bar ? bar.chips : null, h("div", { class: "dock-buttons" }, bar ? bar.buttons : null, sentenceList(f), undoButton())));
+    dock.append(h("div", { class: "dock-actions" }, h("div", { class: "dock-buttons" }, bar ? bar.buttons : null, sentenceList(f), undoButton())));
     const hints = hintBox(f);
     if (hints) dock.append(hints);
   }
@@ -974,6 +981,18 @@ function clockText(ms) {
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
+// When the table fills its empty seats with bots (the lobby's "Fill empty seats with bots"), the
+// note counts down to it. The server sends the seconds left (`fill_bots_in`), and the page counts from
+// the moment the frame arrived, as the turn clocks do.
+function setFillBots(seconds) {
+  st.fillBotsAt = typeof seconds === "number" ? performance.now() + seconds * 1000 : null;
+}
+
+function botsText(free) {
+  const left = Math.max(0, Math.ceil((st.fillBotsAt - performance.now()) / 1000));
+  return t("wait.bots", { n: free, time: clockText(left * 1000) });
+}
+
 function seatWait() {
   const free = st.seats.filter((s) => s.open).length;
   if (st.welcome.role !== "seat" || !st.welcome.table.public || (st.frame && st.frame.over) || !free) {
@@ -981,21 +1000,26 @@ function seatWait() {
     return null;
   }
   const elapsed = h("span", { class: "wait-elapsed", id: "wait-elapsed" }, clockText(Date.now() - waitingSince()));
+  const bots = st.fillBotsAt === null ? null
+    : h("span", { class: "wait-bots", id: "wait-bots", "data-free": String(free) }, botsText(free));
   return h(
     "div",
     { class: "seat-wait", id: "seat-wait", "data-key": "seat-wait" },
-    // (a screen reader hears the free seats change, not the counter's every second)
+    // (a screen reader hears the free seats change, not the counters' every second)
     h("span", { class: "wait-text", role: "status" }, t("wait.seats", { n: free })),
     " ",
     h("span", { class: "wait-time" }, t("wait.elapsed_label"), " ", elapsed),
+    bots,
     standUpButton(),
   );
 }
 
-// The counter moves every second by itself (the page is not drawn again for it).
+// The counters move every second by themselves (the page is not drawn again for them).
 setInterval(() => {
   const el = document.getElementById("wait-elapsed");
   if (el && sessionStorage.getItem(WAIT_KEY)) el.textContent = clockText(Date.now() - Number(sessionStorage.getItem(WAIT_KEY)));
+  const bots = document.getElementById("wait-bots");
+  if (bots && st.fillBotsAt !== null) bots.textContent = botsText(Number(bots.dataset.free));
 }, 1000);
 
 function noticeControls(withStandUp = true) {
