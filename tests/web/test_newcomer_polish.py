@@ -298,55 +298,65 @@ def clock_pattern(text: str) -> str:
 FILL_AFTER = 15  # seconds: time to open both pages and see the countdown move on a loaded machine
 
 
-@pytest.mark.parametrize("lang", LANGS)
 def test_the_wait_counts_down_to_the_bots_taking_the_empty_seats(
-    server: Server, browser: Any, screenshots: Path, lang: str
+    server: Server, browser: Any, screenshots: Path
 ) -> None:
     """A public table that fills its empty seats with bots says when: its waiting note counts down
     ("Bots take the empty seats in 0:12", in the language's plural form for the seats), and so does
     its row in the lobby; at zero the seats become bots, the note goes and the lobby lists the table
     among those being played. (A table that never fills with bots says nothing of it: the "Play now"
-    test above.)"""
-    words = catalog(lang)
-    body = {"game": "sweet-nose", "players": 3, "public": True, "fill_bots_after": FILL_AFTER,
-            "seats": [{"kind": "human"}] * 3}  # fmt: skip
-    created = httpx.post(f"{server.base}/api/tables", json=body, timeout=60)
-    assert created.status_code == 201, created.text
-    table_id = created.json()["table"]["id"]
-    sat = httpx.post(f"{server.base}/api/tables/{table_id}/sit", json={"name": "Wen"}, timeout=60)
-    assert sat.status_code == 200, sat.text
-    lobby_context, lobby, lobby_errors = new_page(browser, lang)
-    seat = Seat(browser, server.url(f"/play/{table_id}#token={sat.json()['token']}"), lang=lang)
+    test above.)
+
+    One table per language, side by side: each gets the same steps in the same order as if it were
+    alone (its table made, sat at and both pages checked before the next language's), and then the
+    four waits run out together, instead of one real wait after another."""
+    opened: list[tuple[str, str, Seat, Any, Any, list[str]]] = []
     try:
-        page = seat.page
-        note = page.locator("#seat-wait #wait-bots")
-        note.wait_for()
-        pattern = clock_pattern(counted(lang, "wait.bots", 2))
-        first = note.inner_text()
-        minutes, seconds = re.match(pattern, first).groups()  # type: ignore[union-attr]
-        assert int(minutes) * 60 + int(seconds) <= FILL_AFTER, first
-        page.wait_for_function(  # it counts down by itself
-            "(first) => document.getElementById('wait-bots')?.textContent !== first", arg=first
-        )
-        page.screenshot(path=str(screenshots / f"wait_for_bots_{lang}.png"))
-        # The lobby's row of the table counts down to the same moment.
-        lobby.goto(server.base + "/")
-        lobby.click("button.game-pick[data-game=sweet-nose]")
-        row = lobby.locator(f".open-list.waiting .open-table[data-table='{table_id}']")
-        row.locator(".open-fill").wait_for()
-        assert re.match(clock_pattern(counted(lang, "open.fill_in", 2)), row.locator(".open-fill").inner_text())
+        for lang in LANGS:
+            body = {"game": "sweet-nose", "players": 3, "public": True, "fill_bots_after": FILL_AFTER,
+                    "seats": [{"kind": "human"}] * 3}  # fmt: skip
+            created = httpx.post(f"{server.base}/api/tables", json=body, timeout=60)
+            assert created.status_code == 201, created.text
+            table_id = created.json()["table"]["id"]
+            sat = httpx.post(f"{server.base}/api/tables/{table_id}/sit", json={"name": "Wen"}, timeout=60)
+            assert sat.status_code == 200, sat.text
+            lobby_context, lobby, lobby_errors = new_page(browser, lang)
+            seat = Seat(browser, server.url(f"/play/{table_id}#token={sat.json()['token']}"), lang=lang)
+            opened.append((lang, table_id, seat, lobby_context, lobby, lobby_errors))
+            page = seat.page
+            note = page.locator("#seat-wait #wait-bots")
+            note.wait_for()
+            pattern = clock_pattern(counted(lang, "wait.bots", 2))
+            first = note.inner_text()
+            minutes, seconds = re.match(pattern, first).groups()  # type: ignore[union-attr]
+            assert int(minutes) * 60 + int(seconds) <= FILL_AFTER, (lang, first)
+            page.wait_for_function(  # it counts down by itself
+                "(first) => document.getElementById('wait-bots')?.textContent !== first", arg=first
+            )
+            page.screenshot(path=str(screenshots / f"wait_for_bots_{lang}.png"))
+            # The lobby's row of the table counts down to the same moment.
+            lobby.goto(server.base + "/")
+            lobby.click("button.game-pick[data-game=sweet-nose]")
+            row = lobby.locator(f".open-list.waiting .open-table[data-table='{table_id}']")
+            row.locator(".open-fill").wait_for()
+            fill_text = row.locator(".open-fill").inner_text()
+            assert re.match(clock_pattern(counted(lang, "open.fill_in", 2)), fill_text), (lang, fill_text)
         # At zero the bots sit down: the note goes, the seats say they are bots, the lobby moves the table.
-        page.wait_for_selector("#seat-wait", state="detached")
-        level = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=60).json()["substitute_level"]
-        bot = words["seat.bot"].replace("{level}", words[f"level.{level}"])
-        for n in (1, 2):
-            assert page.locator(f".seat-chip[data-seat='{n}'] > small").first.inner_text() == bot
-        lobby.locator(f".open-list.playing .open-table[data-table='{table_id}']").wait_for()
-        assert lobby.locator(".open-fill").count() == 0
-        assert not seat.errors and not lobby_errors, (seat.errors, lobby_errors)
+        for lang, table_id, seat, _, lobby, lobby_errors in opened:
+            words = catalog(lang)
+            page = seat.page
+            page.wait_for_selector("#seat-wait", state="detached")
+            level = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=60).json()["substitute_level"]
+            bot = words["seat.bot"].replace("{level}", words[f"level.{level}"])
+            for n in (1, 2):
+                assert page.locator(f".seat-chip[data-seat='{n}'] > small").first.inner_text() == bot, lang
+            lobby.locator(f".open-list.playing .open-table[data-table='{table_id}']").wait_for()
+            assert lobby.locator(f".open-table[data-table='{table_id}'] .open-fill").count() == 0, lang
+            assert not seat.errors and not lobby_errors, (lang, seat.errors, lobby_errors)
     finally:
-        seat.context.close()
-        lobby_context.close()
+        for _, _, seat, lobby_context, _, _ in opened:
+            seat.context.close()
+            lobby_context.close()
 
 
 # ---- the game log across a language switch ---------------------------------------------------------------
