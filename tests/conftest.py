@@ -5,12 +5,18 @@
   that is merely slow must not fail a test: each waits up to a minute unless it names its own timeout.
 * Hypothesis: no per-example deadline and no "too slow" health check by default (a property that
   asks for them says so in its own ``settings``).
+* The slowest directories run first. pytest-xdist (``scripts/test`` runs ``-n 2``) hands the tests out
+  in collection order; with the browser tests last (alphabetical order), one worker was still playing
+  a whole game in Chromium long after the other had run out of tests. Longest first, the run ends on
+  many short tests that keep both workers busy to the end. The order within a directory is kept
+  (module- and session-scoped servers are set up once per module as before).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -20,6 +26,23 @@ settings.register_profile("parlor", deadline=None, suppress_health_check=[Health
 settings.load_profile("parlor")
 
 HTTP_PATIENCE = 60.0
+
+# The directories under tests/ from the slowest tests to the fastest (what is not named runs last,
+# in its own order): the order of ``pytest --durations`` per directory (docs/benchmarks.md, "Test
+# suite time").
+SLOWEST_FIRST = ("web", "server", "rl", "analysis", "review")
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering, which groups tests by their fixtures
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    tests = Path(__file__).resolve().parent
+
+    def rank(item: pytest.Item) -> int:
+        parts = item.path.relative_to(tests).parts
+        top = parts[0] if len(parts) > 1 else ""
+        return SLOWEST_FIRST.index(top) if top in SLOWEST_FIRST else len(SLOWEST_FIRST)
+
+    items.sort(key=rank)  # a stable sort: the order within each directory stays
 
 
 @pytest.fixture(autouse=True, scope="session")
