@@ -27,10 +27,10 @@ settings.load_profile("parlor")
 
 HTTP_PATIENCE = 60.0
 
-# The directories under tests/ from the slowest tests to the fastest (what is not named runs last,
-# in its own order): the order of ``pytest --durations`` per directory (docs/benchmarks.md, "Test
-# suite time").
-SLOWEST_FIRST = ("web", "server", "rl", "analysis", "review")
+# The directories under tests/ ("*.py": the files directly in it) from the one whose tests take
+# longest to the one whose tests are shortest (what is not named runs last, in its own order):
+# the per-directory ``pytest --durations`` figures in docs/benchmarks.md, "Test suite time".
+SLOWEST_FIRST = ("web", "server", "bots", "review", "rl", "analysis", "*.py")
 
 
 @pytest.hookimpl(trylast=True)  # after pytest's own reordering, which groups tests by their fixtures
@@ -38,8 +38,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     tests = Path(__file__).resolve().parent
 
     def rank(item: pytest.Item) -> int:
+        if not item.path.is_relative_to(tests):  # a test outside tests/ named on the command line
+            return len(SLOWEST_FIRST)
         parts = item.path.relative_to(tests).parts
-        top = parts[0] if len(parts) > 1 else ""
+        top = parts[0] if len(parts) > 1 else "*.py"
         return SLOWEST_FIRST.index(top) if top in SLOWEST_FIRST else len(SLOWEST_FIRST)
 
     items.sort(key=rank)  # a stable sort: the order within each directory stays
