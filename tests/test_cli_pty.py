@@ -138,7 +138,7 @@ def test_every_game_starts_with_seat_names_from_1_and_its_rules_at_hand(game):
     assert child.exitstatus == 0
 
 
-# ------------------------------------------------------------------ issue 27: the save prompt, replay --step
+# ------------------------------------------------------------------ the save prompt, replay --step
 def test_y_at_the_save_prompt_saves_under_a_name_made_for_the_game(tmp_path):
     child = pexpect.spawn(
         PARLOR,
@@ -195,7 +195,7 @@ def test_q_in_replay_step_quits_the_replay(tmp_path):
     assert "Final table" not in child.before
 
 
-# ------------------------------------------------------------------ issue 27: the Shopkeeper auction
+# ------------------------------------------------------------------ the Shopkeeper auction
 def test_the_shopkeeper_auction_offers_pass_first_and_takes_bids_as_typed():
     child = spawn("sweet-nose", "--players", "3", "--seed", "4", "--option", "shopkeeper=true",
                   "--option", "ascension=true")  # fmt: skip

@@ -1,4 +1,4 @@
-"""Issue 13: the command line without rough edges — option metadata, player ranges, clean
+"""The command line without rough edges — option metadata, player ranges, clean
 failures, seat names, help texts, --version, ``python -m parlor``, the LICENSE, ``parlor serve``'s
 start-up checks. Each test runs the real command (CliRunner or a subprocess)."""
 

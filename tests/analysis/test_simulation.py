@@ -152,7 +152,7 @@ def test_cli_simulate_writes_rows_and_refuses_bad_input(tmp_path):
 
 
 def test_default_settings_give_the_same_file_at_any_worker_count_and_on_ray(tmp_path):
-    # Issue 32, finding 5: the default chunk size followed -w, and it is stored in the file.
+    # The default chunk size followed -w, and it is stored in the file.
     import hashlib
 
     args = ["simulate", "mamma-mia", "-p", "4", "-n", "40", "--bots", "random", "--seed", "5", "--json"]

@@ -1,4 +1,4 @@
-"""Self-play generations of the evaluator's training (``parlor train --generations``, issue 33)."""
+"""Self-play generations of the evaluator's training (``parlor train --generations``)."""
 
 from __future__ import annotations
 

@@ -240,7 +240,7 @@ def test_the_host_lets_a_bot_play_a_missing_seat_until_its_player_comes(clock_se
 
 
 def test_the_host_relinks_only_a_seat_that_is_away_and_its_player_is_told(clock_server):
-    """Issue 28, finding 2: a seat belongs to its player. The host's new link is refused while the
+    """A seat belongs to its player. The host's new link is refused while the
     player is connected (or left less than ``relink_after`` ago); once the seat is away it is given, the
     table is told, and the old token's holder learns what happened instead of a bare "bad token"."""
     created = two_humans(clock_server.base, seat_timeout=None)
@@ -352,7 +352,7 @@ def undoable_move(mover: Client) -> dict[str, Any] | None:
 
 
 def test_an_undo_gives_no_clock_time_back(clock_server):
-    """Issue 28, finding 5: a move and its undo do not restart the mover's clock. After the undo the
+    """A move and its undo do not restart the mover's clock. After the undo the
     clock shows no more than it did before the move, and a player who keeps moving and taking back
     runs out of time like anyone else (a bot then decides for the seat)."""
     turn = 30.0

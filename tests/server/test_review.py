@@ -1,4 +1,4 @@
-"""Game review and hints on the server (issue 31): computed in worker processes, stored, only for the
+"""Game review and hints on the server: computed in worker processes, stored, only for the
 seat itself, refused clearly (and with nothing stored) otherwise, and honest: two tables that look the
 same to a seat get byte-identical reviews and hints for it, whatever the cards hidden from it."""
 

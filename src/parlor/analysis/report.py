@@ -213,8 +213,8 @@ def _plots(game: str, n: int, s: dict[str, Any], folder: Path) -> list[tuple[str
         save(fig, "features", f"Features by their effect on win rate, {n} players")
     rates = s["metrics"]["rates"]
     if rates:
-        # Every rate, in the order of the table below (issue 32: the plot used to keep only the
-        # 20 with the most trials, silently dropping rows at 3+ players).
+        # Every rate, in the order of the table below (keeping only the 20 with the
+        # most trials would silently drop rows at 3+ players).
         top = list(rates.items())
         fig, ax = plt.subplots(figsize=(8, 0.22 * len(top) + 1.0))
         ax.barh(

@@ -1,4 +1,4 @@
-"""A learned move prior for the search's root (issue 33): a policy over the searching seat's moves.
+"""A learned move prior for the search's root: a policy over the searching seat's moves.
 
 AlphaZero's second head, in the small: a scorer ``f`` reads the seat's own observation just after
 each candidate move (the observation ``NetworkPrior`` reads, ``parlor.rl``'s encoding of what the
