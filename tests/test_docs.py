@@ -105,7 +105,7 @@ def test_the_issue_number_check_finds_the_forms_people_write() -> None:
     n = 12
     for cited in (f"(issue {n})", f"Issue {n}, finding 2:", f"issue #{n}", f"issues {n} and 17", f"the issue-{n} goal"):
         assert ISSUE_NUMBER.search(cited), cited
-    for plain in ("an issue with the clock", "tissue 3", "issued 4 links"):
+    for plain in ("an issue with the clock", f"tissue {n}", "issued 4 links"):
         assert not ISSUE_NUMBER.search(plain), plain
 
 
@@ -163,3 +163,9 @@ def test_a_runnable_block_runs(where: str, language: str, code: str, tmp_path: P
         f"{where}: the block exited {done.returncode}\n--- stdout (end)\n{done.stdout[-3000:]}\n"
         f"--- stderr (end)\n{done.stderr[-3000:]}"
     )
+
+
+def test_the_readme_indexes_every_page_of_docs() -> None:
+    index = (ROOT / "README.md").read_text(encoding="utf-8").split("\n## The docs\n", 1)[1].split("\n## ", 1)[0]
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        assert f"`docs/{page.name}`" in index, f"README's index of docs/ misses docs/{page.name}"
