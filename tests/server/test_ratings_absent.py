@@ -119,7 +119,7 @@ def ratings_stored(site: ServerThread, table_id: str) -> Database:
 
 def test_a_connected_player_who_never_moves_is_ranked_last(clocked: ServerThread) -> None:
     (ann, ann_name), (bob, bob_name) = signed_up(clocked.base), signed_up(clocked.base)
-    table_id, tokens = table_for_two(ann, bob, rated=True)
+    table_id, tokens = table_for_two(ann, bob, rated=True, turn_time=RATED_CLOCK)
     with Client(clocked.base, table_id, tokens[0]) as ann_ws, Client(clocked.base, table_id, tokens[1]) as bob_ws:
         # Bob opens the table and stays: the clock's bot makes every one of his decisions.
         final = play_own_turns(ann_ws, idle=(bob_ws,))
@@ -140,7 +140,7 @@ def test_a_player_who_leaves_after_playing_less_than_half_is_ranked_last(clocked
     site's seat timeout is longer than the game), so only the clock's bot plays it: he had not
     "left" when the game ended, yet he played less than half of it."""
     (ann, ann_name), (bob, bob_name) = signed_up(clocked.base), signed_up(clocked.base)
-    table_id, tokens = table_for_two(ann, bob, rated=True)
+    table_id, tokens = table_for_two(ann, bob, rated=True, turn_time=RATED_CLOCK)
     with Client(clocked.base, table_id, tokens[0]) as ann_ws:
         with Client(clocked.base, table_id, tokens[1]) as bob_ws:
             take_turns(ann_ws, bob_ws, 2)
@@ -158,7 +158,7 @@ def test_a_game_every_account_left_moves_no_rating(leaving: ServerThread) -> Non
     """Both players open the table and close their tabs: substitutes play the whole game. Nobody played
     it, so nobody's rating moves; both pages list it as a rated game they were absent from."""
     (ann, ann_name), (bob, bob_name) = signed_up(leaving.base), signed_up(leaving.base)
-    table_id, tokens = table_for_two(ann, bob, rated=True)
+    table_id, tokens = table_for_two(ann, bob, rated=True, turn_time=RATED_CLOCK)
     for token in tokens:
         Client(leaving.base, table_id, token).close()
     db = ratings_stored(leaving, table_id)
@@ -185,7 +185,7 @@ def test_who_made_each_decision_survives_a_restart_mid_game(
     url = make_url(backend, request, tmp_path_factory.mktemp("db"))
     with serve(url, **CLOCKED) as site:
         (ann, ann_name), (bob, bob_name) = signed_up(site.base), signed_up(site.base)
-        table_id, tokens = table_for_two(ann, bob, rated=True)
+        table_id, tokens = table_for_two(ann, bob, rated=True, turn_time=RATED_CLOCK)
         with Client(site.base, table_id, tokens[0]) as ann_ws, Client(site.base, table_id, tokens[1]) as bob_ws:
             take_turns(ann_ws, bob_ws, 3)  # then the server stops, mid-game
     with serve(url, **CLOCKED) as site:  # the same database: the table is restored from its record
