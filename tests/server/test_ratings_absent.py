@@ -123,16 +123,16 @@ def test_a_connected_player_who_never_moves_is_ranked_last(clocked: ServerThread
     with Client(clocked.base, table_id, tokens[0]) as ann_ws, Client(clocked.base, table_id, tokens[1]) as bob_ws:
         # Bob opens the table and stays: the clock's bot makes every one of his decisions.
         final = play_own_turns(ann_ws, idle=(bob_ws,))
+    ann_entry, bob_entry = rated_game_of(clocked, ann_name, table_id), rated_game_of(clocked, bob_name, table_id)
+    # Whatever place the clock's bot earned for Bob, he played nothing: last, and his rating goes down.
+    assert bob_entry["abandoned"] is True and ann_entry["abandoned"] is False
+    assert bob_entry["rating_after"] < bob_entry["rating_before"]
+    assert ann_entry["rating_after"] > ann_entry["rating_before"]
+    assert bob_entry["absent"] is True and ann_entry["absent"] is False
     bob_seat = seat_entry(final["result"], 1)
     assert bob_seat["player_moves"] == 0 and bob_seat["bot_moves"] > 0
     assert bob_seat["absent"] is True and bob_seat["left"] is False  # connected to the end, and still absent
     assert seat_entry(final["result"], 0)["absent"] is False
-    ann_entry, bob_entry = rated_game_of(clocked, ann_name, table_id), rated_game_of(clocked, bob_name, table_id)
-    # Whatever place the clock's bot earned for Bob, he played nothing: last, and his rating goes down.
-    assert bob_entry["abandoned"] is True and bob_entry["absent"] is True
-    assert ann_entry["abandoned"] is False and ann_entry["absent"] is False
-    assert bob_entry["rating_after"] < bob_entry["rating_before"]
-    assert ann_entry["rating_after"] > ann_entry["rating_before"]
 
 
 def test_a_player_who_leaves_after_playing_less_than_half_is_ranked_last(clocked: ServerThread) -> None:
@@ -145,13 +145,13 @@ def test_a_player_who_leaves_after_playing_less_than_half_is_ranked_last(clocked
         with Client(clocked.base, table_id, tokens[1]) as bob_ws:
             take_turns(ann_ws, bob_ws, 2)
         final = play_own_turns(ann_ws)  # Bob has closed his tab
-    bob_seat = seat_entry(final["result"], 1)
-    assert bob_seat["player_moves"] == 2 and bob_seat["bot_moves"] > 2
-    assert bob_seat["left"] is False and bob_seat["absent"] is True
     bob_entry, ann_entry = rated_game_of(clocked, bob_name, table_id), rated_game_of(clocked, ann_name, table_id)
     assert bob_entry["abandoned"] is True and ann_entry["abandoned"] is False
     assert bob_entry["rating_after"] < bob_entry["rating_before"]
     assert ann_entry["rating_after"] > ann_entry["rating_before"]
+    bob_seat = seat_entry(final["result"], 1)
+    assert bob_seat["player_moves"] == 2 and bob_seat["bot_moves"] > 2
+    assert bob_seat["left"] is False and bob_seat["absent"] is True
 
 
 def test_a_game_every_account_left_moves_no_rating(leaving: ServerThread) -> None:
@@ -191,10 +191,10 @@ def test_who_made_each_decision_survives_a_restart_mid_game(
     with serve(url, **CLOCKED) as site:  # the same database: the table is restored from its record
         with Client(site.base, table_id, tokens[0]) as ann_ws:
             final = play_own_turns(ann_ws)  # Bob never comes back: the clock's bot plays his seat
-        bob_seat = seat_entry(final["result"], 1)
-        assert bob_seat["player_moves"] == 3 and bob_seat["absent"] is True
         assert rated_game_of(site, bob_name, table_id)["abandoned"] is True
         assert rated_game_of(site, ann_name, table_id)["abandoned"] is False
+        bob_seat = seat_entry(final["result"], 1)  # his three decisions, made before the restart, counted
+        assert bob_seat["player_moves"] == 3 and bob_seat["absent"] is True
 
 
 def test_a_rated_table_takes_the_sites_clock_and_substitute(clocked: ServerThread) -> None:
