@@ -16,6 +16,8 @@ stored ratings, never for the clock.
 from __future__ import annotations
 
 import contextlib
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -28,7 +30,7 @@ from parlor.server.limits import Limits
 from parlor.server.storage import Database
 from parlor.server.storage.schema import rating_history_t, tables_t
 
-from .conftest import BACKENDS, Client, ServerThread, make_url
+from .conftest import BACKENDS, ROOT, Client, ServerProcess, ServerThread, free_port, make_url
 from .test_accounts import GENEROUS, signed_up
 from .test_ratings import profile, rated_game_of, table_for_two
 
@@ -220,3 +222,26 @@ def test_a_rated_table_takes_the_sites_clock_and_substitute(clocked: ServerThrea
     assert quick.status_code == 200, quick.text
     opened = httpx.get(f"{clocked.base}/api/tables/{quick.json()['table_id']}", timeout=60).json()
     assert opened["rated"] is True and {k: opened[k] for k in site} == site
+
+
+def test_the_sites_rated_clock_is_a_server_flag(tmp_path) -> None:
+    """``--rated-turn-time`` sets the clock of every rated table (checked at start: a bad value stops the
+    server before it opens the database)."""
+    url = f"sqlite:///{tmp_path / 'p.db'}"
+    server = ServerProcess(url, None, "--rated-turn-time", "7").start()
+    try:
+        body = {"game": "mamma-mia", "players": 2, "seats": [{"kind": "human"}] * 2, "rated": True, "turn_time": 30}
+        created = httpx.post(server.base + "/api/tables", json=body, timeout=60)
+        assert created.status_code == 201 and created.json()["table"]["turn_time"] == 7, created.text
+    finally:
+        server.stop()
+    bad = tmp_path / "bad.db"
+    done = subprocess.run(
+        [sys.executable, "-m", "parlor.server", "--port", str(free_port()), "--database-url", f"sqlite:///{bad}",
+         "--rated-turn-time", "-1"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 1
+    message = "Error: --rated-turn-time must be from 0 (no clock) to 86400 seconds, got -1.0"
+    assert done.stderr.strip().splitlines()[-1] == message
+    assert not bad.exists()
