@@ -178,6 +178,7 @@ def run(
     advertise_address: str | None = None,
     forwarded_allow_ips: str | None = None,
     min_turn_time: float | None = None,
+    rated_turn_time: float | None = None,
     relink_after: float | None = None,
     body_timeout: float | None = None,
     review_budget: int | None = None,
@@ -225,6 +226,8 @@ def run(
         raise StartupError(f"--lease-seconds must be from 1 to 3600, got {lease_seconds}")
     if min_turn_time is not None and not 0 < min_turn_time <= 86400:
         raise StartupError(f"--min-turn-time must be more than 0 and at most 86400 seconds, got {min_turn_time}")
+    if rated_turn_time is not None and not 0 <= rated_turn_time <= 86400:
+        raise StartupError(f"--rated-turn-time must be from 0 (no clock) to 86400 seconds, got {rated_turn_time}")
     if body_timeout is not None and not 0 < body_timeout <= 3600:
         raise StartupError(f"--body-timeout must be more than 0 and at most 3600 seconds, got {body_timeout}")
     if relink_after is not None and not 0 <= relink_after <= 86400:
@@ -251,6 +254,7 @@ def run(
             for flag, value in (
                 ("--body-timeout", body_timeout),
                 ("--min-turn-time", min_turn_time),
+                ("--rated-turn-time", rated_turn_time),
                 ("--relink-after", relink_after),
                 ("--seat-timeout", seat_timeout),
                 ("--tables-per-minute", tables_per_minute),
@@ -287,6 +291,8 @@ def run(
             limits = replace(limits, max_connections_per_address=max_websockets_per_address)
         if min_turn_time is not None:
             limits = replace(limits, min_turn_time=min_turn_time)
+        if rated_turn_time is not None:  # (0: rated tables have no clock)
+            limits = replace(limits, rated_turn_time=rated_turn_time or None)
         if relink_after is not None:
             limits = replace(limits, relink_after=relink_after)
         if body_timeout is not None:
@@ -513,6 +519,12 @@ def main(argv: list[str] | None = None) -> int:
         "--min-turn-time", type=float, default=None, help="the shortest turn clock a table may have (default 5 s)"
     )
     parser.add_argument(
+        "--rated-turn-time",
+        type=float,
+        default=None,
+        help="seconds per decision at every rated table, whatever its creator asks (default 120; 0: no clock)",
+    )
+    parser.add_argument(
         "--relink-after",
         type=float,
         default=None,
@@ -562,6 +574,7 @@ def main(argv: list[str] | None = None) -> int:
             advertise_address=args.advertise_address,
             forwarded_allow_ips=args.forwarded_allow_ips,
             min_turn_time=args.min_turn_time,
+            rated_turn_time=args.rated_turn_time,
             relink_after=args.relink_after,
             body_timeout=args.body_timeout,
             review_budget=args.review_budget,

@@ -165,12 +165,11 @@ class Decide(Change):
         idx = table.version
         cap = table.hub.limits.max_decisions
         abandoned = not new.is_over and idx + 1 >= cap
-        for_human = by in BOT_FOR_HUMAN  # a bot moved for a human seat: counted, and marked in the log
         result = None
         if abandoned:
             result = table.abandoned_result(f"the game reached the limit of {cap} decisions", "decision_cap", cap)
         elif new.is_over:
-            result = table.result_of(new, seat if for_human else None)
+            result = table.result_of(new, (seat, by))  # (who made each decision counts in a rating)
         stored = [(e.kind, e.data, None if e.visible_to is None else sorted(e.visible_to)) for e in events]
         status = "over" if result is not None else "playing"
         clock_at = clock_ends_at(table.seats[seat])
@@ -914,6 +913,8 @@ class PlayAgain(Change):
             "creator_hash": hash_token(self.address) if self.address is not None else None,
             "rated": table.rated,  # (a rematch is private: it is for the same players, not the lobby's)
         }
+        if table.rated:  # the site's clock and substitute as they are now, as at any rated table's creation
+            row.update(hub.rated_settings())
         self._claims = {s.seat: new_token() for s in table.seats if s.kind == "human"}
         seats = [
             {

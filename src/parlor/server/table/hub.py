@@ -400,6 +400,17 @@ class Hub:
         self._begin(table)
         return table
 
+    def rated_settings(self) -> dict[str, Any]:
+        """The clock and substitute settings of every rated table: the site's, never its creator's. A
+        creator who could pick them could hand a seat to a strong bot on a clock too short to play
+        (and take the bot's result as their own), or never let a leaver's seat be played at all."""
+        return {
+            "seat_timeout": self.default_seat_timeout,
+            "substitute_level": self.limits.rated_substitute_level,
+            "turn_time": self.limits.rated_turn_time,
+            "bots_before_join": False,  # no bot plays (and loses for) an account that never came
+        }
+
     def _new_table_request(self, body: Any) -> tuple[dict[str, Any], list[dict[str, Any]], dict[int, str], str, str]:
         """A create request checked field by field: (row, seats, claim codes, spectator token, host token)."""
         limits = self.limits
@@ -504,6 +515,10 @@ class Hub:
             raise ServerError("bad_request", "only a public table fills its seats with bots", field="fill_bots_after")
         if hints and rated:  # a hint is the judge's help: a rated game is played without it
             raise ServerError("bad_request", "a rated table gives no hints", field="hints")
+        if rated:  # checked above like any table's, then replaced: a rated table plays by the site's clock
+            settings = self.rated_settings()
+            timeout, substitute = settings["seat_timeout"], settings["substitute_level"]
+            turn_time, bots_before_join = settings["turn_time"], settings["bots_before_join"]
         seats: list[dict[str, Any]] = []
         claims: dict[int, str] = {}  # seat -> the one-time code of its join link
         for i, spec in enumerate(seats_in):
