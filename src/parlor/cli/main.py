@@ -697,6 +697,14 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option("--bot-delay", metavar="SECONDS", help="Seconds a bot waits before moving.")
     ] = 0.8,
+    seat_timeout: Annotated[
+        float,
+        typer.Option(
+            "--seat-timeout",
+            metavar="SECONDS",
+            help="Seconds a joined player may be away before a bot plays their seat (the default for new tables).",
+        ),
+    ] = 120.0,
     workers: Annotated[
         int,
         typer.Option(
@@ -807,6 +815,7 @@ def serve(
             port,
             database_url,
             bot_delay=bot_delay,
+            seat_timeout=seat_timeout,
             workers=workers,
             bot_processes=bot_processes,
             advertise_address=advertise_address,
