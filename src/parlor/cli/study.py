@@ -109,6 +109,7 @@ def analyze(
     """Simulate a game at each player count and write an HTML balance report with plots and data."""
     from parlor.analysis.report import analyze as run_analyze
     from parlor.analysis.report import parse_players
+    from parlor.bots.spec import check_bot_spec
     from parlor.core.options import options_to_json
 
     from .common import bot_list, get_game, parse_options
@@ -137,6 +138,8 @@ def analyze(
             metrics_path = str(Path(metrics).resolve()) if metrics.endswith(".py") else metrics
             user_metrics_class(metrics_path)  # a clear error now, before any game is played
         kinds = bot_list(bots, max(counts))[: len([k for k in bots.split(",") if k.strip()])]
+        for kind in dict.fromkeys(kinds):
+            check_bot_spec(kind, g)  # a bot that cannot start is named now, before the report folder is made
         if workers < 1:
             raise ParlorError(f"--workers must be at least 1, got {workers}")
         if games < 1:
