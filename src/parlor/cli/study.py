@@ -29,7 +29,7 @@ def merge(
         if out.exists():
             raise ParlorError(f"{out} exists; choose another name or remove it")
         count = merge_files(shards, out)
-    console().print(f"{count} games from {len(shards)} shard(s) -> {out}")
+    console().print(f"{count} games from {len(shards)} shard(s) -> {out}", markup=False)
 
 
 def compare(
@@ -72,7 +72,7 @@ def compare(
     add("mean score", result["score"], pct=False)
     add("decisions per game", result["decisions"], pct=False)
     out.print(table)
-    out.print(f"A: {a} ({result['games'][0]} games) · B: {b} ({result['games'][1]} games)")
+    out.print(f"A: {a} ({result['games'][0]} games) · B: {b} ({result['games'][1]} games)", markup=False)
 
 
 def analyze(
@@ -186,7 +186,7 @@ def analyze(
         finally:
             if bar_state.get("bar") is not None:
                 bar_state["bar"].stop()  # type: ignore[attr-defined]
-    console().print(f"Report: {index}")
+    console().print(f"Report: {index}", markup=False)
 
 
 def dataset(
@@ -212,7 +212,7 @@ def dataset(
                     raise ParlorError(f"{path}, record {count}: {exc}") from None
                 count += 1
         write_dataset(rows, out)
-    console().print(f"{len(rows)} decisions from {count} record(s) -> {out}")
+    console().print(f"{len(rows)} decisions from {count} record(s) -> {out}", markup=False)
 
 
 def _sweep_variants(game, option: list[str], sweep: list[str], base: dict) -> list[dict]:  # type: ignore[no-untyped-def]
