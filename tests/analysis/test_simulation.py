@@ -181,5 +181,6 @@ def test_resume_names_the_setting_that_differs(tmp_path):
         execute(spec(seed=9), out=out, resume=True)
     args = ["simulate", "mamma-mia", "-p", "3", "-n", "12", "--bots", "medium,random,random", "--seed", "7"]
     result = runner.invoke(app, [*args, "--chunk-size", "6", "--out", str(out), "--resume"])
-    assert result.exit_code == 1 and "chunk_size differs: the unfinished run has 3; asked 6" in result.output, result.output
+    assert result.exit_code == 1, result.output
+    assert "chunk_size differs: the unfinished run has 3; asked 6" in result.output, result.output
     assert len(list(out.with_name("r.parquet.parts").glob("chunk-*.parquet"))) == 1  # nothing changed
