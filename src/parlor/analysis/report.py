@@ -89,12 +89,16 @@ def analyze(
     ``V2``, ... each the options it changes from A, e.g. a grid from ``--sweep``), each
     compared with A in the report's sweep table. ``metrics``: a user metrics module
     (``parlor.analysis.metrics``)."""
+    from parlor.extras import require
+
     from .simulation import check_backend
 
     game = registry.get(game_name)
     if report.exists() and any(report.iterdir()):
         raise ParlorError(f"{report} is not empty; choose a new --report folder")
     check_backend(backend)  # before the report folder is made
+    require("matplotlib", "", "parlor analyze")  # a default dependency, missing from an older install
+    require("pyarrow", "", "parlor analyze")
     data = report / "data"
     plots = report / "plots"
     data.mkdir(parents=True, exist_ok=True)

@@ -35,7 +35,7 @@ def _pa() -> Any:
     from parlor.extras import require
 
     # pyarrow is a default dependency; an install made before it was one still gets one line
-    return require("pyarrow", "analysis", "per-game files")
+    return require("pyarrow", "", "reading or writing per-game files")
 
 
 def schema() -> Any:
@@ -359,6 +359,7 @@ def execute(
         run(spec, chunks, keep, backend=backend, workers=workers, address=address)
         return sorted(collected, key=lambda r: r["index"])
     output_format(out)
+    _pa()  # before the work folder is made: an install without pyarrow is told so in one line
     parts = out.with_name(out.name + ".parts")
     if out.exists() and not parts.exists():
         if not resume:
