@@ -321,8 +321,8 @@ def train(
     after an interruption. docs/evaluator.md explains the steps.
     """
     from parlor.bots.spec import check_bot_spec
-    from parlor.bots.training import Generations, TrainSettings, parse_players, train_generations
-    from parlor.bots.training import train as run_train
+    from parlor.training import Generations, TrainSettings, parse_players, train_generations
+    from parlor.training import train as run_train
 
     with clean_errors():
         g = get_game(game)
