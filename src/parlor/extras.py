@@ -60,7 +60,8 @@ def missing_module_message(exc: ModuleNotFoundError) -> str | None:
 
 
 def require(module: str, extra: str, what: str) -> ModuleType:
-    """``module`` imported, or a MissingExtra: ``"<what> needs <module>: install it with <command>"``."""
+    """``module`` imported, or a MissingExtra: ``"<what> needs <module>, which is not installed: <command>"``
+    (``extra`` "": a default dependency, which installing Parlor again brings)."""
     try:
         return importlib.import_module(module)
     except ImportError as exc:
