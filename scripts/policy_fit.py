@@ -20,8 +20,8 @@ import time
 import numpy as np
 
 from parlor.bots.evaluator import shipped_net
-from parlor.bots.policy import fit_policy, group_softmax
 from parlor.core.errors import ParlorError
+from parlor.training.policy import fit_policy, group_softmax
 
 
 def main() -> None:

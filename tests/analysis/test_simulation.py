@@ -174,12 +174,13 @@ def test_resume_names_the_setting_that_differs(tmp_path):
 
     with pytest.raises(KeyboardInterrupt):
         execute(spec(), out=out, progress=stop)
-    with pytest.raises(ParlorError, match=r"chunk_size 3 then, 4 now") as caught:
+    with pytest.raises(ParlorError, match=r"chunk_size differs: the unfinished run has 3; asked 4") as caught:
         execute(spec(chunk_size=4), out=out, resume=True)
     assert "seed" not in str(caught.value)
-    with pytest.raises(ParlorError, match=r"seed 7 then, 9 now"):
+    with pytest.raises(ParlorError, match=r"seed differs: the unfinished run has 7; asked 9"):
         execute(spec(seed=9), out=out, resume=True)
     args = ["simulate", "mamma-mia", "-p", "3", "-n", "12", "--bots", "medium,random,random", "--seed", "7"]
     result = runner.invoke(app, [*args, "--chunk-size", "6", "--out", str(out), "--resume"])
-    assert result.exit_code == 1 and "chunk_size 3 then, 6 now" in result.output, result.output
+    assert result.exit_code == 1, result.output
+    assert "chunk_size differs: the unfinished run has 3; asked 6" in result.output, result.output
     assert len(list(out.with_name("r.parquet.parts").glob("chunk-*.parquet"))) == 1  # nothing changed

@@ -23,7 +23,6 @@ from .accounts import ACCOUNT_FLAGS
 from .storage import default_database_url, normalize_url
 
 SUPPORTED_DIALECTS = ("sqlite", "postgresql")
-POSTGRES_HINT = 'install its driver: pip install -e ".[postgres]" (the postgres extra, psycopg 3)'
 
 
 class StartupError(ParlorError):
@@ -112,7 +111,12 @@ def check_database(url: str) -> str:
     try:
         parsed.get_dialect().import_dbapi()
     except (ImportError, NoSuchModuleError):
-        hint = POSTGRES_HINT if dialect == "postgresql" else "install the driver this URL names"
+        if dialect == "postgresql":
+            from parlor.extras import install_line
+
+            hint = f"install its driver (psycopg 3, the postgres extra): {install_line('postgres')}"
+        else:
+            hint = "install the driver this URL names"
         raise StartupError(f"the {dialect} driver for {shown} is not installed: {hint}") from None
     if dialect == "sqlite":
         if parsed.database and parsed.database != ":memory:":
@@ -192,6 +196,7 @@ def run(
 
     from .accounts import account_limits
     from .edge.app import create_app
+    from .limits import Limits
 
     account_options = {k: v for k, v in (account_options or {}).items() if v is not None}
     try:
@@ -232,6 +237,9 @@ def run(
         raise StartupError(f"--body-timeout must be more than 0 and at most 3600 seconds, got {body_timeout}")
     if relink_after is not None and not 0 <= relink_after <= 86400:
         raise StartupError(f"--relink-after must be from 0 to 86400 seconds, got {relink_after}")
+    if seat_timeout is not None and not 0 <= seat_timeout <= Limits().max_seat_timeout:
+        most = Limits().max_seat_timeout
+        raise StartupError(f"--seat-timeout must be from 0 to {most:g} seconds, got {seat_timeout:g}")
     if advertise_address is not None:
         parse_address(advertise_address)
     url = database_url or default_database_url()
@@ -241,6 +249,10 @@ def run(
             "several server processes need PostgreSQL (--database-url postgresql://…): SQLite has no server "
             "to share one database between processes. Use one process with SQLite."
         )
+    if several:  # the processes relay requests to each other over HTTP (edge/relay.py)
+        from parlor.extras import require
+
+        require("httpx", "postgres", "several server processes")
     sock = socket.socket(fileno=fd) if fd is not None else bind(host, port)  # before the database
     try:
         check_database(url)
@@ -272,7 +284,6 @@ def run(
             return run_site(workers, sock, url, host, port, child_args, advertise_address)
         from dataclasses import replace
 
-        from .limits import Limits
         from .table import SiteConfig
 
         # One of several processes: a listener for the requests the others relay here.
@@ -310,10 +321,9 @@ def run(
             account_limits=accounts,
             site=SiteConfig(relay_address, lease_seconds, relay.getsockname()[:2]) if relay else None,
         )
-        shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
         if fd is None:
             print(
-                f"Parlor server: open http://{shown}:{port}/  (database: {hide_password(app.state.database_url)})",
+                f"Parlor server: open {site_address(sock)}  (database: {hide_password(app.state.database_url)})",
                 flush=True,
             )
         logging.basicConfig(level=logging.INFO if log_level == "info" else logging.WARNING)
@@ -363,6 +373,17 @@ async def serve_with_relay(public: Any, sock: socket.socket, relayed: Any, relay
         await relaying
 
 
+def site_address(sock: socket.socket) -> str:
+    """The address to open, from the socket as bound (``http://127.0.0.1:8000/``). A socket on
+    every address (0.0.0.0 or ::) is reached at 127.0.0.1 here and at the machine's own address
+    from elsewhere."""
+    host, port = sock.getsockname()[:2]
+    if host in ("0.0.0.0", "::"):
+        return f"http://127.0.0.1:{port}/ or http://<this machine's address>:{port}/"
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
 def make_url_backend(url: str) -> str:
     from sqlalchemy.engine import make_url
 
@@ -405,9 +426,8 @@ def run_site(
         return subprocess.Popen(cmd + extra, pass_fds=[sock.fileno()])
 
     children = [start(i) for i in range(workers)]
-    shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
     pids = ", ".join(str(c.pid) for c in children)
-    print(f"Parlor server: open http://{shown}:{port}/  ({workers} processes: {pids}; database: {hide_password(url)})")
+    print(f"Parlor server: open {site_address(sock)}  ({workers} processes: {pids}; database: {hide_password(url)})")
     print("", flush=True)
     stopping = False
 
