@@ -190,4 +190,9 @@ def test_seats_held_per_account_and_per_address_stop_at_their_limits_under_concu
         assert r.status_code == 200, r.text
         again = sit(server.base, next(t for t, r in zip(tables[5:], guests, strict=True) if r.status_code == 429))
         assert again.status_code == 200, again.text
+        # Quick play at the limit is refused too, and leaves no table waiting for the refused player.
+        r = httpx.post(f"{server.base}/api/quick-play", json={"game": "sweet-nose", "players": 3}, timeout=60)
+        assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_seats", r.text
+        lobby = httpx.get(f"{server.base}/api/lobby", params={"game": "sweet-nose"}, timeout=60).json()
+        assert lobby["waiting"] == [], lobby
         me.close()

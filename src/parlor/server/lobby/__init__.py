@@ -17,7 +17,7 @@ from typing import Any
 
 from parlor.server.storage import Listings
 from parlor.server.table import Hub, SitDown, StandUp, authenticate
-from parlor.server.table.changes import seat_of_account
+from parlor.server.table.changes import CloseUnjoined, seat_of_account
 from parlor.server.wire import ServerError
 
 
@@ -97,5 +97,12 @@ class Lobby:
                 "fill_bots_after": body.get("fill_bots_after"),
             }
             created = await self.hub.create(spec, address, account_id, quick=True)
-            seated = await self.sit(created["table"]["id"], 0, account, body.get("name"), address)
+            try:
+                seated = await self.sit(created["table"]["id"], 0, account, body.get("name"), address)
+            except ServerError as exc:
+                if exc.code == "too_many_seats":  # nobody will sit at the table opened for them: closed
+                    table = await self.hub.get(created["table"]["id"])
+                    await table.change(CloseUnjoined(0.0))
+                    self.hub.release(table)
+                raise
             return {**seated, "created": True}
