@@ -21,7 +21,7 @@ import pytest
 
 from parlor.server.limits import Limits
 
-from .conftest import BACKENDS, Client, ServerThread, create_table, make_url, token_of
+from .conftest import BACKENDS, Client, ServerProcess, ServerThread, create_table, make_url, token_of
 from .test_accounts import GENEROUS, Browser, fresh_name
 
 OPEN_WITHIN = 1.0  # seconds a test seat sat down in has to be opened
@@ -196,3 +196,33 @@ def test_seats_held_per_account_and_per_address_stop_at_their_limits_under_concu
         lobby = httpx.get(f"{server.base}/api/lobby", params={"game": "sweet-nose"}, timeout=60).json()
         assert lobby["waiting"] == [], lobby
         me.close()
+
+
+def test_another_process_frees_the_seat_when_the_one_that_took_it_died(postgres: Any) -> None:
+    """Two processes of one site: the process that played the table is killed after somebody sat down
+    there; the other takes the table over and frees the seat at the stored moment."""
+    url = postgres.new_database()
+    common = ("--cluster", "--lease-seconds", "3", "--bot-delay", "0", "--sit-open-within", "5")
+    a = ServerProcess(url, None, *common).start()
+    b = ServerProcess(url, None, *common).start()
+    try:
+        created = public_table(a.base, 3)
+        tid = created["table"]["id"]
+        token_of(created, 0)  # somebody holds a seat by its link: the table still waits for the others
+        squat = sit(a.base, tid)
+        assert squat.status_code == 200, squat.text
+        seat = squat.json()["seat"]
+        a.kill()  # A dies holding the table, its timer with it
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                summary = httpx.get(f"{b.base}/api/tables/{tid}", timeout=60).json()
+            except httpx.HTTPError:
+                summary = None
+            if summary is not None and "seats" in summary and summary["seats"][seat]["open"]:
+                break
+            assert time.monotonic() < deadline, summary
+            time.sleep(0.2)
+    finally:
+        a.stop()
+        b.stop()
