@@ -883,46 +883,41 @@ class SeatNotOpened(Change):
     a bot plays it, as for a player away, until its holder opens it."""
 
     seat: int
-    _freed: bool = False
-    _now_bot: bool = False
+    _outcome: str = ""  # decided once, in ``prepare``: "free", "bot", "later" (not due yet) or "" (nothing)
 
     what: ClassVar[str] = "the unopened seat"
     moves_play: ClassVar[bool] = True
 
-    def _due(self, table: LiveTable) -> Seat | None:
+    def prepare(self, table: LiveTable) -> list[Write]:
         s = table.seats[self.seat]
         if table.status != "playing" or s.kind != "human" or s.open_by is None or s.connections > 0:
-            return None
-        return s if s.open_by <= now() else None
-
-    def prepare(self, table: LiveTable) -> list[Write]:
-        s = self._due(table)
-        if s is None or s.token_hash is None or not waits_for_players(table, s):
             return []
-        return [FreeSeat(table.id, s.seat, s.token_hash)]
+        if s.open_by > now():  # (its timer fired a moment early)
+            self._outcome = "later"
+            return []
+        if s.token_hash is not None and waits_for_players(table, s):
+            self._outcome = "free"
+            return [FreeSeat(table.id, s.seat, s.token_hash)]
+        self._outcome = "bot" if not s.substituted else ""
+        return []
 
     def apply(self, table: LiveTable, results: list[Any]) -> None:
-        s = self._due(table)
-        if s is None:
-            seat = table.seats[self.seat]
-            if seat.open_by is not None and seat.connections == 0:  # (its timer fired a moment early)
-                table.hub.arm_open(table, seat)
-            return
-        if results:
+        s = table.seats[self.seat]
+        if self._outcome == "later":
+            table.hub.arm_open(table, s)
+        elif self._outcome == "free":
             if not results[0]:  # (opened, or changed, meanwhile by another process: nothing to free)
+                self._outcome = ""
                 return
             s.token_hash = s.account_id = s.name = s.claim_hash = s.open_by = None
             s.joined = s.stand_in = s.substituted = False
-            for conn in [c for c in table.connections if c.seat == s.seat]:  # (none: it was never opened)
-                conn.close_with(4403, "the seat was not opened in time")
-            self._freed = True
             log.info("table %s: seat %d was not opened in time; it is open again", table.id, s.seat)
-        elif not s.substituted:
-            s.substituted = self._now_bot = True  # (kept in memory: a restart acts on ``open_by`` again)
+        elif self._outcome == "bot":
+            s.substituted = True  # (kept in memory: a restart acts on ``open_by`` again)
             log.info("table %s: seat %d was never opened; a bot plays it", table.id, s.seat)
 
     def announce(self, table: LiveTable) -> None:
-        if self._freed or self._now_bot:
+        if self._outcome in ("free", "bot"):
             table.frames.broadcast_seats()
 
 
