@@ -187,6 +187,7 @@ def run(
     body_timeout: float | None = None,
     review_budget: int | None = None,
     account_options: dict[str, float] | None = None,
+    sit_open_within: float | None = None,
 ) -> None:
     """Serve until stopped. ``workers`` > 1: that many server processes as one site (PostgreSQL);
     ``cluster``: this process is one of them (``fd``: the site's listening socket, inherited).
@@ -240,6 +241,8 @@ def run(
     if seat_timeout is not None and not 0 <= seat_timeout <= Limits().max_seat_timeout:
         most = Limits().max_seat_timeout
         raise StartupError(f"--seat-timeout must be from 0 to {most:g} seconds, got {seat_timeout:g}")
+    if sit_open_within is not None and not 0 < sit_open_within <= 86400:
+        raise StartupError(f"--sit-open-within must be more than 0 and at most 86400 seconds, got {sit_open_within}")
     if advertise_address is not None:
         parse_address(advertise_address)
     url = database_url or default_database_url()
@@ -268,6 +271,7 @@ def run(
                 ("--min-turn-time", min_turn_time),
                 ("--rated-turn-time", rated_turn_time),
                 ("--relink-after", relink_after),
+                ("--sit-open-within", sit_open_within),
                 ("--seat-timeout", seat_timeout),
                 ("--tables-per-minute", tables_per_minute),
                 ("--max-unfinished-tables", max_unfinished_tables),
@@ -306,6 +310,8 @@ def run(
             limits = replace(limits, rated_turn_time=rated_turn_time or None)
         if relink_after is not None:
             limits = replace(limits, relink_after=relink_after)
+        if sit_open_within is not None:
+            limits = replace(limits, sit_open_within=sit_open_within)
         if body_timeout is not None:
             limits = replace(limits, body_timeout=body_timeout)
         limits = replace(limits, **account_creation)  # the per-account creation limits
@@ -551,6 +557,12 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds a seat's player must be gone before the host may give the seat a new link (default 60)",
     )
     parser.add_argument(
+        "--sit-open-within",
+        type=float,
+        default=None,
+        help="seconds a seat sat down in has to be opened before it is freed or a bot plays it (default 30)",
+    )
+    parser.add_argument(
         "--review-budget",
         type=int,
         default=None,
@@ -598,6 +610,7 @@ def main(argv: list[str] | None = None) -> int:
             relink_after=args.relink_after,
             body_timeout=args.body_timeout,
             review_budget=args.review_budget,
+            sit_open_within=args.sit_open_within,
             account_options={spec.flag: getattr(args, spec.flag[2:].replace("-", "_")) for spec in ACCOUNT_FLAGS},
         )
     except StartupError as exc:

@@ -39,6 +39,13 @@ class Limits:
     relink_after: float = 60.0  # seconds without a connection before the host may give a seat a new link
     chat_per_address_per_second: float = 2.0  # chat messages from one client address (bursts of ten times it)
     max_chat_lines: int = 2000  # messages a table's chat holds at most
+    # A seat sat down in (the lobby, quick play) must be opened (a WebSocket) within this many seconds,
+    # or it is freed (the table still waits for players) or played by a bot (the game is on): a seat
+    # somebody took and never opened would otherwise hold a public table for ever.
+    sit_open_within: float = 30.0
+    # Seats sat down in at unfinished tables that one client address, or one account, may hold at once.
+    max_held_seats_per_address: int = 20
+    max_held_seats_per_account: int = 6
 
 
 class RateLimiter:

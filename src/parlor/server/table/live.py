@@ -306,6 +306,7 @@ class FinishedTable(StoredTable):
         for s in row["seats"]:
             seat = Seat.from_row(s)
             seat.bot_moves = row["bot_moves"].get(s["seat"], 0)
+            seat.open_by = None  # (the game is over: nobody has to open it any more)
             self.seats.append(seat)
 
     def summary(self) -> dict[str, Any]:
