@@ -5,6 +5,7 @@ repeated Parlor cookie refused ("cookie tossing" from a sibling subdomain), JSON
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import func, select
+from websockets.sync.client import connect
 
 from parlor.server.edge.accounts import UNSAFE
 from parlor.server.storage import Database
@@ -212,3 +214,27 @@ def test_secure_cookies_take_the_host_prefix_and_only_it_is_read(tmp_path: Any) 
             headers={"cookie": f"__Host-parlor_session={secret}"},
         )
         assert r.status_code == 403 and r.json()["error"]["code"] == "csrf"
+
+
+def test_a_websocket_with_a_tossed_session_cookie_opens_without_the_session(site: ServerThread) -> None:
+    owner, _ = signed_up(site.base)
+    owner.who()
+    r = owner.post("/api/tables", {"game": "mamma-mia", "players": 2, "seats": [{"kind": "human"}] * 2})
+    assert r.status_code == 201, r.text
+    created = r.json()
+    table_id = created["table"]["id"]
+    r = owner.post(f"/api/tables/{table_id}/claim", {"claim": created["seats"][0]["claim"]})
+    assert r.status_code == 200, r.text
+    secret = owner.http.cookies.get("parlor_session")
+    url = site.base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+
+    def first_frame(cookie: str) -> dict[str, Any]:
+        with connect(url, additional_headers={"Cookie": cookie}, open_timeout=30) as ws:
+            return json.loads(ws.recv(timeout=30))
+
+    # The session alone opens the account's seat (no token) ...
+    assert first_frame(f"parlor_session={secret}")["seat"] == 0
+    # ... a repeated session cookie is no session: a private table refuses a guest without a token.
+    frame = first_frame(f"parlor_session=; parlor_session={secret}")
+    assert frame["type"] == "error" and frame["code"] == "bad_token", frame
+    owner.close()
