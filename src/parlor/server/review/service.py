@@ -14,7 +14,7 @@ with the reason). When a worker is free the next review is the oldest one of the
 review started longest ago (one who never had one first), so one player asking for many reviews
 takes turns with the others instead of going before them. ``GET`` answers ``queued`` and the
 review's place in that order. ``events`` keeps the latest queue events in order (``queued``,
-``started``, ``finished``), for the logs and the tests.
+``started``, ``finished``), for whoever looks into the queue (the tests do).
 
 **Stored, not recomputed.** A review is stored after each decision (``StoreReview``): asked again, it is
 read back; after a restart it carries on where it stopped. A hint is kept with its table (``GiveHint``,
