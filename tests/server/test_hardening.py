@@ -222,7 +222,9 @@ def test_request_bodies_are_limited_while_streaming(tight):
     )
     status, body = status_and_json(raw_http(port, huge + b"{" * 1000))
     assert status == 413 and body["error"]["code"] == "too_large"
-    chunked = b"POST /api/tables HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+    chunked = (
+        b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    )
     chunk = b"8000\r\n" + b" " * 0x8000 + b"\r\n"
     status, body = status_and_json(raw_http(port, chunked + chunk * 4))
     assert status == 413 and body["error"]["code"] == "too_large"

@@ -752,6 +752,32 @@ def serve(
             show_default="each game's own",
         ),
     ] = None,
+    review_workers: Annotated[
+        int | None,
+        typer.Option(
+            "--review-workers",
+            metavar="N",
+            help="Worker processes for game reviews and hints: as many reviews run at once, one per player.",
+            show_default="1",
+        ),
+    ] = None,
+    review_queue: Annotated[
+        int | None,
+        typer.Option(
+            "--review-queue",
+            metavar="N",
+            help="Reviews that may wait for a review worker; more are refused until some are done.",
+            show_default="100",
+        ),
+    ] = None,
+    secure_cookies: Annotated[
+        bool,
+        typer.Option(
+            "--secure-cookies",
+            help="The site is served over TLS only: its cookies are Secure and take the __Host- prefix, so a "
+            "sibling subdomain cannot set or shadow them (docs/protocol.md, Accounts).",
+        ),
+    ] = False,
     session_days: Annotated[
         float | None,
         typer.Option("--session-days", metavar="DAYS", help="Days a sign-in lasts unused.", show_default="30"),
@@ -824,6 +850,9 @@ def serve(
             advertise_address=advertise_address,
             forwarded_allow_ips=forwarded_allow_ips,
             review_budget=review_budget,
+            review_workers=review_workers,
+            review_queue=review_queue,
+            secure_cookies=secure_cookies,
             account_options={  # the account limits (docs/server.md, "Account limits")
                 "--session-days": session_days,
                 "--sign-in-failures-per-name": sign_in_failures_per_name,

@@ -186,6 +186,9 @@ def run(
     relink_after: float | None = None,
     body_timeout: float | None = None,
     review_budget: int | None = None,
+    review_workers: int | None = None,
+    review_queue: int | None = None,
+    secure_cookies: bool = False,
     account_options: dict[str, float] | None = None,
     sit_open_within: float | None = None,
 ) -> None:
@@ -226,6 +229,10 @@ def run(
         raise StartupError(f"--max-websockets-per-address must be 1 or more, got {max_websockets_per_address}")
     if review_budget is not None and not 1 <= review_budget <= 1_000_000:
         raise StartupError(f"--review-budget must be from 1 to 1000000 iterations, got {review_budget}")
+    if review_workers is not None and not 1 <= review_workers <= 64:
+        raise StartupError(f"--review-workers must be from 1 to 64, got {review_workers}")
+    if review_queue is not None and not 0 <= review_queue <= 100_000:
+        raise StartupError(f"--review-queue must be from 0 to 100000 reviews, got {review_queue}")
     if not 1 <= workers <= 64:
         raise StartupError(f"--workers must be from 1 to 64, got {workers}")
     if not 1 <= lease_seconds <= 3600:
@@ -266,6 +273,8 @@ def run(
             child_args += ["--max-http-connections-per-address", str(max_http_connections_per_address)]
             if forwarded_allow_ips is not None:
                 child_args += ["--forwarded-allow-ips", forwarded_allow_ips]
+            if secure_cookies:
+                child_args += ["--secure-cookies"]
             for flag, value in (
                 ("--body-timeout", body_timeout),
                 ("--min-turn-time", min_turn_time),
@@ -279,6 +288,8 @@ def run(
                 ("--unjoined-table-ttl", unjoined_table_ttl),
                 ("--bot-processes", bot_processes),
                 ("--review-budget", review_budget),
+                ("--review-workers", review_workers),
+                ("--review-queue", review_queue),
                 ("--max-websockets-per-address", max_websockets_per_address),
             ):
                 if value is not None:
@@ -324,6 +335,9 @@ def run(
             limits=limits,
             bot_processes=bot_processes,
             review_budget=review_budget,
+            review_processes=review_workers or 1,
+            review_queue=review_queue,
+            secure_cookies=secure_cookies,
             account_limits=accounts,
             site=SiteConfig(relay_address, lease_seconds, relay.getsockname()[:2]) if relay else None,
         )
@@ -568,6 +582,23 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="the judge's search iterations per decision for game reviews and hints (default: each game's own)",
     )
+    parser.add_argument(
+        "--review-workers",
+        type=int,
+        default=None,
+        help="worker processes for game reviews and hints; as many reviews run at once, one per player (default 1)",
+    )
+    parser.add_argument(
+        "--review-queue",
+        type=int,
+        default=None,
+        help="reviews that may wait for a review worker; more are refused (default 100)",
+    )
+    parser.add_argument(
+        "--secure-cookies",
+        action="store_true",
+        help="the site is served over TLS only: Secure cookies with the __Host- prefix (docs/protocol.md)",
+    )
     for spec in ACCOUNT_FLAGS:
         parser.add_argument(
             spec.flag, type=int if spec.whole else float, default=None, help=f"{spec.help} (default {spec.default:g})"
@@ -611,6 +642,9 @@ def main(argv: list[str] | None = None) -> int:
             body_timeout=args.body_timeout,
             review_budget=args.review_budget,
             sit_open_within=args.sit_open_within,
+            review_workers=args.review_workers,
+            review_queue=args.review_queue,
+            secure_cookies=args.secure_cookies,
             account_options={spec.flag: getattr(args, spec.flag[2:].replace("-", "_")) for spec in ACCOUNT_FLAGS},
         )
     except StartupError as exc:
