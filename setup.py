@@ -1,4 +1,4 @@
-"""Build Parlor, compiling the engine's hot modules with mypyc when it can (issue 17).
+"""Build Parlor, compiling the engine's hot modules with mypyc when it can.
 
 The rules stay one Python source. With a C compiler present, ``pip install .`` and
 ``pip install -e .`` compile the modules in ``COMPILED`` with mypyc (the pure-Python
@@ -24,7 +24,7 @@ from setuptools.command.build_ext import build_ext
 
 # The hot path: the engine core, each game's state, rules and views, the search, and the
 # observations and masks learning agents read (observation.py, rl/native.py: no numpy there),
-# and the heuristic bots (``medium``; simulations are bound by them, issue 32).
+# and the heuristic bots (``medium``; simulations are bound by them).
 # Not the action classes (core/actions.py, games/*/actions.py): mypyc turns a dataclass's
 # ``TYPE: ClassVar[str]`` into a field, and actions are made once per game anyway. Nor
 # core/events.py: its EventList replaces list methods after the class is made (lazy events),

@@ -12,7 +12,7 @@ turn, and reports the medians (the ratio is the median of the runs' ratios).
 
 With OpenSpiel installed (``pip install -e ".[bench]"``) it also plays OpenSpiel's C++ hearts
 through the same loop just before and after each search, and reports the iterations at a
-machine where hearts runs 300k decisions/s ("at hearts 300k"): the issue-17 goal's scale. The
+machine where hearts runs 300k decisions/s ("at hearts 300k"): the speed goal's scale. The
 "it per 1k dec" column scales by this engine's own playout speed instead, so it falls when the
 engine gets faster than the search around it.
 """

@@ -12,7 +12,7 @@ numbers on a shared machine are noise.
 The ratio ("vs hearts") comes from interleaved bursts on the process CPU clock
 (``time.process_time``): hearts, game, hearts, game, ..., hearts; each game burst is divided
 by the mean of the hearts bursts on either side, and the median over the rounds is printed.
-The loop is the plain public one (issue 17)::
+The loop is the plain public one::
 
     s = game.new_game(players=p, seed=k)
     while not s.is_over:
@@ -158,7 +158,7 @@ def hearts_baseline(n_games: int) -> dict[str, float] | None:
 
 
 def plain_game(game: Any, players: int, seed: int, rng: random.Random) -> int:
-    """One game through the plain public loop (issue 17); returns the number of decisions."""
+    """One game through the plain public loop; returns the number of decisions."""
     s = game.new_game(players=players, seed=seed)
     decisions = 0
     while not s.is_over:

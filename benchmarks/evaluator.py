@@ -160,7 +160,7 @@ def search_speed(game: Any, players: int, states: list[Any], iterations: int = 1
 
 def move_time(game: Any, players: int, states: list[Any]) -> dict[str, float]:
     """CPU seconds per move of ``master`` and ``expert`` at their default budgets from the same
-    positions (interleaved, in turn one first and the other): the issue's bound is a second a
+    positions (interleaved, in turn one first and the other): the bound set for ``master`` is a second a
     move at four players. The first ``master`` move, which reads the weights, is not timed."""
     make_bot("master", game, 0).choose(states[0].clone(), states[0].to_move[0])
     spent: dict[str, list[float]] = {"expert": [], "master": []}

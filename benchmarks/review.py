@@ -15,7 +15,7 @@ sample: ``--calibration-games`` bot games (medium and easy), ``--calibration-pos
 decisions each. docs/review.md has the large measurement (scripts/review_calibration.py);
 its figures are printed too when its files are there.
 
-The goal (issue 31): a seat of a typical game of each game reviewed in under 30 s on one core.
+The goal: a seat of a typical game of each game reviewed in under 30 s on one core.
 """
 
 from __future__ import annotations

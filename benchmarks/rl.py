@@ -13,7 +13,7 @@ Per game (at its smallest table unless ``--players``), five ways to play random 
 
 Each row is decisions per second (every seat's moves; for ``vec`` the learner's steps times
 the decisions per learner step that ``gym`` measured, the same setup) and the cost factor
-``raw / mode`` (goals, issue 32: aec and gym at most 1.5, vec at least 0.5 of raw, i.e. a factor
+``raw / mode`` (goals: aec and gym at most 1.5, vec at least 0.5 of raw, i.e. a factor
 of at most 2). The modes run in turns, ``--rounds`` times (each ``--games`` games, the vector
 env the same number of decisions), and each figure is the total over the rounds, so a change
 in the machine's load hits every mode alike; and each mode is timed on the process's CPU clock

@@ -1,4 +1,4 @@
-"""What does the learned evaluator know that the game's own judgement does not? (issue 33)
+"""What does the learned evaluator know that the game's own judgement does not?
 
     python scripts/leaf_information.py GAME PLAYERS GAMES --out runs/leaf_info.npz [--bot hard] [--seed 1]
     python scripts/leaf_information.py --report runs/leaf_info.npz

@@ -1,4 +1,4 @@
-"""Two experimental Sweet Nose searches for docs/strength.md (issue 33): `expert` with its leaf's
+"""Two experimental Sweet Nose searches for docs/strength.md: `expert` with its leaf's
 logistic scale changed per round. Used as bot specs, at 0.1 s a move like the other equal-time runs
 (``:seconds=S:iterations=N`` after the class name changes the budget):
 

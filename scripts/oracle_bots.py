@@ -1,4 +1,4 @@
-"""An upper bound for docs/strength.md (issue 33): `expert`'s search given every hidden card.
+"""An upper bound for docs/strength.md: `expert`'s search given every hidden card.
 
     parlor tournament sweet-nose --players 3 \\
         --bots scripts/oracle_bots.py:OracleExpert,expert:seconds=0.1:iterations=100000 \\

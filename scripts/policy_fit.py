@@ -1,4 +1,4 @@
-"""Fit the root move prior (a policy) on a longer search's root visits (issue 33).
+"""Fit the root move prior (a policy) on a longer search's root visits.
 
     python scripts/root_moves.py sweet-nose 3 100 --policy-only --teacher 3200 --sample 0.5 --out runs/policy/sn3p.npz
     python scripts/policy_fit.py GAME runs/policy/sn3p.npz --out runs/policy/sn3p_policy.npz [--hidden 32] [--epochs 40]
@@ -20,8 +20,8 @@ import time
 import numpy as np
 
 from parlor.bots.evaluator import shipped_net
-from parlor.bots.policy import fit_policy, group_softmax
 from parlor.core.errors import ParlorError
+from parlor.training.policy import fit_policy, group_softmax
 
 
 def main() -> None:

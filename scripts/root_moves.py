@@ -1,4 +1,4 @@
-"""How well does the value network rank the root's moves, against a long search? (issue 33)
+"""How well does the value network rank the root's moves, against a long search?
 
     python scripts/root_moves.py GAME PLAYERS GAMES --out runs/root_moves.npz [--teacher 10000] [--sample 0.25]
     python scripts/root_moves.py --report runs/root_moves.npz

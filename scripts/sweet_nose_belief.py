@@ -1,4 +1,4 @@
-"""Fit Sweet Nose's learned belief about the other players' secret sweetness (issue 33).
+"""Fit Sweet Nose's learned belief about the other players' secret sweetness.
 
     python scripts/sweet_nose_belief.py collect GAMES --out runs/belief.npz [--players 3] [--bot hard] [--seed 1]
     python scripts/sweet_nose_belief.py fit runs/belief.npz [more.npz ...] --out src/parlor/games/sweet_nose/belief.json

@@ -45,7 +45,7 @@ def test_bot_benchmark_runs_for_every_registered_game(capsys):
     assert "expert (median, max)" in capsys.readouterr().out
 
 
-# Computed on the engine before events became lazy (issue 17); a faster implementation or a new
+# Computed on the engine before events became lazy; a faster implementation or a new
 # data layout must play the same games, so these must not change unless the rules do (and then
 # ENGINE_VERSION goes up with them, see docs/engine.md).
 RESULTS_DIGEST_9 = "d89560e0eee0d5ebf51fb707bf53e9889b06a216148ddd27a262bc4e07cefe8a"

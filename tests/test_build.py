@@ -1,4 +1,4 @@
-"""Which build runs (issue 17): ``parlor.BUILD``, ``PARLOR_PURE`` and setup.py's module list."""
+"""Which build runs: ``parlor.BUILD``, ``PARLOR_PURE`` and setup.py's module list."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 27, a second newcomer's pass: every failure one line, seats counted from 1 wherever a person
+"""A newcomer's pass over the command line: every failure one line, seats counted from 1 wherever a person
 reads them, the odd answers made plain, Mottainai's teams and tie-break said. Each test runs the real
 command (a subprocess; the terminal-only parts are in test_cli_pty.py)."""
 

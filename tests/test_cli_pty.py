@@ -5,6 +5,7 @@ numbers, and what ending the input does."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -16,6 +17,10 @@ import pytest
 
 PARLOR = str(Path(sys.executable).with_name("parlor"))
 PROMPT = re.compile(r"Your move \(1-(\d+)")
+# The terminal's environment; PYTHONPATH is kept so a checkout run with PYTHONPATH=src tests its own sources.
+TERMINAL_ENV = {"COLUMNS": "100", "TERM": "dumb", "PATH": "/usr/bin:/bin"} | (
+    {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}
+)
 
 
 def words(text: str) -> re.Pattern[str]:
@@ -30,15 +35,16 @@ def as_from_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def spawn(*args: str) -> pexpect.spawn:
+def spawn(*args: str, cwd: Path | None = None) -> pexpect.spawn:
     child = pexpect.spawn(
         PARLOR,
         ["play", *args, "--delay", "0"],
         encoding="utf-8",
         timeout=300,  # an outer limit for each expected screen, for a loaded machine
         dimensions=(50, 100),
-        env={"COLUMNS": "100", "TERM": "dumb", "PATH": "/usr/bin:/bin"},
+        env=TERMINAL_ENV,
         preexec_fn=as_from_a_terminal,
+        cwd=str(cwd) if cwd else None,
     )
     return child
 
@@ -138,17 +144,17 @@ def test_every_game_starts_with_seat_names_from_1_and_its_rules_at_hand(game):
     assert child.exitstatus == 0
 
 
-# ------------------------------------------------------------------ issue 27: the save prompt, replay --step
+# ------------------------------------------------------------------ the save prompt, replay --step
 def test_y_at_the_save_prompt_saves_under_a_name_made_for_the_game(tmp_path):
     child = pexpect.spawn(
         PARLOR,
         ["play", "mamma-mia", "--players", "2", "--seed", "7", "--bots", "random", "--delay", "0"],
         encoding="utf-8", timeout=300, dimensions=(50, 100), cwd=str(tmp_path),
-        env={"COLUMNS": "100", "TERM": "dumb", "PATH": "/usr/bin:/bin"},
+        env=TERMINAL_ENV,
     )  # fmt: skip
     child.expect(PROMPT)
     child.sendline("q")
-    child.expect(r"Save the game\? A file name, y for (\S+),\s+or\s+Enter\s+to\s+skip")
+    child.expect(r"Save the game\? y for (\S+),\s+a\s+file\s+name\s+ending\s+in\s+\.json,\s+or\s+Enter\s+to\s+skip")
     suggested = child.match.group(1)
     assert suggested == "mamma-mia-seed-7.json"
     child.sendline("y")
@@ -173,6 +179,60 @@ def test_ctrl_c_at_the_save_prompt_ends_the_line_and_exits_130(tmp_path):
     assert child.exitstatus == 130
 
 
+def test_a_stray_word_at_the_save_prompt_is_asked_again_not_taken_for_a_file(tmp_path):
+    child = spawn("mamma-mia", "--players", "2", "--seed", "7", "--bots", "random", cwd=tmp_path)
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(r"Enter\s+to\s+skip: ")
+    child.sendline("maybe")
+    child.expect(words("'maybe': type y, n, or a file name ending in .json"))
+    child.expect(r"Enter\s+to\s+skip: ")
+    child.sendline("mine.json")
+    child.expect(words("Game saved to mine.json"))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.json"]  # no file named maybe
+
+
+def test_ctrl_c_in_a_game_offers_to_save_as_q_does(tmp_path):
+    child = spawn("mamma-mia", "--players", "2", "--seed", "7", "--bots", "random", cwd=tmp_path)
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect("You left the game")
+    child.expect(r"Save the game\? y for (\S+),")
+    suggested = child.match.group(1)
+    child.sendline("y")
+    child.expect(words(f"Game saved to {suggested}"))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130  # interrupted, as Ctrl-C always exits
+    assert json.loads((tmp_path / suggested).read_text())["seed"] == 7
+
+
+def test_an_unknown_answer_in_replay_step_is_asked_again_not_taken_for_enter(tmp_path):
+    save = tmp_path / "g.json"
+    done = subprocess.run(
+        [PARLOR, "play", "mamma-mia", "-p", "2", "--seed", "1", "--bots", "random", "--save", str(save)],
+        input="1\n" * 3000, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    child = pexpect.spawn(
+        PARLOR, ["replay", str(save), "--step"], encoding="utf-8", timeout=300, dimensions=(50, 100),
+        env=TERMINAL_ENV,
+    )  # fmt: skip
+    child.expect(r"decision 1/\d+:")
+    child.sendline("zz")
+    child.expect(words("'zz': press Enter for the next decision, a for all the rest, q to quit."))
+    child.expect(r"decision (\d+)/\d+:")
+    assert child.match.group(1) == "1"  # the same decision asked again
+    child.sendline("q")
+    child.expect(words("Replay stopped after decision 1 of"))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
 def test_q_in_replay_step_quits_the_replay(tmp_path):
     save = tmp_path / "g.json"
     done = subprocess.run(
@@ -182,7 +242,7 @@ def test_q_in_replay_step_quits_the_replay(tmp_path):
     assert done.returncode == 0, done.stderr
     child = pexpect.spawn(
         PARLOR, ["replay", str(save), "--step"], encoding="utf-8", timeout=300, dimensions=(50, 100),
-        env={"COLUMNS": "100", "TERM": "dumb", "PATH": "/usr/bin:/bin"},
+        env=TERMINAL_ENV,
     )  # fmt: skip
     child.expect(r"decision 1/(\d+):\s+" + words("Enter for the next, a for all the rest, q to quit").pattern)
     child.sendline("")
@@ -195,7 +255,7 @@ def test_q_in_replay_step_quits_the_replay(tmp_path):
     assert "Final table" not in child.before
 
 
-# ------------------------------------------------------------------ issue 27: the Shopkeeper auction
+# ------------------------------------------------------------------ the Shopkeeper auction
 def test_the_shopkeeper_auction_offers_pass_first_and_takes_bids_as_typed():
     child = spawn("sweet-nose", "--players", "3", "--seed", "4", "--option", "shopkeeper=true",
                   "--option", "ascension=true")  # fmt: skip

@@ -1,4 +1,4 @@
-"""Issue 13: the command line without rough edges — option metadata, player ranges, clean
+"""The command line without rough edges — option metadata, player ranges, clean
 failures, seat names, help texts, --version, ``python -m parlor``, the LICENSE, ``parlor serve``'s
 start-up checks. Each test runs the real command (CliRunner or a subprocess)."""
 
@@ -81,7 +81,8 @@ def test_player_range_follows_the_options():
     assert mottainai.player_range({"max_players": 5}) == (2, 5)
     assert mottainai.player_range({"team_play": True}) == (4, 4)
     assert mottainai.options_for(6, {}).max_players == 6  # switched for the count
-    assert mottainai.options_for(6, {"ruleset": "v1.0"}).max_players == 6
+    with pytest.raises(ParlorError, match="2-5 players with max_players=5"):
+        mottainai.options_for(6, {"ruleset": "v1.0"})  # an explicit ruleset is not switched quietly
     with pytest.raises(ParlorError, match="2-5 players with max_players=5"):
         mottainai.options_for(6, {"max_players": 5})
     with pytest.raises(ParlorError, match="4 players in team play"):

@@ -1,4 +1,4 @@
-"""The engine contract (shared/design/engine.md), checked on every registered game and player count.
+"""The engine contract (docs/engine.md), checked on every registered game and player count.
 
 Written against the protocol only: a new game registered in ``parlor.games`` is tested here
 without a line of change. Random legal play is driven by hypothesis: a game seed and the seed

@@ -1,4 +1,4 @@
-"""The engine contract for wrongly typed input (issue 17): the engine's own errors, never TypeError.
+"""The engine contract for wrongly typed input: the engine's own errors, never TypeError.
 
 The compiled build (mypyc) checks argument types at every compiled function; the public entry
 points take ``Any`` and check for themselves, so both builds answer alike. CI runs this file

@@ -1,4 +1,4 @@
-"""Events cost nothing when nobody reads them (issue 17): ``apply`` returns an ``EventList`` that
+"""Events cost nothing when nobody reads them: ``apply`` returns an ``EventList`` that
 builds its ``Event`` objects on first use, and reads exactly like the list an eager build gave."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Exact secrecy: a seat learns nothing hidden from how the engine behaves (issue 12).
+"""Exact secrecy: a seat learns nothing hidden from how the engine behaves.
 
 The generic indistinguishability test, for every game and a spread of option sets: at
 positions from seeded random play, take the real state and a world ``determinize(seat)``
@@ -63,7 +63,7 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("sweet-nose", 4, {**SWEET_NOSE_HIDDEN, "end_phase_on_stalemate": False, "phase_end_timing": "end_of_turn"}),
     ("sweet-nose", 3, {**SWEET_NOSE_HIDDEN, "redeal_each_round": True, "shop_pick_required": False}),
 ]
-# Mottainai joined once its forced moves and support choices became the player's (issue 12).
+# Mottainai joined once its forced moves and support choices became the player's.
 MOTTAINAI_CASES: list[Any] = [
     ("mottainai", 2, {}),
     ("mottainai", 3, {}),
@@ -189,7 +189,7 @@ def sweet_nose_holder(tile: str, options: dict[str, Any], **extra: Any) -> Any:
     [("l2_take_back", "l2_market_to_bowl"), ("l3_bowl_swap", "l3_send_back"), ("l4_rearrange", "l4_double_trade")],
 )
 def test_sweet_nose_holder_turn_does_not_end_by_itself_with_face_down_tiles(first, second):
-    """The issue's reproduction: the same exchange by a face-down tile holder looks the same."""
+    """The case that once leaked: the same exchange by a face-down tile holder looks the same."""
     a, b = sweet_nose_holder(first, {}), sweet_nose_holder(second, {})
     assert a.view(0) == b.view(0)
     act = {"type": "exchange_with_player", "target": 2, "take": "mung_bean_cake", "give": "longevity_peach_bun"}

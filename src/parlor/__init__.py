@@ -1,6 +1,6 @@
 """Parlor: rules engines, bots and play for three modern card games.
 
-Two builds of one source (issue 17): where a C compiler was present at install time the
+Two builds of one source: where a C compiler was present at install time the
 engine's hot modules (setup.py's ``COMPILED``) were compiled with mypyc; otherwise, or with
 ``PARLOR_PURE=1`` at install time, everything is plain Python. ``parlor.BUILD`` says which
 is running: ``"compiled"`` or ``"pure"``. ``PARLOR_PURE=1`` at run time also makes a compiled

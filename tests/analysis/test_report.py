@@ -84,7 +84,7 @@ def test_analyze_refuses_bad_input_and_a_used_folder(report, tmp_path):
 
 
 def test_the_rates_plot_shows_every_rate(report):
-    # issue 32: the plot used to keep the 20 rates with the most trials, dropping rows at 3 players
+    # The plot used to keep the 20 rates with the most trials, dropping rows at 3 players
     page = (report / "index.html").read_text()
     for n in (2, 3):
         summary = json.loads((report / "data" / f"mamma-mia-{n}p-summary.json").read_text())["summary"]

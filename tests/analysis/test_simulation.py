@@ -152,7 +152,7 @@ def test_cli_simulate_writes_rows_and_refuses_bad_input(tmp_path):
 
 
 def test_default_settings_give_the_same_file_at_any_worker_count_and_on_ray(tmp_path):
-    # Issue 32, finding 5: the default chunk size followed -w, and it is stored in the file.
+    # The default chunk size followed -w, and it is stored in the file.
     import hashlib
 
     args = ["simulate", "mamma-mia", "-p", "4", "-n", "40", "--bots", "random", "--seed", "5", "--json"]
@@ -174,12 +174,13 @@ def test_resume_names_the_setting_that_differs(tmp_path):
 
     with pytest.raises(KeyboardInterrupt):
         execute(spec(), out=out, progress=stop)
-    with pytest.raises(ParlorError, match=r"chunk_size 3 then, 4 now") as caught:
+    with pytest.raises(ParlorError, match=r"chunk_size differs: the unfinished run has 3; asked 4") as caught:
         execute(spec(chunk_size=4), out=out, resume=True)
     assert "seed" not in str(caught.value)
-    with pytest.raises(ParlorError, match=r"seed 7 then, 9 now"):
+    with pytest.raises(ParlorError, match=r"seed differs: the unfinished run has 7; asked 9"):
         execute(spec(seed=9), out=out, resume=True)
     args = ["simulate", "mamma-mia", "-p", "3", "-n", "12", "--bots", "medium,random,random", "--seed", "7"]
     result = runner.invoke(app, [*args, "--chunk-size", "6", "--out", str(out), "--resume"])
-    assert result.exit_code == 1 and "chunk_size 3 then, 6 now" in result.output, result.output
+    assert result.exit_code == 1, result.output
+    assert "chunk_size differs: the unfinished run has 3; asked 6" in result.output, result.output
     assert len(list(out.with_name("r.parquet.parts").glob("chunk-*.parquet"))) == 1  # nothing changed

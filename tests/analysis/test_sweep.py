@@ -1,4 +1,4 @@
-"""Rule sweeps and user metrics in ``parlor analyze`` (issue 32, finding 8)."""
+"""Rule sweeps and user metrics in ``parlor analyze``."""
 
 from __future__ import annotations
 

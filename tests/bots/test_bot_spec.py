@@ -70,7 +70,7 @@ def test_a_custom_bot_from_a_file_plays_a_tournament() -> None:
 
 
 def test_plug_in_bots_are_labelled_by_their_name_not_their_path(tmp_path: Path) -> None:
-    # Issue 32, finding 8: tables named a plug-in bot by its file path.
+    # Tables once named a plug-in bot by its file path; they name it by its class's name.
     from typer.testing import CliRunner
 
     from parlor.bots.spec import bot_labels

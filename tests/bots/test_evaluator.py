@@ -23,10 +23,10 @@ from parlor.bots.evaluator import (
     shipped_net,
 )
 from parlor.bots.ismcts import ISMCTSBot
-from parlor.bots.training import TrainSettings, generate_positions, train, value_mse
 from parlor.cli.main import app
 from parlor.core.errors import ParlorError
 from parlor.rl import encoding
+from parlor.training import TrainSettings, generate_positions, train, value_mse
 
 from .test_all_games import PEEK_CASES, scrambled_positions
 

@@ -1,4 +1,4 @@
-"""Self-play generations of the evaluator's training (``parlor train --generations``, issue 33)."""
+"""Self-play generations of the evaluator's training (``parlor train --generations``)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 from parlor import games
 from parlor.bots import make_bot
 from parlor.bots.evaluator import ValueNet
-from parlor.bots.training import Generations, TrainSettings, read_positions, train_generations
 from parlor.cli.main import app
 from parlor.core.errors import ParlorError
+from parlor.training import Generations, TrainSettings, read_positions, train_generations
 
 SELF_PLAY = "master:iterations=8"
 GENS = Generations(count=1, self_play=SELF_PLAY, eval_games=2, against="expert:iterations=8", games=3)

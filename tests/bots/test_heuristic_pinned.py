@@ -1,4 +1,4 @@
-"""The heuristic (``medium``) bots play exactly the games they played before issue 32's speed
+"""The heuristic (``medium``) bots play exactly the games they played before their speed
 work (the bots stopped building ``state.view`` for every decision): a sha256 over every move of
 seeded games, in several option variants and at every player count, pinned from the code
 before that change (main at 503e0bf) and checked the same in the pure and compiled builds.

@@ -13,9 +13,10 @@ import pytest
 from parlor import games
 from parlor.bots import make_bot
 from parlor.bots.evaluator import ValueNet, WeightsError
-from parlor.bots.policy import POLICY_KIND, PolicyPrior, fit_policy, group_softmax, load_policy, shipped_policy
+from parlor.bots.policy import POLICY_KIND, PolicyPrior, load_policy, shipped_policy
 from parlor.core.errors import ParlorError
 from parlor.rl import encoding
+from parlor.training.policy import fit_policy, group_softmax
 
 from .test_all_games import PEEK_CASES, scrambled_positions
 

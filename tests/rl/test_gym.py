@@ -67,7 +67,7 @@ def test_a_random_seat_is_drawn_per_episode() -> None:
 
 
 def test_opponents_may_be_a_spec_a_bot_or_a_factory_and_anything_else_is_refused() -> None:
-    # Issue 32, finding 8: a non-string `opponents` gave AttributeError: 'strip'.
+    # A non-string `opponents` gave AttributeError: 'strip'.
     from parlor.bots import RandomBot
 
     game = games.get("sweet-nose")

@@ -61,7 +61,7 @@ def test_openspiel_ismcts_plays_parlor_hard_with_evaluate_bots() -> None:
 
 @pytest.mark.parametrize("short", SHORT_NAMES.values())
 def test_serialize_game_and_state_and_random_sim_test(short: str) -> None:
-    # Issue 32, finding 3: both failed with "GetRNGState unimplemented" (a Python game cannot
+    # Both failed with "GetRNGState unimplemented" (a Python game cannot
     # give OpenSpiel a game-level RNG state; the chance mode is now DETERMINISTIC, docs/rl.md).
     game = pyspiel.load_game(short, {"players": 3, "seed": 2})
     state = game.new_initial_state()
@@ -77,7 +77,7 @@ def test_serialize_game_and_state_and_random_sim_test(short: str) -> None:
 
 @pytest.mark.parametrize("short", SHORT_NAMES.values())
 def test_outcome_sampling_mccfr_runs(short: str) -> None:
-    # Issue 32, finding 2: MCCFR crashed on Mottainai, whose information states were not
+    # MCCFR crashed on Mottainai, whose information states were not
     # perfect recall (tests/rl/test_recall.py is the direct check).
     game = pyspiel.load_game(short, {"players": 3, "seed": 3})
     solver = os_mccfr.OutcomeSamplingSolver(game)

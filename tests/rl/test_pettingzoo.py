@@ -32,7 +32,7 @@ def test_parallel_api(name: str, players: int) -> None:
 
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_parallel_seeded_runs_repeat(name: str, players: int) -> None:
-    # Issue 32, finding 4: it samples unmasked actions, which raised IllegalAction before.
+    # It samples unmasked actions, which raised IllegalAction before.
     parallel_seed_test(lambda: parallel_env(name, players=players), num_cycles=100)
 
 

@@ -1,4 +1,4 @@
-"""Perfect recall: equal information states come with equal legal actions (issue 32, finding 2).
+"""Perfect recall: equal information states come with equal legal actions.
 
 OpenSpiel's CFR family keys its tables on ``information_state_string``; a seat whose
 information state is the same at two decisions must have the same choices at both, or the

@@ -257,7 +257,9 @@ def test_changes_need_a_session_and_bad_bodies_change_nothing(browser: Browser) 
         r = browser.post(path, {"password": "whatever it is", "new_password": "whatever it is"})
         assert r.status_code == 401 and r.json()["error"]["code"] == "not_signed_in"
     r = browser.http.post(
-        "/api/account/sign-in", content=b"[1, 2", headers={"X-CSRF-Token": browser.csrf}
+        "/api/account/sign-in",
+            content=b"[1, 2",
+            headers={"X-CSRF-Token": browser.csrf, "content-type": "application/json"},
     )
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
     r = browser.post("/api/account/sign-in", {"name": ["x"], "password": {"a": 1}})

@@ -240,7 +240,7 @@ def test_the_stored_decisions_say_who_made_them(chat_url):
     assert [a["by"] for a in row["actions"]][:2] == ["clock", "clock"]
 
 
-# ---------------------------------------------------------------- issue 28, finding 4: chat floods
+# ---------------------------------------------------------------- chat floods
 def test_a_flood_from_one_address_is_limited_across_its_sockets_and_a_table_holds_at_most_its_cap(chat_url):
     """Many spectator sockets from one address (each with its own per-connection allowance) together
     get no more than the address's allowance, and a table's chat stops at its cap (``chat_full``)."""
@@ -323,7 +323,7 @@ def test_a_long_chat_is_paged_in_the_join_summary_and_replay(chat_url):
 
 
 def test_a_connection_that_keeps_flooding_the_chat_is_closed(server):
-    """Issue 28, finding 4: refusing a flood costs the server work other tables pay for, so a connection
+    """Refusing a flood costs the server work other tables pay for, so a connection
     whose chat lines keep being refused for their rate (more than 30 within 10 s) is closed (4008); an
     ordinary chatter never comes near it, and the table plays on."""
     from websockets.exceptions import ConnectionClosed

@@ -240,7 +240,7 @@ def test_the_host_lets_a_bot_play_a_missing_seat_until_its_player_comes(clock_se
 
 
 def test_the_host_relinks_only_a_seat_that_is_away_and_its_player_is_told(clock_server):
-    """Issue 28, finding 2: a seat belongs to its player. The host's new link is refused while the
+    """A seat belongs to its player. The host's new link is refused while the
     player is connected (or left less than ``relink_after`` ago); once the seat is away it is given, the
     table is told, and the old token's holder learns what happened instead of a bare "bad token"."""
     created = two_humans(clock_server.base, seat_timeout=None)
@@ -352,7 +352,7 @@ def undoable_move(mover: Client) -> dict[str, Any] | None:
 
 
 def test_an_undo_gives_no_clock_time_back(clock_server):
-    """Issue 28, finding 5: a move and its undo do not restart the mover's clock. After the undo the
+    """A move and its undo do not restart the mover's clock. After the undo the
     clock shows no more than it did before the move, and a player who keeps moving and taking back
     runs out of time like anyone else (a bot then decides for the seat)."""
     turn = 30.0
@@ -391,3 +391,51 @@ def test_an_undo_gives_no_clock_time_back(clock_server):
                 undoable_move(mover)
             else:
                 mover.next_state(timeout=60)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_moving_and_undoing_at_the_deadline_does_not_keep_a_turn(backend, request, tmp_path):
+    """The deadline belongs to the decision: a move and its undo made right as the clock runs out
+    (while the clock's bot waits its usual delay) give no fresh turn. A seat that keeps trying holds
+    its turn one turn time at most: either the undo is refused (its time ran out, so the move stands)
+    or the clock's bot decides for it. Waits for one of those events; before, the seat held the
+    turn for ever."""
+    url = make_url(backend, request, tmp_path)
+    # The clock's bot waits 0.6 to 1.4 s after the clock runs out, and the turn is longer than that: a
+    # seat that moves in that wait and takes it back must not be given the turn afresh.
+    turn = 2.0
+    with ServerThread(url, rate_per_second=1000, burst=1000, bot_delay=1.0) as server:
+        created = two_humans(server.base, turn_time=turn, seat_timeout=None)
+        tid = created["table"]["id"]
+        with (
+            Client(server.base, tid, token_of(created, 0)) as ann,
+            Client(server.base, tid, token_of(created, 1)) as bob,
+        ):
+            catch_up([ann, bob])
+            mover = ann if ann.state["your_turn"] else bob
+            seat = mover.welcome["seat"]
+            ended = None
+            deadline = time.monotonic() + 20 * turn  # twenty turn times: far more than one
+            while ended is None:
+                assert time.monotonic() < deadline, "moving and undoing at the deadline kept the turn alive"
+                if any(m == {"seat": seat, "reason": "clock"} for m in marks(mover.frames)):
+                    ended = "the clock's bot decided"
+                    break
+                st = sync_state(mover)
+                if not st["your_turn"]:  # (a move that could not be taken back: the next turn)
+                    mover.next_state(timeout=60)
+                    continue
+                # The attack: wait for the clock to run out, then move and take it back at once.
+                time.sleep(st["clocks"].get(str(seat), 0.0) + 0.02)
+                for entry in st["legal"]:
+                    if mover.act(entry["id"])["type"] != "ack":
+                        break
+                    undo = mover.request({"type": "undo"})
+                    if undo["type"] == "ack":
+                        mover.next(lambda f: f["type"] == "state" and f["cause"] == "undo")
+                        break
+                    if "ran out" in undo["message"]:
+                        ended = "the undo was refused: the decision's time had run out"
+                    break  # the move stands
+            # The turn is over: the seat's decision stands (or the bot's), and the game moved on.
+            assert sync_state(mover)["version"] > 0, ended

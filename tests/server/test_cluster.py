@@ -194,7 +194,7 @@ def process_addresses(url: str) -> list[str]:
 
 
 def test_the_relay_keeps_the_body_and_header_timeouts_and_wants_the_key(postgres):
-    """Issue 28, finding 6 (and the relay's part of finding 8): a request relayed to the table's owner
+    """A request relayed to the table's owner
     whose body never comes is answered 408 within the body timeout, as it is when served where it
     landed; the relay listener closes a connection that sends no request head; it serves relayed
     requests only (the right key, compared as bytes: a non-ASCII key is a clean 403); and on the public

@@ -1,4 +1,4 @@
-"""Issue 28, finding 3: the per-address creation limits hold under concurrency. 200 creations at once
+"""The per-address creation limits hold under concurrency. 200 creations at once
 from one address: exactly as many tables as the limit allows are made (the count and the insert are one
 transaction, under a lock on the address), the rest are refused with 429, and nothing else is stored."""
 

@@ -54,7 +54,7 @@ def test_sigkill_mid_game_loses_nothing_acknowledged(database_url):
 def test_restart_restores_every_unfinished_table_and_its_bots_go_on(database_url):
     # Bots wait 30 s here, so a bot's turn is pending when the server dies.
     srv = ServerProcess(database_url, None, "--bot-delay", "30", cli=True).start()  # `parlor serve`
-    assert f"open http://localhost:{srv.port}/" in srv.output()
+    assert f"open http://127.0.0.1:{srv.port}/" in srv.output()
     try:
         bots = [{"kind": "human"}, {"kind": "bot", "level": "medium"}, {"kind": "bot", "level": "easy"}]
         waiting = create_table(srv.base, players=3, seats=bots)

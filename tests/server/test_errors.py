@@ -140,7 +140,8 @@ def test_a_flood_is_limited_and_other_tables_keep_working(strict_server):
 def test_bad_rest_requests_do_not_disturb_the_server(strict_server):
     created, mover, _ = two_humans(strict_server)
     tid = created["table"]["id"]
-    r = httpx.post(f"{strict_server.base}/api/tables/{tid}/join", content=b"\x00" * 100_000)
+    json_type = {"content-type": "application/json"}
+    r = httpx.post(f"{strict_server.base}/api/tables/{tid}/join", content=b"\x00" * 100_000, headers=json_type)
     assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
     r = httpx.post(f"{strict_server.base}/api/tables/{tid}/play-again", json={"token": token_of(created, 0)})
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_over"

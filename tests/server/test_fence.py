@@ -1,4 +1,4 @@
-"""Issue 28, finding 1: every write to a table's rows is fenced by the table's lease.
+"""Every write to a table's rows is fenced by the table's lease.
 
 The split-brain sequence, on a real PostgreSQL with real server processes: process A owns some tables;
 A is stopped (SIGSTOP) past its lease; B takes the tables over; requests that make A write wait for A

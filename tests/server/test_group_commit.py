@@ -76,7 +76,7 @@ def test_a_busy_server_groups_many_tables_decisions_per_transaction(database_url
 
 
 def test_chat_lines_go_into_the_group_commit_with_the_moves(database_url):
-    """Issue 28, finding 4: chat lines are stored in the writer's group commit, not a transaction each:
+    """Chat lines are stored in the writer's group commit, not a transaction each:
     ten tables' players chatting at once cost fewer transactions than lines."""
     from parlor.server.limits import Limits
 

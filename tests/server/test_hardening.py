@@ -1,4 +1,4 @@
-"""The attacks of issue 18, each reproduced against a real server (SQLite and PostgreSQL) and refused."""
+"""Attacks on the server, each reproduced against a real server (SQLite and PostgreSQL) and refused."""
 
 from __future__ import annotations
 
@@ -202,7 +202,7 @@ def test_tokens_never_reach_the_log(tmp_path):
         with connect(url, open_timeout=60) as ws:
             ws.recv(timeout=60)
         httpx.get(f"{server.base}/api/tables/{tid}?token={token}")
-        # Issue 28, finding 8: under any name (a token is redacted by its value, not by its key's name).
+        # Under any name (a token is redacted by its value, not by its key's name).
         httpx.get(f"{server.base}/api/tables/{tid}?token[]={token}")
         httpx.get(f"{server.base}/api/tables/{tid}?tok={token}")
         httpx.get(f"{server.base}/api/tables/{token}/replay")
@@ -222,7 +222,9 @@ def test_request_bodies_are_limited_while_streaming(tight):
     )
     status, body = status_and_json(raw_http(port, huge + b"{" * 1000))
     assert status == 413 and body["error"]["code"] == "too_large"
-    chunked = b"POST /api/tables HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+    chunked = (
+        b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    )
     chunk = b"8000\r\n" + b" " * 0x8000 + b"\r\n"
     status, body = status_and_json(raw_http(port, chunked + chunk * 4))
     assert status == 413 and body["error"]["code"] == "too_large"
@@ -469,7 +471,7 @@ def test_a_damaged_sqlite_file_is_refused_and_an_empty_one_announced(tmp_path):
 
 # ---------------------------------------------------------------- 4. idle and half-sent connections
 def test_idle_and_half_sent_connections_cannot_lock_everyone_out(tmp_path):
-    """Finding 4: 1,040 connections from one client that send nothing, or stop half way through
+    """1,040 connections from one client that send nothing, or stop half way through
     their headers, against a server limited to the usual 1,024 open files. Another client is still
     served at once, and the server closes the idle ones once the header timeout has passed."""
     import resource
@@ -515,7 +517,7 @@ def test_idle_and_half_sent_connections_cannot_lock_everyone_out(tmp_path):
 
 # ---------------------------------------------------------------- 9. the host holds no seat's secret
 def test_join_links_claim_a_seat_once_and_the_host_holds_no_seat_secret(server):
-    """Finding 9: whatever the creator (the host) received opens no seat; a join link is claimed
+    """Whatever the creator (the host) received opens no seat; a join link is claimed
     once (also when two browsers race for it) and gives its claimant a token nobody else has; the
     host can give a seat nobody claimed a new link, which then claims once too."""
     from concurrent.futures import ThreadPoolExecutor
@@ -556,7 +558,7 @@ def test_join_links_claim_a_seat_once_and_the_host_holds_no_seat_secret(server):
 
 # ---------------------------------------------------------------- 5. expert tables and everyone else's bots
 def test_expert_tables_do_not_hold_up_other_tables_bots(tmp_path):
-    """Finding 5: a crowd of all-expert tables (searching bots) must not make another table's quick
+    """A crowd of all-expert tables (searching bots) must not make another table's quick
     bots wait behind their searches. Counted in decisions, not seconds (the machine is shared): while
     six expert tables search, a quick table plays its whole game, and the experts make only a few
     moves meanwhile. Queued behind the searches, every quick move would wait for one."""
@@ -584,7 +586,7 @@ def test_expert_tables_do_not_hold_up_other_tables_bots(tmp_path):
         assert searched * 4 < quick["version"], f"{searched} expert moves while the easy game made {quick['version']}"
 
 
-# ---------------------------------------------------------------- issue 28, finding 7: secrets first
+# ---------------------------------------------------------------- secrets first
 def test_a_wrong_secret_costs_a_finished_table_no_replay(roomy):
     """A finished table is checked against its stored row: garbage claims, joins, "play again" and
     WebSockets are refused without replaying its record (the hub loads nothing); a right token does
@@ -614,7 +616,7 @@ def test_a_wrong_secret_costs_a_finished_table_no_replay(roomy):
     assert hub.loads == loads + 1
 
 
-# ---------------------------------------------------------------- issue 28, finding 8: the smaller ones
+# ---------------------------------------------------------------- the smaller ones
 def test_nul_and_malformed_ids_are_refused_cleanly(tight):
     """NUL in a seat's name, and a table id that no table can have (NUL, too long, other characters),
     get a clear 4xx on SQLite and PostgreSQL alike, never a 500 or a reset."""

@@ -110,7 +110,7 @@ def alembic_config(db: Database):
 
 
 def test_upgrading_a_database_of_the_reviews_schema_adds_the_players(database_url):
-    """A database at 0010_reviews (issue 31: hints, before accounts) upgrades to the head in place: its
+    """A database at 0010_reviews (hints, before accounts) upgrades to the head in place: its
     table keeps its hints and becomes a private, unrated table whose seats belong to no account; the
     players' tables are there and empty; going back down to 0010_reviews removes them again."""
     from alembic import command

@@ -20,7 +20,8 @@ from .test_accounts import GENEROUS, Browser, signed_up
 @pytest.fixture(scope="module", params=BACKENDS)
 def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     url = make_url(request.param, request, tmp_path_factory.mktemp("db"))
-    with ServerThread(url, seat_timeout=None, account_limits=GENEROUS, rate_per_second=1000, burst=1000) as s:
+    # A player away is played by a substitute at once: rated tables take the site's seat timeout.
+    with ServerThread(url, seat_timeout=0, account_limits=GENEROUS, rate_per_second=1000, burst=1000) as s:
         yield s
 
 
@@ -133,7 +134,7 @@ def test_unrated_games_and_games_against_bots_move_no_rating(site: ServerThread)
 
 def test_a_player_who_leaves_a_rated_game_counts_last(site: ServerThread) -> None:
     (ann, ann_name), (bob, bob_name) = signed_up(site.base), signed_up(site.base)
-    table_id, tokens = table_for_two(ann, bob, rated=True, seat_timeout=0)
+    table_id, tokens = table_for_two(ann, bob, rated=True)
     Client(site.base, table_id, tokens[1]).close()  # Bob opens the table and leaves: a bot plays for him
     final = play_to_the_end(site, table_id, [tokens[0]])
     assert final["over"]

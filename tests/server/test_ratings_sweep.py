@@ -22,14 +22,26 @@ from .conftest import BACKENDS, ServerProcess, ServerThread, make_url
 
 
 def finished_rated_table(db: Database, table_id: str, accounts: list[str | None], places: list[int],
-                         left: tuple[int, ...] = (), game: str = "mamma-mia") -> None:  # fmt: skip
-    """A rated table stored as over, as a process that stopped before rating it leaves it."""
+                         left: tuple[int, ...] = (), game: str = "mamma-mia",
+                         absent: tuple[int, ...] = ()) -> None:  # fmt: skip
+    """A rated table stored as over, as a process that stopped before rating it leaves it (``absent``:
+    seats whose players made fewer than half of their decisions, as the result records them)."""
     result = {
         "scores": [0] * len(places),
         "tiebreaks": [0] * len(places),
         "places": places,
         "winners": [i for i, p in enumerate(places) if p == 1],
-        "seats": [{"seat": i, "bot_moves": 0, "substituted": False, "left": i in left} for i in range(len(places))],
+        "seats": [
+            {
+                "seat": i,
+                "bot_moves": 9 if i in absent else 0,
+                "player_moves": 1 if i in absent else 10,
+                "substituted": i in absent,
+                "left": i in left,
+                "absent": i in left or i in absent,
+            }
+            for i in range(len(places))
+        ],
     }
     stamp = now()
     with db.engine.begin() as conn:
@@ -142,5 +154,36 @@ def test_two_processes_starting_together_rate_each_game_once(postgres) -> None:
         finally:
             for p in site:
                 p.stop()
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_absent_seats_are_tied_last_and_a_game_nobody_played_moves_nothing(
+    backend: str, request: pytest.FixtureRequest, tmp_path
+) -> None:
+    """From the stored results (rated by the sweep, as after a restart): the seats whose players made
+    fewer than half of their decisions count last, all tied, whatever places the bots earned them; a
+    game whose accounts were all absent writes no history and moves no rating."""
+    url = make_url(backend, request, tmp_path)
+    db = Database(url)
+    try:
+        db.migrate()
+        ann, bob, cy, dee = accounts(db, "Ann", "Bob", "Cy", "Dee")
+        # The bots playing for Bob and Cy finished first and second; Ann and Dee played their own seats.
+        finished_rated_table(db, "bots-won", [ann, bob, cy, dee], [3, 1, 2, 4], absent=(1, 2))
+        finished_rated_table(db, "nobody-played", [ann, bob], [1, 2], absent=(0, 1))
+        with ServerThread(url, seat_timeout=None):
+            wait_until_rated(db, 2)
+        rows = history(db)
+        assert {r.table_id for r in rows} == {"bots-won"}
+        assert sorted((r.account_id, r.place, r.abandoned) for r in rows) == [
+            (ann, 3, False), (bob, 5, True), (cy, 5, True), (dee, 4, False)
+        ]  # fmt: skip
+        after = {r.account_id: r.mu for r in rows}
+        assert after[ann] > after[dee] > after[bob] and after[bob] == pytest.approx(after[cy])
+        with db.engine.connect() as conn:
+            games = dict(conn.execute(sa.select(ratings_t.c.account_id, ratings_t.c.games)).all())
+        assert games == {ann: 1, bob: 1, cy: 1, dee: 1}  # the game nobody played counted for nobody
     finally:
         db.close()

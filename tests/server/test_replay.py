@@ -127,7 +127,7 @@ def test_replay_of_a_bot_game(server: ServerThread, game: str, players: int) -> 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_finished_tables_are_read_without_replaying_them(backend, request, tmp_path) -> None:
-    """Finding 7: a finished table's summary and replay are lookups. Once its replay has been asked
+    """A finished table's summary and replay are lookups. Once its replay has been asked
     for, the record itself is no longer needed: with every decision deleted from the database, a new
     server still answers both, unchanged (a read that replayed the record would now fail)."""
     url = make_url(backend, request, tmp_path)

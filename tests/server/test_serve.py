@@ -25,7 +25,7 @@ def test_parlor_serve_starts_and_serves_the_lobby(tmp_path: Path) -> None:
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
         assert 'class="lobby-page"' in page.text and "/static/js/lobby.js" in page.text
         assert httpx.get(f"{server.base}/static/js/lobby.js", timeout=60).status_code == 200
-        assert f"open http://localhost:{port}/" in server.output()
+        assert f"open http://127.0.0.1:{port}/" in server.output()  # the address it bound, as the README says
         assert (tmp_path / "x.db").is_file()  # the embedded database was created where asked
     finally:
         server.stop()

@@ -1,4 +1,4 @@
-"""One element per card, and every playable element plays (issue 34; js/patch.js).
+"""One element per card, and every playable element plays (js/patch.js).
 
 A whole game of each game (Mamma Mia!, Sweet Nose, and Mottainai at 6 players, where two decks
 shuffled together hold two copies of every card) is played by the human seat by clicking what the
@@ -455,7 +455,7 @@ PATCH_FRAMES = """async (frames) => {
 
 def test_siblings_sharing_a_key_are_patched_one_for_one(server: Server, browser: Any) -> None:
     """patch() with two siblings under one key, frame after frame: the page holds exactly what the
-    frame draws (no copy left over, issue 34), and kept elements stay the same nodes."""
+    frame draws (no copy left over), and kept elements stay the same nodes."""
     frames = [
         [["fan", "fan 1"], ["fan", "fan 2"], ["bell", "bell"]],
         [["fan", "fan 1"], ["fan", "fan 2"], ["bell", "bell"]],

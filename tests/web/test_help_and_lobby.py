@@ -89,7 +89,7 @@ def test_lobby_offers_only_what_the_server_accepts(server: Server, browser: Any,
     games = httpx.get(f"{server.base}/api/games", timeout=60).json()["games"]
     if not all("player_ranges_by_option" in g for g in games if g.get("available")):
         # Until /api/games says which player counts each option allows, the lobby cannot know that
-        # Mottainai seats 6 only with max_players=6 (the server's side of issue 14).
+        # Mottainai seats 6 only with max_players=6 (the server's side of the player ranges by option).
         request.applymarker(pytest.mark.xfail(reason="/api/games lacks player_ranges_by_option", strict=False))
     context, page, errors = new_page(browser, "en", PHONE)
     tried = 0

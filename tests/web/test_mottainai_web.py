@@ -341,7 +341,7 @@ def test_card_effects_are_shown_in_the_readers_language(server: Server, browser:
 
 
 def test_team_play_tells_every_player_their_partner(server: Server, browser: Any) -> None:
-    """Issue 27: in team play each temple says whose partner its owner is; the partner's temple says
+    """In team play each temple says whose partner its owner is; the partner's temple says
     "your partner". Outside team play there is no such badge."""
     bots = [{"kind": "bot", "level": "random"}] * 3
     table = server.create("mottainai", 4, [{"kind": "human", "name": "Ann"}, *bots], {"team_play": True})

@@ -1,4 +1,4 @@
-"""The table on a phone (issue 29): a whole game of each game at its largest table, played by tapping
+"""The table on a phone: a whole game of each game at its largest table, played by tapping
 at 390x844 and 360x740, in Chinese, Japanese and Czech, and Mottainai at six on a short 360x600
 screen, where a crowded table must be drawn denser to keep every playable card in view.
 
@@ -50,7 +50,7 @@ from .test_card_elements import (
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
 FAILED = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "phone_failed.png"
-# The issue's two phones, and a short screen (a small phone, or a browser's bars taking their room)
+# Two common phones, and a short screen (a small phone, or a browser's bars taking their room)
 # where a crowded Mottainai table must be drawn denser (table.js, fitPhoneBoard).
 PHONES = {
     "390": {"width": 390, "height": 844},

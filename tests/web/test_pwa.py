@@ -1,4 +1,4 @@
-"""Parlor as an installable app (issue 29): the manifest and its icons, Chromium's own installability
+"""Parlor as an installable app: the manifest and its icons, Chromium's own installability
 check, the offline page the service worker shows (in the reader's language, and gone again when the
 network is back), and the turn notification an installed app sends through its service worker."""
 

@@ -1,4 +1,4 @@
-"""Game review and hints in Debian's Chromium (issue 31): a game played at a table made with hints on
+"""Game review and hints in Debian's Chromium: a game played at a table made with hints on
 (the hint button asked once), the review asked for from the result screen, and the replay page's
 evaluation graph, labels, verdicts and the hint shown at its step; in two languages and at phone size."""
 

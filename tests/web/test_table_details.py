@@ -1,4 +1,4 @@
-"""The small things a player met on the table (issue 29, finding 4), each as the page behaves:
+"""The small things a player met on the table, each as the page behaves:
 
 * an undo's line in the log is worded in the reader's language;
 * Mottainai's "Doll" badge names the card in the reader's language;

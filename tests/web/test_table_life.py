@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -309,3 +310,24 @@ def test_a_join_link_takes_its_seat_in_one_browser_only(server: Server, browser:
         assert not ann.errors, ann.errors
     finally:
         ann.close()
+
+
+def test_a_seat_taken_but_never_opened_says_so_in_every_language(server: Server, browser: Any) -> None:
+    """Somebody sat down in a seat of a public table and never opened it: the others' seat chip says the
+    seat is taken and nobody is there (the summary's ``absent``), in the reader's language."""
+    catalogs = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web" / "i18n"
+    for lang in ("en", "cs", "ja", "zh-Hant"):
+        created = create(server, players=3, public=True, seats=[{"kind": "human"}] * 3)
+        table_id = created["table"]["id"]
+        ann = Seat(browser, server.url(created["seats"][0]["join_path"]), lang=lang)
+        try:
+            sat = httpx.post(f"{server.base}/api/tables/{table_id}/sit", json={"name": "Squatter"}, timeout=60)
+            assert sat.status_code == 200, sat.text
+            seat = sat.json()["seat"]
+            expected = json.loads((catalogs / f"{lang}.json").read_text(encoding="utf-8"))["seat.absent"]
+            chip = ann.page.locator(f".seat-chip[data-seat='{seat}']")
+            chip.locator(".bot-note.absent").wait_for()
+            assert expected in chip.inner_text(), (lang, chip.inner_text())
+            assert ann.page.locator(".seat-chip[data-seat='0'] .bot-note.absent").count() == 0
+        finally:
+            ann.context.close()

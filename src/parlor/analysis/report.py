@@ -48,6 +48,12 @@ def parse_players(text: str, lowest: int, highest: int) -> list[int]:
     return counts
 
 
+def _bar(upper: float, lower: float) -> float:
+    """An error bar's length, never below 0: matplotlib refuses a negative one, and an interval's
+    end may sit a rounding error past its estimate (a rate of 0 over two games)."""
+    return max(0.0, upper - lower)
+
+
 def versions() -> dict[str, str]:
     out = {"parlor": package_version(), "python": platform.python_version()}
     for name in ("pyarrow", "matplotlib", "ray"):
@@ -83,9 +89,16 @@ def analyze(
     ``V2``, ... each the options it changes from A, e.g. a grid from ``--sweep``), each
     compared with A in the report's sweep table. ``metrics``: a user metrics module
     (``parlor.analysis.metrics``)."""
+    from parlor.extras import require
+
+    from .simulation import check_backend
+
     game = registry.get(game_name)
     if report.exists() and any(report.iterdir()):
         raise ParlorError(f"{report} is not empty; choose a new --report folder")
+    check_backend(backend)  # before the report folder is made
+    require("matplotlib", "", "parlor analyze")  # a default dependency, missing from an older install
+    require("pyarrow", "", "parlor analyze")
     data = report / "data"
     plots = report / "plots"
     data.mkdir(parents=True, exist_ok=True)
@@ -160,8 +173,8 @@ def _plots(game: str, n: int, s: dict[str, Any], folder: Path) -> list[tuple[str
 
     def rate_bars(ax: Any, labels: list[str], rates: list[dict[str, Any]], baseline: float | None) -> None:
         values = [r["rate"] for r in rates]
-        low = [r["rate"] - r["ci95"][0] for r in rates]
-        high = [r["ci95"][1] - r["rate"] for r in rates]
+        low = [_bar(r["rate"], r["ci95"][0]) for r in rates]
+        high = [_bar(r["ci95"][1], r["rate"]) for r in rates]
         ax.bar(labels, values, yerr=[low, high], capsize=4, color="#4c78a8")
         if baseline is not None:
             ax.axhline(baseline, color="#e45756", linestyle="--", linewidth=1, label=f"1/{n}")
@@ -203,8 +216,8 @@ def _plots(game: str, n: int, s: dict[str, Any], folder: Path) -> list[tuple[str
         fig, ax = plt.subplots(figsize=(8, 0.28 * len(labels) + 1.0))
         diffs = [f["difference"] for _, f in featured]
         err = [
-            [d - f["ci95"][0] for d, (_, f) in zip(diffs, featured)],
-            [f["ci95"][1] - d for d, (_, f) in zip(diffs, featured)],
+            [_bar(d, f["ci95"][0]) for d, (_, f) in zip(diffs, featured)],
+            [_bar(f["ci95"][1], d) for d, (_, f) in zip(diffs, featured)],
         ]
         ax.barh(labels, diffs, xerr=err, capsize=3, color="#54a24b")
         ax.axvline(0, color="black", linewidth=0.8)
@@ -213,14 +226,14 @@ def _plots(game: str, n: int, s: dict[str, Any], folder: Path) -> list[tuple[str
         save(fig, "features", f"Features by their effect on win rate, {n} players")
     rates = s["metrics"]["rates"]
     if rates:
-        # Every rate, in the order of the table below (issue 32: the plot used to keep only the
-        # 20 with the most trials, silently dropping rows at 3+ players).
+        # Every rate, in the order of the table below (keeping only the 20 with the
+        # most trials would silently drop rows at 3+ players).
         top = list(rates.items())
         fig, ax = plt.subplots(figsize=(8, 0.22 * len(top) + 1.0))
         ax.barh(
             [k for k, _ in top],
             [r["rate"] for _, r in top],
-            xerr=[[r["rate"] - r["ci95"][0] for _, r in top], [r["ci95"][1] - r["rate"] for _, r in top]],
+            xerr=[[_bar(r["rate"], r["ci95"][0]) for _, r in top], [_bar(r["ci95"][1], r["rate"]) for _, r in top]],
             capsize=3,
             color="#b279a2",
         )

@@ -32,11 +32,10 @@ LIST_COLUMNS = ("bots", "turn_position", "scores", "places", "winners")
 
 
 def _pa() -> Any:
-    try:
-        import pyarrow as pa
-    except ModuleNotFoundError:
-        raise ParlorError('per-game files need pyarrow: pip install "parlor[analysis]"') from None
-    return pa
+    from parlor.extras import require
+
+    # pyarrow is a default dependency; an install made before it was one still gets one line
+    return require("pyarrow", "", "reading or writing per-game files")
 
 
 def schema() -> Any:
@@ -168,7 +167,8 @@ class ChunkStore:
                 raise ParlorError(f"{spec_file} is missing or damaged; remove {self.folder} to start again") from None
             if saved != identity:
                 raise ParlorError(
-                    f"--resume: {self.folder} was started with other settings ({_differences(saved, identity)}); "
+                    f"--resume: {self.folder} holds a run with other settings: "
+                    f"{differences(saved, identity, has='the unfinished run has')}; "
                     "use the same ones, or remove the folder to start again"
                 )
         else:
@@ -201,15 +201,76 @@ class ChunkStore:
         shutil.rmtree(self.folder)
 
 
-def _differences(saved: dict[str, Any], now: dict[str, Any]) -> str:
-    """The settings that differ, as the run's spec names them: ``chunk_size 7 then, 13 now``."""
-    keys = sorted({*saved, *now}, key=lambda k: (k not in now, k))
+# The order in which differing settings are named: the ones a person types first; ``lineups``
+# and ``bot_seed_offset`` follow from the bots and the command, so they are named only alone.
+_SETTING_ORDER = ("game", "players", "bots", "games", "seed", "options", "seating", "records", "chunk_size",
+                  "metrics", "shard")
+_DERIVED = ("lineups", "bot_seed_offset")
+
+
+def _words(value: Any) -> str:
+    """A setting's value as a person types it: ``random,random``, ``ruleset=v0.84``, ``none``."""
+    if value is None or value == "" or value == [] or value == {}:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ",".join(f"{k}={json.dumps(v) if not isinstance(v, str) else v}" for k, v in sorted(value.items()))
+    if isinstance(value, list | tuple):
+        return ",".join(_words(v) if isinstance(v, list | tuple) else str(v) for v in value)
+    return str(value)
+
+
+def differences(saved: dict[str, Any], asked: dict[str, Any], *, has: str = "file has") -> str:
+    """The settings that differ, each as ``bots differ: file has random,random; asked medium,random``,
+    joined by `` / ``."""
+    present = {*saved, *asked}
+    keys = [k for k in (*_SETTING_ORDER, *sorted(present - {*_SETTING_ORDER, *_DERIVED})) if k in present]
+    changed = [k for k in keys if saved.get(k) != asked.get(k)]
+    if not changed:
+        changed = [k for k in _DERIVED if saved.get(k) != asked.get(k)]
     parts = [
-        f"{k} {json.dumps(saved.get(k))} then, {json.dumps(now.get(k))} now"
-        for k in keys
-        if saved.get(k) != now.get(k)
+        f"{k} {'differ' if k.endswith('s') else 'differs'}: {has} {_words(saved.get(k))}; asked {_words(asked.get(k))}"
+        for k in changed
     ]
-    return "; ".join(parts) or "the saved spec differs"
+    return " / ".join(parts) or "the saved settings differ"
+
+
+def finished_run_differences(rows: Sequence[Row], path: Path, spec: RunSpec, shard: tuple[int, int] | None) -> str:
+    """What differs between a finished results file (its stored spec, else what its rows show: a CSV
+    or JSON Lines file keeps no spec) and the run asked for; "" when it is that run."""
+    asked = spec.to_json()
+    saved_spec = read_spec(path)
+    if saved_spec is not None:
+        found = differences(saved_spec.to_json(), asked)
+        if saved_spec.to_json() != asked:
+            return found
+    else:
+        from parlor.core.rng import derive_seed
+
+        first = rows[0] if rows else {}
+        seen = {
+            "game": first.get("game"),
+            "players": first.get("players"),
+            "options": json.loads(first["options"]) if first.get("options") else {},
+            "records": first.get("record") not in (None, ""),  # CSV reads a missing record as ""
+        }
+        wanted = {"game": spec.game, "players": spec.players, "options": dict(spec.options), "records": spec.records}
+        if rows and seen != wanted:
+            return differences(seen, wanted)
+        for row in rows:
+            if list(row["bots"]) != list(spec.lineup(row["index"])):
+                # the seats of one game: the bots by seat, as --bots lists them
+                return differences({"bots": list(row["bots"])}, {"bots": list(spec.lineup(row["index"]))})
+            if row["seed"] != derive_seed(spec.seed, row["index"]):
+                return f"seed differs: the file's games were dealt from another seed than {spec.seed}"
+    indexes = sorted(r["index"] for r in rows)
+    expected = [i for _, start, end in shard_chunks(spec, shard) for i in range(start, end)]
+    if indexes != expected:
+        if shard is not None:
+            return f"shard differs: the file holds other games than shard {shard[0]}/{shard[1]} of this run"
+        return differences({"games": len(indexes)}, {"games": len(expected)})
+    return ""
 
 
 def parse_shard(text: str | None) -> tuple[int, int] | None:
@@ -275,8 +336,9 @@ def execute(
     gets each finished chunk's rows (those of kept chunks first, on resume), so a caller
     interrupted by Ctrl-C still holds every finished game.
     """
-    from .simulation import run
+    from .simulation import check_backend, run
 
+    check_backend(backend)
     spec.validate()
     chunks = shard_chunks(spec, shard)
     finished = 0
@@ -297,11 +359,18 @@ def execute(
         run(spec, chunks, keep, backend=backend, workers=workers, address=address)
         return sorted(collected, key=lambda r: r["index"])
     output_format(out)
+    _pa()  # before the work folder is made: an install without pyarrow is told so in one line
     parts = out.with_name(out.name + ".parts")
     if out.exists() and not parts.exists():
         if not resume:
             raise ParlorError(f"{out} exists; choose another --out or remove it")
-        rows = read_rows(out)  # a finished run: nothing left to play
+        rows = read_rows(out)  # a finished run: nothing left to play, if it is this run
+        found = finished_run_differences(rows, out, spec, shard)
+        if found:
+            raise ParlorError(
+                f"--resume: {out} holds a finished run with other settings: {found}; "
+                "use the same ones, or choose another --out"
+            )
         if on_rows:
             on_rows(rows)
         if progress:

@@ -172,6 +172,16 @@ def play_chunk(spec_json: dict[str, Any], start: int, end: int) -> list[Row]:
     return [play_game(spec, i) for i in range(start, end)]
 
 
+def check_backend(backend: str) -> None:
+    """Before any file or folder is made: the backend exists and its library is installed."""
+    if backend not in BACKENDS:
+        raise ParlorError(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    if backend == "ray":
+        from parlor.extras import require
+
+        require("ray", "analysis", "--backend ray")
+
+
 def _ignore_sigint() -> None:
     # Workers leave Ctrl-C to the parent, which stops them (a traceback per worker helps no one);
     # a parent killed outright cannot, so each worker also ends when its parent is gone.
@@ -247,10 +257,9 @@ def _start_local_ray(ray: Any, workers: int, attempts: int = 3) -> None:
 def _run_ray(
     jobs: list[Any], on_chunk: Callable[[int, list[Row]], None], workers: int, address: str | None
 ) -> None:
-    try:
-        import ray
-    except ModuleNotFoundError:
-        raise ParlorError('--backend ray needs Ray: pip install "parlor[analysis]"') from None
+    from parlor.extras import require
+
+    ray = require("ray", "analysis", "--backend ray")
     started_here = not ray.is_initialized()
     if started_here:
         if address:

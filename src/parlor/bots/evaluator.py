@@ -10,7 +10,7 @@ Weights ship as ``parlor/bots/weights/<game>.npz``: the layers' arrays plus a he
 format version, the game, the observation size and how they were trained. A file of another
 format version, another game or another observation size (the encoding changed) is refused with
 a :class:`WeightsError` naming what differs, never half-read. Training lives in
-``parlor.bots.training`` (``parlor train GAME``).
+``parlor.training`` (``parlor train GAME``).
 """
 
 from __future__ import annotations

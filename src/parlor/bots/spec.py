@@ -82,12 +82,18 @@ def _load_class(where: str, name: str, spec: str) -> Any:
             assert loader_spec is not None and loader_spec.loader is not None
             module = importlib.util.module_from_spec(loader_spec)
             sys.modules[module_name] = module
-            loader_spec.loader.exec_module(module)
+            try:
+                loader_spec.loader.exec_module(module)
+            except Exception as exc:  # the user's code: whatever it raises is named in one line
+                del sys.modules[module_name]  # a half-run module is not kept for the next attempt
+                raise ParlorError(f"bot {spec!r}: {where} failed to load: {type(exc).__name__}: {exc}") from None
     else:
         try:
             module = importlib.import_module(where)
         except ImportError as exc:
             raise ParlorError(f"cannot import bot module {where!r} (in {spec!r}): {exc}") from None
+        except Exception as exc:  # the module was found but its own code raised
+            raise ParlorError(f"bot {spec!r}: {where} failed to load: {type(exc).__name__}: {exc}") from None
     cls = getattr(module, name, None)
     if cls is None:
         raise ParlorError(f"{where!r} has no {name!r} (in {spec!r})")
@@ -111,7 +117,7 @@ def parse_bot_spec(spec: str) -> BotFactory:
             raise ParlorError(f"bot spec {spec!r} names a file but no class: write file.py:ClassName")
         cls = _load_class(where, parts[0], spec)
         params = _params(parts[1:], spec)
-        return lambda game, seed: cls(game, seed, **params)
+        return lambda game, seed: _construct(cls, spec, game, seed, params)
     head, *parts = spec.split(":")
     if head in BOT_KINDS:
         params = _params(parts, spec)
@@ -122,16 +128,24 @@ def parse_bot_spec(spec: str) -> BotFactory:
         )
     cls = _load_class(head, parts[0], spec)
     params = _params(parts[1:], spec)
-    return lambda game, seed: cls(game, seed, **params)
+    return lambda game, seed: _construct(cls, spec, game, seed, params)
+
+
+def _construct(cls: Any, spec: str, game: Any, seed: int, params: dict[str, Any]) -> Any:
+    """A plugged-in bot built, or a one-line ParlorError naming the spec and what its ``__init__`` raised."""
+    try:
+        return cls(game, seed, **params)
+    except ParlorError:
+        raise
+    except TypeError as exc:  # most often a parameter the class does not take
+        raise ParlorError(f"bot {spec!r}: {exc}") from None
+    except Exception as exc:  # the user's code: whatever it raises is named in one line
+        raise ParlorError(f"bot {spec!r} failed to start: {type(exc).__name__}: {exc}") from None
 
 
 def check_bot_spec(spec: str, game: Any) -> None:
     """Fail now (ParlorError) if ``spec`` cannot make a bot for ``game``."""
-    factory = parse_bot_spec(spec)
-    try:
-        factory(game, 0)
-    except TypeError as exc:
-        raise ParlorError(f"bot {spec!r}: {exc}") from None
+    parse_bot_spec(spec)(game, 0)
 
 
 def bot_label(spec: str) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from parlor import games
 from parlor.bots import BOT_KINDS, make_bot
@@ -19,6 +20,7 @@ from parlor.bots.spec import parse_bot_spec, split_bot_specs
 from parlor.core import Game, ParlorError
 from parlor.core.options import OptionError, describe_options, option_text, parse_option_text
 from parlor.core.rng import derive_seed
+from parlor.extras import missing_module_message
 
 
 def console() -> Console:
@@ -31,18 +33,25 @@ def err_console() -> Console:
 
 
 def fail(message: str) -> typer.Exit:
-    """Print a one-line error and return the exit to raise."""
-    err_console().print(f"[bold red]Error:[/] {message}", markup=True, soft_wrap=True)
+    """Print a one-line error and return the exit to raise. The message is printed as it is:
+    it carries paths, typed values and install lines, whose brackets are not Rich markup."""
+    err_console().print(f"[bold red]Error:[/] {escape(message)}", markup=True, soft_wrap=True)
     return typer.Exit(1)
 
 
 @contextmanager
 def clean_errors() -> Iterator[None]:
-    """Every Parlor error becomes one line on stderr and exit code 1, never a traceback."""
+    """Every Parlor error becomes one line on stderr and exit code 1, never a traceback; so does a
+    missing third-party module (an install older than a dependency), with the line that installs it."""
     try:
         yield
     except ParlorError as exc:
         raise fail(str(exc)) from None
+    except ModuleNotFoundError as exc:
+        message = missing_module_message(exc)
+        if message is None:
+            raise
+        raise fail(message) from None
     except OSError as exc:  # a file that could not be read or written after all (a full disk, a lost folder)
         where = f"{exc.filename}: " if exc.filename else ""
         raise fail(f"{where}{exc.strerror or exc}") from None

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.table import Table
 
 import parlor
@@ -250,7 +251,7 @@ def simulate(
             if bar is not None:
                 bar.stop()
             where = f"; finished chunks are kept: run again with --resume to finish {out}" if out else ""
-            common.err_console().print(f"Interrupted{where}.")
+            common.err_console().print(f"Interrupted{where}.", markup=False)  # a path, printed as it is
             raise typer.Exit(130) from None
         finally:
             if bar is not None:
@@ -320,8 +321,8 @@ def train(
     after an interruption. docs/evaluator.md explains the steps.
     """
     from parlor.bots.spec import check_bot_spec
-    from parlor.bots.training import Generations, TrainSettings, parse_players, train_generations
-    from parlor.bots.training import train as run_train
+    from parlor.training import Generations, TrainSettings, parse_players, train_generations
+    from parlor.training import train as run_train
 
     with clean_errors():
         g = get_game(game)
@@ -383,16 +384,17 @@ def train(
             if gen.strength is not None:
                 low, high = gen.strength["ci95"]
                 score = f"; score {gen.strength['score']:.3f} [{low:.3f}, {high:.3f}] against {gens.against}"
-            console.print(
+            console.print(  # an interval in brackets and a bot spec: no markup
                 f"generation {gen.index}: held-out MSE {gen.result.net.meta['held_out_mse']:.4f} "
-                f"(best constant {gen.result.constant_mse:.4f}){score}"
+                f"(best constant {gen.result.constant_mse:.4f}){score}",
+                markup=False,
             )
     console.print(
         f"{g.title}: {result.positions} positions for training, {result.held_out} held out; held-out MSE "
         f"{meta['held_out_mse']:.4f} at epoch {meta['epoch']} (best constant {result.constant_mse:.4f}); "
         f"CPU {result.seconds:.0f} s"
     )
-    console.print(f"weights: {out / (g.name.replace('-', '_') + '.npz')}; report: {out / 'report.md'}")
+    console.print(f"weights: {out / (g.name.replace('-', '_') + '.npz')}; report: {out / 'report.md'}", markup=False)
 
 
 def _progress_bar(total: int, what: str, *, show: bool = True) -> tuple[Any, Any]:
@@ -426,7 +428,7 @@ def _print_simulation(g: Any, report: dict[str, Any], kinds: list[str], label: s
     summary = report["summary"]
     out.print(
         f"[bold]{g.title}[/] · {players} players · {games} games · seed {report['seed']} · "
-        f"bots {', '.join(name[k] for k in kinds)}{' (rotated across seats)' if rotate else ''}"
+        f"bots {escape(', '.join(name[k] for k in kinds))}{' (rotated across seats)' if rotate else ''}"
     )
     seats = Table(title="Per seat", header_style="bold")
     seats.add_column("Seat", justify="right")
@@ -435,7 +437,7 @@ def _print_simulation(g: Any, report: dict[str, Any], kinds: list[str], label: s
     seats.add_column("Win rate [95% CI]", justify="right")
     seats.add_column(f"Avg {label}", justify="right")
     for row, full in zip(report["per_seat"], summary["by_seat"]):
-        cells = [str(row["seat"] + 1)] + ([name[row["bot"]]] if not rotate else [])
+        cells = [str(row["seat"] + 1)] + ([escape(name[row["bot"]])] if not rotate else [])
         seats.add_row(*cells, _ci(full["wins"]), f"{row['avg_score']:.2f}")
     out.print(seats)
     positions = Table(title="Per turn position (1 = plays first)", header_style="bold")
@@ -451,7 +453,7 @@ def _print_simulation(g: Any, report: dict[str, Any], kinds: list[str], label: s
     by_bot = {b["bot"]: b for b in summary["by_bot"]}
     for row in report["per_bot"]:
         per_bot.add_row(
-            name[row["bot"]],
+            escape(name[row["bot"]]),
             str(row["seat_games"]),
             f"{row['win_share']:.1%}",
             _ci(by_bot[row["bot"]]["wins"]),
@@ -469,7 +471,7 @@ def _print_simulation(g: Any, report: dict[str, Any], kinds: list[str], label: s
     ends = ", ".join(f"{k} {_ci(v)}" for k, v in summary["end_conditions"].items())
     out.print(f"End conditions: {ends}.")
     if report.get("out"):
-        out.print(f"Per-game rows: {report['out']}")
+        out.print(f"Per-game rows: {report['out']}", markup=False)
     t = report["timing"]
     out.print(f"{t['seconds']:.2f} s, {t['games_per_second']} games/s.")
 
@@ -527,7 +529,7 @@ def list_games(
         try:
             g = registry.get(name)
         except (ParlorError, ImportError) as exc:  # a game still being written must not hide the others
-            out.print(f"[bold]{name}[/] · not available: {exc}")
+            out.print(f"[bold]{name}[/] · not available: {escape(str(exc))}")
             continue
         if show_options:
             render_game_options(out, g)
@@ -622,10 +624,10 @@ def tournament(
         if result.interrupted:
             kept = f"; they are kept in {out}.parts/ (--resume finishes the run)" if out else ""
             common.err_console().print(
-                f"Interrupted: {len(result.results)} of {games} games finished{kept}.", soft_wrap=True
+                f"Interrupted: {len(result.results)} of {games} games finished{kept}.", soft_wrap=True, markup=False
             )
         if result.balance:
-            common.err_console().print(f"Note: {result.balance}.", soft_wrap=True)
+            common.err_console().print(f"Note: {result.balance}.", soft_wrap=True, markup=False)
         if as_json:
             print(json.dumps(result.to_json(), indent=1, sort_keys=True))
         elif result.results:
@@ -639,7 +641,8 @@ def _print_tournament(g: Any, result: Any) -> None:
     from parlor.bots.spec import bot_labels
 
     out = console()
-    name = bot_labels(result.bots)  # a plug-in by its name, not its file path
+    # a plug-in by its name, not its file path; escaped: table cells are Rich markup
+    name = {spec: escape(label) for spec, label in bot_labels(result.bots).items()}
     played = len(result.results)
     table = Table(title=f"{g.title}: {played} games, {result.players} players, seed {result.seed}")
     for col in ("bot", "games", "win rate [95% CI]", "mean place", "openskill mu ± sigma", "ordinal"):
@@ -697,6 +700,14 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option("--bot-delay", metavar="SECONDS", help="Seconds a bot waits before moving.")
     ] = 0.8,
+    seat_timeout: Annotated[
+        float,
+        typer.Option(
+            "--seat-timeout",
+            metavar="SECONDS",
+            help="Seconds a joined player may be away before a bot plays their seat (the default for new tables).",
+        ),
+    ] = 120.0,
     workers: Annotated[
         int,
         typer.Option(
@@ -741,6 +752,32 @@ def serve(
             show_default="each game's own",
         ),
     ] = None,
+    review_workers: Annotated[
+        int | None,
+        typer.Option(
+            "--review-workers",
+            metavar="N",
+            help="Worker processes for game reviews and hints: as many reviews run at once, one per player.",
+            show_default="1",
+        ),
+    ] = None,
+    review_queue: Annotated[
+        int | None,
+        typer.Option(
+            "--review-queue",
+            metavar="N",
+            help="Reviews that may wait for a review worker; more are refused until some are done.",
+            show_default="100",
+        ),
+    ] = None,
+    secure_cookies: Annotated[
+        bool,
+        typer.Option(
+            "--secure-cookies",
+            help="The site is served over TLS only: its cookies are Secure and take the __Host- prefix, so a "
+            "sibling subdomain cannot set or shadow them (docs/protocol.md, Accounts).",
+        ),
+    ] = False,
     session_days: Annotated[
         float | None,
         typer.Option("--session-days", metavar="DAYS", help="Days a sign-in lasts unused.", show_default="30"),
@@ -807,11 +844,15 @@ def serve(
             port,
             database_url,
             bot_delay=bot_delay,
+            seat_timeout=seat_timeout,
             workers=workers,
             bot_processes=bot_processes,
             advertise_address=advertise_address,
             forwarded_allow_ips=forwarded_allow_ips,
             review_budget=review_budget,
+            review_workers=review_workers,
+            review_queue=review_queue,
+            secure_cookies=secure_cookies,
             account_options={  # the account limits (docs/server.md, "Account limits")
                 "--session-days": session_days,
                 "--sign-in-failures-per-name": sign_in_failures_per_name,

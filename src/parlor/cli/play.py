@@ -258,19 +258,22 @@ class Session:
         except OSError as exc:
             self.say(f"[red]Could not save to {escape(str(path))}: {exc.strerror}[/]")
             return False
-        self.say(f"Game saved to {escape(str(path))}. Replay it with: parlor replay {path} --seat {self.seat + 1}")
+        shown = escape(str(path))
+        self.say(f"Game saved to {shown}. Replay it with: parlor replay {shown} --seat {self.seat + 1}")
         return True
 
     def leave(self, reason: str) -> int:
-        """Exit codes: 0 when you chose to quit, 1 when the input ended first, 130 on Ctrl-C."""
+        """Exit codes: 0 when you chose to quit, 1 when the input ended first, 130 on Ctrl-C.
+        On a terminal, ``q`` and Ctrl-C alike offer to save the game (unless --save did)."""
         if reason == "eof":
             self.say("Input ended before the game was over: leaving it unfinished.")
         else:
             self.say("You left the game.")
         if self.save:
             self.write_save(self.save)
-        elif self.interactive and reason == "quit":
-            return self.offer_save()
+        elif self.interactive and reason in ("quit", "interrupt"):
+            code = self.offer_save()
+            return 130 if reason == "interrupt" else code
         return {"interrupt": 130, "eof": 1}.get(reason, 0)
 
     def default_save_name(self) -> Path:
@@ -283,13 +286,15 @@ class Session:
         return path
 
     def offer_save(self) -> int:
-        """After ``q`` on a terminal: save or not. ``y`` takes a name made up for you, ``n`` or Enter
-        skips, anything else is the file name; Ctrl-C skips and exits 130 on a fresh line."""
+        """After ``q`` or Ctrl-C on a terminal: save or not. ``y`` takes a name made up for you,
+        ``n`` or Enter skips, a name ending in ``.json`` is the file; anything else is asked again
+        (a stray word such as ``maybe`` is not taken for a file name). Ctrl-C skips and exits 130
+        on a fresh line."""
         suggested = self.default_save_name()
         while True:
             try:
                 answer = self.out.input(
-                    f"Save the game? A file name, y for {escape(str(suggested))}, or Enter to skip: "
+                    f"Save the game? y for {escape(str(suggested))}, a file name ending in .json, or Enter to skip: "
                 ).strip()
             except EOFError:
                 self.say()  # end the prompt's line
@@ -300,7 +305,13 @@ class Session:
                 return 130
             if answer.lower() in ("", "n", "no"):
                 return 0
-            path = suggested if answer.lower() in ("y", "yes") else Path(answer)
+            if answer.lower() in ("y", "yes"):
+                path = suggested
+            elif answer.lower().endswith(".json"):
+                path = Path(answer).expanduser()
+            else:
+                self.say(f"[yellow]{escape(repr(answer))}: type y, n, or a file name ending in .json[/]")
+                continue
             if self.write_save(path):
                 return 0
 
@@ -343,7 +354,7 @@ def play(
         narrator=text.Narrator(seat, players, colours),
     )
     name = text.player_name
-    seats = ", ".join(f"{name(s, seat, colours.get(s))} {kinds[s]}" for s in others)
+    seats = ", ".join(f"{name(s, seat, colours.get(s))} {escape(kinds[s])}" for s in others)  # a spec is text
     me = view["players_info"][seat] if "players_info" in view else {}
     own = f" (the {me['deck']} deck; your own topping: {me['own_topping']})" if "deck" in me else ""
     session.say(f"[bold]{game.title}[/] · {players} players · seed {seed}")

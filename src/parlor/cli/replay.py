@@ -51,20 +51,15 @@ def replay(
         state = after
         if step and interactive and index + 1 < len(actions):
             try:
-                answer = out.input(
-                    f"[dim]decision {index + 1}/{len(actions)}: Enter for the next, a for all the rest, q to quit[/] "
-                )
-            except EOFError:
-                answer = "a"
+                choice = _step_answer(out, index + 1, len(actions))
             except KeyboardInterrupt:
                 out.print()
                 out.print(f"Replay stopped after decision {index + 1} of {len(actions)}.")
                 return 130
-            choice = answer.strip().lower()
-            if choice in ("q", "quit"):
+            if choice == "quit":
                 out.print(f"Replay stopped after decision {index + 1} of {len(actions)}.")
                 return 0
-            if choice in ("a", "all"):
+            if choice == "all":
                 step = False
     out.print(Rule("Final table" if state.is_over else "Where the record stops"))
     final = state.view(seat)
@@ -74,3 +69,22 @@ def replay(
     else:
         out.print(f"The record ends before the game is over (after {len(actions)} decisions).")
     return 0
+
+
+def _step_answer(out: Console, done: int, total: int) -> str:
+    """``"next"``, ``"all"`` or ``"quit"``, asked until the answer is one of them (a stray ``zz`` is
+    not taken for Enter); the end of input plays the rest."""
+    while True:
+        try:
+            answer = out.input(f"[dim]decision {done}/{total}: Enter for the next, a for all the rest, q to quit[/] ")
+        except EOFError:
+            return "all"
+        choice = answer.strip().lower()
+        if choice == "":
+            return "next"
+        if choice in ("a", "all"):
+            return "all"
+        if choice in ("q", "quit"):
+            return "quit"
+        typed = repr(answer.strip())
+        out.print(f"{typed}: press Enter for the next decision, a for all the rest, q to quit.", markup=False)

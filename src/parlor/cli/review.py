@@ -87,6 +87,7 @@ def review(
             f"Interrupted: {len(result.decisions)} of {result.decisions_total} decisions reviewed"
             + (f"; saved in {out} (carry on with --resume {out})." if out else "."),
             soft_wrap=True,
+            markup=False,  # a path, printed as it is
         )
     if as_json:
         sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False, indent=1) + "\n")

@@ -29,7 +29,7 @@ def merge(
         if out.exists():
             raise ParlorError(f"{out} exists; choose another name or remove it")
         count = merge_files(shards, out)
-    console().print(f"{count} games from {len(shards)} shard(s) -> {out}")
+    console().print(f"{count} games from {len(shards)} shard(s) -> {out}", markup=False)
 
 
 def compare(
@@ -72,7 +72,7 @@ def compare(
     add("mean score", result["score"], pct=False)
     add("decisions per game", result["decisions"], pct=False)
     out.print(table)
-    out.print(f"A: {a} ({result['games'][0]} games) · B: {b} ({result['games'][1]} games)")
+    out.print(f"A: {a} ({result['games'][0]} games) · B: {b} ({result['games'][1]} games)", markup=False)
 
 
 def analyze(
@@ -109,6 +109,7 @@ def analyze(
     """Simulate a game at each player count and write an HTML balance report with plots and data."""
     from parlor.analysis.report import analyze as run_analyze
     from parlor.analysis.report import parse_players
+    from parlor.bots.spec import check_bot_spec
     from parlor.core.options import options_to_json
 
     from .common import bot_list, get_game, parse_options
@@ -137,6 +138,8 @@ def analyze(
             metrics_path = str(Path(metrics).resolve()) if metrics.endswith(".py") else metrics
             user_metrics_class(metrics_path)  # a clear error now, before any game is played
         kinds = bot_list(bots, max(counts))[: len([k for k in bots.split(",") if k.strip()])]
+        for kind in dict.fromkeys(kinds):
+            check_bot_spec(kind, g)  # a bot that cannot start is named now, before the report folder is made
         if workers < 1:
             raise ParlorError(f"--workers must be at least 1, got {workers}")
         if games < 1:
@@ -183,7 +186,7 @@ def analyze(
         finally:
             if bar_state.get("bar") is not None:
                 bar_state["bar"].stop()  # type: ignore[attr-defined]
-    console().print(f"Report: {index}")
+    console().print(f"Report: {index}", markup=False)
 
 
 def dataset(
@@ -209,7 +212,7 @@ def dataset(
                     raise ParlorError(f"{path}, record {count}: {exc}") from None
                 count += 1
         write_dataset(rows, out)
-    console().print(f"{len(rows)} decisions from {count} record(s) -> {out}")
+    console().print(f"{len(rows)} decisions from {count} record(s) -> {out}", markup=False)
 
 
 def _sweep_variants(game, option: list[str], sweep: list[str], base: dict) -> list[dict]:  # type: ignore[no-untyped-def]

@@ -38,7 +38,7 @@ from .rng import AnyRng, FastRng, Rng
 _EventList: Final = EventList
 
 # The record and saved-state format version, written into every record and saved state.
-# "2" (issue 12): single-option decisions whose forcedness is hidden are now asked and
+# "2": single-option decisions whose forcedness is hidden are now asked and
 # recorded, Sweet Nose's face-down tile holders are always asked, and the rule fixes of
 # Mamma Mia! and Mottainai change which actions exist; a version-1 action list therefore
 # does not replay, and older records and saved states are refused with a clear error.
@@ -192,7 +192,7 @@ class State(metaclass=ABCMeta):
         return (len(to_move) == 1 and to_move[0] == seat) or seat in to_move
 
     # The public entry points take ``Any`` and check it themselves: compiled code would turn a
-    # wrongly typed argument into a TypeError, and the engine promises its own errors (issue 17).
+    # wrongly typed argument into a TypeError, and the engine promises its own errors.
     def legal_actions(self, seat: Any) -> list[Action]:
         """The actions ``seat`` may take now (empty if it is not that seat's turn)."""
         who: int = seat if type(seat) is int else _seat_number(seat)

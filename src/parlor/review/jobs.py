@@ -2,7 +2,8 @@
 
 A worker receives a record or a pickled position and answers JSON: no object of the server
 crosses the pipe. A review is made a decision at a time (``review_step``), so one long review
-never holds a worker for long and several reviews take turns.
+never holds a worker for long: a hint waits for one decision at most (the server's review queue,
+``server/review/service.py``, decides which review goes next).
 """
 
 from __future__ import annotations

@@ -23,7 +23,6 @@ from .accounts import ACCOUNT_FLAGS
 from .storage import default_database_url, normalize_url
 
 SUPPORTED_DIALECTS = ("sqlite", "postgresql")
-POSTGRES_HINT = 'install its driver: pip install -e ".[postgres]" (the postgres extra, psycopg 3)'
 
 
 class StartupError(ParlorError):
@@ -112,7 +111,12 @@ def check_database(url: str) -> str:
     try:
         parsed.get_dialect().import_dbapi()
     except (ImportError, NoSuchModuleError):
-        hint = POSTGRES_HINT if dialect == "postgresql" else "install the driver this URL names"
+        if dialect == "postgresql":
+            from parlor.extras import install_line
+
+            hint = f"install its driver (psycopg 3, the postgres extra): {install_line('postgres')}"
+        else:
+            hint = "install the driver this URL names"
         raise StartupError(f"the {dialect} driver for {shown} is not installed: {hint}") from None
     if dialect == "sqlite":
         if parsed.database and parsed.database != ":memory:":
@@ -178,10 +182,15 @@ def run(
     advertise_address: str | None = None,
     forwarded_allow_ips: str | None = None,
     min_turn_time: float | None = None,
+    rated_turn_time: float | None = None,
     relink_after: float | None = None,
     body_timeout: float | None = None,
     review_budget: int | None = None,
+    review_workers: int | None = None,
+    review_queue: int | None = None,
+    secure_cookies: bool = False,
     account_options: dict[str, float] | None = None,
+    sit_open_within: float | None = None,
 ) -> None:
     """Serve until stopped. ``workers`` > 1: that many server processes as one site (PostgreSQL);
     ``cluster``: this process is one of them (``fd``: the site's listening socket, inherited).
@@ -191,6 +200,7 @@ def run(
 
     from .accounts import account_limits
     from .edge.app import create_app
+    from .limits import Limits
 
     account_options = {k: v for k, v in (account_options or {}).items() if v is not None}
     try:
@@ -219,16 +229,27 @@ def run(
         raise StartupError(f"--max-websockets-per-address must be 1 or more, got {max_websockets_per_address}")
     if review_budget is not None and not 1 <= review_budget <= 1_000_000:
         raise StartupError(f"--review-budget must be from 1 to 1000000 iterations, got {review_budget}")
+    if review_workers is not None and not 1 <= review_workers <= 64:
+        raise StartupError(f"--review-workers must be from 1 to 64, got {review_workers}")
+    if review_queue is not None and not 0 <= review_queue <= 100_000:
+        raise StartupError(f"--review-queue must be from 0 to 100000 reviews, got {review_queue}")
     if not 1 <= workers <= 64:
         raise StartupError(f"--workers must be from 1 to 64, got {workers}")
     if not 1 <= lease_seconds <= 3600:
         raise StartupError(f"--lease-seconds must be from 1 to 3600, got {lease_seconds}")
     if min_turn_time is not None and not 0 < min_turn_time <= 86400:
         raise StartupError(f"--min-turn-time must be more than 0 and at most 86400 seconds, got {min_turn_time}")
+    if rated_turn_time is not None and not 0 <= rated_turn_time <= 86400:
+        raise StartupError(f"--rated-turn-time must be from 0 (no clock) to 86400 seconds, got {rated_turn_time}")
     if body_timeout is not None and not 0 < body_timeout <= 3600:
         raise StartupError(f"--body-timeout must be more than 0 and at most 3600 seconds, got {body_timeout}")
     if relink_after is not None and not 0 <= relink_after <= 86400:
         raise StartupError(f"--relink-after must be from 0 to 86400 seconds, got {relink_after}")
+    if seat_timeout is not None and not 0 <= seat_timeout <= Limits().max_seat_timeout:
+        most = Limits().max_seat_timeout
+        raise StartupError(f"--seat-timeout must be from 0 to {most:g} seconds, got {seat_timeout:g}")
+    if sit_open_within is not None and not 0 < sit_open_within <= 86400:
+        raise StartupError(f"--sit-open-within must be more than 0 and at most 86400 seconds, got {sit_open_within}")
     if advertise_address is not None:
         parse_address(advertise_address)
     url = database_url or default_database_url()
@@ -238,6 +259,10 @@ def run(
             "several server processes need PostgreSQL (--database-url postgresql://…): SQLite has no server "
             "to share one database between processes. Use one process with SQLite."
         )
+    if several:  # the processes relay requests to each other over HTTP (edge/relay.py)
+        from parlor.extras import require
+
+        require("httpx", "postgres", "several server processes")
     sock = socket.socket(fileno=fd) if fd is not None else bind(host, port)  # before the database
     try:
         check_database(url)
@@ -248,10 +273,14 @@ def run(
             child_args += ["--max-http-connections-per-address", str(max_http_connections_per_address)]
             if forwarded_allow_ips is not None:
                 child_args += ["--forwarded-allow-ips", forwarded_allow_ips]
+            if secure_cookies:
+                child_args += ["--secure-cookies"]
             for flag, value in (
                 ("--body-timeout", body_timeout),
                 ("--min-turn-time", min_turn_time),
+                ("--rated-turn-time", rated_turn_time),
                 ("--relink-after", relink_after),
+                ("--sit-open-within", sit_open_within),
                 ("--seat-timeout", seat_timeout),
                 ("--tables-per-minute", tables_per_minute),
                 ("--max-unfinished-tables", max_unfinished_tables),
@@ -259,6 +288,8 @@ def run(
                 ("--unjoined-table-ttl", unjoined_table_ttl),
                 ("--bot-processes", bot_processes),
                 ("--review-budget", review_budget),
+                ("--review-workers", review_workers),
+                ("--review-queue", review_queue),
                 ("--max-websockets-per-address", max_websockets_per_address),
             ):
                 if value is not None:
@@ -268,7 +299,6 @@ def run(
             return run_site(workers, sock, url, host, port, child_args, advertise_address)
         from dataclasses import replace
 
-        from .limits import Limits
         from .table import SiteConfig
 
         # One of several processes: a listener for the requests the others relay here.
@@ -287,8 +317,12 @@ def run(
             limits = replace(limits, max_connections_per_address=max_websockets_per_address)
         if min_turn_time is not None:
             limits = replace(limits, min_turn_time=min_turn_time)
+        if rated_turn_time is not None:  # (0: rated tables have no clock)
+            limits = replace(limits, rated_turn_time=rated_turn_time or None)
         if relink_after is not None:
             limits = replace(limits, relink_after=relink_after)
+        if sit_open_within is not None:
+            limits = replace(limits, sit_open_within=sit_open_within)
         if body_timeout is not None:
             limits = replace(limits, body_timeout=body_timeout)
         limits = replace(limits, **account_creation)  # the per-account creation limits
@@ -301,13 +335,15 @@ def run(
             limits=limits,
             bot_processes=bot_processes,
             review_budget=review_budget,
+            review_processes=review_workers or 1,
+            review_queue=review_queue,
+            secure_cookies=secure_cookies,
             account_limits=accounts,
             site=SiteConfig(relay_address, lease_seconds, relay.getsockname()[:2]) if relay else None,
         )
-        shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
         if fd is None:
             print(
-                f"Parlor server: open http://{shown}:{port}/  (database: {hide_password(app.state.database_url)})",
+                f"Parlor server: open {site_address(sock)}  (database: {hide_password(app.state.database_url)})",
                 flush=True,
             )
         logging.basicConfig(level=logging.INFO if log_level == "info" else logging.WARNING)
@@ -357,6 +393,17 @@ async def serve_with_relay(public: Any, sock: socket.socket, relayed: Any, relay
         await relaying
 
 
+def site_address(sock: socket.socket) -> str:
+    """The address to open, from the socket as bound (``http://127.0.0.1:8000/``). A socket on
+    every address (0.0.0.0 or ::) is reached at 127.0.0.1 here and at the machine's own address
+    from elsewhere."""
+    host, port = sock.getsockname()[:2]
+    if host in ("0.0.0.0", "::"):
+        return f"http://127.0.0.1:{port}/ or http://<this machine's address>:{port}/"
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
 def make_url_backend(url: str) -> str:
     from sqlalchemy.engine import make_url
 
@@ -399,9 +446,8 @@ def run_site(
         return subprocess.Popen(cmd + extra, pass_fds=[sock.fileno()])
 
     children = [start(i) for i in range(workers)]
-    shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
     pids = ", ".join(str(c.pid) for c in children)
-    print(f"Parlor server: open http://{shown}:{port}/  ({workers} processes: {pids}; database: {hide_password(url)})")
+    print(f"Parlor server: open {site_address(sock)}  ({workers} processes: {pids}; database: {hide_password(url)})")
     print("", flush=True)
     stopping = False
 
@@ -513,16 +559,45 @@ def main(argv: list[str] | None = None) -> int:
         "--min-turn-time", type=float, default=None, help="the shortest turn clock a table may have (default 5 s)"
     )
     parser.add_argument(
+        "--rated-turn-time",
+        type=float,
+        default=None,
+        help="seconds per decision at every rated table, whatever its creator asks (default 120; 0: no clock)",
+    )
+    parser.add_argument(
         "--relink-after",
         type=float,
         default=None,
         help="seconds a seat's player must be gone before the host may give the seat a new link (default 60)",
     )
     parser.add_argument(
+        "--sit-open-within",
+        type=float,
+        default=None,
+        help="seconds a seat sat down in has to be opened before it is freed or a bot plays it (default 30)",
+    )
+    parser.add_argument(
         "--review-budget",
         type=int,
         default=None,
         help="the judge's search iterations per decision for game reviews and hints (default: each game's own)",
+    )
+    parser.add_argument(
+        "--review-workers",
+        type=int,
+        default=None,
+        help="worker processes for game reviews and hints; as many reviews run at once, one per player (default 1)",
+    )
+    parser.add_argument(
+        "--review-queue",
+        type=int,
+        default=None,
+        help="reviews that may wait for a review worker; more are refused (default 100)",
+    )
+    parser.add_argument(
+        "--secure-cookies",
+        action="store_true",
+        help="the site is served over TLS only: Secure cookies with the __Host- prefix (docs/protocol.md)",
     )
     for spec in ACCOUNT_FLAGS:
         parser.add_argument(
@@ -562,9 +637,14 @@ def main(argv: list[str] | None = None) -> int:
             advertise_address=args.advertise_address,
             forwarded_allow_ips=args.forwarded_allow_ips,
             min_turn_time=args.min_turn_time,
+            rated_turn_time=args.rated_turn_time,
             relink_after=args.relink_after,
             body_timeout=args.body_timeout,
             review_budget=args.review_budget,
+            sit_open_within=args.sit_open_within,
+            review_workers=args.review_workers,
+            review_queue=args.review_queue,
+            secure_cookies=args.secure_cookies,
             account_options={spec.flag: getattr(args, spec.flag[2:].replace("-", "_")) for spec in ACCOUNT_FLAGS},
         )
     except StartupError as exc:

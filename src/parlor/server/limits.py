@@ -32,9 +32,20 @@ class Limits:
     unjoined_table_ttl: float = 24 * 3600.0  # seconds before a table whose humans never came is closed
     bot_move_budget: float = 5.0  # seconds a bot may think before a random legal move is played instead
     min_turn_time: float = 5.0  # the shortest turn clock a table may have (seconds; tests use less)
+    # A rated table's clock and substitute are the site's, whatever its creator asks: a rating must not
+    # depend on a clock short enough to hand the game to a bot, or on how strong that bot is.
+    rated_turn_time: float | None = 120.0  # seconds per decision at a rated table (None: no clock)
+    rated_substitute_level: str = "medium"  # the bot that plays for a missing player at a rated table
     relink_after: float = 60.0  # seconds without a connection before the host may give a seat a new link
     chat_per_address_per_second: float = 2.0  # chat messages from one client address (bursts of ten times it)
     max_chat_lines: int = 2000  # messages a table's chat holds at most
+    # A seat sat down in (the lobby, quick play) must be opened (a WebSocket) within this many seconds,
+    # or it is freed (the table still waits for players) or played by a bot (the game is on): a seat
+    # somebody took and never opened would otherwise hold a public table for ever.
+    sit_open_within: float = 30.0
+    # Seats sat down in at unfinished tables that one client address, or one account, may hold at once.
+    max_held_seats_per_address: int = 20
+    max_held_seats_per_account: int = 6
 
 
 class RateLimiter:

@@ -1,4 +1,4 @@
-"""The fast paths of the Mamma Mia! engine (issue 17) equal their straightforward versions.
+"""The fast paths of the Mamma Mia! engine equal their straightforward versions.
 
 * steps A and B share one legal list per hand (``_TOPPING_CHOICES``, ``_ORDER_CHOICES``): it
   must be the list the rulebook reading builds, and nothing a caller does to its copy may

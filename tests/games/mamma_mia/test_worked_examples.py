@@ -1,4 +1,4 @@
-"""The worked examples WE 1-22 of the spec (shared/rules/mamma_mia.md §10), one test each,
+"""The worked examples WE 1-22 of the spec (docs/rules/mamma_mia.md §10), one test each,
 plus one test per rule option of §12 that shows the option changes behaviour."""
 
 from __future__ import annotations
@@ -986,7 +986,7 @@ def test_option_up_to_mamma_mia_as_last_card_can_be_drawn():
 
 
 def test_option_cs1999_draws_the_last_topping_and_the_mamma_mia_card_together():
-    """Issue 12: under cs1999 a player with room for 3 facing [salami, Mamma Mia!] draws both:
+    """Under cs1999 a player with room for 3 facing [salami, Mamma Mia!] draws both:
     keeps the salami, lays out the Mamma Mia! card, the supply is empty and the round ends."""
     s = G.scenario(
         {

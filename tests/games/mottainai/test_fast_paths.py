@@ -1,4 +1,4 @@
-"""The speed-minded layouts (issue 17) against the straightforward code they replace:
+"""The speed-minded layouts against the straightforward code they replace:
 ``distinct`` vs ``sorted(set())``, ``has`` vs counting the works, the direct frame dispatch vs
 the ``FLOW`` / ``DECIDE`` tables, ``tables.py`` vs ``actions.py``, the cached default options."""
 

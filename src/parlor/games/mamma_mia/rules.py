@@ -1,4 +1,4 @@
-"""Mamma Mia! rules, in rulebook order (spec: ``shared/rules/mamma_mia.md``).
+"""Mamma Mia! rules, in rulebook order (spec: ``docs/rules/mamma_mia.md``).
 
 Setup (§3) -> rounds of phase 1, "filling the oven" (§4: a turn is step A toppings,
 step B an order, step C refill) and phase 2, "opening the oven" (§5: reveal card by

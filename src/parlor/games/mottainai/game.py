@@ -46,9 +46,10 @@ class Mottainai(Game):
 
     def options_for(self, players: int, given: Mapping[str, Any] | None = None) -> Options:
         """A 6-player game switches ``max_players`` to 6 (the one option that count needs)
-        unless it was chosen."""
+        unless it was chosen, directly or through an explicit ``ruleset`` (v1.0 seats 5: a
+        6-player game under it is an error, not a quiet switch to v0.84's table)."""
         given = dict(given or {})
-        if players == 6 and "max_players" not in given:
+        if players == 6 and "max_players" not in given and "ruleset" not in given:
             given["max_players"] = 6
         return super().options_for(players, given)
 

@@ -1,4 +1,4 @@
-"""Mottainai rules, in rulebook order (spec: ``shared/rules/mottainai.md``).
+"""Mottainai rules, in rulebook order (spec: ``docs/rules/mottainai.md``).
 
 Setup (§3) -> turns (§4): ``morning`` (hand limit, morning effects, clear the task slot,
 choose a task — in the order ``morning_order`` says), ``noon`` (perform every opponent's
@@ -13,7 +13,7 @@ the active seat. Card effects live in ``cards.py`` and plug into the same stack.
 Cards are card types 0..53 (two decks hold two copies of each); per-player zones are
 tuples (copy on write).
 
-Layout for speed (issue 17; this module is compiled with mypyc):
+Layout for speed (this module is compiled with mypyc):
 
 * frames keep their readable string kind (``("perform", owner, step, role)``), but the turn's
   own frames are dispatched by direct calls (``flow_step``, ``decision_legal``,

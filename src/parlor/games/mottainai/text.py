@@ -468,6 +468,14 @@ def end_words(view: Mapping[str, Any]) -> str:
     return END_WORDS.get(reason, reason or "the game ended").format(who=Text.from_markup(who).plain)
 
 
+# What each column of the final table counts (the scoring of the rules summary, column by column).
+RESULT_LEGEND = (
+    "Works: the values of your completed works. Sales: your sales covered by your Gift Shop. "
+    "Backorders: the values of your hand cards in each material you sold more of than every opponent. "
+    "Bonus: what your works' own effects add."
+)
+
+
 def render_result(view: Mapping[str, Any]) -> RenderableType:
     result = view.get("result")
     if not result:
@@ -497,10 +505,12 @@ def render_result(view: Mapping[str, Any]) -> RenderableType:
     winners = [player_name(w, you) for w in result["winners"]]
     verb = "win" if len(winners) > 1 or winners == ["[bold]You[/]"] else "wins"
     won = f"{' and '.join(winners)} {verb}"
+    table.caption = RESULT_LEGEND
+    table.caption_justify = "left"
     if partners:
         teams = [s for s in range(len(partners)) if s < partners[s]]
         pairs = "; ".join(f"{player_name(s, you)} and {player_name(partners[s], you)}" for s in teams)
-        table.caption = f"Teams (partners add their totals): {pairs}."
+        table.caption = f"{RESULT_LEGEND}\nTeams (partners add their totals): {pairs}."
     if view.get("end_reason") == "turtle":
         how = f"{won}: {end_words(view)}."
     else:

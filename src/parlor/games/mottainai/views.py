@@ -130,7 +130,7 @@ def view(s: "MottainaiState", seat: int | None, recall: bool = False) -> dict[st
     if recall:
         # Deck cards this seat knows, by position from the bottom (0 = bottom).
         out["deck_known"] = [[i, CARD[c]] for i, (c, k) in enumerate(zip(s.deck, s.deck_info)) if k in (EVERYONE, seat)]
-        # Perfect recall (issue 32): what was announced in this step and decides the legal moves.
+        # Perfect recall: what was announced in this step and decides the legal moves.
         # Morning and night effects already used (each works once a step), and the cards
         # revealed so far for Fountain / Flag / Figurine with the reveals still allowed:
         # revealing a card that everyone already knew leaves the table unchanged, not the choice.

@@ -1,4 +1,4 @@
-"""Sweet Nose rules, in rulebook order (spec: ``shared/rules/sweet_nose.md``).
+"""Sweet Nose rules, in rulebook order (spec: ``docs/rules/sweet_nose.md``).
 
 Setup (§3) -> [Shopkeeper auction (§7.2)] -> rounds of phase 1 "set sweetness"
 (§4.1, simultaneous and secret), phase 2 "exchange sweets and use shops" (§4.2),

@@ -224,6 +224,8 @@ def _explain_bid(entry: str, legal: list[Any], view: Mapping[str, Any]) -> str |
     if typed is None:
         if entry.strip().isdigit():
             return f"{entry.strip()} is not on the list: to bid space {entry.strip()}, type b {entry.strip()}"
+        if entry.strip().startswith("b"):  # "b x", "bid", "b": a bid without its space (no other word starts so)
+            return f"{entry.strip()!r} is not a bid: type b N, N the space to bid as a number, e.g. b 5"
         return None
     you = view.get("you")
     players = view["players_info"]

@@ -28,7 +28,7 @@ from parlor import games as registry
 from parlor.bots import LEVELS
 from parlor.core import ParlorError
 from parlor.core.options import describe_options
-from parlor.server.accounts import SESSION_COOKIE, AccountLimits, Accounts
+from parlor.server.accounts import AccountLimits, Accounts
 from parlor.server.limits import Limits, RateLimiter, raise_open_files_limit
 from parlor.server.lobby import Lobby
 from parlor.server.ratings import Ratings
@@ -57,7 +57,7 @@ from parlor.server.table.live import FinishedTable
 from parlor.server.table.seats import clean_name
 from parlor.server.wire import ServerError, dumps, loads
 
-from .accounts import CsrfMiddleware, account_router
+from .accounts import CookieNames, CsrfMiddleware, account_router, cookies_of
 from .lobby import lobby_router
 from .logs import install_log_redaction
 from .relay import RelayMiddleware
@@ -101,6 +101,8 @@ def create_app(
     account_limits: AccountLimits | None = None,
     review_budget: int | None = None,
     review_processes: int = 1,
+    review_queue: int | None = None,
+    secure_cookies: bool = False,
 ) -> FastAPI:
     """The Parlor server as an ASGI app.
 
@@ -113,7 +115,10 @@ def create_app(
     ``site``: this process is one of several serving one PostgreSQL database (``table/site.py``).
     ``account_limits``: the sign-in and sign-up limits (``server/accounts``).
     ``review_budget``: the judge's search iterations per decision for reviews and hints (default: each
-    game's own, ``parlor.review.settings``); ``review_processes``: the review's worker processes.
+    game's own, ``parlor.review.settings``); ``review_processes``: the review's worker processes
+    (as many reviews run at once); ``review_queue``: how many reviews may wait for them (default 100).
+    ``secure_cookies``: the site is served over TLS only; its cookies take the ``__Host-`` prefix
+    (``edge/accounts.py``, ``CookieNames``).
     """
     db = Database(database_url)
     if site is not None and db.is_sqlite:
@@ -140,7 +145,8 @@ def create_app(
         app.state.accounts = Accounts(db, hub.run_db, account_limits)
         app.state.lobby = Lobby(hub)
         app.state.ratings = Ratings(hub)
-        app.state.reviews = ReviewService(hub, budget=review_budget, processes=review_processes)
+        queue_bound = {} if review_queue is None else {"max_waiting": review_queue}
+        app.state.reviews = ReviewService(hub, budget=review_budget, processes=review_processes, **queue_bound)
         await hub.start()
         loop = asyncio.get_running_loop()
         sweepers = [
@@ -166,7 +172,9 @@ def create_app(
     )
     _offline_docs(app)
     app.add_middleware(RelayMiddleware)  # one of several processes: a table another owns is relayed there
-    app.add_middleware(CsrfMiddleware)  # (outermost: checked before a request is relayed)
+    cookie_names = CookieNames(secure=secure_cookies)
+    app.add_middleware(CsrfMiddleware, names=cookie_names)  # (outermost: checked before a request is relayed)
+    app.state.cookie_names = cookie_names
     app.state.database_url = db.url
 
     def hub_of(request: Request | WebSocket) -> Hub:
@@ -232,7 +240,9 @@ def create_app(
         connections there close (the site's other processes do the same when told: ``table/site.py``)."""
         await hub_of(request).forget_account(account_id)
 
-    app.include_router(account_router(lambda r: r.app.state.accounts, object_body, address_of, forget_account))
+    app.include_router(
+        account_router(lambda r: r.app.state.accounts, object_body, address_of, forget_account, cookie_names)
+    )
 
     # ---- the web front end (static files, no build step) -------------------------------------------
     app.mount("/static", StaticFiles(directory=WEB), name="static")
@@ -301,8 +311,8 @@ def create_app(
         return {"games": out, "bot_levels": levels, "seat_timeout": hub_of(request).default_seat_timeout}
 
     async def account_of(request: Request | WebSocket) -> dict[str, Any] | None:
-        """The signed-in player of this request (its session cookie), or None: a guest."""
-        secret = request.cookies.get(SESSION_COOKIE)
+        """The signed-in player of this request (its session cookie, as the CSRF check read it), or None: a guest."""
+        secret = cookies_of(request).session
         return await request.app.state.accounts.current(secret) if secret else None
 
     app.include_router(
@@ -383,7 +393,13 @@ def create_app(
         finally:
             hub.release(table)
 
-    app.include_router(review_router(bearer))
+    async def requester_of(request: Request) -> str:
+        """Who asks for a review, for the review queue's one-at-a-time rule: the signed-in account, else
+        the guest's address."""
+        account = await account_of(request)
+        return f"account:{account['id']}" if account is not None else f"address:{address_of(request)}"
+
+    app.include_router(review_router(bearer, requester_of))
 
     # ---- the host ---------------------------------------------------------------------------------
     async def host_table(table_id: str, seat: str, request: Request) -> tuple[Hub, LiveTable, dict[str, Any], int]:
@@ -478,7 +494,7 @@ def create_app(
     async def seat_without_token(ws: WebSocket, table: LiveTable | FinishedTable) -> tuple[int | None, str | None]:
         """The seat the session's account holds here and that account (None, None: watching a public
         table, as its spectator link would)."""
-        account = await account_of(ws) if ws.cookies.get(SESSION_COOKIE) else None
+        account = await account_of(ws)
         seat = seat_of_account(table, account["id"]) if account is not None else None
         if seat is None and not table.public:
             raise ServerError("bad_token", "your account holds no seat at this table (sign in, or open your link)", 403)

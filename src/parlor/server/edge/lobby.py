@@ -31,7 +31,8 @@ def lobby_router(
     async def sit(table_id: str, request: Request) -> dict[str, Any]:
         body = await object_body(request)
         account = await account_of(request)
-        return await lobby_of(request).sit(table_id, body.get("seat"), account, body.get("name"))
+        seat, name = body.get("seat"), body.get("name")
+        return await lobby_of(request).sit(table_id, seat, account, name, address_of(request))
 
     @router.post("/api/tables/{table_id}/stand-up")
     async def stand_up(table_id: str, request: Request) -> dict[str, Any]:

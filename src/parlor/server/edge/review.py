@@ -3,7 +3,7 @@ the review service (server/review/). The ``hint`` frame is handled with the othe
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -11,7 +11,11 @@ from fastapi import APIRouter, Request
 from parlor.server.table import authenticate
 
 
-def review_router(bearer: Callable[[Request], str | None]) -> APIRouter:
+def review_router(
+    bearer: Callable[[Request], str | None], requester_of: Callable[[Request], Awaitable[str]]
+) -> APIRouter:
+    """``requester_of``: who asks, for the review queue's one-at-a-time rule (an account, or a guest's
+    address)."""
     router = APIRouter()
 
     async def seat_and_table(table_id: str, request: Request) -> tuple[Any, Any, int | None]:
@@ -26,19 +30,22 @@ def review_router(bearer: Callable[[Request], str | None]) -> APIRouter:
     @router.post("/api/tables/{table_id}/review")
     async def ask_review(table_id: str, request: Request) -> dict[str, Any]:
         """Start the review of the seat whose token is given (``Authorization: Bearer``, or ``?token=``):
-        only after the end, only of one's own seat. Answers its status (``status``, ``done``, ``total``)."""
+        only after the end, only of one's own seat. Answers its status (``status``, ``done``, ``total``,
+        and ``position`` while it is ``queued``)."""
+        requester = await requester_of(request)
         hub, table, seat = await seat_and_table(table_id, request)
         try:
-            return await request.app.state.reviews.request(table, seat)
+            return await request.app.state.reviews.request(table, seat, requester)
         finally:
             hub.release(table)
 
     @router.get("/api/tables/{table_id}/review")
     async def get_review(table_id: str, request: Request) -> dict[str, Any]:
-        """The seat's review as it stands: ``status`` none | working | done | failed, and ``review``."""
+        """The seat's review as it stands: ``status`` none | queued | working | done | failed, and ``review``."""
+        requester = await requester_of(request)
         hub, table, seat = await seat_and_table(table_id, request)
         try:
-            return await request.app.state.reviews.status(table, seat)
+            return await request.app.state.reviews.status(table, seat, requester)
         finally:
             hub.release(table)
 

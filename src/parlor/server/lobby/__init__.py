@@ -17,7 +17,7 @@ from typing import Any
 
 from parlor.server.storage import Listings
 from parlor.server.table import Hub, SitDown, StandUp, authenticate
-from parlor.server.table.changes import seat_of_account
+from parlor.server.table.changes import CloseUnjoined, seat_of_account
 from parlor.server.wire import ServerError
 
 
@@ -34,11 +34,15 @@ class Lobby:
         waiting, playing = await self.hub.run_db(self.listings.public_tables, game)
         return {"waiting": waiting, "playing": playing}
 
-    async def sit(self, table_id: str, seat: Any, account: dict[str, Any] | None, name: Any) -> dict[str, Any]:
-        """Sit down at a public table waiting for players (answers as a claim: the seat's token)."""
+    async def sit(
+        self, table_id: str, seat: Any, account: dict[str, Any] | None, name: Any, address: str | None = None
+    ) -> dict[str, Any]:
+        """Sit down at a public table waiting for players (answers as a claim: the seat's token). The seat
+        must be opened (a WebSocket) within ``Limits.sit_open_within``; one address and one account hold
+        a few such seats at once (429 ``too_many_seats``)."""
         table = await self.hub.get(table_id)
         try:
-            return await table.change(SitDown(seat, account, name))
+            return await table.change(SitDown(seat, account, name, address))
         finally:
             self.hub.release(table)
 
@@ -78,9 +82,10 @@ class Lobby:
             candidates = await self.hub.run_db(self.listings.quick_candidates, key[0], players, rated, account_id)
             for table_id in candidates:
                 try:
-                    return {**await self.sit(table_id, None, account, body.get("name")), "created": False}
+                    return {**await self.sit(table_id, None, account, body.get("name"), address), "created": False}
                 except ServerError as exc:
-                    if exc.code in ("bad_request", "bad_json"):  # (a bad name is the asker's, not the table's)
+                    # (a bad name, or too many seats held, is the asker's, not the table's)
+                    if exc.code in ("bad_request", "bad_json", "too_many_seats"):
                         raise
                     continue  # taken meanwhile, or played by another process now: the next one
             spec = {
@@ -92,5 +97,12 @@ class Lobby:
                 "fill_bots_after": body.get("fill_bots_after"),
             }
             created = await self.hub.create(spec, address, account_id, quick=True)
-            seated = await self.sit(created["table"]["id"], 0, account, body.get("name"))
+            try:
+                seated = await self.sit(created["table"]["id"], 0, account, body.get("name"), address)
+            except ServerError as exc:
+                if exc.code == "too_many_seats":  # nobody will sit at the table opened for them: closed
+                    table = await self.hub.get(created["table"]["id"])
+                    await table.change(CloseUnjoined(0.0))
+                    self.hub.release(table)
+                raise
             return {**seated, "created": True}

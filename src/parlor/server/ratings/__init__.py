@@ -6,10 +6,14 @@ count class, moved by finished *rated* games.
   bots' seats were not there. (Anchoring humans against fixed bot ratings would need bot ratings
   measured on the same scale; Parlor's tournaments rate bots only against bots.) A game with fewer
   than two accounts seated moves nothing.
-* A leaver loses: a seat whose player had left when the game ended (a bot was playing it in their
-  stead: the seat timeout's substitute, or the host's stand-in) counts last, below every player who
-  stayed, and its history says ``abandoned``. A game that ended without a winner (the decision cap,
-  nobody joined) moves nothing.
+* A rating counts only what players played. A seat is **absent** when its player had left when the
+  game ended (a bot was playing it in their stead: the seat timeout's substitute, or the host's
+  stand-in), or when its player made fewer than half of the seat's decisions (the turn clock's bot
+  or a substitute made the rest), however that came about: never moving while connected, leaving
+  and coming back near the end. An absent seat counts last, below every player who played, all
+  absent seats tied (never ranked by what the bots made of them), and its history says
+  ``abandoned``. A game whose accounts were all absent moves nothing (nobody played it), nor does a
+  game that ended without a winner (the decision cap, nobody joined).
 * The classes: 2 players, 3-4, 5 or more; a rating is shown as ``mu - 3 sigma`` (openskill's
   conservative "ordinal") with its uncertainty ``sigma``.
 
@@ -37,9 +41,9 @@ def players_class(players: int) -> str:
 
 
 def ranked(rated: bool, result: dict[str, Any] | None, seats: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
-    """The rated seats of a finished table, with the place each counts (a leaver's: last), or None.
-    ``seats``: each seat's ``seat``, ``kind``, ``account_id`` and ``left`` (its player had left when the
-    game ended; the stored result says so, ``LiveTable.result_of``)."""
+    """The rated seats of a finished table, with the place each counts (an absent seat's: last), or
+    None. ``seats``: each seat's ``seat``, ``kind``, ``account_id`` and ``absent`` (the stored result
+    says so, ``LiveTable.result_of``)."""
     result = result or {}
     if not rated or result.get("abandoned") or not result.get("places"):
         return None
@@ -48,16 +52,24 @@ def ranked(rated: bool, result: dict[str, Any] | None, seats: list[dict[str, Any
     for s in seats:
         if s["account_id"] is None or s["kind"] != "human":
             continue
-        left = bool(s["left"])
-        place = len(places) + 1 if left else places[s["seat"]]
-        out.append({"account_id": s["account_id"], "place": place, "abandoned": left})
-    return out if len(out) >= 2 else None
+        absent = bool(s["absent"])
+        place = len(places) + 1 if absent else places[s["seat"]]
+        out.append({"account_id": s["account_id"], "place": place, "abandoned": absent})
+    if len(out) < 2 or all(s["abandoned"] for s in out):  # a game nobody played moves nobody's rating
+        return None
+    return out
+
+
+def absent_in(entry: dict[str, Any]) -> bool:
+    """Whether a stored result's seat entry counts as absent (a result stored before ``absent`` was
+    recorded says only who had left)."""
+    return bool(entry.get("absent", entry.get("left")))
 
 
 def stored_seats(result: dict[str, Any] | None, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``ranked``'s seats from stored rows: who left is read from the stored result."""
-    left = {e["seat"]: bool(e.get("left")) for e in (result or {}).get("seats") or []}
-    return [{**s, "left": left.get(s["seat"], False)} for s in seats]
+    """``ranked``'s seats from stored rows: who was absent is read from the stored result."""
+    absent = {e["seat"]: absent_in(e) for e in (result or {}).get("seats") or []}
+    return [{**s, "absent": absent.get(s["seat"], False)} for s in seats]
 
 
 class Ratings:
@@ -79,16 +91,9 @@ class Ratings:
     def game_over(self, table: LiveTable) -> None:
         if not table.rated:
             return
-        entries = {e["seat"]: e for e in (table.result or {}).get("seats") or []}
-        seats = [
-            {
-                "seat": s.seat,
-                "kind": s.kind,
-                "account_id": s.account_id,
-                "left": entries.get(s.seat, {}).get("left", s.substituted or s.stand_in),
-            }
-            for s in table.seats
-        ]
+        seats = stored_seats(
+            table.result, [{"seat": s.seat, "kind": s.kind, "account_id": s.account_id} for s in table.seats]
+        )
         task = asyncio.get_running_loop().create_task(
             self._rate(table.id, table.game.name, table.players, ranked(True, table.result, seats))
         )

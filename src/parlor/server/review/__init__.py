@@ -1,4 +1,4 @@
-"""Game review and hints on the server (issue 31): a feature beside the tables (docs/server.md)."""
+"""Game review and hints on the server: a feature beside the tables (docs/server.md)."""
 
 from .service import ReviewService
 

@@ -269,7 +269,11 @@ class Database:
         table["options"] = json.loads(table["options"])
         table["result"] = json.loads(table["result"]) if table["result"] else None
         table["seats"] = [
-            dict(r, clock_ends_at=_utc(r["clock_ends_at"]) if r["clock_ends_at"] else None)
+            dict(
+                r,
+                clock_ends_at=_utc(r["clock_ends_at"]) if r["clock_ends_at"] else None,
+                open_by=_utc(r["open_by"]) if r["open_by"] else None,
+            )
             for r in conn.execute(
                 select(*[c for c in seats_t.c if c.name != "name"], seat_name())
                 .where(seats_t.c.table_id == table_id)

@@ -209,6 +209,9 @@ def _game(g: Any) -> dict[str, Any]:
         "finished_at": _utc(g.updated_at) if isinstance(g.updated_at, datetime) else g.updated_at,
         "replay": f"/replay/{g.id}",
     }
+    if g.rated:  # its player made fewer than half of its decisions, or had left at the end (ratings/)
+        seat_entry = next((e for e in result.get("seats") or [] if e.get("seat") == g.seat), {})
+        entry["absent"] = bool(seat_entry.get("absent", seat_entry.get("left", False)))
     if g.mu is not None:
         entry["players_class"] = g.players_class  # the rating it moved: this game's at this class
         entry["rating_before"] = g.mu_before - 3 * g.sigma_before

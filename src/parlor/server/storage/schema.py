@@ -89,7 +89,13 @@ seats_t = Table(
     # player reconnects from any device by signing in (migration 0011). Kept when the account is
     # deleted (the seat's name is cleared: "deleted player").
     Column("account_id", String(32), nullable=True),
+    # A seat sat down in (the lobby, quick play): the SHA-256 of the client address that sat down (the
+    # per-address limit on seats held counts it), and the moment by which its holder must open the
+    # table, cleared when a WebSocket opens it (migration 0012).
+    Column("sat_from", String(64), nullable=True),
+    Column("open_by", DateTime(timezone=True), nullable=True),
     Index("ix_parlor_seats_account", "account_id"),
+    Index("ix_parlor_seats_sat_from", "sat_from"),
 )
 
 actions_t = Table(

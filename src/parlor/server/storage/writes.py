@@ -48,6 +48,10 @@ class CreationRefused(RuntimeError):
         self.message = message
 
 
+class SeatsRefused(CreationRefused):
+    """A per-address or per-account limit on seats held (docs/protocol.md, "Limits"): a 429 as well."""
+
+
 @dataclass(frozen=True)
 class Write:
     """One change to a table's rows (subclasses), run inside a fenced transaction."""
@@ -259,17 +263,21 @@ class SetClock(Write):
 
 @dataclass(frozen=True)
 class SetSeat(Write):
-    """A seat's name and joined mark, and ``stand_in`` unless None."""
+    """A seat's name and joined mark, and ``stand_in`` unless None; ``opened``: a WebSocket opened the
+    seat, so the deadline to open it (``open_by``) is met."""
 
     seat: int
     name: str | None
     joined: bool
     stand_in: bool | None = None
+    opened: bool = False
 
     def run(self, conn: Any, db: Database, stamp: datetime) -> None:
         values: dict[str, Any] = {"name": self.name, "joined": self.joined}
         if self.stand_in is not None:
             values["stand_in"] = self.stand_in
+        if self.opened:
+            values["open_by"] = None
         conn.execute(
             update(seats_t).where(seats_t.c.table_id == self.table_id, seats_t.c.seat == self.seat).values(**values)
         )
@@ -305,18 +313,38 @@ class ClaimSeat(Write):
 
 
 @dataclass(frozen=True)
+class SeatLimits:
+    """How many seats sat down in at unfinished tables one client address (``address_hash``, its
+    SHA-256) and one account may hold at once; None: not counted (no address known, not signed in)."""
+
+    address_hash: str | None
+    per_address: int
+    account_id: str | None
+    per_account: int
+
+
+@dataclass(frozen=True)
 class TakeSeat(Write):
     """Someone sits down at an open seat of a public table waiting for players: the seat gets their token
     (and account, if signed in) unless somebody took it first (False); with ``fill_bots_at``, the
-    table's wait for bots starts again (``SitDown``: it had run out while nobody sat there)."""
+    table's wait for bots starts again (``SitDown``: it had run out while nobody sat there).
+    ``open_by``: the moment its holder must have opened the table by. ``limits``: the seats the
+    address and the account hold already are counted in the same transaction, under a lock on each
+    (as for creations, ``check_creation_limits``), and past a limit nothing is stored
+    (:class:`SeatsRefused`)."""
 
     seat: int
     token_hash: str
     account_id: str | None
     name: str | None
     fill_bots_at: datetime | None = None
+    open_by: datetime | None = None
+    limits: SeatLimits | None = None
 
     def run(self, conn: Any, db: Database, stamp: datetime) -> bool:
+        if self.limits is not None:
+            check_seat_limits(conn, db, self.limits)
+        sat_from = self.limits.address_hash if self.limits is not None else None
         done = conn.execute(
             update(seats_t)
             .where(
@@ -326,13 +354,80 @@ class TakeSeat(Write):
                 seats_t.c.token_hash.is_(None),
                 seats_t.c.account_id.is_(None),
             )
-            .values(token_hash=self.token_hash, account_id=self.account_id, name=self.name, claim_hash=None)
+            .values(
+                token_hash=self.token_hash,
+                account_id=self.account_id,
+                name=self.name,
+                claim_hash=None,
+                sat_from=sat_from,
+                open_by=self.open_by,
+            )
         )
         if done.rowcount != 1:
             return False
         if self.fill_bots_at is not None:
             conn.execute(update(tables_t).where(tables_t.c.id == self.table_id).values(fill_bots_at=self.fill_bots_at))
         return True
+
+
+def check_seat_limits(conn: Any, db: Database, limits: SeatLimits) -> None:
+    """Count the seats the address (and the account) sat down in at unfinished tables, under a lock on
+    each held to the end of the transaction (PostgreSQL: an advisory lock; SQLite: its one writer), so
+    that concurrent sits cannot all pass the check; raise :class:`SeatsRefused` at a limit."""
+    held = (
+        select(func.count())
+        .select_from(seats_t.join(tables_t, seats_t.c.table_id == tables_t.c.id))
+        .where(tables_t.c.status == "playing", seats_t.c.kind == "human")
+    )
+    checks = []
+    if limits.address_hash is not None:
+        checks.append(("address", limits.address_hash, seats_t.c.sat_from == limits.address_hash, limits.per_address))
+    if limits.account_id is not None:
+        mine = (seats_t.c.account_id == limits.account_id) & seats_t.c.sat_from.is_not(None)
+        checks.append(("account", limits.account_id, mine, limits.per_account))
+    for whose, key, where, most in checks:
+        if not db.is_sqlite:  # (always address, then account: no two sits deadlock)
+            conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"parlor-sitter:{key}"})
+        count = conn.execute(held.where(where)).scalar_one()
+        if count >= most:
+            mine_text = "from your address" if whose == "address" else "by your account"
+            raise SeatsRefused(
+                "too_many_seats",
+                f"{count} seats at unfinished tables are held {mine_text} already (at most {most}); play or "
+                "stand up from some first",
+            )
+
+
+@dataclass(frozen=True)
+class FreeSeat(Write):
+    """A seat sat down in but not opened in time, at a table still waiting for players: open again (no
+    token, account, name), if ``token_hash`` still holds it and it is still unopened (False otherwise).
+    The table's wait for bots goes on as it was."""
+
+    seat: int
+    token_hash: str
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> bool:
+        done = conn.execute(
+            update(seats_t)
+            .where(
+                seats_t.c.table_id == self.table_id,
+                seats_t.c.seat == self.seat,
+                seats_t.c.token_hash == self.token_hash,
+                seats_t.c.open_by.is_not(None),
+            )
+            .values(
+                token_hash=None,
+                account_id=None,
+                name=None,
+                claim_hash=None,
+                joined=False,
+                stand_in=False,
+                sat_from=None,
+                open_by=None,
+            )
+        )
+        return bool(done.rowcount == 1)
 
 
 @dataclass(frozen=True)
@@ -353,7 +448,16 @@ class LeaveSeat(Write):
                 seats_t.c.seat == self.seat,
                 seats_t.c.token_hash == self.token_hash,
             )
-            .values(token_hash=None, account_id=None, name=None, claim_hash=None, joined=False, stand_in=False)
+            .values(
+                token_hash=None,
+                account_id=None,
+                name=None,
+                claim_hash=None,
+                joined=False,
+                stand_in=False,
+                sat_from=None,
+                open_by=None,
+            )
         )
         if done.rowcount != 1:
             return False
@@ -405,6 +509,8 @@ class NewLink(Write):
                 joined=False,
                 stand_in=False,
                 replaced_hash=self.replaced_hash,
+                sat_from=None,
+                open_by=None,
             )
         )
 

@@ -185,6 +185,9 @@ class BotWorkers:
         worker = self._workers[index]
         if worker is None or not worker.process.is_alive():
             worker = self._workers[index] = self._start()
+            if self._closed:  # closed while this worker was starting: close() could not stop it
+                self._stop(index)
+                return None
         try:
             worker.conn.send(job.message)
             if worker.conn.poll(job.timeout):

@@ -40,9 +40,11 @@ from parlor.server.storage import (
     CloseUnplayed,
     CreateTable,
     CreationLimits,
+    FreeSeat,
     LeaveSeat,
     NewLink,
     RemoveDecision,
+    SeatLimits,
     SeatsToBots,
     SetSeat,
     TakeSeat,
@@ -58,7 +60,6 @@ from .clocks import (
     arm_timeout,
     bot_mark,
     bot_move_kind,
-    clock_ends_at,
     clock_runs,
     fill_moment,
     stop_clocks,
@@ -165,15 +166,14 @@ class Decide(Change):
         idx = table.version
         cap = table.hub.limits.max_decisions
         abandoned = not new.is_over and idx + 1 >= cap
-        for_human = by in BOT_FOR_HUMAN  # a bot moved for a human seat: counted, and marked in the log
         result = None
         if abandoned:
             result = table.abandoned_result(f"the game reached the limit of {cap} decisions", "decision_cap", cap)
         elif new.is_over:
-            result = table.result_of(new, seat if for_human else None)
+            result = table.result_of(new, (seat, by))  # (who made each decision counts in a rating)
         stored = [(e.kind, e.data, None if e.visible_to is None else sorted(e.visible_to)) for e in events]
         status = "over" if result is not None else "playing"
-        clock_at = clock_ends_at(table.seats[seat])
+        clock_at = table.seats[seat].turn_ends_at  # this decision's deadline, even once it has passed
         self._plan = (action, by, new, events, result, clock_at, abandoned)
         return [
             AppendDecision(
@@ -390,8 +390,8 @@ class Arrive(Change):
         if seat is None:
             return []
         s = table.seats[seat]
-        if not s.joined or s.stand_in:
-            return [SetSeat(table.id, seat, s.name, True, False)]
+        if not s.joined or s.stand_in or s.open_by is not None:
+            return [SetSeat(table.id, seat, s.name, True, False, opened=True)]
         return []
 
     def apply(self, table: LiveTable, results: list[Any]) -> Connection:
@@ -400,11 +400,12 @@ class Arrive(Change):
         if conn.seat is not None:
             s = table.seats[conn.seat]
             s.connections += 1
-            for timer in (s.timer, s.away_timer):
+            for timer in (s.timer, s.away_timer, s.open_timer):
                 if timer is not None:
                     timer.cancel()
-            s.timer = s.away_timer = None
-            self._changed = s.substituted or s.stand_in or not s.joined or s.connections == 1
+            s.timer = s.away_timer = s.open_timer = None
+            self._changed = s.substituted or s.stand_in or not s.joined or s.connections == 1 or s.open_by is not None
+            s.open_by = None  # opened: the seat is its holder's
             s.substituted = False
             s.joined, s.stand_in = True, False
         return conn
@@ -544,9 +545,11 @@ class SitDown(Change):
     seat: Any
     account: dict[str, Any] | None
     name: Any = None
+    address: str | None = None  # the client's: the per-address limit on seats held counts it
     _seat: Seat | None = None
     _token: str = ""
     _fill_at: Any = None
+    _open_by: Any = None
 
     what: ClassVar[str] = "the seat"
 
@@ -567,7 +570,16 @@ class SitDown(Change):
         ran_out = (at := fill_moment(table)) is not None and at <= now()
         if ran_out and table.fill_bots_after is not None:
             self._fill_at = now() + timedelta(seconds=table.fill_bots_after)
-        return [TakeSeat(table.id, free[0].seat, hash_token(self._token), account_id, name, self._fill_at)]
+        caps = table.hub.limits
+        self._open_by = now() + timedelta(seconds=caps.sit_open_within)
+        limits = SeatLimits(
+            hash_token(self.address) if self.address is not None else None,
+            caps.max_held_seats_per_address,
+            account_id,
+            caps.max_held_seats_per_account,
+        )
+        token_hash = hash_token(self._token)
+        return [TakeSeat(table.id, free[0].seat, token_hash, account_id, name, self._fill_at, self._open_by, limits)]
 
     def apply(self, table: LiveTable, results: list[Any]) -> dict[str, Any]:
         s = self._seat
@@ -576,6 +588,8 @@ class SitDown(Change):
             raise ServerError("seat_taken", "somebody sat down there first", 409)
         s.token_hash, s.claim_hash, s.name = hash_token(self._token), None, self.name
         s.account_id = self.account["id"] if self.account is not None else None
+        s.open_by = self._open_by
+        table.hub.arm_open(table, s)
         if self._fill_at is not None:
             table.fill_bots_at = self._fill_at
             table.hub.arm_fill(table)
@@ -615,12 +629,12 @@ class StandUp(Change):
         if not results[0]:
             raise ServerError("bad_token", "this seat is nobody's to leave", 403)
         s = table.seats[self.seat]
-        s.token_hash = s.account_id = s.name = s.claim_hash = None
+        s.token_hash = s.account_id = s.name = s.claim_hash = s.open_by = None
         s.joined = s.stand_in = s.substituted = False
-        for timer in (s.timer, s.away_timer):
+        for timer in (s.timer, s.away_timer, s.open_timer):
             if timer is not None:
                 timer.cancel()
-        s.timer = s.away_timer = None
+        s.timer = s.away_timer = s.open_timer = None
         for conn in list(table.connections):
             if conn.seat == self.seat:
                 conn.close_with(4403, "you left this table")
@@ -797,7 +811,10 @@ class Relink(Change):
         s = table.seats[self.seat]
         s.replaced_hash = s.token_hash or s.replaced_hash
         s.claim_hash, s.token_hash, s.name, s.joined, s.stand_in = hash_token(self._code), None, None, False, False
-        s.account_id = None  # (the new link's claimant holds it now, signed in or not)
+        s.account_id = s.open_by = None  # (the new link's claimant holds it now, signed in or not)
+        if s.open_timer is not None:
+            s.open_timer.cancel()
+            s.open_timer = None
         for conn in [c for c in table.connections if c.seat == s.seat]:
             conn.push(dumps({"type": "error", "code": "seat_replaced", "message": SEAT_REPLACED}))
             conn.close_with(4403, "the host gave this seat a new link")
@@ -822,7 +839,8 @@ class ClockRanOut(Change):
 
     def apply(self, table: LiveTable, results: list[Any]) -> None:
         s = table.seats[self.seat]
-        s.clock = None
+        if s.clock is not None:  # a clock started since this one ran out (a new decision): it runs on
+            return
         s.clock_deadline = None
         if clock_runs(table, s):
             log.info("table %s: seat %d's time ran out (version %d): a bot decides", table.id, s.seat, table.version)
@@ -848,6 +866,57 @@ class SeatTimedOut(Change):
 
     def announce(self, table: LiveTable) -> None:
         if self._now:
+            table.frames.broadcast_seats()
+
+
+def waits_for_players(table: LiveTable, s: Seat) -> bool:
+    """Whether a public table still waits for players as far as seat ``s`` goes: a seat is open and
+    ``s`` has made no decision (as for ``StandUp``); otherwise the game is on."""
+    return table.public and any(open_seat(o) for o in table.seats) and s.seat not in table.action_seats
+
+
+@dataclass
+class SeatNotOpened(Change):
+    """A seat sat down in was not opened by ``open_by`` (its holder never came): at a table still waiting
+    for players it is open again for anyone (the wait for bots goes on as it was); once the game is on
+    a bot plays it, as for a player away, until its holder opens it."""
+
+    seat: int
+    _outcome: str = ""  # decided once, in ``prepare``: "free", "bot", "later" (not due yet) or "" (nothing)
+
+    what: ClassVar[str] = "the unopened seat"
+    moves_play: ClassVar[bool] = True
+
+    def prepare(self, table: LiveTable) -> list[Write]:
+        s = table.seats[self.seat]
+        if table.status != "playing" or s.kind != "human" or s.open_by is None or s.connections > 0:
+            return []
+        if s.open_by > now():  # (its timer fired a moment early)
+            self._outcome = "later"
+            return []
+        if s.token_hash is not None and waits_for_players(table, s):
+            self._outcome = "free"
+            return [FreeSeat(table.id, s.seat, s.token_hash)]
+        self._outcome = "bot" if not s.substituted else ""
+        return []
+
+    def apply(self, table: LiveTable, results: list[Any]) -> None:
+        s = table.seats[self.seat]
+        if self._outcome == "later":
+            table.hub.arm_open(table, s)
+        elif self._outcome == "free":
+            if not results[0]:  # (opened, or changed, meanwhile by another process: nothing to free)
+                self._outcome = ""
+                return
+            s.token_hash = s.account_id = s.name = s.claim_hash = s.open_by = None
+            s.joined = s.stand_in = s.substituted = False
+            log.info("table %s: seat %d was not opened in time; it is open again", table.id, s.seat)
+        elif self._outcome == "bot":
+            s.substituted = True  # (kept in memory: a restart acts on ``open_by`` again)
+            log.info("table %s: seat %d was never opened; a bot plays it", table.id, s.seat)
+
+    def announce(self, table: LiveTable) -> None:
+        if self._outcome in ("free", "bot"):
             table.frames.broadcast_seats()
 
 
@@ -914,6 +983,8 @@ class PlayAgain(Change):
             "creator_hash": hash_token(self.address) if self.address is not None else None,
             "rated": table.rated,  # (a rematch is private: it is for the same players, not the lobby's)
         }
+        if table.rated:  # the site's clock and substitute as they are now, as at any rated table's creation
+            row.update(hub.rated_settings())
         self._claims = {s.seat: new_token() for s in table.seats if s.kind == "human"}
         seats = [
             {
@@ -994,6 +1065,7 @@ __all__ = [
     "Relink",
     "Rename",
     "Say",
+    "SeatNotOpened",
     "SeatTimedOut",
     "StandIn",
     "Undo",

@@ -14,10 +14,13 @@ The clock is the same for every decision and starts when a seat is asked (or, fo
 before its player came, when the player arrives). It never depends on anything hidden: not the
 cards in a hand, not how many moves are legal. When it ends is stored with the seat, so a restarted
 server resumes a running clock where it stood (with at least ``RESUME_GRACE`` seconds left, for the
-player to reconnect) rather than giving a full turn again. An undo gives no time back: the mover's
-clock resumes from where it stood when the decision being undone was made (stored with that
-decision), and every other running clock runs on. Each decision a bot made for a human seat is
-preceded in the log by a public ``bot_played`` event (not stored: derived from the decision's ``by``).
+player to reconnect) rather than giving a full turn again. The deadline belongs to the decision
+(``Seat.turn_ends_at``): it stays when the clock runs out and a bot takes over, and an undo gives
+no time back: the mover's clock resumes from that deadline (stored with the decision), and every
+other running clock runs on. A decision whose deadline has passed cannot be taken back at all
+(``undo.py``), so moving and undoing at the deadline never buys a fresh turn. Each decision a bot
+made for a human seat is preceded in the log by a public ``bot_played`` event (not stored: derived
+from the decision's ``by``).
 
 The timers here call back into the table (``LiveTable.clock_ran_out`` …), which turns each into a
 change through its one method.
@@ -134,28 +137,38 @@ def clock_runs(table: LiveTable, s: Seat) -> bool:
 def reset_clocks(table: LiveTable, undone: tuple[int, datetime | None] | None = None) -> list[Write]:
     """After any change: start the clock of each seat newly asked (or that just decided and is asked
     again), keep the others running, stop those no longer asked. ``undone``: an undo's (seat, when its
-    clock was to run out as it decided): that seat's clock resumes from there. Returns the clock
-    notes to store."""
+    clock was to run out as it decided): that seat's clock resumes from there. A seat still asked the
+    same decision whose clock stopped (it ran out, a bot took over) resumes from that decision's
+    deadline, never from a full turn. Returns the clock notes to store."""
     last_seat = table.action_seats[-1] if table.action_seats else None
     writes: list[Write] = []
     loop = asyncio.get_running_loop()
+    asked = table.state.to_move if table.status == "playing" else ()
     for s in table.seats:
+        back_to_undone = False
+        if s.seat not in asked:  # its decision is made (or the game is over): its deadline goes with it
+            s.turn_ends_at = None
+        elif undone is not None and s.seat == undone[0]:  # back to the decision undone, and its deadline
+            s.turn_ends_at, s.turn_asked_at, back_to_undone = undone[1], table.version, True
+        elif undone is None and s.seat == last_seat and s.turn_asked_at < table.version:
+            s.turn_ends_at = None  # it just decided and is asked again: a new decision
         if not clock_runs(table, s):
             stop_clock(s)
             continue
         assert table.turn_time is not None
-        if undone is not None and s.seat == undone[0] and undone[1] is not None:
-            ends_at = undone[1]
+        if s.turn_ends_at is not None and (s.clock is None or back_to_undone):
+            ends_at = s.turn_ends_at
             seconds = max(0.0, (ends_at - datetime.now(UTC)).total_seconds())
             start_clock(table, s, loop.time() + seconds)
             writes.append(SetClock(table.id, s.seat, ends_at, table.version))
-        elif s.clock is None or (undone is None and s.seat == last_seat and s.clock_version < table.version):
+        elif s.clock is None or s.turn_ends_at is None:
             seconds = resumed_seconds(table, s)
             if seconds is None:
                 seconds = table.turn_time
-                ends_at = datetime.now(UTC) + timedelta(seconds=seconds)
-                writes.append(SetClock(table.id, s.seat, ends_at, table.version))
+            ends_at = datetime.now(UTC) + timedelta(seconds=seconds)
+            writes.append(SetClock(table.id, s.seat, ends_at, table.version))
             start_clock(table, s, loop.time() + seconds)
+            s.turn_ends_at, s.turn_asked_at = ends_at, table.version
         s.saved_clock = None  # a stored clock is resumed once, at the first reset after a restart
     return writes
 
@@ -165,14 +178,6 @@ def start_clock(table: LiveTable, s: Seat, deadline: float) -> None:
     s.clock_deadline = deadline
     s.clock_version = table.version
     s.clock = asyncio.get_running_loop().call_at(deadline, table.clock_ran_out, s.seat)
-
-
-def clock_ends_at(s: Seat) -> datetime | None:
-    """When the seat's running clock runs out, as a time of day (None: no clock runs)."""
-    if s.clock is None or s.clock_deadline is None:
-        return None
-    left = s.clock_deadline - asyncio.get_running_loop().time()
-    return datetime.now(UTC) + timedelta(seconds=left)
 
 
 def resumed_seconds(table: LiveTable, s: Seat) -> float | None:
@@ -196,10 +201,10 @@ def stop_clock(s: Seat) -> None:
 def stop_clocks(table: LiveTable) -> None:
     """The table ends (or leaves this process): no timer of it runs any more."""
     for s in table.seats:
-        for timer in (s.timer, s.away_timer):
+        for timer in (s.timer, s.away_timer, s.open_timer):
             if timer is not None:
                 timer.cancel()
-        s.timer = s.away_timer = None
+        s.timer = s.away_timer = s.open_timer = None
         stop_clock(s)
         s.clock_out = False
 

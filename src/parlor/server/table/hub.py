@@ -40,7 +40,17 @@ from parlor.server.wire import ServerError, dumps
 
 from .bot_workers import default_processes
 from .bots import BOT_LEVELS, BotRunner
-from .changes import Arrive, CloseUnjoined, FillWithBots, ForgetAccount, Leave, leave, new_table_row, seat_of_account
+from .changes import (
+    Arrive,
+    CloseUnjoined,
+    FillWithBots,
+    ForgetAccount,
+    Leave,
+    SeatNotOpened,
+    leave,
+    new_table_row,
+    seat_of_account,
+)
 from .chat import chat_json
 from .clocks import BOT_FOR_HUMAN, MAX_TURN_TIME, arm_timeout, fill_moment, reset_clocks, stop_clocks, with_bot_marks
 from .connection import MOVED, Connection
@@ -259,6 +269,7 @@ class Hub:
         for s in table.seats:
             if s.kind == "human":
                 arm_timeout(table, s)
+                self.arm_open(table, s)
         writes = reset_clocks(table)
         if writes:
             self.writer.write_later(writes, table._background_write_failed)
@@ -287,6 +298,24 @@ class Hub:
             task.add_done_callback(lambda t: t.cancelled() or t.exception())  # (a refusal is nothing to report)
 
         table.fill_timer = asyncio.get_running_loop().call_later(delay, fire)
+
+    def arm_open(self, table: LiveTable, s: Seat) -> None:
+        """A seat sat down in must be opened by ``open_by`` (stored: a restart or a takeover arms it
+        again, and a moment already past acts at once); then ``SeatNotOpened`` frees it or lets a bot
+        play it."""
+        if s.open_timer is not None:
+            s.open_timer.cancel()
+            s.open_timer = None
+        if s.open_by is None or s.kind != "human" or table.status != "playing":
+            return
+        delay = max(0.0, (s.open_by - now()).total_seconds())
+
+        def fire() -> None:
+            s.open_timer = None
+            if not (self.closing or table.gone):
+                table.submit(SeatNotOpened(s.seat))
+
+        s.open_timer = asyncio.get_running_loop().call_later(delay, fire)
 
     async def forget_account(self, account_id: str) -> None:
         """An account was deleted (here, or by another process of the site: ``site.py``): its seat at
@@ -400,6 +429,17 @@ class Hub:
         self._begin(table)
         return table
 
+    def rated_settings(self) -> dict[str, Any]:
+        """The clock and substitute settings of every rated table: the site's, never its creator's. A
+        creator who could pick them could hand a seat to a strong bot on a clock too short to play
+        (and take the bot's result as their own), or never let a leaver's seat be played at all."""
+        return {
+            "seat_timeout": self.default_seat_timeout,
+            "substitute_level": self.limits.rated_substitute_level,
+            "turn_time": self.limits.rated_turn_time,
+            "bots_before_join": False,  # no bot plays (and loses for) an account that never came
+        }
+
     def _new_table_request(self, body: Any) -> tuple[dict[str, Any], list[dict[str, Any]], dict[int, str], str, str]:
         """A create request checked field by field: (row, seats, claim codes, spectator token, host token)."""
         limits = self.limits
@@ -504,6 +544,10 @@ class Hub:
             raise ServerError("bad_request", "only a public table fills its seats with bots", field="fill_bots_after")
         if hints and rated:  # a hint is the judge's help: a rated game is played without it
             raise ServerError("bad_request", "a rated table gives no hints", field="hints")
+        if rated:  # checked above like any table's, then replaced: a rated table plays by the site's clock
+            settings = self.rated_settings()
+            timeout, substitute = settings["seat_timeout"], settings["substitute_level"]
+            turn_time, bots_before_join = settings["turn_time"], settings["bots_before_join"]
         seats: list[dict[str, Any]] = []
         claims: dict[int, str] = {}  # seat -> the one-time code of its join link
         for i, spec in enumerate(seats_in):

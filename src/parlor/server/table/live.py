@@ -30,7 +30,7 @@ from parlor.server.wire import ServerError
 
 from .changes import Change, ClockRanOut, SeatTimedOut
 from .chat import ChatLog
-from .clocks import fill_bots_left, reset_clocks
+from .clocks import BOT_FOR_HUMAN, fill_bots_left, reset_clocks
 from .frames import Frames
 from .seats import Seat
 
@@ -132,17 +132,29 @@ class LiveTable(StoredTable):
             "seats": [{"seat": s.seat, "bot_moves": s.bot_moves, "substituted": s.bot_moves > 0} for s in self.seats],
         }
 
-    def result_of(self, state: State, extra_bot_move: int | None = None) -> dict[str, Any]:
-        """The result of a finished ``state``, with how many decisions bots made for each human seat
-        (``extra_bot_move``: a seat whose finishing decision a bot is making)."""
+    def result_of(self, state: State, finishing: tuple[int, str] | None = None) -> dict[str, Any]:
+        """The result of a finished ``state``, with who made each human seat's decisions
+        (``finishing``: the (seat, by) of the deciding decision, not in ``actions_by`` yet)."""
         out = state.result().to_json()
         out["seats"] = []
+        decisions = list(zip(self.action_seats, self.actions_by, strict=True))
+        if finishing is not None:
+            decisions.append(finishing)
         for s in self.seats:
-            moves = s.bot_moves + (1 if s.seat == extra_bot_move else 0)
+            moves = sum(1 for seat, by in decisions if seat == s.seat and by in BOT_FOR_HUMAN)
+            own = sum(1 for seat, by in decisions if seat == s.seat and by == "player")
             # ``left``: its player had left when the game ended (a bot was playing the seat in their
-            # stead). Stored with the result, so that a rated game is rated alike after a restart.
-            left = s.kind == "human" and (s.substituted or s.stand_in)
-            out["seats"].append({"seat": s.seat, "bot_moves": moves, "substituted": moves > 0, "left": left})
+            # stead). ``absent``: that, or its player made fewer than half of its decisions (the clock's
+            # bot or a substitute made the rest): a rating counts only what players played. Both are
+            # stored with the result (from the stored ``by`` of each decision), so that a rated game is
+            # rated alike after a restart, mid-game or between its end and its rating.
+            human = s.kind == "human"
+            left = human and (s.substituted or s.stand_in)
+            absent = human and (left or 2 * own < own + moves)
+            out["seats"].append(
+                {"seat": s.seat, "bot_moves": moves, "player_moves": own, "substituted": moves > 0, "left": left,
+                 "absent": absent}
+            )  # fmt: skip
         return out
 
     # ---- changing ---------------------------------------------------------------------------------
@@ -294,6 +306,7 @@ class FinishedTable(StoredTable):
         for s in row["seats"]:
             seat = Seat.from_row(s)
             seat.bot_moves = row["bot_moves"].get(s["seat"], 0)
+            seat.open_by = None  # (the game is over: nobody has to open it any more)
             self.seats.append(seat)
 
     def summary(self) -> dict[str, Any]:

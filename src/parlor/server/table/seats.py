@@ -9,7 +9,7 @@ import secrets
 import time
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from parlor.server.wire import ServerError
@@ -70,12 +70,21 @@ class Seat:
     clock: asyncio.TimerHandle | None = None  # the turn clock of the decision it is asked
     clock_deadline: float | None = None  # loop time at which that clock runs out
     clock_version: int = -1  # the table's version when that clock started
+    # The decision the seat is asked: when its time runs out (UTC), and the table's version when it was
+    # asked. Kept when the clock runs out or a bot takes over, and through a move and its undo: the
+    # deadline belongs to the decision, so a seat holds one decision at most one turn time.
+    turn_ends_at: datetime | None = None
+    turn_asked_at: int = -1
     clock_out: bool = False  # its clock ran out: a bot makes this one decision
     saved_clock: tuple[datetime, int] | None = None  # (ends at, version) stored before a restart
     claim_hash: str | None = None  # the one-time code of its join link, until claimed
     replaced_hash: str | None = None  # the token the host's last new link replaced (its holder is told)
     away_timer: asyncio.TimerHandle | None = None  # when it turns "away" (the host may then relink it)
     account_id: str | None = None  # the account it belongs to (taken while signed in): its player's sign-in opens it
+    # Sat down in (the lobby, quick play) and not opened yet: its holder must open the table by then, or
+    # the seat is freed (the table still waits for players) or a bot plays it (the game is on).
+    open_by: datetime | None = None
+    open_timer: asyncio.TimerHandle | None = None  # acts at ``open_by``
 
     @classmethod
     def from_row(cls, s: dict[str, Any]) -> "Seat":
@@ -85,6 +94,7 @@ class Seat:
         seat.claim_hash = s.get("claim_hash")
         seat.replaced_hash = s.get("replaced_hash")
         seat.account_id = s.get("account_id")
+        seat.open_by = s.get("open_by")
         return seat
 
     def is_away(self, after: float) -> bool:
@@ -101,6 +111,18 @@ class Seat:
         """Nobody holds it (no link claimed, no account): at a public table anyone may sit down there."""
         return self.kind == "human" and self.token_hash is None and self.account_id is None
 
+    @property
+    def is_absent(self) -> bool:
+        """Held (a claimed link, an account, somebody sat down) by someone who has not opened the table:
+        the others see that the seat is taken but nobody is there."""
+        return self.kind == "human" and not self.is_open and (not self.joined or self.open_by is not None)
+
+    def open_within(self) -> float | None:
+        """Seconds left for the holder of a seat sat down in to open the table (None: no such wait)."""
+        if self.open_by is None or self.kind != "human":
+            return None
+        return round(max(0.0, (self.open_by - datetime.now(UTC)).total_seconds()), 2)
+
     def summary(self, away_after: float | None = None) -> dict[str, Any]:
         out = {
             "seat": self.seat,
@@ -114,6 +136,8 @@ class Seat:
             "bot_moves": self.bot_moves,
             "account": self.account_id is not None,
             "open": self.is_open,
+            "absent": self.is_absent,
+            "open_within": self.open_within(),
         }
         if away_after is not None and self.kind == "human":
             out["away"] = self.is_away(away_after)

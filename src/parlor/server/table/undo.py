@@ -8,6 +8,7 @@ per decision (``LiveTable.reveals``).
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from parlor.core import Event, State, replay
@@ -89,6 +90,11 @@ def quick_refusal(table: LiveTable, seat: int | None) -> str | None:
         return "the last decision was not yours"
     if table.actions_by[last] != "player":
         return "the last decision was made by a bot"
+    deadline = table.clock_at[last]  # the turn clock of that decision (None: none ran)
+    if deadline is not None and deadline <= datetime.now(UTC):
+        # Taking it back would ask the decision again with no time left: an undo gives no time back,
+        # so moving and undoing at the deadline must not keep a turn alive.
+        return "the time for that decision ran out"
     if table.last_private[last]:
         return "something hidden was revealed since (a private event)"
     if table.rng_before[last] != table.state.rng.state:

@@ -73,6 +73,8 @@ export function botNote(info, you) {
           : t("seat.bot_played", { n: info.bot_moves }),
     );
   }
+  // Taken (somebody sat down or claimed its link) but never opened: the others see nobody is there.
+  if (info.absent) return h("small", { class: "bot-note muted absent" }, t("seat.absent"));
   if (!info.joined) return h("small", { class: "bot-note muted" }, t("seat.not_joined"));
   return null;
 }

@@ -61,7 +61,7 @@ export function patchChildren(live, fresh) {
   // one card lie side by side under the same data-key. Each key holds its live nodes in order and
   // hands them out in that order. (A map of one node per key once lost all but the last copy: the
   // lost ones were neither matched nor removed, so every frame left one more stale, still
-  // "playable" copy behind — issue 34.)
+  // "playable" copy behind.)
   const old = new Map();
   const counts = new Map();
   for (const c of Array.from(live.childNodes)) {

@@ -75,7 +75,7 @@ function render() {
         `${tMaybe(`game.${g.game}.title`, g.game)} · `,
         g.place !== null ? t("profile.place", { place: g.place, n: g.players }) : "",
         g.rated ? ` · ${t("open.rated_mark")}` : "",
-        g.abandoned ? ` · ${t("profile.abandoned")}` : "",
+        g.abandoned ? ` · ${t("profile.abandoned")}` : g.absent ? ` · ${t("profile.absent")}` : "",
         "rating_after" in g ? ` · ${t("profile.change", { before: g.rating_before.toFixed(1), after: g.rating_after.toFixed(1) })}` : "",
         " · ", h("a", { href: g.replay, class: "replay-link" }, t("profile.replay")))))
       : h("p", { class: "muted" }, t("profile.no_games")),

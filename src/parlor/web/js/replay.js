@@ -92,6 +92,8 @@ function renderReview() {
       h("p", { class: "muted" }, t("review.explain")),
       h("button", { type: "button", class: "primary", id: "review-ask", onclick: () => rc.ask() }, t("review.ask")),
     );
+  } else if (state === "queued") {
+    box.append(h("p", { id: "review-queued", "aria-live": "polite" }, t("review.queued", { n: s.position })));
   } else if (state === "working") {
     const total = s.total === null || s.total === undefined ? "…" : s.total;
     box.append(

@@ -6,6 +6,7 @@
 // three moves for the decision being made.
 import { h, svg } from "./dom.js";
 import { t, tMaybe } from "./i18n.js";
+import { session } from "./session.js";
 
 export const FLAGGED = ["inaccuracy", "mistake", "blunder"];
 
@@ -37,14 +38,16 @@ export class ReviewClient {
     this.url = `/api/tables/${encodeURIComponent(tableId)}/review`;
     this.headers = { authorization: `Bearer ${token}` };
     this.onChange = onChange;
-    this.status = null; // the server's answer: {status, done, total, review}
+    this.status = null; // the server's answer: {status, done, total, review, position while queued}
     this.error = null;
     this.timer = null;
   }
 
   async call(method) {
     try {
-      const res = await fetch(this.url, { method, headers: this.headers });
+      // Asking changes something: a signed-in browser (its session cookie goes along) sends its CSRF token.
+      const headers = method === "POST" ? { ...this.headers, "x-csrf-token": (await session()).csrf } : this.headers;
+      const res = await fetch(this.url, { method, headers });
       const body = await res.json();
       if (!res.ok) {
         this.error = tMaybe(`review.error.${body.error && body.error.code}`, t("review.error.other"));
@@ -57,9 +60,10 @@ export class ReviewClient {
       this.error = t("review.error.other");
     }
     this.onChange();
-    if (this.status && this.status.status === "working" && !this.error) {
+    if (this.status && ["queued", "working"].includes(this.status.status) && !this.error) {
       clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.call("GET"), 800); // the judge's progress, a decision at a time
+      // the judge's progress, a decision at a time (or the place in the queue, less often)
+      this.timer = setTimeout(() => this.call("GET"), this.status.status === "queued" ? 2000 : 800);
     }
   }
 

@@ -1,4 +1,4 @@
-"""Issue 28: an undo never gives clock time back, and a seat's player learns the host replaced its link.
+"""Fenced writes: an undo never gives clock time back, and a seat's player learns the host replaced its link.
 
 * ``parlor_actions.clock_ends_at``: when the mover's turn clock was to run out as it decided; an undo
   of that decision resumes the clock from there (after a restart too).

@@ -1,4 +1,4 @@
-"""Issue 31: game review and hints.
+"""Game review and hints.
 
 * ``parlor_tables.hints``: the table was created with hints on (a seat may ask for its best moves).
 * ``parlor_reviews``: a finished table's review of a seat, stored as it grows.

@@ -1,4 +1,4 @@
-"""Issue 30: players with accounts, open tables and quick play, ratings and a history.
+"""Players with accounts, open tables and quick play, ratings and a history.
 
 * ``parlor_accounts``: a name (unique, folded) and an argon2id password hash; a deleted account keeps
   its row (its games keep their seats) with the name and hash cleared.
