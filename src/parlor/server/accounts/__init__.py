@@ -65,6 +65,9 @@ class AccountLimits:
     failures_per_address: int = 20  # sign-ins from one client address that were not right, within the window
     failure_window: timedelta = timedelta(minutes=15)
     signups_per_address: int = 10  # sign-ups from one client address within an hour (a taken name too)
+    # Seconds a refused attempt (429) waits before its answer: a client that loops on its answers then
+    # costs the server one cheap request a second, not hundreds (a waiting answer costs no CPU).
+    refusal_delay: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -190,7 +193,12 @@ class Accounts:
         self.listings = Listings(db)
         self.run_db = run_db
         self.limits = limits or AccountLimits()
-        self.hasher = PasswordHasher()
+        # RFC 9106's "low memory" parameters (argon2-cffi's default: 3 passes over 64 MiB) in one lane:
+        # argon2 computes each lane in a thread of its own, so the default's 4 lanes let one hash take
+        # every core of a small machine from the tables. One lane costs an attacker the same memory
+        # and passes (OWASP recommends one lane too); hashes stored with 4 lanes still verify, and are
+        # hashed again with one at their next right sign-in.
+        self.hasher = PasswordHasher(time_cost=3, memory_cost=64 * 1024, parallelism=1)
         # The accounts' own threads (not asyncio's default pool, which others share): a flood of hashes
         # queues here, and nothing else waits behind it.
         self._hashing = ThreadPoolExecutor(max_workers=HASHING_AT_ONCE, thread_name_prefix="argon2")
@@ -236,22 +244,22 @@ class Accounts:
 
         A limit found reached is remembered until its oldest counted attempt leaves the window (the
         count cannot fall before then: attempts are never forgotten sooner), so a flood of refused
-        requests is answered from memory, without a database transaction each."""
+        requests is answered from memory, without a database transaction each, and after
+        ``refusal_delay``."""
         clock = time.monotonic()
-        for attempt in attempts:
-            until = self._reached.get((attempt.kind, attempt.key), 0.0)
-            if until > clock:
-                raise limited(what, until - clock)
-        try:
-            return await self.run_db(self.store.reserve, attempts)
-        except LimitReached as reached:
-            wait = reached.wait.total_seconds()
-            if len(self._reached) > 10_000:  # forget the limits that expired
-                self._reached = {k: v for k, v in self._reached.items() if v > clock}
-            for attempt in attempts:
-                if attempt.kind == reached.kind:
-                    self._reached[(attempt.kind, attempt.key)] = time.monotonic() + wait
-            raise limited(what, wait) from None
+        wait = max((self._reached.get((a.kind, a.key), 0.0) - clock for a in attempts), default=0.0)
+        if wait <= 0:
+            try:
+                return await self.run_db(self.store.reserve, attempts)
+            except LimitReached as reached:
+                wait = reached.wait.total_seconds()
+                if len(self._reached) > 10_000:  # forget the limits that expired
+                    self._reached = {k: v for k, v in self._reached.items() if v > clock}
+                for attempt in attempts:
+                    if attempt.kind == reached.kind:
+                        self._reached[(attempt.kind, attempt.key)] = clock + wait
+        await asyncio.sleep(self.limits.refusal_delay)
+        raise limited(what, wait)
 
     # ---- the four things a player does ----------------------------------------------------------
     async def sign_up(self, name: Any, password: Any, address: str | None) -> tuple[dict[str, Any], str]:
