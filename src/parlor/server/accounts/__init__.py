@@ -23,9 +23,12 @@ this service, which stores through ``storage.AccountStore`` (not a table's rows,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
+import os
 import secrets
+import threading
 import time
 import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
@@ -53,6 +56,8 @@ MAX_NAME, MIN_PASSWORD, MAX_PASSWORD = 24, 8, 256
 # server's event loop and database threads need the others (a site of several processes hashes once
 # in each; the limits, not the pool, bound how many hashes a client can ask for).
 HASHING_AT_ONCE = 1
+# ... and back to back, a pause as long as the hash took: a flood of hashes takes at most half a core.
+HASHING_PAUSE = 1.0
 DELETED_NAME = "deleted player"  # what a deleted account's seats are called (never a name one can take)
 
 
@@ -124,6 +129,17 @@ def account_limits(values: dict[str, float]) -> tuple[AccountLimits, dict[str, f
         else:
             accounts[spec.field] = int(value)
     return AccountLimits(**accounts), creation
+
+
+HASHING_NICENESS = 10
+
+
+def _yield_to_the_tables() -> None:
+    """In the hashing thread: a lower CPU priority (Linux gives each thread its own niceness), so
+    that when the cores are busy the event loop and the database threads run first and a flood of
+    password checks waits; on an idle core a hash runs as fast as ever."""
+    with contextlib.suppress(AttributeError, OSError):  # (not Linux, or not allowed: the same priority)
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASHING_NICENESS)
 
 
 def csrf_token(secret: str) -> str:
@@ -201,13 +217,31 @@ class Accounts:
         self.hasher = PasswordHasher(time_cost=3, memory_cost=64 * 1024, parallelism=1)
         # The accounts' own threads (not asyncio's default pool, which others share): a flood of hashes
         # queues here, and nothing else waits behind it.
-        self._hashing = ThreadPoolExecutor(max_workers=HASHING_AT_ONCE, thread_name_prefix="argon2")
+        self._hashing = ThreadPoolExecutor(
+            max_workers=HASHING_AT_ONCE, thread_name_prefix="argon2", initializer=_yield_to_the_tables
+        )
+        self._next_hash = 0.0  # (monotonic) when the hashing thread may start its next hash
         self._dummy: str | None = None
         self._reached: dict[tuple[str, str], float] = {}  # (kind, key): limit reached until (monotonic)
 
     # ---- passwords ------------------------------------------------------------------------------
+    def _paced(self, work: Callable[[], Any]) -> Any:
+        """In the hashing thread: ``work`` (one hash), started no sooner than the last one's duration
+        times ``HASHING_PAUSE`` after it ended. Back-to-back hashes (a flood) then take at most
+        1 / (1 + HASHING_PAUSE) of a core; a lone sign-in waits for nothing."""
+        time.sleep(max(0.0, self._next_hash - time.monotonic()))
+        start = time.monotonic()
+        try:
+            return work()
+        finally:
+            end = time.monotonic()
+            self._next_hash = end + (end - start) * HASHING_PAUSE
+
+    async def _in_hashing_thread(self, work: Callable[[], Any]) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._hashing, self._paced, work)
+
     async def _hash(self, password: str) -> str:
-        return await asyncio.get_running_loop().run_in_executor(self._hashing, self.hasher.hash, password)
+        return await self._in_hashing_thread(lambda: self.hasher.hash(password))
 
     def _check(self, stored: str, password: str) -> bool:
         try:
@@ -220,7 +254,7 @@ class Accounts:
             if self._dummy is None:
                 self._dummy = await self._hash(secrets.token_urlsafe(16))
             stored = self._dummy
-        return await asyncio.get_running_loop().run_in_executor(self._hashing, self._check, stored, password)
+        return await self._in_hashing_thread(lambda: self._check(stored, password))
 
     # ---- sessions -------------------------------------------------------------------------------
     async def _new_session(self, account_id: str) -> str:
