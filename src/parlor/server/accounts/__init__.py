@@ -167,7 +167,8 @@ def clean_account_name(name: Any) -> str:
         raise ServerError("bad_name", "this name cannot be taken", 400, field="name")
     problem = look_alike_problem(name)
     if problem is not None:
-        raise ServerError("bad_name", problem, 400, field="name")
+        code, message = problem
+        raise ServerError(code, message, 400, field="name")
     return name
 
 

@@ -95,12 +95,15 @@ def name_skeleton(name: str) -> str:
     return _skeleton(_skeleton(name).casefold())
 
 
-def look_alike_problem(name: str) -> str | None:
-    """Why ``name`` (already NFKC and of allowed characters) could pass for another, or None."""
+def look_alike_problem(name: str) -> tuple[str, str] | None:
+    """Why ``name`` (already NFKC and of allowed characters) could pass for another, as an error code
+    and its message, or None."""
     if any(is_invisible(c) for c in name):
-        return "a name cannot hold invisible or filler characters"
+        return "name_invisible", "a name cannot hold invisible or filler characters"
     if mixes_scripts(name):
-        return "a name uses one alphabet: its letters cannot mix scripts (such as Latin and Cyrillic)"
+        return "name_mixed_scripts", (
+            "a name uses one alphabet: its letters cannot mix scripts (such as Latin and Cyrillic)"
+        )
     return None
 
 
