@@ -9,6 +9,7 @@ address the server counts: it believes no X-Forwarded-For unless told to).
 * Sign-ups that find the name taken count against the address too.
 * Names that look like another player's are refused, and of two look-alike sign-ups sent at once
   exactly one wins.
+* The limits hold across the processes of a site (two server processes over one PostgreSQL).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import sqlalchemy as sa
 
 from parlor.server.accounts import AccountLimits
 
-from .conftest import BACKENDS, ServerThread, make_url
+from .conftest import BACKENDS, ServerProcess, ServerThread, make_url
 from .test_accounts import fresh_name
 
 LIMITS = AccountLimits()  # the defaults: 5 failures a name and 20 an address in 15 minutes, 10 sign-ups an hour
@@ -308,3 +309,42 @@ def test_the_migration_gives_existing_accounts_their_skeleton(database_url: str)
         assert store.name_held("bo8", skeleton_key("BOb")) == "look_alike"
     finally:
         db.close()
+
+
+def test_the_limits_hold_across_the_processes_of_a_site(postgres) -> None:
+    """Two server processes over one PostgreSQL: 40 sign-ins for one name sent at once, half to each,
+    get no more passwords checked than the name's limit; 30 sign-ups from one address, half to each,
+    create exactly the address's limit of accounts."""
+    url = postgres.new_database()
+    common = ("--cluster", "--lease-seconds", "4", "--bot-delay", "0")
+    a = ServerProcess(url, None, *common).start()
+    b = ServerProcess(url, None, *common).start()
+    try:
+        name = fresh_name()
+        sign_up_at(a.base, name)
+        source = addresses(1)[0]
+        clients = [Client((a, b)[i % 2].base, source) for i in range(40)]
+        answers = at_once(
+            clients, lambda i, c: c.post("/api/account/sign-in", {"name": name, "password": f"guess {i}"})
+        )
+        seen = statuses(answers)
+        assert seen == {401: LIMITS.failures_per_name, 429: 40 - LIMITS.failures_per_name}, seen
+
+        source = addresses(1)[0]
+        names = [fresh_name() for _ in range(30)]
+        clients = [Client((a, b)[i % 2].base, source) for i in range(30)]
+        answers = at_once(
+            clients, lambda i, c: c.post("/api/account/sign-up", {"name": names[i], "password": "pass word"})
+        )
+        seen = statuses(answers)
+        assert seen == {201: LIMITS.signups_per_address, 429: 30 - LIMITS.signups_per_address}, seen
+    finally:
+        a.stop()
+        b.stop()
+
+
+def sign_up_at(base: str, name: str) -> None:
+    c = Client(base, addresses(1)[0])
+    r = c.post("/api/account/sign-up", {"name": name, "password": "the right one"})
+    c.close()
+    assert r.status_code == 201, r.text
