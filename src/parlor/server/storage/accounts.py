@@ -185,8 +185,9 @@ class AccountStore:
 
     # ---- the rate limits' counts ----------------------------------------------------------------
     # Why the database and not a rate-limiting library: the counts must be shared by every process of a
-    # site, and the maintained libraries (``limits`` and those built on it) keep them in memory, Redis,
-    # Memcached or MongoDB, none of which a Parlor site has; its one shared store is this database.
+    # site, and the maintained libraries (``limits`` and those built on it) keep them in memory or in
+    # Redis, Memcached, MongoDB and the like, none of which a Parlor site has; its one shared store is
+    # this database (SQLite or PostgreSQL), and a check that is atomic with the count needs it anyway.
     def reserve(self, attempts: Sequence[Attempt]) -> list[int]:
         """Count one attempt for each of ``attempts`` BEFORE it is carried out (before any password is
         hashed), atomically with the check of its limit; returns the stored rows' ids (see
@@ -200,6 +201,9 @@ class AccountStore:
         stamp = now()
         with self.db.engine.begin() as conn:
             if not self.db.is_sqlite:
+                # A count lost with PostgreSQL itself (its last moments before a crash) costs nothing
+                # worth a disk flush per attempt: this transaction's commit does not wait for one.
+                conn.execute(text("SET LOCAL synchronous_commit = off"))
                 for lock in sorted({_lock_id(a.kind, a.key) for a in attempts}):
                     conn.execute(text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": lock})
             ids = [
