@@ -18,7 +18,9 @@ run, in cores. ``--abuse`` measures 10 ordinary tables' p99 alone, then again wh
 client runs beside them, and prints the ratio: ``sync`` (4 clients sending 16 syncs/s each on a
 long finished table and never reading), ``slow`` (20 spectators of 2 busy tables that never read),
 ``idle`` (1,000 connections that never send a request), ``expert`` (12 all-expert tables), ``chat``
-(60 spectator sockets from one address flooding 3 tables' chat).
+(60 spectator sockets from one address flooding 3 tables' chat), ``accounts`` (16 clients from 4
+addresses sending sign-ins with wrong passwords and sign-ups with taken and new names, each as fast
+as it is answered: every password check they may cause is an argon2 hash).
 
 Decisions per server CPU-second (decisions/s over the server's cores) is the figure that survives a
 shared machine; compare a change against a baseline measured in the same session.
@@ -33,6 +35,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -209,8 +212,16 @@ async def abuse(kind: str, base: str, stop: asyncio.Event) -> None:
                         with contextlib.suppress(Exception):
                             await ws.send(json.dumps({"type": "sync"}))
                     await asyncio.sleep(1 / 16)
+        elif kind == "accounts":
+            # In a process of its own, so that its clients do not slow the measured ones' event loop.
+            done = multiprocessing.Event()
+            flood = multiprocessing.Process(target=account_flood, args=(base, done))
+            flood.start()
+            await stop.wait()
+            done.set()
+            await asyncio.get_running_loop().run_in_executor(None, flood.join, 60)
         else:
-            raise SystemExit(f"unknown --abuse kind {kind!r}: sync, slow, idle, expert, chat")
+            raise SystemExit(f"unknown --abuse kind {kind!r}: sync, slow, idle, expert, chat, accounts")
     finally:
         for h in held:
             with contextlib.suppress(Exception):
@@ -218,6 +229,54 @@ async def abuse(kind: str, base: str, stop: asyncio.Event) -> None:
                     h[1].close()
                 else:
                     await h.close()
+
+
+FLOOD_ADDRESSES = [f"127.0.0.{host}" for host in range(3, 7)]  # 4 addresses, none the measured clients'
+
+
+def account_flood(base: str, done: Any) -> None:
+    asyncio.run(account_flood_until(base, done))
+
+
+async def account_flood_until(base: str, done: Any) -> None:
+    """Sign-ins and sign-ups as fast as each client is answered, from 4 addresses (4 clients each):
+    wrong passwords for one player's name and for unknown names, sign-ups of a taken name and of new
+    names. Each address may have its limits' worth of passwords checked (docs/protocol.md,
+    "Accounts"); the rest are refused."""
+    async with httpx.AsyncClient(base_url=base, timeout=60) as setup:
+        csrf = (await setup.get("/api/account")).json()["csrf"]
+        victim = {"name": "victim", "password": "the victim's password"}
+        made = await setup.post("/api/account/sign-up", json=victim, headers={"X-CSRF-Token": csrf})
+        assert made.status_code in (201, 409), made.text  # (409: a database given with --database-url has it)
+    answers: dict[int, int] = {}
+
+    async def looper(address: str, role: int) -> None:
+        transport = httpx.AsyncHTTPTransport(local_address=address)
+        async with httpx.AsyncClient(base_url=base, timeout=60, transport=transport) as client:
+            headers = {"X-CSRF-Token": (await client.get("/api/account")).json()["csrf"]}
+            n = 0
+            while not done.is_set():
+                n += 1
+                if role == 0:  # guess the victim's password
+                    path, body = "/api/account/sign-in", {"name": "victim", "password": f"guess {n}"}
+                elif role == 1:  # guess names
+                    path, body = "/api/account/sign-in", {"name": f"nobody{address}x{n}", "password": "guess"}
+                elif role == 2:  # the taken name
+                    path, body = "/api/account/sign-up", {"name": "victim", "password": f"password {n}"}
+                else:  # new names
+                    name = f"n{address.replace('.', '')}x{n}"
+                    path, body = "/api/account/sign-up", {"name": name, "password": "new password"}
+                try:
+                    status = (await client.post(path, json=body, headers=headers)).status_code
+                    if status < 300:  # signed in: back to a signed-out form, as a new visitor
+                        client.cookies.clear()
+                        headers = {"X-CSRF-Token": (await client.get("/api/account")).json()["csrf"]}
+                except httpx.HTTPError:
+                    status = 0
+                answers[status] = answers.get(status, 0) + 1
+
+    await asyncio.gather(*(looper(a, role) for a in FLOOD_ADDRESSES for role in range(4)))
+    print(f"{'':>12}  account flood answers: {dict(sorted(answers.items()))}", flush=True)
 
 
 async def run_with_abuse(base: str, kind: str, players: int, bot: str, seconds: float, seed: int) -> dict[str, Any]:
@@ -396,7 +455,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file per N")
     parser.add_argument("--postgres", action="store_true", help="a throw-away PostgreSQL, a fresh database per N")
     parser.add_argument("--workers", type=int, default=1, help="server processes (more than 1: PostgreSQL)")
-    parser.add_argument("--abuse", default="", help="comma-separated: sync, slow, idle, expert, chat")
+    parser.add_argument("--abuse", default="", help="comma-separated: sync, slow, idle, expert, chat, accounts")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -405,11 +464,12 @@ def main(argv: list[str] | None = None) -> None:
     pg = start_postgres() if args.postgres else None
     try:
         with tempfile.TemporaryDirectory(prefix="parlor-bench-") as tmp:
+            runs = iter(range(1_000_000))
 
             def fresh(name: str) -> str:
                 if pg is not None:
                     return pg.new_database()
-                return args.database_url or f"sqlite:///{os.path.join(tmp, f'bench-{name}.db')}"
+                return args.database_url or f"sqlite:///{os.path.join(tmp, f'bench-{name}-{next(runs)}.db')}"
 
             for n in sizes if not args.abuse else []:
                 row = measured(

@@ -1,7 +1,7 @@
 """The storage layer: the schema, the one fenced path every write takes, the group-commit writer, and
 the site's lease rows. It imports nothing of the server above it (``table``, ``edge``)."""
 
-from .accounts import AccountStore, NameTaken
+from .accounts import AccountStore, Attempt, LimitReached, NameTaken
 from .database import CHAT_PAGE, DamagedDatabase, Database, default_database_url, normalize_url, now, record_of
 from .listings import Listings
 from .ratings import RatingStore
@@ -38,6 +38,7 @@ from .writes import (
 __all__ = [
     "CHAT_PAGE",
     "AccountStore",
+    "Attempt",
     "AddChat",
     "AddHint",
     "AppendDecision",
@@ -50,6 +51,7 @@ __all__ = [
     "DamagedDatabase",
     "Database",
     "LeaseLost",
+    "LimitReached",
     "Listings",
     "MarkBroken",
     "NameTaken",

@@ -200,9 +200,13 @@ accounts_t = Table(
     Column("id", String(32), primary_key=True),  # random; never shown
     Column("name", String(40), nullable=True),  # as the player wrote it; NULL once deleted
     Column("name_key", String(40), nullable=True, unique=True),  # the name folded (NFKC, casefold): unique
+    # SHA-256 of what the name looks like (its UTS #39 skeleton, accounts/names.py): unique, so that no
+    # two accounts hold look-alike names; NULL once deleted (migration 0013)
+    Column("name_skeleton", String(64), nullable=True),
     Column("password_hash", Text, nullable=True),  # argon2id (argon2-cffi's encoded form); NULL once deleted
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("deleted_at", DateTime(timezone=True), nullable=True),
+    Index("ix_parlor_accounts_name_skeleton", "name_skeleton", unique=True),
 )
 
 sessions_t = Table(
@@ -216,8 +220,8 @@ sessions_t = Table(
     Index("ix_parlor_sessions_account", "account_id"),
 )
 
-# Sign-in failures and sign-ups, counted per key (a name, an address: SHA-256 of either) for the
-# rate limits, shared by every process of a site.
+# Sign-in and sign-up attempts, counted per key (a name, an address: SHA-256 of either) for the rate
+# limits, shared by every process of a site (storage/accounts.py: an attempt is stored before it runs).
 auth_events_t = Table(
     "parlor_auth_events",
     metadata,
