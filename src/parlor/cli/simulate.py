@@ -51,6 +51,7 @@ def simulate(
     resume: bool = False,
     shard: tuple[int, int] | None = None,
     chunk_size: int | None = None,
+    duplicate: bool = False,
 ) -> dict[str, Any]:
     if backend == "serial" and workers > 1:
         backend = "processes"
@@ -64,6 +65,7 @@ def simulate(
         seating="rotate" if rotate else "fixed",
         records=records,
         chunk_size=chunk_size or default_chunk_size(games),
+        duplicate=duplicate,
     )
     start = time.perf_counter()
     rows = execute(
@@ -80,6 +82,7 @@ def simulate(
         "games": played,
         "seed": seed,
         "rotate": rotate,
+        "duplicate": duplicate,
         "bots": list(bots),
         "labels": bot_labels(bots),  # spec -> how tables name it (a plug-in by its name)
         "options": options_to_json(options),
