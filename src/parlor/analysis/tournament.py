@@ -37,7 +37,7 @@ from parlor.bots.spec import bot_labels
 from parlor.core.errors import ParlorError
 from parlor.core.rng import derive_seed as sub_seed
 
-from .stats import Z95, wilson
+from .stats import Z95, effective_games, paired_rate, wilson
 
 __all__ = ["Z95", "GameResult", "Tournament", "balance_note", "lineups", "play_one", "run_tournament", "wilson"]
 
@@ -217,24 +217,19 @@ class Tournament:
             scores.append(sum(pairs) / len(pairs))
             deals.append(r.deal)
         n = len(scores)
-        share = sum(scores) / n if n else 0.0
-        unpaired = _effective_games(scores, share, n * most_pairs)
-        out: dict[str, Any] = {"a": a, "b": b, "games": n, "score": share}
+        out: dict[str, Any] = {"a": a, "b": b, "games": n}
         if self.duplicate:
             by_deal: dict[int | None, list[float]] = {}
             for deal, score in zip(deals, scores):
                 by_deal.setdefault(deal, []).append(score)
-            # every deal weighs the same: a deal's rotations without both bots do not count
-            deal_scores = [sum(x) / len(x) for x in by_deal.values()]
-            share = sum(deal_scores) / len(deal_scores) if deal_scores else 0.0
-            effective = _effective_games(deal_scores, share, n * most_pairs, sample=True)
-            low, high = wilson(share * effective, effective)
-            ulow, uhigh = wilson(share * unpaired, unpaired)
-            out.update(score=share, deals=len(deal_scores), ci95_unpaired=[ulow, uhigh])
+            paired = paired_rate(list(by_deal.values()), n * most_pairs)
+            share, effective, (low, high) = paired["rate"], paired["effective_games"], paired["ci95"]
+            out.update(deals=paired["deals"], ci95_unpaired=paired["ci95_unpaired"])
         else:
-            effective = unpaired
+            share = sum(scores) / n if n else 0.0
+            effective = effective_games(scores, share, n * most_pairs)
             low, high = wilson(share * effective, effective)
-        out.update(effective_games=effective, ci95=[low, high], a_better=low > 0.5)
+        out.update(score=share, effective_games=effective, ci95=[low, high], a_better=low > 0.5)
         return out
 
     def ladder(self) -> list[dict[str, Any]]:
@@ -273,21 +268,6 @@ class Tournament:
             "interrupted": self.interrupted,
             "mean_decisions": sum(r.decisions for r in self.results) / max(1, len(self.results)),
         }
-
-
-def _effective_games(scores: list[float], share: float, most: float, *, sample: bool = False) -> float:
-    """``n * p(1-p) / variance`` of ``scores`` (Kish's effective sample size), at most ``most`` unless
-    the scores are deal averages (``sample``: the sample variance, and no cap, since a deal's
-    rotations cancel luck that independent games cannot); ``most`` when every score is equal (a
-    bot that won every game: no spread to measure, so as many games as there are comparisons)."""
-    n = len(scores)
-    if not n:
-        return 0.0
-    variance = sum((x - share) ** 2 for x in scores) / (n - 1 if sample and n > 1 else n)
-    if variance > 0:
-        found = n * share * (1 - share) / variance
-        return found if sample else min(most, found)
-    return float(most) if sample or 0 < share < 1 else float(n)
 
 
 def run_tournament(

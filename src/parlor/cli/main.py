@@ -473,6 +473,13 @@ def _print_simulation(g: Any, report: dict[str, Any], kinds: list[str], label: s
             f"{row['avg_score']:.2f}",
         )
     out.print(per_bot)
+    if report.get("duplicate"):
+        paired = ", ".join(
+            f"{escape(name[row['bot']])} {_ci(row['win_rate_paired'])}" for row in report["per_bot"]
+        )
+        out.print(
+            f"Duplicate deals ({games // players} deals x {players} seat rotations), win rate over deals: {paired}."
+        )
     turns = report["avg_turns"]
     length = summary["length"]["decisions"]
     out.print(
