@@ -3,14 +3,15 @@
 A run is a :class:`RunSpec` (game, players, options, bots, seed, seating). Game ``g`` is dealt
 with ``derive_seed(seed, g)`` and the bot at seat ``s`` gets ``derive_seed(seed, g, s)``, so each
 game depends only on the spec and its index: never on which process, machine or chunk played it.
+That is what makes a run identical, byte for byte, in one process, in N processes or on Ray, and
+what lets an interrupted run resume and a big run split into shards.
 
 Duplicate deals (``duplicate=True``): with P players, games ``P*d .. P*d + P-1`` are deal ``d``
 played once per seat rotation ``r = g % P``. Every one of them is dealt with ``derive_seed(seed, d)``
-(the same shuffles and draws), and the bot at seat ``i`` of the deal's base lineup moves to seat
+(the same shuffles; draws made mid-game come from the game's one generator, so they follow the
+play), and the bot at seat ``i`` of the deal's base lineup moves to seat
 ``(i + r) % P``. A bot's own seed is ``derive_seed(seed, d, i)``: tied to the bot (its place ``i`` in
 the base lineup), not to the seat it sits in, so a rotation changes only where each bot sits.
-That is what makes a run identical, byte for byte, in one process, in N processes or on Ray, and
-what lets an interrupted run resume and a big run split into shards.
 
 Work is cut into chunks of consecutive games. :func:`run` plays them with a backend
 (``serial``, ``processes`` or ``ray``), hands each finished chunk to ``on_chunk`` as it
