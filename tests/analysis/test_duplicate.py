@@ -40,6 +40,8 @@ def test_every_rotation_of_a_deal_gets_the_same_cards_and_moves_the_bots_one_sea
         assert len({r["seed"] for r in games}) == 1
         for rotation, r in enumerate(games):
             assert (r["deal"], r["rotation"]) == (deal, rotation)
+            record = json.loads(r["record"])
+            assert (record["deal"], record["rotation"]) == (deal, rotation)
             # the bot at seat i of the base lineup sits at seat (i + rotation) mod players
             assert [r["bots"][(i + rotation) % players] for i in range(players)] == list(bots)
     first, second = (next(replay_iter(json.loads(rows[d * players]["record"]))).to_json() for d in range(2))

@@ -199,7 +199,8 @@ def play_game(spec: RunSpec, index: int) -> Row:
     if spec.records:
         from .records import annotate
 
-        record = json.dumps(annotate(state.record(), list(lineup)), sort_keys=True, separators=(",", ":"))
+        annotated = annotate(state.record(), list(lineup), spec.deal(index) if spec.duplicate else None)
+        record = json.dumps(annotated, sort_keys=True, separators=(",", ":"))
     return {
         "game": spec.game,
         "index": index,
