@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from parlor.analysis.results import execute, read_rows, read_spec
+from parlor.analysis.results import execute, read_rows, read_spec, write_rows
 from parlor.analysis.simulation import RunSpec, play_game
 from parlor.analysis.stats import paired_rate, wilson
 from parlor.cli.main import app
@@ -69,6 +69,12 @@ def test_duplicate_files_are_the_same_bytes_at_any_worker_count(tmp_path):
     assert read_spec(one) == spec()
     rows = read_rows(one)
     assert [(r["deal"], r["rotation"]) for r in rows] == [(d, r) for d in range(4) for r in range(3)]
+    for suffix in ("csv", "jsonl"):
+        write_rows(rows, tmp_path / f"r.{suffix}")
+        again = read_rows(tmp_path / f"r.{suffix}")
+        assert [(r["deal"], r["rotation"], r["places"]) for r in again] == [
+            (r["deal"], r["rotation"], r["places"]) for r in rows
+        ], suffix
     # A run without duplicate deals keeps its columns and spec (the files it always wrote).
     plain = tmp_path / "plain.parquet"
     execute(spec(duplicate=False), out=plain)
