@@ -230,3 +230,24 @@ def test_ctrl_c_stops_the_workers_and_keeps_finished_games(tmp_path):
     import pyarrow.parquet as pq
 
     assert sum(pq.read_table(p).num_rows for p in kept) == report["games"]  # every reported game is on disk
+
+
+# ------------------------------------------------------------------ duplicate deals
+def test_a_duplicate_tournament_plays_one_lineup_of_each_rotation_class_in_every_rotation():
+    from parlor.analysis.tournament import balance_note, duplicate_lineups
+
+    assert duplicate_lineups(["a", "b", "c"], 2) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert duplicate_lineups(["a", "b", "c"], 3) == [("a", "b", "c"), ("a", "c", "b")]
+    assert duplicate_lineups(["a", "b"], 4) == [("a", "b", "a", "b")]  # its rotation (b, a, b, a) is the same class
+    t = run_tournament("mamma-mia", players=2, bots=["medium", "easy", "random"], games=6, seed=2, duplicate=True)
+    assert t.balance is None and t.duplicate
+    assert [(r.deal, r.rotation, r.lineup) for r in t.results] == [
+        (0, 0, ("medium", "easy")), (0, 1, ("easy", "medium")),
+        (1, 0, ("medium", "random")), (1, 1, ("random", "medium")),
+        (2, 0, ("easy", "random")), (2, 1, ("random", "easy")),
+    ]
+    assert t.seat_counts() == {"medium": [2, 2], "easy": [2, 2], "random": [2, 2]}
+    h = t.head_to_head("medium", "random")
+    assert h["games"] == 2 and h["deals"] == 1 and "ci95_unpaired" in h
+    note = balance_note(["medium", "easy", "random"], 2, 8, duplicate=True)
+    assert note and "multiple of 6" in note

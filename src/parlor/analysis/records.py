@@ -1,9 +1,10 @@
 """Records fit for datasets: who played, with which Parlor, and rows for learning.
 
 :func:`annotate` adds to a record what a data set needs beyond the moves: the bot at each seat
-(``bots``) and the package version that played it (``parlor_version``). Both are information
-only: replay ignores them, and the record's ``engine_version`` (see docs/engine.md, "Record
-format version") decides whether a record still replays.
+(``bots``) and the package version that played it (``parlor_version``), and for a game of a
+duplicate run its ``deal`` and seat ``rotation``. All are information only: replay ignores them,
+and the record's ``engine_version`` (see docs/engine.md, "Record format version") decides whether
+a record still replays.
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 
-def annotate(record: dict[str, Any], bots: list[str]) -> dict[str, Any]:
+def annotate(record: dict[str, Any], bots: list[str], deal: tuple[int, int] | None = None) -> dict[str, Any]:
     from parlor import __version__
 
     out = dict(record)
     out["bots"] = list(bots)
+    if deal is not None:  # a duplicate run's game: which deal, in which seat rotation
+        out["deal"], out["rotation"] = deal
     out["parlor_version"] = __version__
     return out
 

@@ -10,7 +10,8 @@ many workers played it, and however often it was interrupted.
 Columns (one row per game): ``game, index, seed, players, options`` (JSON), ``bots`` (per seat),
 ``start_player``, ``turn_position`` (per seat: 0 = the first to play), ``scores, places,
 winners``, ``decisions, rounds, turns, end_condition``, ``metrics`` (JSON, see
-``parlor.analysis.metrics``) and ``record`` (JSON, with ``--records``). In CSV the list columns
+``parlor.analysis.metrics``) and ``record`` (JSON, with ``--records``); a ``--duplicate`` run adds
+``deal`` and ``rotation`` (the seat rotation of that deal, 0 .. players-1). In CSV the list columns
 are JSON text. The Parquet file's metadata holds the spec under ``parlor.spec``.
 """
 
@@ -38,9 +39,11 @@ def _pa() -> Any:
     return require("pyarrow", "", "reading or writing per-game files")
 
 
-def schema() -> Any:
+def schema(duplicate: bool = False) -> Any:
+    """The rows' columns; ``deal`` and ``rotation`` only for a duplicate run (other files keep their bytes)."""
     pa = _pa()
     ints = pa.list_(pa.int64())
+    deal_columns = [("deal", pa.int64()), ("rotation", pa.int64())] if duplicate else []
     return pa.schema(
         [
             ("game", pa.string()),
@@ -60,8 +63,13 @@ def schema() -> Any:
             ("end_condition", pa.string()),
             ("metrics", pa.string()),
             ("record", pa.string()),
+            *deal_columns,
         ]
     )
+
+
+def _duplicate(rows: Sequence[Row]) -> bool:
+    return bool(rows) and rows[0].get("deal") is not None
 
 
 def output_format(path: Path) -> str:
@@ -73,7 +81,7 @@ def output_format(path: Path) -> str:
 
 def to_table(rows: Sequence[Row], spec: RunSpec | None = None) -> Any:
     pa = _pa()
-    table = pa.Table.from_pylist(list(rows), schema=schema())
+    table = pa.Table.from_pylist(list(rows), schema=schema(_duplicate(rows)))
     if spec is not None:
         table = table.replace_schema_metadata({"parlor.spec": json.dumps(spec.to_json(), sort_keys=True)})
     return table
@@ -93,7 +101,7 @@ def write_rows(rows: Sequence[Row], path: Path, spec: RunSpec | None = None) -> 
 
         flat = [{k: (json.dumps(v) if k in LIST_COLUMNS else v) for k, v in r.items()} for r in rows]
         pa = _pa()
-        fields = [pa.field(f.name, pa.string()) if f.name in LIST_COLUMNS else f for f in schema()]
+        fields = [pa.field(f.name, pa.string()) if f.name in LIST_COLUMNS else f for f in schema(_duplicate(rows))]
         pcsv.write_csv(pa.Table.from_pylist(flat, schema=pa.schema(fields)), tmp)
     else:
         with tmp.open("w", encoding="utf-8") as fh:
@@ -122,7 +130,7 @@ def read_rows(path: str | Path) -> list[Row]:
             import pyarrow.csv as pcsv
 
             pa = _pa()
-            types = {f.name: (pa.string() if f.name in LIST_COLUMNS else f.type) for f in schema()}
+            types = {f.name: (pa.string() if f.name in LIST_COLUMNS else f.type) for f in schema(duplicate=True)}
             rows = pcsv.read_csv(path, convert_options=pcsv.ConvertOptions(column_types=types)).to_pylist()
             for r in rows:
                 for k in LIST_COLUMNS:
@@ -203,8 +211,8 @@ class ChunkStore:
 
 # The order in which differing settings are named: the ones a person types first; ``lineups``
 # and ``bot_seed_offset`` follow from the bots and the command, so they are named only alone.
-_SETTING_ORDER = ("game", "players", "bots", "games", "seed", "options", "seating", "records", "chunk_size",
-                  "metrics", "shard")
+_SETTING_ORDER = ("game", "players", "bots", "games", "seed", "options", "seating", "duplicate", "records",
+                  "chunk_size", "metrics", "shard")
 _DERIVED = ("lineups", "bot_seed_offset")
 
 
@@ -246,23 +254,25 @@ def finished_run_differences(rows: Sequence[Row], path: Path, spec: RunSpec, sha
         if saved_spec.to_json() != asked:
             return found
     else:
-        from parlor.core.rng import derive_seed
-
         first = rows[0] if rows else {}
         seen = {
             "game": first.get("game"),
             "players": first.get("players"),
             "options": json.loads(first["options"]) if first.get("options") else {},
             "records": first.get("record") not in (None, ""),  # CSV reads a missing record as ""
+            "duplicate": first.get("deal") is not None,
         }
-        wanted = {"game": spec.game, "players": spec.players, "options": dict(spec.options), "records": spec.records}
+        wanted = {
+            "game": spec.game, "players": spec.players, "options": dict(spec.options), "records": spec.records,
+            "duplicate": spec.duplicate,
+        }
         if rows and seen != wanted:
             return differences(seen, wanted)
         for row in rows:
             if list(row["bots"]) != list(spec.lineup(row["index"])):
                 # the seats of one game: the bots by seat, as --bots lists them
                 return differences({"bots": list(row["bots"])}, {"bots": list(spec.lineup(row["index"]))})
-            if row["seed"] != derive_seed(spec.seed, row["index"]):
+            if row["seed"] != spec.deal_seed(row["index"]):
                 return f"seed differs: the file's games were dealt from another seed than {spec.seed}"
     indexes = sorted(r["index"] for r in rows)
     expected = [i for _, start, end in shard_chunks(spec, shard) for i in range(start, end)]

@@ -6,6 +6,13 @@ game depends only on the spec and its index: never on which process, machine or 
 That is what makes a run identical, byte for byte, in one process, in N processes or on Ray, and
 what lets an interrupted run resume and a big run split into shards.
 
+Duplicate deals (``duplicate=True``): with P players, games ``P*d .. P*d + P-1`` are deal ``d``
+played once per seat rotation ``r = g % P``. Every one of them is dealt with ``derive_seed(seed, d)``
+(the same shuffles; draws made mid-game come from the game's one generator, so they follow the
+play), and the bot at seat ``i`` of the deal's base lineup moves to seat
+``(i + r) % P``. A bot's own seed is ``derive_seed(seed, d, i)``: tied to the bot (its place ``i`` in
+the base lineup), not to the seat it sits in, so a rotation changes only where each bot sits.
+
 Work is cut into chunks of consecutive games. :func:`run` plays them with a backend
 (``serial``, ``processes`` or ``ray``), hands each finished chunk to ``on_chunk`` as it
 completes (the store in ``results.py`` writes it to disk at once) and returns nothing itself:
@@ -52,8 +59,40 @@ class RunSpec:
     bot_seed_offset: int = 0
     # Your own metrics module (a .py path or a module name), run beside the game's own.
     metrics: str = ""
+    # Each deal played once per seat rotation (see the module doc); ``games`` is then a multiple
+    # of ``players``.
+    duplicate: bool = False
+
+    def deal(self, index: int) -> tuple[int, int]:
+        """(deal, rotation) of game ``index``: its own deal and rotation 0 unless duplicate."""
+        if not self.duplicate:
+            return index, 0
+        return divmod(index, self.players)
+
+    def deal_seed(self, index: int) -> int:
+        """The seed game ``index`` is dealt with (shared by a deal's rotations)."""
+        return derive_seed(self.seed, self.deal(index)[0])
+
+    def bot_seeds(self, index: int) -> list[int]:
+        """The seed of the bot at each seat of game ``index``."""
+        deal, rotation = self.deal(index)
+        n = self.players
+        # duplicate: the bot at seat s came from base place (s - rotation) mod n and keeps its seed
+        base_place = [(s - rotation) % n for s in range(n)]
+        return [derive_seed(self.seed, deal, base_place[s] + self.bot_seed_offset) for s in range(n)]
+
+    def base_lineup(self, deal: int) -> tuple[str, ...]:
+        """A duplicate deal's lineup before rotation: the bots as given, or the schedule's next."""
+        if self.seating == "schedule":
+            return self.lineups[deal % len(self.lineups)]
+        return self.bots
 
     def lineup(self, index: int) -> tuple[str, ...]:
+        if self.duplicate:
+            deal, rotation = self.deal(index)
+            base = self.base_lineup(deal)
+            n = len(base)
+            return tuple(base[(s - rotation) % n] for s in range(n))  # base seat i -> seat (i + r) % n
         if self.seating == "schedule":
             return self.lineups[index % len(self.lineups)]
         if self.seating == "fixed":
@@ -71,6 +110,8 @@ class RunSpec:
         data = asdict(self)
         if not data["metrics"]:
             del data["metrics"]  # a run without user metrics keeps the spec (and file) it always had
+        if not data["duplicate"]:
+            del data["duplicate"]  # likewise a run without duplicate deals
         data["bots"] = list(self.bots)
         data["lineups"] = [list(x) for x in self.lineups]
         return data
@@ -94,6 +135,8 @@ class RunSpec:
             user_metrics_class(self.metrics)  # fails now (ParlorError) if it cannot be loaded
         if self.games < 1:
             raise ParlorError(f"--games must be at least 1, got {self.games}")
+        if self.duplicate:
+            check_duplicate(self.games, self.players, self.seating)
         if self.seating == "schedule":
             if not self.lineups or any(len(x) != self.players for x in self.lineups):
                 raise ParlorError("a schedule needs lineups of one bot per seat")
@@ -105,6 +148,19 @@ class RunSpec:
             except ModuleNotFoundError as exc:
                 missing = exc.name
                 raise ParlorError(f"the {kind!r} bot is not available ({missing} is missing)") from None
+
+
+def check_duplicate(games: int, players: int, seating: str = "rotate") -> None:
+    """A duplicate run plays whole deals: refuse (one line) what would leave a deal's rotations unplayed."""
+    if seating == "fixed":
+        raise ParlorError("--duplicate rotates the bots across the seats of each deal: drop --no-rotate")
+    if games % players:
+        low = games - games % players
+        options = f"{low} or {low + players}" if low else str(players)
+        raise ParlorError(
+            f"--duplicate plays each deal once per seat rotation ({players} games a deal): "
+            f"--games must be a multiple of {players}, got {games} (use {options})"
+        )
 
 
 def package_version() -> str:
@@ -120,11 +176,10 @@ def play_game(spec: RunSpec, index: int) -> Row:
     game = registry.get(spec.game)
     options = game.options_from_json(spec.options)
     lineup = spec.lineup(index)
-    seed = derive_seed(spec.seed, index)
+    seed = spec.deal_seed(index)
     state = game.new_game(spec.players, seed, options)
     start = int(getattr(state, "start_player", 0))
-    offset = spec.bot_seed_offset
-    seats = [make_bot(kind, game, derive_seed(spec.seed, index, s + offset)) for s, kind in enumerate(lineup)]
+    seats = [make_bot(kind, game, bot_seed) for kind, bot_seed in zip(lineup, spec.bot_seeds(index))]
     metrics = collector(game, state, spec.metrics)
     decisions = 0
     while state.to_move:
@@ -136,11 +191,16 @@ def play_game(spec: RunSpec, index: int) -> Row:
     result = state.result()
     found = normalised(metrics.finish(state))
     n = spec.players
+    deal_columns: Row = {}
+    if spec.duplicate:
+        deal, rotation = spec.deal(index)
+        deal_columns = {"deal": deal, "rotation": rotation}
     record = None
     if spec.records:
         from .records import annotate
 
-        record = json.dumps(annotate(state.record(), list(lineup)), sort_keys=True, separators=(",", ":"))
+        annotated = annotate(state.record(), list(lineup), spec.deal(index) if spec.duplicate else None)
+        record = json.dumps(annotated, sort_keys=True, separators=(",", ":"))
     return {
         "game": spec.game,
         "index": index,
@@ -163,6 +223,7 @@ def play_game(spec: RunSpec, index: int) -> Row:
             separators=(",", ":"),
         ),
         "record": record,
+        **deal_columns,
     }
 
 

@@ -8,6 +8,9 @@ JSON so that a report, a test or a notebook reads the same numbers.
 * :func:`rate` — a count, a total, the proportion and its interval as one JSON object.
 * :func:`rate_difference` — ``p1 - p2`` with Newcombe's hybrid score interval (method 10 of
   Newcombe 1998), built from the two Wilson intervals.
+* :func:`effective_games` / :func:`paired_rate` — a rate whose games are not independent (several
+  pairs in one game; the rotations of one duplicate deal): Wilson's interval on an effective
+  number of games from the spread of the units that are independent.
 * :func:`distribution` / :func:`mean_difference` — mean, spread, quantiles and a histogram of a
   numeric column; a difference of means with a normal (Welch) interval.
 """
@@ -103,3 +106,44 @@ def mean_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
 def separated(ci95: Sequence[float], value: float) -> bool:
     """Does the interval lie wholly on one side of ``value``?"""
     return ci95[0] > value or ci95[1] < value
+
+
+def effective_games(scores: Sequence[float], share: float, most: float, *, sample: bool = False) -> float:
+    """``n * p(1-p) / variance`` of ``scores`` (Kish's effective sample size), at most ``most`` unless
+    the scores are deal averages (``sample``: the sample variance, and no cap, since a deal's
+    rotations cancel luck that independent games cannot); ``most`` when every score is equal (a
+    bot that won every game: no spread to measure, so as many games as there are comparisons)."""
+    n = len(scores)
+    if not n:
+        return 0.0
+    variance = sum((x - share) ** 2 for x in scores) / (n - 1 if sample and n > 1 else n)
+    if variance > 0:
+        found = n * share * (1 - share) / variance
+        return found if sample else min(most, found)
+    return float(most) if sample or 0 < share < 1 else float(n)
+
+
+def paired_rate(deals: Sequence[Sequence[float]], most: float | None = None) -> dict[str, Any]:
+    """A rate measured on duplicate deals: ``deals`` holds, per deal, one value in [0, 1] per game
+    of that deal (a win share, a head-to-head score). Each deal is averaged first, so every deal
+    weighs the same and the deal's luck, shared by its rotations, drops out; the interval is over
+    deals (``ci95``). ``ci95_unpaired`` treats the same games as independent: the interval a run
+    without duplicate deals would have, for comparison. ``most`` caps the unpaired effective games
+    (default: the number of games)."""
+    games = [x for deal in deals for x in deal]
+    means = [sum(deal) / len(deal) for deal in deals if deal]
+    n = len(games)
+    if most is None:
+        most = float(n)
+    share = sum(means) / len(means) if means else 0.0
+    flat_share = sum(games) / n if n else 0.0
+    effective = effective_games(means, share, most, sample=True)
+    unpaired = effective_games(games, flat_share, most)
+    return {
+        "rate": share,
+        "deals": len(means),
+        "games": n,
+        "effective_games": effective,
+        "ci95": list(wilson(share * effective, effective)),
+        "ci95_unpaired": list(wilson(flat_share * unpaired, unpaired)),
+    }

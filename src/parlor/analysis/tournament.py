@@ -9,6 +9,12 @@ of cycles cannot be balanced, and :func:`balance_note` says so. Game ``g`` is de
 derived from ``(seed, g)``, so a tournament is reproducible and can be split across processes
 or Ray workers (``parlor.analysis.simulation``), and its games are rows like ``simulate``'s.
 
+Duplicate deals (``duplicate=True``): each deal is played once per seat rotation of its lineup
+(``parlor.analysis.simulation``), so the schedule keeps one lineup of each rotation class (the
+rotations come from the deals) and a cycle is that many deals of ``players`` games each.
+Head-to-head then averages each deal's games first and takes the interval over deals: the luck
+of the deal, shared by both bots, drops out of the comparison.
+
 Results: ratings with openskill's Plackett-Luce model (ranks = places); win rates (a
 shared win counts 1/k) and head-to-head scores (per game, the share of A-seat/B-seat
 pairs with A ahead; a tie = 1/2) with 95% Wilson score intervals. The ladder check asks, for each bot
@@ -31,7 +37,7 @@ from parlor.bots.spec import bot_labels
 from parlor.core.errors import ParlorError
 from parlor.core.rng import derive_seed as sub_seed
 
-from .stats import Z95, wilson
+from .stats import Z95, effective_games, paired_rate, wilson
 
 __all__ = ["Z95", "GameResult", "Tournament", "balance_note", "lineups", "play_one", "run_tournament", "wilson"]
 
@@ -44,8 +50,34 @@ def lineups(bots: list[str], players: int) -> list[tuple[str, ...]]:
     return [tuple(bots[(s + r) % k] for s in range(players)) for r in range(k)]
 
 
-def balance_note(bots: list[str], players: int, games: int) -> str | None:
+def rotation_classes(schedule: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The first lineup of each class of seat rotations, in schedule order: a duplicate deal plays
+    every rotation of its lineup, so the others would only repeat it."""
+    seen: set[tuple[str, ...]] = set()
+    kept = []
+    for lineup in schedule:
+        if lineup in seen:
+            continue
+        kept.append(lineup)
+        seen.update(lineup[r:] + lineup[:r] for r in range(len(lineup)))
+    return kept
+
+
+def duplicate_lineups(bots: list[str], players: int) -> list[tuple[str, ...]]:
+    """One cycle of base lineups for duplicate deals (each is played in all its seat rotations)."""
+    return rotation_classes(lineups(bots, players))
+
+
+def balance_note(bots: list[str], players: int, games: int, duplicate: bool = False) -> str | None:
     """Why ``games`` games cannot sit every bot in every seat equally often (None: they do)."""
+    if duplicate:
+        cycle = len(duplicate_lineups(bots, players)) * players
+        if games % cycle == 0:
+            return None
+        return (
+            f"{games} games are not a whole number of cycles of {cycle // players} deals of {players} rotations, "
+            f"so the bots do not meet equally often; play a multiple of {cycle} games for exact balance"
+        )
     cycle = len(lineups(bots, players))
     if games % cycle == 0:
         return None
@@ -64,6 +96,9 @@ class GameResult:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     decisions: int
+    # duplicate deals: the deal this game played and its seat rotation (None otherwise)
+    deal: int | None = None
+    rotation: int | None = None
 
 
 def play_one(game_name: str, players: int, options: Any, seed: int, index: int, lineup: tuple[str, ...]) -> GameResult:
@@ -82,7 +117,7 @@ def play_one(game_name: str, players: int, options: Any, seed: int, index: int, 
 def result_of_row(row: dict[str, Any]) -> GameResult:
     return GameResult(
         row["index"], tuple(row["bots"]), tuple(row["places"]), tuple(row["scores"]), tuple(row["winners"]),
-        row["decisions"],
+        row["decisions"], row.get("deal"), row.get("rotation"),
     )
 
 
@@ -123,6 +158,7 @@ class Tournament:
     games_planned: int = 0
     interrupted: bool = False
     balance: str | None = None
+    duplicate: bool = False
 
     def standings(self) -> list[Standing]:
         from openskill.models import PlackettLuce
@@ -161,8 +197,15 @@ class Tournament:
         one pair per game (a win/loss) that is exactly ``n``; when a game's several pairs
         agree less than a coin would, the interval narrows as the normal interval of the
         mean would. It never counts more than every pair as a game of its own.
+
+        Duplicate deals: the games of one deal are not independent (the same cards), so each
+        deal's games are averaged first and the interval is taken over deals, with the same
+        effective-games rule on the deals' scores (``ci95``). ``ci95_unpaired`` is what the same
+        games would give treated as independent, the interval a run without duplicate deals
+        has: their ratio is what the pairing bought.
         """
         scores: list[float] = []
+        deals: list[int | None] = []
         most_pairs = 1
         for r in self.results:
             pa = [r.places[s] for s, k in enumerate(r.lineup) if k == a]
@@ -172,24 +215,22 @@ class Tournament:
             pairs = [1.0 if x < y else 0.5 if x == y else 0.0 for x in pa for y in pb]
             most_pairs = max(most_pairs, len(pairs))
             scores.append(sum(pairs) / len(pairs))
+            deals.append(r.deal)
         n = len(scores)
-        share = sum(scores) / n if n else 0.0
-        variance = sum((x - share) ** 2 for x in scores) / n if n else 0.0
-        effective = float(n)
-        if n and variance > 0:
-            effective = min(n * most_pairs, n * share * (1 - share) / variance)
-        elif n and 0 < share < 1:
-            effective = float(n * most_pairs)
-        low, high = wilson(share * effective, effective)
-        return {
-            "a": a,
-            "b": b,
-            "games": n,
-            "score": share,
-            "effective_games": effective,
-            "ci95": [low, high],
-            "a_better": low > 0.5,
-        }
+        out: dict[str, Any] = {"a": a, "b": b, "games": n}
+        if self.duplicate:
+            by_deal: dict[int | None, list[float]] = {}
+            for deal, score in zip(deals, scores):
+                by_deal.setdefault(deal, []).append(score)
+            paired = paired_rate(list(by_deal.values()), n * most_pairs)
+            share, effective, (low, high) = paired["rate"], paired["effective_games"], paired["ci95"]
+            out.update(deals=paired["deals"], ci95_unpaired=paired["ci95_unpaired"])
+        else:
+            share = sum(scores) / n if n else 0.0
+            effective = effective_games(scores, share, n * most_pairs)
+            low, high = wilson(share * effective, effective)
+        out.update(score=share, effective_games=effective, ci95=[low, high], a_better=low > 0.5)
+        return out
 
     def ladder(self) -> list[dict[str, Any]]:
         kinds = list(dict.fromkeys(self.bots))
@@ -222,6 +263,7 @@ class Tournament:
             "head_to_head": self.all_pairs(),
             "seat_counts": self.seat_counts(),
             "balance": self.balance,
+            "duplicate": self.duplicate,
             "games_planned": self.games_planned,
             "interrupted": self.interrupted,
             "mean_decisions": sum(r.decisions for r in self.results) / max(1, len(self.results)),
@@ -243,11 +285,12 @@ def run_tournament(
     resume: bool = False,
     progress: Callable[[int], None] | None = None,
     chunk_size: int | None = None,
+    duplicate: bool = False,
 ) -> Tournament:
     """Play the tournament; Ctrl-C stops it at once and returns the games finished so far
     (``interrupted=True``; with ``out`` they stay on disk for ``resume``)."""
     from .results import execute
-    from .simulation import RunSpec
+    from .simulation import RunSpec, check_duplicate
 
     game = registry.get(game_name)
     game.check_players(players)
@@ -257,10 +300,12 @@ def run_tournament(
         raise ParlorError(f"--games must be at least 1, got {games}")
     if len(set(bots)) < 2:
         raise ParlorError("a tournament needs at least two different bots")
+    if duplicate:
+        check_duplicate(games, players)
     game.options_from_json(options or {})  # fail early on a bad option
     for kind in set(bots):
         make_bot(kind, game, 0)  # fail early on an unknown bot
-    schedule = lineups(bots, players)
+    schedule = duplicate_lineups(bots, players) if duplicate else lineups(bots, players)
     if backend is None:
         backend = "processes" if workers > 1 else "serial"
     spec = RunSpec(
@@ -275,10 +320,11 @@ def run_tournament(
         # small chunks: a slow bot's games are finished (and kept) a few at a time
         chunk_size=chunk_size or max(1, min(20, games // 16)),  # not by -w: the same file at any worker count
         bot_seed_offset=1,
+        duplicate=duplicate,
     )
-    result = Tournament(game.name, players, bots, seed, dict(options or {}))
+    result = Tournament(game.name, players, bots, seed, dict(options or {}), duplicate=duplicate)
     result.games_planned = games
-    result.balance = balance_note(bots, players, games)
+    result.balance = balance_note(bots, players, games, duplicate)
 
     def keep(rows: list[dict[str, Any]]) -> None:
         result.results.extend(result_of_row(r) for r in rows)

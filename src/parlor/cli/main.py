@@ -157,6 +157,14 @@ BackendOpt = Annotated[
         show_default="processes if -w > 1, else serial",
     ),
 ]
+DuplicateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--duplicate",
+        help="Play each deal once per seat rotation (the same cards, the bots moved one seat on): "
+        "comparisons lose the luck of the deal. --games must be a multiple of the players.",
+    ),
+]
 AddressOpt = Annotated[
     str | None, typer.Option("--address", help="With --backend ray: the cluster to join (default: a local one).")
 ]
@@ -202,6 +210,7 @@ def simulate(
     chunk_size: Annotated[
         int | None, typer.Option("--chunk-size", help="Games per chunk (a unit of work and of resume).")
     ] = None,
+    duplicate: DuplicateOpt = False,
 ) -> None:
     """Bots against bots: win rates by seat, turn position and bot with 95% intervals, scores, game length.
 
@@ -209,6 +218,7 @@ def simulate(
     to 1) and "win rate" is how often one such bot wins a game it sits in (compare with 1/players).
     """
     from parlor.analysis.results import parse_shard
+    from parlor.analysis.simulation import check_duplicate
 
     from .simulate import simulate as run_simulate
 
@@ -224,6 +234,8 @@ def simulate(
             raise ParlorError(f"--workers must be at least 1, got {workers}")
         if chunk_size is not None and chunk_size < 1:
             raise ParlorError(f"--chunk-size must be at least 1, got {chunk_size}")
+        if duplicate:
+            check_duplicate(games, players, "rotate" if rotate else "fixed")
         if out is not None:
             common.check_output(out, "--out")
         progress, bar = _progress_bar(games, "simulating", show=not as_json)
@@ -246,6 +258,7 @@ def simulate(
                 resume=resume,
                 shard=parse_shard(shard),
                 chunk_size=chunk_size,
+                duplicate=duplicate,
             )
         except KeyboardInterrupt:
             if bar is not None:
@@ -460,6 +473,13 @@ def _print_simulation(g: Any, report: dict[str, Any], kinds: list[str], label: s
             f"{row['avg_score']:.2f}",
         )
     out.print(per_bot)
+    if report.get("duplicate"):
+        paired = ", ".join(
+            f"{escape(name[row['bot']])} {_ci(row['win_rate_paired'])}" for row in report["per_bot"]
+        )
+        out.print(
+            f"Duplicate deals ({games // players} deals x {players} seat rotations), win rate over deals: {paired}."
+        )
     turns = report["avg_turns"]
     length = summary["length"]["decisions"]
     out.print(
@@ -587,6 +607,7 @@ def tournament(
     ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Finish an interrupted tournament of --out.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    duplicate: DuplicateOpt = False,
 ) -> None:
     """Bots against bots with seats balanced: openskill ratings, win rates and head-to-head with 95% intervals.
 
@@ -617,6 +638,7 @@ def tournament(
                 out=out,
                 resume=resume,
                 progress=progress,
+                duplicate=duplicate,
             )
         finally:
             if bar is not None:
@@ -678,6 +700,11 @@ def _print_tournament(g: Any, result: Any) -> None:
         ladder.add_row(f"{name[step['a']]} > {name[step['b']]}", str(step["games"]), score, verdict)
     out.print(ladder)
     out.print("[dim]A shared win counts 1/k for each of the k winners; in head-to-head, the same place 1/2.[/]")
+    if result.duplicate:
+        out.print(
+            f"[dim]Duplicate deals: {played // result.players} deals, each played in {result.players} seat rotations; "
+            "head-to-head averages each deal's games, its intervals are over deals.[/]"
+        )
     out.print(f"{result.seconds:.1f} s, {played / max(result.seconds, 1e-9):.1f} games/s")
 
 

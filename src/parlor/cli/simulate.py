@@ -32,6 +32,22 @@ def default_chunk_size(games: int) -> int:
     return max(1, min(200, -(-games // 16)))
 
 
+def paired_win_rates(rows: list[dict[str, Any]], bots: list[str]) -> dict[str, dict[str, Any]]:
+    """Per bot kind: its win rate over duplicate deals (each deal's games averaged first, the
+    interval over deals; see ``stats.paired_rate``). A game counts the bot's mean win share over
+    the seats it holds, so a deal's rotations weigh the same whatever the seating."""
+    from parlor.analysis.stats import paired_rate
+
+    by_bot: dict[str, dict[int, list[float]]] = {kind: {} for kind in dict.fromkeys(bots)}
+    for row in rows:
+        winners = row["winners"]
+        for kind, deals in by_bot.items():
+            seats = [s for s, k in enumerate(row["bots"]) if k == kind]
+            share = sum(1 / len(winners) for s in seats if s in winners) / len(seats)
+            deals.setdefault(row["deal"], []).append(share)
+    return {kind: paired_rate(list(deals.values())) for kind, deals in by_bot.items()}
+
+
 def simulate(
     game: Game,
     *,
@@ -51,6 +67,7 @@ def simulate(
     resume: bool = False,
     shard: tuple[int, int] | None = None,
     chunk_size: int | None = None,
+    duplicate: bool = False,
 ) -> dict[str, Any]:
     if backend == "serial" and workers > 1:
         backend = "processes"
@@ -64,6 +81,7 @@ def simulate(
         seating="rotate" if rotate else "fixed",
         records=records,
         chunk_size=chunk_size or default_chunk_size(games),
+        duplicate=duplicate,
     )
     start = time.perf_counter()
     rows = execute(
@@ -72,6 +90,7 @@ def simulate(
     )
     seconds = time.perf_counter() - start
     summary = summarize(rows)
+    paired = paired_win_rates(rows, bots) if duplicate else {}
     played = len(rows)
     turns = [r["turns"] for r in rows]
     return {
@@ -80,6 +99,7 @@ def simulate(
         "games": played,
         "seed": seed,
         "rotate": rotate,
+        "duplicate": duplicate,
         "bots": list(bots),
         "labels": bot_labels(bots),  # spec -> how tables name it (a plug-in by its name)
         "options": options_to_json(options),
@@ -104,6 +124,7 @@ def simulate(
                 "win_rate": row["wins"]["rate"],
                 "win_rate_ci95": row["wins"]["ci95"],
                 "avg_score": row["score"]["mean"],
+                **({"win_rate_paired": paired[row["bot"]]} if duplicate else {}),
             }
             for row in sorted(summary["by_bot"], key=lambda r: bots.index(r["bot"]))
         ],
