@@ -4,6 +4,7 @@ IS-MCTS bot plays Parlor's hard bot through ``evaluate_bots``."""
 from __future__ import annotations
 
 import pickle
+import warnings
 
 import numpy as np
 import pyspiel
@@ -11,7 +12,8 @@ import pytest
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 from open_spiel.python.algorithms import outcome_sampling_mccfr as os_mccfr
 
-from parlor.rl.openspiel import SHORT_NAMES, ParlorSpielBot, register
+from parlor.rl import openspiel as parlor_openspiel
+from parlor.rl.openspiel import SHORT_NAMES, ParlorHiddenInformationWarning, ParlorSpielBot, register
 
 register()
 
@@ -26,7 +28,8 @@ def test_game_plays_serializes_pickles_and_resamples(short: str) -> None:
     while not state.is_terminal():
         player = state.current_player()
         tensor = state.information_state_tensor(player)
-        assert len(tensor) == game.information_state_tensor_size() == len(state.observation_tensor(player))
+        # The information state is the observation plus the seat's own decision count.
+        assert len(tensor) == game.information_state_tensor_size() == len(state.observation_tensor(player)) + 1
         if steps % 25 == 0:
             for copy in (pickle.loads(pickle.dumps(state)), game.deserialize_state(state.serialize())):
                 assert copy.serialize() == state.serialize()
@@ -91,3 +94,52 @@ def test_outcome_sampling_mccfr_runs(short: str) -> None:
     cpp = pyspiel.OutcomeSamplingMCCFRSolver(game)
     for _ in range(3):
         cpp.run_iteration()
+
+
+def test_nfsp_learns_over_rl_environment() -> None:
+    # OpenSpiel's PyTorch NFSP imports dm-tree, which OpenSpiel does not declare: the rl
+    # extra does (torch comes with the train extra).
+    pytest.importorskip("torch")
+    from open_spiel.python import rl_environment
+    from open_spiel.python.pytorch import nfsp
+
+    env = rl_environment.Environment("parlor_mamma_mia", players=2, seed=1)
+    size = env.observation_spec()["info_state"][0]
+    agents = [
+        nfsp.NFSP(seat, size, env.action_spec()["num_actions"], [16], reservoir_buffer_capacity=200,
+                  anticipatory_param=0.9, batch_size=8, min_buffer_size_to_learn=8, learn_every=8,
+                  replay_buffer_capacity=200, epsilon_decay_duration=100)
+        for seat in range(2)
+    ]
+    np.random.seed(2)
+    steps = 0
+    for _ in range(2):
+        time_step = env.reset()
+        while not time_step.last():
+            seat = time_step.observations["current_player"]
+            action = agents[seat].step(time_step).action
+            assert time_step.observations["legal_actions"][seat].count(action) == 1
+            time_step = env.step([action])
+            steps += 1
+        for agent in agents:
+            agent.step(time_step)
+    # Both networks took learning steps (a loss is recorded once a batch was learned from).
+    assert steps > 16 and all(None not in agent.loss for agent in agents)
+
+
+def test_plain_mcts_is_warned_about_once_and_ismcts_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parlor_openspiel, "_MCTS_WARNED", False)
+    game = pyspiel.load_game("parlor_mamma_mia", {"players": 2, "seed": 4})
+    state = game.new_initial_state()
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        is_bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=5, random_state=np.random.RandomState(2))
+        is_bot.step(state)
+        state.clone()  # a caller outside OpenSpiel's MCTS
+        assert [w for w in caught if w.category is ParlorHiddenInformationWarning] == []
+        bot = mcts.MCTSBot(game, 2.0, 5, evaluator, random_state=np.random.RandomState(3))
+        bot.step(state)
+        bot.step(state)
+    warned = [w for w in caught if w.category is ParlorHiddenInformationWarning]
+    assert len(warned) == 1 and "hidden cards" in str(warned[0].message)

@@ -78,8 +78,8 @@ class State(metaclass=ABCMeta):
     """One position of one game. Mutable; ``clone`` it to explore."""
 
     __slots__ = (
-        "game", "players", "options", "seed", "rng", "to_move", "_history", "_legal_seat", "_legal", "_scenario",
-        "_autoplay",
+        "game", "players", "options", "seed", "rng", "to_move", "_history", "_history_len", "_legal_seat", "_legal",
+        "_scenario", "_autoplay",
     )
 
     # Play a seat's only legal action without asking (set False where a game wants every step shown).
@@ -91,7 +91,12 @@ class State(metaclass=ABCMeta):
     seed: int
     rng: Rng
     to_move: tuple[int, ...]
-    _history: Any  # a persistent linked list (previous, seat, action) so clones share it
+    # The decisions so far: the first ``_history_len`` entries of a list that clones share (a
+    # flat list, not a linked one: a nested structure as deep as the game made deepcopy, pickle
+    # and comparisons recurse once per decision). ``None``: no decision yet (or a sampled
+    # position, which has no real past). See ``_record_decision``.
+    _history: list[tuple[int, Action]] | None
+    _history_len: int
     _legal_seat: int
     _legal: list[Action] | None
     _scenario: Any  # the scenario JSON this game was started from (None: from new_game)
@@ -160,6 +165,7 @@ class State(metaclass=ABCMeta):
         self.rng = Rng(seed)
         self.to_move = ()
         self._history = None
+        self._history_len = 0
         self._legal_seat = -1
         self._legal = None
         self._scenario = None
@@ -173,6 +179,7 @@ class State(metaclass=ABCMeta):
         other.rng = Rng(state=self.rng.state)
         other.to_move = self.to_move
         other._history = self._history
+        other._history_len = self._history_len
         other._legal_seat = self._legal_seat
         other._legal = self._legal  # never mutated in place, so sharing is safe
         other._scenario = getattr(self, "_scenario", None)  # plain JSON, never mutated
@@ -230,11 +237,40 @@ class State(metaclass=ABCMeta):
                 raise IllegalAction(f"{action} is not legal for Seat {who + 1} now; legal: {[str(a) for a in legal]}")
             action = legal[legal.index(action)]
         events = self._apply(who, action)
-        self._history = (self._history, who, action)
+        self._record_decision(who, action)
         self._legal = None
         if self._autoplay:
             self._play_forced(events)
         return _EventList(events)  # type: ignore[arg-type]  # raw events, built into Events when read
+
+    def __deepcopy__(self, memo: Any) -> "State":
+        # ``copy.deepcopy`` (OpenSpiel copies a Python state's attributes with it) would walk
+        # every object of the state; a clone is the same position and shares what is immutable.
+        return self.clone()
+
+    def _record_decision(self, seat: int, action: Action) -> None:
+        """Append a decision to the history, sharing the list with clones while that is safe.
+
+        Clones share one list and each knows its own length. A state whose length is the
+        list's appends in place (O(1), nothing copied); one that lags (a clone already
+        appended, or this state was cloned from an earlier position) copies its own prefix
+        first. ``list.append`` is atomic, so two clones appending at once from two threads
+        are told apart afterwards: the one whose entry did not land at its index copies.
+        """
+        entry = (seat, action)
+        log = self._history
+        n = self._history_len if log is not None else 0
+        if log is not None and len(log) == n:
+            log.append(entry)
+            if log[n] is not entry:  # another clone's entry got there first (threads)
+                log = log[:n]
+                log.append(entry)
+                self._history = log
+        else:
+            log = [] if log is None else log[:n]
+            log.append(entry)
+            self._history = log
+        self._history_len = n + 1
 
     def _settle(self) -> list[Event]:
         """Play forced moves at the start of a game (called by ``new_game``)."""
@@ -307,13 +343,10 @@ class State(metaclass=ABCMeta):
     # ---- history and records ---------------------------------------------------------------
     def history(self) -> list[tuple[int, Action]]:
         """Every decision taken so far, oldest first (forced moves are not decisions)."""
-        out = []
-        node = self._history
-        while node is not None:
-            node, seat, action = node
-            out.append((seat, action))
-        out.reverse()
-        return out
+        log = self._history
+        if log is None:
+            return []
+        return log[: self._history_len]
 
     def record(self) -> dict[str, Any]:
         """The game as a record; one started from a scenario carries the scenario, so that the
@@ -546,10 +579,9 @@ class Game(ABC):
             if type(rng_state) is not int or not 0 <= rng_state < 1 << 64:
                 raise StateError("rng must be a 64-bit unsigned integer")
             state.rng = Rng(state=rng_state)
-            history: Any = None
-            for seat, action in data["history"]:
-                history = (history, int(seat), self.actions.from_json(action))
+            history = [(int(seat), self.actions.from_json(action)) for seat, action in data["history"]]
             state._history = history
+            state._history_len = len(history)
             state.to_move = tuple(int(s) for s in data["to_move"])
             self._load_state_json(state, data["state"])
             state._legal = None

@@ -9,17 +9,23 @@ with pyspiel; then ``pyspiel.load_game("parlor_sweet_nose", {"players": 4, "seed
 - **Chance lives in the state.** Every shuffle and draw comes from the Parlor state's own
   seeded generator, which is part of the state (``serialize`` carries it), so a state and an
   action fix the next state: OpenSpiel's chance mode ``DETERMINISTIC``. The deal is the
-  game's ``seed`` parameter, advanced by one for each ``new_initial_state()``, so sampling
+  game's ``seed`` parameter, advanced by one for each ``new_initial_state()`` that is read
+  (OpenSpiel's clones call it too, and neither deal nor use a seed), so sampling
   algorithms (outcome-sampling MCCFR, IS-MCTS, RL) meet a new deal every episode. Explicit
   chance nodes would have to list deck orders (up to 54! outcomes); ``SAMPLED_STOCHASTIC``
   would need a game-level RNG state, which OpenSpiel cannot ask a Python game for
   (``GetRNGState`` is C++-only), so ``serialize_game_and_state`` failed with it.
-- ``information_state_tensor`` / ``observation_tensor``: the game's encoding (docs/rl.md;
-  the seat's view with recall, so both are the same tensor), strings: the information-state
-  text of the encoding. Perfect recall: equal information states have equal legal actions
-  (``tests/rl/test_recall.py``).
+- **Perfect recall by construction.** The information state of a seat (string and tensor) is
+  its view with recall (the game's encoding, docs/rl.md) *plus the seat's own decisions so
+  far*: the string ends with the action ids the seat has played, in order; the tensor ends
+  with one float, the number of those decisions. So every decision of a seat changes its
+  information state, whatever a card does to the view, and two histories with the same
+  string agree on the seat's whole past. ``tests/rl/test_recall.py`` checks it on positions
+  built to reach every card effect. The observation (``observation_string`` /
+  ``observation_tensor``) is the view alone.
 - ``resample_from_infostate(player, sampler)`` is ``state.determinize(player, rng)`` with the
-  rng seeded from the sampler.
+  rng seeded from the sampler; the player keeps its own decisions, the other seats' decisions
+  are kept as that many unknown entries (how many each seat took is public: ``to_move`` is).
 - ``serialize()`` / ``game.deserialize_state(text)`` and pickling carry the whole Parlor state
   (``to_json``, RNG included).
 - Returns: as in ``parlor.rl.pettingzoo.return_of`` (+1 first ... -1 last).
@@ -27,6 +33,8 @@ with pyspiel; then ``pyspiel.load_game("parlor_sweet_nose", {"players": 4, "seed
 
 from __future__ import annotations
 
+import sys
+import warnings
 from typing import Any
 
 import numpy as np
@@ -40,6 +48,8 @@ from parlor.rl.pettingzoo import return_of
 
 SHORT_NAMES = {"mamma-mia": "parlor_mamma_mia", "sweet-nose": "parlor_sweet_nose", "mottainai": "parlor_mottainai"}
 MAX_GAME_LENGTH = 5000  # decisions; no real game comes near it
+UNKNOWN_ACTION = -1  # another seat's decision in a resampled world: that it was taken is public, not which
+OWN_DECISIONS_SCALE = 100.0  # the information-state tensor's last float: own decisions so far / this
 
 
 def _game_type(name: str) -> pyspiel.GameType:
@@ -84,23 +94,72 @@ class ParlorGame(pyspiel.Game):
         self._next = 0
 
     def new_initial_state(self, parlor_state: State | None = None) -> "ParlorSpielState":
-        if parlor_state is None:
-            seed = self._seed + self._next
-            self._next += 1
-            parlor_state = self.parlor.new_game(self.players, seed, self.parlor.default_options(self.players))
+        # Without a state, the deal is made when the state is first read: OpenSpiel clones a
+        # Python state by calling this and then copying the original's attributes over, and
+        # dealing there would cost a whole setup per clone and use up a deal seed.
         return ParlorSpielState(self, parlor_state)
+
+    def _next_deal(self) -> State:
+        seed = self._seed + self._next
+        self._next += 1
+        return self.parlor.new_game(self.players, seed, self.parlor.default_options(self.players))
 
     def deserialize_state(self, text: str) -> "ParlorSpielState":
         return ParlorSpielState(self, self.parlor.load_state(text))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "ParlorObserver":
-        return ParlorObserver(self)
+        # OpenSpiel asks for the information state with ``perfect_recall=True``; the
+        # observation (``None`` or ``perfect_recall=False``) is the view alone.
+        return ParlorObserver(self, recall=bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+
+
+def _own_decisions(parlor_state: State) -> list[tuple[int, ...]]:
+    """Each seat's decisions (action ids, in order) read from the engine's history."""
+    game = parlor_state.game
+    own: list[list[int]] = [[] for _ in range(parlor_state.players)]
+    for seat, action in parlor_state.history():
+        own[seat].append(game.action_id(action))
+    return [tuple(ids) for ids in own]
+
+
+class _PendingDeal:
+    """The game's next deal, made the first time the state (or a copy of it) is read.
+
+    A copy (``copy.deepcopy``, as OpenSpiel's clone does) makes the deal and shares it with
+    the original, so a state and its clone always hold the same cards.
+    """
+
+    def __init__(self, game: ParlorGame) -> None:
+        self.game = game
+        self.state: State | None = None
+
+    def get(self) -> State:
+        if self.state is None:
+            self.state = self.game._next_deal()
+        return self.state
+
+    def __deepcopy__(self, memo: Any) -> State:
+        return self.get().clone()
 
 
 class ParlorSpielState(pyspiel.State):
-    def __init__(self, game: ParlorGame, parlor_state: State) -> None:
+    def __init__(
+        self, game: ParlorGame, parlor_state: State | None, own: list[tuple[int, ...]] | None = None
+    ) -> None:
         super().__init__(game)
-        self.parlor = parlor_state
+        self._parlor: State | _PendingDeal = _PendingDeal(game) if parlor_state is None else parlor_state
+        # own[seat]: the action ids that seat played, in order: the part of its information
+        # state that makes recall perfect whatever the view shows. Tuples, so clones share them.
+        if own is None:
+            own = [() for _ in range(game.players)] if parlor_state is None else _own_decisions(parlor_state)
+        self.own = own
+
+    @property
+    def parlor(self) -> State:
+        parlor = self._parlor
+        if isinstance(parlor, _PendingDeal):
+            parlor = self._parlor = parlor.get()
+        return parlor
 
     def current_player(self) -> int:
         if self.parlor.is_over:
@@ -114,6 +173,9 @@ class ParlorSpielState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         seat = self.parlor.to_move[0]
         self.parlor.apply(seat, self.parlor.game.action_from_id(int(action)))
+        own = list(self.own)
+        own[seat] = own[seat] + (int(action),)
+        self.own = own
 
     def _action_to_string(self, player: int, action: int) -> str:
         return str(self.parlor.game.action_from_id(int(action)))
@@ -128,10 +190,12 @@ class ParlorSpielState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "ParlorSpielState":
         rng = Rng(int(probability_sampler() * (1 << 62)))
-        return ParlorSpielState(self.get_game(), self.parlor.determinize(player_id, rng))
+        own = [ids if seat == player_id else (UNKNOWN_ACTION,) * len(ids) for seat, ids in enumerate(self.own)]
+        return ParlorSpielState(self.get_game(), self.parlor.determinize(player_id, rng), own)
 
     def clone(self) -> "ParlorSpielState":
-        return ParlorSpielState(self.get_game(), self.parlor.clone())
+        _warn_if_mcts_clone()
+        return ParlorSpielState(self.get_game(), self.parlor.clone(), list(self.own))
 
     def __deepcopy__(self, memo: Any) -> "ParlorSpielState":
         return self.clone()
@@ -145,7 +209,8 @@ class ParlorSpielState(pyspiel.State):
     def __setstate__(self, data: dict[str, Any]) -> None:
         game = pyspiel.load_game(SHORT_NAMES[data["game"]], {"players": data["players"]})
         pyspiel.State.__init__(self, game)
-        self.parlor = games.get(data["game"]).load_state(data["state"])
+        self._parlor = games.get(data["game"]).load_state(data["state"])
+        self.own = _own_decisions(self.parlor)
 
     def __str__(self) -> str:
         return encoding(self.parlor.game).information_state(self.parlor, self.parlor.to_move[0]) if (
@@ -154,18 +219,33 @@ class ParlorSpielState(pyspiel.State):
 
 
 class ParlorObserver:
-    """Both OpenSpiel observation kinds are the seat's encoding (its view with recall)."""
+    """The seat's encoding (its view with recall); with ``recall`` also its own decisions.
 
-    def __init__(self, game: ParlorGame) -> None:
+    The information state (``recall=True``): the string is the view's text, then
+    ``" | own:"`` and the seat's action ids in order (``?`` for a decision of a resampled
+    world's other seat); the tensor is the view's tensor, then one float, the seat's
+    decisions so far divided by ``OWN_DECISIONS_SCALE``.
+    """
+
+    def __init__(self, game: ParlorGame, recall: bool = True) -> None:
         self.encoding = encoding(game.parlor)
-        self.tensor = np.zeros(self.encoding.LAYOUT.size, np.float32)
+        self.recall = recall
+        size = self.encoding.LAYOUT.size
+        self.tensor = np.zeros(size + 1 if recall else size, np.float32)
+        self._view_part = self.tensor[:size]
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: ParlorSpielState, player: int) -> None:
-        self.encoding.encode(state.parlor, player, self.tensor)
+        self.encoding.encode(state.parlor, player, self._view_part)
+        if self.recall:
+            self.tensor[-1] = len(state.own[player]) / OWN_DECISIONS_SCALE
 
     def string_from(self, state: ParlorSpielState, player: int) -> str:
-        return self.encoding.information_state(state.parlor, player)
+        text = self.encoding.information_state(state.parlor, player)
+        if not self.recall:
+            return text
+        ids = ",".join("?" if a == UNKNOWN_ACTION else str(a) for a in state.own[player])
+        return f"{text} | own:{ids}"
 
 
 class ParlorSpielBot(pyspiel.Bot):
@@ -189,6 +269,46 @@ class ParlorSpielBot(pyspiel.Bot):
         pass
 
 
+_MCTS_WARNED = False
+
+
+def _warn_if_mcts_clone() -> None:
+    """Warn once per process when OpenSpiel's plain MCTS clones a state.
+
+    ``open_spiel.python.algorithms.mcts.MCTSBot`` searches clones of the true state, so its
+    playouts see every hidden card: strong-looking play that a seat could not reproduce at a
+    real table. It is recognised by its caller (a method of that class cloning); IS-MCTS and
+    the MCCFR solvers resample or clone without reading hidden cards, and are not warned about.
+    Only the Python MCTS is covered: the C++ ``MCTSBot`` does not run on Python games.
+    """
+    global _MCTS_WARNED
+    if _MCTS_WARNED:
+        return
+    try:
+        frame = sys._getframe(2)  # the frame that called ``clone``
+    except ValueError:  # called from C++ with no Python caller
+        return
+    if frame.f_globals.get("__name__") != _MCTS_MODULE:
+        return
+    # The module's rollout evaluator clones too, for IS-MCTS as well (a resampled world):
+    # only a clone made by an MCTSBot method is one of the true state.
+    bot_class = frame.f_globals.get("MCTSBot")
+    if bot_class is None or not isinstance(frame.f_locals.get("self"), bot_class):
+        return
+    _MCTS_WARNED = True
+    warnings.warn(
+        "OpenSpiel's MCTSBot searches clones of the true state, so it sees the other seats' hidden cards; "
+        "use IS-MCTS (open_spiel.python.algorithms.ismcts) for play a seat could reproduce",
+        ParlorHiddenInformationWarning,
+        stacklevel=3,
+    )
+
+
+class ParlorHiddenInformationWarning(UserWarning):
+    """An algorithm is reading hidden information through the true state."""
+
+
+_MCTS_MODULE = "open_spiel.python.algorithms.mcts"
 _REGISTERED = False
 
 
