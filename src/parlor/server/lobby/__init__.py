@@ -16,7 +16,7 @@ import asyncio
 from typing import Any
 
 from parlor.server.storage import Listings
-from parlor.server.table import Hub, SitDown, StandUp, authenticate
+from parlor.server.table import Hub, SitDown, StandUp, authenticate, parse_new_table
 from parlor.server.table.changes import CloseUnjoined, seat_of_account
 from parlor.server.wire import ServerError
 
@@ -96,7 +96,8 @@ class Lobby:
                 "rated": rated,
                 "fill_bots_after": body.get("fill_bots_after"),
             }
-            created = await self.hub.create(spec, address, account_id, quick=True)
+            asked = parse_new_table(spec, self.hub.limits, self.hub.default_seat_timeout)
+            created = await self.hub.create(asked, address, account_id, quick=True)
             try:
                 seated = await self.sit(created["table"]["id"], 0, account, body.get("name"), address)
             except ServerError as exc:

@@ -1,13 +1,15 @@
 """The hub: every live table of this server process, and what is not one table's change.
 
-It creates tables (the lobby), restores them from the database (by replaying their records), finds a
-table for a request (:meth:`Hub.get` to play, :meth:`Hub.peek` to read a finished one without
-replaying it), forgets finished tables nobody watches, closes tables nobody joined, lets go of a
-table another process took over, and serves replays and chat pages. It owns the ports the tables
-share: the storage writer (group commit), the bot runner, the database threads and, on a site of
-several processes, this process's membership (``site.py``).
+It creates tables (the lobby; from a request already checked, ``requests.py``), restores them from
+the database (by replaying their records), finds a table for a request (:meth:`Hub.get` to play,
+:meth:`Hub.peek` to read a finished one without replaying it), forgets finished tables nobody
+watches, closes tables nobody joined, lets go of a table another process took over, and serves
+replays and chat pages. It owns the ports the tables share: the storage writer (group commit), the
+bot runner, the database threads and, on a site of several processes, this process's membership
+(``site.py``).
 
-A table's own changes are not here: they go through ``LiveTable.change`` (``live.py``, ``changes.py``).
+A table's own changes are not here: they go through ``LiveTable.change`` (``live.py``, and the
+``changes`` package).
 Game-agnostic: only ``parlor.games.get`` and the State protocol are used.
 """
 
@@ -23,7 +25,7 @@ from typing import Any
 
 from parlor import games as registry
 from parlor.core import ENGINE_VERSION, ParlorError
-from parlor.core.options import OptionError, options_to_json
+from parlor.core.options import options_to_json
 from parlor.server.limits import Limits, RateLimiter
 from parlor.server.storage import (
     CreateTable,
@@ -39,7 +41,7 @@ from parlor.server.storage import (
 from parlor.server.wire import ServerError, dumps
 
 from .bot_workers import default_processes
-from .bots import BOT_LEVELS, BotRunner
+from .bots import BotRunner
 from .changes import (
     Arrive,
     CloseUnjoined,
@@ -52,15 +54,15 @@ from .changes import (
     seat_of_account,
 )
 from .chat import chat_json
-from .clocks import BOT_FOR_HUMAN, MAX_TURN_TIME, arm_timeout, fill_moment, reset_clocks, stop_clocks, with_bot_marks
+from .clocks import BOT_FOR_HUMAN, arm_timeout, fill_moment, reset_clocks, stop_clocks, with_bot_marks
 from .connection import MOVED, Connection
 from .live import BrokenTable, FinishedTable, LiveTable
 from .replays import replay_steps_json
-from .seats import Seat, claim_path, clean_name, hash_token, join_path, new_token
+from .requests import NewTableRequest
+from .seats import Seat, claim_path, hash_token, join_path, new_token
 
 log = logging.getLogger("parlor.server")
 
-MAX_FILL_AFTER = 3600.0  # seconds a public table may wait for players before bots fill its seats
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what secrets.token_urlsafe makes; anything else is no table
 
 
@@ -384,11 +386,11 @@ class Hub:
         )
 
     async def create(
-        self, body: Any, address: str | None = None, account_id: str | None = None, quick: bool = False
+        self, request: NewTableRequest, address: str | None = None, account_id: str | None = None, quick: bool = False
     ) -> dict[str, Any]:
-        """``POST /api/tables``: check the request, then store the table (the per-address limits, and a
-        signed-in creator's per-account ones, are enforced in the same transaction) and start it."""
-        row, seats, claims, spectator, host = self._new_table_request(body)
+        """``POST /api/tables``: store the table the checked request asks for (the per-address limits,
+        and a signed-in creator's per-account ones, are enforced in the same transaction) and start it."""
+        row, seats, claims, spectator, host = self._new_table_row(request)
         row["creator_hash"] = hash_token(address) if address is not None else None
         row["creator_account"] = account_id
         row["quick"] = quick  # opened by quick play: quick play fills it
@@ -440,138 +442,28 @@ class Hub:
             "bots_before_join": False,  # no bot plays (and loses for) an account that never came
         }
 
-    def _new_table_request(self, body: Any) -> tuple[dict[str, Any], list[dict[str, Any]], dict[int, str], str, str]:
-        """A create request checked field by field: (row, seats, claim codes, spectator token, host token)."""
-        limits = self.limits
-        if not isinstance(body, dict):
-            raise ServerError("bad_request", "the body must be a JSON object")
-        known = {
-            "game",
-            "players",
-            "options",
-            "seats",
-            "seat_timeout",
-            "substitute_level",
-            "turn_time",
-            "bots_before_join",
-            "hints",
-            "public",
-            "rated",
-            "fill_bots_after",
-        }
-        unknown = sorted(k for k in body if k not in known)
-        if unknown:
-            raise ServerError(
-                "bad_request", f"unknown field {unknown[0]!r}; known: {', '.join(sorted(known))}", field=unknown[0]
-            )
-        name = body.get("game", "")
-        if not isinstance(name, str):
-            raise ServerError("unknown_game", "'game' must be a game's name", field="game")
-        try:
-            game = registry.get(name)
-        except (ParlorError, ImportError) as exc:
-            raise ServerError("unknown_game", str(exc), field="game") from None
-        players = body.get("players", game.min_players)
-        raw_options = body.get("options")
-        if raw_options is not None and not isinstance(raw_options, dict):
-            raise ServerError("bad_options", "'options' must be a JSON object", field="options")
-        for option, value in (raw_options or {}).items():
-            if type(value) is int and abs(value) > limits.max_option_int:
-                raise ServerError(
-                    "bad_options",
-                    f"option {option!r} must lie within ±{limits.max_option_int}, got {value}",
-                    field=f"options.{option}",
-                )
-        try:  # the one check of player counts under the options chosen (Game.player_range)
-            options = game.options_for(players, raw_options or {})
-        except OptionError as exc:
-            bad = next((n for n in (raw_options or {}) if repr(n) in str(exc) or str(n) in str(exc)), None)
-            raise ServerError("bad_options", str(exc), field=f"options.{bad}" if bad else "options") from None
-        except ParlorError as exc:
-            raise ServerError("bad_players", str(exc), field="players") from None
-        except (TypeError, ValueError) as exc:
-            raise ServerError("bad_options", str(exc), field="options") from None
-        try:  # the options together with the player count (a seat number in range, teams at 4, …)
-            game.new_game(players, 0, options)
-        except (ParlorError, TypeError, ValueError) as exc:
-            raise ServerError(
-                "bad_options", f"these options do not work at {players} players: {exc}", field="options"
-            ) from None
-        seats_in = body.get("seats")
-        if seats_in is None:
-            seats_in = [{"kind": "human"}] + [{"kind": "bot", "level": "medium"}] * (players - 1)
-        if not isinstance(seats_in, list) or len(seats_in) != players:
-            raise ServerError("bad_seats", f"'seats' must be a list of {players} seats", field="seats")
-        timeout = body.get("seat_timeout", self.default_seat_timeout)
-        if timeout is not None and (type(timeout) not in (int, float) or not 0 <= timeout <= limits.max_seat_timeout):
-            raise ServerError(
-                "bad_request",
-                f"'seat_timeout' must be a number of seconds from 0 to {limits.max_seat_timeout:g}, or null",
-                field="seat_timeout",
-            )
-        substitute = body.get("substitute_level", "medium")
-        if substitute not in BOT_LEVELS:
-            raise ServerError(
-                "bad_request", f"'substitute_level' must be one of {', '.join(BOT_LEVELS)}", field="substitute_level"
-            )
-        turn_time = body.get("turn_time")
-        if turn_time is not None and (
-            type(turn_time) not in (int, float) or not limits.min_turn_time <= turn_time <= MAX_TURN_TIME
-        ):
-            raise ServerError(
-                "bad_request",
-                f"'turn_time' must be a number of seconds from {limits.min_turn_time:g} to {MAX_TURN_TIME:g}, or null",
-                field="turn_time",
-            )
-        bots_before_join = body.get("bots_before_join", False)
-        if type(bots_before_join) is not bool:
-            raise ServerError("bad_request", "'bots_before_join' must be true or false", field="bots_before_join")
-        hints = body.get("hints", False)
-        if type(hints) is not bool:
-            raise ServerError("bad_request", "'hints' must be true or false", field="hints")
-        public, rated = body.get("public", False), body.get("rated", False)
-        for flag, value in (("public", public), ("rated", rated)):
-            if type(value) is not bool:
-                raise ServerError("bad_request", f"'{flag}' must be true or false", field=flag)
-        fill_after = body.get("fill_bots_after")
-        if fill_after is not None and (type(fill_after) not in (int, float) or not 0 <= fill_after <= MAX_FILL_AFTER):
-            raise ServerError(
-                "bad_request",
-                f"'fill_bots_after' must be a number of seconds from 0 to {MAX_FILL_AFTER:g}, or null",
-                field="fill_bots_after",
-            )
-        if fill_after is not None and not public:
-            raise ServerError("bad_request", "only a public table fills its seats with bots", field="fill_bots_after")
-        if hints and rated:  # a hint is the judge's help: a rated game is played without it
-            raise ServerError("bad_request", "a rated table gives no hints", field="hints")
-        if rated:  # checked above like any table's, then replaced: a rated table plays by the site's clock
+    def _new_table_row(
+        self, request: NewTableRequest
+    ) -> tuple[dict[str, Any], list[dict[str, Any]], dict[int, str], str, str]:
+        """A checked create request made a table: (row, seats, claim codes, spectator token, host token)."""
+        game, players, options = request.game, request.players, request.options
+        timeout, substitute, turn_time = request.seat_timeout, request.substitute_level, request.turn_time
+        bots_before_join, hints, public, rated = request.bots_before_join, request.hints, request.public, request.rated
+        fill_after = request.fill_bots_after
+        if rated:  # checked like any table's, then replaced: a rated table plays by the site's clock
             settings = self.rated_settings()
             timeout, substitute = settings["seat_timeout"], settings["substitute_level"]
             turn_time, bots_before_join = settings["turn_time"], settings["bots_before_join"]
         seats: list[dict[str, Any]] = []
         claims: dict[int, str] = {}  # seat -> the one-time code of its join link
-        for i, spec in enumerate(seats_in):
-            if not isinstance(spec, dict) or spec.get("kind") not in ("human", "bot"):
-                raise ServerError(
-                    "bad_seats",
-                    f"seat {i}: give {{'kind': 'human'}} or {{'kind': 'bot', 'level': …}}",
-                    field=f"seats[{i}]",
-                )
-            seat_name = clean_name(spec.get("name"), i)
-            if spec["kind"] == "bot":
-                level = spec.get("level", "medium")
-                if level not in BOT_LEVELS:
-                    raise ServerError(
-                        "bad_seats",
-                        f"seat {i}: bot level must be one of {', '.join(BOT_LEVELS)}",
-                        field=f"seats[{i}].level",
-                    )
+        for i, spec in enumerate(request.seats):
+            if spec.kind == "bot":
                 seats.append(
                     {
                         "seat": i,
                         "kind": "bot",
-                        "level": level,
-                        "name": seat_name,
+                        "level": spec.level,
+                        "name": spec.name,
                         "token_hash": None,
                         "claim_hash": None,
                         "joined": True,
@@ -584,7 +476,7 @@ class Hub:
                         "seat": i,
                         "kind": "human",
                         "level": None,
-                        "name": seat_name,
+                        "name": spec.name,
                         "token_hash": None,  # set when the link is claimed: only the claimant holds it
                         "claim_hash": hash_token(claims[i]),
                         "joined": False,
