@@ -246,7 +246,8 @@ def test_mottainai_with_6_players_and_an_explicit_ruleset_that_seats_5_is_an_err
     for command in ("play", "simulate"):
         one_line_error(
             run(command, "mottainai", "--players", "6", "--option", "ruleset=v1.0", input=""),
-            "2-5 players", "got 6",
+            "2-5 players",
+            "got 6",
         )
     from fastapi.testclient import TestClient
 

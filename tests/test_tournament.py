@@ -242,9 +242,12 @@ def test_a_duplicate_tournament_plays_one_lineup_of_each_rotation_class_in_every
     t = run_tournament("mamma-mia", players=2, bots=["medium", "easy", "random"], games=6, seed=2, duplicate=True)
     assert t.balance is None and t.duplicate
     assert [(r.deal, r.rotation, r.lineup) for r in t.results] == [
-        (0, 0, ("medium", "easy")), (0, 1, ("easy", "medium")),
-        (1, 0, ("medium", "random")), (1, 1, ("random", "medium")),
-        (2, 0, ("easy", "random")), (2, 1, ("random", "easy")),
+        (0, 0, ("medium", "easy")),
+        (0, 1, ("easy", "medium")),
+        (1, 0, ("medium", "random")),
+        (1, 1, ("random", "medium")),
+        (2, 0, ("easy", "random")),
+        (2, 1, ("random", "easy")),
     ]
     assert t.seat_counts() == {"medium": [2, 2], "easy": [2, 2], "random": [2, 2]}
     h = t.head_to_head("medium", "random")

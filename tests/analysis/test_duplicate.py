@@ -19,7 +19,12 @@ runner = CliRunner()
 
 def spec(**changes) -> RunSpec:
     base = dict(
-        game="mamma-mia", players=3, games=12, seed=7, bots=("medium", "random", "easy"), chunk_size=4,
+        game="mamma-mia",
+        players=3,
+        games=12,
+        seed=7,
+        bots=("medium", "random", "easy"),
+        chunk_size=4,
         duplicate=True,
     )
     base.update(changes)

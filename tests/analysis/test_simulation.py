@@ -122,6 +122,7 @@ def test_shards_merge_into_the_whole_run(tmp_path):
 
 def test_ray_gives_the_same_file_as_local_processes(tmp_path):
     import ray  # installed by the [analysis] extra: a missing Ray fails this test
+
     assert not ray.is_initialized()
     local = tmp_path / "local.parquet"
     on_ray = tmp_path / "ray.parquet"

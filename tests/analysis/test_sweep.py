@@ -10,7 +10,7 @@ from parlor.cli.main import app
 
 runner = CliRunner()
 
-USER_METRICS = '''
+USER_METRICS = """
 class Metrics:
     def __init__(self, state):
         self.first = None
@@ -22,7 +22,7 @@ class Metrics:
     def finish(self, state):
         won = int(self.first in state.result().winners)
         return {"values": {"my_decisions_seen": 1}, "rates": {"my_first_mover_won": [won, 1]}}
-'''
+"""
 
 
 def test_a_sweep_grid_compares_every_variant_with_the_baseline_and_user_metrics_show(tmp_path):

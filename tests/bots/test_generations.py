@@ -77,9 +77,10 @@ def test_an_interrupted_run_resumes_to_the_same_networks_without_replaying_finis
         assert same_layers(a.result.net, b.result.net)
         assert a.strength is not None and b.strength is not None
         assert a.strength["score"] == b.strength["score"]
-        assert json.loads((tmp_path / "whole" / f"gen{a.index}" / "strength.json").read_text())["head_to_head"][
-            "ci95"
-        ] == b.strength["ci95"]
+        assert (
+            json.loads((tmp_path / "whole" / f"gen{a.index}" / "strength.json").read_text())["head_to_head"]["ci95"]
+            == b.strength["ci95"]
+        )
 
 
 def test_bad_generation_settings_are_refused(tmp_path: Path) -> None:
@@ -95,8 +96,24 @@ def test_parlor_train_by_generation(tmp_path: Path) -> None:
     out = tmp_path / "run"
     ok = runner.invoke(
         app,
-        ["train", "mamma-mia", "--out", str(out), "-n", "3", "--epochs", "1", "--hidden", "8", "--seed", "2",
-         "--generations", "1", "--self-play", "master:iterations=5"],
+        [
+            "train",
+            "mamma-mia",
+            "--out",
+            str(out),
+            "-n",
+            "3",
+            "--epochs",
+            "1",
+            "--hidden",
+            "8",
+            "--seed",
+            "2",
+            "--generations",
+            "1",
+            "--self-play",
+            "master:iterations=5",
+        ],
     )
     assert ok.exit_code == 0, ok.output
     assert "generation 0:" in ok.output and "generation 1:" in ok.output

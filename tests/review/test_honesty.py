@@ -213,9 +213,7 @@ def twin_by_secret_choice(seat: int, seed: int) -> tuple[dict, dict, int]:
     play(game, state, seed)
     record_a = state.record()
     actions = record_a["actions"]
-    last = max(
-        i for i, (s, a) in enumerate(actions) if s != seat and a["type"] == "assign_sweetness"
-    )
+    last = max(i for i, (s, a) in enumerate(actions) if s != seat and a["type"] == "assign_sweetness")
     record_b = json.loads(json.dumps(record_a))
     values = record_b["actions"][last][1]["values"]
     record_b["actions"][last][1]["values"] = values[1:] + values[:1]  # every card moved

@@ -106,9 +106,19 @@ def test_nfsp_learns_over_rl_environment() -> None:
     env = rl_environment.Environment("parlor_mamma_mia", players=2, seed=1)
     size = env.observation_spec()["info_state"][0]
     agents = [
-        nfsp.NFSP(seat, size, env.action_spec()["num_actions"], [16], reservoir_buffer_capacity=200,
-                  anticipatory_param=0.9, batch_size=8, min_buffer_size_to_learn=8, learn_every=8,
-                  replay_buffer_capacity=200, epsilon_decay_duration=100)
+        nfsp.NFSP(
+            seat,
+            size,
+            env.action_spec()["num_actions"],
+            [16],
+            reservoir_buffer_capacity=200,
+            anticipatory_param=0.9,
+            batch_size=8,
+            min_buffer_size_to_learn=8,
+            learn_every=8,
+            replay_buffer_capacity=200,
+            epsilon_decay_duration=100,
+        )
         for seat in range(2)
     ]
     np.random.seed(2)

@@ -17,17 +17,29 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_maskable_ppo
 
 
 def run(*args: str) -> dict:
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLE), *args, "--json"], capture_output=True, text=True, check=False
-    )
+    done = subprocess.run([sys.executable, str(EXAMPLE), *args, "--json"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
 
 def test_the_training_example_trains_and_reports_both_policies_with_intervals() -> None:
     report = run(
-        "--game", "mamma-mia", "--players", "2", "--steps", "512", "--envs", "8", "--n-steps", "64",
-        "--eval", "6", "--eval-against", "random,medium", "--seed", "3",
+        "--game",
+        "mamma-mia",
+        "--players",
+        "2",
+        "--steps",
+        "512",
+        "--envs",
+        "8",
+        "--n-steps",
+        "64",
+        "--eval",
+        "6",
+        "--eval-against",
+        "random,medium",
+        "--seed",
+        "3",
     )
     assert report["game"] == "mamma-mia" and report["players"] == 2 and report["steps"] == 512
     assert report["episodes"] > 0 and report["eval_games"] == 6

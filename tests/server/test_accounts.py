@@ -111,9 +111,11 @@ def test_sign_in_sign_out_and_the_same_answer_for_an_unknown_name_and_a_wrong_pa
     wrong = browser.sign_in(name, "not the password")
     unknown = browser.sign_in(fresh_name(), "not the password")
     assert wrong.status_code == unknown.status_code == 401
-    assert wrong.json() == unknown.json() == {
-        "error": {"code": "bad_credentials", "message": "the name or the password is wrong"}
-    }
+    assert (
+        wrong.json()
+        == unknown.json()
+        == {"error": {"code": "bad_credentials", "message": "the name or the password is wrong"}}
+    )
     assert browser.who() is None
     right = browser.sign_in(name.upper())  # names are compared folded
     assert right.status_code == 200, right.text
@@ -258,8 +260,8 @@ def test_changes_need_a_session_and_bad_bodies_change_nothing(browser: Browser) 
         assert r.status_code == 401 and r.json()["error"]["code"] == "not_signed_in"
     r = browser.http.post(
         "/api/account/sign-in",
-            content=b"[1, 2",
-            headers={"X-CSRF-Token": browser.csrf, "content-type": "application/json"},
+        content=b"[1, 2",
+        headers={"X-CSRF-Token": browser.csrf, "content-type": "application/json"},
     )
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
     r = browser.post("/api/account/sign-in", {"name": ["x"], "password": {"a": 1}})

@@ -255,9 +255,7 @@ def test_a_flood_from_one_address_is_limited_across_its_sockets_and_a_table_hold
             for c in sockets:  # each socket sends its whole per-connection burst
                 for i in range(CHAT_BURST):
                     c.send({"type": "chat", "text": f"flood {i}", "ref": f"f{i}"})
-            replies = [
-                c.next(lambda f, i=i: f.get("ref") == f"f{i}") for c in sockets for i in range(CHAT_BURST)
-            ]
+            replies = [c.next(lambda f, i=i: f.get("ref") == f"f{i}") for c in sockets for i in range(CHAT_BURST)]
             elapsed = time.monotonic() - began
             said = sum(r["type"] == "ack" for r in replies)
             # The address's bucket: ten times its rate at once, then its rate (12 sockets sent 5 each).
@@ -295,8 +293,12 @@ def test_a_long_chat_is_paged_in_the_join_summary_and_replay(chat_url):
         wait_over(server.base, tid)
     db = Database(chat_url)
     try:  # 350 lines, as if said over the game (stored straight away: the server's limits would take long)
-        db.commit([AddChat(tid, i, i % 2 if i % 3 else None, f"line {i}", 0, "table" if i % 3 else "spectators")
-                   for i in range(350)])
+        db.commit(
+            [
+                AddChat(tid, i, i % 2 if i % 3 else None, f"line {i}", 0, "table" if i % 3 else "spectators")
+                for i in range(350)
+            ]
+        )
     finally:
         db.close()
     with ServerThread(chat_url, rate_per_second=1000, burst=1000) as server:

@@ -146,8 +146,6 @@ def test_several_processes_are_refused_on_sqlite(tmp_path):
     assert not (tmp_path / "x.db").exists()  # refused before the database was touched
 
 
-
-
 def test_the_relay_closes_its_http_client_at_shutdown():
     """The relay keeps one pooled HTTP client to the other processes; the lifespan's shutdown closes it."""
     import asyncio
@@ -211,7 +209,7 @@ def test_the_relay_keeps_the_body_and_header_timeouts_and_wants_the_key(postgres
         # A body announced but never sent, to B: relayed to A only once whole, so B answers 408 itself.
         with socket.create_connection(("127.0.0.1", b.port), timeout=30) as s:
             head = f"POST /api/tables/{tid}/join HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            s.sendall((head + "Content-Length: 200\r\n\r\n{\"token\"").encode())
+            s.sendall((head + 'Content-Length: 200\r\n\r\n{"token"').encode())
             answer = s.recv(65536).decode(errors="replace")
         assert answer.startswith("HTTP/1.1 408"), answer[:200]
         # The relay listeners: a connection that sends nothing is closed after the header timeout.

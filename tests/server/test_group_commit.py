@@ -34,9 +34,10 @@ def test_a_group_is_stored_in_one_transaction_and_a_conflict_costs_only_its_tabl
     db.migrate()
     for tid in ("a", "b", "c"):
         new_table(db, tid)
-    assert db.commit_groups([decision("a", 0), decision("b", 0), decision("c", 0, result={"winners": [0]})]) == [
-        [None]
-    ] * 3
+    assert (
+        db.commit_groups([decision("a", 0), decision("b", 0), decision("c", 0, result={"winners": [0]})])
+        == [[None]] * 3
+    )
     # b is at version 1: a decision that claims to follow version 5 conflicts; a and c still go in.
     outcomes = db.commit_groups([decision("a", 1), decision("b", 5), decision("c", 1)])
     assert outcomes[0] == [None] and outcomes[2] == [None]

@@ -480,9 +480,7 @@ def test_idle_and_half_sent_connections_cannot_lock_everyone_out(tmp_path):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < 1200:  # this test process needs the sockets too
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
-    server = ServerProcess(
-        f"sqlite:///{tmp_path / 'idle.db'}", None, "--header-timeout", "2", open_files=1024
-    ).start()
+    server = ServerProcess(f"sqlite:///{tmp_path / 'idle.db'}", None, "--header-timeout", "2", open_files=1024).start()
     held: list[socket.socket] = []
     try:
         for i in range(1040):

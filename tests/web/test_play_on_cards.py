@@ -73,9 +73,7 @@ def play_by_cards(seats: list[Seat], rng: random.Random, limit: float) -> int:
     return clicks
 
 
-@pytest.mark.parametrize(
-    ("game", "viewport"), [("mamma-mia", DESKTOP), ("sweet-nose", PHONE), ("mottainai", DESKTOP)]
-)
+@pytest.mark.parametrize(("game", "viewport"), [("mamma-mia", DESKTOP), ("sweet-nose", PHONE), ("mottainai", DESKTOP)])
 def test_whole_game_by_clicking_the_cards(server: Server, browser: Any, game: str, viewport: dict) -> None:
     rng = random.Random(11)
     seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
@@ -173,7 +171,9 @@ def test_sweetness_by_dragging_one_sweet_onto_another(server: Server, browser: A
         # A drag that ends where it began changes nothing.
         rows.nth(2).locator(".assign-sweet").drag_to(rows.nth(2))
         assert values() == after
-        kinds = page.evaluate("Array.from(document.querySelectorAll('#sweetness-picker .assign-row'), r => r.dataset.kind)")  # noqa: E501
+        kinds = page.evaluate(
+            "Array.from(document.querySelectorAll('#sweetness-picker .assign-row'), r => r.dataset.kind)"
+        )
         before = seat.version()
         page.locator("#assign-confirm").click()
         page.wait_for_function(f"document.body.dataset.version !== '{before}'")

@@ -32,7 +32,9 @@ def test_scroll_focus_and_open_card_survive_moves(server: Server, browser: Any) 
         # Click that card by its name: bots may still be moving, and "the first card" can change under a
         # first-of-list locator between reading it and clicking it.
         page.locator(f".mt-card[data-card='{card_id}'] .card-info").first.click()
-        page.wait_for_function(f"document.querySelector(\".mt-card[data-card='{card_id}']\").classList.contains('open')")
+        page.wait_for_function(
+            f"document.querySelector(\".mt-card[data-card='{card_id}']\").classList.contains('open')"
+        )
         assert page.locator(f".mt-card[data-card='{card_id}']").first.get_attribute("class").split().count("open") == 1
         page.evaluate(
             """() => { const log = document.getElementById('log-lines'); log.focus(); log.scrollTop = 10;

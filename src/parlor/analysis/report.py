@@ -140,8 +140,7 @@ def analyze(
             for v, changed in enumerate(sweep, 1)
         ]
         (data / f"{game.name}-{n}p-summary.json").write_text(
-            json.dumps({"summary": summary, "comparison": comparison, "sweep": swept}, indent=1, sort_keys=True)
-            + "\n",
+            json.dumps({"summary": summary, "comparison": comparison, "sweep": swept}, indent=1, sort_keys=True) + "\n",
             encoding="utf-8",
         )
         images = _plots(game.name, n, summary, plots)

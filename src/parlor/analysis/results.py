@@ -211,8 +211,20 @@ class ChunkStore:
 
 # The order in which differing settings are named: the ones a person types first; ``lineups``
 # and ``bot_seed_offset`` follow from the bots and the command, so they are named only alone.
-_SETTING_ORDER = ("game", "players", "bots", "games", "seed", "options", "seating", "duplicate", "records",
-                  "chunk_size", "metrics", "shard")
+_SETTING_ORDER = (
+    "game",
+    "players",
+    "bots",
+    "games",
+    "seed",
+    "options",
+    "seating",
+    "duplicate",
+    "records",
+    "chunk_size",
+    "metrics",
+    "shard",
+)
 _DERIVED = ("lineups", "bot_seed_offset")
 
 
@@ -263,7 +275,10 @@ def finished_run_differences(rows: Sequence[Row], path: Path, spec: RunSpec, sha
             "duplicate": first.get("deal") is not None,
         }
         wanted = {
-            "game": spec.game, "players": spec.players, "options": dict(spec.options), "records": spec.records,
+            "game": spec.game,
+            "players": spec.players,
+            "options": dict(spec.options),
+            "records": spec.records,
             "duplicate": spec.duplicate,
         }
         if rows and seen != wanted:

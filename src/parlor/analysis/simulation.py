@@ -315,9 +315,7 @@ def _start_local_ray(ray: Any, workers: int, attempts: int = 3) -> None:
             ray.shutdown()
 
 
-def _run_ray(
-    jobs: list[Any], on_chunk: Callable[[int, list[Row]], None], workers: int, address: str | None
-) -> None:
+def _run_ray(jobs: list[Any], on_chunk: Callable[[int, list[Row]], None], workers: int, address: str | None) -> None:
     from parlor.extras import require
 
     ray = require("ray", "analysis", "--backend ray")

@@ -109,8 +109,7 @@ def summarize(rows: Sequence[Row]) -> dict[str, Any]:
         "options": json.loads(rows[0]["options"]),
         "baseline_win_rate": 1 / n,
         "by_seat": [
-            {"seat": s, "wins": rate(seat_wins[s], seat_games), "score": distribution(seat_scores[s])}
-            for s in range(n)
+            {"seat": s, "wins": rate(seat_wins[s], seat_games), "score": distribution(seat_scores[s])} for s in range(n)
         ],
         "by_turn_position": [
             {"position": p, "wins": rate(position_wins[p], games), "score": distribution(position_scores[p])}

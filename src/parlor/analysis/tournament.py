@@ -116,8 +116,14 @@ def play_one(game_name: str, players: int, options: Any, seed: int, index: int, 
 
 def result_of_row(row: dict[str, Any]) -> GameResult:
     return GameResult(
-        row["index"], tuple(row["bots"]), tuple(row["places"]), tuple(row["scores"]), tuple(row["winners"]),
-        row["decisions"], row.get("deal"), row.get("rotation"),
+        row["index"],
+        tuple(row["bots"]),
+        tuple(row["places"]),
+        tuple(row["scores"]),
+        tuple(row["winners"]),
+        row["decisions"],
+        row.get("deal"),
+        row.get("rotation"),
     )
 
 

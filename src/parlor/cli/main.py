@@ -293,7 +293,8 @@ def train(
     playouts: Annotated[
         int,
         typer.Option(
-            "--playouts", metavar="K",
+            "--playouts",
+            metavar="K",
             help="Target: the mean of K of expert's playouts (then evaluate) from the seat's sampled worlds "
             "instead of the game's outcome (0).",
         ),
@@ -301,7 +302,8 @@ def train(
     generations: Annotated[
         int,
         typer.Option(
-            "--generations", metavar="G",
+            "--generations",
+            metavar="G",
             help="Self-play generations after the first network: each plays --self-play with the previous "
             "generation's weights and trains a new network on those games (expert iteration).",
         ),
@@ -311,14 +313,13 @@ def train(
     ] = "master:iterations=400",
     self_play_games: Annotated[
         int,
-        typer.Option(
-            "--self-play-games", metavar="N", help="Games per later generation (0: as many as --games)."
-        ),
+        typer.Option("--self-play-games", metavar="N", help="Games per later generation (0: as many as --games)."),
     ] = 0,
     eval_games: Annotated[
         int,
         typer.Option(
-            "--eval-games", metavar="N",
+            "--eval-games",
+            metavar="N",
             help="Games of each generation's search (--self-play) against --eval-against, for its strength "
             "by generation (0: not measured).",
         ),
@@ -343,16 +344,32 @@ def train(
         for p in counts:
             g.check_players(p)
         if (
-            games < 2 or epochs < 1 or not 0 < sample <= 1 or lr <= 0 or weight_decay < 0 or playouts < 0
-            or generations < 0 or eval_games < 0 or self_play_games < 0 or self_play_games == 1
+            games < 2
+            or epochs < 1
+            or not 0 < sample <= 1
+            or lr <= 0
+            or weight_decay < 0
+            or playouts < 0
+            or generations < 0
+            or eval_games < 0
+            or self_play_games < 0
+            or self_play_games == 1
         ):
             raise ParlorError(
                 "--games must be at least 2, --epochs at least 1, --sample in (0, 1], --lr above 0, "
                 "--weight-decay >= 0, --playouts, --generations and --eval-games >= 0, --self-play-games 0 or >= 2"
             )
         settings = TrainSettings(
-            game=g.name, players=counts, games=games, bots=tuple(split_bot_specs(bots)), sample=sample,
-            hidden=parse_players(hidden), epochs=epochs, lr=lr, weight_decay=weight_decay, seed=seed,
+            game=g.name,
+            players=counts,
+            games=games,
+            bots=tuple(split_bot_specs(bots)),
+            sample=sample,
+            hidden=parse_players(hidden),
+            epochs=epochs,
+            lr=lr,
+            weight_decay=weight_decay,
+            seed=seed,
             playouts=playouts,
         )
         for spec in settings.bots:
@@ -417,8 +434,12 @@ def _progress_bar(total: int, what: str, *, show: bool = True) -> tuple[Any, Any
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     bar = Progress(
-        TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=common.err_console(), transient=True,
+        TextColumn(what),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=common.err_console(),
+        transient=True,
     )
     task = bar.add_task(what, total=total)
     bar.start()
@@ -474,9 +495,7 @@ def _print_simulation(g: Any, report: dict[str, Any], kinds: list[str], label: s
         )
     out.print(per_bot)
     if report.get("duplicate"):
-        paired = ", ".join(
-            f"{escape(name[row['bot']])} {_ci(row['win_rate_paired'])}" for row in report["per_bot"]
-        )
+        paired = ", ".join(f"{escape(name[row['bot']])} {_ci(row['win_rate_paired'])}" for row in report["per_bot"])
         out.print(
             f"Duplicate deals ({games // players} deals x {players} seat rotations), win rate over deals: {paired}."
         )

@@ -315,6 +315,7 @@ class Session:
             if self.write_save(path):
                 return 0
 
+
 def play(
     game: Game,
     text: ModuleType,

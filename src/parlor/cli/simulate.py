@@ -85,7 +85,13 @@ def simulate(
     )
     start = time.perf_counter()
     rows = execute(
-        spec, out=out, backend=backend, workers=workers, address=address, resume=resume, shard=shard,
+        spec,
+        out=out,
+        backend=backend,
+        workers=workers,
+        address=address,
+        resume=resume,
+        shard=shard,
         progress=progress,
     )
     seconds = time.perf_counter() - start

@@ -78,8 +78,18 @@ class State(metaclass=ABCMeta):
     """One position of one game. Mutable; ``clone`` it to explore."""
 
     __slots__ = (
-        "game", "players", "options", "seed", "rng", "to_move", "_history", "_history_len", "_legal_seat", "_legal",
-        "_scenario", "_autoplay",
+        "game",
+        "players",
+        "options",
+        "seed",
+        "rng",
+        "to_move",
+        "_history",
+        "_history_len",
+        "_legal_seat",
+        "_legal",
+        "_scenario",
+        "_autoplay",
     )
 
     # Play a seat's only legal action without asking (set False where a game wants every step shown).

@@ -49,7 +49,11 @@ def option(
     return dataclasses.field(
         default=default,
         metadata={
-            "meaning": meaning, "follows": follows, "safeguard": safeguard, "view_only": view_only, "seat": seat,
+            "meaning": meaning,
+            "follows": follows,
+            "safeguard": safeguard,
+            "view_only": view_only,
+            "seat": seat,
         },
     )
 

@@ -143,9 +143,7 @@ class _PendingDeal:
 
 
 class ParlorSpielState(pyspiel.State):
-    def __init__(
-        self, game: ParlorGame, parlor_state: State | None, own: list[tuple[int, ...]] | None = None
-    ) -> None:
+    def __init__(self, game: ParlorGame, parlor_state: State | None, own: list[tuple[int, ...]] | None = None) -> None:
         super().__init__(game)
         self._parlor: State | _PendingDeal = _PendingDeal(game) if parlor_state is None else parlor_state
         # own[seat]: the action ids that seat played, in order: the part of its information
@@ -213,9 +211,11 @@ class ParlorSpielState(pyspiel.State):
         self.own = _own_decisions(self.parlor)
 
     def __str__(self) -> str:
-        return encoding(self.parlor.game).information_state(self.parlor, self.parlor.to_move[0]) if (
-            self.parlor.to_move
-        ) else str(self.parlor.result().to_json())
+        return (
+            encoding(self.parlor.game).information_state(self.parlor, self.parlor.to_move[0])
+            if (self.parlor.to_move)
+            else str(self.parlor.result().to_json())
+        )
 
 
 class ParlorObserver:

@@ -328,8 +328,12 @@ def train(settings: TrainSettings, out: Path, progress: Progress | None = None) 
                 v_hat = v[i] / (1 - beta2**step)
                 p -= (settings.lr * m_hat / (np.sqrt(v_hat) + eps)).astype(np.float32)
         history.append(
-            {"epoch": epoch + 1, "train_bce": float(np.mean(losses)), "train_mse": value_mse(net, x_train, y_train),
-             "held_out_mse": value_mse(net, x_val, y_val)}
+            {
+                "epoch": epoch + 1,
+                "train_bce": float(np.mean(losses)),
+                "train_mse": value_mse(net, x_train, y_train),
+                "held_out_mse": value_mse(net, x_val, y_val),
+            }
         )
         if history[-1]["held_out_mse"] <= min(h["held_out_mse"] for h in history):
             best = [p.copy() for p in params]
@@ -355,8 +359,12 @@ def train(settings: TrainSettings, out: Path, progress: Progress | None = None) 
         p[...] = kept
     chosen = min(history, key=lambda h: h["held_out_mse"])
     net.meta = {
-        "trained": settings.key(), "positions": len(positions.target), "held_out_mse": chosen["held_out_mse"],
-        "epoch": int(chosen["epoch"]), "constant_mse": constant_mse, "cpu_seconds": round(seconds, 1),
+        "trained": settings.key(),
+        "positions": len(positions.target),
+        "held_out_mse": chosen["held_out_mse"],
+        "epoch": int(chosen["epoch"]),
+        "constant_mse": constant_mse,
+        "cpu_seconds": round(seconds, 1),
     }
     result = TrainResult(net, history, len(y_train), len(y_val), constant_mse, seconds)
     net.save(out / f"{settings.game.replace('-', '_')}.npz")
@@ -506,7 +514,11 @@ def _generation_strength(
             return dict(saved["head_to_head"])
     started = time.process_time()
     tournament = run_tournament(
-        base.game, players=base.players[0], bots=[mine, gens.against], games=gens.eval_games, seed=base.seed,
+        base.game,
+        players=base.players[0],
+        bots=[mine, gens.against],
+        games=gens.eval_games,
+        seed=base.seed,
         progress=lambda done: progress("strength", done, gens.eval_games),
     )
     if tournament.interrupted:

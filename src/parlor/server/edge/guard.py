@@ -102,4 +102,3 @@ def guarded_protocol(header_timeout: float, max_per_address: int) -> type:
         (GuardMixin, Base),
         {"header_timeout": header_timeout, "max_per_address": max_per_address, "by_address": {}},
     )
-

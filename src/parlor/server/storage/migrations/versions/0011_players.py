@@ -40,9 +40,7 @@ def upgrade() -> None:
     op.create_table(
         "parlor_sessions",
         sa.Column("id", sa.String(64), primary_key=True),
-        sa.Column(
-            "account_id", sa.String(32), sa.ForeignKey("parlor_accounts.id", ondelete="CASCADE"), nullable=False
-        ),
+        sa.Column("account_id", sa.String(32), sa.ForeignKey("parlor_accounts.id", ondelete="CASCADE"), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
@@ -74,9 +72,7 @@ def upgrade() -> None:
         sa.Column(
             "account_id", sa.String(32), sa.ForeignKey("parlor_accounts.id", ondelete="CASCADE"), primary_key=True
         ),
-        sa.Column(
-            "table_id", sa.String(32), sa.ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True
-        ),
+        sa.Column("table_id", sa.String(32), sa.ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
         sa.Column("game", sa.String(64), nullable=False),
         sa.Column("players_class", sa.String(8), nullable=False),
         sa.Column("mu_before", sa.Float, nullable=False),
