@@ -5,7 +5,6 @@ command (a subprocess; the terminal-only parts are in test_cli_pty.py)."""
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
 import time
@@ -13,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from parlor import games
-from parlor.core import save_record
+from .helpers import a_record, free_port
 
 PARLOR = Path(sys.executable).with_name("parlor")
 ONES = "1\n" * 4000
@@ -35,21 +33,7 @@ def one_line_error(result: subprocess.CompletedProcess[str], *words: str) -> str
     return lines[0]
 
 
-def a_record(tmp_path: Path, game: str = "mamma-mia", players: int = 2) -> Path:
-    state = games.get(game).new_game(players, 3)
-    while not state.is_over:
-        seat = state.to_move[0]
-        state.apply(seat, state.legal_actions(seat)[0])
-    path = tmp_path / "game.json"
-    save_record(state, path)
-    return path
-
-
 # ------------------------------------------------------------------ 1. every failure one line
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_serve_refuses_a_damaged_database_in_one_line(tmp_path):

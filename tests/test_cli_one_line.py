@@ -11,7 +11,6 @@ import hashlib
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -22,8 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from parlor import games
-from parlor.core import save_record
+from .helpers import free_port
 
 PARLOR = Path(sys.executable).with_name("parlor")
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,22 +70,6 @@ def extras_only_modules() -> tuple[str, ...]:
         if any(d.lower().replace("_", "-") in extras for d in dists) and module.isidentifier()
     }
     return tuple(sorted(modules))
-
-
-def a_record(folder: Path) -> Path:
-    state = games.get("mamma-mia").new_game(2, 3)
-    while not state.is_over:
-        seat = state.to_move[0]
-        state.apply(seat, state.legal_actions(seat)[0])
-    path = folder / "game.json"
-    save_record(state, path)
-    return path
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # ------------------------------------------------------------------ 1. the default install

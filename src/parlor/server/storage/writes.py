@@ -398,6 +398,20 @@ def check_seat_limits(conn: Any, db: Database, limits: SeatLimits) -> None:
             )
 
 
+# What an emptied seat holds: no token, account, name or claim, nobody joined or standing in, and no
+# deadline to open it (a seat freed for not being opened, and one its player stood up from).
+_SEAT_EMPTIED: dict[str, Any] = {
+    "token_hash": None,
+    "account_id": None,
+    "name": None,
+    "claim_hash": None,
+    "joined": False,
+    "stand_in": False,
+    "sat_from": None,
+    "open_by": None,
+}
+
+
 @dataclass(frozen=True)
 class FreeSeat(Write):
     """A seat sat down in but not opened in time, at a table still waiting for players: open again (no
@@ -416,16 +430,7 @@ class FreeSeat(Write):
                 seats_t.c.token_hash == self.token_hash,
                 seats_t.c.open_by.is_not(None),
             )
-            .values(
-                token_hash=None,
-                account_id=None,
-                name=None,
-                claim_hash=None,
-                joined=False,
-                stand_in=False,
-                sat_from=None,
-                open_by=None,
-            )
+            .values(**_SEAT_EMPTIED)
         )
         return bool(done.rowcount == 1)
 
@@ -448,16 +453,7 @@ class LeaveSeat(Write):
                 seats_t.c.seat == self.seat,
                 seats_t.c.token_hash == self.token_hash,
             )
-            .values(
-                token_hash=None,
-                account_id=None,
-                name=None,
-                claim_hash=None,
-                joined=False,
-                stand_in=False,
-                sat_from=None,
-                open_by=None,
-            )
+            .values(**_SEAT_EMPTIED)
         )
         if done.rowcount != 1:
             return False
