@@ -5,11 +5,10 @@
   that is merely slow must not fail a test: each waits up to a minute unless it names its own timeout.
 * Hypothesis: no per-example deadline and no "too slow" health check by default (a property that
   asks for them says so in its own ``settings``).
-* The slowest directories run first. pytest-xdist (``scripts/test`` runs ``-n 2``) hands the tests out
-  in collection order; with the browser tests last (alphabetical order), one worker was still playing
-  a whole game in Chromium long after the other had run out of tests. Longest first, the run ends on
-  many short tests that keep both workers busy to the end. The order within a directory is kept
-  (module- and session-scoped servers are set up once per module as before).
+* The slowest directories run first, and the browser tests last (see ``RUN_LAST``). pytest-xdist
+  (``scripts/test`` runs ``-n 2``) hands the tests out in collection order; longest first, the run
+  ends on many short tests that keep both workers busy to the end. The order within a directory is
+  kept (module- and session-scoped servers are set up once per module as before).
 """
 
 from __future__ import annotations
@@ -28,9 +27,13 @@ settings.load_profile("parlor")
 HTTP_PATIENCE = 60.0
 
 # The directories under tests/ ("*.py": the files directly in it) from the one whose tests take
-# longest to the one whose tests are shortest (what is not named runs last, in its own order):
+# longest to the one whose tests are shortest (what is not named runs after them, in its own order):
 # the per-directory ``pytest --durations`` figures in docs/benchmarks.md, "Test suite time".
-SLOWEST_FIRST = ("web", "server", "bots", "review", "rl", "analysis", "*.py")
+SLOWEST_FIRST = ("server", "bots", "review", "rl", "analysis", "*.py")
+# ... except the browser tests, which run last all the same: Playwright's sync API keeps an event loop
+# running in its worker from its first test to the end of the session, and the tests that call
+# ``asyncio.run`` cannot run in that worker after it.
+RUN_LAST = "web"
 
 
 @pytest.hookimpl(trylast=True)  # after pytest's own reordering, which groups tests by their fixtures
@@ -42,6 +45,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             return len(SLOWEST_FIRST)
         parts = item.path.relative_to(tests).parts
         top = parts[0] if len(parts) > 1 else "*.py"
+        if top == RUN_LAST:
+            return len(SLOWEST_FIRST) + 1
         return SLOWEST_FIRST.index(top) if top in SLOWEST_FIRST else len(SLOWEST_FIRST)
 
     items.sort(key=rank)  # a stable sort: the order within each directory stays

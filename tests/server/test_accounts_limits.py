@@ -130,10 +130,16 @@ def test_sign_ins_sent_at_once_check_no_more_passwords_than_the_name_limit(site:
         if r.status_code == 429:
             assert_limited(r)
     # The failures that count are exactly the limit's worth (a right password taken in the burst did
-    # not count, so one more wrong one may be checked); then even the right password is refused.
+    # not count, so one more wrong one may be checked); then even the right password is refused. An
+    # attempt of the burst that arrived while the right password's own attempt was still counted found
+    # the limit reached, and the process remembers that until the window moves on (docs/protocol.md):
+    # then the name is refused at once.
     extra = 0
     while wrong_checked + extra < LIMITS.failures_per_name:
-        assert sign_in(site, name, "one more guess", sources[0]).status_code == 401
+        answer = sign_in(site, name, "one more guess", sources[0])
+        if answer.status_code == 429 and seen[429]:
+            break
+        assert answer.status_code == 401, answer.text
         extra += 1
     assert_limited(sign_in(site, name, "one more guess", sources[0]))
     assert_limited(sign_in(site, name, "the right one", addresses(1)[0]))
