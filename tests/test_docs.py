@@ -5,7 +5,6 @@ repository cites an issue number, which no reader could look up."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shutil
@@ -150,8 +149,6 @@ def test_the_readme_has_runnable_blocks_and_every_marker_marks_one() -> None:
 def test_a_runnable_block_runs(where: str, language: str, code: str, tmp_path: Path) -> None:
     if language not in ("bash", "python"):
         pytest.fail(f"{where}: {MARKER} must be followed by a ```bash or ```python block")
-    if ".parquet" in code and importlib.util.find_spec("pyarrow") is None:
-        pytest.skip("needs the analysis extra (pyarrow)")
     parlor = _installed_parlor()
     env = {**os.environ, "PATH": f"{parlor.parent}{os.pathsep}{os.environ.get('PATH', '')}", "NO_COLOR": "1"}
     if language == "bash":
