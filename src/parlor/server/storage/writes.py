@@ -67,7 +67,7 @@ class Write:
         return (self.table_id,) if self.fenced else ()
 
     def run(self, conn: Any, db: Database, stamp: datetime) -> Any:  # pragma: no cover - abstract
-        raise NotImplementedError
+        raise NotImplementedError  # abstract: every Write says how it runs
 
     @classmethod
     def run_many(cls, conn: Any, db: Database, stamp: datetime, writes: list[Any]) -> list[Any]:
