@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
@@ -53,7 +53,7 @@ from .changes import (
     new_table_row,
     seat_of_account,
 )
-from .chat import chat_json
+from .chat import chat_json, hidden_from, viewer_of
 from .clocks import BOT_FOR_HUMAN, arm_timeout, fill_moment, reset_clocks, stop_clocks, with_bot_marks
 from .connection import MOVED, Connection
 from .live import BrokenTable, FinishedTable, LiveTable
@@ -101,6 +101,11 @@ class Hub:
         # Called (synchronously, on the event loop) with a table whose game just ended, after the change
         # that ended it was stored: the ratings follow games this way, without table/ importing them.
         self.finished_hooks: list[Callable[[LiveTable], None]] = []
+        # Blocking (server/friends): whether a chat line of ``speaker``'s seat is kept from ``viewer``'s
+        # connections (accounts' ids; asked with no wait, under the table's lock), and what to await
+        # with a seat's account before its connection gets its first frames (the chat so far).
+        self.chat_hidden: Callable[[str, str], bool] = lambda viewer, speaker: False
+        self.arrival_hooks: list[Callable[[str], Awaitable[None]]] = []
 
     # The benchmark and the tests read how decisions were grouped into transactions.
     @property
@@ -356,8 +361,22 @@ class Hub:
         conn = Connection(table, seat, send, close, self.limits.max_queue_bytes)
         conn.address = address
         conn.account_id = account_id
+        viewer = viewer_of(table, conn)
+        if viewer is not None:
+            for hook in self.arrival_hooks:
+                await hook(viewer)
         await table.change(Arrive(conn, welcome))
         return conn
+
+    def connected_accounts(self) -> set[str]:
+        """The accounts whose seats have a connection to a table of this process."""
+        return {
+            viewer
+            for table in self.tables.values()
+            if isinstance(table, LiveTable)
+            for conn in table.connections
+            if (viewer := viewer_of(table, conn)) is not None
+        }
 
     async def disconnect(self, conn: Connection) -> None:
         table = conn.table
@@ -582,6 +601,11 @@ class Hub:
             raise ServerError("bad_request", "'limit' must be from 1 to 500", field="limit")
         seat_only = table.status == "playing" and seat is not None
         rows = await self.run_db(self.db.chat_page, table.id, before, limit, seat_only)
-        messages = [chat_json(m) for m in rows]
+        viewer = table.seats[seat].account_id if seat is not None else None
+        if viewer is not None and isinstance(table, LiveTable):  # (a seat's page: not what its account blocks)
+            await asyncio.gather(*(hook(viewer) for hook in self.arrival_hooks))
+            messages = [chat_json(m) for m in rows if not hidden_from(table, viewer, m)]
+        else:
+            messages = [chat_json(m) for m in rows]
         more = bool(rows) and rows[0]["idx"] > 0
         return dumps({"table_id": table.id, "messages": messages, "more": more, "total": table.chat.total})
