@@ -79,7 +79,7 @@ def at_once(b: Browser, path: str, body: dict[str, Any]) -> list[httpx.Response]
 
 def test_following_and_its_refusals_change_nothing(site: ServerThread) -> None:
     ann, _ = signed_up(site.base)
-    bob, bob_name = signed_up(site.base)
+    _, bob_name = signed_up(site.base)
     refused(httpx.post(f"{site.base}/api/friends/follow", json={"name": bob_name}, timeout=60), 401, "not_signed_in")
     refused(ann.post("/api/friends/follow", {"name": "nobody-called-this"}), 404, "unknown_player")
     refused(ann.post("/api/friends/follow", {"name": ann.who()["name"]}), 400, "yourself")
@@ -273,20 +273,22 @@ def test_a_blocked_players_chat_is_not_sent_to_the_blocker(site: ServerThread) -
     ann_token = ann.post(f"/api/tables/{table_id}/sit", {}).json()["token"]
     bob_token = bob.post(f"/api/tables/{table_id}/sit", {}).json()["token"]
     cat_token = Browser(site.base).post(f"/api/tables/{table_id}/sit", {"name": "Cat"}).json()["token"]
-    with Client(site.base, table_id, ann_token) as a, Client(site.base, table_id, bob_token) as b:
-        with Client(site.base, table_id, cat_token) as c:
-            assert b.request({"type": "chat", "text": "before the block"})["type"] == "ack"
-            a.next(said("before the block"))
-            # Ann blocks Bob while her connection is open: from now on his lines do not reach her.
-            assert ann.post("/api/friends/block", {"name": bob_name}).status_code == 200
-            assert b.request({"type": "chat", "text": "hidden from ann"})["type"] == "ack"
-            assert c.request({"type": "chat", "text": "from cat"})["type"] == "ack"
-            a.next(said("from cat"))
-            assert "hidden from ann" not in chat_lines(a)
-            c.next(said("from cat"))
-            assert "hidden from ann" in chat_lines(c)  # others still read it
-            assert a.request({"type": "chat", "text": "from ann"})["type"] == "ack"
-            b.next(said("from ann"))  # one way only
+    a = Client(site.base, table_id, ann_token)
+    b = Client(site.base, table_id, bob_token)
+    c = Client(site.base, table_id, cat_token)
+    with a, b, c:
+        assert b.request({"type": "chat", "text": "before the block"})["type"] == "ack"
+        a.next(said("before the block"))
+        # Ann blocks Bob while her connection is open: from now on his lines do not reach her.
+        assert ann.post("/api/friends/block", {"name": bob_name}).status_code == 200
+        assert b.request({"type": "chat", "text": "hidden from ann"})["type"] == "ack"
+        assert c.request({"type": "chat", "text": "from cat"})["type"] == "ack"
+        a.next(said("from cat"))
+        assert "hidden from ann" not in chat_lines(a)
+        c.next(said("from cat"))
+        assert "hidden from ann" in chat_lines(c)  # others still read it
+        assert a.request({"type": "chat", "text": "from ann"})["type"] == "ack"
+        b.next(said("from ann"))  # one way only
     # Coming back: the chat so far, and its older pages, leave Bob's lines out for Ann.
     with Client(site.base, table_id, ann_token) as again:
         history = again.next(lambda f: f["type"] == "chat" and f["history"])
