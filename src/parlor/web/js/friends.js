@@ -31,7 +31,6 @@ async function act(path, body, after) {
   try {
     const answer = await answerOf(await postJson(path, body));
     if (after) after(answer);
-    message = "";
   } catch (err) {
     message = words(err);
   }
