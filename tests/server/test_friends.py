@@ -54,6 +54,10 @@ def waiting_table(b: Browser, seats: int = 3, public: bool = True) -> str:
     return table_id
 
 
+def accept(b: Browser, invitation: dict[str, Any]) -> httpx.Response:
+    return b.post(f"/api/tables/{invitation['table_id']}/accept-invitation", {"invitation": invitation["id"]})
+
+
 def seats_of(site: ServerThread, table_id: str) -> list[dict[str, Any]]:
     return httpx.get(f"{site.base}/api/tables/{table_id}", timeout=60).json()["seats"]
 
@@ -138,19 +142,23 @@ def test_an_invitation_is_accepted_in_one_request_or_declined(site: ServerThread
     assert r.status_code == 201, r.text
     (invitation,) = panel(bob)["invitations"]
     assert invitation["table_id"] == table_id and invitation["from"] == ann.who()["name"]
-    refused(cat.post(f"/api/friends/invitations/{invitation['id']}/accept"), 404, "no_invitation")  # not hers
-    seated = bob.post(f"/api/friends/invitations/{invitation['id']}/accept")
+    refused(accept(cat, invitation), 404, "no_invitation")  # not hers
+    other = waiting_table(cat)
+    refused(bob.post(f"/api/tables/{other}/accept-invitation", {"invitation": invitation["id"]}), 404, "no_invitation")
+    refused(bob.post(f"/api/tables/{table_id}/accept-invitation", {"invitation": 5}), 400, "bad_request")
+    assert seats_of(site, other)[1]["open"] is True and seats_of(site, table_id)[1]["open"] is True
+    seated = accept(bob, invitation)
     assert seated.status_code == 200, seated.text
     assert seated.json()["table_id"] == table_id and seated.json()["token"]
     assert [s["name"] for s in seats_of(site, table_id)][:2] == [ann.who()["name"], bob_name]
     assert panel(bob)["invitations"] == []
-    refused(bob.post(f"/api/friends/invitations/{invitation['id']}/accept"), 404, "no_invitation")
+    refused(accept(bob, invitation), 404, "no_invitation")
     # Cat declines hers: it is gone, and her seat stays open.
     assert ann.post("/api/friends/invitations", {"table_id": table_id, "name": cat_name}).status_code == 201
     (invitation,) = panel(cat)["invitations"]
     assert cat.post(f"/api/friends/invitations/{invitation['id']}/decline").status_code == 200
     assert panel(cat)["invitations"] == []
-    refused(cat.post(f"/api/friends/invitations/{invitation['id']}/accept"), 404, "no_invitation")
+    refused(accept(cat, invitation), 404, "no_invitation")
     refused(cat.post(f"/api/friends/invitations/{invitation['id']}/decline"), 404, "no_invitation")
     assert seats_of(site, table_id)[2]["open"] is True
 
@@ -162,7 +170,7 @@ def test_a_private_table_invitation_takes_an_open_seat(site: ServerThread) -> No
     assert ann.post("/api/friends/follow", {"name": bob_name}).status_code == 200
     assert ann.post("/api/friends/invitations", {"table_id": table_id, "name": bob_name}).status_code == 201
     (invitation,) = panel(bob)["invitations"]
-    assert bob.post(f"/api/friends/invitations/{invitation['id']}/accept").status_code == 200
+    assert accept(bob, invitation).status_code == 200
     assert seats_of(site, table_id)[1]["name"] == bob_name
 
 
@@ -220,7 +228,7 @@ def test_an_invitation_lapses_when_the_table_fills(site: ServerThread) -> None:
     stranger = Browser(site.base)
     assert stranger.post(f"/api/tables/{table_id}/sit", {"name": "Stranger"}).status_code == 200
     assert panel(bob)["invitations"] == []  # no longer offered
-    refused(bob.post(f"/api/friends/invitations/{invitation['id']}/accept"), 409, "invitation_expired")
+    refused(accept(bob, invitation), 409, "invitation_expired")
     assert bob_name not in [s["name"] for s in seats_of(site, table_id)]
 
 

@@ -72,12 +72,16 @@ async def invite(request: Request) -> dict[str, Any]:
     return await friends_of(request).invite(await signed_in(request), body.get("table_id"), body.get("name"))
 
 
-@router.post("/api/friends/invitations/{invitation_id}/accept")
-async def accept(invitation_id: str, request: Request) -> dict[str, Any]:
-    """Take a seat at the table one was invited to: answers as sitting down does (``table_id``,
-    ``seat``, ``token``)."""
-    await object_body(request)
-    return await friends_of(request).accept(await signed_in(request), invitation_id, address_of(request))
+@router.post("/api/tables/{table_id}/accept-invitation")
+async def accept(table_id: str, request: Request) -> dict[str, Any]:
+    """``{"invitation": id}``: take a seat at the table one was invited to; answers as sitting down does
+    (``table_id``, ``seat``, ``token``). Under ``/api/tables/<id>/`` so that, on a site of several
+    processes, the relay hands it to the process that plays the table (``edge/relay.py``)."""
+    body = await object_body(request)
+    invitation = body.get("invitation")
+    if not isinstance(invitation, str) or not 0 < len(invitation) <= 64:
+        raise ServerError("bad_request", "'invitation' must be an invitation's id", field="invitation")
+    return await friends_of(request).accept(await signed_in(request), table_id, invitation, address_of(request))
 
 
 @router.post("/api/friends/invitations/{invitation_id}/decline")

@@ -124,11 +124,15 @@ class Friends:
         invitation = await self._do(self.store.invite, me["id"], table_id, other)
         return {"invitation": invitation}
 
-    async def accept(self, me: dict[str, Any], invitation_id: str, address: str | None) -> dict[str, Any]:
+    async def accept(
+        self, me: dict[str, Any], table_id: str, invitation_id: str, address: str | None
+    ) -> dict[str, Any]:
         """The invited player takes an open seat of the table (``SitDown``, as from the lobby, even at a
         private table: the inviter holds a seat there); the invitation is then gone. One that has
         lapsed (the table started or filled) is refused and gone too."""
         found = await self._do(self.store.invitation, me["id"], invitation_id[:64])
+        if found["table_id"] != table_id:
+            raise refused(Refused("no_invitation"))
         if not found["waiting"]:
             await self.hub.run_db(self.store.drop_invitation, me["id"], found["id"])
             raise refused(Refused("invitation_expired"))

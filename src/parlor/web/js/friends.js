@@ -45,7 +45,7 @@ function invitationRow(inv) {
   return h("li", { class: "friend-invitation", "data-invitation": inv.id },
     h("span", {}, t("friends.invited_you", { name: inv.from, game: gameName(inv.game), n: inv.players })),
     " ",
-    h("button", { type: "button", class: "primary friend-accept", onclick: () => act(`/api/friends/invitations/${encodeURIComponent(inv.id)}/accept`, {}, goSeated) }, t("friends.accept")),
+    h("button", { type: "button", class: "primary friend-accept", onclick: () => act(`/api/tables/${encodeURIComponent(inv.table_id)}/accept-invitation`, { invitation: inv.id }, goSeated) }, t("friends.accept")),
     " ",
     h("button", { type: "button", class: "friend-decline", onclick: () => act(`/api/friends/invitations/${encodeURIComponent(inv.id)}/decline`, {}) }, t("friends.decline")));
 }
