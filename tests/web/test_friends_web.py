@@ -6,6 +6,7 @@ the flow adds is at least 44 px each way on a 390 px wide phone."""
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -47,7 +48,7 @@ def chat_texts(page: Any) -> list[str]:
     return page.locator("#chat .chat-text").all_inner_texts()
 
 
-def test_follow_invite_accept_in_one_tap_then_block_hides_chat(server: Server, browser: Any) -> None:
+def test_follow_invite_accept_in_one_tap_then_block_hides_chat(server: Server, browser: Any, screenshots: Path) -> None:
     ann_ctx, ann, ann_errors = new_page(browser, "en", PHONE)
     bob_ctx, bob, bob_errors = new_page(browser, "en", PHONE)
     ann_name, bob_name = "fa" + uuid.uuid4().hex[:8], "fb" + uuid.uuid4().hex[:8]
@@ -74,6 +75,7 @@ def test_follow_invite_accept_in_one_tap_then_block_hides_chat(server: Server, b
         invite = f"#friends .friend[data-name='{bob_name}'] .friend-invite"
         ann.wait_for_selector(invite)
         assert_touchable(ann, invite)
+        ann.screenshot(path=str(screenshots / "friends_panel_390.png"))
         ann.click(invite)
         ann.wait_for_function("document.getElementById('friends-message').textContent.includes('Invitation sent')")
         # Bob sees the invitation in his lobby and accepts it in one tap: he is seated at the table.
@@ -82,6 +84,7 @@ def test_follow_invite_accept_in_one_tap_then_block_hides_chat(server: Server, b
         assert_touchable(bob, "#friends .friend-accept")
         assert_touchable(bob, "#friends .friend-decline")
         assert ann_name in bob.locator("#friend-invitations").inner_text()
+        bob.screenshot(path=str(screenshots / "friends_invitation_390.png"))
         bob.click("#friends .friend-accept")
         bob.wait_for_url(f"**/play/{table_id}**")
         bob.set_viewport_size(DESKTOP)
