@@ -55,6 +55,7 @@ def test_follow_invite_accept_in_one_tap_then_block_hides_chat(server: Server, b
     try:
         sign_up(ann, server, ann_name)
         sign_up(bob, server, bob_name)
+        bob.wait_for_selector("#friends")  # the account page's Friends panel, once signed up (no reload)
         # Ann follows Bob from his page.
         ann.goto(f"{server.base}/players/{bob_name}")
         ann.wait_for_selector("#follow")

@@ -159,20 +159,34 @@ async function playerPage() {
   renderButtons(name);
 }
 
+/** The account page signs in and out without a reload: its page's session (session.js, shared with
+ * account.js; no request) is looked at again whenever that page redraws. */
+function followSignIns() {
+  const app = document.getElementById("app");
+  if (!app || !document.getElementById("friends-slot")) return;
+  new MutationObserver(async () => {
+    const now = (await session()).account;
+    if ((now && now.name) === (me && me.name)) return;
+    me = now;
+    data = null;
+    message = "";
+    if (me) await refreshPanel();
+    else render();
+  }).observe(app, { childList: true, subtree: true });
+}
+
 async function main() {
   await loadLang();
   me = (await session()).account;
+  followSignIns();
+  setInterval(() => { if (me && !document.hidden && document.getElementById("friends-slot")) refreshPanel(); }, POLL_MS);
+  const name = decodeURIComponent(location.pathname.split("/").pop());
+  const redraw = () => (document.getElementById("follow-slot") ? renderButtons(name) : render());
+  // The page's language picker: what is drawn here follows once the new catalog is in (loadLang sets <html lang>).
+  new MutationObserver(redraw).observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
   if (!me) return;
-  if (document.getElementById("follow-slot")) {
-    await playerPage();
-    const name = decodeURIComponent(location.pathname.split("/").pop());
-    new MutationObserver(() => renderButtons(name)).observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
-    return;
-  }
-  await refreshPanel();
-  setInterval(() => { if (!document.hidden) refreshPanel(); }, POLL_MS);
-  // The page's language picker: the panel follows once the new catalog is in (loadLang sets <html lang>).
-  new MutationObserver(render).observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
+  if (document.getElementById("follow-slot")) await playerPage();
+  else await refreshPanel();
 }
 
 main().catch(() => {});
