@@ -10,14 +10,15 @@ Whose chat a connection is not sent: the lines of the seats whose account the co
 account blocks. The tables ask :meth:`Friends.hides` with no wait (a chat line goes out under the
 table's lock), so this process keeps each seated account's blocks in memory: loaded before its
 connection's first frames (``arrival_hooks``), changed at once by a block or unblock made here, and
-read again every ``REFRESH`` seconds for the accounts it keeps (a block made on another process of
-the site takes effect here by then).
+read again every ``REFRESH`` seconds (a block made on another process of the site takes effect here
+by then); an account gone from this process's tables for ``IDLE`` seconds is forgotten.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from parlor.server.accounts import fold_name
@@ -28,6 +29,7 @@ from parlor.server.wire import ServerError
 log = logging.getLogger("parlor.server")
 
 REFRESH = 10.0  # seconds between reloads of the blocks this process keeps for the tables' chat
+IDLE = 600.0  # seconds an account's blocks are kept here after its last connection
 MAX_NAME_INPUT = 64
 
 # What each refusal says (the code, its words, the HTTP status). ``not_sent`` is said alike whatever
@@ -59,7 +61,11 @@ class Friends:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.store = FriendStore(hub.db)
-        self._blocks: dict[str, frozenset[str]] = {}  # seated accounts' blocks, for the tables' chat
+        # For the tables' chat: the blocks of the accounts seated here, when each was last used, and a
+        # count of the blocks and unblocks made here (a reload never undoes one made while it read).
+        self._blocks: dict[str, frozenset[str]] = {}
+        self._used: dict[str, float] = {}
+        self._edits: dict[str, int] = {}
         hub.chat_hidden = self.hides
         hub.arrival_hooks.append(self.keep_blocks_of)
 
@@ -97,14 +103,14 @@ class Friends:
         other = await self._other(me, name)
         await self._do(self.store.block, me["id"], other)
         if me["id"] in self._blocks:
-            self._blocks[me["id"]] = self._blocks[me["id"]] | {other}
+            self._changed(me["id"], self._blocks[me["id"]] | {other})
         return {"blocking": True, "following": False}
 
     async def unblock(self, me: dict[str, Any], name: Any) -> dict[str, Any]:
         other = await self._other(me, name)
         await self._do(self.store.unblock, me["id"], other)
         if me["id"] in self._blocks:
-            self._blocks[me["id"]] = self._blocks[me["id"]] - {other}
+            self._changed(me["id"], self._blocks[me["id"]] - {other})
         return {"blocking": False}
 
     async def relation(self, me: dict[str, Any], name: Any) -> dict[str, Any]:
@@ -165,14 +171,21 @@ class Friends:
         """Whether a chat line of ``speaker``'s seat is kept from ``viewer``'s connections (no wait)."""
         return speaker in self._blocks.get(viewer, ())
 
+    def _changed(self, account_id: str, blocks: frozenset[str]) -> None:
+        """A block or unblock made here: this process's copy follows at once."""
+        self._blocks[account_id] = blocks
+        self._edits[account_id] = self._edits.get(account_id, 0) + 1
+
     async def keep_blocks_of(self, account_id: str) -> None:
         """A seat of ``account_id`` opens a connection here: its blocks are known before its first frames."""
+        self._used[account_id] = time.monotonic()
         if account_id not in self._blocks:
-            self._blocks |= await self.hub.run_db(self.store.blocked_by, [account_id])
+            loaded = await self.hub.run_db(self.store.blocked_by, [account_id])
+            self._blocks.setdefault(account_id, loaded[account_id])
 
     async def refresh_forever(self) -> None:
         """Every ``REFRESH`` seconds: read again the blocks of the accounts kept (a block made on another
-        process), forgetting those no connection of this process has any more."""
+        process)."""
         while True:
             await asyncio.sleep(REFRESH)
             try:
@@ -181,9 +194,21 @@ class Friends:
                 log.warning("could not read the players' blocks again: %s", exc)
 
     async def refresh(self) -> None:
-        fresh = dict(await self.hub.run_db(self.store.blocked_by, sorted(self.hub.connected_accounts())))
-        connected = self.hub.connected_accounts()
-        for account, blocks in self._blocks.items():  # arrived while the blocks were read: kept as loaded
-            if account not in fresh and account in connected:
-                fresh[account] = blocks
-        self._blocks = fresh
+        """Read again the blocks of the accounts kept. An account no connection here has used for
+        ``IDLE`` seconds is forgotten (read again when it next arrives); one used lately is kept even
+        while it has no connection, so that one arriving while this runs is never left without its
+        blocks."""
+        stamp = time.monotonic()
+        for account in self.hub.connected_accounts():
+            self._used[account] = stamp
+        for account in [a for a, used in self._used.items() if stamp - used > IDLE]:
+            del self._used[account]
+            self._blocks.pop(account, None)
+            self._edits.pop(account, None)
+        kept = sorted(self._blocks)
+        edits = dict(self._edits)
+        loaded = await self.hub.run_db(self.store.blocked_by, kept)
+        for account, blocks in loaded.items():
+            # (not over a block made here while the rows were read, nor for an account forgotten since)
+            if account in self._blocks and self._edits.get(account) == edits.get(account):
+                self._blocks[account] = blocks
