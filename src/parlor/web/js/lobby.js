@@ -507,13 +507,15 @@ function renderCreated() {
           h("span", { class: "muted" }, t("lobby.bot_at", { level: t(`level.${s.level}`) }))),
   );
   rows.push(linkRow(t("lobby.spectator_link"), created.spectator_path, "spectator-link", false, created.spectator_url));
-  const linkHost = new URL(created.spectator_url || created.spectator_path, location.href).hostname;
+  const linkSite = new URL(created.spectator_url || created.spectator_path, location.href);
   return h(
     "section",
     { class: "card created" },
     h("h2", {}, t("lobby.created", { game: tMaybe(`game.${table.game}.title`, table.title) })),
     h("p", { class: "muted" }, t("lobby.links_help")),
-    isLoopback(linkHost) ? h("p", { class: "local-links", id: "local-links", role: "note" }, t("lobby.local_links", { host: linkHost })) : null,
+    isLoopback(linkSite.hostname)
+      ? h("p", { class: "local-links", id: "local-links", role: "note" }, t("lobby.local_links", { host: linkSite.host }))
+      : null,
     h("ul", { class: "links" }, rows),
     h("p", { class: "muted host-note", id: "host-note" }, t("lobby.host_note")),
     h("button", { type: "button", id: "create-another", onclick: () => { created = null; forgetCreated(); render(); } }, t("lobby.another")),
