@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import json
+import os
 import re
 import subprocess
 import sys
@@ -49,11 +50,16 @@ def first_frame(base: str, table_id: str, cookie: str, origin: str) -> tuple[dic
         return frame, 0
 
 
-def test_the_public_url_makes_the_links_the_address_the_cookies_and_the_trusted_origin(tmp_path: Path) -> None:
-    server = ServerProcess(f"sqlite:///{tmp_path / 'x.db'}", free_port(), "--public-url", PUBLIC + "/", cli=True)
+def test_the_public_url_makes_the_links_the_address_the_cookies_and_the_trusted_origin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m parlor.server`` with ``$PARLOR_PUBLIC_URL`` (``parlor serve --public-url`` is walked
+    in tests/web/test_tls_site.py)."""
+    monkeypatch.setenv("PARLOR_PUBLIC_URL", "HTTPS://Games.Example.org/")
+    server = ServerProcess(f"sqlite:///{tmp_path / 'x.db'}", free_port(), "--log-level", "info")
     server.start()
     try:
-        # The address printed at start is the public one (the trailing slash as given is not doubled).
+        # The address printed at start is the public one (lower-case, the trailing slash not doubled).
         assert f"open {PUBLIC}/  (listening on 127.0.0.1:{server.port})" in server.output()
         # Every link handed out is on the public address, whatever address the request came to.
         created = created_table(server.base)
@@ -93,23 +99,6 @@ def test_the_public_url_makes_the_links_the_address_the_cookies_and_the_trusted_
         server.stop()
 
 
-def test_python_m_parlor_server_reads_the_public_url_from_the_environment(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("PARLOR_PUBLIC_URL", "http://Play.Example.net:8080")
-    server = ServerProcess(f"sqlite:///{tmp_path / 'x.db'}", free_port(), "--log-level", "info")
-    server.start()
-    try:
-        assert "open http://play.example.net:8080/  (listening on" in server.output()
-        created = created_table(server.base)
-        assert created["seats"][1]["join_url"] == "http://play.example.net:8080" + created["seats"][1]["join_path"]
-        # An http public URL: plain cookies (a browser drops Secure ones on http).
-        [set_form] = httpx.get(f"{server.base}/api/account", timeout=60).headers.get_list("set-cookie")
-        assert set_form.startswith("parlor_csrf=") and "secure" not in set_form.lower()
-    finally:
-        server.stop()
-
-
 BAD_URLS = [
     ("games.example.org", "must be an absolute http:// or https:// address"),
     ("ftp://games.example.org", "must be an absolute http:// or https:// address"),
@@ -134,15 +123,20 @@ def test_a_public_url_that_is_no_site_address_is_refused_with_what_it_must_be(ba
     )
 
 
-@pytest.mark.parametrize("cli", [True, False], ids=["parlor-serve", "python-m-parlor.server"])
-def test_a_bad_public_url_is_one_line_and_starts_nothing(tmp_path: Path, cli: bool) -> None:
-    parlor = [str(Path(sys.executable).with_name("parlor")), "serve"]
-    command = parlor if cli else [sys.executable, "-m", "parlor.server"]
-    bad, said = BAD_URLS[0] if cli else BAD_URLS[-2]
+def test_a_bad_public_url_is_one_line_and_starts_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from parlor.server.__main__ import main
+
     database = tmp_path / "x.db"
+    bad, said = BAD_URLS[-2]
+    port = str(free_port())
+    assert main(["--port", port, "--database-url", f"sqlite:///{database}", "--public-url", bad]) == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: --public-url ") and said in lines[0], lines
+    # parlor serve: the same, from its own process (and from the environment as well as the flag)
+    bad, said = BAD_URLS[0]
     done = subprocess.run(
-        [*command, "--port", str(free_port()), "--database-url", f"sqlite:///{database}", "--public-url", bad],
-        capture_output=True, text=True, timeout=120,
+        [str(Path(sys.executable).with_name("parlor")), "serve", "--port", port, "--database-url", f"sqlite:///{database}"],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "PARLOR_PUBLIC_URL": bad},
     )  # fmt: skip
     assert done.returncode == 1, (done.stdout, done.stderr)
     lines = done.stderr.strip().splitlines()
