@@ -1,7 +1,8 @@
 """A public site as docs/deploy.md sets one up on one machine, walked in the browser: Caddy (Debian's
 ``caddy``, its own internal CA: ``tls internal``) in front of ``parlor serve --workers 2 --public-url
 https://…`` on PostgreSQL. A player signs up, makes a table in the lobby, is handed the join link on
-the public https address, opens it and plays a few moves over the TLS WebSocket; the cookies are Secure.
+the public https address, opens it and plays over the TLS WebSocket to the end of the game (the site
+ends a game after a few decisions: ``--max-decisions``); the cookies are Secure.
 
 And the lobby of a server opened at 127.0.0.1 with no public URL warns its host that the links it
 hands out open only on this machine."""
@@ -27,9 +28,10 @@ import pytest
 from ..server.conftest import Postgres, postgres  # noqa: F401  (the throw-away PostgreSQL fixture)
 from .conftest import ROOT, Server, free_port
 from .test_accounts_web import sign_up
-from .test_browser import DESKTOP, Seat, play_moves
+from .test_browser import DESKTOP, Seat, play_moves, play_to_the_end
 
 CADDY = shutil.which("caddy") or "/usr/bin/caddy"
+GAME_DECISIONS = 8  # the site's --max-decisions: the player's few moves and the bot's play a whole game
 
 
 class Site:
@@ -64,6 +66,7 @@ class Site:
                 parlor, "serve", "--host", "127.0.0.1", "--port", str(self.app_port), "--workers", "2",
                 "--database-url", database_url, "--public-url", self.public, "--forwarded-allow-ips", "127.0.0.1",
                 "--bot-delay", "0", "--bot-processes", "1", "--log-level", "warning",
+                "--max-decisions", str(GAME_DECISIONS),  # a game of a few moves: then it ends (as abandoned)
             ],
             {},
         )  # fmt: skip
@@ -160,11 +163,14 @@ def test_a_player_signs_in_and_plays_through_caddy_over_https(site: Site, browse
         seat.context, seat.page, seat.frames, seat.errors = context, page, [], errors
         page.wait_for_selector("body[data-version]")
         assert page.evaluate("document.body.dataset.role") == "seat"
-        assert play_moves(seat, random.Random(5), 3) == 3
+        assert play_moves(seat, random.Random(5), 2) == 2
+        play_to_the_end([seat], random.Random(5), limit=300.0)
+        page.wait_for_selector("#result")
+        assert page.evaluate("document.body.dataset.over") == "1"
         assert sockets and all(u.startswith(f"wss://localhost:{site.https_port}/ws/tables/") for u in sockets), sockets
         table_id = href.split("/")[2].split("#")[0]
-        mine = page.request.get(f"{site.public}/api/account/tables").json()["tables"]
-        assert [(t["id"], t["your_seat"]) for t in mine] == [(table_id, 0)]
+        seats = page.request.get(f"{site.public}/api/tables/{table_id}").json()["seats"]
+        assert (seats[0]["name"], seats[0]["account"]) == (name, True)  # the seat is the signed-in account's
         assert not errors, errors
     finally:
         context.close()
