@@ -159,8 +159,7 @@ def test_serving_every_address_names_the_machines_own_addresses(tmp_path: Path) 
         # localhost only as the address on this machine, after the ones to hand to others
         assert line.index(f"http://127.0.0.1:{port}/") > line.index(f"http://{addresses[-1]}:{port}/"), line
         assert "this machine's address" not in line
-        created = created_table(f"http://{addresses[0]}:{port}")  # a request to the machine's own address...
-        assert created["seats"][0]["join_url"].startswith(f"http://{addresses[0]}:{port}/play/")  # ...links there
+        assert httpx.get(f"http://{addresses[0]}:{port}/healthz", timeout=60).json() == {"ok": True}  # reached there
     finally:
         server.stop()
 
@@ -212,10 +211,10 @@ def until_ready(site: ServerThread, status: int) -> httpx.Response:
     return r
 
 
-def test_links_without_a_public_url_are_on_the_address_the_request_came_to(site: ServerThread) -> None:
+def test_without_a_public_url_the_answers_hand_out_paths_for_the_page_to_complete(site: ServerThread) -> None:
     created = created_table(site.base)
-    assert created["seats"][0]["join_url"] == site.base + created["seats"][0]["join_path"]
-    assert created["spectator_url"] == site.base + created["spectator_path"]
+    assert created["seats"][0]["join_path"].startswith("/play/") and created["spectator_path"].startswith("/play/")
+    assert "join_url" not in created["seats"][0] and "spectator_url" not in created
 
 
 def test_healthz_and_readyz_say_alive_and_ready_and_readyz_names_a_schema_behind(site: ServerThread) -> None:

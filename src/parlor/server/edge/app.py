@@ -148,7 +148,7 @@ def create_app(
     app.add_middleware(CsrfMiddleware, names=cookie_names)  # (outermost: checked before a request is relayed)
     app.state.cookie_names = cookie_names
     app.state.database_url = db.url
-    app.state.public_url = public_url.rstrip("/").lower() if public_url else None  # (common.py, ``site_url``)
+    app.state.public_url = public_url.rstrip("/").lower() if public_url else None  # (common.py, ``with_urls``)
     app.state.limits = caps  # the request bodies' limits (edge/common.py, ``body_of``)
 
     @app.exception_handler(ServerError)

@@ -466,8 +466,8 @@ function showError(text) {
 // A link opens its seat in a new tab, so that the lobby, with the links still to hand out, stays
 // open beside it; the one human seat of a table against bots has no link to hand out, and opens in
 // this tab (the back button shows the lobby's links again).
-// The full link to hand out is the server's (join_url, spectator_url: made with its --public-url, the
-// address others reach the site at); an answer kept from before it had them falls back to this page's.
+// The full link to hand out is the server's when it has a public address (join_url, spectator_url: made
+// with its --public-url, the address others reach the site at); else the path on this page's address.
 function linkRow(label, path, cls, sameTab = false, full = null) {
   const url = full || new URL(path, location.href).href;
   const copy = h("button", { type: "button", class: "small" }, t("lobby.copy"));
@@ -490,8 +490,8 @@ function linkRow(label, path, cls, sameTab = false, full = null) {
 }
 
 /** A host name that reaches only the machine it is typed on (localhost, 127.x.x.x, ::1): links made
- * with it open nowhere else, so the lobby says so (a server without --public-url makes its links with
- * the address the lobby was opened at). */
+ * with it open nowhere else, so the lobby says so (without a --public-url the links are made with the
+ * address this lobby was opened at). */
 function isLoopback(hostname) {
   const host = hostname.toLowerCase();
   return host === "localhost" || host.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(host) || host === "[::1]";
