@@ -80,6 +80,8 @@ class Site:
         self.wait_for(f"{self.public}/readyz", verify=False)
         root_cert = root / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
         # The chain Caddy serves is its internal CA's (checked against that CA's root, not waived).
+        printed = (root / "parlor.log").read_text(errors="replace")
+        assert f"open {self.public}/  (listening on 127.0.0.1:{self.app_port})" in printed, printed
         trusting = ssl.create_default_context(cafile=str(root_cert))
         assert httpx.get(f"{self.public}/healthz", verify=trusting, timeout=30).json() == {"ok": True}
 
