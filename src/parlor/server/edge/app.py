@@ -7,8 +7,8 @@ call into the table layer, usually ``table.change(<a change value>)``. Nothing h
 database or changes a table by itself.
 
 This module only wires the app: its services (built in the lifespan), its middleware and error
-answers, and the routers, one module per concern: ``tables``, ``lobby``, ``players``, ``friends``, ``review``,
-``pages``, ``websocket`` and ``accounts``; what they share is in ``common``.
+answers, and the routers, one module per concern: ``tables``, ``lobby``, ``players``, ``friends``,
+``review``, ``pages``, ``websocket``, ``accounts`` and ``health``; what they share is in ``common``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from parlor.server.storage import Database
 from parlor.server.table import Hub, SiteConfig
 from parlor.server.wire import ServerError
 
-from . import friends, lobby, pages, players, review, tables
+from . import friends, health, lobby, pages, players, review, tables
 from .accounts import CookieNames, CsrfMiddleware, account_router
 from .common import PROTOCOL, address_of, error, forget_account, object_body
 from .logs import install_log_redaction
@@ -77,6 +77,7 @@ def create_app(
     review_processes: int = 1,
     review_queue: int | None = None,
     secure_cookies: bool = False,
+    public_url: str | None = None,
 ) -> FastAPI:
     """The Parlor server as an ASGI app.
 
@@ -92,7 +93,9 @@ def create_app(
     game's own, ``parlor.review.settings``); ``review_processes``: the review's worker processes
     (as many reviews run at once); ``review_queue``: how many reviews may wait for them (default 100).
     ``secure_cookies``: the site is served over TLS only; its cookies take the ``__Host-`` prefix
-    (``edge/accounts.py``, ``CookieNames``).
+    (``edge/accounts.py``, ``CookieNames``). ``public_url``: the address players reach the site at
+    (``https://games.example.org``, checked by ``python -m parlor.server``): the links the server hands
+    out are made with it, and WebSockets opened by its pages keep their cookies (``edge/accounts.py``).
     """
     db = Database(database_url)
     if site is not None and db.is_sqlite:
@@ -148,6 +151,7 @@ def create_app(
     app.add_middleware(CsrfMiddleware, names=cookie_names)  # (outermost: checked before a request is relayed)
     app.state.cookie_names = cookie_names
     app.state.database_url = db.url
+    app.state.public_url = public_url.rstrip("/").lower() if public_url else None  # (common.py, ``with_urls``)
     app.state.limits = caps  # the request bodies' limits (edge/common.py, ``body_of``)
 
     @app.exception_handler(ServerError)
@@ -166,6 +170,7 @@ def create_app(
     app.include_router(
         account_router(lambda r: r.app.state.accounts, object_body, address_of, forget_account, cookie_names)
     )
+    app.include_router(health.router)
     pages.mount_static(app)
     app.include_router(pages.router)
     app.include_router(tables.router)

@@ -25,6 +25,7 @@ import json
 import os
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +154,16 @@ class Database:
                 connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7405318)")
             cfg.attributes["connection"] = connection
             command.upgrade(cfg, "head")
+
+    def schema_revisions(self) -> tuple[set[str], set[str]]:
+        """(the Alembic revisions the database is at, the newest revisions this code knows): equal when
+        the schema is at head. Connects afresh (the pool checks the connection first), so an unreachable
+        database raises, as the readiness check needs (``edge/health.py``)."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as connection:
+            current = set(MigrationContext.configure(connection).get_current_heads())
+        return current, set(_head_revisions())
 
     def close(self) -> None:
         self.engine.dispose()
@@ -365,6 +376,17 @@ class Database:
                 }
                 for r in conn.execute(select(events_t).where(events_t.c.table_id == table_id).order_by(events_t.c.idx))
             ]
+
+
+@cache
+def _head_revisions() -> tuple[str, ...]:
+    """The newest Alembic revisions of the migrations shipped with this code (read once)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    return tuple(ScriptDirectory.from_config(cfg).get_heads())
 
 
 def record_of(row: dict[str, Any]) -> dict[str, Any]:
