@@ -72,7 +72,7 @@ def decision_steps(record: Mapping[str, Any], seat: int) -> list[int]:
 
 
 def nearest(steps: list[int], step: Any, *, base: int = 0) -> str:
-    """" (its nearest decisions: steps 4, 7, 9)": where to look instead, counted from ``base``."""
+    """Where to look instead, as " (its nearest decisions: steps 4, 7, 9)", counted from ``base``."""
     if not steps:
         return " (it made no decision in this game)"
     at = step if type(step) is int else 0
