@@ -238,16 +238,26 @@ export function markMove(board, renderer, action, view, ctx, cls) {
   return marked;
 }
 
+/** The top of the page's visible part: below the top bar, which stays on the screen as it scrolls. */
+export function visibleTop() {
+  const bar = document.querySelector(".topbar");
+  return bar && getComputedStyle(bar).position === "sticky" ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+}
+
 /** Scrolls so that ``target`` shows, and with it the ``also`` elements when they all fit the screen. */
 export function bringIntoView(target, also = []) {
+  const room = 8; // a little space between the top bar and the verdict
+  const from = visibleTop() + room;
+  const height = window.innerHeight - from;
   const boxes = [target, ...also].map((el) => el.getBoundingClientRect());
   const top = Math.min(...boxes.map((b) => b.top));
   const bottom = Math.max(...boxes.map((b) => b.bottom));
-  if (bottom - top <= window.innerHeight) {
-    // the verdict and the marked move together, with a little room above
-    if (top < 0 || bottom > window.innerHeight) window.scrollBy({ top: top - Math.max(0, (window.innerHeight - (bottom - top)) / 2), behavior: "instant" });
+  if (bottom - top <= height) {
+    // the verdict and the marked move together, centred in what the screen shows
+    if (top < from || bottom > window.innerHeight) window.scrollBy({ top: top - from - (height - (bottom - top)) / 2, behavior: "instant" });
   } else {
-    target.scrollIntoView({ block: "start", behavior: "instant" });
+    // the verdict at the top of what shows (it names the move and says where it is marked)
+    window.scrollBy({ top: boxes[0].top - from, behavior: "instant" });
   }
 }
 
