@@ -119,11 +119,17 @@ export function evaluationGraph(review, steps, current, go) {
     const line = points.map((p) => `${x(p.d.step).toFixed(1)},${y(p.win).toFixed(1)}`).join(" ");
     graph.append(svg("polyline", { points: line, class: "review-line" }));
   }
-  for (const p of points) {
+  // A point is no wider than half the gap to its nearest neighbour: in a long game the decisions lie
+  // a few units apart, and a full-size point would cover the middle of the next one (a click there
+  // would open the wrong decision).
+  const xs = points.map((p) => x(p.d.step));
+  const gap = (i) => Math.min(i > 0 ? xs[i] - xs[i - 1] : Infinity, i + 1 < xs.length ? xs[i + 1] - xs[i] : Infinity);
+  points.forEach((p, i) => {
+    const size = Math.min(FLAGGED.includes(p.d.label) ? 6 : 4, Math.max(1.5, gap(i) / 2 - 0.1));
     const dot = svg("circle", {
       cx: x(p.d.step).toFixed(1),
       cy: y(p.win).toFixed(1),
-      r: FLAGGED.includes(p.d.label) ? 6 : 4,
+      r: size.toFixed(1),
       class: `review-point label-${p.d.label}${p.d.step === current ? " current" : ""}`,
       "data-step": p.d.step,
       "data-label": p.d.label,
@@ -140,7 +146,7 @@ export function evaluationGraph(review, steps, current, go) {
       }
     });
     graph.append(dot);
-  }
+  });
   return graph;
 }
 
