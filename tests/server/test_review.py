@@ -369,6 +369,8 @@ def test_try_it_again_opens_a_practice_table_dealt_from_what_the_seat_knew(rserv
     practice_id = made["table"]["id"]
     summary = made["table"]
     assert (summary["rated"], summary["public"], summary["hints"], summary["status"]) == (False, False, True, "playing")
+    assert summary["practice"] is True
+    assert httpx.get(f"{base}/api/tables/{table_id}", timeout=30).json()["practice"] is False
     assert [s["kind"] for s in made["seats"]] == ["human", "bot"] and made["seats"][1]["level"] == "easy"
     # The seat sees the position it decided at: its view then, at the new table's start.
     with Client(base, practice_id, token_of({**made, "_base": base}, 0)) as client:

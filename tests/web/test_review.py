@@ -353,10 +353,16 @@ def test_try_it_again_opens_a_practice_table_at_the_decision(
         page.wait_for_url("**/play/**")
         page.wait_for_selector("#sweetness-picker", timeout=120000)
         assert page.locator("#hint").count() == 1
+        assert "dealt afresh" in page.locator("#practice-note").inner_text()
         page.screenshot(path=str(screenshots / "practice_sweet_nose_en.png"))
         table_id = page.evaluate("decodeURIComponent(location.pathname.split('/').filter(Boolean).pop())")
         summary = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=30).json()
-        assert (summary["rated"], summary["public"], summary["hints"]) == (False, False, True)
+        assert (summary["rated"], summary["public"], summary["hints"], summary["practice"]) == (
+            False,
+            False,
+            True,
+            True,
+        )
         assert [s["kind"] for s in summary["seats"]] == ["human", "bot", "bot"]
         assert not errors, errors
     finally:
