@@ -1063,5 +1063,9 @@ from . import review as _review  # noqa: E402  (parlor review: the judge on a sa
 
 _review.register(app)
 
+from . import practice as _practice  # noqa: E402  (parlor practice: a decision tried again)
+
+_practice.register(app)
+
 if __name__ == "__main__":  # pragma: no cover
     app()

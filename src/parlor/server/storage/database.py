@@ -399,6 +399,7 @@ def record_of(row: dict[str, Any]) -> dict[str, Any]:
         "players": row["players"],
         "seed": row["seed"],
         "actions": [[a["seat"], a["action"]] for a in row["actions"]],
+        **({"scenario": json.loads(row["scenario"])} if row.get("scenario") else {}),  # a practice table's start
     }
 
 

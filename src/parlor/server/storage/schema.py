@@ -61,6 +61,9 @@ tables_t = Table(
     Column("fill_bots_after", Float, nullable=True),  # the wait in seconds (started again by StandUp)
     Column("creator_account", String(32), nullable=True),
     Column("ratings_done", Boolean, nullable=False, server_default=false()),  # a rated game's ratings applied
+    # JSON: the scenario the game starts from (a practice table's dealt position,
+    # {"saved_state": ...}); NULL: a new game from the seed. Never sent: it holds hidden cards.
+    Column("scenario", Text, nullable=True),
     Index("ix_parlor_tables_status", "status"),
     Index("ix_parlor_tables_creator", "creator_hash", "status"),
     Index("ix_parlor_tables_open", "visibility", "status"),
