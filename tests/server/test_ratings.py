@@ -86,8 +86,17 @@ def test_a_rated_game_moves_both_ratings_and_shows_on_the_profiles(site: ServerT
         e = entries[n]
         assert e["seat"] == seat and e["place"] == places[seat] and e["rated"] and not e["abandoned"]
         assert e["rating_after"] != e["rating_before"]
-        rating = next(r for r in profile(site, n)["ratings"] if r["game"] == "mamma-mia")
+        page = profile(site, n)
+        rating = next(r for r in page["ratings"] if r["game"] == "mamma-mia")
         assert rating["players_class"] == "2" and rating["games"] == 1 and rating["sigma"] < 25 / 3
+        # On the display scale: from 1500, provisional after one game; the change is the history's.
+        assert rating["provisional"] is True and rating["display"] == e["display_after"]
+        assert e["display_before"] == 1500 and e["change"] == e["display_after"] - 1500
+        assert [(h["table_id"], h["display"]) for h in page["history"]] == [(table_id, e["display_after"])]
+        assert page["stats"] == [{"game": "mamma-mia", "played": 1, "won": int(e["won"]), "win_rate": float(e["won"])}]
+        other = (bob_name, ann_name)[seat]
+        assert [(o["name"], o["kind"], o["account"]) for o in e["opponents"]] == [(other, "human", True)]
+        assert e["score"] == final["result"]["scores"][seat]
         # The replay link works.
         assert httpx.get(site.base + e["replay"], timeout=60).status_code == 200
         assert httpx.get(f"{site.base}/api/tables/{table_id}/replay", timeout=60).status_code == 200
@@ -105,6 +114,16 @@ def test_a_rated_game_moves_both_ratings_and_shows_on_the_profiles(site: ServerT
         ]
         welcome, _ = first_frame(site, rematch, b.http.cookies.get("parlor_session"))
         assert welcome["type"] == "welcome" and welcome["seat"] == seat
+    # The result's rating changes, for every rated seat, as the players' pages say.
+    changes = httpx.get(f"{site.base}/api/tables/{table_id}/ratings", timeout=60).json()
+    assert changes["rated"] and changes["done"] and changes["over"]
+    assert [(c["seat"], c["name"], c["before"], c["change"], c["provisional"]) for c in changes["seats"]] == [
+        (seat, n, 1500, entries[n]["change"], True) for seat, n in enumerate((ann_name, bob_name))
+    ]
+    # The signed-in player's own place on the board.
+    board = ann.http.get("/api/leaderboard", params={"game": "mamma-mia", "players": "2"}).json()
+    mine = next(r for r in board["ratings"] if r["name"] == ann_name)
+    assert board["you"]["place"] == mine["place"] and board["you"]["display"] == mine["display"]
     if places[0] != places[1]:
         winner, loser = (ann_name, bob_name) if places[0] < places[1] else (bob_name, ann_name)
         assert entries[winner]["rating_after"] > entries[winner]["rating_before"]
@@ -149,5 +168,13 @@ def test_leaderboard_and_profile_refusals(site: ServerThread) -> None:
     assert httpx.get(site.base + "/api/leaderboard", timeout=60).json()["error"]["code"] == "unknown_game"
     r = httpx.get(site.base + "/api/leaderboard", params={"game": "mamma-mia", "players": "7"}, timeout=60)
     assert r.status_code == 400
+    assert r.json()["error"]["code"] == "bad_players_class"
+    r = httpx.get(site.base + "/api/leaderboard", params={"game": "no-such-game", "players": "2"}, timeout=60)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "unknown_game"
+    assert "mamma-mia" in r.json()["error"]["message"]
+    r = httpx.get(site.base + "/api/tables/no-such-table/ratings", timeout=60)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "table_not_found"
+    r = httpx.get(site.base + "/leaderboard", timeout=60)  # the page, not a JSON 404
+    assert r.status_code == 200 and "text/html" in r.headers["content-type"]
     r = httpx.get(site.base + "/api/players/nobody-by-this-name", timeout=60)
     assert r.status_code == 404 and r.json()["error"]["code"] == "player_not_found"

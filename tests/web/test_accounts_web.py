@@ -299,3 +299,49 @@ def test_no_stand_up_once_every_seat_is_taken(server: Server, browser: Any) -> N
         assert not errors, errors
     finally:
         ctx.close()
+
+
+SMALL_TARGETS = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll("a[href], button, input, select, label")) {
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height || getComputedStyle(el).visibility === "hidden") continue;  // not shown
+    if (box.width < 43.5 || box.height < 43.5) {
+      const words = (el.textContent || el.value || "").trim().slice(0, 30);
+      const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
+      out.push(`${el.tagName.toLowerCase()}#${el.id || ""}.${el.className || ""} "${words}" ${size}`);
+    }
+  }
+  return out;
+}"""
+
+
+def test_every_touch_target_on_the_lobby_account_leaderboard_and_players_pages_fits_a_finger(
+    browser: Any, rated_player
+) -> None:
+    """At 390 px wide, every visible link, button, input, select and label on these pages measures at
+    least 44x44 CSS px: signed out (the sign-in forms) and signed in (rated quick play, the account)."""
+    server, name = rated_player
+    ctx, page, errors = new_page(browser, "cs", PHONE)
+    pages = {
+        "lobby": ("/", "#play-now"),
+        "account": ("/account", "#sign-up-form"),
+        "leaderboard": ("/leaderboard?game=mamma-mia&players=2", "#board"),
+        "player": (f"/players/{name}", "#rating-legend"),
+    }
+    try:
+        small = {}
+        for signed_in in (False, True):
+            if signed_in:
+                sign_up(page, server, "t" + uuid.uuid4().hex[:8])
+                pages["account"] = ("/account", "#signed-in")
+            for what, (path, ready) in pages.items():
+                page.goto(server.base + path)
+                page.wait_for_selector(ready)
+                found = page.evaluate(SMALL_TARGETS)
+                if found:
+                    small[f"{what}{' (signed in)' if signed_in else ''}"] = found
+        assert not small, small
+        assert not errors, errors
+    finally:
+        ctx.close()
