@@ -5,16 +5,20 @@ a replay link that works; unrated games and games against bots move nothing."""
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
 from .conftest import BACKENDS, Client, ServerThread, make_url
 from .test_account_seats import first_frame
-from .test_accounts import GENEROUS, Browser, signed_up
+from .test_accounts import GENEROUS, Browser, engine_of, signed_up
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -178,3 +182,65 @@ def test_leaderboard_and_profile_refusals(site: ServerThread) -> None:
     assert r.status_code == 200 and "text/html" in r.headers["content-type"]
     r = httpx.get(site.base + "/api/players/nobody-by-this-name", timeout=60)
     assert r.status_code == 404 and r.json()["error"]["code"] == "player_not_found"
+
+
+def rate(site: ServerThread, name: str, mu: float, game: str = "sweet-nose", players_class: str = "2") -> None:
+    """Give an account a rating (as many rated games would), straight into the site's database."""
+    engine = engine_of(site)
+    with engine.begin() as conn:
+        account = conn.execute(sa.text("SELECT id FROM parlor_accounts WHERE name = :n"), {"n": name}).scalar()
+        conn.execute(
+            sa.text(
+                "INSERT INTO parlor_ratings (account_id, game, players_class, mu, sigma, games, updated_at) "
+                "VALUES (:a, :g, :c, :mu, 2.0, 10, :at)"
+            ),
+            {"a": account, "g": game, "c": players_class, "mu": mu, "at": datetime.now(UTC)},
+        )
+    engine.dispose()
+
+
+def test_rated_quick_play_pairs_near_ratings_and_the_range_widens_with_the_wait(site: ServerThread) -> None:
+    """Four players ask for rated quick play at once, two rated near 1500 and two near 6750 (a gap a
+    table's window crosses only after minutes of waiting): two tables, each of one pair. A table that
+    has waited long enough takes a player of any rating; bad asks change nothing."""
+    players = [signed_up(site.base) for _ in range(4)]
+    for (_, name), mu in zip(players, (25.0, 26.0, 150.0, 151.0), strict=True):
+        rate(site, name, mu)
+    start = threading.Barrier(len(players))
+
+    def ask(player: tuple[Browser, str]) -> dict[str, Any]:
+        start.wait()
+        r = player[0].post(
+            "/api/quick-play", {"game": "sweet-nose", "players": 2, "rated": True, "fill_bots_after": None}
+        )
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    with ThreadPoolExecutor(len(players)) as pool:
+        answers = list(pool.map(ask, players))
+    tables = [a["table_id"] for a in answers]
+    assert tables[0] == tables[1] and tables[2] == tables[3] and tables[0] != tables[2], tables
+    # Each table's window is centred on its pair, and says how long it has waited.
+    window = httpx.get(f"{site.base}/api/tables/{tables[0]}/quick-range", timeout=60).json()
+    assert window["centre"] == 1521 and window["high"] - window["low"] == 2 * window["range"]
+    # A far player's new table, made to have waited ten minutes: a near player now fits it.
+    (loner, loner_name), (late, late_name) = signed_up(site.base), signed_up(site.base)
+    rate(site, loner_name, 150.0)
+    rate(site, late_name, 25.0)
+    lonely = loner.post("/api/quick-play", {"game": "sweet-nose", "players": 2, "rated": True, "fill_bots_after": None})
+    assert lonely.json()["created"] is True
+    engine = engine_of(site)
+    with engine.begin() as conn:
+        conn.execute(
+            sa.text("UPDATE parlor_tables SET created_at = :at WHERE id = :id"),
+            {"at": datetime.now(UTC) - timedelta(minutes=10), "id": lonely.json()["table_id"]},
+        )
+    engine.dispose()
+    joined = late.post("/api/quick-play", {"game": "sweet-nose", "players": 2, "rated": True, "fill_bots_after": None})
+    assert joined.json()["table_id"] == lonely.json()["table_id"] and joined.json()["created"] is False
+    # Bad asks: a clear error, nothing opened.
+    r = httpx.get(f"{site.base}/api/tables/no-such-table/quick-range", timeout=60)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "table_not_found"
+    unrated = httpx.post(site.base + "/api/quick-play", json={"game": "sweet-nose", "players": 2}, timeout=60).json()
+    r = httpx.get(f"{site.base}/api/tables/{unrated['table_id']}/quick-range", timeout=60)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_rated_quick"

@@ -31,6 +31,11 @@ async def table_ratings(table_id: str, request: Request) -> dict[str, Any]:
     return await ratings_of(request).table_changes(table_id[:64])
 
 
+@router.get("/api/tables/{table_id}/quick-range")
+async def quick_range(table_id: str, request: Request) -> dict[str, Any]:
+    return await ratings_of(request).quick_window_of(table_id[:64])
+
+
 @router.get("/api/players/{name}")
 async def player(name: str, request: Request) -> dict[str, Any]:
     return await ratings_of(request).profile(fold_name(" ".join(name.split()))[:64])

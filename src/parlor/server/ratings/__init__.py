@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import UTC, datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -63,6 +64,25 @@ def shown(mu: float, sigma: float, games: int) -> dict[str, Any]:
         "uncertainty": round(DISPLAY_SCALE * sigma),
         "provisional": games < PROVISIONAL_GAMES,
     }
+
+
+# Rated quick play pairs players of near ratings: a table waiting for players takes an asker whose
+# display rating lies within QUICK_RANGE of the mean of the accounts seated there, a range that widens by
+# QUICK_WIDENS for every second the table has waited, so nobody waits for ever for an exact match.
+QUICK_RANGE, QUICK_WIDENS = 200, 10
+
+
+def quick_range(waited: float) -> int:
+    """How far (display points) from a waiting table's rating an asker may be, after ``waited`` seconds."""
+    return QUICK_RANGE + int(QUICK_WIDENS * max(0.0, waited))
+
+
+def quick_window(mus: list[float], waited: float) -> dict[str, int]:
+    """A rated quick-play table's window: the display ratings it takes now (``low``..``high``), its
+    centre (the mean of its seated accounts' mu, on the display scale) and the range."""
+    centre = display(sum(mus) / len(mus)) if mus else DISPLAY_BASE
+    reach = quick_range(waited)
+    return {"centre": centre, "range": reach, "low": centre - reach, "high": centre + reach, "waited": int(waited)}
 
 
 def known_game(game: Any) -> str:
@@ -239,6 +259,36 @@ class Ratings:
                 g["display_before"], g["display_after"] = display(mu_before), display(mu_after)
                 g["change"] = g["display_after"] - g["display_before"]
         return found
+
+    async def quick_fits(self, table_ids: list[str], game: str, players: int, account_id: str) -> list[str]:
+        """The rated quick-play tables (in the order given) whose window takes this account now."""
+        cls = players_class(players)
+        mine = display(await self.hub.run_db(self.store.mu_of, account_id, game, cls))
+        seated = await self.hub.run_db(self.store.quick_seated, table_ids, game, cls)
+        now = datetime.now(UTC)
+        fits = []
+        for table_id in table_ids:
+            found = seated.get(table_id)
+            if found is None:
+                continue
+            window = quick_window(found["mus"], (now - found["created_at"]).total_seconds())
+            if window["low"] <= mine <= window["high"]:
+                fits.append(table_id)
+        return fits
+
+    async def quick_window_of(self, table_id: str) -> dict[str, Any]:
+        """``GET /api/tables/{id}/quick-range``: a rated quick-play table's window as it is now (the
+        waiting screen shows it widen)."""
+        summary = await self.hub.run_db(self.store.quick_table, table_id)
+        if summary is None:
+            raise ServerError("table_not_found", "no table has this id", 404)
+        if not (summary["rated"] and summary["quick"]):
+            raise ServerError("not_rated_quick", "only a rated quick-play table pairs by rating", 409)
+        seated = await self.hub.run_db(
+            self.store.quick_seated, [table_id], summary["game"], players_class(summary["players"])
+        )
+        found = seated[table_id]
+        return quick_window(found["mus"], (datetime.now(UTC) - found["created_at"]).total_seconds())
 
     async def close(self) -> None:
         if self._tasks:

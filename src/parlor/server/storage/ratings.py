@@ -169,19 +169,53 @@ class RatingStore:
             ).scalar_one()
         return _rating_row(mine, ahead + 1)
 
-    def ratings_near(self, game: str, players_class: str, account_ids: list[str]) -> dict[str, float]:
-        """The mu of each of these accounts rated at a game and class (quick play's pairing)."""
-        if not account_ids:
+    def quick_seated(self, table_ids: list[str], game: str, players_class: str) -> dict[str, dict[str, Any]]:
+        """Rated quick play's pairing: for each of these tables, when it was opened (``created_at``) and
+        the mu at that game and class of each account seated there (a player not rated yet: the
+        model's default, 25)."""
+        if not table_ids:
             return {}
+        out: dict[str, dict[str, Any]] = {}
         with self.db.engine.connect() as conn:
-            rows = conn.execute(
-                select(ratings_t.c.account_id, ratings_t.c.mu).where(
-                    ratings_t.c.account_id.in_(account_ids),
+            for r in conn.execute(select(tables_t.c.id, tables_t.c.created_at).where(tables_t.c.id.in_(table_ids))):
+                out[r.id] = {"created_at": _utc(r.created_at), "mus": []}
+            seated = conn.execute(
+                select(seats_t.c.table_id, ratings_t.c.mu)
+                .select_from(
+                    seats_t.outerjoin(
+                        ratings_t,
+                        (ratings_t.c.account_id == seats_t.c.account_id)
+                        & (ratings_t.c.game == game)
+                        & (ratings_t.c.players_class == players_class),
+                    )
+                )
+                .where(seats_t.c.table_id.in_(table_ids), seats_t.c.account_id.is_not(None))
+            )
+            for r in seated:
+                out[r.table_id]["mus"].append(r.mu if r.mu is not None else DEFAULT_MU)
+        return out
+
+    def quick_table(self, table_id: str) -> dict[str, Any] | None:
+        with self.db.engine.connect() as conn:
+            row = conn.execute(
+                select(tables_t.c.game, tables_t.c.players, tables_t.c.rated, tables_t.c.quick).where(
+                    tables_t.c.id == table_id
+                )
+            ).first()
+        return None if row is None else {"game": row.game, "players": row.players, "rated": bool(row.rated),
+                                         "quick": bool(row.quick)}  # fmt: skip
+
+    def mu_of(self, account_id: str, game: str, players_class: str) -> float:
+        """An account's mu at a game and class (not rated yet: the model's default)."""
+        with self.db.engine.connect() as conn:
+            mu = conn.execute(
+                select(ratings_t.c.mu).where(
+                    ratings_t.c.account_id == account_id,
                     ratings_t.c.game == game,
                     ratings_t.c.players_class == players_class,
                 )
-            )
-            return {r.account_id: r.mu for r in rows}
+            ).scalar()
+        return mu if mu is not None else DEFAULT_MU
 
     def table_changes(self, table_id: str) -> dict[str, Any] | None:
         """A finished table's rating changes, one per rated seat (None: no such table). ``games``: the

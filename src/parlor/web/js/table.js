@@ -1057,6 +1057,7 @@ function seatWait() {
     // (a screen reader hears the free seats change, not the counters' every second)
     ratedBadge("wait-rated"),
     h("span", { class: "wait-text", role: "status" }, t("wait.seats", { n: free })),
+    quickWindowText(),
     " ",
     h("span", { class: "wait-time" }, t("wait.elapsed_label"), " ", elapsed),
     bots,
@@ -1064,8 +1065,30 @@ function seatWait() {
   );
 }
 
+// Rated quick play pairs players of near ratings, in a window that widens as the table waits: the
+// waiting note says which ratings may join now, read again every few seconds.
+let quickWindow = null;
+let quickWindowAt = 0;
+
+function quickWindowText() {
+  const table = st.welcome.table;
+  if (!table.rated || !table.quick) return null;
+  if (performance.now() - quickWindowAt > 5000) {
+    quickWindowAt = performance.now();
+    fetch(`/api/tables/${encodeURIComponent(tableId)}/quick-range`).then((res) => (res.ok ? res.json() : null)).then((found) => {
+      if (found && JSON.stringify(found) !== JSON.stringify(quickWindow)) {
+        quickWindow = found;
+        render();
+      }
+    }).catch(() => {});
+  }
+  if (!quickWindow) return null;
+  return h("span", { class: "wait-range", id: "wait-range" }, t("wait.rating_range", { low: quickWindow.low, high: quickWindow.high }));
+}
+
 // The counters move every second by themselves (the page is not drawn again for them).
 setInterval(() => {
+  if (document.getElementById("seat-wait")) quickWindowText(); // (reads the widening window again)
   const el = document.getElementById("wait-elapsed");
   if (el && sessionStorage.getItem(WAIT_KEY)) el.textContent = clockText(Date.now() - Number(sessionStorage.getItem(WAIT_KEY)));
   const bots = document.getElementById("wait-bots");
