@@ -184,7 +184,7 @@ def test_leaderboard_and_profile_refusals(site: ServerThread) -> None:
     assert r.status_code == 404 and r.json()["error"]["code"] == "player_not_found"
 
 
-def rate(site: ServerThread, name: str, mu: float, game: str = "sweet-nose", players_class: str = "2") -> None:
+def rate(site: ServerThread, name: str, mu: float, game: str = "mamma-mia", players_class: str = "2") -> None:
     """Give an account a rating (as many rated games would), straight into the site's database."""
     engine = engine_of(site)
     with engine.begin() as conn:
@@ -211,7 +211,7 @@ def test_rated_quick_play_pairs_near_ratings_and_the_range_widens_with_the_wait(
     def ask(player: tuple[Browser, str]) -> dict[str, Any]:
         start.wait()
         r = player[0].post(
-            "/api/quick-play", {"game": "sweet-nose", "players": 2, "rated": True, "fill_bots_after": None}
+            "/api/quick-play", {"game": "mamma-mia", "players": 2, "rated": True, "fill_bots_after": None}
         )
         assert r.status_code == 200, r.text
         return r.json()
@@ -227,7 +227,7 @@ def test_rated_quick_play_pairs_near_ratings_and_the_range_widens_with_the_wait(
     (loner, loner_name), (late, late_name) = signed_up(site.base), signed_up(site.base)
     rate(site, loner_name, 150.0)
     rate(site, late_name, 25.0)
-    lonely = loner.post("/api/quick-play", {"game": "sweet-nose", "players": 2, "rated": True, "fill_bots_after": None})
+    lonely = loner.post("/api/quick-play", {"game": "mamma-mia", "players": 2, "rated": True, "fill_bots_after": None})
     assert lonely.json()["created"] is True
     engine = engine_of(site)
     with engine.begin() as conn:
@@ -236,11 +236,11 @@ def test_rated_quick_play_pairs_near_ratings_and_the_range_widens_with_the_wait(
             {"at": datetime.now(UTC) - timedelta(minutes=10), "id": lonely.json()["table_id"]},
         )
     engine.dispose()
-    joined = late.post("/api/quick-play", {"game": "sweet-nose", "players": 2, "rated": True, "fill_bots_after": None})
+    joined = late.post("/api/quick-play", {"game": "mamma-mia", "players": 2, "rated": True, "fill_bots_after": None})
     assert joined.json()["table_id"] == lonely.json()["table_id"] and joined.json()["created"] is False
     # Bad asks: a clear error, nothing opened.
     r = httpx.get(f"{site.base}/api/tables/no-such-table/quick-range", timeout=60)
     assert r.status_code == 404 and r.json()["error"]["code"] == "table_not_found"
-    unrated = httpx.post(site.base + "/api/quick-play", json={"game": "sweet-nose", "players": 2}, timeout=60).json()
+    unrated = httpx.post(site.base + "/api/quick-play", json={"game": "mamma-mia", "players": 2}, timeout=60).json()
     r = httpx.get(f"{site.base}/api/tables/{unrated['table_id']}/quick-range", timeout=60)
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_rated_quick"
