@@ -263,6 +263,8 @@ def test_the_rating_plot_has_a_line_per_game_and_class_with_a_legend(browser: An
             for key in points
         }
         assert {li.get_attribute("data-series"): li.inner_text().strip() for li in legend.all()} == expected
+        assert page.locator("svg.rating-plot text.axis-date").count() >= 1  # dates along the axis
+        assert page.locator("#win-stats li[data-game='mamma-mia']").count() == 1
         colours = series.evaluate_all("gs => gs.map(g => getComputedStyle(g).color)")
         assert len(set(colours)) == 2  # told apart, as their legend entries are
         assert not errors, errors

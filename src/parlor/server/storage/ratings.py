@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import and_, func, or_, select, update
 
-from .database import Database, _utc, now
+from .database import Database, _utc, now, seat_name
 from .schema import accounts_t, rating_history_t, ratings_t, seats_t, tables_t
 
 DEFAULT_MU, DEFAULT_SIGMA = 25.0, 25.0 / 3  # openskill's defaults: a new player
@@ -238,7 +238,7 @@ class RatingStore:
                 .scalar_subquery()
             )
             rows = conn.execute(
-                select(seats_t.c.seat, seats_t.c.name, rating_history_t, games.label("games_then"))
+                select(seats_t.c.seat, seat_name(), rating_history_t, games.label("games_then"))
                 .join(seats_t, (seats_t.c.table_id == rating_history_t.c.table_id)
                       & (seats_t.c.account_id == rating_history_t.c.account_id))
                 .where(rating_history_t.c.table_id == table_id)
@@ -316,7 +316,7 @@ class RatingStore:
             everyone: dict[str, list[Any]] = {}
             if games:
                 for s in conn.execute(
-                    select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.kind, seats_t.c.level, seats_t.c.name,
+                    select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.kind, seats_t.c.level, seat_name(),
                            seats_t.c.account_id)
                     .where(seats_t.c.table_id.in_([g.id for g in games]))
                     .order_by(seats_t.c.seat)

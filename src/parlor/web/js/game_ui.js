@@ -38,12 +38,13 @@ export function eventLines(renderer, ev, ctx) {
 }
 
 /** The result as a table: place (★ for the winners), player, score. */
-/** A seat's name, linked to its player's page when an account holds it. */
+/** A seat's name, linked to its player's page when an account holds it (ctx.newTab: in a new tab). */
 export function playerName(seat, ctx) {
   const info = ctx.seatInfo ? ctx.seatInfo(seat) : {};
   const name = ctx.seatName(seat);
   return info.kind === "human" && info.account && info.name
-    ? h("a", { href: `/players/${encodeURIComponent(info.name)}`, class: "player-link" }, name) : name;
+    ? h("a", { href: `/players/${encodeURIComponent(info.name)}`, class: "player-link", target: ctx.newTab ? "_blank" : null, rel: ctx.newTab ? "noopener" : null }, name)
+    : name;
 }
 
 export function resultTable(result, renderer, ctx) {

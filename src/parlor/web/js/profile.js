@@ -67,12 +67,17 @@ function plot(points) {
         svg("title", {}, `${dateText(p.at)}: ${p.display}`))));
   });
   const sameYear = new Date(first).getFullYear() === new Date(last).getFullYear();
+  // Games of a day or two apart: the axis says the time as well, or its dates would all read the same.
+  const close = last - first < 2 * 86400000;
+  const tickText = (at, i) => close
+    ? new Intl.DateTimeFormat(currentLang(), { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }).format(new Date(at))
+    : dateText(new Date(at).toISOString(), !sameYear || i === ticks.length - 1);
   const ticks = last === first ? [first] : [first, (first + last) / 2, last];
   const axis = svg("g", { class: "rating-axis" },
     svg("line", { x1: left, y1: height - bottom, x2: width - right, y2: height - bottom, stroke: "currentColor", "stroke-width": 0.5 }),
     svg("line", { x1: left, y1: top, x2: left, y2: height - bottom, stroke: "currentColor", "stroke-width": 0.5 }),
     ...ticks.map((at, i) => svg("text", { class: "axis-date", x: x(new Date(at).toISOString()).toFixed(1), y: height - 6, "font-size": 10, fill: "currentColor",
-      "text-anchor": ticks.length === 1 ? "middle" : i === 0 ? "start" : i === ticks.length - 1 ? "end" : "middle" }, dateText(new Date(at).toISOString(), !sameYear || i === ticks.length - 1))),
+      "text-anchor": ticks.length === 1 ? "middle" : i === 0 ? "start" : i === ticks.length - 1 ? "end" : "middle" }, tickText(at, i))),
     ...[Math.round(low + 10), Math.round(high - 10)].filter((v, i, all) => all.indexOf(v) === i).map((v) =>
       svg("text", { class: "axis-rating", x: left - 4, y: (y(v) + 3).toFixed(1), "font-size": 10, fill: "currentColor", "text-anchor": "end" }, String(v))));
   const legend = h("ul", { class: "rating-legend", id: "rating-legend" },
@@ -123,7 +128,7 @@ function render() {
       : h("p", { class: "muted" }, t("profile.unrated")),
     data.history.length ? plot(data.history) : null,
     data.stats.length ? h("h2", {}, t("profile.stats")) : null,
-    data.stats.length ? h("ul", { class: "stats", id: "stats" }, data.stats.map((s) => h("li", { class: "stat-row", "data-game": s.game },
+    data.stats.length ? h("ul", { class: "win-stats", id: "win-stats" }, data.stats.map((s) => h("li", { class: "stat-row", "data-game": s.game },
       t("profile.win_rate", { game: tMaybe(`game.${s.game}.title`, s.game), n: s.played, won: s.won, rate: Math.round(100 * s.win_rate) })))) : null,
     h("h2", {}, t("profile.last_games")),
     data.games.length

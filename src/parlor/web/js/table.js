@@ -8,7 +8,7 @@ import { fitPopovers, watchPopovers } from "./popover.js";
 import { decorate, describe, offBoard, options, prune } from "./picks.js";
 import { PHONE, playerChips, watchSheets } from "./phone.js";
 import generic from "../games/generic.js";
-import { eventLines as eventLinesOf, loadRenderer, resultTable } from "./game_ui.js";
+import { eventLines as eventLinesOf, loadRenderer, playerName, resultTable } from "./game_ui.js";
 import { createChat } from "./chat.js";
 import { botNote, clockBadge, setClocks } from "./clock.js";
 import { createHost, hostTokenFor, rememberHost } from "./host.js";
@@ -888,7 +888,8 @@ function renderSeats() {
         "li",
         { class: `seat-chip${moving ? " moving" : ""}${s.seat === st.welcome.seat ? " me" : ""}`, "data-seat": s.seat, "data-key": `seat${s.seat}` },
         st.renderer.seatBadge ? st.renderer.seatBadge(s.seat, st.frame && st.frame.view, ctx()) : null,
-        h("span", { class: "seat-name" }, seatName(s.seat)),
+        // (a player's page opens in a new tab: following it does not leave the game)
+        h("span", { class: "seat-name" }, playerName(s.seat, { ...ctx(), newTab: true })),
         h("small", {}, seatState(s)),
         st.renderer.seatScore ? st.renderer.seatScore(s.seat, st.frame && st.frame.view, ctx()) : null,
         botNote(s, st.welcome.seat),
