@@ -202,7 +202,8 @@ def rate(site: ServerThread, name: str, mu: float, game: str = "mamma-mia", play
 def test_rated_quick_play_pairs_near_ratings_and_the_range_widens_with_the_wait(site: ServerThread) -> None:
     """Four players ask for rated quick play at once, two rated near 1500 and two near 6750 (a gap a
     table's window crosses only after minutes of waiting): two tables, each of one pair. A table that
-    has waited long enough takes a player of any rating; bad asks change nothing."""
+    has waited long enough takes a player of any rating; asking for the window of no such table, or of
+    one that is not rated quick play, gets a clear error."""
     players = [signed_up(site.base) for _ in range(4)]
     for (_, name), mu in zip(players, (25.0, 26.0, 150.0, 151.0), strict=True):
         rate(site, name, mu)
@@ -223,10 +224,9 @@ def test_rated_quick_play_pairs_near_ratings_and_the_range_widens_with_the_wait(
     # Each table's window is centred on its pair, and says how long it has waited.
     window = httpx.get(f"{site.base}/api/tables/{tables[0]}/quick-range", timeout=60).json()
     assert window["centre"] == 1521 and window["high"] - window["low"] == 2 * window["range"]
-    # A far player's new table, made to have waited ten minutes: a near player now fits it.
-    (loner, loner_name), (late, late_name) = signed_up(site.base), signed_up(site.base)
-    rate(site, loner_name, 150.0)
-    rate(site, late_name, 25.0)
+    # A far player's new table (the two others are full), made to have waited ten minutes: a near
+    # player now fits it.
+    (loner, _), (late, _) = players[2], players[0]
     lonely = loner.post("/api/quick-play", {"game": "mamma-mia", "players": 2, "rated": True, "fill_bots_after": None})
     assert lonely.json()["created"] is True
     engine = engine_of(site)
