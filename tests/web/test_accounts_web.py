@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 import uuid
 from collections.abc import Iterator
@@ -362,7 +363,8 @@ def test_every_touch_target_on_the_lobby_account_leaderboard_and_players_pages_f
     browser: Any, rated_player
 ) -> None:
     """At 390 px wide, every visible link, button, input, select and label on these pages measures at
-    least 44x44 CSS px: signed out (the sign-in forms) and signed in (rated quick play, the account)."""
+    least 44x44 CSS px: signed out (the sign-in forms) and signed in (rated quick play, the account).
+    Then "Rated" beside "Play now" opens a rated quick-play table whose waiting note shows its window."""
     server, name = rated_player
     ctx, page, errors = new_page(browser, "cs", PHONE)
     pages = {
@@ -384,6 +386,19 @@ def test_every_touch_target_on_the_lobby_account_leaderboard_and_players_pages_f
                 if found:
                     small[f"{what}{' (signed in)' if signed_in else ''}"] = found
         assert not small, small
+        # Signed in, "Rated" beside "Play now" asks for rated quick play: the waiting note says the
+        # table is rated and which ratings may join it now (a window that widens as it waits).
+        page.goto(server.base + "/")
+        page.click("button.game-pick[data-game=mamma-mia]")
+        page.select_option("#players", "2")
+        page.check("#quick-rated")
+        page.click("#play-now")
+        page.wait_for_url("**/play/*#token=*")
+        page.wait_for_selector("#wait-range")
+        # A new player's window is centred on 1500 (the Czech page writes it "1300" to "1700" or wider).
+        low, high = (int(n) for n in re.findall(r"\d{3,}", page.locator("#wait-range").inner_text())[:2])
+        assert low + high == 3000 and low <= 1300, (low, high)
+        assert page.locator("#wait-rated").count() == 1
         assert not errors, errors
     finally:
         ctx.close()
