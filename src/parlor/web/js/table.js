@@ -126,7 +126,7 @@ export function seatName(seat, opts = {}) {
   return t("ui.player_n", { n: seat + 1 });
 }
 
-/** "Rated" on a rated table (the status line, the waiting note, the phone's tabs). */
+/** "Rated" on a rated table (the top bar, beside the game's name; the waiting note). */
 function ratedBadge(id) {
   return st.welcome && st.welcome.table.rated ? h("span", { class: "rated-badge", id }, t("ui.rated")) : null;
 }
@@ -1129,7 +1129,7 @@ function desktopLayout(board) {
   return h(
     "div",
     { class: "table-layout" },
-    h("div", { class: "status" }, h("span", { class: "role" }, roleText()), ratedBadge("rated-badge"), renderSeats(), show, noticeControls(!wait), wait),
+    h("div", { class: "status" }, h("span", { class: "role" }, roleText()), renderSeats(), show, noticeControls(!wait), wait),
     st.error ? h("p", { class: "error", role: "alert" }, st.error) : null,
     h("div", { class: "area-moves" }, renderMoves(board)),
     h("div", { class: "area-board" }, board),
@@ -1171,7 +1171,6 @@ function phoneTabs() {
       tab("log", t("ui.tab_log")),
       tab("chat", t("chat.title"), unread && st.tab !== "chat" ? h("span", { class: "unread", "aria-label": t("ui.unread", { n: unread }) }, String(unread)) : null),
     ),
-    ratedBadge("rated-badge"),
     menu,
   );
 }
@@ -1202,6 +1201,11 @@ function render() {
   if (!st.frame || !st.welcome) return;
   const gameTitle = tMaybe(`game.${st.game}.title`, st.welcome.table.title || st.game);
   title.textContent = gameTitle;
+  // "Rated" beside the game's name in the top bar, on a desktop and on a phone alike.
+  const badge = ratedBadge("rated-badge");
+  const shown = document.getElementById("rated-badge");
+  if (badge && shown) shown.textContent = badge.textContent; // (the reader's language, as it changes)
+  else if (badge) title.after(badge);
   const onPhone = phone.matches;
   const relayout = document.body.dataset.layout !== (onPhone ? "phone" : "desktop");
   document.body.dataset.role = st.welcome.role;
