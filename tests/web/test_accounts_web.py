@@ -386,6 +386,11 @@ def test_every_touch_target_on_the_lobby_account_leaderboard_and_players_pages_f
                 if found:
                     small[f"{what}{' (signed in)' if signed_in else ''}"] = found
         assert not small, small
+        # An unknown game on the leaderboard's address: the reader's words, with the games to pick.
+        page.goto(server.base + "/leaderboard?game=no-such-game&players=2")
+        said = "text => document.getElementById('board-error')?.textContent === text"
+        page.wait_for_function(said, arg=catalog("cs")["board.unknown_game"].replace("{game}", "no-such-game"))
+        assert page.locator(".board-games [data-game=mamma-mia]").count() == 1
         # Signed in, "Rated" beside "Play now" asks for rated quick play: the waiting note says the
         # table is rated and which ratings may join it now (a window that widens as it waits).
         page.goto(server.base + "/")
