@@ -152,6 +152,11 @@ def test_unrated_games_and_games_against_bots_move_no_rating(site: ServerThread)
     games = {g["table_id"]: g for g in profile(site, ann_name)["games"]}
     assert set(games) == {table_id, bot_table}
     assert all("rating_after" not in g for g in games.values())
+    # The bot is named as a bot, with its level, in the history (never "Player 2").
+    bot = games[bot_table]["opponents"]
+    assert [{k: o[k] for k in ("seat", "kind", "level", "account")} for o in bot] == [
+        {"seat": 1, "kind": "bot", "level": "random", "account": False}
+    ]
     assert profile(site, ann_name)["ratings"] == []
 
 
