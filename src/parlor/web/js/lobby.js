@@ -330,7 +330,7 @@ function openTables() {
     h("p", { class: "muted" }, t("open.quick_help")),
     mine.length ? h("h3", {}, t("open.yours")) : null,
     mine.length ? h("ul", { class: "open-list mine" }, mine.map((e) => h("li", { class: "open-table", "data-table": e.id },
-      h("span", { class: "open-words" }, `${tMaybe(`game.${e.game}.title`, e.game)} · ${seatWords(e)}`),
+      h("span", { class: "open-words" }, `${tMaybe(`game.${e.game}.title`, e.game)} · `, ...seatNodes(e)),
       h("a", { class: "button small resume", href: `/play/${encodeURIComponent(e.id)}#seat` }, t("open.resume"))))) : null,
     h("h3", {}, t("open.waiting")),
     open.waiting.length ? h("ul", { class: "open-list waiting" }, open.waiting.map((e) => openRow(e, true)))
