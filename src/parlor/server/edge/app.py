@@ -8,7 +8,7 @@ database or changes a table by itself.
 
 This module only wires the app: its services (built in the lifespan), its middleware and error
 answers, and the routers, one module per concern: ``tables``, ``lobby``, ``players``, ``review``,
-``pages``, ``websocket`` and ``accounts``; what they share is in ``common``.
+``moderation``, ``pages``, ``websocket`` and ``accounts``; what they share is in ``common``.
 """
 
 from __future__ import annotations
@@ -27,13 +27,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from parlor.server.accounts import AccountLimits, Accounts
 from parlor.server.limits import Limits, raise_open_files_limit
 from parlor.server.lobby import Lobby
+from parlor.server.moderation import Moderation
 from parlor.server.ratings import Ratings
 from parlor.server.review import ReviewService
 from parlor.server.storage import Database
 from parlor.server.table import Hub, SiteConfig
 from parlor.server.wire import ServerError
 
-from . import lobby, pages, players, review, tables
+from . import lobby, moderation, pages, players, review, tables
 from .accounts import CookieNames, CsrfMiddleware, account_router
 from .common import PROTOCOL, address_of, error, forget_account, object_body
 from .logs import install_log_redaction
@@ -113,6 +114,7 @@ def create_app(
         app.state.hub = hub
         app.state.accounts = Accounts(db, hub.run_db, account_limits)
         app.state.lobby = Lobby(hub)
+        app.state.moderation = Moderation(hub)
         app.state.ratings = Ratings(hub)
         queue_bound = {} if review_queue is None else {"max_waiting": review_queue}
         app.state.reviews = ReviewService(hub, budget=review_budget, processes=review_processes, **queue_bound)
@@ -169,6 +171,7 @@ def create_app(
     app.include_router(lobby.router)
     app.include_router(players.router)
     app.include_router(review.router)
+    app.include_router(moderation.router)
     app.include_router(
         socket_router(caps, max_frame_bytes=max_frame_bytes, rate_per_second=rate_per_second, burst=burst)
     )

@@ -4,6 +4,7 @@ the site's lease rows. It imports nothing of the server above it (``table``, ``e
 from .accounts import AccountStore, Attempt, LimitReached, NameTaken
 from .database import CHAT_PAGE, DamagedDatabase, Database, default_database_url, normalize_url, now, record_of
 from .listings import Listings
+from .moderation import AlreadyReported, LogLine, ModerationStore
 from .ratings import RatingStore
 from .site import SiteRows
 from .writer import Writer
@@ -17,8 +18,10 @@ from .writes import (
     CreationLimits,
     CreationRefused,
     FreeSeat,
+    HideChat,
     LeaseLost,
     LeaveSeat,
+    LogModeration,
     MarkBroken,
     NewLink,
     RemoveDecision,
@@ -38,6 +41,11 @@ from .writes import (
 __all__ = [
     "CHAT_PAGE",
     "AccountStore",
+    "AlreadyReported",
+    "HideChat",
+    "LogLine",
+    "LogModeration",
+    "ModerationStore",
     "Attempt",
     "AddChat",
     "AddHint",

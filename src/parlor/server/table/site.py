@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from parlor.server.storage import SiteRows
-from parlor.server.storage.site import CHANNEL, FORGET
+from parlor.server.storage.site import BAN, CHANNEL, FORGET
 
 from .live import LiveTable
 
@@ -113,6 +113,11 @@ class Site:
             async for note in listener.notifies():
                 if note.payload.startswith(FORGET):
                     task = asyncio.get_running_loop().create_task(self.hub.forget_account(note.payload[len(FORGET) :]))
+                    self._forgetting.add(task)
+                    task.add_done_callback(self._forgetting.discard)
+                elif note.payload.startswith(BAN):
+                    banned = note.payload[len(BAN) :]
+                    task = asyncio.get_running_loop().create_task(self.hub.ban_account(banned, "banned"))
                     self._forgetting.add(task)
                     task.add_done_callback(self._forgetting.discard)
                 else:
