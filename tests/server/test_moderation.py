@@ -16,9 +16,11 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
+from typer.testing import CliRunner, Result
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from parlor.cli.main import app as cli_app
 from parlor.server.accounts import fold_name
 from parlor.server.storage import Database, ModerationStore
 
@@ -304,3 +306,34 @@ def test_a_hidden_name_leaves_the_leaderboards(site: ServerThread, admin: Browse
     assert r.status_code == 200, r.text
     assert name not in board()
     assert admin.http.get(f"/api/players/{name}").status_code == 200  # the player's own page stays
+
+
+def parlor_admin(*args: str) -> Result:
+    """``parlor admin ...`` run by the real command-line app, in this process (a new Python per call
+    would cost seconds of imports each)."""
+    return CliRunner().invoke(cli_app, ["admin", *args])
+
+
+def test_parlor_admin_add_list_and_remove_on_the_sites_database(site: ServerThread) -> None:
+    player, name = signed_up(site.base)
+    assert player.http.get("/api/admin/log").status_code == 403
+    added = parlor_admin("add", name, "--database-url", site.database_url)
+    assert added.exit_code == 0 and f"{name} is now a moderator" in added.stdout, added.output
+    assert player.http.get("/api/admin/log").status_code == 200  # the running site sees it at once
+    listed = parlor_admin("list", "--database-url", site.database_url)
+    assert listed.exit_code == 0 and name in listed.stdout.splitlines()
+    unknown = parlor_admin("add", "nobody" + uuid.uuid4().hex[:6], "--database-url", site.database_url)
+    assert unknown.exit_code == 1 and unknown.stdout == ""
+    assert len(unknown.stderr.strip().splitlines()) == 1 and "no account is called" in unknown.stderr
+    removed = parlor_admin("remove", name, "--database-url", site.database_url)
+    assert removed.exit_code == 0, removed.output
+    assert player.http.get("/api/admin/log").status_code == 403
+    assert any(line["action"] == "admin_add" and line["target"] == name for line in log_of_admin_site(site))
+
+
+def log_of_admin_site(site: ServerThread) -> list[dict[str, Any]]:
+    db = Database(site.database_url)
+    try:
+        return ModerationStore(db).log_lines()
+    finally:
+        db.close()

@@ -919,5 +919,9 @@ from . import review as _review  # noqa: E402  (parlor review: the judge on a sa
 
 _review.register(app)
 
+from . import admin as _admin  # noqa: E402  (parlor admin: the site's moderators)
+
+_admin.register(app)
+
 if __name__ == "__main__":  # pragma: no cover
     app()
