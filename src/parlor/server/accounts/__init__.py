@@ -349,7 +349,8 @@ class Accounts:
         # A banned account is told why and until when (after its password: the ban is nobody else's business).
         ban = await self.run_db(self.moderation.active, [row["id"]], "ban")
         if ban is not None:
-            raise ServerError("banned", f"this account is banned until {ban['until']}: {ban['reason']}", 403)
+            message = f"this account is banned until {ban['until']}: {ban['reason']}"
+            raise ServerError("banned", message, 403, extra=ban)
         return {"id": row["id"], "name": row["name"]}, await self._new_session(row["id"])
 
     async def _confirm(self, account: dict[str, Any], password: Any, address: str | None) -> None:

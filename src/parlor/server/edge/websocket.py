@@ -70,7 +70,7 @@ def socket_router(caps: Limits, *, max_frame_bytes: int, rate_per_second: float,
             close = {"table_not_found": 4404, "bad_token": 4403, "seat_replaced": 4403, "banned": 4403}
             close["too_many_connections"] = 4429
             with contextlib.suppress(Exception):
-                await ws.send_text(dumps({"type": "error", "code": exc.code, "message": exc.message}))
+                await ws.send_text(dumps({"type": "error", **exc.to_json()}))
                 await ws.close(code=close.get(exc.code, 4409))
             return
         sockets_per_address[address] = sockets_per_address.get(address, 0) + 1
@@ -254,7 +254,7 @@ def socket_router(caps: Limits, *, max_frame_bytes: int, rate_per_second: float,
             if exc.code == "rate_limited" and kind == "chat":
                 refuse_chat(conn, _error(exc.code, exc.message, ref, exc.field))
             else:
-                conn.push(_error(exc.code, exc.message, ref, exc.field))
+                conn.push(_error(exc.code, exc.message, ref, exc.field, exc.extra))
         except Exception as exc:  # never let one frame take the connection (or the table) down
             log.exception("frame %r failed", kind)
             conn.push(_error("server_error", f"the server failed on this frame ({type(exc).__name__})", ref))
@@ -281,8 +281,10 @@ class _Bucket:
         return True
 
 
-def _error(code: str, message: str, ref: Any = None, field: str | None = None) -> str:
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+def _error(
+    code: str, message: str, ref: Any = None, field: str | None = None, extra: dict[str, Any] | None = None
+) -> str:
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message, **(extra or {})}
     if field is not None:
         out["field"] = field
     if ref is not None:

@@ -241,7 +241,8 @@ class Moderation:
         running = await self.hub.run_db(self.store.active, ids, kind)
         if running is None:
             return None
-        return ServerError("muted" if kind == "mute" else "banned", sanction_message(kind, running), 403)
+        code = "muted" if kind == "mute" else "banned"
+        return ServerError(code, sanction_message(kind, running), 403, extra=running)
 
     # ---- leaderboards, tables, the log ---------------------------------------------------------------
     async def hide(self, admin: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ async function send(path, body, after) {
     me = answer.account ?? null;
     message = after ? t(after) : "";
   } catch (err) {
-    message = tMaybe(`account.err.${err.code}`, err.message); // the server's own words (English) otherwise
+    message = tMaybe(`account.err.${err.code}`, err.message, err.params); // the server's own words (English) otherwise
   }
   confirmDelete = false;
   render();

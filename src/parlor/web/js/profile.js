@@ -4,11 +4,13 @@ import { h, svg } from "./dom.js";
 import { patch } from "./patch.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { answerOf } from "./session.js";
+import { reportForm } from "./report.js";
 
 const app = document.getElementById("app");
 const name = decodeURIComponent(location.pathname.split("/").pop());
 let data = null;
 let problem = "";
+let reporting = null; // the open report form (js/report.js), kept across redraws
 
 function classLabel(cls) {
   return t("profile.class", { players: cls });
@@ -59,6 +61,10 @@ function render() {
   const rated = data.games.filter((g) => "rating_after" in g).reverse();
   patch(app, [
     h("h1", { id: "player-name" }, data.name),
+    reporting || h("p", {}, h("button", { type: "button", class: "small link", id: "report-player", onclick: () => {
+      reporting = reportForm({ player: data.name }, () => { reporting = null; render(); });
+      render();
+    } }, t("report.button"))),
     h("p", {}, h("a", { href: "/" }, t("account.to_lobby"))),
     h("h2", {}, t("profile.ratings")),
     data.ratings.length
