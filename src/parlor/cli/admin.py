@@ -4,7 +4,7 @@ way in: the first moderator is made here, and only here can a moderator be remov
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -26,10 +26,13 @@ DatabaseOpt = Annotated[
         show_default="SQLite in ~/.local/share/parlor/parlor.db",
     ),
 ]
+if TYPE_CHECKING:
+    from parlor.server.storage import Database, ModerationStore
+
 NameArg = Annotated[str, typer.Argument(help="A player's account name.", metavar="NAME")]
 
 
-def _store(database_url: str | None):  # type: ignore[no-untyped-def]
+def _store(database_url: str | None) -> tuple[Database, ModerationStore]:
     """The site's moderation rows, its database checked (one line if it cannot be used) and migrated."""
     from parlor.server.__main__ import StartupError, check_database
     from parlor.server.storage import Database, ModerationStore, default_database_url
