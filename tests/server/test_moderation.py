@@ -24,7 +24,7 @@ from parlor.cli.main import app as cli_app
 from parlor.server.accounts import fold_name
 from parlor.server.storage import Database, ModerationStore
 
-from .conftest import BACKENDS, Client, ServerThread, make_url
+from .conftest import BACKENDS, Client, ServerThread, create_table, make_url
 from .test_accounts import GENEROUS, Browser, signed_up
 
 
@@ -143,9 +143,12 @@ def test_a_report_is_stored_once_even_sent_many_times_at_once(site: ServerThread
     queue = admin.http.get("/api/admin/reports").json()["reports"]
     mine = [r for r in queue if r["reported"] == bad]
     assert len(mine) == 1 and mine[0]["reason"] == "cheating" and mine[0]["status"] == "open"
-    # Another subject (a table) is another report; the same one again is refused.
+    # The same subject again (another reason) is refused; another subject (at a table) is another report.
     r = report(reporter, player=bad, reason="spam")
     assert r.status_code == 409 and r.json()["error"]["code"] == "already_reported"
+    table_id = create_table(site.base, players=2)["table"]["id"]
+    assert report(reporter, player=bad, table_id=table_id).status_code == 201
+    assert report(reporter, player=bad, table_id=table_id).status_code == 409
 
 
 def test_bad_reports_are_refused_and_store_nothing(site: ServerThread, admin: Browser) -> None:

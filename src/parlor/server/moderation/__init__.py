@@ -146,8 +146,9 @@ class Moderation:
             subject = f"chat:{table_id}:{chat_idx}"
         else:
             reported = await self._account(body.get("player"))
-            if table_id is not None:
-                await self.hub.peek(table_id)  # 404 for a table that does not exist
+            # (the stored row only: a report never loads, nor takes over, a table another process plays)
+            if table_id is not None and await self.hub.run_db(self.hub.db.load_head, table_id) is None:
+                raise ServerError("table_not_found", f"no table {table_id!r}", 404, field="table_id")
             subject = f"table:{table_id}" if table_id is not None else "player"
         if reported["id"] == reporter["id"]:
             raise ServerError("bad_request", "you cannot report yourself", field="player")
