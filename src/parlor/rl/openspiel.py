@@ -28,7 +28,10 @@ with pyspiel; then ``pyspiel.load_game("parlor_sweet_nose", {"players": 4, "seed
   are kept as that many unknown entries (how many each seat took is public: ``to_move`` is).
 - ``serialize()`` / ``game.deserialize_state(text)`` and pickling carry the whole Parlor state
   (``to_json``, RNG included).
-- Returns: as in ``parlor.rl.pettingzoo.return_of`` (+1 first ... -1 last).
+- Returns: as in ``parlor.rl.rewards.return_of`` (+1 first ... -1 last); with the game
+  parameter ``reward="score_margin"`` (and ``reward_scale``, 0.0 for the game's default) the
+  score margin over the best other seat divided by the scale, clipped to [-1, 1] (the
+  utility range the game declares).
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from parlor import games
 from parlor.core.game import State
 from parlor.core.rng import Rng
 from parlor.rl import encoding
-from parlor.rl.pettingzoo import return_of
+from parlor.rl.rewards import reward_function
 
 SHORT_NAMES = {"mamma-mia": "parlor_mamma_mia", "sweet-nose": "parlor_sweet_nose", "mottainai": "parlor_mottainai"}
 MAX_GAME_LENGTH = 5000  # decisions; no real game comes near it
@@ -68,7 +71,7 @@ def _game_type(name: str) -> pyspiel.GameType:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": game.min_players, "seed": 0},
+        parameter_specification={"players": game.min_players, "seed": 0, "reward": "rank", "reward_scale": 0.0},
     )
 
 
@@ -81,6 +84,14 @@ class ParlorGame(pyspiel.Game):
         players = int(params.get("players", self.parlor.min_players))
         self.parlor.check_players(players)
         self._seed = int(params.get("seed", 0))
+        self.reward = str(params.get("reward", "rank"))
+        reward_scale = float(params.get("reward_scale", 0.0))
+        # 0.0 stands for "the game's default scale" (OpenSpiel parameters have no None)
+        payout = reward_function(self.parlor, self.reward, reward_scale or None)
+        if self.reward == "rank":
+            self.final_rewards = payout
+        else:  # the game declares its utility range as [-1, 1]: the margin is clipped into it
+            self.final_rewards = lambda st: [max(-1.0, min(1.0, m)) for m in payout(st)]
         info = pyspiel.GameInfo(
             num_distinct_actions=self.parlor.num_actions,
             max_chance_outcomes=0,
@@ -89,7 +100,11 @@ class ParlorGame(pyspiel.Game):
             max_utility=1.0,
             max_game_length=MAX_GAME_LENGTH,
         )
-        super().__init__(_game_type(self.parlor_name), info, {"players": players, "seed": self._seed})
+        super().__init__(
+            _game_type(self.parlor_name),
+            info,
+            {"players": players, "seed": self._seed, "reward": self.reward, "reward_scale": reward_scale},
+        )
         self.players = players
         self._next = 0
 
@@ -184,7 +199,7 @@ class ParlorSpielState(pyspiel.State):
     def returns(self) -> list[float]:
         if not self.parlor.is_over:
             return [0.0] * self.parlor.players
-        return return_of(self.parlor)
+        return self.get_game().final_rewards(self.parlor)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "ParlorSpielState":
         rng = Rng(int(probability_sampler() * (1 << 62)))
