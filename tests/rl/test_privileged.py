@@ -72,7 +72,7 @@ def test_state_differs_between_worlds_a_seat_cannot_tell_apart(name: str) -> Non
 
 
 def _reorder_unseen_cards(state: State) -> State:
-    """The same table with two different cards of a face-down stack nobody has seen swapped."""
+    """The same table with two different cards near the top of a face-down stack nobody has seen swapped."""
     world = state.clone()
     if state.game.name == "mottainai":
         from parlor.games.mottainai.rules import NOBODY
@@ -100,6 +100,27 @@ def test_state_differs_between_deals_that_every_seat_observes_alike(name: str, p
         assert world.to_json() != state.to_json()
         assert _observations(world) == _observations(state)
         assert not np.array_equal(privileged.encode(world), privileged.encode(state))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_face_down_starting_task_nobody_knows_is_in_the_state(players: int) -> None:
+    """Mottainai: a face-down starting task swapped with a deck card deeper than the state
+    shows: every seat observes the same, the state differs (by the task alone)."""
+    from parlor.games.mottainai.rules import NOBODY
+
+    game = games.get("mottainai")
+    privileged = PrivilegedState(game, players)
+    state = game.new_game(players, 4)
+    seat = next(p for p in range(players) if state.tasks[p] >= 0 and not state.task_up[p])
+    world = state.clone()
+    deck = world.deck
+    deep = next(i for i in range(len(deck) - HORIZON) if world.deck_info[i] == NOBODY and deck[i] != world.tasks[seat])
+    world.tasks[seat], deck[deep] = deck[deep], world.tasks[seat]
+    assert _observations(world) == _observations(state)
+    differs = np.flatnonzero(privileged.encode(world) != privileged.encode(state))
+    assert differs.size == 2  # one card out of the task zone, one in
+    names = {name for offset, size, name in privileged.slices() for i in differs if offset <= i < offset + size}
+    assert names == {f"face_down_task[{seat}]"}
 
 
 def test_sweet_nose_state_is_every_observation() -> None:

@@ -9,14 +9,20 @@ policy fed with it would play with knowledge nobody has at a real table.
 1. every seat's observation (the game's encoding, ``LAYOUT.size`` floats each) in seat order
    (seat 0 first, absolute, not relative to anyone), so every hand and every card some seat
    knows is in it;
-2. the face-down stacks nobody has seen, card by card from the top, the first ``HORIZON``
-   cards of each, one-hot over the stack's card kinds (all zero past the stack's end):
-   Mamma Mia!'s supply (5 toppings and the Mamma Mia! card) and each seat's waiter (its
-   face-down orders); Mottainai's deck. In Sweet Nose nothing is dealt face down ahead of
-   time: a hidden shop tile or a tie is drawn from the state's generator when it is needed,
-   so no stack exists to show (its privileged state is part 1 alone).
+2. the cards nobody sees (or only some seats may not see), per zone:
 
-The stacks' order is what a seat's observation cannot hold and what decides the next draws:
+   - face-down stacks, card by card from the top, the first ``HORIZON`` cards, one-hot over
+     the stack's card kinds (all zero past the stack's end): Mamma Mia!'s supply (5 toppings
+     and the Mamma Mia! card) and each seat's waiter (its face-down orders); Mottainai's deck;
+   - face-down sets, a count per card kind: Mottainai's face-down starting task of each seat
+     (not even its owner knows it) and each seat's waiting area (hidden from its owner too
+     unless ``waiting_area_visible_to_owner``).
+
+   In Sweet Nose nothing is dealt face down ahead of time: a hidden shop tile or a tie is
+   drawn from the state's generator when it is needed, and every secret (a seat's sweetness
+   cards) is its owner's, so part 1 holds it all.
+
+The zones are what no observation holds, and the stacks' order decides the next draws:
 two deals that every seat observes identically differ here (``tests/rl/test_privileged.py``).
 Only the first ``HORIZON`` cards are shown so the size stays moderate; a deeper card is still
 counted in the observations' stack sizes.
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -37,33 +44,49 @@ HORIZON = 8  # cards shown of each face-down stack, from the top
 
 
 @dataclass(frozen=True, slots=True)
-class HiddenStack:
-    """A face-down stack: its name, the number of card kinds, and its cards top first."""
+class HiddenZone:
+    """Cards some seat does not see: a stack (``ordered``: its first ``HORIZON`` cards, one-hot
+    per position, top first) or a set (a count per kind); ``kinds`` card kinds."""
 
     name: str
     kinds: int
     cards: Callable[[State], Sequence[int]]
+    ordered: bool = True
+
+    @property
+    def size(self) -> int:
+        return HORIZON * self.kinds if self.ordered else self.kinds
 
 
-def _mamma_mia_stacks(players: int) -> list[HiddenStack]:
+def _mamma_mia_zones(players: int) -> list[HiddenZone]:
     from parlor.games.mamma_mia.data import MAMMA_MIA_CARD, ORDERS
 
-    stacks = [HiddenStack("supply", MAMMA_MIA_CARD + 1, lambda s: s.supply[::-1])]  # type: ignore[attr-defined]
+    zones = [HiddenZone("supply", MAMMA_MIA_CARD + 1, lambda s: s.supply[::-1])]  # type: ignore[attr-defined]
     for seat in range(players):
-        stacks.append(HiddenStack(f"waiter[{seat}]", len(ORDERS), lambda s, seat=seat: s.waiters[seat]))  # type: ignore[attr-defined,misc]
-    return stacks
+        zones.append(HiddenZone(f"waiter[{seat}]", len(ORDERS), lambda s, seat=seat: s.waiters[seat]))  # type: ignore[attr-defined,misc]
+    return zones
 
 
-def _mottainai_stacks(players: int) -> list[HiddenStack]:
+def _mottainai_zones(players: int) -> list[HiddenZone]:
     from parlor.games.mottainai.data import NUM_TYPES
 
-    return [HiddenStack("deck", NUM_TYPES, lambda s: s.deck[::-1])]  # type: ignore[attr-defined]
+    def face_down_task(state: Any, seat: int) -> Sequence[int]:
+        task = state.tasks[seat]
+        return (task,) if task >= 0 and not state.task_up[seat] else ()
+
+    zones = [HiddenZone("deck", NUM_TYPES, lambda s: s.deck[::-1])]  # type: ignore[attr-defined]
+    for seat in range(players):
+        zones.append(
+            HiddenZone(f"face_down_task[{seat}]", NUM_TYPES, lambda s, seat=seat: face_down_task(s, seat), False)
+        )
+        zones.append(HiddenZone(f"waiting[{seat}]", NUM_TYPES, lambda s, seat=seat: s.waiting[seat], False))  # type: ignore[attr-defined,misc]
+    return zones
 
 
-STACKS: dict[str, Callable[[int], list[HiddenStack]]] = {
-    "mamma-mia": _mamma_mia_stacks,
+ZONES: dict[str, Callable[[int], list[HiddenZone]]] = {
+    "mamma-mia": _mamma_mia_zones,
     "sweet-nose": lambda players: [],
-    "mottainai": _mottainai_stacks,
+    "mottainai": _mottainai_zones,
 }
 
 
@@ -75,9 +98,9 @@ class PrivilegedState:
         self.players = self.game.check_players(players)
         self.encoder = encoding(self.game).ENCODER
         self.observation_size = self.encoder.size
-        self.stacks = STACKS[self.game.name](self.players)
-        self.stacks_offset = self.players * self.observation_size
-        self.size = self.stacks_offset + sum(HORIZON * stack.kinds for stack in self.stacks)
+        self.zones = ZONES[self.game.name](self.players)
+        self.zones_offset = self.players * self.observation_size
+        self.size = self.zones_offset + sum(zone.size for zone in self.zones)
 
     def slices(self) -> list[tuple[int, int, str]]:
         """``(offset, size, name)`` of each part, for documentation and for slicing a batch."""
@@ -85,10 +108,10 @@ class PrivilegedState:
             (seat * self.observation_size, self.observation_size, f"observation[{seat}]")
             for seat in range(self.players)
         ]
-        offset = self.stacks_offset
-        for stack in self.stacks:
-            parts.append((offset, HORIZON * stack.kinds, f"{stack.name} (top {HORIZON})"))
-            offset += HORIZON * stack.kinds
+        offset = self.zones_offset
+        for zone in self.zones:
+            parts.append((offset, zone.size, f"{zone.name} (top {HORIZON})" if zone.ordered else zone.name))
+            offset += zone.size
         return parts
 
     def encode(self, state: State, out: np.ndarray | None = None) -> np.ndarray:
@@ -106,9 +129,13 @@ class PrivilegedState:
         view = memoryview(out).cast("B").cast("f")
         for seat in range(self.players):
             self.encoder.write(state, seat, view, seat * self.observation_size)
-        offset = self.stacks_offset
-        for stack in self.stacks:
-            for depth, card in enumerate(stack.cards(state)[:HORIZON]):
-                out[offset + depth * stack.kinds + card] = 1.0
-            offset += HORIZON * stack.kinds
+        offset = self.zones_offset
+        for zone in self.zones:
+            if zone.ordered:
+                for depth, card in enumerate(zone.cards(state)[:HORIZON]):
+                    out[offset + depth * zone.kinds + card] = 1.0
+            else:
+                for card in zone.cards(state):
+                    out[offset + card] += 1.0
+            offset += zone.size
         return out
