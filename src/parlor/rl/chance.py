@@ -25,7 +25,7 @@ from typing import Any
 
 from parlor.core.actions import Action
 from parlor.core.game import Game, State
-from parlor.core.rng import ChanceNeeded, ChanceScript
+from parlor.core.rng import ChanceNeeded, ChanceScript, Rng
 
 
 def _deal_mamma_mia(state: Any) -> None:
@@ -74,6 +74,17 @@ def try_deal(game: Game, players: int, options: Any, outcomes: Sequence[int]) ->
     """The game dealt with ``outcomes`` as its draws, or the bound of the draw still missing."""
     try:
         return deal(game, players, 0, options, outcomes)
+    except ChanceNeeded as need:
+        return need.bound
+
+
+def try_deal_with(dealer: Callable[[Rng], State], outcomes: Sequence[int]) -> State | int:
+    """``dealer(rng)`` (a tiny variant's deal, parlor.rl.tiny) with ``outcomes`` as the
+    generator's draws, or the bound of the draw still missing."""
+    rng = Rng(0)
+    rng.script = ChanceScript(list(outcomes))
+    try:
+        return dealer(rng)
     except ChanceNeeded as need:
         return need.bound
 

@@ -21,6 +21,8 @@ with pyspiel; then ``pyspiel.load_game("parlor_sweet_nose", {"players": 4, "seed
   script and stops the rules where the script runs out). The root is the deal's first draw.
   ``serialize`` is then the action history, chance outcomes included.
 - ``options``: the game's options as a JSON object in text (``""``: the defaults).
+- ``variant="tiny"``: a position small enough for exact solving (``parlor.rl.tiny``; Mamma
+  Mia! only so far), with its own table size and options.
 - **Perfect recall by construction.** The information state of a seat (string and tensor) is
   its view with recall (the game's encoding, docs/rl.md) *plus the seat's own decisions so
   far*: the string ends with the action ids the seat has played, in order; the tensor ends
@@ -55,8 +57,9 @@ from parlor import games
 from parlor.core.game import State
 from parlor.core.rng import Rng
 from parlor.rl import encoding
-from parlor.rl.chance import try_apply, try_deal
+from parlor.rl.chance import try_apply, try_deal, try_deal_with
 from parlor.rl.rewards import reward_function
+from parlor.rl.tiny import VARIANTS, TinyVariant
 
 SHORT_NAMES = {"mamma-mia": "parlor_mamma_mia", "sweet-nose": "parlor_sweet_nose", "mottainai": "parlor_mottainai"}
 MAX_GAME_LENGTH = 5000  # decisions; no real game comes near it
@@ -94,6 +97,7 @@ def _game_type(name: str, chance: str = "deterministic") -> pyspiel.GameType:
             "reward_scale": 0.0,
             "chance": "deterministic",
             "options": "",
+            "variant": "",
         },
     )
 
@@ -104,7 +108,12 @@ class ParlorGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         self.parlor = games.get(self.parlor_name)
         params = dict(params or {})
-        players = int(params.get("players", self.parlor.min_players))
+        tiny_players = (
+            VARIANTS[self.parlor.name].players
+            if params.get("variant") == "tiny" and self.parlor.name in VARIANTS
+            else None
+        )
+        players = int(params.get("players", tiny_players or self.parlor.min_players))
         self.parlor.check_players(players)
         self._seed = int(params.get("seed", 0))
         self.reward = str(params.get("reward", "rank"))
@@ -126,6 +135,15 @@ class ParlorGame(pyspiel.Game):
             raise ValueError(f"options must be a JSON object of the game's options: {exc}") from None
         if not isinstance(options_json, dict):
             raise ValueError(f"options must be a JSON object of the game's options, got {options_text!r}")
+        self.variant = str(params.get("variant", ""))
+        self.tiny: TinyVariant | None = None
+        if self.variant:
+            self.tiny = VARIANTS.get(self.parlor.name) if self.variant == "tiny" else None
+            if self.tiny is None:
+                known = "'tiny'" if self.parlor.name in VARIANTS else "none for this game yet"
+                raise ValueError(f"unknown variant {self.variant!r} of {self.parlor.name} (variants: {known})")
+            if players != self.tiny.players or options_json:
+                raise ValueError(f"the tiny variant is {self.tiny.players} players with its own options")
         self.options = self.parlor.options_for(players, options_json)
         self.parlor.check_players(players, self.options)
         info = pyspiel.GameInfo(
@@ -146,6 +164,7 @@ class ParlorGame(pyspiel.Game):
                 "reward_scale": reward_scale,
                 "chance": self.chance,
                 "options": options_text,
+                "variant": self.variant,
             },
         )
         self.players = players
@@ -162,6 +181,8 @@ class ParlorGame(pyspiel.Game):
     def _next_deal(self) -> State:
         seed = self._seed + self._next
         self._next += 1
+        if self.tiny is not None:
+            return self.tiny.deal(Rng(seed))
         return self.parlor.new_game(self.players, seed, self.options)
 
     def deserialize_state(self, text: str) -> "ParlorSpielState":
@@ -281,7 +302,9 @@ class ParlorSpielState(pyspiel.State):
         """The deal or decision played with ``chance.outcomes``: the state reached, or the
         chance node of the next draw (its bound found)."""
         game = self.get_game()
-        if chance.base is None:
+        if chance.base is None and game.tiny is not None:
+            reached = try_deal_with(game.tiny.deal, chance.outcomes)
+        elif chance.base is None:
             reached = try_deal(game.parlor, game.players, game.options, chance.outcomes)
         else:
             move = game.parlor.action_from_id(chance.action)
