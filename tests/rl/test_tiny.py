@@ -44,6 +44,8 @@ def test_the_tiny_deal_is_its_description() -> None:
 
 
 def test_cfr_lowers_the_uniform_policys_exploitability() -> None:
+    # Mamma Mia! only: the tiny Mottainai takes about twice the CPU (benchmarks/exploitability.py
+    # --game mottainai runs it)
     register()
     game = pyspiel.load_game("parlor_mamma_mia", TINY)
     uniform = exploitability.nash_conv(game, policy_lib.UniformRandomPolicy(game))
@@ -54,12 +56,33 @@ def test_cfr_lowers_the_uniform_policys_exploitability() -> None:
     assert exploitability.nash_conv(game, solver.average_policy()) < uniform
 
 
+def test_the_tiny_mottainai_deals_every_split_of_its_four_cards() -> None:
+    register()
+    game = pyspiel.load_game("parlor_mottainai", TINY)
+    hands: set[tuple[tuple[int, ...], ...]] = set()
+
+    def walk(state: pyspiel.State) -> None:
+        if state.is_chance_node():
+            for outcome, _ in state.chance_outcomes():
+                child = state.clone()
+                child.apply_action(outcome)
+                walk(child)
+            return
+        parlor = state.parlor
+        assert [len(h) for h in parlor.hands] == [2, 2] and len(parlor.deck) == 2
+        hands.add(tuple(tuple(sorted(h)) for h in parlor.hands))
+
+    walk(game.new_initial_state())
+    assert len(hands) == 6  # which 2 of the 4 cards seat 0 holds
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
 def test_bad_variants_are_refused() -> None:
     register()
     with pytest.raises(ValueError, match="unknown variant 'huge'"):
         pyspiel.load_game("parlor_mamma_mia", {"variant": "huge"})
     with pytest.raises(ValueError, match="none for this game yet"):
-        pyspiel.load_game("parlor_mottainai", {"variant": "tiny"})
+        pyspiel.load_game("parlor_sweet_nose", {"variant": "tiny"})
     with pytest.raises(ValueError, match="2 players with its own options"):
         pyspiel.load_game("parlor_mamma_mia", {"variant": "tiny", "players": 3})
     # the deterministic mode plays the tiny deals too, a new one per initial state

@@ -22,7 +22,7 @@ with pyspiel; then ``pyspiel.load_game("parlor_sweet_nose", {"players": 4, "seed
   ``serialize`` is then the action history, chance outcomes included.
 - ``options``: the game's options as a JSON object in text (``""``: the defaults).
 - ``variant="tiny"``: a position small enough for exact solving (``parlor.rl.tiny``; Mamma
-  Mia! only so far), with its own table size and options.
+  Mia! and Mottainai so far), with its own table size and options.
 - **Perfect recall by construction.** The information state of a seat (string and tensor) is
   its view with recall (the game's encoding, docs/rl.md) *plus the seat's own decisions so
   far*: the string ends with the action ids the seat has played, in order; the tensor ends

@@ -1,7 +1,7 @@
 """Tiny variants: games small enough for exact solving (CFR, best response, exploitability).
 
-A tiny variant is the last round of a game with a handful of cards: a reduced deck is shuffled
-and dealt, the rest of the table is fixed, and the position is built with the game's own
+A tiny variant is a position near a game's end with a handful of cards: a reduced deck is
+shuffled and dealt, the rest of the table is fixed, and the position is built with the game's own
 scenario loader (games/<game>/scenario.py), so the rules are the game's own, unchanged. The
 shuffle draws from the state's generator like any deal, so with OpenSpiel's
 ``chance="explicit"`` every draw of it is a chance node (parlor.rl.chance).
@@ -80,4 +80,32 @@ MAMMA_MIA_TINY = TinyVariant(
     ),
 )
 
-VARIANTS: dict[str, TinyVariant] = {"mamma-mia": MAMMA_MIA_TINY}
+
+def _mottainai_place(table: dict[str, Any], hands: list[list[str]], rest: list[str]) -> None:
+    table["hands"] = hands
+
+
+MOTTAINAI_TINY = TinyVariant(
+    game="mottainai",
+    players=2,
+    deck=("bell", "poem", "brick", "kite"),
+    hand_size=2,
+    table={
+        "players": 2,
+        "start_player": 0,
+        "active": 0,
+        "tasks": [None, None],
+        "deck": ["bowl", "cup"],
+        "floor": ["jar", "fan"],
+        "sales": [["vase"], ["pin"]],
+        "helpers": [["teapot"], ["ring"]],
+    },
+    place=_mottainai_place,
+    description=(
+        "2 players near the end: the deck is Bowl then Cup, the floor Jar and Fan; seat 0 has sold "
+        "a Vase and has a Teapot helper, seat 1 has sold a Pin and has a Ring helper; Bell, Poem, "
+        "Brick and Kite are shuffled and 2 dealt to each seat; no tasks yet, seat 0 to start"
+    ),
+)
+
+VARIANTS: dict[str, TinyVariant] = {"mamma-mia": MAMMA_MIA_TINY, "mottainai": MOTTAINAI_TINY}
