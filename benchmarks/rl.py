@@ -142,7 +142,7 @@ def parallel_run(name: str, players: int, seeds: range, policy: Policy) -> int:
     for seed in seeds:
         obs, _ = e.reset(seed=seed)
         while e.agents:
-            movers = list(e.state.to_move)
+            movers = list(e.parlor.to_move)
             actions = {a: (policy.pick(o["action_mask"]) if o["action_mask"].any() else 0) for a, o in obs.items()}
             obs, *_ = e.step(actions)
             decisions += len(movers)

@@ -57,10 +57,10 @@ def test_a_full_game_ends_with_the_documented_returns(name: str) -> None:
             e.step(None)
             continue
         mask = obs["action_mask"]
-        assert mask.any() and e.state.to_move[0] == int(agent.split("_")[1])
+        assert mask.any() and e.parlor.to_move[0] == int(agent.split("_")[1])
         e.step(int(rng.choice(np.flatnonzero(mask))))
         steps += 1
-    result = e.state.result()
+    result = e.parlor.result()
     expected = {f"player_{s}": 1.0 - (p - 1) for s, p in enumerate(result.places)}  # 3 players: +1, 0, -1
     assert totals == expected
     assert steps > 10
@@ -73,15 +73,15 @@ def test_an_illegal_action_loses_or_raises_and_changes_nothing() -> None:
     e.reset(seed=1)
     obs = e.observe(e.agent_selection)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    before = e.state.to_json_text()
+    before = e.parlor.to_json_text()
     with pytest.raises(IllegalAction):
         e.step(illegal)
-    assert e.state.to_json_text() == before
+    assert e.parlor.to_json_text() == before
     e = env("mamma-mia", players=2)  # the default: the offender loses, the game ends
     e.reset(seed=1)
     offender = e.agent_selection
     e.step(illegal)
-    assert e.state.to_json_text() == before
+    assert e.parlor.to_json_text() == before
     assert e.rewards == {offender: -1.0, next(a for a in e.possible_agents if a != offender): 0.0}
     assert all(e.terminations.values()) and e.infos[offender]["illegal_action"]
     for _agent in e.agent_iter():
@@ -90,13 +90,13 @@ def test_an_illegal_action_loses_or_raises_and_changes_nothing() -> None:
     assert not e.agents
     p = parallel_env("sweet-nose", players=3)
     p.reset(seed=2)
-    seat = p.state.to_move[0]
+    seat = p.parlor.to_move[0]
     actions = {a: 0 for a in p.agents}
-    legal = {p.game.action_id(x) for x in p.state.legal_actions(seat)}
+    legal = {p.game.action_id(x) for x in p.parlor.legal_actions(seat)}
     actions[f"player_{seat}"] = next(i for i in range(p.game.num_actions) if i not in legal)
-    before = p.state.to_json_text()
+    before = p.parlor.to_json_text()
     _, rewards, terms, _, infos = p.step(actions)
-    assert p.state.to_json_text() == before and not p.agents and all(terms.values())
+    assert p.parlor.to_json_text() == before and not p.agents and all(terms.values())
     assert rewards[f"player_{seat}"] == -1.0 and infos[f"player_{seat}"] == {"illegal_action": True}
     with pytest.raises(ValueError, match="illegal_action"):
         env("mamma-mia", illegal_action="ignore")
@@ -109,7 +109,7 @@ def test_secret_sweetness_sub_turns_do_not_leak() -> None:
     for choice in (0, -1):
         e = env("sweet-nose", players=3)
         e.reset(seed=2)
-        while len(e.state.to_move) < 2:  # play on (first legal move) to the secret assignment
+        while len(e.parlor.to_move) < 2:  # play on (first legal move) to the secret assignment
             e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
         first = e.agent_selection
         legal = np.flatnonzero(e.observe(first)["action_mask"])
@@ -119,6 +119,6 @@ def test_secret_sweetness_sub_turns_do_not_leak() -> None:
         assert later != first
         obs = e.observe(later)
         observed.append((later, obs["observation"].tobytes(), obs["action_mask"].tobytes()))
-        views = encoding("sweet-nose").information_state(e.state, int(later.split("_")[1]))
+        views = encoding("sweet-nose").information_state(e.parlor, int(later.split("_")[1]))
         observed[-1] += (views,)
     assert observed[0] == observed[1]

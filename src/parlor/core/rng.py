@@ -108,16 +108,59 @@ def derive_seed(seed: int, *parts: int) -> int:
     return rng.next64() >> 2
 
 
+class ChanceNeeded(Exception):
+    """A scripted generator was asked for a draw its script does not hold yet.
+
+    ``bound``: the draw is a uniform integer in ``[0, bound)``. Raised from inside the rules,
+    so the state being played is left half-changed: play on a clone (parlor.rl.openspiel's
+    explicit chance mode does).
+    """
+
+    def __init__(self, bound: int) -> None:
+        super().__init__(f"a chance draw below {bound} is needed")
+        self.bound = bound
+
+
+class ChanceScript:
+    """The outcomes of a state's random draws, given from outside (explicit chance nodes).
+
+    With ``rng.script`` set, every ``below``, ``shuffle`` and ``choice`` of that generator takes
+    its uniform draws from ``outcomes`` in order (a Fisher-Yates shuffle is its ``below`` draws,
+    last position first) instead of from SplitMix64, and raises ``ChanceNeeded`` when they
+    run out. Nothing else changes: the rules make exactly the draws they always make, so a
+    script holding the draws a seed would make deals that seed's game.
+    """
+
+    __slots__ = ("outcomes", "cursor")
+
+    def __init__(self, outcomes: list[int]) -> None:
+        self.outcomes = outcomes
+        self.cursor = 0
+
+    def draw(self, n: int) -> int:
+        at = self.cursor
+        if at >= len(self.outcomes):
+            raise ChanceNeeded(n)
+        value = self.outcomes[at]
+        if not 0 <= value < n:
+            raise ValueError(f"scripted chance outcome {value} is not below {n}")
+        self.cursor = at + 1
+        return value
+
+
 class Rng:
     """SplitMix64 with unbiased bounded draws and Fisher-Yates shuffles."""
 
-    __slots__ = ("state",)
+    __slots__ = ("state", "script")
 
     def __init__(self, seed: int = 0, *, state: int | None = None) -> None:
         # A seed is mixed once so that nearby seeds (1, 2, 3...) start far apart.
         self.state = (state if state is not None else _mix(seed & _MASK)) & _MASK
+        self.script: ChanceScript | None = None  # explicit chance: draws come from outside
 
     def next64(self) -> int:
+        if self.script is not None:  # a raw word has no finite list of outcomes
+            raise ValueError("a scripted generator draws only bounded integers (below, shuffle, choice)")
         self.state = (self.state + _GOLDEN) & _MASK
         return _mix(self.state)
 
@@ -125,6 +168,9 @@ class Rng:
         """A uniform integer in ``[0, n)`` (rejection sampling: no modulo bias)."""
         if n <= 0 or n > _MASK + 1:  # above 2**64 every draw would be rejected: it never returned
             raise ValueError(f"below() needs a bound in [1, 2**64], got {n}")
+        script = self.script
+        if script is not None:
+            return script.draw(n)
         if n <= _M32:  # every bound a game uses: drawn in machine words, the same number
             state: int = self.state
             s_hi, s_lo, j = _below_halves(state >> 32, state & _M32, n)
@@ -144,6 +190,14 @@ class Rng:
         The draws are computed in 32-bit halves (see above): the same permutation and the
         same generator state afterwards as the plain loop over ``below``.
         """
+        script = self.script
+        if script is not None:
+            k = len(items) - 1
+            while k > 0:
+                m = script.draw(k + 1)
+                items[k], items[m] = items[m], items[k]
+                k -= 1
+            return
         state: int = self.state
         s_hi: i64 = state >> 32
         s_lo: i64 = state & _M32

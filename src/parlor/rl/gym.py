@@ -14,7 +14,8 @@ seeded from the episode's seed, so a seeded episode repeats exactly), a bot obje
 factory ``(game, seed) -> bot`` (``parlor.rl.opponents``).
 
 Reward: 0 until the end, then the seat's return (+1 first ... -1 last, as in
-``parlor.rl.pettingzoo.return_of``). An action outside the mask is not played: with
+``parlor.rl.rewards.return_of``), or with ``reward="score_margin"`` its score margin over the
+best other seat divided by ``reward_scale`` (``parlor.rl.rewards``). An action outside the mask is not played: with
 ``illegal_action="lose"`` (the default, so random exploration cannot crash a run) the episode
 ends with reward -1 and ``info["illegal_action"] = True``; with ``"raise"`` it raises
 ``IllegalAction``. The game state is unchanged either way.
@@ -39,8 +40,8 @@ from parlor.rl.pettingzoo import (
     check_render_and_illegal,
     legal_move,
     render_text,
-    return_of,
 )
+from parlor.rl.rewards import reward_function
 
 IDS = {"mamma-mia": "parlor/MammaMia-v0", "sweet-nose": "parlor/SweetNose-v0", "mottainai": "parlor/Mottainai-v0"}
 
@@ -57,12 +58,15 @@ class ParlorSingleSeatEnv(gymnasium.Env):
         options: Any = None,
         illegal_action: str = "lose",
         render_mode: str | None = None,
+        reward: str = "rank",
+        reward_scale: float | None = None,
     ) -> None:
         self.game = games.get(game) if isinstance(game, str) else game
         self.players = self.game.check_players(players if players is not None else self.game.min_players)
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
             raise ValueError(f"seat must be None or 0..{self.players - 1}, got {seat!r}")
         check_render_and_illegal(render_mode, illegal_action)
+        self.final_rewards = reward_function(self.game, reward, reward_scale)
         self.opponent_factory = opponent_factory(opponents)  # fails now on an unknown bot
         self.options = self.game.options_from_json(options) if isinstance(options, dict) else options
         self.fixed_seat = seat
@@ -109,7 +113,7 @@ class ParlorSingleSeatEnv(gymnasium.Env):
             return self.encoder.encode(state, self.seat), -1.0, True, False, info
         state.apply(self.seat, move)
         self._play_opponents()
-        reward = return_of(state)[self.seat] if state.is_over else 0.0
+        reward = self.final_rewards(state)[self.seat] if state.is_over else 0.0
         return self.encoder.encode(state, self.seat), reward, state.is_over, False, self._info()
 
     def action_masks(self) -> np.ndarray:

@@ -10,8 +10,14 @@ down until the phase resolves — so nothing leaks between sub-turns.
 
 Rewards are 0 until the game ends; then each seat receives its **return**
 ``1 - 2 * (place - 1) / (players - 1)``: +1 for first place, -1 for last, evenly spaced in
-between, tied seats sharing their place (``return_of``). There is no truncation: every game
-ends by its rules.
+between, tied seats sharing their place (``return_of``). With ``reward="score_margin"`` it is
+instead ``(own score - best other score) / reward_scale`` in the game's direction
+(``parlor.rl.rewards``). There is no truncation: every game ends by its rules.
+
+``env.parlor`` is the Parlor state being played. ``env.state()`` (and ``state_space``) is
+PettingZoo's global state for centralized critics: **privileged**, every seat's observation
+(so every hidden hand) and the top of the face-down stacks (``parlor.rl.privileged``); for
+training critics, never for a policy that is to play.
 
 An action id outside the mask is never played. With ``illegal_action="lose"`` (the default,
 as in the Gymnasium env, so that exploring or PettingZoo's own seed tests, which sample
@@ -40,15 +46,12 @@ from parlor import games
 from parlor.core.errors import IllegalAction
 from parlor.core.game import Game, State
 from parlor.rl import encoding
+from parlor.rl.privileged import PrivilegedState
+from parlor.rl.rewards import REWARDS, return_of, reward_function
+
+__all__ = ["REWARDS", "ParlorAECEnv", "ParlorParallelEnv", "env", "parallel_env", "return_of"]
 
 OBS_HIGH = 16.0  # every slice is scaled so its values stay well under this
-
-
-def return_of(state: State) -> list[float]:
-    """Each seat's return at the end: +1 first, -1 last, linear in the place between."""
-    places = state.result().places
-    n = state.players
-    return [1.0 - 2.0 * (p - 1) / (n - 1) for p in places]
 
 
 def legal_move(state: State, seat: int, action: Any) -> Any:
@@ -91,12 +94,23 @@ class _Table:
     metadata = {"render_modes": RENDER_MODES, "is_parallelizable": True}
 
     def _setup(
-        self, game: str | Game, players: int | None, options: Any, render_mode: str | None, illegal_action: str
+        self,
+        game: str | Game,
+        players: int | None,
+        options: Any,
+        render_mode: str | None,
+        illegal_action: str,
+        reward: str,
+        reward_scale: float | None,
     ) -> None:
         self.game = games.get(game) if isinstance(game, str) else game
         self.players = self.game.check_players(players if players is not None else self.game.min_players)
         self.options = self.game.options_from_json(options) if isinstance(options, dict) else options
         check_render_and_illegal(render_mode, illegal_action)
+        self.final_rewards = reward_function(self.game, reward, reward_scale)
+        self.reward = reward
+        self.privileged = PrivilegedState(self.game, self.players)
+        self.state_space = spaces.Box(0.0, OBS_HIGH, (self.privileged.size,), np.float32)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.encoding = encoding(self.game)
@@ -113,7 +127,15 @@ class _Table:
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
         self._next_seed: int | None = None
-        self.state: State | None = None
+        self.parlor: State | None = None
+
+    def state(self) -> np.ndarray:
+        """The privileged state for a centralized critic: every seat's observation, hidden
+        cards included, and the top of the face-down stacks (``parlor.rl.privileged``).
+        Never give it to a policy that is to play a real table."""
+        if self.parlor is None:
+            raise RuntimeError("call reset() before state()")
+        return self.privileged.encode(self.parlor)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -130,19 +152,19 @@ class _Table:
 
     def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
         encoder = self.encoding.ENCODER  # the game's encoding.encode / action_mask, one call less
-        return {"observation": encoder.encode(self.state, seat), "action_mask": encoder.action_mask(self.state, seat)}
+        return {"observation": encoder.encode(self.parlor, seat), "action_mask": encoder.action_mask(self.parlor, seat)}
 
     def _legal_move(self, seat: int, action: Any) -> Any:
         """The action of id ``action`` if ``seat`` may play it now, else None (or raise, by policy)."""
-        move = legal_move(self.state, seat, action)  # type: ignore[arg-type]
+        move = legal_move(self.parlor, seat, action)  # type: ignore[arg-type]
         if move is None and self.illegal_action == "raise":
             raise IllegalAction(f"action id {action!r} is not a legal action for seat {seat} now")
         return move
 
     def render(self) -> str | None:
-        if self.render_mode is None or self.state is None:
+        if self.render_mode is None or self.parlor is None:
             return None
-        text = render_text(self.state)
+        text = render_text(self.parlor)
         if self.render_mode == "human":
             print(text, end="")
             return None
@@ -179,14 +201,16 @@ class ParlorAECEnv(_Table, AECEnv):
         options: Any = None,
         render_mode: str | None = None,
         illegal_action: str = "lose",
+        reward: str = "rank",
+        reward_scale: float | None = None,
     ) -> None:
         AECEnv.__init__(self)
-        self._setup(game, players, options, render_mode, illegal_action)
+        self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale)
         self.agents: list[str] = []
         self._forfeited = False
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.state = self._new_state(seed)
+        self.parlor = self._new_state(seed)
         self._forfeited = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -197,7 +221,7 @@ class ParlorAECEnv(_Table, AECEnv):
         self._select()
 
     def _select(self) -> None:
-        state = self.state
+        state = self.parlor
         assert state is not None
         if state.is_over or self._forfeited:
             self.agent_selection = next(a for a in self.agents if self.terminations[a])
@@ -214,7 +238,7 @@ class ParlorAECEnv(_Table, AECEnv):
             if self.agents:
                 self._select()
             return
-        state = self.state
+        state = self.parlor
         assert state is not None
         self._cumulative_rewards[agent] = 0.0
         move = self._legal_move(self._seat[agent], action)
@@ -230,7 +254,7 @@ class ParlorAECEnv(_Table, AECEnv):
             return
         state.apply(self._seat[agent], move)
         if state.is_over:
-            self.rewards = dict(zip(self.possible_agents, return_of(state)))
+            self.rewards = dict(zip(self.possible_agents, self.final_rewards(state)))
             for a in self.agents:
                 self.terminations[a] = True
             self._accumulate_rewards()
@@ -249,19 +273,21 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         options: Any = None,
         render_mode: str | None = None,
         illegal_action: str = "lose",
+        reward: str = "rank",
+        reward_scale: float | None = None,
     ) -> None:
-        self._setup(game, players, options, render_mode, illegal_action)
+        self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale)
         self.agents: list[str] = []
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        self.state = self._new_state(seed)
+        self.parlor = self._new_state(seed)
         self.agents = self.possible_agents[:]
         return {a: self._observe_seat(self._seat[a]) for a in self.agents}, {a: {} for a in self.agents}
 
     def step(self, actions: dict[str, int]) -> tuple[dict, dict, dict, dict, dict]:
-        state = self.state
+        state = self.parlor
         assert state is not None
         moves = []
         for seat in list(state.to_move):  # the seats waited for now, in seat order
@@ -277,7 +303,7 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         agents = self.agents
         obs = {a: self._observe_seat(self._seat[a]) for a in agents}
         over = state.is_over
-        rewards = dict(zip(self.possible_agents, return_of(state))) if over else {a: 0.0 for a in agents}
+        rewards = dict(zip(self.possible_agents, self.final_rewards(state))) if over else {a: 0.0 for a in agents}
         terminations = {a: over for a in agents}
         truncations = {a: False for a in agents}
         infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
@@ -300,9 +326,11 @@ def env(
     options: Any = None,
     render_mode: str | None = None,
     illegal_action: str = "lose",
+    reward: str = "rank",
+    reward_scale: float | None = None,
 ) -> ParlorAECEnv:
     """The AEC env of ``game`` (a name such as ``"sweet-nose"`` or a ``Game``)."""
-    return ParlorAECEnv(game, players, options, render_mode, illegal_action)
+    return ParlorAECEnv(game, players, options, render_mode, illegal_action, reward, reward_scale)
 
 
 def parallel_env(
@@ -311,6 +339,8 @@ def parallel_env(
     options: Any = None,
     render_mode: str | None = None,
     illegal_action: str = "lose",
+    reward: str = "rank",
+    reward_scale: float | None = None,
 ) -> ParlorParallelEnv:
     """The parallel env of ``game``: one action per live agent per step (see the module docstring)."""
-    return ParlorParallelEnv(game, players, options, render_mode, illegal_action)
+    return ParlorParallelEnv(game, players, options, render_mode, illegal_action, reward, reward_scale)

@@ -30,7 +30,9 @@ same games as a Stable-Baselines3 ``VecEnv`` (``action_masks`` for sb3-contrib's
 - **Seeds per env.** ``reset(seed=s)`` seeds env ``i`` with ``s + i`` (or ``seed`` may be a
   list, one per env); each env draws its games' seeds (and its bots' seeds and its seat)
   from its own generator, so a seeded run repeats exactly whatever the batch does.
-- Rewards are the return at the end (+1 first ... -1 last, ``pettingzoo.return_of``), 0 before.
+- Rewards are the return at the end (+1 first ... -1 last, ``rewards.return_of``), 0 before;
+  ``reward="score_margin"``: the learner's score margin over the best other seat divided by
+  ``reward_scale`` (``parlor.rl.rewards``).
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ from parlor.core.errors import IllegalAction
 from parlor.core.game import Game, State
 from parlor.rl import encoding, native
 from parlor.rl.opponents import opponent_factory
-from parlor.rl.pettingzoo import OBS_HIGH, legal_move, return_of
+from parlor.rl.pettingzoo import OBS_HIGH, legal_move
+from parlor.rl.rewards import reward_function
 
 Policy = Callable[[np.ndarray, np.ndarray], Any]
 
@@ -68,6 +71,8 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
         seed: int | None = None,
         illegal_action: str = "lose",
         opponent_policy: Policy | None = None,
+        reward: str = "rank",
+        reward_scale: float | None = None,
     ) -> None:
         self.game = games.get(game) if isinstance(game, str) else game
         if type(num_envs) is not int or num_envs < 1:
@@ -80,6 +85,7 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         if opponent_policy is not None and not callable(opponent_policy):
             raise TypeError("opponent_policy must be a function (observations, masks) -> action ids")
+        self.final_rewards = reward_function(self.game, reward, reward_scale)
         self.factory = None if opponent_policy is not None else opponent_factory(opponents)
         self.opponent_policy = opponent_policy
         self.options = self.game.options_from_json(options) if isinstance(options, dict) else options
@@ -208,7 +214,7 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
             done = np.zeros(self.num_envs, bool)
             for k, i in enumerate(ended):
                 if not self.illegal[i]:
-                    self.rewards[i] = return_of(states[i])[seats[i]]
+                    self.rewards[i] = self.final_rewards(states[i])[seats[i]]
                 self.terminated[i] = True
                 self.final_obs[i] = rows[k]
                 done[i] = True
