@@ -824,6 +824,24 @@ def serve(
             "sibling subdomain cannot set or shadow them (docs/protocol.md, Accounts).",
         ),
     ] = False,
+    metrics_address: Annotated[
+        str | None,
+        typer.Option(
+            "--metrics-address",
+            metavar="HOST:PORT",
+            help="Serve Prometheus metrics at http://HOST:PORT/metrics: a private address, not the site's "
+            "(docs/deploy.md, Metrics and logs).",
+            show_default="off",
+        ),
+    ] = None,
+    log_format: Annotated[
+        str,
+        typer.Option(
+            "--log-format",
+            metavar="FORMAT",
+            help="text, or json: every log line a JSON object (time, level, logger, message, the request's fields).",
+        ),
+    ] = "text",
     session_days: Annotated[
         float | None,
         typer.Option("--session-days", metavar="DAYS", help="Days a sign-in lasts unused.", show_default="30"),
@@ -899,6 +917,8 @@ def serve(
             review_workers=review_workers,
             review_queue=review_queue,
             secure_cookies=secure_cookies,
+            metrics_address=metrics_address,
+            log_format=log_format,
             account_options={  # the account limits (docs/server.md, "Account limits")
                 "--session-days": session_days,
                 "--sign-in-failures-per-name": sign_in_failures_per_name,
