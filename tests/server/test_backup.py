@@ -6,7 +6,6 @@ written, missing pg_dump) is one line and changes nothing."""
 
 from __future__ import annotations
 
-import os
 import random
 import sqlite3
 import subprocess
@@ -20,7 +19,9 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import create_engine, text
+from typer.testing import CliRunner
 
+from parlor.cli.main import app as cli
 from parlor.server.storage import Database
 
 from .conftest import BACKENDS, ROOT, Client, ServerProcess, create_table, make_url, token_of
@@ -34,6 +35,12 @@ def parlor(*args: str, env: dict[str, str] | None = None) -> subprocess.Complete
     """The ``parlor`` command, as an operator runs it."""
     cmd = [sys.executable, "-m", "parlor.cli.main", *args]
     return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+
+
+def parlor_here(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The same command run in this process (Typer's runner): the refusals cost no process start each."""
+    result = CliRunner().invoke(cli, list(args), env=env)
+    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
 
 
 def one_line_error(done: subprocess.CompletedProcess[str]) -> str:
@@ -176,7 +183,7 @@ def sqlite_backup(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     try:
         assert sign_up(srv.base, "Ann").who()["name"] == "Ann"
         backup_file = tmp_path / "site.backup"
-        assert parlor("backup", str(backup_file), "--database-url", url).returncode == 0
+        assert parlor_here("backup", str(backup_file), "--database-url", url).returncode == 0
         yield url, backup_file
     finally:
         srv.stop()
@@ -185,18 +192,18 @@ def sqlite_backup(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 def test_refusals_are_one_line_and_change_nothing(sqlite_backup: tuple[str, Path], postgres: Any, tmp_path: Path):
     site_url, backup_file = sqlite_backup
     # A path that cannot be written: one line, no file.
-    line = one_line_error(parlor("backup", str(tmp_path / "no" / "such" / "x.backup"), "--database-url", site_url))
+    line = one_line_error(parlor_here("backup", str(tmp_path / "no" / "such" / "x.backup"), "--database-url", site_url))
     assert "cannot write the backup" in line and not (tmp_path / "no").exists()
     # Onto the database itself: refused.
     assert "the database itself" in one_line_error(
-        parlor("backup", str(tmp_path / "site.db"), "--database-url", site_url)
+        parlor_here("backup", str(tmp_path / "site.db"), "--database-url", site_url)
     )
 
     # A backup of the wrong kind: an SQLite backup into PostgreSQL, nothing changed there.
     pg_url = postgres.new_database()
     Database(pg_url).migrate()  # (a site's database, as a server leaves it)
     before = counts(pg_url)
-    line = one_line_error(parlor("restore", str(backup_file), "--database-url", pg_url))
+    line = one_line_error(parlor_here("restore", str(backup_file), "--database-url", pg_url))
     assert "SQLite" in line and "PostgreSQL" in line
     assert counts(pg_url) == before
 
@@ -206,26 +213,38 @@ def test_refusals_are_one_line_and_change_nothing(sqlite_backup: tuple[str, Path
     with sqlite3.connect(future) as conn:
         conn.execute("UPDATE parlor_backup SET schema_version = '0099_from_the_future'")
     target = tmp_path / "new.db"
-    line = one_line_error(parlor("restore", str(future), "--database-url", f"sqlite:///{target}"))
+    line = one_line_error(parlor_here("restore", str(future), "--database-url", f"sqlite:///{target}"))
     assert "0099_from_the_future" in line and not target.exists()
 
     # Not a backup at all.
     junk = tmp_path / "notes.txt"
     junk.write_text("hello")
     assert "not a Parlor backup" in one_line_error(
-        parlor("restore", str(junk), "--database-url", f"sqlite:///{target}")
+        parlor_here("restore", str(junk), "--database-url", f"sqlite:///{target}")
     )
     assert "not a Parlor backup" in one_line_error(
-        parlor("restore", str(tmp_path / "site.db"), "--database-url", f"sqlite:///{target}")
+        parlor_here("restore", str(tmp_path / "site.db"), "--database-url", f"sqlite:///{target}")
     )
 
     # A database that already holds a site: refused, unchanged.
     before = counts(site_url)
-    line = one_line_error(parlor("restore", str(backup_file), "--database-url", site_url))
+    line = one_line_error(parlor_here("restore", str(backup_file), "--database-url", site_url))
     assert "already holds" in line and "1 accounts" in line
     assert counts(site_url) == before
 
+    # A database a server has only started on (its schema, no rows) is empty enough, of either kind.
+    served_sqlite = f"sqlite:///{tmp_path / 'served.db'}"
+    Database(served_sqlite).migrate()
+    assert parlor_here("restore", str(backup_file), "--database-url", served_sqlite).returncode == 0
+    assert counts(served_sqlite)["parlor_accounts"] == 1 and "parlor_backup" not in counts(served_sqlite)
+    pg_backup, served_pg = tmp_path / "pg.backup", postgres.new_database()
+    Database(served_pg).migrate()
+    assert parlor_here("backup", str(pg_backup), "--database-url", pg_url).returncode == 0
+    done = parlor_here("restore", str(pg_backup), "--database-url", served_pg)
+    assert done.returncode == 0, done.stderr
+    assert counts(served_pg) == counts(pg_url)
+
     # PostgreSQL without its client tools: one line naming pg_dump.
-    no_tools = {**os.environ, "PATH": str(Path(sys.executable).parent)}
-    line = one_line_error(parlor("backup", str(tmp_path / "pg.backup"), "--database-url", pg_url, env=no_tools))
-    assert "pg_dump is not installed" in line and not (tmp_path / "pg.backup").exists()
+    no_tools = {"PATH": str(Path(sys.executable).parent)}
+    line = one_line_error(parlor_here("backup", str(tmp_path / "pg2.backup"), "--database-url", pg_url, env=no_tools))
+    assert "pg_dump is not installed" in line and not (tmp_path / "pg2.backup").exists()
