@@ -194,6 +194,10 @@ def test_refusals_are_one_line_and_change_nothing(sqlite_backup: tuple[str, Path
     # A path that cannot be written: one line, no file.
     line = one_line_error(parlor_here("backup", str(tmp_path / "no" / "such" / "x.backup"), "--database-url", site_url))
     assert "cannot write the backup" in line and not (tmp_path / "no").exists()
+    # No database to back up: refused, and none made.
+    missing = tmp_path / "missing.db"
+    line = one_line_error(parlor_here("backup", str(tmp_path / "m.backup"), "--database-url", f"sqlite:///{missing}"))
+    assert "no SQLite database" in line and not missing.exists() and not (tmp_path / "m.backup").exists()
     # Onto the database itself: refused.
     assert "the database itself" in one_line_error(
         parlor_here("backup", str(tmp_path / "site.db"), "--database-url", site_url)

@@ -78,11 +78,15 @@ def backup(database_url: str, path: Path) -> BackupInfo:
     """Copy the database at ``database_url`` to ``path`` (while the server runs, if it does)."""
     db = Database(database_url)
     try:
+        if db.is_sqlite:  # (connecting would make an empty file where none was)
+            file = make_url(db.url).database or ""
+            if file in ("", ":memory:") or not Path(file).expanduser().is_file():
+                raise BackupError(f"there is no SQLite database at {file or '(no file)'}: nothing to back up")
         version = _current_revision(db)
         if version is None:
             raise BackupError(f"{_shown(db.url)} holds no Parlor database (no schema): nothing to back up")
         path = path.expanduser().resolve()
-        if db.is_sqlite and make_url(db.url).database and Path(make_url(db.url).database or "").resolve() == path:
+        if db.is_sqlite and Path(make_url(db.url).database or "").expanduser().resolve() == path:
             raise BackupError(f"{path} is the database itself: give the backup another path")
         folder = path.parent
         if path.is_dir():
@@ -113,7 +117,7 @@ def backup(database_url: str, path: Path) -> BackupInfo:
 
 
 def _sqlite_backup(db: Database, temp: Path, version: str) -> None:
-    source = sqlite3.connect(make_url(db.url).database or "", timeout=30)
+    source = sqlite3.connect(Path(make_url(db.url).database or "").expanduser(), timeout=30)
     target = sqlite3.connect(temp)
     try:
         # pages=-1: the whole file in one step, one read snapshot (a writer in WAL mode goes on).
@@ -263,7 +267,7 @@ def _sqlite_restore(db: Database, path: Path) -> None:
     """The backup copied into the target through the backup API (which handles a target file that
     exists, with its -wal), then the backup's own record dropped, in the target's normal WAL mode."""
     source = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    target = sqlite3.connect(make_url(db.url).database or "", timeout=30)
+    target = sqlite3.connect(Path(make_url(db.url).database or "").expanduser(), timeout=30)
     try:
         source.backup(target, pages=-1)
         target.execute(f"DROP TABLE {META_TABLE}")
