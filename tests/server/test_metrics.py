@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -166,3 +167,24 @@ def test_workers_counts_add_up_on_one_metrics_address(pg_url: str) -> None:
             wait_for_metrics(metrics, lambda s: value(s, "parlor_connections", role="player") == 2)
     finally:
         srv.stop()
+
+
+def test_a_bad_metrics_address_is_one_line(tmp_path, capsys) -> None:
+    from parlor.server.__main__ import main
+
+    url = f"sqlite:///{tmp_path / 'site.db'}"
+    port = free_port()
+    for address, expected in (
+        ("nonsense", "--metrics-address must be HOST:PORT"),
+        (f"127.0.0.1:{port}", "must not be the site's own address"),
+    ):
+        assert main(["--port", str(port), "--database-url", url, "--metrics-address", address]) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and expected in err[0], err
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        address = f"127.0.0.1:{taken.getsockname()[1]}"
+        assert main(["--port", str(port), "--database-url", url, "--metrics-address", address]) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err == [f"Error: cannot serve metrics on {address}: it is already in use"]
