@@ -80,6 +80,10 @@ def test_metrics_count_what_clients_did_and_json_logs_hold_no_secret(tmp_path) -
         session = ann.http.cookies.get("parlor_session")
         assert session
         assert Browser(srv.base).sign_in("Ann", "not her password").status_code == 401
+        again = Browser(srv.base)
+        assert again.sign_in("Ann", PASSWORD).status_code == 200
+        second_session = again.http.cookies.get("parlor_session")
+        assert second_session and again.http.get("/api/account").json()["account"]["name"] == "Ann"
         assert httpx.get(srv.base + "/api/tables/nosuchtable1", timeout=60).status_code == 404
 
         table = against_a_bot(srv.base, public=True)
@@ -123,7 +127,15 @@ def test_metrics_count_what_clients_did_and_json_logs_hold_no_secret(tmp_path) -
     assert any(r["method"] == "POST" and r["path"] == "/api/account/sign-in" and r["status"] == 401 for r in requests)
     assert any(r["method"] == "WEBSOCKET" and r["path"] == f"/ws/tables/{tid}" for r in requests)
     log = "\n".join(lines)
-    for secret in (PASSWORD, "not her password", session, token, table["seats"][0]["claim"]):
+    for secret in (
+        PASSWORD,
+        "not her password",
+        session,
+        second_session,
+        again.csrf,
+        token,
+        table["seats"][0]["claim"],
+    ):
         assert secret not in log
 
 
