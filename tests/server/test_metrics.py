@@ -156,7 +156,8 @@ def owners(url: str) -> dict[str, str]:
 
 def test_workers_counts_add_up_on_one_metrics_address(pg_url: str) -> None:
     metrics = f"127.0.0.1:{free_port()}"
-    srv = ServerProcess(pg_url, None, "--bot-delay", "0", "--workers", "2", "--metrics-address", metrics).start()
+    args = ("--bot-delay", "0", "--workers", "2", "--metrics-address", metrics, "--log-format", "json")
+    srv = ServerProcess(pg_url, None, *args).start()
     try:
         # Tables until both processes hold some (each new HTTP connection goes to either).
         tables: list[dict[str, Any]] = []
@@ -179,6 +180,9 @@ def test_workers_counts_add_up_on_one_metrics_address(pg_url: str) -> None:
             wait_for_metrics(metrics, lambda s: value(s, "parlor_connections", role="player") == 2)
     finally:
         srv.stop()
+    # The parent's lines and both workers' are JSON too.
+    records = [json.loads(line) for line in srv.output().splitlines() if line.strip()]
+    assert any("2 processes" in r["message"] for r in records)
 
 
 def test_a_bad_metrics_address_is_one_line(tmp_path, capsys) -> None:
