@@ -19,7 +19,7 @@ from parlor import games
 from parlor.core import replay
 from parlor.review import review
 from parlor.server.review.service import NICENESS
-from parlor.server.storage import AddHint, Database, LeaseLost, now
+from parlor.server.storage import AddHint, Database, LeaseLost, now, record_of
 from parlor.server.storage.schema import actions_t, hints_t, reviews_t, seats_t, tables_t
 from parlor.server.table import hash_token
 
@@ -320,3 +320,76 @@ def test_a_hint_s_write_is_fenced_by_the_table_s_lease(postgres):
         assert stored_hints(created_url, table_id) == []
     finally:
         db.close()
+
+
+def practise(base: str, table_id: str, token: str | None, body: Any) -> httpx.Response:
+    headers = {} if token is None else {"authorization": f"Bearer {token}"}
+    return httpx.post(f"{base}/api/tables/{table_id}/practice", json=body, headers=headers, timeout=30)
+
+
+def table_count(url: str) -> int:
+    db = Database(url)
+    try:
+        with db.engine.connect() as conn:
+            return len(conn.execute(select(tables_t.c.id)).all())
+    finally:
+        db.close()
+
+
+def test_try_it_again_opens_a_practice_table_dealt_from_what_the_seat_knew(rserver):
+    """The "Try it again" table: private, unrated, with hints, at one of the seat's decisions, bots in the
+    other seats; its seat sees what it saw then, and the game plays on, is stored and replays from
+    the dealt position. Bad requests are refused clearly and make no table."""
+    base, url = rserver.base, rserver.database_url
+    created, token = finished_game(base)
+    table_id = created["table"]["id"]
+    record = stored_record(url, table_id)["record"]
+    mine = [i for i, (seat, _) in enumerate(record["actions"]) if seat == 0]
+    theirs = next(i for i, (seat, _) in enumerate(record["actions"]) if seat == 1)
+    live = create_table(base, players=2, seats=[{"kind": "human"}, {"kind": "human"}])
+    before = table_count(url)
+    cases = [
+        (table_id, created["spectator_token"], {"step": mine[0]}, 403, "spectator"),
+        (table_id, "wrong-" + secrets.token_urlsafe(8), {"step": mine[0]}, 403, "bad_token"),
+        (table_id, token, {"step": theirs}, 400, "bad_step"),
+        (table_id, token, {"step": len(record["actions"]) + 5}, 400, "bad_step"),
+        (table_id, token, {"step": "3"}, 400, "bad_request"),
+        (table_id, token, {}, 400, "bad_request"),
+        (live["table"]["id"], token_of(live, 0), {"step": 0}, 409, "not_over"),
+    ]
+    for tid, tok, body, status, code in cases:
+        r = practise(base, tid, tok, body)
+        assert r.status_code == status and r.json()["error"]["code"] == code, (body, r.text)
+    assert "Seat 1" in practise(base, table_id, token, {"step": theirs}).json()["error"]["message"]
+    assert table_count(url) == before  # nothing made
+    step = mine[len(mine) // 2]
+    r = practise(base, table_id, token, {"step": step})
+    assert r.status_code == 201, r.text
+    made = r.json()
+    practice_id = made["table"]["id"]
+    summary = made["table"]
+    assert (summary["rated"], summary["public"], summary["hints"], summary["status"]) == (False, False, True, "playing")
+    assert summary["practice"] is True
+    assert httpx.get(f"{base}/api/tables/{table_id}", timeout=30).json()["practice"] is False
+    assert [s["kind"] for s in made["seats"]] == ["human", "bot"] and made["seats"][1]["level"] == "easy"
+    # The seat sees the position it decided at: its view then, at the new table's start.
+    with Client(base, practice_id, token_of({**made, "_base": base}, 0)) as client:
+        first = client.state
+    real = replay({**record, "actions": record["actions"][:step]})
+    assert json.dumps(first["view"], sort_keys=True) == json.dumps(real.view(0), sort_keys=True)
+    # Played on (a stand-in bot for the seat) to the end: stored with its start, and it replays.
+    stood = httpx.post(
+        f"{base}/api/tables/{practice_id}/seats/0/stand-in", json={"host_token": made["host_token"]}, timeout=10
+    )
+    assert stood.status_code == 200, stood.text
+    wait_over(base, practice_id, timeout=120)
+    db = Database(url)
+    try:
+        stored = record_of(db.load(practice_id))
+    finally:
+        db.close()
+    assert set(stored["scenario"]) == {"saved_state"} and stored["actions"][0][0] == 0
+    assert replay(stored).is_over
+    steps = httpx.get(f"{base}/api/tables/{practice_id}/replay", timeout=60).json()["steps"]
+    assert len(steps) == len(stored["actions"]) + 1
+    assert json.dumps(steps[0]["view"], sort_keys=True) == json.dumps(real.view(None), sort_keys=True)

@@ -154,3 +154,216 @@ def test_no_hint_button_without_hints_or_for_spectators_and_no_review_for_specta
         assert not errors, errors
     finally:
         context.close()
+
+
+# ---- a Sweet Nose review on the replay page: the verdict names and marks the move ----------------------
+DESKTOP_WIDE = {"width": 1366, "height": 900}
+SWEET_KINDS = ["mung_bean_cake", "longevity_peach_bun", "peanut_brittle", "zhuangyuan_cake", "candied_haws"]
+# How each language quotes the move played, and says "percentage points" (a loss of 26 of them).
+WORDING = {
+    "en": ("You played “", "26 percentage points more"),
+    "zh-Hant": ("你走了「", "高出 26 個百分點"),
+    "ja": ("あなたの手：「", "26 パーセントポイント高い"),  # noqa: RUF001 (Japanese writes a full-width colon)
+    "cs": ("Zahráli jste „", "o 26 procentních bodů víc"),
+}
+
+
+def estimate(action: dict[str, Any], win: float) -> dict[str, Any]:
+    return {"action": action, "samples": 40, "win": win, "win_se": 0.05, "score": 30.0, "score_se": 1.0,
+            "place": 2.0, "place_se": 0.1}  # fmt: skip
+
+
+def flagged_review(record: dict[str, Any], seat: int) -> tuple[dict[str, Any], int, int]:
+    """A complete review of ``seat`` as the server stores it, with two flagged decisions: its first
+    sweetness assignment (a mistake: another assignment was better by 26 points) and a later
+    decision of another kind (a blunder). The judge's numbers are set here (the judge's search is
+    tested in tests/review/ and tests/server/); what this test checks is how the page says them."""
+    from parlor.review import Review
+
+    state = start_of(record)
+    decisions, assign, other = [], None, None
+    for index, (who, action) in enumerate(record["actions"]):
+        if who == seat and len(state.legal_actions(seat)) > 1:
+            moves = [a.to_json() for a in state.legal_actions(seat)]
+            better = next(m for m in moves if m != action)
+            if assign is None and action["type"] == "assign_sweetness":
+                assign, label = index, "mistake"
+            elif assign is not None and other is None and action["type"] != "assign_sweetness":
+                other, label = index, "blunder"
+            else:
+                better, label = action, "best"
+            loss = 0.26 if label != "best" else 0.0
+            decisions.append(
+                {"step": index, "seat": seat, "phase": "round-1", "label": label, "played": action, "best": better,
+                 "loss": loss, "loss_se": 0.02 if loss else 0.0, "iterations": 80,
+                 "moves": [estimate(better, 0.4)] + ([estimate(action, 0.14)] if label != "best" else [])}
+            )  # fmt: skip
+        state.apply(who, state.game.action_from_json(action))
+    assert assign is not None and other is not None
+    review = {
+        "format": 1, "game": record["game"], "players": record["players"], "seat": seat,
+        "record_digest": "sha256:" + "0" * 64, "judge": {"budget": 4}, "decisions_total": len(decisions),
+        "complete": True, "result": state.result().to_json(), "decisions": decisions,
+    }  # fmt: skip
+    Review.from_json(review)  # a review the library reads back
+    return review, assign, other
+
+
+def start_of(record: dict[str, Any]) -> Any:
+    from parlor import games
+
+    game = games.get(record["game"])
+    return game.new_game(record["players"], record["seed"], game.options_from_json(record.get("options")))
+
+
+@pytest.fixture(scope="module")
+def sweet_nose_reviewed() -> Iterator[tuple[Server, dict[str, Any]]]:
+    """A finished three-player Sweet Nose table (seat 0 a human's, with a known token; bots played it)
+    whose review of seat 0 is stored, as the server stores one."""
+    import json
+    import sqlite3
+
+    from parlor import games
+    from parlor.bots import make_bot
+    from parlor.server.table import hash_token
+
+    from .conftest import write_record
+
+    tmp = Path(tempfile.mkdtemp(prefix="parlor-review-sn-"))
+    server = start_server(tmp)
+    try:
+        seats = [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]
+        created = server.create("sweet-nose", 3, seats)
+    finally:
+        stop_server(server)
+    game, seed = games.get("sweet-nose"), 11
+    state = game.new_game(3, seed)
+    bots = [make_bot("medium", game, seed + p) for p in range(3)]
+    while state.to_move:
+        who = state.to_move[0]
+        state.apply(who, bots[who].choose(state, who))
+    record = state.record()
+    review, assign, other = flagged_review(record, 0)
+    table_id = created["table"]["id"]
+    entries = [{"seat": s, "action": a, "by": "bot"} for s, a in record["actions"]]
+    write_record(tmp / "parlor.db", table_id, seed, entries)
+    token = "seat-zero-" + table_id
+    db = sqlite3.connect(tmp / "parlor.db")
+    try:
+        with db:
+            db.execute(
+                "UPDATE parlor_seats SET token_hash = ?, joined = 1 WHERE table_id = ? AND seat = 0",
+                (hash_token(token), table_id),
+            )
+            db.execute(
+                "INSERT INTO parlor_reviews (table_id, seat, review, decisions, complete, updated_at)"
+                " VALUES (?, 0, ?, ?, 1, CURRENT_TIMESTAMP)",
+                (table_id, json.dumps(review), len(review["decisions"])),
+            )
+    finally:
+        db.close()
+    server = start_server(tmp)
+    try:
+        yield server, {"table_id": table_id, "token": token, "review": review, "assign": assign, "other": other}
+    finally:
+        stop_server(server)
+
+
+def verdict_in_view(page: Any) -> bool:
+    """The verdict's box is inside the viewport, below the top bar that stays on the screen."""
+    return page.evaluate(
+        "(() => { const b = document.querySelector('#review-verdict').getBoundingClientRect();"
+        " const bar = document.querySelector('.topbar').getBoundingClientRect();"
+        " return b.height > 0 && b.top >= Math.max(0, bar.bottom) && b.bottom <= window.innerHeight; })()"
+    )
+
+
+def played_sentence(page: Any) -> str:
+    """The verdict's sentence on the move played, without the label before it."""
+    label = page.locator("#review-played .review-label").inner_text()
+    return page.locator("#review-played").inner_text()[len(label) :].strip()
+
+
+def pick_decision(page: Any, step: int, how: str) -> None:
+    """Scroll away, then pick the decision from the list (or the graph): the page goes to its step."""
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    if how == "list":
+        page.click(f"#review-decisions li[data-step='{step}'] button")
+    else:
+        page.click(f"#review-graph circle[data-step='{step}']")
+    page.wait_for_function(f"document.body.dataset.step === '{step}' && !!document.querySelector('#review-verdict')")
+
+
+@pytest.mark.parametrize("lang", list(WORDING))
+def test_a_sweet_nose_verdict_names_and_marks_the_assignment_and_comes_into_view(
+    sweet_nose_reviewed: tuple[Server, dict[str, Any]], browser: Any, screenshots: Path, lang: str
+) -> None:
+    server, made = sweet_nose_reviewed
+    url = f"{server.base}/replay/{made['table_id']}?anim=0#token={made['token']}"
+    decisions = {d["step"]: d for d in made["review"]["decisions"]}
+    assign, other = decisions[made["assign"]], decisions[made["other"]]
+    quote, points = WORDING[lang]
+    sizes = [("desktop", DESKTOP_WIDE), ("phone", PHONE)] if lang in ("en", "cs") else [("desktop", DESKTOP_WIDE)]
+    for size, viewport in sizes:
+        context, page, errors = open_page(browser, url, lang=lang, viewport=viewport)
+        try:
+            page.wait_for_selector("#review[data-status='done'] #review-decisions")
+            pick_decision(page, assign["step"], "list")
+            verdict = page.locator("#review-verdict")
+            text = verdict.inner_text()
+            assert "[object" not in text, text
+            # The better assignment is named (its five sweets with their values) and said plainly.
+            better = page.locator("#review-better")
+            assert better.locator(".assign .assign-one").count() == 5
+            shown = better.locator(".assign-one b").evaluate_all("els => els.map(e => e.textContent)")
+            assert shown == [str(v) for v in assign["best"]["values"]]
+            assert points in better.inner_text(), better.inner_text()
+            assert played_sentence(page).startswith(quote), played_sentence(page)
+            # ... and marked on the seat's five sweetness cards, each with the value it would get.
+            marks = page.locator(".area-board .review-best[data-pick^='card:']")
+            assert marks.count() == 5
+            marked = marks.evaluate_all(
+                "els => els.map(e => [e.dataset.pick, e.querySelector('.review-mark').textContent])"
+            )
+            assert marked == [[f"card:{k}", f"→{v}"] for k, v in zip(SWEET_KINDS, assign["best"]["values"])]
+            assert verdict_in_view(page), size
+            page.screenshot(path=str(screenshots / f"review_sweet_nose_{lang}_{size}.png"))
+            # Another flagged decision, picked on the graph: its verdict comes into view, the move quoted.
+            pick_decision(page, other["step"], "graph")
+            assert verdict_in_view(page), size
+            played = played_sentence(page)
+            assert "[object" not in played and played.startswith(quote), played
+            assert page.locator("#review-better").count() == 1
+            assert not errors, errors
+        finally:
+            context.close()
+
+
+def test_try_it_again_opens_a_practice_table_at_the_decision(
+    sweet_nose_reviewed: tuple[Server, dict[str, Any]], browser: Any, screenshots: Path
+) -> None:
+    server, made = sweet_nose_reviewed
+    url = f"{server.base}/replay/{made['table_id']}#token={made['token']}"
+    context, page, errors = open_page(browser, url, viewport=DESKTOP_WIDE)
+    try:
+        page.wait_for_selector("#review[data-status='done'] #review-decisions")
+        pick_decision(page, made["assign"], "list")
+        page.click("#review-practice")
+        # The practice table: the seat places its sweetness cards again, hints on, bots around it.
+        page.wait_for_url("**/play/**")
+        page.wait_for_selector("#sweetness-picker", timeout=120000)
+        assert page.locator("#hint").count() == 1
+        assert "dealt afresh" in page.locator("#practice-note").inner_text()
+        page.screenshot(path=str(screenshots / "practice_sweet_nose_en.png"))
+        table_id = page.evaluate("decodeURIComponent(location.pathname.split('/').filter(Boolean).pop())")
+        summary = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=30).json()
+        assert (summary["rated"], summary["public"], summary["hints"], summary["practice"]) == (
+            False,
+            False,
+            True,
+            True,
+        )
+        assert [s["kind"] for s in summary["seats"]] == ["human", "bot", "bot"]
+        assert not errors, errors
+    finally:
+        context.close()

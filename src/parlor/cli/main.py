@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -727,6 +728,15 @@ def _print_tournament(g: Any, result: Any) -> None:
     out.print(f"{result.seconds:.1f} s, {played / max(result.seconds, 1e-9):.1f} games/s")
 
 
+class LogLevel(StrEnum):
+    """The server's log levels (``--log-level``), as ``python -m parlor.server`` takes them."""
+
+    debug = "debug"
+    info = "info"
+    warning = "warning"
+    error = "error"
+
+
 @app.command()
 def serve(
     host: Annotated[
@@ -816,6 +826,123 @@ def serve(
             show_default="100",
         ),
     ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            metavar="URL",
+            envvar="PARLOR_PUBLIC_URL",
+            help="The address players reach the site at, e.g. https://games.example.org (behind a proxy such as "
+            "Caddy): every link the server and its pages hand out uses it, and an https address makes the cookies "
+            "Secure. Also read from $PARLOR_PUBLIC_URL.",
+            show_default="the address served",
+        ),
+    ] = None,
+    rate: Annotated[
+        float,
+        typer.Option("--rate", metavar="N", help="Frames a second one WebSocket connection may send."),
+    ] = 20.0,
+    burst: Annotated[
+        int,
+        typer.Option("--burst", metavar="N", help="Frames one WebSocket connection may send at once."),
+    ] = 40,
+    log_level: Annotated[LogLevel, typer.Option("--log-level", help="How much the server logs.")] = LogLevel.info,
+    tables_per_minute: Annotated[
+        float | None,
+        typer.Option(
+            "--tables-per-minute", metavar="N", help="New tables a minute from one address.", show_default="30"
+        ),
+    ] = None,
+    max_unfinished_tables: Annotated[
+        int | None,
+        typer.Option("--max-unfinished-tables", metavar="N", help="Unfinished tables per address.", show_default="50"),
+    ] = None,
+    max_decisions: Annotated[
+        int | None,
+        typer.Option(
+            "--max-decisions", metavar="N", help="Decisions after which a game ends as abandoned.", show_default="5000"
+        ),
+    ] = None,
+    unjoined_table_ttl: Annotated[
+        float | None,
+        typer.Option(
+            "--unjoined-table-ttl",
+            metavar="SECONDS",
+            help="Seconds before a table whose players never came is closed.",
+            show_default="86400",
+        ),
+    ] = None,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            "--header-timeout", metavar="SECONDS", help="Seconds a connection may take to send a whole request head."
+        ),
+    ] = 10.0,
+    max_http_connections_per_address: Annotated[
+        int,
+        typer.Option(
+            "--max-http-connections-per-address", metavar="N", help="Open HTTP connections one client address may hold."
+        ),
+    ] = 256,
+    max_websockets_per_address: Annotated[
+        int | None,
+        typer.Option(
+            "--max-websockets-per-address",
+            metavar="N",
+            help="Open WebSockets one client address may hold.",
+            show_default="256",
+        ),
+    ] = None,
+    body_timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--body-timeout",
+            metavar="SECONDS",
+            help="Seconds a request body may take to arrive, here and through the relay.",
+            show_default="10",
+        ),
+    ] = None,
+    min_turn_time: Annotated[
+        float | None,
+        typer.Option(
+            "--min-turn-time", metavar="SECONDS", help="The shortest turn clock a table may have.", show_default="5"
+        ),
+    ] = None,
+    rated_turn_time: Annotated[
+        float | None,
+        typer.Option(
+            "--rated-turn-time",
+            metavar="SECONDS",
+            help="Seconds per decision at every rated table, whatever its creator asks (0: no clock).",
+            show_default="120",
+        ),
+    ] = None,
+    relink_after: Annotated[
+        float | None,
+        typer.Option(
+            "--relink-after",
+            metavar="SECONDS",
+            help="Seconds a seat's player must be gone before the host may give the seat a new link.",
+            show_default="60",
+        ),
+    ] = None,
+    sit_open_within: Annotated[
+        float | None,
+        typer.Option(
+            "--sit-open-within",
+            metavar="SECONDS",
+            help="Seconds a seat sat down in has to be opened before it is freed or a bot plays it.",
+            show_default="30",
+        ),
+    ] = None,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            "--lease-seconds",
+            metavar="SECONDS",
+            help="With several processes: seconds after which a silent process's tables are taken over.",
+        ),
+    ] = 10.0,
     secure_cookies: Annotated[
         bool,
         typer.Option(
@@ -919,6 +1046,23 @@ def serve(
             secure_cookies=secure_cookies,
             metrics_address=metrics_address,
             log_format=log_format,
+            public_url=public_url,
+            rate_per_second=rate,
+            burst=burst,
+            log_level=log_level.value,
+            tables_per_minute=tables_per_minute,
+            max_unfinished_tables=max_unfinished_tables,
+            max_decisions=max_decisions,
+            unjoined_table_ttl=unjoined_table_ttl,
+            header_timeout=header_timeout,
+            max_http_connections_per_address=max_http_connections_per_address,
+            max_websockets_per_address=max_websockets_per_address,
+            body_timeout=body_timeout,
+            min_turn_time=min_turn_time,
+            rated_turn_time=rated_turn_time,
+            relink_after=relink_after,
+            sit_open_within=sit_open_within,
+            lease_seconds=lease_seconds,
             account_options={  # the account limits (docs/server.md, "Account limits")
                 "--session-days": session_days,
                 "--sign-in-failures-per-name": sign_in_failures_per_name,
@@ -988,6 +1132,10 @@ _study.register(app)
 from . import review as _review  # noqa: E402  (parlor review: the judge on a saved game)
 
 _review.register(app)
+
+from . import practice as _practice  # noqa: E402  (parlor practice: a decision tried again)
+
+_practice.register(app)
 
 if __name__ == "__main__":  # pragma: no cover
     app()

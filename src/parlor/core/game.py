@@ -411,7 +411,12 @@ def _remembering(build: Any) -> Any:
     closure: mypyc cannot compile one inside ``__init_subclass__``)."""
 
     def scenario(self: "Game", data: Mapping[str, Any]) -> State:
-        state = build(self, data)
+        # {"saved_state": <State.to_json()>}: a game set up at any position (a practice deal,
+        # parlor.review.practice), so that its record replays from there like any scenario's.
+        if isinstance(data, Mapping) and set(data) == {"saved_state"}:
+            state = self.load_state(data["saved_state"])
+        else:
+            state = build(self, data)
         state._scenario = json.loads(json.dumps(data))  # a private copy, plain JSON
         return state
 

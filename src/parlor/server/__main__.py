@@ -1,4 +1,4 @@
-"""``python -m parlor.server [--host H] [--port P] [--database-url URL] [--bot-delay S]``.
+"""``python -m parlor.server [--host H] [--port P] [--database-url URL] [--public-url URL] [--bot-delay S]``.
 
 Start-up checks come first and each failure is one line naming the problem (``StartupError``):
 the port is validated and bound *before* the database is touched (a second server on a used port
@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import logging
 import os
 import socket
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from parlor.core.errors import ParlorError
 
@@ -126,6 +128,31 @@ def announce(text: str, log_format: str) -> None:
         print(text, flush=True)
 
 
+def check_public_url(url: str) -> str:
+    """The site's public address (``--public-url``, ``$PARLOR_PUBLIC_URL``) as the server uses it:
+    ``scheme://host[:port]``, lower-case, no trailing slash; a StartupError if it is not an absolute
+    http(s) address of a site's root (the pages and the API live at the root of their address)."""
+    shown = url if len(url) <= 200 else url[:200] + "…"
+    try:
+        if any(c.isspace() or not c.isprintable() for c in url.strip()):
+            raise ValueError("a space or control character")
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018 (raises ValueError for a port that is not a number from 0 to 65535)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise StartupError(
+            f"--public-url must be an absolute http:// or https:// address such as https://games.example.org, "
+            f"got {shown!r}"
+        )
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username or parts.password:
+        raise StartupError(
+            f"--public-url must be the site's own address, scheme, host and port only (such as "
+            f"https://games.example.org): Parlor serves its pages at the root of it, got {shown!r}"
+        )
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+
+
 def check_database(url: str) -> str:
     """The URL as the server will use it, after checking it parses, names a supported dialect,
     has its driver installed and can be connected to."""
@@ -229,13 +256,16 @@ def run(
     sit_open_within: float | None = None,
     metrics_address: str | None = None,
     log_format: str = "text",
+    public_url: str | None = None,
 ) -> None:
     """Serve until stopped. ``workers`` > 1: that many server processes as one site (PostgreSQL);
     ``cluster``: this process is one of them (``fd``: the site's listening socket, inherited).
     ``advertise_address``: where the site's other processes (on other hosts too) reach this one.
     ``account_options``: the account limits by flag (``accounts.ACCOUNT_FLAGS``; None: the default).
     ``metrics_address``: ``HOST:PORT`` to serve /metrics on (``server/metrics.py``; None: none).
-    ``log_format``: ``text`` or ``json`` (one JSON object per line, ``edge/logs.py``)."""
+    ``log_format``: ``text`` or ``json`` (one JSON object per line, ``edge/logs.py``).
+    ``public_url``: the address players reach the site at (behind a proxy); every link uses it, and an
+    https one makes the cookies Secure (as ``secure_cookies``)."""
     import uvicorn
 
     from .accounts import account_limits
@@ -299,6 +329,10 @@ def run(
         if metrics_port == port and fd is None:
             raise StartupError(f"--metrics-address must not be the site's own address ({host}:{port})")
     setup_logging(log_level, log_format)
+    if public_url is not None:
+        public_url = check_public_url(public_url)
+        # Served over TLS by the proxy: the cookies must never travel over plain HTTP.
+        secure_cookies = secure_cookies or public_url.startswith("https://")
     url = database_url or default_database_url()
     several = workers > 1 or cluster or advertise_address is not None
     if several and make_url_backend(url) == "sqlite":
@@ -323,6 +357,8 @@ def run(
                 child_args += ["--forwarded-allow-ips", forwarded_allow_ips]
             if secure_cookies:
                 child_args += ["--secure-cookies"]
+            if public_url is not None:
+                child_args += ["--public-url", public_url]
             for flag, value in (
                 ("--body-timeout", body_timeout),
                 ("--min-turn-time", min_turn_time),
@@ -344,7 +380,9 @@ def run(
                     child_args += [flag, str(value)]
             for flag, value in account_options.items():
                 child_args += [flag, repr(value)]
-            return run_site(workers, sock, url, host, port, child_args, advertise_address, metrics_address, log_format)
+            return run_site(
+                workers, sock, url, host, port, child_args, advertise_address, public_url, metrics_address, log_format
+            )
         from dataclasses import replace
 
         from .table import SiteConfig
@@ -386,6 +424,7 @@ def run(
             review_processes=review_workers or 1,
             review_queue=review_queue,
             secure_cookies=secure_cookies,
+            public_url=public_url,
             account_limits=accounts,
             site=SiteConfig(relay_address, lease_seconds, relay.getsockname()[:2]) if relay else None,
             access_log=log_format == "json",
@@ -395,7 +434,9 @@ def run(
         if fd is None:
             shown = hide_password(app.state.database_url)
             metrics_note = f"; metrics: http://{metrics_address}/metrics" if metrics_address else ""
-            announce(f"Parlor server: open {site_address(sock)}  (database: {shown}{metrics_note})", log_format)
+            announce(
+                f"Parlor server: open {site_address(sock, public_url)}  (database: {shown}{metrics_note})", log_format
+            )
         from .edge.guard import guarded_protocol
 
         # (create_app raised the open-files limit: every connection holds a file descriptor.)
@@ -444,15 +485,53 @@ async def serve_with_relay(public: Any, sock: socket.socket, relayed: Any, relay
         await relaying
 
 
-def site_address(sock: socket.socket) -> str:
-    """The address to open, from the socket as bound (``http://127.0.0.1:8000/``). A socket on
-    every address (0.0.0.0 or ::) is reached at 127.0.0.1 here and at the machine's own address
-    from elsewhere."""
+def site_address(sock: socket.socket, public_url: str | None = None) -> str:
+    """The address to open: the public URL when there is one (and where the server listens behind it),
+    else from the socket as bound (``http://127.0.0.1:8000/``). A socket on every address (0.0.0.0 or
+    ::) is reached from other machines at this machine's own addresses, named here."""
     host, port = sock.getsockname()[:2]
+    if public_url is not None:
+        shown = f"[{host}]" if ":" in host else host
+        return f"{public_url}/  (listening on {shown}:{port})"
     if host in ("0.0.0.0", "::"):
-        return f"http://127.0.0.1:{port}/ or http://<this machine's address>:{port}/"
+        addresses = network_addresses(ipv6=host == "::")
+        if not addresses:
+            return f"http://127.0.0.1:{port}/ or http://<this machine's address>:{port}/"
+        links = " or ".join(f"http://{f'[{a}]' if ':' in a else a}:{port}/" for a in addresses)
+        return f"{links}  (on this machine also http://127.0.0.1:{port}/)"
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/"
+
+
+def network_addresses(ipv6: bool = False) -> list[str]:
+    """This machine's own addresses that other machines may reach it at: no loopback, no link-local.
+
+    Found with the standard library alone (a dependency such as psutil, compiled, only for one start-up
+    line is not worth it): the address a UDP socket would send from towards other networks (``connect``
+    on UDP picks the route and sends nothing), then the addresses the machine's own name resolves to."""
+    found: list[str] = []
+    probes = [(socket.AF_INET, "192.0.2.1")] + ([(socket.AF_INET6, "2001:db8::1")] if ipv6 else [])
+    for family, probe in probes:  # (TEST-NET addresses: never reached, only routed)
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as udp:
+                udp.connect((probe, 9))
+                found.append(udp.getsockname()[0])
+        except OSError:
+            pass  # no route to other networks
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, type=socket.SOCK_STREAM)
+        found += [str(info[4][0]) for info in infos if ipv6 or info[0] == socket.AF_INET]
+    except (OSError, UnicodeError):
+        pass
+    usable: list[str] = []
+    for text in found:
+        try:
+            address = ipaddress.ip_address(text.split("%", 1)[0])
+        except ValueError:
+            continue
+        if not (address.is_loopback or address.is_link_local or address.is_unspecified) and str(address) not in usable:
+            usable.append(str(address))
+    return usable
 
 
 def make_url_backend(url: str) -> str:
@@ -472,6 +551,7 @@ def run_site(
     port: int,
     child_args: list[str],
     advertise: str | None = None,
+    public_url: str | None = None,
     metrics_address: str | None = None,
     log_format: str = "text",
 ) -> None:
@@ -495,7 +575,7 @@ def run_site(
             shutil.rmtree(folder, ignore_errors=True)
             raise
     try:
-        _run_workers(workers, sock, url, child_args, advertise, folder, log_format)
+        _run_workers(workers, sock, url, child_args, advertise, public_url, folder, log_format)
     finally:
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
@@ -507,6 +587,7 @@ def _run_workers(
     url: str,
     child_args: list[str],
     advertise: str | None,
+    public_url: str | None,
     folder: str | None,
     log_format: str,
 ) -> None:
@@ -533,8 +614,9 @@ def _run_workers(
 
     children = [start(i) for i in range(workers)]
     pids = ", ".join(str(c.pid) for c in children)
+    shown = hide_password(url)
     announce(
-        f"Parlor server: open {site_address(sock)}  ({workers} processes: {pids}; database: {hide_password(url)})",
+        f"Parlor server: open {site_address(sock, public_url)}  ({workers} processes: {pids}; database: {shown})",
         log_format,
     )
     if log_format != "json":
@@ -575,11 +657,18 @@ def hide_password(url: str) -> str:
         return url
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The flags of ``python -m parlor.server``; ``parlor serve`` takes the same ones (a test holds them together)."""
     parser = argparse.ArgumentParser(prog="python -m parlor.server", description="Run the Parlor multiplayer server.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--database-url", default=None, help="SQLAlchemy URL; default SQLite in ~/.local/share/parlor")
+    parser.add_argument(
+        "--public-url",
+        default=os.environ.get("PARLOR_PUBLIC_URL") or None,
+        help="the address players reach the site at, e.g. https://games.example.org (behind a proxy): every "
+        "link uses it; https makes the cookies Secure (default $PARLOR_PUBLIC_URL, else the address served)",
+    )
     parser.add_argument("--bot-delay", type=float, default=0.8, help="seconds a bot waits before moving")
     parser.add_argument("--seat-timeout", type=float, default=120.0, help="default seconds before a bot takes a seat")
     parser.add_argument("--rate", type=float, default=20.0, help="frames a second per connection")
@@ -714,7 +803,11 @@ def main(argv: list[str] | None = None) -> int:
         default=10.0,
         help="with several processes: seconds after which a silent process's tables are taken over (default 10)",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     try:
         run(
             args.host,
@@ -750,6 +843,7 @@ def main(argv: list[str] | None = None) -> int:
             secure_cookies=args.secure_cookies,
             metrics_address=args.metrics_address,
             log_format=args.log_format,
+            public_url=args.public_url,
             account_options={spec.flag: getattr(args, spec.flag[2:].replace("-", "_")) for spec in ACCOUNT_FLAGS},
         )
     except StartupError as exc:

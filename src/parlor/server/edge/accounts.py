@@ -185,6 +185,10 @@ def _same_origin_cookies(scope: Any) -> Any:
     host = next((v for k, v in headers if k == b"host"), b"")
     if origin is None or urlsplit(origin.decode("latin-1")).netloc.encode("latin-1") == host:
         return scope
+    # The site's public address (--public-url): its pages are the site's own, whatever Host the proxy sends.
+    public = getattr(scope["app"].state, "public_url", None)
+    if public is not None and origin.decode("latin-1").rstrip("/").lower() == public:
+        return scope
     return {**scope, "headers": [(k, v) for k, v in headers if k != b"cookie"]}
 
 

@@ -7,8 +7,8 @@ call into the table layer, usually ``table.change(<a change value>)``. Nothing h
 database or changes a table by itself.
 
 This module only wires the app: its services (built in the lifespan), its middleware and error
-answers, and the routers, one module per concern: ``tables``, ``lobby``, ``players``, ``review``,
-``pages``, ``websocket`` and ``accounts``; what they share is in ``common``.
+answers, and the routers, one module per concern: ``tables``, ``lobby``, ``players``, ``friends``,
+``review``, ``pages``, ``websocket``, ``accounts`` and ``health``; what they share is in ``common``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from parlor.server.accounts import AccountLimits, Accounts
+from parlor.server.friends import Friends
 from parlor.server.limits import Limits, raise_open_files_limit
 from parlor.server.lobby import Lobby
 from parlor.server.metrics import HttpErrorsMiddleware, SiteMetrics, sample_forever
@@ -34,7 +35,7 @@ from parlor.server.storage import Database
 from parlor.server.table import Hub, SiteConfig
 from parlor.server.wire import ServerError
 
-from . import lobby, pages, players, review, tables
+from . import friends, health, lobby, pages, players, review, tables
 from .accounts import CookieNames, CsrfMiddleware, account_router
 from .common import PROTOCOL, address_of, error, forget_account, object_body
 from .logs import AccessLogMiddleware, install_log_redaction
@@ -79,6 +80,7 @@ def create_app(
     secure_cookies: bool = False,
     metrics: SiteMetrics | None = None,
     access_log: bool = False,
+    public_url: str | None = None,
 ) -> FastAPI:
     """The Parlor server as an ASGI app.
 
@@ -97,6 +99,9 @@ def create_app(
     (``edge/accounts.py``, ``CookieNames``). ``metrics``: where the app counts what it does
     (``server/metrics.py``; default: a registry of its own, served only if ``--metrics-address`` asks).
     ``access_log``: a log line per request, with its fields (``--log-format json``, ``edge/logs.py``).
+    ``public_url``: the address players reach the site at
+    (``https://games.example.org``, checked by ``python -m parlor.server``): the links the server hands
+    out are made with it, and WebSockets opened by its pages keep their cookies (``edge/accounts.py``).
     """
     db = Database(database_url)
     if site is not None and db.is_sqlite:
@@ -119,6 +124,7 @@ def create_app(
         app.state.hub = hub
         app.state.accounts = Accounts(db, hub.run_db, account_limits)
         app.state.lobby = Lobby(hub)
+        app.state.friends = Friends(hub)
         app.state.ratings = Ratings(hub)
         queue_bound = {} if review_queue is None else {"max_waiting": review_queue}
         app.state.reviews = ReviewService(hub, budget=review_budget, processes=review_processes, **queue_bound)
@@ -128,6 +134,7 @@ def create_app(
             loop.create_task(app.state.accounts.sweep_forever()),
             loop.create_task(app.state.ratings.sweep_forever()),
             loop.create_task(sample_forever(counted, hub, app.state.reviews)),
+            loop.create_task(app.state.friends.refresh_forever()),
         ]
         try:
             yield
@@ -158,6 +165,7 @@ def create_app(
     if access_log:
         app.add_middleware(AccessLogMiddleware)
     app.state.database_url = db.url
+    app.state.public_url = public_url.rstrip("/").lower() if public_url else None  # (common.py, ``with_urls``)
     app.state.limits = caps  # the request bodies' limits (edge/common.py, ``body_of``)
 
     @app.exception_handler(ServerError)
@@ -176,11 +184,13 @@ def create_app(
     app.include_router(
         account_router(lambda r: r.app.state.accounts, object_body, address_of, forget_account, cookie_names)
     )
+    app.include_router(health.router)
     pages.mount_static(app)
     app.include_router(pages.router)
     app.include_router(tables.router)
     app.include_router(lobby.router)
     app.include_router(players.router)
+    app.include_router(friends.router)
     app.include_router(review.router)
     app.include_router(
         socket_router(caps, max_frame_bytes=max_frame_bytes, rate_per_second=rate_per_second, burst=burst)

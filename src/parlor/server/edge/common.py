@@ -28,6 +28,26 @@ def address_of(request: Request) -> str | None:
     return request.client.host if request.client is not None else None
 
 
+def with_urls(request: Request, answer: dict[str, Any]) -> dict[str, Any]:
+    """``answer`` with a full link (``join_url``, ``spectator_url``) beside each path it hands out
+    (``join_path``, ``spectator_path``), at the top and in its seats, when the site has a public address
+    (``--public-url``): the links a host copies and sends. Without one the answer keeps its paths only,
+    and the page makes the links with the address it was opened at: the address a request came to is
+    no guide (a request relayed from another process of the site came to that process's relay port)."""
+    base: str | None = getattr(request.app.state, "public_url", None)
+    if base is None:
+        return answer
+
+    def linked(entry: dict[str, Any]) -> dict[str, Any]:
+        urls = {f"{k[: -len('_path')]}_url": base + v for k, v in entry.items() if k.endswith("_path") and v}
+        return {**entry, **urls}
+
+    out = linked(answer)
+    if isinstance(answer.get("seats"), list):
+        out["seats"] = [linked(s) if isinstance(s, dict) else s for s in answer["seats"]]
+    return out
+
+
 def error(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Request
 
 from parlor.server.table import authenticate
 
-from .common import bearer, requester_of
+from .common import account_of, address_of, bearer, object_body, requester_of
 
 router = APIRouter()
 
@@ -46,5 +46,21 @@ async def get_review(table_id: str, request: Request) -> dict[str, Any]:
     hub, table, seat = await seat_and_table(table_id, request)
     try:
         return await request.app.state.reviews.status(table, seat, requester)
+    finally:
+        hub.release(table)
+
+
+@router.post("/api/tables/{table_id}/practice", status_code=201)
+async def practice(table_id: str, request: Request) -> dict[str, Any]:
+    """The "Try it again" button: a practice table at one of the asker's decisions (``{"step": K}``, an index of
+    the record as the review gives it) of a finished game, with the seat's token. The answer is the
+    new table's, as ``POST /api/tables`` gives it (its seat's ``join_path``)."""
+    body = await object_body(request)
+    account = await account_of(request)
+    hub, table, seat = await seat_and_table(table_id, request)
+    try:
+        return await hub.create_practice(
+            table, seat, body.get("step"), address_of(request), account["id"] if account else None
+        )
     finally:
         hub.release(table)

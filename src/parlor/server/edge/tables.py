@@ -32,7 +32,7 @@ from parlor.server.table.changes import check_host
 from parlor.server.table.seats import clean_name
 from parlor.server.wire import ServerError
 
-from .common import PROTOCOL, account_of, address_of, bearer, body_of, hub_of, int_param, object_body
+from .common import PROTOCOL, account_of, address_of, bearer, body_of, hub_of, int_param, object_body, with_urls
 
 router = APIRouter()
 
@@ -77,7 +77,7 @@ async def create_table(request: Request) -> dict[str, Any]:
     account = await account_of(request)
     hub = hub_of(request)
     asked = parse_new_table(body, hub.limits, hub.default_seat_timeout)  # the hub takes only a checked request
-    return await hub.create(asked, address_of(request), account["id"] if account else None)
+    return with_urls(request, await hub.create(asked, address_of(request), account["id"] if account else None))
 
 
 @router.get("/api/tables/{table_id}")
@@ -182,7 +182,7 @@ async def stand_in(table_id: str, seat: str, request: Request) -> dict[str, Any]
 async def new_link(table_id: str, seat: str, request: Request) -> dict[str, Any]:
     hub, table, body, number = await host_table(table_id, seat, request)
     try:
-        return await table.change(Relink(body.get("host_token"), number))
+        return with_urls(request, await table.change(Relink(body.get("host_token"), number)))
     finally:
         hub.release(table)
 
@@ -203,6 +203,6 @@ async def play_again(table_id: str, request: Request) -> dict[str, Any]:
         answer = {"table_id": new_id}
         if seat in table.next_claims:  # the asking seat's own new join link
             answer["join_path"] = f"/play/{new_id}#claim={table.next_claims[seat]}"
-        return answer
+        return with_urls(request, answer)
     finally:
         hub.release(table)

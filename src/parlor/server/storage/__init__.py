@@ -3,6 +3,7 @@ the site's lease rows. It imports nothing of the server above it (``table``, ``e
 
 from .accounts import AccountStore, Attempt, LimitReached, NameTaken
 from .database import CHAT_PAGE, DamagedDatabase, Database, default_database_url, normalize_url, now, record_of
+from .friends import FriendStore, Refused
 from .listings import Listings
 from .ratings import RatingStore
 from .site import SiteRows
@@ -48,6 +49,7 @@ __all__ = [
     "CreationLimits",
     "CreationRefused",
     "FreeSeat",
+    "FriendStore",
     "DamagedDatabase",
     "Database",
     "LeaseLost",
@@ -58,6 +60,7 @@ __all__ = [
     "LeaveSeat",
     "NewLink",
     "RatingStore",
+    "Refused",
     "RemoveDecision",
     "SeatsToBots",
     "SetClock",

@@ -25,6 +25,7 @@ import json
 import os
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +154,16 @@ class Database:
                 connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7405318)")
             cfg.attributes["connection"] = connection
             command.upgrade(cfg, "head")
+
+    def schema_revisions(self) -> tuple[set[str], set[str]]:
+        """(the Alembic revisions the database is at, the newest revisions this code knows): equal when
+        the schema is at head. Connects afresh (the pool checks the connection first), so an unreachable
+        database raises, as the readiness check needs (``edge/health.py``)."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as connection:
+            current = set(MigrationContext.configure(connection).get_current_heads())
+        return current, set(_head_revisions())
 
     def close(self) -> None:
         self.engine.dispose()
@@ -367,6 +378,17 @@ class Database:
             ]
 
 
+@cache
+def _head_revisions() -> tuple[str, ...]:
+    """The newest Alembic revisions of the migrations shipped with this code (read once)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    return tuple(ScriptDirectory.from_config(cfg).get_heads())
+
+
 def record_of(row: dict[str, Any]) -> dict[str, Any]:
     """The game record (``parlor.core`` records) of a table loaded by :meth:`Database.load`. It holds
     the seed: for the server's own use (a replay built, a review worked out), never sent."""
@@ -377,6 +399,7 @@ def record_of(row: dict[str, Any]) -> dict[str, Any]:
         "players": row["players"],
         "seed": row["seed"],
         "actions": [[a["seat"], a["action"]] for a in row["actions"]],
+        **({"scenario": json.loads(row["scenario"])} if row.get("scenario") else {}),  # a practice table's start
     }
 
 

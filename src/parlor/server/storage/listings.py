@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import and_, exists, select
+from sqlalchemy import and_, exists, or_, select
 
 from .database import Database, _utc, now, seat_name
-from .schema import seats_t, tables_t
+from .schema import blocks_t, seats_t, tables_t
 
 LISTED = 100  # tables per list, newest first
 
@@ -118,7 +118,7 @@ class Listings:
 
     def quick_candidates(self, game: str, players: int, rated: bool, account_id: str | None) -> list[str]:
         """Quick play's tables for this game and player count that wait for players, oldest first, where
-        the account (if signed in) holds no seat yet."""
+        the account (if signed in) holds no seat yet and nobody sits whom it blocks or who blocks it."""
         where = [
             tables_t.c.visibility == "public",
             tables_t.c.quick.is_(True),
@@ -130,6 +130,12 @@ class Listings:
         ]
         if account_id is not None:
             where.append(~exists().where(seats_t.c.table_id == tables_t.c.id, seats_t.c.account_id == account_id))
+            # Quick play never pairs two players when either blocks the other.
+            apart = or_(
+                exists().where(blocks_t.c.blocker_id == account_id, blocks_t.c.blocked_id == seats_t.c.account_id),
+                exists().where(blocks_t.c.blocked_id == account_id, blocks_t.c.blocker_id == seats_t.c.account_id),
+            )
+            where.append(~exists().where(seats_t.c.table_id == tables_t.c.id, apart))
         with self.db.engine.connect() as conn:
             rows = conn.execute(select(tables_t.c.id).where(*where).order_by(tables_t.c.created_at).limit(20))
             return [r[0] for r in rows]

@@ -61,6 +61,9 @@ tables_t = Table(
     Column("fill_bots_after", Float, nullable=True),  # the wait in seconds (started again by StandUp)
     Column("creator_account", String(32), nullable=True),
     Column("ratings_done", Boolean, nullable=False, server_default=false()),  # a rated game's ratings applied
+    # JSON: the scenario the game starts from (a practice table's dealt position,
+    # {"saved_state": ...}); NULL: a new game from the seed. Never sent: it holds hidden cards.
+    Column("scenario", Text, nullable=True),
     Index("ix_parlor_tables_status", "status"),
     Index("ix_parlor_tables_creator", "creator_hash", "status"),
     Index("ix_parlor_tables_open", "visibility", "status"),
@@ -259,4 +262,51 @@ rating_history_t = Table(
     Column("place", Integer, nullable=False),  # the place the rating counted (a leaver's: last)
     Column("abandoned", Boolean, nullable=False),  # the player left the game: counted as a loss
     Column("at", DateTime(timezone=True), nullable=False),
+)
+
+
+# ---- friends and blocking (migration 0014_friends; storage/friends.py) -----------------------------
+# One row per account one follows: one-way, like a bookmark (the followed player is not asked). The
+# primary key makes following twice impossible, however many requests race.
+follows_t = Table(
+    "parlor_follows",
+    metadata,
+    Column("follower_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("followed_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_parlor_follows_followed", "followed_id"),
+)
+
+# One row per account one blocks: their chat is not sent to the blocker, quick play keeps them apart,
+# they cannot invite the blocker, and the blocker cannot follow them while it stands.
+blocks_t = Table(
+    "parlor_blocks",
+    metadata,
+    Column("blocker_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("blocked_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_parlor_blocks_blocked", "blocked_id"),
+)
+
+# An invitation to sit at a table the inviter sits at; one per table and invitee (unique), gone when
+# accepted or declined; it lapses when the table no longer waits for players (it started or filled).
+invitations_t = Table(
+    "parlor_invitations",
+    metadata,
+    Column("id", String(32), primary_key=True),  # random; the invitee's handle to accept or decline
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), nullable=False),
+    Column("inviter_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("invitee_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_parlor_invitations_once", "table_id", "invitee_id", unique=True),
+    Index("ix_parlor_invitations_invitee", "invitee_id"),
+)
+
+# When a signed-in player last had the lobby or their account page open (they ask for their friends
+# panel every few seconds): "online" to those who follow them. Written at most every half minute.
+presence_t = Table(
+    "parlor_presence",
+    metadata,
+    Column("account_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
 )

@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -83,8 +84,30 @@ def chat_json(message: dict[str, Any]) -> dict[str, Any]:
 
 
 def reads(conn: Connection, message: dict[str, Any]) -> bool:
-    """Whether this connection is shown the message: the spectators' channel is for spectators."""
-    return message.get("channel", TABLE) == TABLE or conn.seat is None
+    """Whether this connection is shown the message: the spectators' channel is for spectators, and a
+    seat's account is not sent the lines of the seats whose account it blocks (:func:`hidden_from`)."""
+    if message.get("channel", TABLE) != TABLE and conn.seat is not None:
+        return False
+    return not hidden_from(conn.table, viewer_of(conn.table, conn), message)
+
+
+def viewer_of(table: Any, conn: Connection) -> str | None:
+    """The account a connection reads for: the one whose session opened it, else its seat's account."""
+    if conn.account_id is not None:
+        return conn.account_id
+    if conn.seat is not None and 0 <= conn.seat < len(table.seats):
+        return table.seats[conn.seat].account_id  # type: ignore[no-any-return]
+    return None
+
+
+def hidden_from(table: Any, viewer: str | None, message: dict[str, Any]) -> bool:
+    """Whether ``viewer`` blocks the account of the seat that said ``message`` (server/friends): such a
+    line is never sent to it. Spectators' lines have no account, so they are never hidden."""
+    seat = message.get("seat")
+    if viewer is None or seat is None or not 0 <= seat < len(table.seats):
+        return False
+    speaker = table.seats[seat].account_id
+    return speaker is not None and speaker != viewer and bool(table.hub.chat_hidden(viewer, speaker))
 
 
 class ChatLog:
@@ -100,8 +123,13 @@ class ChatLog:
             del self.recent[: len(self.recent) - HISTORY]
         self.total += 1
 
-    def page(self, seat_only: bool) -> dict[str, Any]:
-        """The newest messages (a seat's: the players' channel only) and whether older ones exist."""
-        shown = [m for m in self.recent if not seat_only or m.get("channel", TABLE) == TABLE]
+    def page(self, seat_only: bool, hidden: Callable[[dict[str, Any]], bool] | None = None) -> dict[str, Any]:
+        """The newest messages (a seat's: the players' channel only; none that ``hidden`` says) and
+        whether older ones exist."""
+        shown = [
+            m
+            for m in self.recent
+            if (not seat_only or m.get("channel", TABLE) == TABLE) and (hidden is None or not hidden(m))
+        ]
         oldest = self.recent[0]["idx"] if self.recent else self.total
         return {"messages": [chat_json(m) for m in shown], "total": self.total, "more": oldest > 0}

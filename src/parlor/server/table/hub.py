@@ -18,7 +18,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable
+import secrets
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
@@ -26,6 +27,7 @@ from typing import Any
 from parlor import games as registry
 from parlor.core import ENGINE_VERSION, ParlorError
 from parlor.core.options import options_to_json
+from parlor.review.practice import information_set, practice_deal
 from parlor.server.limits import Limits, RateLimiter
 from parlor.server.storage import (
     CreateTable,
@@ -53,12 +55,12 @@ from .changes import (
     new_table_row,
     seat_of_account,
 )
-from .chat import chat_json
+from .chat import chat_json, hidden_from, viewer_of
 from .clocks import BOT_FOR_HUMAN, arm_timeout, fill_moment, reset_clocks, stop_clocks, with_bot_marks
 from .connection import MOVED, Connection
 from .live import BrokenTable, FinishedTable, LiveTable
-from .replays import replay_steps_json
-from .requests import NewTableRequest
+from .replays import replay_steps_json, start_state
+from .requests import NewTableRequest, SeatRequest
 from .seats import Seat, claim_path, hash_token, join_path, new_token
 
 log = logging.getLogger("parlor.server")
@@ -101,6 +103,11 @@ class Hub:
         # Called (synchronously, on the event loop) with a table whose game just ended, after the change
         # that ended it was stored: the ratings follow games this way, without table/ importing them.
         self.finished_hooks: list[Callable[[LiveTable], None]] = []
+        # Blocking (server/friends): whether a chat line of ``speaker``'s seat is kept from ``viewer``'s
+        # connections (accounts' ids; asked with no wait, under the table's lock), and what to await
+        # with a seat's account before its connection gets its first frames (the chat so far).
+        self.chat_hidden: Callable[[str, str], bool] = lambda viewer, speaker: False
+        self.arrival_hooks: list[Callable[[str], Awaitable[None]]] = []
 
     # The benchmark and the tests read how decisions were grouped into transactions.
     @property
@@ -223,7 +230,7 @@ class Hub:
         try:
             if row["engine_version"] != ENGINE_VERSION:
                 raise ParlorError(f"made by engine version {row['engine_version']}, this is {ENGINE_VERSION}")
-            state = game.new_game(row["players"], row["seed"], game.options_from_json(row["options"]))
+            state = start_state(game, row)
             rng_before, events, private = [], [], []
             for i, entry in enumerate(row["actions"]):
                 rng_before.append(state.rng.state)
@@ -356,8 +363,22 @@ class Hub:
         conn = Connection(table, seat, send, close, self.limits.max_queue_bytes)
         conn.address = address
         conn.account_id = account_id
+        viewer = viewer_of(table, conn)
+        if viewer is not None:
+            for hook in self.arrival_hooks:
+                await hook(viewer)
         await table.change(Arrive(conn, welcome))
         return conn
+
+    def connected_accounts(self) -> set[str]:
+        """The accounts whose seats have a connection to a table of this process."""
+        return {
+            viewer
+            for table in self.tables.values()
+            if isinstance(table, LiveTable)
+            for conn in table.connections
+            if (viewer := viewer_of(table, conn)) is not None
+        }
 
     async def disconnect(self, conn: Connection) -> None:
         table = conn.table
@@ -395,6 +416,73 @@ class Hub:
         row["creator_account"] = account_id
         row["quick"] = quick  # opened by quick play: quick play fills it
         row, state = new_table_row(registry.get(row["game"]), row)
+        return await self._store_new(row, seats, claims, spectator, host, state, address, account_id)
+
+    async def create_practice(
+        self, table: Any, seat: int | None, step: Any, address: str | None = None, account_id: str | None = None
+    ) -> dict[str, Any]:
+        """``POST /api/tables/{id}/practice``: a practice table at decision ``step`` of ``seat`` in a
+        finished game ("Try it again" on a review): the seat's position with the cards it could not see
+        dealt afresh from what it knew (``parlor.review.practice``, never the real ones), the seat a
+        human's, the others bots (a bot's seat keeps its level). Unrated, private, with hints; counted
+        against the asker's creation limits like any new table."""
+        if seat is None:
+            raise ServerError("spectator", "a practice table starts from one seat's decision: ask with its token", 403)
+        if table.status != "over":
+            raise ServerError("not_over", f"table {table.id} is not finished: practice opens after the end", 409)
+        if type(step) is not int:
+            raise ServerError("bad_request", "'step' must be the number of one of your decisions", field="step")
+        stored = await self.run_db(self.db.load, table.id)
+        if stored is None:
+            raise ServerError("table_not_found", f"no table {table.id!r}", 404)
+        record = record_of(stored)  # holds the real cards: read here only to find the seat's position
+        try:
+            known = information_set(record, seat, step)
+        except ParlorError as exc:
+            raise ServerError("bad_step", str(exc), field="step") from None
+        # (the information set answers only what the seat knew: its moves, its view and dealt worlds)
+        state = practice_deal(known, secrets.randbelow(1 << 62))
+        game = state.game
+        levels = {s["seat"]: s["level"] for s in stored["seats"] if s["kind"] == "bot"}
+        request = NewTableRequest(
+            game=game,
+            players=known.players,
+            options=game.options_from_json(stored["options"]),
+            seats=tuple(
+                SeatRequest("human", None, None) if i == seat else SeatRequest("bot", levels.get(i, "medium"), None)
+                for i in range(known.players)
+            ),
+            seat_timeout=self.default_seat_timeout,
+            substitute_level="medium",
+            turn_time=None,
+            bots_before_join=False,
+            hints=True,  # a table for learning: the judge may be asked again while trying
+            public=False,
+            rated=False,
+            fill_bots_after=None,
+        )
+        row, seats, claims, spectator, host = self._new_table_row(request)
+        row["creator_hash"] = hash_token(address) if address is not None else None
+        row["creator_account"] = account_id
+        row["quick"] = False
+        row, _ = new_table_row(game, row)
+        row["scenario"] = dumps(state.record()["scenario"])  # the dealt position: the game starts there
+        row["status"] = "playing" if not state.is_over else "over"
+        return await self._store_new(row, seats, claims, spectator, host, state, address, account_id)
+
+    async def _store_new(
+        self,
+        row: dict[str, Any],
+        seats: list[dict[str, Any]],
+        claims: dict[int, str],
+        spectator: str,
+        host: str,
+        state: Any,
+        address: str | None,
+        account_id: str | None,
+    ) -> dict[str, Any]:
+        """Store a new table (the per-address and per-account limits enforced in the same transaction),
+        start it, and answer its links as ``POST /api/tables`` does."""
         try:
             limits = self.creation_limits(address, account_id)
             await self.writer.write([CreateTable(row["id"], row, seats, limits)])
@@ -582,6 +670,11 @@ class Hub:
             raise ServerError("bad_request", "'limit' must be from 1 to 500", field="limit")
         seat_only = table.status == "playing" and seat is not None
         rows = await self.run_db(self.db.chat_page, table.id, before, limit, seat_only)
-        messages = [chat_json(m) for m in rows]
+        viewer = table.seats[seat].account_id if seat is not None else None
+        if viewer is not None and isinstance(table, LiveTable):  # (a seat's page: not what its account blocks)
+            await asyncio.gather(*(hook(viewer) for hook in self.arrival_hooks))
+            messages = [chat_json(m) for m in rows if not hidden_from(table, viewer, m)]
+        else:
+            messages = [chat_json(m) for m in rows]
         more = bool(rows) and rows[0]["idx"] > 0
         return dumps({"table_id": table.id, "messages": messages, "more": more, "total": table.chat.total})

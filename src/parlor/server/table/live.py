@@ -62,6 +62,7 @@ class StoredTable:
         self.public: bool = row.get("visibility") == "public"  # listed in the lobby; anyone may sit down
         self.rated: bool = bool(row.get("rated", False))
         self.quick: bool = bool(row.get("quick", False))  # opened by quick play
+        self.practice: bool = bool(row.get("scenario"))  # started from a dealt position ("Try it again")
         self.fill_bots_at: Any = row.get("fill_bots_at")  # a waiting table's empty seats become bots then
         self.fill_bots_after: float | None = row.get("fill_bots_after")  # that wait, in seconds
         self.fill_timer: Any = None  # the hub's timer for ``fill_bots_at`` (one at a time)
@@ -282,6 +283,7 @@ def table_summary(table: Any, options: dict[str, Any]) -> dict[str, Any]:
         "public": table.public,
         "rated": table.rated,
         "quick": table.quick,
+        "practice": table.practice,
         "seats": table.seat_summaries(),
         "fill_bots_in": fill_bots_left(table),
         "result": table.result,

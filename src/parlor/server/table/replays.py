@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from parlor.core import Event, for_seat
@@ -11,6 +12,15 @@ from .clocks import bot_mark
 from .frames import event_json
 
 
+def start_state(game: Any, row: dict[str, Any]) -> Any:
+    """The state a table's (or a record's) game starts from: its scenario's (a practice table's
+    dealt position; stored as JSON text in a table's row), else a new game from the seed."""
+    scenario = row.get("scenario")
+    if scenario:
+        return game.scenario(json.loads(scenario) if isinstance(scenario, str) else scenario)
+    return game.new_game(row["players"], row["seed"], game.options_from_json(row.get("options")))
+
+
 def spectator_steps(
     game: Any, record: dict[str, Any], seat: int | None = None, actions_by: list[str] | None = None
 ) -> list[dict[str, Any]]:
@@ -18,7 +28,7 @@ def spectator_steps(
     (``view(seat)``, whose turn it was, and the events of that step it was shown, the ``bot_played``
     marks from ``actions_by`` included). ``seat=None``: a spectator. No seed, no action, and no event
     private to anyone else."""
-    state = game.new_game(record["players"], record["seed"], game.options_from_json(record.get("options")))
+    state = start_state(game, record)
 
     def step(index: int, events: list[Event]) -> dict[str, Any]:
         return {

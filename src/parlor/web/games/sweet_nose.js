@@ -295,6 +295,14 @@ export default {
     }
   },
 
+  // A flagged decision's better move on the cards (review.js markMove): an assignment of sweetness
+  // has no parts to click (its picker places the values), but it is five cards, each marked with
+  // the value the move gives it; other moves mark their parts.
+  reviewMarks(a, view, ctx) {
+    if (a.type !== "assign_sweetness") return null;
+    return Object.fromEntries(KINDS.map((k, i) => [`card:${k}`, String(a.values[i])]));
+  },
+
   partLabel(key, view, ctx) {
     const [kind, a, b] = key.split(":");
     if (kind === "tray" || kind === "bowl") {

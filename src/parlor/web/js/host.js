@@ -72,7 +72,7 @@ export function createHost(options) {
               if (!window.confirm(t("host.new_link_confirm", { who: options.seatName(s.seat) }))) return;
               const answer = await post(s.seat, "new-link", {});
               if (answer) {
-                links.set(s.seat, answer.join_path);
+                links.set(s.seat, answer.join_url || answer.join_path); // (join_url: with the site's --public-url)
                 draw();
               }
             },

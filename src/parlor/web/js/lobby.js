@@ -466,8 +466,10 @@ function showError(text) {
 // A link opens its seat in a new tab, so that the lobby, with the links still to hand out, stays
 // open beside it; the one human seat of a table against bots has no link to hand out, and opens in
 // this tab (the back button shows the lobby's links again).
-function linkRow(label, path, cls, sameTab = false) {
-  const url = new URL(path, location.href).href;
+// The full link to hand out is the server's when it has a public address (join_url, spectator_url: made
+// with its --public-url, the address others reach the site at); else the path on this page's address.
+function linkRow(label, path, cls, sameTab = false, full = null) {
+  const url = full || new URL(path, location.href).href;
   const copy = h("button", { type: "button", class: "small" }, t("lobby.copy"));
   copy.addEventListener("click", async () => {
     try {
@@ -487,21 +489,33 @@ function linkRow(label, path, cls, sameTab = false) {
   );
 }
 
+/** A host name that reaches only the machine it is typed on (localhost, 127.x.x.x, ::1): links made
+ * with it open nowhere else, so the lobby says so (without a --public-url the links are made with the
+ * address this lobby was opened at). */
+function isLoopback(hostname) {
+  const host = hostname.toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(host) || host === "[::1]";
+}
+
 function renderCreated() {
   const table = created.table;
   const solo = created.seats.filter((s) => s.kind === "human").length === 1;
   const rows = created.seats.map((s) =>
     s.kind === "human"
-      ? linkRow(t("lobby.join_seat", { n: s.seat + 1 }), s.join_path, "seat-link", solo)
+      ? linkRow(t("lobby.join_seat", { n: s.seat + 1 }), s.join_path, "seat-link", solo, s.join_url)
       : h("li", { class: "link-row bot-row" }, h("span", { class: "link-label" }, t("lobby.seat_n", { n: s.seat + 1 })),
           h("span", { class: "muted" }, t("lobby.bot_at", { level: t(`level.${s.level}`) }))),
   );
-  rows.push(linkRow(t("lobby.spectator_link"), created.spectator_path, "spectator-link"));
+  rows.push(linkRow(t("lobby.spectator_link"), created.spectator_path, "spectator-link", false, created.spectator_url));
+  const linkSite = new URL(created.spectator_url || created.spectator_path, location.href);
   return h(
     "section",
     { class: "card created" },
     h("h2", {}, t("lobby.created", { game: tMaybe(`game.${table.game}.title`, table.title) })),
     h("p", { class: "muted" }, t("lobby.links_help")),
+    isLoopback(linkSite.hostname)
+      ? h("p", { class: "local-links", id: "local-links", role: "note" }, t("lobby.local_links", { host: linkSite.host }))
+      : null,
     h("ul", { class: "links" }, rows),
     h("p", { class: "muted host-note", id: "host-note" }, t("lobby.host_note")),
     h("button", { type: "button", id: "create-another", onclick: () => { created = null; forgetCreated(); render(); } }, t("lobby.another")),

@@ -9,9 +9,10 @@ import { eventLines, loadRenderer, resultTable } from "./game_ui.js";
 import { chatList } from "./chat.js";
 import { TEXTS_LOADED } from "./card_text.js";
 import { registerServiceWorker } from "./pwa.js";
+import { session } from "./session.js";
 import { fitPopovers, watchPopovers } from "./popover.js";
 import generic from "../games/generic.js";
-import { FLAGGED, ReviewClient, decisionList, evaluationGraph, labelText, markMove, percent, playedEstimate, reviewSummary } from "./review.js";
+import { FLAGGED, ReviewClient, bringIntoView, decisionList, evaluationGraph, labelText, markMove, percent, playedEstimate, reviewSummary, sentence } from "./review.js";
 
 const app = document.getElementById("app");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -108,11 +109,37 @@ function renderReview() {
     }
     box.append(
       reviewSummary(review),
-      evaluationGraph(review, last(), st.step, go),
+      evaluationGraph(review, last(), st.step, goToDecision),
       h("p", { class: "muted small review-legend" }, t("review.legend")),
-      h("details", { class: "review-list", open: true }, h("summary", {}, t("review.decisions", { n: review.decisions.length })), decisionList(review, st.step, go, actionWords)),
+      h("details", { class: "review-list", open: true }, h("summary", {}, t("review.decisions", { n: review.decisions.length })), decisionList(review, st.step, goToDecision, actionWords)),
     );
   }
+  return box;
+}
+
+/** "Try it again": a practice table at this decision (POST /api/tables/{id}/practice with the seat's
+ * token): unrated, private, bots in the other seats, the cards this seat could not see dealt afresh
+ * from what it knew. The page goes to the new table's seat. */
+function practiceButton(decision) {
+  const note = h("small", { class: "muted" }, t("review.practice_note"));
+  const button = h("button", { type: "button", class: "primary", id: "review-practice", "data-step": decision.step }, t("review.practice"));
+  const box = h("p", { class: "review-practice" }, button, " ", note);
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    note.textContent = t("review.practice_wait");
+    try {
+      const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", "x-csrf-token": (await session()).csrf };
+      const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/practice`, { method: "POST", headers, body: JSON.stringify({ step: decision.step }) });
+      const body = await res.json();
+      if (!res.ok) throw new Error(body.error ? body.error.message : `HTTP ${res.status}`);
+      location.href = body.seats.find((s) => s.join_path).join_path;
+    } catch (err) {
+      console.error(err);
+      note.textContent = t("review.error.practice");
+      note.classList.add("error");
+      button.disabled = false;
+    }
+  });
   return box;
 }
 
@@ -127,10 +154,13 @@ function renderVerdict(board) {
     const box = h(
       "div",
       { class: `review-verdict label-${decision.label}`, id: "review-verdict", "data-label": decision.label },
-      h("p", {}, h("span", { class: `review-label label-${decision.label}` }, labelText(decision.label)), " ", t("review.played", { move: actionWords(decision.played, st.step), win: percent(played.win) })),
+      h("p", { id: "review-played" }, h("span", { class: `review-label label-${decision.label}` }, labelText(decision.label)), " ", sentence("review.played", { win: percent(played.win) }, { move: actionWords(decision.played, st.step) })),
     );
     if (flagged) {
-      box.append(h("p", { class: "review-better", id: "review-better" }, t("review.better", { move: actionWords(decision.best, st.step), win: percent(best.win), n: Math.round(decision.loss * 100) })));
+      box.append(
+        h("p", { class: "review-better", id: "review-better" }, sentence("review.better", { win: percent(best.win), n: Math.round(decision.loss * 100) }, { move: actionWords(decision.best, st.step) })),
+        practiceButton(decision),
+      );
       markMove(board, st.renderer, decision.best, st.data.steps[st.step].view, ctx(), "review-best");
     }
     out.push(box);
@@ -159,6 +189,14 @@ function go(step) {
   if (next === st.step) return;
   st.step = next;
   render();
+}
+
+/** A decision picked in the review (its point on the graph, its line in the list): go there and
+ * bring its verdict and the better move marked on the cards into view. */
+function goToDecision(step) {
+  go(step);
+  const verdict = document.getElementById("review-verdict");
+  if (verdict) bringIntoView(verdict, [...document.querySelectorAll(".area-board .review-best")]);
 }
 
 // The controls are made once and updated in place: a redraw must not drop the slider mid-drag.

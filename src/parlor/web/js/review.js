@@ -119,11 +119,17 @@ export function evaluationGraph(review, steps, current, go) {
     const line = points.map((p) => `${x(p.d.step).toFixed(1)},${y(p.win).toFixed(1)}`).join(" ");
     graph.append(svg("polyline", { points: line, class: "review-line" }));
   }
-  for (const p of points) {
+  // A point is no wider than half the gap to its nearest neighbour: in a long game the decisions lie
+  // a few units apart, and a full-size point would cover the middle of the next one (a click there
+  // would open the wrong decision).
+  const xs = points.map((p) => x(p.d.step));
+  const gap = (i) => Math.min(i > 0 ? xs[i] - xs[i - 1] : Infinity, i + 1 < xs.length ? xs[i + 1] - xs[i] : Infinity);
+  points.forEach((p, i) => {
+    const size = Math.min(FLAGGED.includes(p.d.label) ? 6 : 4, Math.max(1.5, gap(i) / 2 - 0.1));
     const dot = svg("circle", {
       cx: x(p.d.step).toFixed(1),
       cy: y(p.win).toFixed(1),
-      r: FLAGGED.includes(p.d.label) ? 6 : 4,
+      r: size.toFixed(1),
       class: `review-point label-${p.d.label}${p.d.step === current ? " current" : ""}`,
       "data-step": p.d.step,
       "data-label": p.d.label,
@@ -140,7 +146,7 @@ export function evaluationGraph(review, steps, current, go) {
       }
     });
     graph.append(dot);
-  }
+  });
   return graph;
 }
 
@@ -190,17 +196,75 @@ export function reviewSummary(review) {
   );
 }
 
+// A sentence of the catalog with a DOM node where a placeholder goes: a move's words may be an
+// element (Sweet Nose draws a sweetness assignment as the five sweets with their values), which
+// t() would write as "[object HTMLSpanElement]". The catalog puts the move in the language's own
+// quotation marks ("You played “Put the order … in the oven”"): a move's text is a button label,
+// capitalised as one, and quoted it reads as the label it is in every language, whatever word
+// (a card's or a tile's name, a verb) it starts with.
+const SLOT = "\uE000"; // a private-use character: no catalog text has one, and t() leaves it as it is
+
+/** ``t(key, params)`` as a <span>, with ``nodes[name]`` (a string or an element) at ``{name}``. */
+export function sentence(key, params, nodes) {
+  const names = Object.keys(nodes);
+  const filled = t(key, { ...params, ...Object.fromEntries(names.map((n, i) => [n, `${SLOT}${i}${SLOT}`])) });
+  const out = h("span", {});
+  filled.split(SLOT).forEach((piece, i) => {
+    if (i % 2 === 0) {
+      if (piece) out.append(piece);
+    } else {
+      const node = nodes[names[Number(piece)]];
+      out.append(node instanceof Node ? node : String(node));
+    }
+  });
+  return out;
+}
+
+/** The board keys of ``action``'s parts with what to write on each ({key: text or null}): the
+ * renderer's ``reviewMarks`` where it has one (a Sweet Nose assignment marks every sweetness card
+ * with the value the move gives it), else its ``parts`` (the keys of play on the cards). */
+function marksOf(renderer, action, view, ctx) {
+  const marks = renderer.reviewMarks ? renderer.reviewMarks(action, view, ctx) : null;
+  if (marks) return marks;
+  const parts = renderer.parts ? renderer.parts(action, view, ctx) || [] : [];
+  return Object.fromEntries(parts.map((k) => [k, null]));
+}
+
 /** Marks the parts of ``action`` on the board (a flagged decision's better move), with ``cls``. */
 export function markMove(board, renderer, action, view, ctx, cls) {
-  const parts = renderer.parts ? renderer.parts(action, view, ctx) || [] : [];
+  const marks = marksOf(renderer, action, view, ctx);
   let marked = 0;
   for (const el of board.querySelectorAll("[data-pick]")) {
-    if (parts.includes(el.getAttribute("data-pick"))) {
-      el.classList.add(cls);
-      marked += 1;
-    }
+    const key = el.getAttribute("data-pick");
+    if (!(key in marks)) continue;
+    el.classList.add(cls);
+    if (marks[key] !== null && marks[key] !== undefined) el.append(h("span", { class: "review-mark", "aria-label": t("review.marked_value", { value: marks[key] }) }, `→${marks[key]}`));
+    marked += 1;
   }
   return marked;
+}
+
+/** The top of the page's visible part: below the top bar, which stays on the screen as it scrolls. */
+export function visibleTop() {
+  const bar = document.querySelector(".topbar");
+  return bar && getComputedStyle(bar).position === "sticky" ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+}
+
+/** Scrolls so that ``target`` shows, and with it the ``also`` elements when they all fit the screen. */
+export function bringIntoView(target, also = []) {
+  const room = 8; // a little space between the top bar and the verdict
+  const from = visibleTop() + room;
+  const height = window.innerHeight - from;
+  const boxes = [target, ...also].map((el) => el.getBoundingClientRect());
+  const top = Math.min(...boxes.map((b) => b.top));
+  const bottom = Math.max(...boxes.map((b) => b.bottom));
+  if (bottom - top <= height) {
+    // the verdict and the marked move together, centred in what the screen shows
+    if (top < from || bottom > window.innerHeight) window.scrollBy({ top: top - from - (height - (bottom - top)) / 2, behavior: "instant" });
+  } else {
+    // the verdict at the top of what shows (it names the move and says where it is marked)
+    window.scrollBy({ top: boxes[0].top - from, behavior: "instant" });
+  }
 }
 
 /** The hint panel at the table: the judge's top moves for this decision with their win chances. */

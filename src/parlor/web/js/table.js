@@ -617,6 +617,8 @@ function hintBox(f) {
   return h(
     "div",
     { class: "hint-box", "data-key": "hint-box" },
+    // a practice table ("Try it again" on a review): say whose cards these are not
+    st.welcome.table.practice ? h("p", { class: "muted small", id: "practice-note", "data-key": "practice-note" }, t("practice.note")) : null,
     shown ? null : h("button", { type: "button", class: "small", id: "hint", "data-key": "hint", disabled: pending, onclick: ask }, t("hint.ask")),
     shown || pending || st.hintError ? hintPanel(shown, (action) => actionText({ action }), pending, st.hintError) : null,
   );

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from parlor.server.storage import ClaimSeat, LeaveSeat, SeatLimits, SeatsToBots, SetSeat, TakeSeat, Write, now
 from parlor.server.wire import ServerError, dumps
 
+from ..chat import hidden_from, viewer_of
 from ..clocks import arm_away, arm_timeout, fill_moment
 from ..seats import Seat, clean_name, hash_token, new_token
 from .again import announce_next
@@ -71,7 +72,8 @@ class Arrive(Change):
         conn.ready = True
         conn.push(dumps(self.welcome | {"table": table.summary()}))
         conn.push(table.frames.full_frame(conn, "join"))
-        page = table.chat.page(seat_only=conn.seat is not None)
+        viewer = viewer_of(table, conn)
+        page = table.chat.page(seat_only=conn.seat is not None, hidden=lambda m: hidden_from(table, viewer, m))
         conn.push(dumps({"type": "chat", "history": True, **page}))
         if table.next_table is not None:  # "play again" was asked: where (and this seat's new link)
             announce_next(table, only=conn)
@@ -200,6 +202,7 @@ class SitDown(Change):
     account: dict[str, Any] | None
     name: Any = None
     address: str | None = None  # the client's: the per-address limit on seats held counts it
+    invited: bool = False  # an accepted invitation (server/friends): a private table's open seat too
     _seat: Seat | None = None
     _token: str = ""
     _fill_at: Any = None
@@ -209,7 +212,8 @@ class SitDown(Change):
 
     def prepare(self, table: LiveTable) -> list[Write]:
         playing(table)
-        if not table.public:  # (a seat nobody holds stops the game when its turn comes: it waits for a player)
+        # (a seat nobody holds stops the game when its turn comes: it waits for a player)
+        if not table.public and not self.invited:
             raise ServerError("not_open", "this table is private: its links open its seats", 409)
         if self.seat is not None and (type(self.seat) is not int or not 0 <= self.seat < len(table.seats)):
             raise ServerError("bad_seat", "'seat' must be a seat number of this table", field="seat")
