@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 
 from parlor.cli.main import app as cli
 from parlor.server.storage import Database
+from parlor.server.storage.backup import schema_revisions
 
 from .conftest import BACKENDS, ROOT, Client, ServerProcess, create_table, make_url, token_of
 from .test_accounts import Browser
@@ -127,6 +128,19 @@ class Players:
             assert time.monotonic() < deadline, "the players made no decisions"
             time.sleep(0.05)
         return self.snapshot()[1]
+
+
+def alembic_upgrade(url: str, revision: str) -> None:
+    """A database of an older Parlor: the migrations up to ``revision`` only."""
+    from alembic import command
+    from alembic.config import Config
+
+    import parlor.server.storage as storage
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(storage.__file__).parent / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", url)
+    command.upgrade(cfg, revision)
 
 
 @contextlib.contextmanager
@@ -267,6 +281,19 @@ def test_refusals_are_one_line_and_change_nothing(sqlite_backup: tuple[str, Path
     done = parlor_here("restore", str(pg_backup), "--database-url", served_pg)
     assert done.returncode == 0, done.stderr
     assert counts(served_pg) == counts(pg_url)
+
+    # A backup of an older schema is restored, then upgraded to this Parlor's.
+    older_url, older_backup = f"sqlite:///{tmp_path / 'older.db'}", tmp_path / "older.backup"
+    older = schema_revisions()[-2]
+    alembic_upgrade(older_url, older)
+    assert parlor_here("backup", str(older_backup), "--database-url", older_url).returncode == 0
+    upgraded = f"sqlite:///{tmp_path / 'upgraded.db'}"
+    done = parlor_here("restore", str(older_backup), "--database-url", upgraded)
+    assert done.returncode == 0 and older in done.stdout, done.stderr
+    engine = create_engine(upgraded)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == schema_revisions()[-1]
+    engine.dispose()
 
     # PostgreSQL without its client tools: one line naming pg_dump.
     no_tools = {"PATH": str(Path(sys.executable).parent)}

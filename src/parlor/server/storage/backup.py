@@ -231,6 +231,13 @@ def restore(database_url: str, path: Path) -> BackupInfo:
                 f"{revisions[-1]}): restore it with the Parlor version that made it"
             )
         _check_empty(db)
+        if not db.is_sqlite and info.schema_version != revisions[-1] and _current_revision(db) is not None:
+            # pg_restore replaces only the archive's own tables: a newer schema's other tables would stay
+            # and the upgrade after the restore would trip over them. (SQLite's copy replaces the file.)
+            raise BackupError(
+                f"{path} has the older schema {info.schema_version}: restore it into a new PostgreSQL database "
+                "with no schema yet (createdb), and it is upgraded to this Parlor's after the restore"
+            )
         if db.is_sqlite:
             _sqlite_restore(db, info.path)
         else:
