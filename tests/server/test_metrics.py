@@ -156,7 +156,18 @@ def owners(url: str) -> dict[str, str]:
 
 def test_workers_counts_add_up_on_one_metrics_address(pg_url: str) -> None:
     metrics = f"127.0.0.1:{free_port()}"
-    args = ("--bot-delay", "0", "--workers", "2", "--metrics-address", metrics, "--log-format", "json")
+    args = (
+        "--bot-delay",
+        "0",
+        "--workers",
+        "2",
+        "--metrics-address",
+        metrics,
+        "--log-format",
+        "json",
+        "--log-level",
+        "info",
+    )
     srv = ServerProcess(pg_url, None, *args).start()
     try:
         # Tables until both processes hold some (each new HTTP connection goes to either).

@@ -123,7 +123,7 @@ def setup_logging(log_level: str, log_format: str) -> None:
 def announce(text: str, log_format: str) -> None:
     """A line for the operator: printed, or with JSON logs a log record like every other line."""
     if log_format == "json":
-        logging.getLogger("parlor.server").warning(text)  # (shown at every --log-level, as a print is)
+        logging.getLogger("parlor.server").info(text)  # (info: a start is no warning to alert on)
     else:
         print(text, flush=True)
 
