@@ -5,16 +5,20 @@ a replay link that works; unrated games and games against bots move nothing."""
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
 from .conftest import BACKENDS, Client, ServerThread, make_url
 from .test_account_seats import first_frame
-from .test_accounts import GENEROUS, Browser, signed_up
+from .test_accounts import GENEROUS, Browser, engine_of, signed_up
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -86,8 +90,17 @@ def test_a_rated_game_moves_both_ratings_and_shows_on_the_profiles(site: ServerT
         e = entries[n]
         assert e["seat"] == seat and e["place"] == places[seat] and e["rated"] and not e["abandoned"]
         assert e["rating_after"] != e["rating_before"]
-        rating = next(r for r in profile(site, n)["ratings"] if r["game"] == "mamma-mia")
+        page = profile(site, n)
+        rating = next(r for r in page["ratings"] if r["game"] == "mamma-mia")
         assert rating["players_class"] == "2" and rating["games"] == 1 and rating["sigma"] < 25 / 3
+        # On the display scale: from 1500, provisional after one game; the change is the history's.
+        assert rating["provisional"] is True and rating["display"] == e["display_after"]
+        assert e["display_before"] == 1500 and e["change"] == e["display_after"] - 1500
+        assert [(h["table_id"], h["display"]) for h in page["history"]] == [(table_id, e["display_after"])]
+        assert page["stats"] == [{"game": "mamma-mia", "played": 1, "won": int(e["won"]), "win_rate": float(e["won"])}]
+        other = (bob_name, ann_name)[seat]
+        assert [(o["name"], o["kind"], o["account"]) for o in e["opponents"]] == [(other, "human", True)]
+        assert e["score"] == final["result"]["scores"][seat]
         # The replay link works.
         assert httpx.get(site.base + e["replay"], timeout=60).status_code == 200
         assert httpx.get(f"{site.base}/api/tables/{table_id}/replay", timeout=60).status_code == 200
@@ -105,6 +118,16 @@ def test_a_rated_game_moves_both_ratings_and_shows_on_the_profiles(site: ServerT
         ]
         welcome, _ = first_frame(site, rematch, b.http.cookies.get("parlor_session"))
         assert welcome["type"] == "welcome" and welcome["seat"] == seat
+    # The result's rating changes, for every rated seat, as the players' pages say.
+    changes = httpx.get(f"{site.base}/api/tables/{table_id}/ratings", timeout=60).json()
+    assert changes["rated"] and changes["done"] and changes["over"]
+    assert [(c["seat"], c["name"], c["before"], c["change"], c["provisional"]) for c in changes["seats"]] == [
+        (seat, n, 1500, entries[n]["change"], True) for seat, n in enumerate((ann_name, bob_name))
+    ]
+    # The signed-in player's own place on the board.
+    board = ann.http.get("/api/leaderboard", params={"game": "mamma-mia", "players": "2"}).json()
+    mine = next(r for r in board["ratings"] if r["name"] == ann_name)
+    assert board["you"]["place"] == mine["place"] and board["you"]["display"] == mine["display"]
     if places[0] != places[1]:
         winner, loser = (ann_name, bob_name) if places[0] < places[1] else (bob_name, ann_name)
         assert entries[winner]["rating_after"] > entries[winner]["rating_before"]
@@ -129,6 +152,11 @@ def test_unrated_games_and_games_against_bots_move_no_rating(site: ServerThread)
     games = {g["table_id"]: g for g in profile(site, ann_name)["games"]}
     assert set(games) == {table_id, bot_table}
     assert all("rating_after" not in g for g in games.values())
+    # The bot is named as a bot, with its level, in the history (never "Player 2").
+    bot = games[bot_table]["opponents"]
+    assert [{k: o[k] for k in ("seat", "kind", "level", "account")} for o in bot] == [
+        {"seat": 1, "kind": "bot", "level": "random", "account": False}
+    ]
     assert profile(site, ann_name)["ratings"] == []
 
 
@@ -149,5 +177,75 @@ def test_leaderboard_and_profile_refusals(site: ServerThread) -> None:
     assert httpx.get(site.base + "/api/leaderboard", timeout=60).json()["error"]["code"] == "unknown_game"
     r = httpx.get(site.base + "/api/leaderboard", params={"game": "mamma-mia", "players": "7"}, timeout=60)
     assert r.status_code == 400
+    assert r.json()["error"]["code"] == "bad_players_class"
+    r = httpx.get(site.base + "/api/leaderboard", params={"game": "no-such-game", "players": "2"}, timeout=60)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "unknown_game"
+    assert "mamma-mia" in r.json()["error"]["message"]
+    r = httpx.get(site.base + "/api/tables/no-such-table/ratings", timeout=60)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "table_not_found"
+    r = httpx.get(site.base + "/leaderboard", timeout=60)  # the page, not a JSON 404
+    assert r.status_code == 200 and "text/html" in r.headers["content-type"]
     r = httpx.get(site.base + "/api/players/nobody-by-this-name", timeout=60)
     assert r.status_code == 404 and r.json()["error"]["code"] == "player_not_found"
+
+
+def rate(site: ServerThread, name: str, mu: float, game: str = "mamma-mia", players_class: str = "2") -> None:
+    """Give an account a rating (as many rated games would), straight into the site's database."""
+    engine = engine_of(site)
+    with engine.begin() as conn:
+        account = conn.execute(sa.text("SELECT id FROM parlor_accounts WHERE name = :n"), {"n": name}).scalar()
+        conn.execute(
+            sa.text(
+                "INSERT INTO parlor_ratings (account_id, game, players_class, mu, sigma, games, updated_at) "
+                "VALUES (:a, :g, :c, :mu, 2.0, 10, :at)"
+            ),
+            {"a": account, "g": game, "c": players_class, "mu": mu, "at": datetime.now(UTC)},
+        )
+    engine.dispose()
+
+
+def test_rated_quick_play_pairs_near_ratings_and_the_range_widens_with_the_wait(site: ServerThread) -> None:
+    """Four players ask for rated quick play at once, two rated near 1500 and two near 6750 (a gap a
+    table's window crosses only after minutes of waiting): two tables, each of one pair. A table that
+    has waited long enough takes a player of any rating; asking for the window of no such table, or of
+    one that is not rated quick play, gets a clear error."""
+    players = [signed_up(site.base) for _ in range(4)]
+    for (_, name), mu in zip(players, (25.0, 26.0, 150.0, 151.0), strict=True):
+        rate(site, name, mu)
+    start = threading.Barrier(len(players))
+
+    def ask(player: tuple[Browser, str]) -> dict[str, Any]:
+        start.wait()
+        r = player[0].post(
+            "/api/quick-play", {"game": "mamma-mia", "players": 2, "rated": True, "fill_bots_after": None}
+        )
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    with ThreadPoolExecutor(len(players)) as pool:
+        answers = list(pool.map(ask, players))
+    tables = [a["table_id"] for a in answers]
+    assert tables[0] == tables[1] and tables[2] == tables[3] and tables[0] != tables[2], tables
+    # Each table's window is centred on its pair, and says how long it has waited.
+    window = httpx.get(f"{site.base}/api/tables/{tables[0]}/quick-range", timeout=60).json()
+    assert window["centre"] == 1521 and window["high"] - window["low"] == 2 * window["range"]
+    # A far player's new table (the two others are full), made to have waited ten minutes: a near
+    # player now fits it.
+    (loner, _), (late, _) = players[2], players[0]
+    lonely = loner.post("/api/quick-play", {"game": "mamma-mia", "players": 2, "rated": True, "fill_bots_after": None})
+    assert lonely.json()["created"] is True
+    engine = engine_of(site)
+    with engine.begin() as conn:
+        conn.execute(
+            sa.text("UPDATE parlor_tables SET created_at = :at WHERE id = :id"),
+            {"at": datetime.now(UTC) - timedelta(minutes=10), "id": lonely.json()["table_id"]},
+        )
+    engine.dispose()
+    joined = late.post("/api/quick-play", {"game": "mamma-mia", "players": 2, "rated": True, "fill_bots_after": None})
+    assert joined.json()["table_id"] == lonely.json()["table_id"] and joined.json()["created"] is False
+    # Bad asks: a clear error, nothing opened.
+    r = httpx.get(f"{site.base}/api/tables/no-such-table/quick-range", timeout=60)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "table_not_found"
+    unrated = httpx.post(site.base + "/api/quick-play", json={"game": "mamma-mia", "players": 2}, timeout=60).json()
+    r = httpx.get(f"{site.base}/api/tables/{unrated['table_id']}/quick-range", timeout=60)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_rated_quick"

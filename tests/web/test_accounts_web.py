@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 import uuid
 from collections.abc import Iterator
@@ -99,20 +100,45 @@ def test_two_accounts_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_pa
         table_id = href.split("/")[2].split("#")[0]
         ann.goto(server.base + href.replace("#", "?anim=0&guard=30#"))
         seat_a = as_seat(ctx_a, ann)
-        # Bob finds it waiting in the lobby, with Ann's name at her seat, and sits down.
+        assert ann.locator("#wait-rated").inner_text() == "Rated"  # the waiting note says so
+        # Bob finds it waiting in the lobby, "Rated", with Ann's name (linked to her page) at her seat,
+        # and "Rated" beside "Play now" for rated quick play; he sits down.
         bob.goto(server.base + "/")
         bob.wait_for_selector("button.game-pick[data-game=mamma-mia]")
         bob.click("button.game-pick[data-game=mamma-mia]")
+        assert bob.locator(".quick #play-now + label.quick-rated #quick-rated").count() == 1
         row = bob.locator(f".open-list.waiting li[data-table='{table_id}']")
         row.wait_for()
-        assert names[0] in row.inner_text()
+        assert row.locator(".rated-badge").inner_text() == "Rated"
+        assert row.locator(f"a.player-link[href='/players/{names[0]}']").inner_text() == names[0]
         row.locator("button.sit-down").click()
         bob.wait_for_url(f"**/play/{table_id}#token=*")
         bob.goto(bob.url.replace("#", "?anim=0&guard=30#"))
         seat_b = as_seat(ctx_b, bob)
         roles = [s.page.evaluate("document.body.dataset.role") for s in (seat_a, seat_b)]
         assert roles == ["seat", "seat"]
+        assert bob.locator("#rated-badge").inner_text() == "Rated"
         play_to_the_end([seat_a, seat_b], random.Random(3), limit=240.0)
+        # The result shows, for both rated seats, the rating before (1500, provisional) and its signed
+        # change, on both players' screens; the winner's does not fall, the loser's does not rise.
+        changes = {}
+        for page in (ann, bob):
+            page.wait_for_selector("#result .rating-change[data-seat='1']", timeout=60000)
+            cells = page.locator("#result .rating-change")
+            assert cells.count() == 2
+            seen = {c.get_attribute("data-seat"): c.inner_text() for c in cells.all()}
+            assert all(text.startswith("1500? ") and text.split(" ")[1][0] in "+\u2212±" for text in seen.values()), (
+                seen
+            )
+            changes[page] = {c.get_attribute("data-seat"): int(c.get_attribute("data-change")) for c in cells.all()}
+        assert changes[ann] == changes[bob]
+        places = {
+            str(c["seat"]): c["place"]
+            for c in ann.request.get(f"{server.base}/api/tables/{table_id}/ratings").json()["seats"]
+        }
+        if places["0"] != places["1"]:
+            winner, loser = ("0", "1") if places["0"] < places["1"] else ("1", "0")
+            assert changes[ann][winner] >= 0 and changes[ann][loser] <= 0, (places, changes[ann])
         # "Rematch": play again seats the same two accounts at a new table.
         ann.click("#play-again")
         for page in (ann, bob):
@@ -131,7 +157,7 @@ def test_two_accounts_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_pa
                 page.goto(f"{server.base}/players/{name}")
                 page.wait_for_selector("#player-name")
                 game = page.locator(f".game-row[data-table='{table_id}']")
-                if game.count() and "→" in game.inner_text():
+                if game.count() and game.locator(".rating-change").count():
                     break
                 assert time.monotonic() < deadline, "the rating change never showed"
                 time.sleep(0.2)
@@ -143,6 +169,21 @@ def test_two_accounts_meet_in_the_lobby_play_a_rated_game_and_see_it_on_their_pa
         ratings = page.request.get(f"{server.base}/api/leaderboard?game=mamma-mia&players=2").json()["ratings"]
         mine = {r["name"]: r for r in ratings if r["name"] in names}
         assert set(mine) == set(names) and all(r["games"] == 1 for r in mine.values())
+        # The leaderboard from the lobby: both, provisional, and Ann's own place; Bob's page from it.
+        ann.goto(server.base + "/")
+        ann.click("#leaderboard-link")
+        ann.wait_for_url("**/leaderboard")
+        ann.click(".board-games [data-game=mamma-mia]")
+        ann.click(".class-picks [data-class='2']")
+        ann.wait_for_selector(f"#board tr.board-row[data-name='{names[1]}']")
+        row = ann.locator(f"#board tr.board-row[data-name='{names[0]}']")
+        assert "you" in row.get_attribute("class") and "provisional" in row.get_attribute("class")
+        assert row.locator(".board-rating").inner_text() == f"{mine[names[0]]['display']}?"
+        assert f"{mine[names[0]]['place']}" in ann.locator("#your-place").inner_text()
+        ann.click(f"#board a.player-link[href='/players/{names[1]}']")
+        ann.wait_for_url(f"**/players/{names[1]}")
+        assert ann.locator("#player-name").inner_text() == names[1]
+        assert ann.locator(f".game-row[data-table='{table_id}'] a.player-link[href='/players/{names[0]}']").count() == 1
         assert not errors_a and not errors_b, (errors_a, errors_b)
     finally:
         ctx_a.close()
@@ -223,6 +264,8 @@ def test_the_rating_plot_has_a_line_per_game_and_class_with_a_legend(browser: An
             for key in points
         }
         assert {li.get_attribute("data-series"): li.inner_text().strip() for li in legend.all()} == expected
+        assert page.locator("svg.rating-plot text.axis-date").count() >= 1  # dates along the axis
+        assert page.locator("#win-stats li[data-game='mamma-mia']").count() == 1
         colours = series.evaluate_all("gs => gs.map(g => getComputedStyle(g).color)")
         assert len(set(colours)) == 2  # told apart, as their legend entries are
         assert not errors, errors
@@ -296,6 +339,71 @@ def test_no_stand_up_once_every_seat_is_taken(server: Server, browser: Any) -> N
         seats = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=60).json()["seats"]
         assert [s["name"] for s in seats] == ["Ann", "Bo"] and not any(s["open"] for s in seats)
         assert page.evaluate("document.body.dataset.role") == "seat"
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+SMALL_TARGETS = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll("a[href], button, input, select, label")) {
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height || getComputedStyle(el).visibility === "hidden") continue;  // not shown
+    if (box.width < 43.5 || box.height < 43.5) {
+      const words = (el.textContent || el.value || "").trim().slice(0, 30);
+      const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
+      out.push(`${el.tagName.toLowerCase()}#${el.id || ""}.${el.className || ""} "${words}" ${size}`);
+    }
+  }
+  return out;
+}"""
+
+
+def test_every_touch_target_on_the_lobby_account_leaderboard_and_players_pages_fits_a_finger(
+    browser: Any, rated_player
+) -> None:
+    """At 390 px wide, every visible link, button, input, select and label on these pages measures at
+    least 44x44 CSS px: signed out (the sign-in forms) and signed in (rated quick play, the account).
+    Then "Rated" beside "Play now" opens a rated quick-play table whose waiting note shows its window."""
+    server, name = rated_player
+    ctx, page, errors = new_page(browser, "cs", PHONE)
+    pages = {
+        "lobby": ("/", "#play-now"),
+        "account": ("/account", "#sign-up-form"),
+        "leaderboard": ("/leaderboard?game=mamma-mia&players=2", "#board"),
+        "player": (f"/players/{name}", "#rating-legend"),
+    }
+    try:
+        small = {}
+        for signed_in in (False, True):
+            if signed_in:
+                sign_up(page, server, "t" + uuid.uuid4().hex[:8])
+                pages["account"] = ("/account", "#signed-in")
+            for what, (path, ready) in pages.items():
+                page.goto(server.base + path)
+                page.wait_for_selector(ready)
+                found = page.evaluate(SMALL_TARGETS)
+                if found:
+                    small[f"{what}{' (signed in)' if signed_in else ''}"] = found
+        assert not small, small
+        # An unknown game on the leaderboard's address: the reader's words, with the games to pick.
+        page.goto(server.base + "/leaderboard?game=no-such-game&players=2")
+        said = "text => document.getElementById('board-error')?.textContent === text"
+        page.wait_for_function(said, arg=catalog("cs")["board.unknown_game"].replace("{game}", "no-such-game"))
+        assert page.locator(".board-games [data-game=mamma-mia]").count() == 1
+        # Signed in, "Rated" beside "Play now" asks for rated quick play: the waiting note says the
+        # table is rated and which ratings may join it now (a window that widens as it waits).
+        page.goto(server.base + "/")
+        page.click("button.game-pick[data-game=mamma-mia]")
+        page.select_option("#players", "2")
+        page.check("#quick-rated")
+        page.click("#play-now")
+        page.wait_for_url("**/play/*#token=*")
+        page.wait_for_selector("#wait-range")
+        # A new player's window is centred on 1500 (the Czech page writes it "1300" to "1700" or wider).
+        low, high = (int(n) for n in re.findall(r"\d{3,}", page.locator("#wait-range").inner_text())[:2])
+        assert low + high == 3000 and low <= 1300, (low, high)
+        assert page.locator("#wait-rated").count() == 1
         assert not errors, errors
     finally:
         ctx.close()

@@ -98,7 +98,7 @@ def test_a_tie_on_orders_says_the_toppings_in_hand_decided(finished, browser: An
                 continue
             assert note.count() == 1, f"{kind}: the result does not say how the tie was broken"
             text = note.inner_text()
-            names = {0: "Ann", 1: words["ui.player_n"].replace("{n}", "2")}
+            names = {0: "Ann", 1: words["ui.bot_named"].replace("{level}", words["level.random"])}
             if kind == "mottainai":  # the winner, the tied score, the rule that decided
                 assert names[result.winners[0]] in text and str(result.scores[0]) in text, text
                 if lang == "en":

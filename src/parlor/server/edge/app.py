@@ -123,9 +123,9 @@ def create_app(
         )
         app.state.hub = hub
         app.state.accounts = Accounts(db, hub.run_db, account_limits)
-        app.state.lobby = Lobby(hub)
         app.state.friends = Friends(hub)
         app.state.ratings = Ratings(hub)
+        app.state.lobby = Lobby(hub, app.state.ratings)
         queue_bound = {} if review_queue is None else {"max_waiting": review_queue}
         app.state.reviews = ReviewService(hub, budget=review_budget, processes=review_processes, **queue_bound)
         await hub.start()

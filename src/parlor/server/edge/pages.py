@@ -39,6 +39,11 @@ async def profile_page(name: str) -> FileResponse:
     return FileResponse(WEB / "profile.html")
 
 
+@router.get("/leaderboard", include_in_schema=False)
+async def leaderboard_page() -> FileResponse:
+    return FileResponse(WEB / "leaderboard.html")  # the game and class are in the query, read by the page
+
+
 @router.get("/replay/{table_id}", include_in_schema=False)
 async def replay_page(table_id: str) -> FileResponse:
     return FileResponse(WEB / "replay.html")

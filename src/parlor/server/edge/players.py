@@ -1,4 +1,5 @@
-"""The players' routes: the leaderboards and a player's public page (``server/ratings``)."""
+"""The players' routes: the leaderboards, a finished table's rating changes and a player's public page
+(``server/ratings``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from fastapi import APIRouter, Request
 
 from parlor.server.accounts import fold_name
 from parlor.server.ratings import Ratings
+
+from .common import account_of
 
 router = APIRouter()
 
@@ -19,7 +22,18 @@ def ratings_of(request: Request) -> Ratings:
 @router.get("/api/leaderboard")
 async def leaderboard(request: Request) -> dict[str, Any]:
     query = request.query_params
-    return await ratings_of(request).leaderboard(query.get("game"), query.get("players"))
+    account = await account_of(request)
+    return await ratings_of(request).leaderboard(query.get("game"), query.get("players"), account)
+
+
+@router.get("/api/tables/{table_id}/ratings")
+async def table_ratings(table_id: str, request: Request) -> dict[str, Any]:
+    return await ratings_of(request).table_changes(table_id[:64])
+
+
+@router.get("/api/tables/{table_id}/quick-range")
+async def quick_range(table_id: str, request: Request) -> dict[str, Any]:
+    return await ratings_of(request).quick_window_of(table_id[:64])
 
 
 @router.get("/api/players/{name}")

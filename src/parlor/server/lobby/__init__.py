@@ -7,7 +7,9 @@ own changes (``SitDown``), so the lock, the fence and the announcements come wit
 Quick play for a game and a player count seats the player at the oldest table quick play opened
 that still waits for players (and where their account holds no seat); with none, it opens one and
 seats them first. Within one process the search and the opening are serialized per game and player
-count, so two players asking together end at one table, not two.
+count, so two players asking together end at one table, not two. Rated quick play takes only a
+table whose rating window holds the asker's rating (``ratings.quick_window``: it widens as the table
+waits).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from parlor.server.ratings import Ratings
 from parlor.server.storage import Listings
 from parlor.server.table import Hub, SitDown, StandUp, authenticate, parse_new_table
 from parlor.server.table.changes import CloseUnjoined, seat_of_account
@@ -22,8 +25,9 @@ from parlor.server.wire import ServerError
 
 
 class Lobby:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, ratings: Ratings) -> None:
         self.hub = hub
+        self.ratings = ratings  # rated quick play pairs by rating
         self.listings = Listings(hub.db)
         self._quick: dict[tuple[str, int, bool], asyncio.Lock] = {}
 
@@ -80,6 +84,8 @@ class Lobby:
         async with lock:
             account_id = account["id"] if account is not None else None
             candidates = await self.hub.run_db(self.listings.quick_candidates, key[0], players, rated, account_id)
+            if rated and candidates and account_id is not None:  # near ratings first (ratings/: the window)
+                candidates = await self.ratings.quick_fits(candidates, key[0], players, account_id)
             for table_id in candidates:
                 try:
                     return {**await self.sit(table_id, None, account, body.get("name"), address), "created": False}

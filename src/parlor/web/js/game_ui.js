@@ -38,6 +38,15 @@ export function eventLines(renderer, ev, ctx) {
 }
 
 /** The result as a table: place (★ for the winners), player, score. */
+/** A seat's name, linked to its player's page when an account holds it (ctx.newTab: in a new tab). */
+export function playerName(seat, ctx) {
+  const info = ctx.seatInfo ? ctx.seatInfo(seat) : {};
+  const name = ctx.seatName(seat);
+  return info.kind === "human" && info.account && info.name
+    ? h("a", { href: `/players/${encodeURIComponent(info.name)}`, class: "player-link", target: ctx.newTab ? "_blank" : null, rel: ctx.newTab ? "noopener" : null }, name)
+    : name;
+}
+
 export function resultTable(result, renderer, ctx) {
   const r = result;
   const rows = r.places
@@ -46,7 +55,8 @@ export function resultTable(result, renderer, ctx) {
   return h(
     "table",
     { class: "result-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, t("result.place")), h("th", {}, t("result.player")), h("th", {}, renderer.scoreLabel ? renderer.scoreLabel(ctx) : t("result.score")))),
+    h("thead", {}, h("tr", {}, h("th", {}, t("result.place")), h("th", {}, t("result.player")), h("th", {}, renderer.scoreLabel ? renderer.scoreLabel(ctx) : t("result.score")),
+      ctx.ratingCell ? h("th", {}, t("result.rating")) : null)),
     h(
       "tbody",
       {},
@@ -55,8 +65,9 @@ export function resultTable(result, renderer, ctx) {
           "tr",
           { class: r.winners.includes(row.seat) ? "winner" : "" },
           h("td", {}, r.winners.includes(row.seat) ? `★ ${row.place}` : String(row.place)),
-          h("td", {}, ctx.seatName(row.seat)),
+          h("td", {}, playerName(row.seat, ctx)),
           h("td", {}, String(row.score)),
+          ctx.ratingCell ? h("td", { class: "result-rating" }, ctx.ratingCell(row.seat)) : null,
         ),
       ),
     ),

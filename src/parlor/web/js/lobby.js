@@ -237,6 +237,16 @@ function seatWords(entry) {
   ).join(" · ");
 }
 
+/** The seats of a listed table: as seatWords says, each player's name linked to their page. */
+function seatNodes(entry) {
+  return entry.seats.flatMap((s, i) => [
+    i ? " · " : null,
+    s.kind === "human" && !s.open && s.name && s.account
+      ? h("a", { href: `/players/${encodeURIComponent(s.name)}`, class: "player-link" }, s.name)
+      : seatWords({ seats: [s] }),
+  ]);
+}
+
 /** The rule options a listed table changed from the game's defaults, in words. */
 function optionWords(entry) {
   const g = gameOf(entry.game);
@@ -253,7 +263,6 @@ function openRow(entry, waiting) {
     g ? gameTitle(g) : entry.game,
     t("open.players", { n: entry.players }),
     turnTimeLabel(entry.turn_time),
-    entry.rated ? t("open.rated_mark") : null,
     optionWords(entry) || null,
   ].filter(Boolean).join(" · ");
   const action = waiting
@@ -265,8 +274,8 @@ function openRow(entry, waiting) {
     ? h("span", { class: "open-fill", "data-fill-in": String(entry.fill_bots_in), "data-free": String(free) },
       fillInText(entry.fill_bots_in, free)) : null;
   return h("li", { class: "open-table", "data-table": entry.id },
-    h("span", { class: "open-words" }, words),
-    h("small", { class: "muted open-seats" }, seatWords(entry), fill ? " · " : null, fill), action);
+    h("span", { class: "open-words" }, words, entry.rated ? " · " : null, entry.rated ? h("span", { class: "rated-badge" }, t("ui.rated")) : null),
+    h("small", { class: "muted open-seats" }, ...seatNodes(entry), fill ? " · " : null, fill), action);
 }
 
 // A waiting table that fills its empty seats with bots counts down to it ("bots join in 0:42"), from
@@ -306,17 +315,22 @@ function openTables() {
     onclick: () => seatedBy("/api/quick-play", { game: form.game, players: form.players, name: guestName(),
       fill_bots_after: form.fillAfter, ...(me && form.rated ? { rated: true } : {}) }) },
   t("open.play_now", { game: gameTitle(g), n: form.players }));
+  // Rated quick play (signed in): the same choice as the table form's "Rated game", beside Play now.
+  const quickRated = me ? h("input", { type: "checkbox", id: "quick-rated", name: "quick_rated", checked: form.rated }) : null;
+  if (quickRated) quickRated.addEventListener("change", () => { form.rated = quickRated.checked; if (form.rated) form.hints = false; render(); });
   const name = me ? null : h("input", { type: "text", id: "guest-name", maxlength: 40, placeholder: t("open.guest_name"),
     value: localStorage.getItem("parlor.guest_name") || "" });
   return h(
     "section",
     { class: "card open-tables" },
     h("h2", {}, t("open.heading")),
-    h("div", { class: "field quick" }, name, play, h("label", { for: "fill-after" }, t("open.fill_after")), fill),
+    h("div", { class: "field quick" }, name, play,
+      quickRated ? h("label", { class: "quick-rated", for: "quick-rated" }, quickRated, " ", t("ui.rated")) : null,
+      h("label", { for: "fill-after" }, t("open.fill_after")), fill),
     h("p", { class: "muted" }, t("open.quick_help")),
     mine.length ? h("h3", {}, t("open.yours")) : null,
     mine.length ? h("ul", { class: "open-list mine" }, mine.map((e) => h("li", { class: "open-table", "data-table": e.id },
-      h("span", { class: "open-words" }, `${tMaybe(`game.${e.game}.title`, e.game)} · ${seatWords(e)}`),
+      h("span", { class: "open-words" }, `${tMaybe(`game.${e.game}.title`, e.game)} · `, ...seatNodes(e)),
       h("a", { class: "button small resume", href: `/play/${encodeURIComponent(e.id)}#seat` }, t("open.resume"))))) : null,
     h("h3", {}, t("open.waiting")),
     open.waiting.length ? h("ul", { class: "open-list waiting" }, open.waiting.map((e) => openRow(e, true)))
@@ -602,7 +616,8 @@ async function main() {
   await loadLang();
   me = (await session()).account;
   const slot = document.getElementById("lang-slot");
-  const drawTop = () => slot.replaceChildren(accountLink(), " ", languagePicker(() => { drawTop(); render(); }));
+  const drawTop = () => slot.replaceChildren(h("a", { href: "/leaderboard", id: "leaderboard-link" }, t("board.title")), " ",
+    accountLink(), " ", languagePicker(() => { drawTop(); render(); }));
   drawTop();
   const res = await fetch("/api/games");
   if (!res.ok) throw new Error(t("lobby.http_error", { status: res.status }));

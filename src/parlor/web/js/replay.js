@@ -5,7 +5,7 @@
 // replay offers the judge's review of that seat (review.js) and shows the hints it asked for.
 import { h } from "./dom.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
-import { eventLines, loadRenderer, resultTable } from "./game_ui.js";
+import { eventLines, loadRenderer, playerName, resultTable } from "./game_ui.js";
 import { chatList } from "./chat.js";
 import { TEXTS_LOADED } from "./card_text.js";
 import { registerServiceWorker } from "./pwa.js";
@@ -34,9 +34,11 @@ function seatName(seat, opts = {}) {
   return nameOf(seat);
 }
 
-/** A seat's name: its player's, "deleted player" for an account's seat without one, else "Player N". */
+/** A seat's name: a bot with its level, its player's, "deleted player" for an account's seat without
+ * one, else "Player N". */
 function nameOf(seat) {
   const info = seatInfo(seat);
+  if (info.kind === "bot") return t("ui.bot_named", { level: t(`level.${info.level}`) });
   if (info.name) return info.name;
   return info.account ? t("open.deleted_player") : t("ui.player_n", { n: seat + 1 });
 }
@@ -339,8 +341,7 @@ function render() {
         "li",
         { class: `seat-chip${step.to_move.includes(s.seat) ? " moving" : ""}${s.seat === you() ? " me" : ""}`, "data-seat": s.seat },
         st.renderer.seatBadge ? st.renderer.seatBadge(s.seat, step.view, ctx()) : null,
-        h("span", { class: "seat-name" }, seatName(s.seat)),
-        h("small", {}, s.kind === "bot" ? t("seat.bot", { level: t(`level.${s.level}`) }) : ""),
+        h("span", { class: "seat-name" }, playerName(s.seat, ctx())),
       ),
     ),
   );

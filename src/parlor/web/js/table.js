@@ -8,7 +8,7 @@ import { fitPopovers, watchPopovers } from "./popover.js";
 import { decorate, describe, offBoard, options, prune } from "./picks.js";
 import { PHONE, playerChips, watchSheets } from "./phone.js";
 import generic from "../games/generic.js";
-import { eventLines as eventLinesOf, loadRenderer, resultTable } from "./game_ui.js";
+import { eventLines as eventLinesOf, loadRenderer, playerName, resultTable } from "./game_ui.js";
 import { createChat } from "./chat.js";
 import { botNote, clockBadge, setClocks } from "./clock.js";
 import { createHost, hostTokenFor, rememberHost } from "./host.js";
@@ -54,6 +54,7 @@ const st = {
   hintError: "",
   tab: "table", // on a phone: the table, the log or the chat fills the screen above your hand
   open: new Set(), // on a phone: the seats whose chip was opened
+  ratings: null, // a finished rated game's rating changes: {done, seats} (loadRatingChanges)
   resultShown: null, // the result the dialog last showed (it opens once per result, and says so)
   chatSeen: 0, // on a phone: chat messages read (the Chat tab counts the others)
   fillBotsAt: null, // performance.now() at which a public table's empty seats become bots (null: never)
@@ -119,14 +120,60 @@ export function seatName(seat, opts = {}) {
   const you = st.welcome ? st.welcome.seat : null;
   if (seat === you) return opts.object ? t("ui.you_object") : t("ui.you");
   const info = seatInfo(seat);
+  if (info.kind === "bot") return t("ui.bot_named", { level: t(`level.${info.level}`) });
   if (info.name) return info.name;
   if (info.account) return t("open.deleted_player"); // an account's seat without a name: it was deleted
   return t("ui.player_n", { n: seat + 1 });
 }
 
+/** "Rated" on a rated table (the top bar, beside the game's name; the waiting note). */
+function ratedBadge(id) {
+  return st.welcome && st.welcome.table.rated ? h("span", { class: "rated-badge", id }, t("ui.rated")) : null;
+}
+
+// ---- the rating changes of a finished rated game ----------------------------------------------------
+// The server rates a game just after its last decision is stored, so the result may come first: the
+// page asks for the changes until they are stored (a while at most), then shows each rated seat's
+// rating before the game and its signed change in the result.
+async function loadRatingChanges() {
+  if (st.ratings || !st.welcome.table.rated) return;
+  st.ratings = { done: false, seats: [] };
+  for (let tries = 0; tries < 120; tries += 1) {
+    try {
+      const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/ratings`);
+      if (res.ok) {
+        const found = await res.json();
+        if (found.done) {
+          st.ratings = found;
+          render();
+          return;
+        }
+      }
+    } catch {
+      /* the server is away for a moment: ask again */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+function signedChange(change) {
+  return change > 0 ? `+${change}` : change < 0 ? `\u2212${-change}` : "±0";
+}
+
+/** The result's rating cell of a seat: "1500 +14", the change marked up or down; null: not rated. */
+function ratingCell(seat) {
+  if (!st.ratings) return null;
+  if (!st.ratings.done) return h("span", { class: "muted rating-pending" }, "…");
+  const c = st.ratings.seats.find((x) => x.seat === seat);
+  if (!c) return "";
+  return h("span", { class: "rating-change", "data-seat": String(seat), "data-change": String(c.change) },
+    `${c.provisional ? t("board.provisional_value", { rating: c.before }) : c.before} `,
+    h("strong", { class: c.change > 0 ? "up" : c.change < 0 ? "down" : "" }, signedChange(c.change)));
+}
+
 function ctx() {
   const you = st.welcome ? st.welcome.seat : null;
-  return { you, seatName, seatInfo, t, tMaybe, view: st.frame ? st.frame.view : null, stage: st.stage, prevView: st.prevView, h, players: st.frame ? st.frame.view.players : 0, chosen: st.chosen, log: st.log, phone: phone.matches, over: Boolean(st.frame && st.frame.over) };
+  return { you, seatName, seatInfo, ratingCell: st.ratings ? ratingCell : null, t, tMaybe, view: st.frame ? st.frame.view : null, stage: st.stage, prevView: st.prevView, h, players: st.frame ? st.frame.view.players : 0, chosen: st.chosen, log: st.log, phone: phone.matches, over: Boolean(st.frame && st.frame.over) };
 }
 
 // ---- the connection ---------------------------------------------------------------------------
@@ -779,6 +826,7 @@ function resultBox() {
     winnersText() ? h("p", { class: "winners" }, winnersText()) : null,
     note ? h("p", { class: "result-note", id: "result-note" }, note) : null,
     why,
+    st.ratings && !st.ratings.done ? h("p", { class: "muted", id: "rating-pending" }, t("result.rating_pending")) : null,
     h("div", { class: "result-scroll" }, resultTable(r, st.renderer, ctx()), details),
     subs.length ? h("p", { class: "muted" }, t("result.substituted", { who: subs.map((s) => seatName(s.seat)).join(", ") })) : null,
     h(
@@ -806,7 +854,8 @@ function updateResult() {
   resultDialog.setAttribute("aria-labelledby", "result-title");
   // Drawn again only when what it says changes (the language, a new table to go to), so a
   // reader's focus inside it stays put.
-  const said = JSON.stringify([f.version, currentLang(), st.nextTable, st.seats.map((s) => s.name), textsLoaded]);
+  loadRatingChanges();
+  const said = JSON.stringify([f.version, currentLang(), st.nextTable, st.seats.map((s) => s.name), textsLoaded, st.ratings]);
   if (resultDialog.dataset.said !== said) {
     resultDialog.dataset.said = said;
     const focused = resultDialog.contains(document.activeElement) ? document.activeElement.id : null;
@@ -841,7 +890,8 @@ function renderSeats() {
         "li",
         { class: `seat-chip${moving ? " moving" : ""}${s.seat === st.welcome.seat ? " me" : ""}`, "data-seat": s.seat, "data-key": `seat${s.seat}` },
         st.renderer.seatBadge ? st.renderer.seatBadge(s.seat, st.frame && st.frame.view, ctx()) : null,
-        h("span", { class: "seat-name" }, seatName(s.seat)),
+        // (a player's page opens in a new tab: following it does not leave the game)
+        h("span", { class: "seat-name" }, playerName(s.seat, { ...ctx(), newTab: true })),
         h("small", {}, seatState(s)),
         st.renderer.seatScore ? st.renderer.seatScore(s.seat, st.frame && st.frame.view, ctx()) : null,
         botNote(s, st.welcome.seat),
@@ -1008,7 +1058,9 @@ function seatWait() {
     "div",
     { class: "seat-wait", id: "seat-wait", "data-key": "seat-wait" },
     // (a screen reader hears the free seats change, not the counters' every second)
+    ratedBadge("wait-rated"),
     h("span", { class: "wait-text", role: "status" }, t("wait.seats", { n: free })),
+    quickWindowText(),
     " ",
     h("span", { class: "wait-time" }, t("wait.elapsed_label"), " ", elapsed),
     bots,
@@ -1016,8 +1068,30 @@ function seatWait() {
   );
 }
 
+// Rated quick play pairs players of near ratings, in a window that widens as the table waits: the
+// waiting note says which ratings may join now, read again every few seconds.
+let quickWindow = null;
+let quickWindowAt = 0;
+
+function quickWindowText() {
+  const table = st.welcome.table;
+  if (!table.rated || !table.quick) return null;
+  if (performance.now() - quickWindowAt > 5000) {
+    quickWindowAt = performance.now();
+    fetch(`/api/tables/${encodeURIComponent(tableId)}/quick-range`).then((res) => (res.ok ? res.json() : null)).then((found) => {
+      if (found && JSON.stringify(found) !== JSON.stringify(quickWindow)) {
+        quickWindow = found;
+        render();
+      }
+    }).catch(() => {});
+  }
+  if (!quickWindow) return null;
+  return h("span", { class: "wait-range", id: "wait-range" }, t("wait.rating_range", { low: quickWindow.low, high: quickWindow.high }));
+}
+
 // The counters move every second by themselves (the page is not drawn again for them).
 setInterval(() => {
+  if (document.getElementById("seat-wait")) quickWindowText(); // (reads the widening window again)
   const el = document.getElementById("wait-elapsed");
   if (el && sessionStorage.getItem(WAIT_KEY)) el.textContent = clockText(Date.now() - Number(sessionStorage.getItem(WAIT_KEY)));
   const bots = document.getElementById("wait-bots");
@@ -1129,6 +1203,11 @@ function render() {
   if (!st.frame || !st.welcome) return;
   const gameTitle = tMaybe(`game.${st.game}.title`, st.welcome.table.title || st.game);
   title.textContent = gameTitle;
+  // "Rated" beside the game's name in the top bar, on a desktop and on a phone alike.
+  const badge = ratedBadge("rated-badge");
+  const shown = document.getElementById("rated-badge");
+  if (badge && shown) shown.textContent = badge.textContent; // (the reader's language, as it changes)
+  else if (badge) title.after(badge);
   const onPhone = phone.matches;
   const relayout = document.body.dataset.layout !== (onPhone ? "phone" : "desktop");
   document.body.dataset.role = st.welcome.role;
