@@ -179,8 +179,8 @@ def test_backup_under_load_then_restore_into_a_new_database(two_databases: tuple
             assert rated_game_of(srv, name, table_id)["rated"]  # type: ignore[arg-type]
         ratings = {name: profile(srv, name)["ratings"] for name in ("Ann", "Bob")}  # type: ignore[arg-type]
         assert all(r["games"] == 1 for rs in ratings.values() for r in rs)
-        with pinned_wal(site_url), Players(srv.base, threads=3) as players:
-            players.wait_for_acks(more_than=10)
+        with pinned_wal(site_url), Players(srv.base, threads=2) as players:
+            players.wait_for_acks(more_than=6)
             before, acks_at_start = players.snapshot()
             done = parlor("backup", str(backup_file), "--database-url", site_url)
             assert done.returncode == 0, done.stderr
