@@ -1,18 +1,22 @@
 """Accounts, the lobby and ratings on a site of two server processes over one PostgreSQL: a session
 made on one process opens the other, sign-in failures are counted site-wide, the lobby of either
 lists a table the other plays, and sitting down there (relayed to its owner) makes the seat the
-account's, which opens from the other process by the session alone."""
+account's, which opens from the other process by the session alone; a moderator's ban on one process
+closes the account's connection on the other, saying why."""
 
 from __future__ import annotations
 
 import json
 import time
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
 from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
+
+from parlor.server.storage import Database, ModerationStore
 
 from .conftest import ServerProcess
 from .test_account_seats import first_frame
@@ -61,6 +65,28 @@ def test_accounts_and_the_lobby_across_two_processes(postgres) -> None:
         # ... and never for a page of another origin: that one only watches (the table is public).
         evil, _ = first_frame(Site(b.base), table_id, on_b.http.cookies.get("parlor_session"), "http://evil.example")
         assert evil["type"] == "welcome" and evil["role"] == "spectator"
+        # Banned by a moderator on B while its seat is open on A: A is told, and says why.
+        moderator = Browser(b.base)
+        moderator_name = fresh_name()
+        assert moderator.sign_up(moderator_name).status_code == 201
+        db = Database(url)
+        assert ModerationStore(db).set_admin(moderator_name, True)
+        db.close()
+        cookie = on_b.http.cookies.get("parlor_session")
+        ws_url = a.base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+        with connect(ws_url, additional_headers={"Cookie": f"parlor_session={cookie}"}, open_timeout=30) as ws:
+            assert json.loads(ws.recv(timeout=60))["seat"] == seat
+            until = (datetime.now(UTC) + timedelta(days=1)).isoformat(timespec="seconds")
+            ban = {"name": name, "kind": "ban", "reason": "cheating", "until": until}
+            assert moderator.post("/api/admin/sanctions", ban).status_code == 201
+            frames = []
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    frames.append(json.loads(ws.recv(timeout=120)))
+            assert ws.close_code == 4403
+            told = [f for f in frames if f["type"] == "error"]
+            assert told and told[-1]["code"] == "banned" and "cheating" in told[-1]["message"]
+        moderator.close()
         for br in (on_a, on_b, guesser_a, guesser_b):
             br.close()
     finally:

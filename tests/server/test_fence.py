@@ -4,7 +4,7 @@ The split-brain sequence, on a real PostgreSQL with real server processes: proce
 A is stopped (SIGSTOP) past its lease; B takes the tables over; requests that make A write wait for A
 (frames on its sockets, HTTP requests to it); A wakes. For each kind of write (a decision, an undo, a
 chat line, a clock's decision, a seat's name, a stand-in, a new link, a claim, sitting down at a public
-table, "play again"), A must
+table, "play again", a moderator's deleted chat line and closed table), A must
 store nothing: the database still holds what B holds, and B plays on without a conflict."""
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from typing import Any
 import httpx
 from sqlalchemy import create_engine, text
 from websockets.sync.client import connect as ws_connect
+
+from parlor.server.storage import Database, ModerationStore
 
 from ..frames import apply_state
 from .conftest import Client, ServerProcess, create_table, token_of
@@ -199,6 +201,28 @@ def test_a_process_that_lost_its_lease_stores_nothing_for_any_kind_of_write(post
                 if st["your_turn"]:
                     move(r)
         plans["play_again"]["call"] = ("play-again", {"token": token_of(created, 0)})
+        # A moderator's actions at a table (signed in: the session cookie and its CSRF token).
+        moderator = httpx.Client(base_url=a.base, timeout=60)
+        csrf = moderator.get("/api/account").json()["csrf"]
+        signed = moderator.post("/api/account/sign-up", json={"name": "Moderator", "password": "a long password"},
+                                headers={"X-CSRF-Token": csrf})  # fmt: skip
+        assert signed.status_code == 201, signed.text
+        db = Database(url)
+        ModerationStore(db).set_admin("moderator", True)
+        db.close()
+        as_moderator = {"cookies": dict(moderator.cookies), "headers": {"X-CSRF-Token": signed.json()["csrf"]}}
+        moderator.close()
+        created = table("mod_close")
+        plans["mod_close"]["call"] = ("moderate/close", {"reason": "split brain"})
+        plans["mod_close"]["as"] = as_moderator
+        said = seated(created := table("mod_chat"), 0)
+        said.send({"type": "chat", "text": "rude"})
+        deadline = time.monotonic() + 60
+        while not any(f["type"] == "ack" for f in list(said.frames)):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        plans["mod_chat"]["call"] = ("moderate/delete-chat", {"idx": 0, "reason": "split brain"})
+        plans["mod_chat"]["as"] = as_moderator
 
         owner_a = lease_owner(url, plans["decision"]["tid"])
         # ---- A stops past its lease; B takes the unfinished tables over, the finished one on demand ----
@@ -223,10 +247,12 @@ def test_a_process_that_lost_its_lease_stores_nothing_for_any_kind_of_write(post
             decider.send({"type": "action", "id": decider.state["legal"][0]["id"]})
             plans_raw["chat"].send({"type": "chat", "text": "split brain?"})
             plans_raw["undo"].send({"type": "undo"})
+            for p in plans.values():
+                p.setdefault("as", {})  # (the moderator's session, for the moderator's calls)
             answers = {
                 k: background(
-                    lambda path=p["call"][0], body=p["call"][1], tid=p["tid"]: httpx.post(
-                        f"{a.base}/api/tables/{tid}/{path}", json=body, timeout=60
+                    lambda path=p["call"][0], body=p["call"][1], tid=p["tid"], who=p["as"]: httpx.post(
+                        f"{a.base}/api/tables/{tid}/{path}", json=body, timeout=60, **who
                     )
                 )
                 for k, p in plans.items()

@@ -1137,5 +1137,9 @@ from . import practice as _practice  # noqa: E402  (parlor practice: a decision 
 
 _practice.register(app)
 
+from . import admin as _admin  # noqa: E402  (parlor admin: the site's moderators)
+
+_admin.register(app)
+
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -24,18 +24,26 @@ MAX_STRING = 4096  # characters in one string
 class ServerError(Exception):
     """A refusal with a protocol error code (see docs/protocol.md); ``field`` names the culprit."""
 
-    def __init__(self, code: str, message: str, status: int = 400, field: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status: int = 400,
+        field: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.field = field
+        self.extra = extra  # more about it, for a client to say in the reader's language (a mute's end)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.field is not None:
             out["field"] = self.field
-        return out
+        return out | (self.extra or {})
 
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS  # a view's integer keys become strings, as the standard library does

@@ -40,7 +40,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from parlor.server.storage import AccountStore, Attempt, Database, LimitReached, Listings, NameTaken
+from parlor.server.storage import AccountStore, Attempt, Database, LimitReached, Listings, ModerationStore, NameTaken
 from parlor.server.table.seats import hash_token
 from parlor.server.wire import ServerError
 
@@ -207,6 +207,7 @@ class Accounts:
         self, db: Database, run_db: Callable[..., Awaitable[Any]], limits: AccountLimits | None = None
     ) -> None:
         self.store = AccountStore(db)
+        self.moderation = ModerationStore(db)  # (a ban refuses the sign-in)
         self.listings = Listings(db)
         self.run_db = run_db
         self.limits = limits or AccountLimits()
@@ -345,6 +346,11 @@ class Accounts:
 
     async def sign_in(self, name: Any, password: Any, address: str | None) -> tuple[dict[str, Any], str]:
         row = await self._check_password(name, password, address)
+        # A banned account is told why and until when (after its password: the ban is nobody else's business).
+        ban = await self.run_db(self.moderation.active, [row["id"]], "ban")
+        if ban is not None:
+            message = f"this account is banned until {ban['until']}: {ban['reason']}"
+            raise ServerError("banned", message, 403, extra=ban)
         return {"id": row["id"], "name": row["name"]}, await self._new_session(row["id"])
 
     async def _confirm(self, account: dict[str, Any], password: Any, address: str | None) -> None:

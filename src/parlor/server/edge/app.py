@@ -8,7 +8,7 @@ database or changes a table by itself.
 
 This module only wires the app: its services (built in the lifespan), its middleware and error
 answers, and the routers, one module per concern: ``tables``, ``lobby``, ``players``, ``friends``,
-``review``, ``pages``, ``websocket``, ``accounts`` and ``health``; what they share is in ``common``.
+``review``, ``moderation``, ``pages``, ``websocket``, ``accounts`` and ``health``; what they share is in ``common``.
 """
 
 from __future__ import annotations
@@ -29,13 +29,14 @@ from parlor.server.friends import Friends
 from parlor.server.limits import Limits, raise_open_files_limit
 from parlor.server.lobby import Lobby
 from parlor.server.metrics import HttpErrorsMiddleware, SiteMetrics, sample_forever
+from parlor.server.moderation import Moderation
 from parlor.server.ratings import Ratings
 from parlor.server.review import ReviewService
 from parlor.server.storage import Database
 from parlor.server.table import Hub, SiteConfig
 from parlor.server.wire import ServerError
 
-from . import friends, health, lobby, pages, players, review, tables
+from . import friends, health, lobby, moderation, pages, players, review, tables
 from .accounts import CookieNames, CsrfMiddleware, account_router
 from .common import PROTOCOL, address_of, error, forget_account, object_body
 from .logs import AccessLogMiddleware, install_log_redaction
@@ -124,6 +125,7 @@ def create_app(
         app.state.hub = hub
         app.state.accounts = Accounts(db, hub.run_db, account_limits)
         app.state.friends = Friends(hub)
+        app.state.moderation = Moderation(hub)
         app.state.ratings = Ratings(hub)
         app.state.lobby = Lobby(hub, app.state.ratings)
         queue_bound = {} if review_queue is None else {"max_waiting": review_queue}
@@ -192,6 +194,7 @@ def create_app(
     app.include_router(players.router)
     app.include_router(friends.router)
     app.include_router(review.router)
+    app.include_router(moderation.router)
     app.include_router(
         socket_router(caps, max_frame_bytes=max_frame_bytes, rate_per_second=rate_per_second, burst=burst)
     )

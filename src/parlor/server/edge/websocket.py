@@ -15,6 +15,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from parlor.server.limits import Limits, RateLimiter
 from parlor.server.metrics import SiteMetrics
+from parlor.server.moderation import Moderation
 from parlor.server.review import ReviewService
 from parlor.server.table import Connection, Decide, Hub, LiveTable, PlayAgain, Say, Undo, authenticate
 from parlor.server.table.changes import seat_of_account
@@ -52,40 +53,53 @@ def socket_router(caps: Limits, *, max_frame_bytes: int, rate_per_second: float,
                 )
             head = await hub.peek(table_id)
             account_id = None
+            signed_in = await account_of(ws)
             if token == "":  # a signed-in player's own seat (any device), or a public table's spectator
-                seat, account_id = await seat_without_token(ws, head)
+                seat, account_id = seat_without_token(head, signed_in)
             else:
                 seat = authenticate(head, token)  # a finished table is replayed only for a right token
+            if seat is not None and head.status == "playing":  # a banned account's seat stays its bot's
+                banned = await ws.app.state.moderation.refusal([head.seats[seat].account_id], "ban")
+                if banned is not None:
+                    raise banned
             table = await hub.live(head)
             if len(table.connections) >= caps.max_connections_per_table:
                 raise ServerError(
                     "too_many_connections", f"at most {caps.max_connections_per_table} connections to one table", 429
                 )
         except ServerError as exc:
-            close = {"table_not_found": 4404, "bad_token": 4403, "seat_replaced": 4403, "too_many_connections": 4429}
+            close = {"table_not_found": 4404, "bad_token": 4403, "seat_replaced": 4403, "banned": 4403}
+            close["too_many_connections"] = 4429
             with contextlib.suppress(Exception):
-                await ws.send_text(dumps({"type": "error", "code": exc.code, "message": exc.message}))
+                await ws.send_text(dumps({"type": "error", **exc.to_json()}))
                 await ws.close(code=close.get(exc.code, 4409))
             return
         sockets_per_address[address] = sockets_per_address.get(address, 0) + 1
         try:
-            await serve_socket(hub, ws, table, seat, address, account_id)
+            await serve_socket(hub, ws, table, seat, address, account_id, signed_in)
         finally:
             sockets_per_address[address] -= 1
             if sockets_per_address[address] <= 0:
                 del sockets_per_address[address]
 
-    async def seat_without_token(ws: WebSocket, table: LiveTable | FinishedTable) -> tuple[int | None, str | None]:
+    def seat_without_token(
+        table: LiveTable | FinishedTable, account: dict[str, Any] | None
+    ) -> tuple[int | None, str | None]:
         """The seat the session's account holds here and that account (None, None: watching a public
         table, as its spectator link would)."""
-        account = await account_of(ws)
         seat = seat_of_account(table, account["id"]) if account is not None else None
         if seat is None and not table.public:
             raise ServerError("bad_token", "your account holds no seat at this table (sign in, or open your link)", 403)
         return seat, account["id"] if seat is not None and account is not None else None
 
     async def serve_socket(
-        hub: Hub, ws: WebSocket, table: LiveTable, seat: int | None, address: str, account_id: str | None = None
+        hub: Hub,
+        ws: WebSocket,
+        table: LiveTable,
+        seat: int | None,
+        address: str,
+        account_id: str | None = None,
+        signed_in: dict[str, Any] | None = None,
     ) -> None:
         welcome = {
             "type": "welcome",
@@ -109,6 +123,7 @@ def socket_router(caps: Limits, *, max_frame_bytes: int, rate_per_second: float,
                 await ws.send_text(dumps({"type": "error", "code": exc.code, "message": exc.message}))
                 await ws.close(code=1012 if exc.code == "unavailable" else 4409)
             return
+        conn.signed_in_id = signed_in["id"] if signed_in is not None else None
         loop = asyncio.get_running_loop()
         writer = loop.create_task(conn.writer())
         bucket = _Bucket(rate_per_second, burst)
@@ -150,7 +165,9 @@ def socket_router(caps: Limits, *, max_frame_bytes: int, rate_per_second: float,
                     except UnicodeDecodeError:
                         conn.push(_error("bad_json", "binary frames must be UTF-8 JSON"))
                         continue
-                await handle(conn, text, limited, ws.app.state.reviews, ws.app.state.metrics, received)
+                await handle(
+                    conn, text, limited, ws.app.state.reviews, ws.app.state.moderation, ws.app.state.metrics, received
+                )
         except WebSocketDisconnect:
             pass
         except Exception:  # a broken socket must never take the table down
@@ -177,7 +194,13 @@ def socket_router(caps: Limits, *, max_frame_bytes: int, rate_per_second: float,
         conn.push(frame)
 
     async def handle(
-        conn: Connection, text: str, limited: bool, reviews: ReviewService, metrics: SiteMetrics, received: float
+        conn: Connection,
+        text: str,
+        limited: bool,
+        reviews: ReviewService,
+        moderation: Moderation,
+        metrics: SiteMetrics,
+        received: float,
     ) -> None:
         try:
             msg = loads(text)
@@ -225,6 +248,11 @@ def socket_router(caps: Limits, *, max_frame_bytes: int, rate_per_second: float,
             elif kind == "undo":
                 await table.change(Undo(conn.seat, (conn, ref)))
             elif kind == "chat":
+                # A muted account writes nothing: the seat's account, or the session's (a spectator too).
+                seat_account = table.seats[conn.seat].account_id if conn.seat is not None else None
+                muted = await moderation.refusal([seat_account, conn.account_id, conn.signed_in_id], "mute")
+                if muted is not None:
+                    raise muted
                 say = Say.from_frame(table, conn, msg.get("text"), ref)  # limits first, outside the lock
                 await table.change(say)  # its ack, then the chat frame to everyone
             elif kind == "hint":  # answered by a "hint" frame once the judge is done (server/review/)
@@ -237,7 +265,7 @@ def socket_router(caps: Limits, *, max_frame_bytes: int, rate_per_second: float,
             if exc.code == "rate_limited" and kind == "chat":
                 refuse_chat(conn, _error(exc.code, exc.message, ref, exc.field))
             else:
-                conn.push(_error(exc.code, exc.message, ref, exc.field))
+                conn.push(_error(exc.code, exc.message, ref, exc.field, exc.extra))
         except Exception as exc:  # never let one frame take the connection (or the table) down
             log.exception("frame %r failed", kind)
             conn.push(_error("server_error", f"the server failed on this frame ({type(exc).__name__})", ref))
@@ -264,8 +292,10 @@ class _Bucket:
         return True
 
 
-def _error(code: str, message: str, ref: Any = None, field: str | None = None) -> str:
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+def _error(
+    code: str, message: str, ref: Any = None, field: str | None = None, extra: dict[str, Any] | None = None
+) -> str:
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message, **(extra or {})}
     if field is not None:
         out["field"] = field
     if ref is not None:

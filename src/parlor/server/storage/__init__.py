@@ -5,6 +5,7 @@ from .accounts import AccountStore, Attempt, LimitReached, NameTaken
 from .database import CHAT_PAGE, DamagedDatabase, Database, default_database_url, normalize_url, now, record_of
 from .friends import FriendStore, Refused
 from .listings import Listings
+from .moderation import AlreadyReported, LogLine, ModerationStore
 from .ratings import RatingStore
 from .site import SiteRows
 from .writer import Writer
@@ -18,8 +19,10 @@ from .writes import (
     CreationLimits,
     CreationRefused,
     FreeSeat,
+    HideChat,
     LeaseLost,
     LeaveSeat,
+    LogModeration,
     MarkBroken,
     NewLink,
     RemoveDecision,
@@ -39,6 +42,11 @@ from .writes import (
 __all__ = [
     "CHAT_PAGE",
     "AccountStore",
+    "AlreadyReported",
+    "HideChat",
+    "LogLine",
+    "LogModeration",
+    "ModerationStore",
     "Attempt",
     "AddChat",
     "AddHint",

@@ -248,8 +248,9 @@ class Database:
         if seat_only:
             query = query.where(chat_t.c.channel == "table")
         rows = conn.execute(query.order_by(chat_t.c.idx.desc()).limit(limit)).all()
-        return [
-            {
+        lines = []
+        for r in reversed(rows):
+            line = {
                 "idx": r.idx,
                 "seat": None if r.seat < 0 else r.seat,
                 "text": r.text,
@@ -257,8 +258,10 @@ class Database:
                 "created_at": _utc(r.created_at),
                 "channel": r.channel,
             }
-            for r in reversed(rows)
-        ]
+            if r.deleted:  # a moderator deleted it for everyone (its text is empty)
+                line["deleted"] = True
+            lines.append(line)
+        return lines
 
     @classmethod
     def _chat(cls, conn: Any, table_id: str) -> tuple[list[dict[str, Any]], int]:

@@ -129,7 +129,8 @@ class RatingStore:
                 ratings_t.c.games,
             )
             .join(accounts_t, accounts_t.c.id == ratings_t.c.account_id)
-            .where(ratings_t.c.game == game, accounts_t.c.deleted_at.is_(None))
+            # (a name a moderator hid is left out: its ratings and games stay, and its own page)
+            .where(ratings_t.c.game == game, accounts_t.c.deleted_at.is_(None), accounts_t.c.board_hidden.is_(False))
             .order_by((ratings_t.c.mu - 3 * ratings_t.c.sigma).desc(), accounts_t.c.name)
         )
         if players_class is not None:

@@ -136,6 +136,8 @@ chat_t = Table(
     Column("version", Integer, nullable=False),  # decisions taken when it was said (for the replay)
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("channel", String(16), nullable=False, server_default="table"),  # "table" or "spectators"
+    # A moderator deleted it for everyone: its text is cleared, its place kept (migration 0014)
+    Column("deleted", Boolean, nullable=False, server_default=false()),
 )
 
 replays_t = Table(
@@ -209,6 +211,10 @@ accounts_t = Table(
     Column("password_hash", Text, nullable=True),  # argon2id (argon2-cffi's encoded form); NULL once deleted
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("deleted_at", DateTime(timezone=True), nullable=True),
+    # Moderation (migration 0014): a moderator of the site (``parlor admin add NAME``), and a name a
+    # moderator hid from the leaderboards (its games and ratings stay).
+    Column("admin", Boolean, nullable=False, server_default=false()),
+    Column("board_hidden", Boolean, nullable=False, server_default=false()),
     Index("ix_parlor_accounts_name_skeleton", "name_skeleton", unique=True),
 )
 
@@ -309,4 +315,57 @@ presence_t = Table(
     metadata,
     Column("account_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), primary_key=True),
     Column("seen_at", DateTime(timezone=True), nullable=False),
+)
+
+# ---- moderation (migration 0014; storage/moderation.py) ------------------------------------------
+# A player's report of another: the same reporter reports the same thing once (the unique index on
+# ``subject``: "player", "table:<id>" or "chat:<id>:<idx>", never NULL, so the index compares it).
+reports_t = Table(
+    "parlor_reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("reporter_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("reported_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("subject", String(80), nullable=False),
+    Column("table_id", String(32), nullable=True),
+    Column("chat_idx", Integer, nullable=True),
+    Column("chat_text", Text, nullable=True),  # the reported message as it was (a moderator may delete it)
+    Column("reason", String(16), nullable=False),  # one of moderation.REPORT_REASONS
+    Column("text", Text, nullable=False),  # the reporter's own words (may be empty)
+    Column("status", String(8), nullable=False),  # open | resolved
+    Column("note", Text, nullable=True),  # the moderator's, on resolving it
+    Column("resolved_by", String(32), nullable=True),
+    Column("resolved_at", DateTime(timezone=True), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_parlor_reports_once", "reporter_id", "reported_id", "subject", unique=True),
+    Index("ix_parlor_reports_status", "status", "created_at"),
+)
+
+# A mute (no chat) or a ban (no sign-in, no seat) of an account, until ``until`` or until lifted.
+sanctions_t = Table(
+    "parlor_sanctions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", String(8), nullable=False),  # mute | ban
+    Column("reason", Text, nullable=False),
+    Column("until", DateTime(timezone=True), nullable=False),
+    Column("by_account", String(32), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("lifted_at", DateTime(timezone=True), nullable=True),
+    Index("ix_parlor_sanctions_account", "account_id", "kind"),
+)
+
+# Every moderator's action: who, what, to what, why, when (listed on the admin page).
+admin_log_t = Table(
+    "parlor_admin_log",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("admin_id", String(32), nullable=True),  # NULL: the command line (``parlor admin``)
+    Column("admin_name", String(40), nullable=True),  # as it was then
+    Column("action", String(24), nullable=False),
+    Column("target", String(120), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("ix_parlor_admin_log_at", "at"),
 )

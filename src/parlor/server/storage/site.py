@@ -16,6 +16,7 @@ from .database import Database
 
 CHANNEL = "parlor_cluster"  # the site's LISTEN/NOTIFY channel (table/site.py)
 FORGET = "forget:"  # a message on it: an account was deleted (payload ``forget:<account id>``)
+BAN = "ban:"  # ... an account was banned (payload ``ban:<account id>``: server/moderation)
 
 _CLAIM = text(
     "INSERT INTO parlor_leases (table_id, owner, expires_at)"

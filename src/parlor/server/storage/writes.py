@@ -21,7 +21,7 @@ from sqlalchemy import bindparam, delete, func, insert, or_, select, text, updat
 
 from parlor.server.wire import dumps
 
-from .schema import actions_t, chat_t, events_t, hints_t, replays_t, reviews_t, seats_t, tables_t
+from .schema import actions_t, admin_log_t, chat_t, events_t, hints_t, replays_t, reviews_t, seats_t, tables_t
 
 if TYPE_CHECKING:
     from .database import Database
@@ -695,3 +695,45 @@ class AddHint(Write):
                     table_id=self.table_id, version=self.version, seat=self.seat, hint=self.hint, created_at=stamp
                 )
             )
+
+
+# ---- moderation (server/moderation) -------------------------------------------------------------
+@dataclass(frozen=True)
+class HideChat(Write):
+    """A moderator deleted chat line ``idx`` for everyone: its text is cleared, its place kept (the
+    lines after it keep their numbers). Returns whether there was such a line."""
+
+    idx: int
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> bool:
+        done = conn.execute(
+            update(chat_t)
+            .where(chat_t.c.table_id == self.table_id, chat_t.c.idx == self.idx)
+            .values(text="", deleted=True)
+        ).rowcount
+        return bool(done)
+
+
+@dataclass(frozen=True)
+class LogModeration(Write):
+    """A moderator's action at a table, logged in the transaction that stores it (so none goes
+    unlogged). Not fenced: the log is no table's row (the action's own writes are)."""
+
+    admin_id: str | None
+    admin_name: str | None
+    action: str
+    reason: str
+
+    fenced: ClassVar[bool] = False
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        conn.execute(
+            insert(admin_log_t).values(
+                admin_id=self.admin_id,
+                admin_name=self.admin_name,
+                action=self.action,
+                target=f"table {self.table_id}",
+                reason=self.reason,
+                at=stamp,
+            )
+        )

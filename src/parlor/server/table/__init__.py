@@ -7,9 +7,12 @@ never the edge above it."""
 
 from .bots import BOT_LEVELS, bot_level_description
 from .changes import (
+    BanSeat,
     Change,
     Claim,
+    CloseTable,
     Decide,
+    DeleteChat,
     GiveHint,
     PlayAgain,
     Relink,
@@ -31,6 +34,9 @@ from .site import Site, SiteConfig
 
 __all__ = [
     "BOT_LEVELS",
+    "BanSeat",
+    "CloseTable",
+    "DeleteChat",
     "MAX_NAME",
     "MOVED",
     "NewTableRequest",

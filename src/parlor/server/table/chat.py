@@ -73,7 +73,7 @@ TABLE, SPECTATORS = "table", "spectators"  # the two channels
 
 def chat_json(message: dict[str, Any]) -> dict[str, Any]:
     stamp: datetime = message["created_at"]
-    return {
+    out = {
         "idx": message["idx"],
         "seat": message["seat"],
         "text": message["text"],
@@ -81,6 +81,9 @@ def chat_json(message: dict[str, Any]) -> dict[str, Any]:
         "at": stamp.isoformat(timespec="seconds").replace("+00:00", "Z"),
         "channel": message.get("channel", TABLE),
     }
+    if message.get("deleted"):  # a moderator deleted it for everyone (its text is empty)
+        out["deleted"] = True
+    return out
 
 
 def reads(conn: Connection, message: dict[str, Any]) -> bool:
@@ -122,6 +125,12 @@ class ChatLog:
         if len(self.recent) > HISTORY:
             del self.recent[: len(self.recent) - HISTORY]
         self.total += 1
+
+    def delete(self, idx: int) -> None:
+        """A moderator deleted message ``idx``: the copy held here loses its text too."""
+        for message in self.recent:
+            if message["idx"] == idx:
+                message["text"], message["deleted"] = "", True
 
     def page(self, seat_only: bool, hidden: Callable[[dict[str, Any]], bool] | None = None) -> dict[str, Any]:
         """The newest messages (a seat's: the players' channel only; none that ``hidden`` says) and

@@ -28,6 +28,7 @@ class Connection:
         self.seat = seat
         self.address = "?"
         self.account_id: str | None = None  # opened by this account's session, not by a seat token
+        self.signed_in_id: str | None = None  # the account signed in where it was opened (a mute follows it)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.queued_bytes = 0  # characters waiting in the queue (a close bound on the bytes)
         self.max_queue_bytes = max_queue_bytes

@@ -46,6 +46,7 @@ from .bot_workers import default_processes
 from .bots import BotRunner
 from .changes import (
     Arrive,
+    BanSeat,
     CloseUnjoined,
     FillWithBots,
     ForgetAccount,
@@ -336,6 +337,16 @@ class Hub:
                     await table.change(ForgetAccount(account_id))
                 except ServerError as exc:  # (a table let go meanwhile: its next owner loads no name)
                     log.info("table %s: the deleted account's seat was not renamed (%s)", table.id, exc.code)
+
+    async def ban_account(self, account_id: str, reason: str) -> None:
+        """An account was banned (here, or by another process of the site: ``site.py``): at every table
+        this process holds, its connections close and a bot plays its seat (the table's own change)."""
+        for table in list(self.tables.values()):
+            if isinstance(table, LiveTable) and not table.gone and seat_of_account(table, account_id) is not None:
+                try:
+                    await table.change(BanSeat(account_id, reason))
+                except ServerError as exc:  # (a table let go meanwhile: its next owner refuses the account)
+                    log.info("table %s: the banned account's seat was not handed over (%s)", table.id, exc.code)
 
     def release(self, table: Any) -> None:
         """Forget a finished table nobody watches (it is loaded again on demand)."""

@@ -24,7 +24,10 @@ the connections the account's sessions opened there (``Hub.forget_account``). Wh
 connection drops (the database restarted, a network cut), the process listens again at its next
 heartbeat and then catches up on what it missed: the deleted accounts among the seats it holds are
 forgotten as if told (``Site._caught_up``); a missed "a process left" only delays a takeover to the
-sweep's own clock.
+sweep's own clock. A ban (payload ``ban:<account id>``, ``server/moderation``) hands the account's
+seats at the tables a process holds to their bots and closes its connections there (``Hub.ban_account``);
+a missed one is not caught up, but the banned account can neither sign in nor open its seats again
+(both are checked against the database), so it only keeps the connections it already had.
 SQLite has no such server: several processes are refused there.
 """
 
@@ -38,8 +41,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from parlor.server.storage import SiteRows
-from parlor.server.storage.site import CHANNEL, FORGET
+from parlor.server.storage import ModerationStore, SiteRows
+from parlor.server.storage.site import BAN, CHANNEL, FORGET
 
 from .live import LiveTable
 
@@ -115,6 +118,10 @@ class Site:
                     task = asyncio.get_running_loop().create_task(self.hub.forget_account(note.payload[len(FORGET) :]))
                     self._forgetting.add(task)
                     task.add_done_callback(self._forgetting.discard)
+                elif note.payload.startswith(BAN):
+                    task = asyncio.get_running_loop().create_task(self._banned(note.payload[len(BAN) :]))
+                    self._forgetting.add(task)
+                    task.add_done_callback(self._forgetting.discard)
                 else:
                     self._wake.set()
         except asyncio.CancelledError:
@@ -127,6 +134,13 @@ class Site:
             self._listener = None
         with contextlib.suppress(Exception):
             await listener.close()
+
+    async def _banned(self, account_id: str) -> None:
+        """Another process banned an account: its seats at the tables held here go to their bots, and its
+        connections here are told why and until when (read from the ban itself)."""
+        ban = await self.hub.run_db(ModerationStore(self.hub.db).active, [account_id], "ban")
+        why = f"this account is banned until {ban['until']}: {ban['reason']}" if ban else "this account is banned"
+        await self.hub.ban_account(account_id, why)
 
     async def _caught_up(self) -> None:
         """After listening again: forget the accounts deleted while nobody here was listening (their

@@ -17,8 +17,14 @@ async function send(path, body, after) {
     if ("csrf" in answer) remember(answer);
     me = answer.account ?? null;
     message = after ? t(after) : "";
+    // Sent here to sign in by a page that needs it (/admin): back there, within this site only.
+    const next = new URLSearchParams(location.search).get("next");
+    if (me && next && /^\/[A-Za-z0-9_\-/]*$/.test(next) && !next.startsWith("//")) {
+      location.assign(next);
+      return;
+    }
   } catch (err) {
-    message = tMaybe(`account.err.${err.code}`, err.message); // the server's own words (English) otherwise
+    message = tMaybe(`account.err.${err.code}`, err.message, err.params); // the server's own words (English) otherwise
   }
   confirmDelete = false;
   render();

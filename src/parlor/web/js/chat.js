@@ -4,24 +4,29 @@
 // loses what someone is typing. Every text goes in as a text node: a message is never markup.
 import { h } from "./dom.js";
 import { t, tMaybe } from "./i18n.js";
+import { reportForm } from "./report.js";
 
 export const MAX_CHAT = 300; // the server's limit (characters), checked there too
 
-/** One chat line: who said it and what (both as plain text). */
-export function chatLine(msg, seatName) {
+/** One chat line: who said it and what (both as plain text); a line a moderator deleted says so.
+ * `report(msg)`, when given, adds a "Report" button to the lines it may report. */
+export function chatLine(msg, seatName, report) {
   const spectator = msg.channel === "spectators";
   return h(
     "li",
-    { class: `chat-line${spectator ? " chat-spectators" : ""}`, "data-seat": msg.seat, "data-idx": msg.idx, "data-channel": msg.channel || "table" },
+    { class: `chat-line${spectator ? " chat-spectators" : ""}${msg.deleted ? " chat-deleted" : ""}`, "data-seat": msg.seat, "data-idx": msg.idx, "data-channel": msg.channel || "table" },
     h("span", { class: "chat-who" }, spectator ? t("chat.spectator") : seatName(msg.seat)),
     " ",
-    h("span", { class: "chat-text" }, msg.text),
+    msg.deleted ? h("em", { class: "chat-text muted" }, t("chat.deleted")) : h("span", { class: "chat-text" }, msg.text),
+    report && !msg.deleted && !spectator && msg.seat !== null && msg.seat !== undefined
+      ? h("button", { type: "button", class: "small link chat-report", title: t("report.title"), onclick: () => report(msg) }, t("report.button"))
+      : null,
   );
 }
 
 /** The messages as a list (the replay draws the chat of a step with it). */
-export function chatList(messages, seatName, id = "chat-lines") {
-  const list = h("ol", { class: "chat-lines", id, "aria-live": "polite" }, messages.map((m) => chatLine(m, seatName)));
+export function chatList(messages, seatName, id = "chat-lines", report = null) {
+  const list = h("ol", { class: "chat-lines", id, "aria-live": "polite" }, messages.map((m) => chatLine(m, seatName, report)));
   if (!messages.length) list.append(h("li", { class: "muted chat-empty" }, t("chat.empty")));
   return list;
 }
@@ -34,6 +39,14 @@ export function chatList(messages, seatName, id = "chat-lines") {
 export function createChat(options) {
   const messages = [];
   const spectator = Boolean(options.spectator);
+  // Another seat's line can be reported to the moderators (options.tableId: where it was said).
+  const reportable = (msg) => options.tableId && msg.seat !== options.mySeat;
+  const reportSlot = h("div", { class: "chat-report-slot", id: "chat-report-slot" });
+  const report = (msg) => {
+    if (!reportable(msg)) return;
+    reportSlot.replaceChildren(reportForm({ table_id: options.tableId, chat_idx: msg.idx }, () => reportSlot.replaceChildren()));
+  };
+  const draw = () => chatList(messages, options.seatName, "chat-lines", options.tableId ? report : null).children;
   const placeholder = () => t(spectator ? "chat.placeholder_spectators" : "chat.placeholder");
   let refNo = 0;
   const status = h("p", { class: "chat-status muted", id: "chat-status", role: "status" });
@@ -61,14 +74,14 @@ export function createChat(options) {
       for (const m of page.messages) if (!messages.some((x) => x.idx === m.idx)) messages.push(m);
       messages.sort((a, b) => a.idx - b.idx);
       more = page.more && page.messages.length > 0;
-      list.replaceChildren(...chatList(messages, options.seatName).children);
+      list.replaceChildren(...draw());
     } catch {
       /* offline: the button stays for another try */
     }
     olderButton.disabled = false;
     olderButton.hidden = !more;
   });
-  const panel = h("section", { class: "chat card", id: "chat", "aria-label": t("chat.title") }, heading, note, olderButton, list, form, status);
+  const panel = h("section", { class: "chat card", id: "chat", "aria-label": t("chat.title") }, heading, note, olderButton, list, reportSlot, form, status);
 
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -96,7 +109,7 @@ export function createChat(options) {
     input.setAttribute("aria-label", placeholder());
     note.textContent = t("chat.spectators_note");
     olderButton.textContent = t("chat.older");
-    list.replaceChildren(...chatList(messages, options.seatName).children);
+    list.replaceChildren(...draw());
   }
 
   options.slot.replaceChildren(panel);
@@ -115,12 +128,20 @@ export function createChat(options) {
         messages.push(m);
       }
       messages.sort((a, b) => a.idx - b.idx);
-      list.replaceChildren(...chatList(messages, options.seatName).children);
+      list.replaceChildren(...draw());
       if (stick || frame.history) list.scrollTop = list.scrollHeight;
     },
     /** An error frame answering one of our chat frames (its ref starts with "c"). */
     onError(frame) {
-      status.textContent = tMaybe(`chat.err.${frame.code}`, frame.message || frame.code);
+      status.textContent = tMaybe(`chat.err.${frame.code}`, frame.message || frame.code, frame);
+    },
+    /** A `chat_deleted` frame: a moderator deleted message `idx` for everyone. */
+    onDeleted(idx) {
+      const found = messages.find((m) => m.idx === idx);
+      if (!found) return;
+      found.text = "";
+      found.deleted = true;
+      list.replaceChildren(...draw());
     },
     /** Names or the language changed. */
     redraw: redrawLabels,

@@ -5,11 +5,13 @@ import { h, svg } from "./dom.js";
 import { patch } from "./patch.js";
 import { currentLang, languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { answerOf } from "./session.js";
+import { reportForm } from "./report.js";
 
 const app = document.getElementById("app");
 const name = decodeURIComponent(location.pathname.split("/").pop());
 let data = null;
 let problem = "";
+let reporting = null; // the open report form (js/report.js), kept across redraws
 
 function classLabel(cls) {
   return t("profile.class", { players: cls });
@@ -116,6 +118,10 @@ function render() {
   if (!data) return;
   patch(app, [
     h("h1", { id: "player-name" }, data.name),
+    reporting || h("p", {}, h("button", { type: "button", class: "small link", id: "report-player", onclick: () => {
+      reporting = reportForm({ player: data.name }, () => { reporting = null; render(); });
+      render();
+    } }, t("report.button"))),
     h("p", { class: "page-links" }, h("a", { href: "/" }, t("account.to_lobby")), " · ", h("a", { href: "/leaderboard", id: "leaderboard-link" }, t("board.title"))),
     h("h2", {}, t("profile.ratings")),
     data.ratings.length

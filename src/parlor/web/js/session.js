@@ -42,6 +42,7 @@ export async function answerOf(res) {
     const err = new Error(body && body.error ? body.error.message : `HTTP ${res.status}`);
     err.code = body && body.error ? body.error.code : null;
     err.field = body && body.error ? body.error.field : null;
+    err.params = body && body.error ? body.error : {}; // e.g. a ban's {until, reason}, for the reader's language
     throw err;
   }
   return body;

@@ -229,7 +229,7 @@ async function connect() {
     st.pending = false;
     if (st.closedFor === "stood_up") return; // we left on purpose: no reconnecting, the lobby is loading
     if (ev.code === 4403 || ev.code === 4404) {
-      if (st.closedFor !== "seat_replaced") st.closedFor = ev.code === 4403 ? "bad_token" : "table_not_found";
+      if (st.closedFor !== "seat_replaced" && st.closedFor !== "banned") st.closedFor = ev.code === 4403 ? "bad_token" : "table_not_found";
       setConn("closed");
       render();
       return;
@@ -266,7 +266,10 @@ async function onFrame(msg) {
       st.welcome = msg;
       st.seats = msg.table.seats;
       setFillBots(msg.table.fill_bots_in);
-      if (!chat) chat = createChat({ slot: document.getElementById("chat-slot"), send, seatName, spectator: msg.role !== "seat", older: olderChat });
+      if (!chat) {
+        chat = createChat({ slot: document.getElementById("chat-slot"), send, seatName, spectator: msg.role !== "seat", older: olderChat,
+          tableId: msg.table.id, mySeat: msg.seat });
+      }
       host.setYou(msg.seat);
       host.update(st.seats, msg.table.status !== "playing");
       if (st.game !== msg.table.game) {
@@ -306,6 +309,9 @@ async function onFrame(msg) {
       setFillBots(msg.fill_bots_in);
       host.update(st.seats, Boolean(st.frame && st.frame.over));
       break;
+    case "chat_deleted": // a moderator deleted a line for everyone
+      if (chat) chat.onDeleted(msg.idx);
+      break;
     case "chat":
       if (chat) chat.onFrame(msg);
       if (phone.matches && st.tab === "chat" && chat) st.chatSeen = chat.messages.length;
@@ -328,6 +334,10 @@ async function onFrame(msg) {
       st.pending = false;
       st.error = tMaybe(`err.${msg.code}`, msg.message || msg.code);
       if (msg.code === "bad_token" || msg.code === "table_not_found" || msg.code === "seat_replaced") st.closedFor = msg.code;
+      if (msg.code === "banned") { // a moderator's ban: why and until when, in the server's words
+        st.closedFor = "banned";
+        st.bannedWhy = msg.message || "";
+      }
       break;
     case "next_table":
       st.nextTable = msg.table_id;
@@ -1197,7 +1207,9 @@ function phoneLayout(board, docked) {
 function render() {
   const title = document.getElementById("game-title");
   if (st.closedFor) {
-    app.replaceChildren(h("section", { class: "card error-box" }, h("h1", {}, t(`fatal.${st.closedFor}`)), h("p", {}, h("a", { href: "/" }, t("result.lobby")))));
+    app.replaceChildren(h("section", { class: "card error-box" }, h("h1", {}, t(`fatal.${st.closedFor}`)),
+      st.closedFor === "banned" ? h("p", { id: "banned-why" }, st.bannedWhy) : null,
+      h("p", {}, h("a", { href: "/" }, t("result.lobby")))));
     return;
   }
   if (!st.frame || !st.welcome) return;

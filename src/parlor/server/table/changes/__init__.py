@@ -28,7 +28,8 @@ The kinds, by family (every name is importable from this package):
 * ``host.py``: the host's stand-in and new link;
 * ``timers.py``: a turn clock run out, an away seat given to a bot, a link never opened, a table nobody
   joined closed;
-* ``again.py``: "play again" (the next table and its links).
+* ``again.py``: "play again" (the next table and its links);
+* ``moderation.py``: a moderator's: a chat line deleted, the table closed, a banned account's seat.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from .again import PlayAgain, announce_next, new_table_row
 from .base import Change, playing
 from .game import Decide, GiveHint, Say, Undo, hint_refusal
 from .host import Relink, StandIn, check_host, host_seat
+from .moderation import BanSeat, CloseTable, DeleteChat
 from .seats import (
     Arrive,
     Claim,
@@ -58,6 +60,9 @@ from .timers import ClockRanOut, CloseUnjoined, SeatNotOpened, SeatTimedOut, wai
 
 __all__ = [
     "Arrive",
+    "BanSeat",
+    "CloseTable",
+    "DeleteChat",
     "Change",
     "Claim",
     "ClockRanOut",
