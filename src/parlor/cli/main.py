@@ -951,6 +951,24 @@ def serve(
             "sibling subdomain cannot set or shadow them (docs/protocol.md, Accounts).",
         ),
     ] = False,
+    metrics_address: Annotated[
+        str | None,
+        typer.Option(
+            "--metrics-address",
+            metavar="HOST:PORT",
+            help="Serve Prometheus metrics at http://HOST:PORT/metrics: a private address, not the site's "
+            "(docs/deploy.md, Metrics and logs).",
+            show_default="off",
+        ),
+    ] = None,
+    log_format: Annotated[
+        str,
+        typer.Option(
+            "--log-format",
+            metavar="FORMAT",
+            help="text, or json: every log line a JSON object (time, level, logger, message, the request's fields).",
+        ),
+    ] = "text",
     session_days: Annotated[
         float | None,
         typer.Option("--session-days", metavar="DAYS", help="Days a sign-in lasts unused.", show_default="30"),
@@ -1026,6 +1044,8 @@ def serve(
             review_workers=review_workers,
             review_queue=review_queue,
             secure_cookies=secure_cookies,
+            metrics_address=metrics_address,
+            log_format=log_format,
             public_url=public_url,
             rate_per_second=rate,
             burst=burst,
@@ -1053,6 +1073,56 @@ def serve(
                 "--max-unfinished-tables-per-account": max_unfinished_tables_per_account,
             },
         )
+
+
+DatabaseOption = Annotated[
+    str | None,
+    typer.Option(
+        "--database-url",
+        metavar="URL",
+        help="The site's database, as parlor serve takes it (sqlite:///FILE or postgresql://user:password@host/db). "
+        "Also read from $PARLOR_DATABASE_URL.",
+        show_default="SQLite in ~/.local/share/parlor/parlor.db",
+    ),
+]
+
+
+@app.command()
+def backup(
+    path: Annotated[Path, typer.Argument(metavar="PATH", help="The backup file to write.")],
+    database_url: DatabaseOption = None,
+) -> None:
+    """Back up the site's database to PATH, while the server runs (docs/deploy.md, "Backups").
+
+    SQLite through its online backup API; PostgreSQL through pg_dump (custom format). The backup
+    records its kind and schema version; PATH is written whole or not at all.
+    """
+    from parlor.server.storage import default_database_url
+    from parlor.server.storage.backup import backup as take_backup
+    from parlor.server.storage.backup import kind_name
+
+    with clean_errors():
+        info = take_backup(database_url or default_database_url(), path)
+    console().print(f"Backed up the {kind_name(info.kind)} database (schema {info.schema_version}) to {info.path}")
+
+
+@app.command()
+def restore(
+    path: Annotated[Path, typer.Argument(metavar="PATH", help="A backup made by parlor backup.")],
+    database_url: DatabaseOption = None,
+) -> None:
+    """Restore a backup into a new, empty database (docs/deploy.md, "Backups"); then start the server on it.
+
+    Refused, changing nothing, if the file is not a Parlor backup of the database's kind, if its
+    schema is newer than this Parlor's, or if the database already holds tables or accounts.
+    """
+    from parlor.server.storage import default_database_url
+    from parlor.server.storage.backup import kind_name
+    from parlor.server.storage.backup import restore as put_back
+
+    with clean_errors():
+        info = put_back(database_url or default_database_url(), path)
+    console().print(f"Restored {info.path} ({kind_name(info.kind)} backup, schema {info.schema_version})")
 
 
 from . import study as _study  # noqa: E402  (the study commands: merge, compare, analyze, dataset)

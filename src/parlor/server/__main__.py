@@ -83,13 +83,49 @@ def _bind_any(host: str) -> socket.socket:
     return sock
 
 
-def parse_address(text: str) -> tuple[str, int]:
+def parse_address(text: str, flag: str = "--advertise-address", lowest: int = 0) -> tuple[str, int]:
     """``HOST:PORT`` (``[v6]:PORT`` for IPv6) -> (host, port); a StartupError if it is not one."""
     host, sep, port = text.rpartition(":")
     host = host.strip("[]")
-    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise StartupError(f"--advertise-address must be HOST:PORT (a port from 0 to 65535), got {text!r}")
+    if not sep or not host or not port.isdigit() or not lowest <= int(port) <= 65535:
+        raise StartupError(f"{flag} must be HOST:PORT (a port from {lowest} to 65535), got {text!r}")
     return host, int(port)
+
+
+def start_metrics(address: str, registry: Any = None, folder: str | None = None) -> None:
+    """``--metrics-address``: /metrics served there in a thread (``server/metrics.py``): this process's
+    own ``registry``, or (``folder``) the sum over the workers' files in multiprocess mode."""
+    from .metrics import serve_metrics, serve_site_metrics
+
+    host, port = parse_address(address, "--metrics-address", lowest=1)
+    try:
+        if folder is not None:
+            serve_site_metrics(host, port, folder)
+        else:
+            serve_metrics(host, port, registry)
+    except OSError as exc:
+        reason = "it is already in use" if exc.errno == 98 else exc.strerror or str(exc)
+        raise StartupError(f"cannot serve metrics on {address}: {reason}") from None
+
+
+def setup_logging(log_level: str, log_format: str) -> None:
+    level = {"debug": logging.DEBUG, "info": logging.INFO}.get(log_level, logging.WARNING)
+    if log_format == "json":
+        from .edge.logs import use_json_logs
+
+        use_json_logs(level)
+    else:
+        logging.basicConfig(level=logging.INFO if log_level == "info" else logging.WARNING)
+    if log_level != "debug":  # Alembic's plugin and migration lines say nothing a player needs
+        logging.getLogger("alembic").setLevel(logging.WARNING)
+
+
+def announce(text: str, log_format: str) -> None:
+    """A line for the operator: printed, or with JSON logs a log record like every other line."""
+    if log_format == "json":
+        logging.getLogger("parlor.server").info(text)  # (info: a start is no warning to alert on)
+    else:
+        print(text, flush=True)
 
 
 def check_public_url(url: str) -> str:
@@ -218,12 +254,16 @@ def run(
     secure_cookies: bool = False,
     account_options: dict[str, float] | None = None,
     sit_open_within: float | None = None,
+    metrics_address: str | None = None,
+    log_format: str = "text",
     public_url: str | None = None,
 ) -> None:
     """Serve until stopped. ``workers`` > 1: that many server processes as one site (PostgreSQL);
     ``cluster``: this process is one of them (``fd``: the site's listening socket, inherited).
     ``advertise_address``: where the site's other processes (on other hosts too) reach this one.
     ``account_options``: the account limits by flag (``accounts.ACCOUNT_FLAGS``; None: the default).
+    ``metrics_address``: ``HOST:PORT`` to serve /metrics on (``server/metrics.py``; None: none).
+    ``log_format``: ``text`` or ``json`` (one JSON object per line, ``edge/logs.py``).
     ``public_url``: the address players reach the site at (behind a proxy); every link uses it, and an
     https one makes the cookies Secure (as ``secure_cookies``)."""
     import uvicorn
@@ -282,6 +322,13 @@ def run(
         raise StartupError(f"--sit-open-within must be more than 0 and at most 86400 seconds, got {sit_open_within}")
     if advertise_address is not None:
         parse_address(advertise_address)
+    if log_format not in ("text", "json"):
+        raise StartupError(f"--log-format must be text or json, got {log_format!r}")
+    if metrics_address is not None:
+        _metrics_host, metrics_port = parse_address(metrics_address, "--metrics-address", lowest=1)
+        if metrics_port == port and fd is None:
+            raise StartupError(f"--metrics-address must not be the site's own address ({host}:{port})")
+    setup_logging(log_level, log_format)
     if public_url is not None:
         public_url = check_public_url(public_url)
         # Served over TLS by the proxy: the cookies must never travel over plain HTTP.
@@ -303,6 +350,7 @@ def run(
         if workers > 1:
             child_args = ["--host", host, "--port", str(port), "--bot-delay", str(bot_delay)]
             child_args += ["--rate", str(rate_per_second), "--burst", str(burst), "--log-level", log_level]
+            child_args += ["--log-format", log_format]
             child_args += ["--header-timeout", str(header_timeout), "--lease-seconds", str(lease_seconds)]
             child_args += ["--max-http-connections-per-address", str(max_http_connections_per_address)]
             if forwarded_allow_ips is not None:
@@ -332,7 +380,9 @@ def run(
                     child_args += [flag, str(value)]
             for flag, value in account_options.items():
                 child_args += [flag, repr(value)]
-            return run_site(workers, sock, url, host, port, child_args, advertise_address, public_url)
+            return run_site(
+                workers, sock, url, host, port, child_args, advertise_address, public_url, metrics_address, log_format
+            )
         from dataclasses import replace
 
         from .table import SiteConfig
@@ -377,24 +427,27 @@ def run(
             public_url=public_url,
             account_limits=accounts,
             site=SiteConfig(relay_address, lease_seconds, relay.getsockname()[:2]) if relay else None,
+            access_log=log_format == "json",
         )
+        if metrics_address is not None:
+            start_metrics(metrics_address, app.state.metrics.registry)
         if fd is None:
-            print(
-                f"Parlor server: open {site_address(sock, public_url)}  "
-                f"(database: {hide_password(app.state.database_url)})",
-                flush=True,
+            shown = hide_password(app.state.database_url)
+            metrics_note = f"; metrics: http://{metrics_address}/metrics" if metrics_address else ""
+            announce(
+                f"Parlor server: open {site_address(sock, public_url)}  (database: {shown}{metrics_note})", log_format
             )
-        logging.basicConfig(level=logging.INFO if log_level == "info" else logging.WARNING)
-        if log_level != "debug":  # Alembic's plugin and migration lines say nothing a player needs
-            logging.getLogger("alembic").setLevel(logging.WARNING)
         from .edge.guard import guarded_protocol
 
         # (create_app raised the open-files limit: every connection holds a file descriptor.)
         # X-Forwarded-For is believed only from the proxies the operator names (--forwarded-allow-ips):
         # otherwise any local process could name its own address for the per-address limits.
+        # With JSON logs, uvicorn's own logging set-up is skipped: its records go to the JSON handler.
+        uvicorn_logging: dict[str, Any] = {"log_config": None} if log_format == "json" else {}
         config = uvicorn.Config(
             app,
             log_level=log_level,
+            **uvicorn_logging,
             http=guarded_protocol(header_timeout, max_http_connections_per_address),
             ws_max_size=1 << 20,  # the app answers frames over its own 16 KiB limit with a clear error
             ws_per_message_deflate=False,  # frames are small; compressing them costs more CPU than it saves
@@ -408,6 +461,7 @@ def run(
             relayed = uvicorn.Config(
                 app,
                 log_level=log_level,
+                **uvicorn_logging,
                 lifespan="off",
                 access_log=False,
                 ws_max_size=1 << 20,
@@ -498,14 +552,50 @@ def run_site(
     child_args: list[str],
     advertise: str | None = None,
     public_url: str | None = None,
+    metrics_address: str | None = None,
+    log_format: str = "text",
 ) -> None:
     """``--workers N``: migrate once, then run N server processes on the one listening socket, each
     started again if it dies, until Ctrl-C or SIGTERM stops them all. With ``advertise`` (``HOST:PORT``)
-    worker i is reached by the others at ``HOST:PORT+i`` (``HOST:0``: each at a free port)."""
+    worker i is reached by the others at ``HOST:PORT+i`` (``HOST:0``: each at a free port).
+    ``metrics_address``: this process serves /metrics there, summed over the workers (prometheus-client's
+    multiprocess mode: the workers write their values to files in a folder made for this run)."""
+    import shutil
+    import tempfile
+
+    from .metrics import MULTIPROCESS_ENV
+
+    folder: str | None = None
+    if metrics_address is not None:
+        folder = tempfile.mkdtemp(prefix="parlor-metrics-")
+        os.environ[MULTIPROCESS_ENV] = folder  # (the workers inherit it: their metrics go to files there)
+        try:
+            start_metrics(metrics_address, folder=folder)
+        except StartupError:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+    try:
+        _run_workers(workers, sock, url, child_args, advertise, public_url, folder, log_format)
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run_workers(
+    workers: int,
+    sock: socket.socket,
+    url: str,
+    child_args: list[str],
+    advertise: str | None,
+    public_url: str | None,
+    folder: str | None,
+    log_format: str,
+) -> None:
     import signal
     import subprocess
     import time
 
+    from .metrics import worker_ended
     from .storage import Database
 
     db = Database(url)
@@ -525,8 +615,12 @@ def run_site(
     children = [start(i) for i in range(workers)]
     pids = ", ".join(str(c.pid) for c in children)
     shown = hide_password(url)
-    print(f"Parlor server: open {site_address(sock, public_url)}  ({workers} processes: {pids}; database: {shown})")
-    print("", flush=True)
+    announce(
+        f"Parlor server: open {site_address(sock, public_url)}  ({workers} processes: {pids}; database: {shown})",
+        log_format,
+    )
+    if log_format != "json":
+        print("", flush=True)
     stopping = False
 
     def stop(signum: int, _frame: Any) -> None:
@@ -539,9 +633,11 @@ def run_site(
         time.sleep(0.2)
         for i, child in enumerate(children):
             if child.poll() is not None and not stopping:
-                print(f"server process {child.pid} ended ({child.returncode}); starting another", flush=True)
+                if folder is not None:
+                    worker_ended(folder, child.pid)
+                announce(f"server process {child.pid} ended ({child.returncode}); starting another", log_format)
                 children[i] = start(i)
-                print(f"server process {children[i].pid} started", flush=True)
+                announce(f"server process {children[i].pid} started", log_format)
     for child in children:
         if child.poll() is None:
             child.send_signal(signal.SIGTERM)
@@ -688,6 +784,17 @@ def build_parser() -> argparse.ArgumentParser:
         parser.add_argument(
             spec.flag, type=int if spec.whole else float, default=None, help=f"{spec.help} (default {spec.default:g})"
         )
+    parser.add_argument(
+        "--metrics-address",
+        default=None,
+        help="HOST:PORT to serve Prometheus metrics on at /metrics (a private address, not the site's; default: off)",
+    )
+    parser.add_argument(
+        "--log-format",
+        default="text",
+        choices=["text", "json"],
+        help="json: every log line a JSON object, with a line per request (default: text)",
+    )
     parser.add_argument("--cluster", action="store_true", help=argparse.SUPPRESS)  # one of a site's processes
     parser.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)  # the site's inherited socket
     parser.add_argument(
@@ -734,6 +841,8 @@ def main(argv: list[str] | None = None) -> int:
             review_workers=args.review_workers,
             review_queue=args.review_queue,
             secure_cookies=args.secure_cookies,
+            metrics_address=args.metrics_address,
+            log_format=args.log_format,
             public_url=args.public_url,
             account_options={spec.flag: getattr(args, spec.flag[2:].replace("-", "_")) for spec in ACCOUNT_FLAGS},
         )

@@ -284,7 +284,11 @@ def account_router(
     async def sign_in(request: Request) -> JSONResponse:
         body = await object_body(request)
         name, password = body.get("name"), body.get("password")
-        account, secret = await accounts_of(request).sign_in(name, password, address_of(request))
+        try:
+            account, secret = await accounts_of(request).sign_in(name, password, address_of(request))
+        except ServerError as exc:
+            request.app.state.metrics.sign_in_failures.labels(reason=exc.code).inc()
+            raise
         old = session_secret(request)
         if old is not None:  # signing in as someone else ends the session this browser had
             await accounts_of(request).sign_out(old)

@@ -28,6 +28,7 @@ from parlor.server.accounts import AccountLimits, Accounts
 from parlor.server.friends import Friends
 from parlor.server.limits import Limits, raise_open_files_limit
 from parlor.server.lobby import Lobby
+from parlor.server.metrics import HttpErrorsMiddleware, SiteMetrics, sample_forever
 from parlor.server.moderation import Moderation
 from parlor.server.ratings import Ratings
 from parlor.server.review import ReviewService
@@ -38,7 +39,7 @@ from parlor.server.wire import ServerError
 from . import friends, health, lobby, moderation, pages, players, review, tables
 from .accounts import CookieNames, CsrfMiddleware, account_router
 from .common import PROTOCOL, address_of, error, forget_account, object_body
-from .logs import install_log_redaction
+from .logs import AccessLogMiddleware, install_log_redaction
 from .relay import RelayMiddleware
 from .websocket import socket_router
 
@@ -78,6 +79,8 @@ def create_app(
     review_processes: int = 1,
     review_queue: int | None = None,
     secure_cookies: bool = False,
+    metrics: SiteMetrics | None = None,
+    access_log: bool = False,
     public_url: str | None = None,
 ) -> FastAPI:
     """The Parlor server as an ASGI app.
@@ -94,7 +97,10 @@ def create_app(
     game's own, ``parlor.review.settings``); ``review_processes``: the review's worker processes
     (as many reviews run at once); ``review_queue``: how many reviews may wait for them (default 100).
     ``secure_cookies``: the site is served over TLS only; its cookies take the ``__Host-`` prefix
-    (``edge/accounts.py``, ``CookieNames``). ``public_url``: the address players reach the site at
+    (``edge/accounts.py``, ``CookieNames``). ``metrics``: where the app counts what it does
+    (``server/metrics.py``; default: a registry of its own, served only if ``--metrics-address`` asks).
+    ``access_log``: a log line per request, with its fields (``--log-format json``, ``edge/logs.py``).
+    ``public_url``: the address players reach the site at
     (``https://games.example.org``, checked by ``python -m parlor.server``): the links the server hands
     out are made with it, and WebSockets opened by its pages keep their cookies (``edge/accounts.py``).
     """
@@ -103,6 +109,7 @@ def create_app(
         raise ValueError("several server processes need PostgreSQL: SQLite has no server to share them")
     caps = limits or Limits()
     install_log_redaction()
+    counted = metrics or SiteMetrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -128,6 +135,7 @@ def create_app(
         sweepers = [
             loop.create_task(app.state.accounts.sweep_forever()),
             loop.create_task(app.state.ratings.sweep_forever()),
+            loop.create_task(sample_forever(counted, hub, app.state.reviews)),
             loop.create_task(app.state.friends.refresh_forever()),
         ]
         try:
@@ -148,10 +156,16 @@ def create_app(
         redoc_url=None,
     )
     _offline_docs(app)
+    # Innermost: it sees the route the request took, in the process that served it (not again in a
+    # process that relayed it there).
+    app.add_middleware(HttpErrorsMiddleware, metrics=counted)
     app.add_middleware(RelayMiddleware)  # one of several processes: a table another owns is relayed there
     cookie_names = CookieNames(secure=secure_cookies)
     app.add_middleware(CsrfMiddleware, names=cookie_names)  # (outermost: checked before a request is relayed)
     app.state.cookie_names = cookie_names
+    app.state.metrics = counted
+    if access_log:
+        app.add_middleware(AccessLogMiddleware)
     app.state.database_url = db.url
     app.state.public_url = public_url.rstrip("/").lower() if public_url else None  # (common.py, ``with_urls``)
     app.state.limits = caps  # the request bodies' limits (edge/common.py, ``body_of``)

@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from parlor.server.limits import Limits, RateLimiter
+from parlor.server.metrics import SiteMetrics
 from parlor.server.moderation import Moderation
 from parlor.server.review import ReviewService
 from parlor.server.table import Connection, Decide, Hub, LiveTable, PlayAgain, Say, Undo, authenticate
@@ -145,6 +146,7 @@ def socket_router(caps: Limits, *, max_frame_bytes: int, rate_per_second: float,
             while not conn.closed:
                 message = await ws.receive()
                 heard = loop.time()
+                received = time.perf_counter()
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
@@ -163,7 +165,9 @@ def socket_router(caps: Limits, *, max_frame_bytes: int, rate_per_second: float,
                     except UnicodeDecodeError:
                         conn.push(_error("bad_json", "binary frames must be UTF-8 JSON"))
                         continue
-                await handle(conn, text, limited, ws.app.state.reviews, ws.app.state.moderation)
+                await handle(
+                    conn, text, limited, ws.app.state.reviews, ws.app.state.moderation, ws.app.state.metrics, received
+                )
         except WebSocketDisconnect:
             pass
         except Exception:  # a broken socket must never take the table down
@@ -190,7 +194,13 @@ def socket_router(caps: Limits, *, max_frame_bytes: int, rate_per_second: float,
         conn.push(frame)
 
     async def handle(
-        conn: Connection, text: str, limited: bool, reviews: ReviewService, moderation: Moderation
+        conn: Connection,
+        text: str,
+        limited: bool,
+        reviews: ReviewService,
+        moderation: Moderation,
+        metrics: SiteMetrics,
+        received: float,
     ) -> None:
         try:
             msg = loads(text)
@@ -234,6 +244,7 @@ def socket_router(caps: Limits, *, max_frame_bytes: int, rate_per_second: float,
                 conn.push(table.frames.full_frame(conn, "sync"))
             elif kind == "action":
                 await table.change(Decide.from_frame(table, conn, msg, ref))  # the ack goes out with the state
+                metrics.decided(time.perf_counter() - received)  # (the ack and state are queued by now)
             elif kind == "undo":
                 await table.change(Undo(conn.seat, (conn, ref)))
             elif kind == "chat":
