@@ -3,7 +3,9 @@ deletion; the session cookie, the CSRF rule, the sign-in limits, and no user enu
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -175,6 +177,10 @@ def test_csrf_every_state_changing_call_with_a_session_needs_the_token(site: Ser
     assert httpx.post(site.base + "/api/tables", json={"game": "mamma-mia"}, timeout=60).status_code == 201
 
 
+def without_numbers(answer: Any) -> str:
+    return re.sub(r"\d+", "N", json.dumps(answer, sort_keys=True))
+
+
 def test_sign_in_is_rate_limited_per_name_with_a_clear_error(site: ServerThread, browser: Browser) -> None:
     name = fresh_name()
     assert browser.sign_up(name).status_code == 201
@@ -190,7 +196,9 @@ def test_sign_in_is_rate_limited_per_name_with_a_clear_error(site: ServerThread,
     ghost = fresh_name()
     for _ in range(GENEROUS.failures_per_name):
         assert browser.sign_in(ghost, "guessing....").status_code == 401
-    assert browser.sign_in(ghost, "guessing....").json() == r.json()
+    # The same answer but for the minutes left, which the clock moves on between the two (the ghost's
+    # window began later, so on a loaded machine its count may differ by one).
+    assert without_numbers(browser.sign_in(ghost, "guessing....").json()) == without_numbers(r.json())
     # Another name from the same address is not locked by this one's failures.
     other = fresh_name()
     assert Browser(site.base).sign_up(other).status_code == 201
