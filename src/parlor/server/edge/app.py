@@ -28,13 +28,14 @@ from parlor.server.accounts import AccountLimits, Accounts
 from parlor.server.friends import Friends
 from parlor.server.limits import Limits, raise_open_files_limit
 from parlor.server.lobby import Lobby
+from parlor.server.notify import Notifier, NotifyConfig
 from parlor.server.ratings import Ratings
 from parlor.server.review import ReviewService
 from parlor.server.storage import Database
 from parlor.server.table import Hub, SiteConfig
 from parlor.server.wire import ServerError
 
-from . import friends, health, lobby, pages, players, review, tables
+from . import friends, health, lobby, notify, pages, players, review, tables
 from .accounts import CookieNames, CsrfMiddleware, account_router
 from .common import PROTOCOL, address_of, error, forget_account, object_body
 from .logs import install_log_redaction
@@ -78,6 +79,7 @@ def create_app(
     review_queue: int | None = None,
     secure_cookies: bool = False,
     public_url: str | None = None,
+    notify_config: NotifyConfig | None = None,
 ) -> FastAPI:
     """The Parlor server as an ASGI app.
 
@@ -96,12 +98,17 @@ def create_app(
     (``edge/accounts.py``, ``CookieNames``). ``public_url``: the address players reach the site at
     (``https://games.example.org``, checked by ``python -m parlor.server``): the links the server hands
     out are made with it, and WebSockets opened by its pages keep their cookies (``edge/accounts.py``).
+    ``notify_config``: e-mail (SMTP) and Web Push of the notifications (``server/notify``); the links
+    they carry start with ``public_url`` unless it sets its own ``site_url``.
     """
     db = Database(database_url)
     if site is not None and db.is_sqlite:
         raise ValueError("several server processes need PostgreSQL: SQLite has no server to share them")
     caps = limits or Limits()
     install_log_redaction()
+    notify_settings = notify_config or NotifyConfig()
+    if notify_config is None and public_url:
+        notify_settings = NotifyConfig(site_url=public_url.rstrip("/"))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -119,9 +126,12 @@ def create_app(
         app.state.lobby = Lobby(hub)
         app.state.friends = Friends(hub)
         app.state.ratings = Ratings(hub)
+        app.state.notifier = notifier = Notifier(hub, notify_settings)
+        app.state.friends.invited_hooks.append(notifier.invited)
         queue_bound = {} if review_queue is None else {"max_waiting": review_queue}
         app.state.reviews = ReviewService(hub, budget=review_budget, processes=review_processes, **queue_bound)
         await hub.start()
+        await notifier.start()
         loop = asyncio.get_running_loop()
         sweepers = [
             loop.create_task(app.state.accounts.sweep_forever()),
@@ -134,6 +144,7 @@ def create_app(
             for sweeper in sweepers:
                 sweeper.cancel()
             await app.state.ratings.close()
+            await notifier.close()
             app.state.reviews.close()
             await hub.close()
 
@@ -177,6 +188,7 @@ def create_app(
     app.include_router(lobby.router)
     app.include_router(players.router)
     app.include_router(friends.router)
+    app.include_router(notify.router)
     app.include_router(review.router)
     app.include_router(
         socket_router(caps, max_frame_bytes=max_frame_bytes, rate_per_second=rate_per_second, burst=burst)

@@ -5,6 +5,7 @@ from .accounts import AccountStore, Attempt, LimitReached, NameTaken
 from .database import CHAT_PAGE, DamagedDatabase, Database, default_database_url, normalize_url, now, record_of
 from .friends import FriendStore, Refused
 from .listings import Listings
+from .notifications import NotificationStore
 from .ratings import RatingStore
 from .site import SiteRows
 from .writer import Writer
@@ -57,6 +58,7 @@ __all__ = [
     "Listings",
     "MarkBroken",
     "NameTaken",
+    "NotificationStore",
     "LeaveSeat",
     "NewLink",
     "RatingStore",
