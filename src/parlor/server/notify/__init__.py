@@ -223,8 +223,8 @@ class Notifier:
             self._send(f"push to {account_id}", self._send_push, subscription, payload)
 
     def _table_url(self, table_id: str | None) -> str:
-        # (the seat's page: a signed-in player's seat opens from the account's session)
-        return f"{self.config.site_url}/t/{table_id}" if table_id else f"{self.config.site_url}/account"
+        # (the table's page: a signed-in player's seat opens there from the account's session)
+        return f"{self.config.site_url}/play/{table_id}" if table_id else f"{self.config.site_url}/account"
 
     # ---- sending, with bounded retries ------------------------------------------------------------
     def _send(self, what: str, fn: Any, *args: Any) -> None:
@@ -262,7 +262,6 @@ class Notifier:
         mail["From"] = self.config.smtp.sender
         mail["To"] = to
         mail["Message-ID"] = make_msgid(domain=urlsplit(self.config.site_url).hostname or "parlor")
-        mail["Content-Language"] = language
         # RFC 8058: a mail client's one-click button POSTs "List-Unsubscribe=One-Click" to this address.
         mail["List-Unsubscribe"] = f"<{unsubscribe}>"
         mail["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
@@ -275,6 +274,7 @@ class Notifier:
                 ]
             )
         )
+        mail["Content-Language"] = language  # (after the content: setting it clears the Content-* headers)
         return mail
 
     def _send_mail(self, mail: EmailMessage) -> None:
@@ -314,8 +314,8 @@ class Notifier:
         mail["Subject"] = "Parlor: " + mail_line("verify_subject", language)
         mail["From"] = self.config.smtp.sender
         mail["To"] = email
-        mail["Content-Language"] = language
         mail.set_content(mail_line("verify_body", language, url=url))
+        mail["Content-Language"] = language
         self._send(f"verification e-mail to {account_id}", self._send_mail, mail)
 
     # ---- the hooks --------------------------------------------------------------------------------
@@ -333,8 +333,8 @@ class Notifier:
     def turn(self, table: LiveTable) -> None:
         """A change may have asked a seat for a decision: an account's seat newly asked, with no
         connection of its own to the table, is told it is its turn (once until it has moved)."""
-        if table.status != "playing":
-            return
+        if table.status != "playing" or any(s.is_open for s in table.seats):
+            return  # (over, or still waiting for players: nobody is asked yet)
         to_move = frozenset(table.state.to_move)
         fresh = to_move - self._to_move.get(table.id, frozenset())
         self._to_move[table.id] = to_move
@@ -342,7 +342,7 @@ class Notifier:
             s = table.seats[seat]
             if s.account_id is None or s.kind != "human" or table.bot_controls(seat):
                 continue
-            if any(c.seat == seat or c.account_id == s.account_id for c in table.connections):
+            if s.connections > 0 or any(c.account_id == s.account_id for c in table.connections):
                 continue
             self.notify(s.account_id, "your_turn", table.id, "your_turn", {"game": table.game.title})
 
