@@ -330,7 +330,6 @@ def test_your_turn_to_a_seat_with_no_connection_and_game_over_to_every_account_a
     created = ok(ann.post("/api/tables", {"game": "mamma-mia", "players": 2, "seats": [{"kind": "human"}] * 2}))
     table_id = created["table"]["id"]
     ann_token = ok(ann.post(f"/api/tables/{table_id}/claim", {"claim": created["seats"][0]["claim"]}))["token"]
-    bob_token = ok(bob.post(f"/api/tables/{table_id}/claim", {"claim": created["seats"][1]["claim"]}))["token"]
 
     def bobs_turns() -> int:
         return sum(n["kind"] == "your_turn" for n in notes(bob)["notifications"])
@@ -340,9 +339,12 @@ def test_your_turn_to_a_seat_with_no_connection_and_game_over_to_every_account_a
         return not seats[1]["connected"]
 
     told = 0
-    with Client(site.base, table_id, ann_token) as annc:
+    with Client(site.base, table_id, ann_token) as annc:  # (Ann opens the table before Bob sits: never away)
+        bob_token = ok(bob.post(f"/api/tables/{table_id}/claim", {"claim": created["seats"][1]["claim"]}))["token"]
         while True:
-            st = annc.wait_turn_or_over()
+            annc.drain()
+            st = annc.state
+            assert st is not None
             if st["over"]:
                 break
             if st["your_turn"]:
@@ -353,10 +355,14 @@ def test_your_turn_to_a_seat_with_no_connection_and_game_over_to_every_account_a
             with Client(site.base, table_id, bob_token) as bobc:
                 while True:
                     mine = bobc.wait_turn_or_over()
-                    if mine["over"] or not mine["your_turn"]:
+                    if mine["over"]:
                         break
-                    bobc.act(mine["legal"][0]["id"])
+                    reply = bobc.act(mine["legal"][0]["id"])
+                    assert reply["type"] == "ack", reply
+                    if not bobc.state["your_turn"]:
+                        break
             wait_for("Bob's connection to close", bob_gone)
+            annc.wait_turn_or_over()
     assert told >= 2
 
     def game_over(b: Browser) -> list[dict[str, Any]]:
