@@ -4,6 +4,7 @@ import { h } from "./dom.js";
 import { patch } from "./patch.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { answerOf, postJson, remember, session } from "./session.js";
+import { notificationsPanel } from "./notifications.js";
 
 const app = document.getElementById("app");
 let me = null;
@@ -68,6 +69,7 @@ function signedIn() {
     h("p", { id: "signed-in" }, t("account.signed_in_as", { name: me.name }), " · ",
       h("a", { href: `/players/${encodeURIComponent(me.name)}`, id: "profile-link" }, t("account.profile")), " · ",
       h("button", { type: "button", class: "small", id: "sign-out", onclick: () => send("/api/account/sign-out", {}) }, t("account.sign_out"))),
+    h("div", { id: "notify-slot" }),
     password,
     remove,
   ];
@@ -88,6 +90,7 @@ async function main() {
   document.getElementById("lang-slot").replaceChildren(languagePicker(() => render()));
   me = (await session()).account;
   render();
+  if (me) await notificationsPanel(document.getElementById("notify-slot"));
 }
 
 main().catch((err) => {
