@@ -385,3 +385,63 @@ def test_your_turn_to_a_seat_with_no_connection_and_game_over_to_every_account_a
     assert len(texts) > 10
     found = [(name, t) for t in texts[2:] for name in card_names() if name in t.lower()]
     assert not found, found
+
+
+def test_settings_changed_at_once_all_hold(site: ServerThread, sinks: Sinks) -> None:
+    """Two one-click unsubscribes of different kinds at once (the account has no settings yet) both
+    switch their kind off; one browser subscribing from eight requests at once keeps one subscription
+    (a notification then reaches it once)."""
+    ann, ann_name = signed_up(site.base)
+    ann.who()
+    notifier = site.app.state.notifier
+    tokens = [notifier.unsubscribe_token(_account_id(site, ann_name), k) for k in ("your_turn", "game_over")]
+    barrier = threading.Barrier(len(tokens))
+    answers: list[int] = []
+
+    def one_click(token: str) -> None:
+        barrier.wait()
+        r = httpx.post(f"{site.base}/notify/unsubscribe", params={"token": token},
+                       data={"List-Unsubscribe": "One-Click"}, timeout=60)  # fmt: skip
+        answers.append(r.status_code)
+
+    threads = [threading.Thread(target=one_click, args=(t,)) for t in tokens]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert answers == [200, 200]
+    assert settings(ann)["kinds_off"] == ["game_over", "your_turn"]
+
+    path = f"/push/{secrets.token_hex(6)}"
+    sub, _, _ = push_subscription(sinks.push.base + path)
+    barrier = threading.Barrier(8)
+    codes: list[int] = []
+    cookies = dict(ann.http.cookies)
+
+    def subscribe() -> None:
+        with httpx.Client(base_url=site.base, cookies=cookies, timeout=60) as http:
+            barrier.wait()
+            codes.append(http.post("/api/account/push", json={"subscription": sub},
+                                   headers={"X-CSRF-Token": ann.csrf}).status_code)  # fmt: skip
+
+    threads = [threading.Thread(target=subscribe) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert codes == [200] * 8
+    handled = notifier.handled
+    invited(site, ann_name)
+    invited(site, ann_name)
+    wait_for("both invitations handled", lambda: notifier.handled >= handled + 2 and not notifier._tasks)
+    assert len(sinks.push.to(path)) == 2  # one each
+
+
+def _account_id(site: ServerThread, name: str) -> str:
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(site.database_url.replace("postgresql://", "postgresql+psycopg://"))
+    with engine.connect() as conn:
+        found = conn.execute(sa.text("SELECT id FROM parlor_accounts WHERE name = :n"), {"n": name}).scalar_one()
+    engine.dispose()
+    return str(found)

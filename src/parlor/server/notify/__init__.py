@@ -157,6 +157,7 @@ class Notifier:
         self._to_move: dict[str, frozenset[int]] = {}  # per table: the seats last asked for a decision
         self.delivered = 0  # e-mails and pushes sent (the tests wait for it)
         self.failed = 0  # tries that failed
+        self.handled = 0  # notifications the worker is done with (stored, and their sending begun)
         hub.finished_hooks.append(self.game_over)
         hub.turn_hooks.append(self.turn)
 
@@ -203,6 +204,7 @@ class Notifier:
                 await self._deliver(*job)
             except Exception:  # the database away a moment: this one is lost, the next is tried
                 log.exception("notifications: one (%s) could not be stored", job[1])
+            self.handled += 1
 
     async def _deliver(
         self, account_id: str, kind: str, table_id: str | None, text_key: str, params: dict[str, Any]

@@ -109,8 +109,14 @@ class NotificationStore:
                 conn.execute(update(s).where(s.c.account_id == account_id).values(**values))
 
     def switch_kind(self, account_id: str, kind: str, on: bool) -> list[str]:
-        """Switch one kind on or off (in one transaction, the row locked where the database can); the
-        kinds now off."""
+        """Switch one kind on or off (in one transaction, the row locked where the database can, so
+        that two switched at once both hold); the kinds now off."""
+        try:
+            return self._switch_kind(account_id, kind, on)
+        except IntegrityError:  # another request made the account's row meanwhile: switch it there
+            return self._switch_kind(account_id, kind, on)
+
+    def _switch_kind(self, account_id: str, kind: str, on: bool) -> list[str]:
         s = notify_settings_t
         with self.db.engine.begin() as conn:
             row = conn.execute(select(s.c.kinds_off).where(s.c.account_id == account_id).with_for_update()).first()
