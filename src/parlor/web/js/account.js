@@ -69,7 +69,6 @@ function signedIn() {
     h("p", { id: "signed-in" }, t("account.signed_in_as", { name: me.name }), " · ",
       h("a", { href: `/players/${encodeURIComponent(me.name)}`, id: "profile-link" }, t("account.profile")), " · ",
       h("button", { type: "button", class: "small", id: "sign-out", onclick: () => send("/api/account/sign-out", {}) }, t("account.sign_out"))),
-    h("div", { id: "notify-slot" }),
     password,
     remove,
   ];
@@ -83,6 +82,10 @@ function render() {
     h("p", { id: "account-message", class: "notice", role: "status" }, message),
     ...(me ? signedIn() : signedOut()),
   ]);
+  // The notifications' panel (#notify-slot, beside #app): shown once signed in, gone when signed out.
+  const slot = document.getElementById("notify-slot");
+  if (me && !slot.childElementCount) notificationsPanel(slot).catch((err) => { slot.textContent = String(err); });
+  if (!me) slot.replaceChildren();
 }
 
 async function main() {
@@ -90,7 +93,6 @@ async function main() {
   document.getElementById("lang-slot").replaceChildren(languagePicker(() => render()));
   me = (await session()).account;
   render();
-  if (me) await notificationsPanel(document.getElementById("notify-slot"));
 }
 
 main().catch((err) => {
