@@ -445,3 +445,25 @@ def _account_id(site: ServerThread, name: str) -> str:
         found = conn.execute(sa.text("SELECT id FROM parlor_accounts WHERE name = :n"), {"n": name}).scalar_one()
     engine.dispose()
     return str(found)
+
+
+def test_a_deleted_account_leaves_no_address_subscription_or_notification(site: ServerThread, sinks: Sinks) -> None:
+    ann, ann_name = signed_up(site.base)
+    address = f"gone-{secrets.token_hex(4)}@example.org"
+    verified(ann, site, sinks, address)
+    sub, _, _ = push_subscription(f"{sinks.push.base}/push/{secrets.token_hex(6)}")
+    ok(ann.post("/api/account/push", {"subscription": sub}))
+    invited(site, ann_name)
+    wait_for("the invitation in the list", lambda: notes(ann)["unread"] == 1)
+    account_id = _account_id(site, ann_name)
+    ok(ann.post("/api/account/delete", {"password": "correct horse"}))
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(site.database_url.replace("postgresql://", "postgresql+psycopg://"))
+    with engine.connect() as conn:
+        left = {
+            t: conn.execute(sa.text(f"SELECT count(*) FROM {t} WHERE account_id = :a"), {"a": account_id}).scalar_one()
+            for t in ("parlor_notifications", "parlor_notify_settings", "parlor_push_subscriptions")
+        }
+    engine.dispose()
+    assert left == dict.fromkeys(left, 0)

@@ -209,8 +209,10 @@ class Notifier:
     async def _deliver(
         self, account_id: str, kind: str, table_id: str | None, text_key: str, params: dict[str, Any]
     ) -> None:
-        await self.hub.run_db(self.store.add, account_id, kind, table_id, text_key, params)
         settings = await self.hub.run_db(self.store.settings, account_id)
+        if settings["name"] is None:  # a deleted account (its name is gone): nothing is kept for it
+            return
+        await self.hub.run_db(self.store.add, account_id, kind, table_id, text_key, params)
         if kind in settings["kinds_off"]:
             return
         language = language_of(settings)
