@@ -85,12 +85,12 @@ async def unsubscribe_page(request: Request) -> HTMLResponse:
         return _page("en", mail_line("bad_link", "en"), status=400)
     account_id, kind = found
     language = await notifier.language(account_id)
-    label = mail_line("unsubscribed", language, kind=kind)
+    button = html.escape(mail_line("unsubscribe_button", language))
     form = (
         f'<form method="post" action="/notify/unsubscribe?token={html.escape(token or "", quote=True)}">'
-        f'<button type="submit" name="List-Unsubscribe" value="One-Click">OK: {html.escape(kind)}</button></form>'
+        f'<button type="submit" name="List-Unsubscribe" value="One-Click">{button}</button></form>'
     )
-    return _page(language, label.split(".")[0].split("。")[0] + " ?", form)
+    return _page(language, mail_line("unsubscribe_confirm", language, kind=kind), form)
 
 
 @router.post("/notify/unsubscribe")
@@ -109,6 +109,9 @@ async def unsubscribe(request: Request) -> HTMLResponse:
 @router.get("/notify/verify")
 async def verify(request: Request) -> HTMLResponse:
     """The link mailed to a new address: the address is confirmed (e-mails go only to one confirmed)."""
-    if not await notifier_of(request).verify(request.query_params.get("token")):
+    notifier = notifier_of(request)
+    account_id = await notifier.verify(request.query_params.get("token"))
+    if account_id is None:
         return _page("en", mail_line("bad_link", "en"), status=400)
-    return _page("en", mail_line("verified", "en"))
+    language = await notifier.language(account_id)
+    return _page(language, mail_line("verified", language))

@@ -448,11 +448,15 @@ class Notifier:
     async def unsubscribe(self, account_id: str, kind: str) -> None:
         await self.hub.run_db(self.store.switch_kind, account_id, kind, False)
 
-    async def verify(self, token: Any) -> bool:
+    async def verify(self, token: Any) -> str | None:
+        """Confirm the address a verification link was made for; the account's id, or None (a forged,
+        cut or expired link, or the account has another address now)."""
         payload = self.signer.read(token, "verify")
         if payload is None or time.time() - float(payload.get("t", 0)) > VERIFY_DAYS * 86400:
-            return False
-        return bool(await self.hub.run_db(self.store.verify_email, payload["a"], payload["e"]))
+            return None
+        if not await self.hub.run_db(self.store.verify_email, payload["a"], payload["e"]):
+            return None
+        return str(payload["a"])
 
     async def language(self, account_id: str) -> str:
         return language_of(await self.hub.run_db(self.store.settings, account_id))

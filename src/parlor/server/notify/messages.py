@@ -73,6 +73,13 @@ MAIL: dict[str, dict[str, str]] = {
         "ja": "この通知（{kind}）はメールやプッシュで届かなくなります。",
         "zh-Hant": "你將不再透過電子郵件或推播收到這些通知（{kind}）。",
     },
+    "unsubscribe_confirm": {
+        "en": "Stop these notifications ({kind}) by e-mail and push?",
+        "cs": "Zastavit tato oznámení ({kind}) e-mailem a push?",
+        "ja": "この通知（{kind}）のメールとプッシュを停止しますか？",
+        "zh-Hant": "停止透過電子郵件和推播接收這些通知（{kind}）？",
+    },
+    "unsubscribe_button": {"en": "Stop them", "cs": "Zastavit", "ja": "停止する", "zh-Hant": "停止"},
     "verified": {
         "en": "Your e-mail address is confirmed.",
         "cs": "Vaše e-mailová adresa je potvrzena.",
