@@ -58,9 +58,14 @@ class MailSink:
 
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
+        self.refuse: set[str] = set()  # addresses whose mail is refused for now (a mail server in trouble)
+        self.refused: list[str] = []
         self.controller = Controller(self, hostname="127.0.0.1", port=free_port())
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if set(envelope.rcpt_tos) & self.refuse:
+            self.refused += envelope.rcpt_tos
+            return "451 4.3.0 try again later"
         self.messages.append(email.message_from_bytes(envelope.content, policy=default_policy))  # type: ignore[arg-type]
         return "250 OK"
 
@@ -467,3 +472,20 @@ def test_a_deleted_account_leaves_no_address_subscription_or_notification(site: 
         }
     engine.dispose()
     assert left == dict.fromkeys(left, 0)
+
+
+def test_a_failing_mail_server_is_tried_a_bounded_number_of_times_and_logged_once(
+    site: ServerThread, sinks: Sinks, caplog: pytest.LogCaptureFixture
+) -> None:
+    ann, ann_name = signed_up(site.base)
+    address = f"busy-{secrets.token_hex(4)}@example.org"
+    verified(ann, site, sinks, address)
+    sinks.mail.refuse.add(address)
+    notifier = site.app.state.notifier
+    with caplog.at_level(logging.WARNING, logger="parlor.server"):
+        invited(site, ann_name)
+        wait_for("the tries", lambda: sinks.mail.refused.count(address) == notifier.config.attempts)
+        wait_for("the sending to end", lambda: not notifier._tasks)
+    assert sinks.mail.refused.count(address) == notifier.config.attempts  # and no more
+    assert len([r for r in caplog.records if "e-mail to" in r.getMessage()]) == 1
+    assert notes(ann)["unread"] == 1  # (the in-app list has it all the same)
