@@ -53,6 +53,7 @@ KINDS = ("your_turn", "game_over", "invitation", "tournament_round")
 QUEUE_BOUND = 10_000  # notifications waiting to be sent at most (past it one is dropped and logged)
 VERIFY_DAYS = 7  # an e-mail verification link lasts this long
 MAX_EMAIL = 254  # RFC 5321's longest address
+TABLES_KEPT = 1000  # tables whose seats asked last are remembered before those no longer here are dropped
 
 
 @dataclass(frozen=True)
@@ -342,6 +343,9 @@ class Notifier:
         to_move = frozenset(table.state.to_move)
         fresh = to_move - self._to_move.get(table.id, frozenset())
         self._to_move[table.id] = to_move
+        if len(self._to_move) > TABLES_KEPT:  # (tables closed or let go without a game over: forgotten)
+            for gone in [t for t in self._to_move if t not in self.hub.tables]:
+                del self._to_move[gone]
         for seat in sorted(fresh):
             s = table.seats[seat]
             if s.account_id is None or s.kind != "human" or table.bot_controls(seat):
