@@ -489,3 +489,39 @@ def test_a_failing_mail_server_is_tried_a_bounded_number_of_times_and_logged_onc
     assert sinks.mail.refused.count(address) == notifier.config.attempts  # and no more
     assert len([r for r in caplog.records if "e-mail to" in r.getMessage()]) == 1
     assert notes(ann)["unread"] == 1  # (the in-app list has it all the same)
+
+
+def test_new_addresses_are_limited_per_account_even_when_sent_at_once(site: ServerThread, sinks: Sinks) -> None:
+    """Each new address is mailed a verification link: at most ``VERIFY_MAILS_PER_HOUR`` an hour per
+    account, counted atomically, so eight requests at once send exactly that many and the rest change
+    nothing (429 ``rate_limited``)."""
+    from parlor.server.notify import VERIFY_MAILS_PER_HOUR
+
+    ann, _ = signed_up(site.base)
+    ann.who()
+    tag = secrets.token_hex(4)
+    addresses = [f"many-{tag}-{i}@example.org" for i in range(8)]
+    barrier = threading.Barrier(len(addresses))
+    answers: dict[str, httpx.Response] = {}
+    cookies = dict(ann.http.cookies)
+
+    def set_address(address: str) -> None:
+        with httpx.Client(base_url=site.base, cookies=cookies, timeout=60) as http:
+            barrier.wait()
+            answers[address] = http.post(
+                "/api/account/notify-settings", json={"email": address}, headers={"X-CSRF-Token": ann.csrf}
+            )
+
+    threads = [threading.Thread(target=set_address, args=(a,)) for a in addresses]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    passed = sorted(a for a, r in answers.items() if r.status_code == 200)
+    assert len(passed) == VERIFY_MAILS_PER_HOUR, {a: r.text for a, r in answers.items()}
+    assert all(r.json()["error"]["code"] == "rate_limited" for a, r in answers.items() if a not in passed)
+    assert settings(ann)["email"] in passed  # (a refused one stored nothing)
+    notifier = site.app.state.notifier
+    wait_for("the verification mails", lambda: sum(len(sinks.mail.to(a)) for a in passed) == len(passed))
+    wait_for("the sending to end", lambda: not notifier._tasks)
+    assert sum(len(sinks.mail.to(a)) for a in addresses) == VERIFY_MAILS_PER_HOUR

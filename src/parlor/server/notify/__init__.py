@@ -36,12 +36,13 @@ import ssl
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from parlor.server.storage import NotificationStore
+from parlor.server.storage import AccountStore, Attempt, LimitReached, NotificationStore
 from parlor.server.table import Hub, LiveTable
 from parlor.server.wire import ServerError
 
@@ -52,6 +53,9 @@ log = logging.getLogger("parlor.server")
 KINDS = ("your_turn", "game_over", "invitation", "tournament_round")
 QUEUE_BOUND = 10_000  # notifications waiting to be sent at most (past it one is dropped and logged)
 VERIFY_DAYS = 7  # an e-mail verification link lasts this long
+# New addresses (each mailed a verification link) one account may set an hour: the site's mail server
+# must not become a way to mail anybody, however many requests are sent at once.
+VERIFY_MAILS_PER_HOUR = 5
 MAX_EMAIL = 254  # RFC 5321's longest address
 TABLES_KEPT = 1000  # tables whose seats asked last are remembered before those no longer here are dropped
 
@@ -410,6 +414,14 @@ class Notifier:
             if body["language"] is not None and body["language"] not in LANGUAGES:
                 raise ServerError("bad_request", f"'language' must be one of {', '.join(LANGUAGES)}", field="language")
             values["language"] = body["language"]
+        if mail_to is not None:  # (counted before anything is stored: over the limit, nothing changes)
+            key = hashlib.sha256(me["id"].encode()).hexdigest()
+            attempt = Attempt("verify_mail", key, VERIFY_MAILS_PER_HOUR, timedelta(hours=1))
+            try:
+                await self.hub.run_db(AccountStore(self.hub.db).reserve, [attempt])
+            except LimitReached as exc:
+                minutes = max(1, int(exc.wait.total_seconds() // 60) + 1)
+                raise ServerError("rate_limited", f"too many new addresses: try again in {minutes} min", 429) from None
         if values:
             await self.hub.run_db(lambda: self.store.update_settings(me["id"], **values))
         if mail_to is not None:
