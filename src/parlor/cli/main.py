@@ -826,6 +826,43 @@ def serve(
             show_default="100",
         ),
     ] = None,
+    smtp_host: Annotated[
+        str | None,
+        typer.Option(
+            "--smtp-host",
+            metavar="HOST",
+            help="The mail server for the notifications' e-mails.",
+            show_default="no e-mail",
+        ),
+    ] = None,
+    smtp_port: Annotated[int, typer.Option("--smtp-port", metavar="PORT", help="The mail server's port.")] = 25,
+    smtp_from: Annotated[
+        str | None,
+        typer.Option(
+            "--smtp-from", metavar="ADDRESS", help="The e-mails' sender.", show_default="parlor@<the site's host>"
+        ),
+    ] = None,
+    smtp_user: Annotated[
+        str | None,
+        typer.Option(
+            "--smtp-user",
+            metavar="NAME",
+            help="The mail server's user (its password: $PARLOR_SMTP_PASSWORD, never a flag).",
+            show_default="$PARLOR_SMTP_USER",
+        ),
+    ] = None,
+    smtp_starttls: Annotated[
+        bool, typer.Option("--smtp-starttls", help="Talk to the mail server over STARTTLS.")
+    ] = False,
+    vapid_key: Annotated[
+        str | None,
+        typer.Option(
+            "--vapid-key",
+            metavar="PEM",
+            help="A PEM file with Web Push's VAPID private key.",
+            show_default="made once, kept in the database",
+        ),
+    ] = None,
     public_url: Annotated[
         str | None,
         typer.Option(
@@ -1047,6 +1084,12 @@ def serve(
             metrics_address=metrics_address,
             log_format=log_format,
             public_url=public_url,
+            smtp_host=smtp_host,
+            smtp_port=smtp_port,
+            smtp_from=smtp_from,
+            smtp_user=smtp_user,
+            smtp_starttls=smtp_starttls,
+            vapid_key=vapid_key,
             rate_per_second=rate,
             burst=burst,
             log_level=log_level.value,

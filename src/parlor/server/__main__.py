@@ -257,6 +257,12 @@ def run(
     metrics_address: str | None = None,
     log_format: str = "text",
     public_url: str | None = None,
+    smtp_host: str | None = None,
+    smtp_port: int = 25,
+    smtp_from: str | None = None,
+    smtp_user: str | None = None,
+    smtp_starttls: bool = False,
+    vapid_key: str | None = None,
 ) -> None:
     """Serve until stopped. ``workers`` > 1: that many server processes as one site (PostgreSQL);
     ``cluster``: this process is one of them (``fd``: the site's listening socket, inherited).
@@ -265,7 +271,11 @@ def run(
     ``metrics_address``: ``HOST:PORT`` to serve /metrics on (``server/metrics.py``; None: none).
     ``log_format``: ``text`` or ``json`` (one JSON object per line, ``edge/logs.py``).
     ``public_url``: the address players reach the site at (behind a proxy); every link uses it, and an
-    https one makes the cookies Secure (as ``secure_cookies``)."""
+    https one makes the cookies Secure (as ``secure_cookies``).
+    ``smtp_*``: the mail server the notifications' e-mails go through (none: no e-mail); its password
+    is read from ``$PARLOR_SMTP_PASSWORD`` only (a flag would show in the process list), and the user
+    from ``$PARLOR_SMTP_USER`` when not given. ``vapid_key``: a PEM file with Web Push's VAPID private
+    key (default: one made at first start and kept in the database)."""
     import uvicorn
 
     from .accounts import account_limits
@@ -359,6 +369,13 @@ def run(
                 child_args += ["--secure-cookies"]
             if public_url is not None:
                 child_args += ["--public-url", public_url]
+            if smtp_starttls:
+                child_args += ["--smtp-starttls"]
+            child_args += ["--smtp-port", str(smtp_port)]
+            for flag, text in (("--smtp-host", smtp_host), ("--smtp-from", smtp_from), ("--smtp-user", smtp_user),
+                               ("--vapid-key", vapid_key)):  # fmt: skip
+                if text is not None:
+                    child_args += [flag, text]
             for flag, value in (
                 ("--body-timeout", body_timeout),
                 ("--min-turn-time", min_turn_time),
@@ -425,6 +442,9 @@ def run(
             review_queue=review_queue,
             secure_cookies=secure_cookies,
             public_url=public_url,
+            notify_config=notify_config(
+                host, port, public_url, smtp_host, smtp_port, smtp_from, smtp_user, smtp_starttls, vapid_key
+            ),
             account_limits=accounts,
             site=SiteConfig(relay_address, lease_seconds, relay.getsockname()[:2]) if relay else None,
             access_log=log_format == "json",
@@ -657,6 +677,26 @@ def hide_password(url: str) -> str:
         return url
 
 
+def notify_config(
+    host: str, port: int, public_url: str | None, smtp_host: str | None, smtp_port: int, smtp_from: str | None,
+    smtp_user: str | None, smtp_starttls: bool, vapid_key: str | None,
+) -> Any:  # fmt: skip
+    """The notifications' e-mail and push settings from the flags (``server/notify``)."""
+    from .notify import MailSettings, NotifyConfig
+
+    if vapid_key is not None and not os.path.isfile(vapid_key):
+        raise StartupError(f"--vapid-key: no file {vapid_key!r} (a PEM file with the VAPID private key)")
+    if not 0 < smtp_port < 65536:
+        raise StartupError(f"--smtp-port must be a port number, got {smtp_port}")
+    site_url = public_url or f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else host}:{port}"
+    mail = None
+    if smtp_host:
+        sender = smtp_from or f"parlor@{urlsplit(site_url).hostname or 'localhost'}"
+        user = smtp_user or os.environ.get("PARLOR_SMTP_USER") or None
+        mail = MailSettings(smtp_host, smtp_port, sender, user, os.environ.get("PARLOR_SMTP_PASSWORD"), smtp_starttls)
+    return NotifyConfig(site_url=site_url.rstrip("/"), smtp=mail, vapid_private_key=vapid_key)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The flags of ``python -m parlor.server``; ``parlor serve`` takes the same ones (a test holds them together)."""
     parser = argparse.ArgumentParser(prog="python -m parlor.server", description="Run the Parlor multiplayer server.")
@@ -780,6 +820,24 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the site is served over TLS only: Secure cookies with the __Host- prefix (docs/protocol.md)",
     )
+    parser.add_argument(
+        "--smtp-host", default=None, help="the mail server for the notifications' e-mails (default: no e-mail)"
+    )
+    parser.add_argument("--smtp-port", type=int, default=25, help="its port (default 25)")
+    parser.add_argument(
+        "--smtp-from", default=None, help="the e-mails' sender address (default parlor@<the site's host>)"
+    )
+    parser.add_argument(
+        "--smtp-user",
+        default=None,
+        help="the mail server's user (default $PARLOR_SMTP_USER; the password: $PARLOR_SMTP_PASSWORD)",
+    )
+    parser.add_argument("--smtp-starttls", action="store_true", help="talk to the mail server over STARTTLS")
+    parser.add_argument(
+        "--vapid-key",
+        default=None,
+        help="PEM file with Web Push's VAPID private key (default: made once, kept in the database)",
+    )
     for spec in ACCOUNT_FLAGS:
         parser.add_argument(
             spec.flag, type=int if spec.whole else float, default=None, help=f"{spec.help} (default {spec.default:g})"
@@ -844,6 +902,12 @@ def main(argv: list[str] | None = None) -> int:
             metrics_address=args.metrics_address,
             log_format=args.log_format,
             public_url=args.public_url,
+            smtp_host=args.smtp_host,
+            smtp_port=args.smtp_port,
+            smtp_from=args.smtp_from,
+            smtp_user=args.smtp_user,
+            smtp_starttls=args.smtp_starttls,
+            vapid_key=args.vapid_key,
             account_options={spec.flag: getattr(args, spec.flag[2:].replace("-", "_")) for spec in ACCOUNT_FLAGS},
         )
     except StartupError as exc:

@@ -2,7 +2,8 @@
 // It does two things and nothing more:
 // - when the network is gone, a page asked for (the lobby, a table, a replay) is answered by the
 //   offline page, in the reader's language, which reloads itself when the network comes back;
-// - it shows the turn notifications of an installed app, and a tap on one opens its table.
+// - it shows the turn notifications of an installed app and the site's Web Push messages (your
+//   turn, a game over, an invitation: server/notify), and a tap on one focuses or opens its table.
 // Everything else goes to the server as if it were not there: the game needs the server anyway,
 // and nothing cached can go stale.
 const CACHE = "parlor-offline-v1";
@@ -48,12 +49,33 @@ self.addEventListener("fetch", (ev) => {
   if (SHELL.includes(new URL(req.url).pathname)) ev.respondWith(fetch(req).catch(() => caches.match(req)));
 });
 
+// A Web Push message: {title, body, url, kind, tag}, already in the reader's language (the server
+// words it). It never holds a card: the server sends only what every reader may know.
+self.addEventListener("push", (ev) => {
+  let msg = {};
+  try {
+    msg = ev.data ? ev.data.json() : {};
+  } catch (_) {
+    msg = { title: "Parlor", body: ev.data ? ev.data.text() : "" };
+  }
+  ev.waitUntil(
+    self.registration.showNotification(msg.title || "Parlor", {
+      body: msg.body || "",
+      tag: msg.tag || undefined,
+      icon: "/static/icons/icon-192.png",
+      data: { url: msg.url || "/" },
+    }),
+  );
+});
+
 self.addEventListener("notificationclick", (ev) => {
   ev.notification.close();
-  const url = (ev.notification.data && ev.notification.data.url) || "/";
+  // (the same page whatever address the link was made with: the site's public one or this one)
+  const target = new URL((ev.notification.data && ev.notification.data.url) || "/", self.location.origin);
+  const url = self.location.origin + target.pathname + target.search + target.hash;
   ev.waitUntil(
     self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((list) => {
-      const open = list.find((c) => c.url === url && "focus" in c);
+      const open = list.find((c) => new URL(c.url).pathname === target.pathname && "focus" in c);
       return open ? open.focus() : self.clients.openWindow(url);
     }),
   );

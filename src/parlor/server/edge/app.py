@@ -30,13 +30,14 @@ from parlor.server.limits import Limits, raise_open_files_limit
 from parlor.server.lobby import Lobby
 from parlor.server.metrics import HttpErrorsMiddleware, SiteMetrics, sample_forever
 from parlor.server.moderation import Moderation
+from parlor.server.notify import Notifier, NotifyConfig
 from parlor.server.ratings import Ratings
 from parlor.server.review import ReviewService
 from parlor.server.storage import Database
 from parlor.server.table import Hub, SiteConfig
 from parlor.server.wire import ServerError
 
-from . import friends, health, lobby, moderation, pages, players, review, tables
+from . import friends, health, lobby, moderation, notify, pages, players, review, tables
 from .accounts import CookieNames, CsrfMiddleware, account_router
 from .common import PROTOCOL, address_of, error, forget_account, object_body
 from .logs import AccessLogMiddleware, install_log_redaction
@@ -82,6 +83,7 @@ def create_app(
     metrics: SiteMetrics | None = None,
     access_log: bool = False,
     public_url: str | None = None,
+    notify_config: NotifyConfig | None = None,
 ) -> FastAPI:
     """The Parlor server as an ASGI app.
 
@@ -103,6 +105,8 @@ def create_app(
     ``public_url``: the address players reach the site at
     (``https://games.example.org``, checked by ``python -m parlor.server``): the links the server hands
     out are made with it, and WebSockets opened by its pages keep their cookies (``edge/accounts.py``).
+    ``notify_config``: e-mail (SMTP) and Web Push of the notifications (``server/notify``); the links
+    they carry start with ``public_url`` unless it sets its own ``site_url``.
     """
     db = Database(database_url)
     if site is not None and db.is_sqlite:
@@ -110,6 +114,10 @@ def create_app(
     caps = limits or Limits()
     install_log_redaction()
     counted = metrics or SiteMetrics()
+
+    notify_settings = notify_config or NotifyConfig()
+    if notify_config is None and public_url:
+        notify_settings = NotifyConfig(site_url=public_url.rstrip("/"))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -128,9 +136,13 @@ def create_app(
         app.state.moderation = Moderation(hub)
         app.state.ratings = Ratings(hub)
         app.state.lobby = Lobby(hub, app.state.ratings)
+
+        app.state.notifier = notifier = Notifier(hub, notify_settings)
+        app.state.friends.invited_hooks.append(notifier.invited)
         queue_bound = {} if review_queue is None else {"max_waiting": review_queue}
         app.state.reviews = ReviewService(hub, budget=review_budget, processes=review_processes, **queue_bound)
         await hub.start()
+        await notifier.start()
         loop = asyncio.get_running_loop()
         sweepers = [
             loop.create_task(app.state.accounts.sweep_forever()),
@@ -144,6 +156,7 @@ def create_app(
             for sweeper in sweepers:
                 sweeper.cancel()
             await app.state.ratings.close()
+            await notifier.close()
             app.state.reviews.close()
             await hub.close()
 
@@ -193,6 +206,7 @@ def create_app(
     app.include_router(lobby.router)
     app.include_router(players.router)
     app.include_router(friends.router)
+    app.include_router(notify.router)
     app.include_router(review.router)
     app.include_router(moderation.router)
     app.include_router(

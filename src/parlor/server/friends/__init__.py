@@ -19,8 +19,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
+from parlor import games as registry
 from parlor.server.accounts import fold_name
 from parlor.server.storage import FriendStore, Refused
 from parlor.server.table import Hub, SitDown
@@ -66,6 +68,9 @@ class Friends:
         self._blocks: dict[str, frozenset[str]] = {}
         self._used: dict[str, float] = {}
         self._edits: dict[str, int] = {}
+        # Told of each invitation sent (the invitee's account id, the table, the inviter's name, the
+        # game's title): the notifications (server/notify) register here.
+        self.invited_hooks: list[Callable[[str, str, str, str], None]] = []
         hub.chat_hidden = self.hides
         hub.arrival_hooks.append(self.keep_blocks_of)
 
@@ -128,6 +133,11 @@ class Friends:
             raise ServerError("bad_request", "'table_id' must be a table's id", field="table_id")
         other = await self._other(me, name)
         invitation = await self._do(self.store.invite, me["id"], table_id, other)
+        if self.invited_hooks:
+            head = await self.hub.run_db(self.hub.db.load_head, table_id)
+            title = registry.get(head["game"]).title if head is not None else "?"
+            for hook in self.invited_hooks:
+                hook(other, table_id, me["name"], title)
         return {"invitation": invitation}
 
     async def accept(

@@ -6,6 +6,7 @@ from .database import CHAT_PAGE, DamagedDatabase, Database, default_database_url
 from .friends import FriendStore, Refused
 from .listings import Listings
 from .moderation import AlreadyReported, LogLine, ModerationStore
+from .notifications import NotificationStore
 from .ratings import RatingStore
 from .site import SiteRows
 from .writer import Writer
@@ -65,6 +66,7 @@ __all__ = [
     "Listings",
     "MarkBroken",
     "NameTaken",
+    "NotificationStore",
     "LeaveSeat",
     "NewLink",
     "RatingStore",

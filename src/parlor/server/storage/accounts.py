@@ -25,7 +25,16 @@ from sqlalchemy import delete, func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from .database import Database, _utc, now
-from .schema import accounts_t, auth_events_t, seats_t, sessions_t, tables_t
+from .schema import (
+    accounts_t,
+    auth_events_t,
+    notifications_t,
+    notify_settings_t,
+    push_subscriptions_t,
+    seats_t,
+    sessions_t,
+    tables_t,
+)
 from .site import CHANNEL, FORGET
 
 
@@ -137,6 +146,9 @@ class AccountStore:
                 .values(name=None, name_key=None, name_skeleton=None, password_hash=None, deleted_at=now())
             )
             conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account_id))
+            # (its notifications, e-mail address and browsers' push subscriptions go with it)
+            for owned in (notifications_t, notify_settings_t, push_subscriptions_t):
+                conn.execute(delete(owned).where(owned.c.account_id == account_id))
             finished = select(tables_t.c.id).where(tables_t.c.status != "playing").scalar_subquery()
             conn.execute(
                 update(seats_t)

@@ -369,3 +369,57 @@ admin_log_t = Table(
     Column("at", DateTime(timezone=True), nullable=False),
     Index("ix_parlor_admin_log_at", "at"),
 )
+
+# ---- notifications (migration 0017_notifications; storage/notifications.py) ------------------------
+# What a player was told (their turn, a game over, an invitation, a tournament round): kept for the
+# in-app list whatever else is switched off. ``text_key`` and ``params`` (JSON) are worded in the
+# reader's language when shown, so nothing is stored in one language only.
+notifications_t = Table(
+    "parlor_notifications",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("account_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", String(24), nullable=False),  # your_turn | game_over | invitation | tournament_round
+    Column("table_id", String(32), nullable=True),  # (no foreign key: a tournament's round has none)
+    Column("text_key", String(64), nullable=False),
+    Column("params", Text, nullable=False),  # JSON
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("read_at", DateTime(timezone=True), nullable=True),
+    Index("ix_parlor_notifications_account", "account_id", "created_at"),
+)
+
+# One row per account that chose something: its e-mail address (sent to only once verified by the
+# link mailed to it), the kinds it switched off (no e-mail, no push; in-app still), its language.
+notify_settings_t = Table(
+    "parlor_notify_settings",
+    metadata,
+    Column("account_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("email", String(254), nullable=True),
+    Column("email_verified", Boolean, nullable=False, server_default=false()),
+    Column("kinds_off", Text, nullable=False, server_default="[]"),  # JSON list of kinds
+    Column("language", String(16), nullable=True),  # chosen on the account page
+    Column("page_language", String(16), nullable=True),  # the language of the player's last page
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+# A browser's Web Push subscription (its service worker's), one row per endpoint.
+push_subscriptions_t = Table(
+    "parlor_push_subscriptions",
+    metadata,
+    Column("endpoint_hash", String(64), primary_key=True),  # sha256 of the endpoint (endpoints are long)
+    Column("account_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("endpoint", Text, nullable=False),
+    Column("p256dh", String(128), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_parlor_push_subscriptions_account", "account_id"),
+)
+
+# The site's own secrets, made at first start and shared by every process: the VAPID key pair of Web
+# Push and the key that signs the unsubscribe and e-mail verification links.
+site_secrets_t = Table(
+    "parlor_site_secrets",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+)

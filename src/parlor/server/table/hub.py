@@ -109,6 +109,10 @@ class Hub:
         # with a seat's account before its connection gets its first frames (the chat so far).
         self.chat_hidden: Callable[[str, str], bool] = lambda viewer, speaker: False
         self.arrival_hooks: list[Callable[[str], Awaitable[None]]] = []
+        # Called (synchronously, under the table's lock) after every change, once its clocks and bots
+        # are set: the notifications (server/notify) tell a seat asked for a decision
+        # that has no connection here that it is its turn. A hook must not wait nor raise.
+        self.turn_hooks: list[Callable[[LiveTable], None]] = []
 
     # The benchmark and the tests read how decisions were grouped into transactions.
     @property

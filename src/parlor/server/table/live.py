@@ -227,6 +227,13 @@ class LiveTable(StoredTable):
             if writes:
                 self.hub.writer.write_later(writes, self._background_write_failed)
             self.hub.bots.schedule(self)
+        if not self.gone:
+            # (after every change, not only those that move play: the seat taken last starts the game)
+            for hook in self.hub.turn_hooks:
+                try:
+                    hook(self)
+                except Exception:  # (a notification must never stop a table)
+                    log.exception("table %s: a turn hook failed", self.id)
         change.announce(self)
 
     def _background_write_failed(self, exc: BaseException) -> None:

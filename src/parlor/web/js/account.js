@@ -4,6 +4,7 @@ import { h } from "./dom.js";
 import { patch } from "./patch.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { answerOf, postJson, remember, session } from "./session.js";
+import { notificationsPanel } from "./notifications.js";
 
 const app = document.getElementById("app");
 let me = null;
@@ -87,6 +88,10 @@ function render() {
     h("p", { id: "account-message", class: "notice", role: "status" }, message),
     ...(me ? signedIn() : signedOut()),
   ]);
+  // The notifications' panel (#notify-slot, beside #app): shown once signed in, gone when signed out.
+  const slot = document.getElementById("notify-slot");
+  if (me && !slot.childElementCount) notificationsPanel(slot).catch((err) => { slot.textContent = String(err); });
+  if (!me) slot.replaceChildren();
 }
 
 async function main() {

@@ -1,4 +1,5 @@
 // The lobby: pick a game, players, rule options and seats; create the table; hand out the links.
+import { unreadBadge } from "./notifications.js";
 import { h, humanize } from "./dom.js";
 import { patch } from "./patch.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
@@ -341,9 +342,12 @@ function openTables() {
   );
 }
 
+let badge = null; // the unread notifications' count beside the account link (signed in)
+
 function accountLink() {
+  if (me && !badge) badge = unreadBadge();
   return me
-    ? h("a", { href: "/account", id: "account-link" }, t("account.signed_in_as", { name: me.name }))
+    ? h("a", { href: "/account", id: "account-link" }, t("account.signed_in_as", { name: me.name }), " ", badge)
     : h("a", { href: "/account", id: "account-link" }, t("account.sign_in"));
 }
 
