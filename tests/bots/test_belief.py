@@ -123,12 +123,14 @@ def test_the_shipped_belief_reads_unseen_games_better_than_the_uniform_deal(play
 
 def test_each_player_count_gets_its_own_shipped_belief() -> None:
     """At 4 (and 5) players master deals from the belief fitted on 4-player games, which reads them
-    better than the 3-player one; at 3 from the 3-player one."""
+    better than the 3-player one; at 3 from the 3-player one. The games read are ``medium``'s: not
+    the player the weights were fitted on, and quick to play (``hard``'s took half a minute; the
+    4-player belief's lead was 0.14 nats there, 0.6 on these)."""
     assert belief.shipped_file(3) == "belief.json"
     assert belief.shipped_file(4) == belief.shipped_file(5) == "belief_4p.json"
     four, three = belief.shipped_weights(4), belief.shipped_weights(3)
     assert not np.array_equal(four, three)
-    positions = trading_positions(60, players=4, seed=601, bot="hard")
+    positions = trading_positions(60, players=4, seed=601, bot="medium")
     assert log_loss(four, positions) < log_loss(three, positions)
     state = positions[0]
     seat = state.to_move[0]

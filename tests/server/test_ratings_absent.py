@@ -34,7 +34,8 @@ from .conftest import BACKENDS, ROOT, Client, ServerProcess, ServerThread, free_
 from .test_accounts import GENEROUS, signed_up
 from .test_ratings import profile, rated_game_of, table_for_two
 
-RATED_CLOCK = 0.3  # seconds per decision at a rated table: long enough for a test client to answer in
+RATED_CLOCK = 0.1  # seconds per decision at a rated table: long enough for a test client to answer in (it takes a few
+# milliseconds); each game has about a hundred decisions the clock makes for the seat that does not play
 CLOCKED = {"seat_timeout": None, "limits": Limits(min_turn_time=0.1, rated_turn_time=RATED_CLOCK)}
 
 
