@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import glob
 import json
 import os
@@ -33,6 +34,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from parlor.server import create_app
+from parlor.server.accounts import AccountLimits
 from parlor.server.limits import Limits
 
 from ..frames import apply_state
@@ -124,11 +126,22 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 # ---------------------------------------------------------------------------- servers
+# The password hash at its smallest cost (argon2id over 1 MiB, one pass: about a millisecond) for the
+# servers whose tests are not about hashing: a sign-up at the full cost takes a tenth of a second on an
+# idle core and several on a loaded one, and the suite signs up hundreds of accounts. The tests of the
+# sign-in limits under a flood keep the full cost (``real_password_cost=True``).
+CHEAP_PASSWORDS = {"password_memory_mib": 1, "password_passes": 1}
+CHEAP_PASSWORD_FLAGS = ("--password-memory", "1", "--password-passes", "1")
+
+
 class ServerThread:
     """The app under a real uvicorn server on a free loopback port, in a thread of this process."""
 
-    def __init__(self, database_url: str, **options: Any) -> None:
+    def __init__(self, database_url: str, real_password_cost: bool = False, **options: Any) -> None:
         options.setdefault("bot_delay", 0.0)
+        if not real_password_cost:
+            limits = options.get("account_limits") or AccountLimits()
+            options["account_limits"] = dataclasses.replace(limits, **CHEAP_PASSWORDS)
         # Clocks of a fraction of a second, so that tests see them run out (the server's floor is 5 s).
         options.setdefault("limits", Limits(min_turn_time=0.1))
         self.database_url = database_url
@@ -176,11 +189,12 @@ class ServerProcess:
         cli: bool = False,
         open_files: int | None = None,
         host: str = "127.0.0.1",
+        real_password_cost: bool = False,
     ) -> None:
         self.host = host  # another loopback address (127.0.0.2, ...) plays another machine
         self.database_url = database_url
         self.port = port or free_port()
-        self.args = args
+        self.args = args if real_password_cost or "--password-memory" in args else (*args, *CHEAP_PASSWORD_FLAGS)
         self.cli = cli
         self.open_files = open_files  # the process's open-files limit (soft = hard), as on many hosts
         self.proc: subprocess.Popen[bytes] | None = None

@@ -102,6 +102,7 @@ def test_sign_up_gives_an_http_only_session_cookie_and_stores_only_hashes(site: 
         sessions = [row[0] for row in conn.execute(sa.text("SELECT id FROM parlor_sessions"))]
     engine.dispose()
     assert stored.startswith("$argon2id$") and "a long secret phrase" not in stored
+    assert "$m=1024,t=1,p=1$" in stored  # the test servers' cost (--password-memory 1 --password-passes 1)
     assert secret not in sessions and len(sessions) >= 1
 
 
@@ -175,6 +176,18 @@ def test_csrf_every_state_changing_call_with_a_session_needs_the_token(site: Ser
     assert browser.who() == {"name": name}
     # A guest (no cookie) holds no authority a forged request could borrow: no token needed.
     assert httpx.post(site.base + "/api/tables", json={"game": "mamma-mia"}, timeout=60).status_code == 201
+
+
+def test_the_password_hash_costs_what_the_site_says() -> None:
+    """argon2id at 64 MiB and 3 passes in one lane unless the site sets another cost."""
+    from parlor.server.accounts import Accounts, account_limits
+
+    site_default = Accounts(None, None).hasher.hash("a long secret phrase")  # type: ignore[arg-type]
+    assert "$m=65536,t=3,p=1$" in site_default
+    small, _ = account_limits({"--password-memory": 8, "--password-passes": 2})
+    assert "$m=8192,t=2,p=1$" in Accounts(None, None, small).hasher.hash("a long secret phrase")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="--password-memory must be"):
+        account_limits({"--password-memory": 0})
 
 
 def without_numbers(answer: Any) -> str:

@@ -46,7 +46,7 @@ def addresses(n: int) -> list[str]:
 @pytest.fixture(scope="module", params=BACKENDS)
 def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     url = make_url(request.param, request, tmp_path_factory.mktemp("db"))
-    with ServerThread(url, seat_timeout=None, account_limits=LIMITS) as s:
+    with ServerThread(url, seat_timeout=None, account_limits=LIMITS, real_password_cost=True) as s:
         yield s
 
 
@@ -327,8 +327,8 @@ def test_the_limits_hold_across_the_processes_of_a_site(postgres) -> None:
     create exactly the address's limit of accounts."""
     url = postgres.new_database()
     common = ("--cluster", "--lease-seconds", "4", "--bot-delay", "0")
-    a = ServerProcess(url, None, *common).start()
-    b = ServerProcess(url, None, *common).start()
+    a = ServerProcess(url, None, *common, real_password_cost=True).start()
+    b = ServerProcess(url, None, *common, real_password_cost=True).start()
     try:
         name = fresh_name()
         sign_up_at(a.base, name)

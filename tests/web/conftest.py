@@ -104,6 +104,7 @@ def start_server(tmp: Path, *extra: str) -> Server:
         sys.executable, "-m", "parlor.server", "--host", "127.0.0.1", "--port", str(port),
         "--database-url", f"sqlite:///{tmp / 'parlor.db'}", "--bot-delay", "0", "--log-level", "warning",
         "--min-turn-time", "0.1",  # clocks of a fraction of a second run out within a test
+        "--password-memory", "1", "--password-passes", "1",  # sign-ups at once (tests/server/conftest.py)
         *extra,
     ]  # fmt: skip
     with open(log, "wb") as out:

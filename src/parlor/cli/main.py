@@ -1058,6 +1058,21 @@ def serve(
             show_default="20",
         ),
     ] = None,
+    password_memory: Annotated[
+        int | None,
+        typer.Option(
+            "--password-memory",
+            metavar="MIB",
+            help="Memory of one password hash (argon2id), in MiB; less is faster and weaker.",
+            show_default="64",
+        ),
+    ] = None,
+    password_passes: Annotated[
+        int | None,
+        typer.Option(
+            "--password-passes", metavar="N", help="Passes of one password hash over its memory.", show_default="3"
+        ),
+    ] = None,
 ) -> None:
     """Run the multiplayer server: friends play in their browsers, bots fill empty seats (docs/protocol.md).
 
@@ -1114,6 +1129,8 @@ def serve(
                 "--sign-ups-per-address": sign_ups_per_address,
                 "--tables-per-account-per-minute": tables_per_account_per_minute,
                 "--max-unfinished-tables-per-account": max_unfinished_tables_per_account,
+                "--password-memory": password_memory,
+                "--password-passes": password_passes,
             },
         )
 

@@ -73,6 +73,12 @@ class AccountLimits:
     # Seconds a refused attempt (429) waits before its answer: a client that loops on its answers then
     # costs the server one cheap request a second, not hundreds (a waiting answer costs no CPU).
     refusal_delay: float = 1.0
+    # The password hash's cost: argon2id over this many MiB, this many passes (RFC 9106's "low memory"
+    # choice by default). A site on a very small machine may lower it; the test suite lowers it to
+    # 1 MiB and 1 pass for the servers whose tests are not about hashing, since hundreds of sign-ups
+    # at the full cost took minutes of the suite (the hash is still argon2id, stored and checked alike).
+    password_memory_mib: int = 64
+    password_passes: int = 3
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,10 @@ ACCOUNT_FLAGS = (
                 "new tables a minute by one signed-in account (beside its address's)", False),
     AccountFlag("--max-unfinished-tables-per-account", "max_unfinished_tables_per_account", 20, 1, 1_000_000,
                 "tables", "unfinished tables one signed-in account may have created"),
+    AccountFlag("--password-memory", "password_memory_mib", 64, 1, 4096, "MiB",
+                "memory of one password hash (argon2id); less is faster and weaker"),
+    AccountFlag("--password-passes", "password_passes", 3, 1, 20, "passes",
+                "passes of one password hash (argon2id) over its memory"),
 )  # fmt: skip
 
 
@@ -216,7 +226,9 @@ class Accounts:
         # every core of a small machine from the tables. One lane costs an attacker the same memory
         # and passes (OWASP recommends one lane too); hashes stored with 4 lanes still verify, and are
         # hashed again with one at their next right sign-in.
-        self.hasher = PasswordHasher(time_cost=3, memory_cost=64 * 1024, parallelism=1)
+        self.hasher = PasswordHasher(
+            time_cost=self.limits.password_passes, memory_cost=self.limits.password_memory_mib * 1024, parallelism=1
+        )
         # The accounts' own threads (not asyncio's default pool, which others share): a flood of hashes
         # queues here, and nothing else waits behind it.
         self._hashing = ThreadPoolExecutor(
