@@ -8,7 +8,7 @@ database or changes a table by itself.
 
 This module only wires the app: its services (built in the lifespan), its middleware and error
 answers, and the routers, one module per concern: ``tables``, ``lobby``, ``players``, ``friends``,
-``review``, ``pages``, ``websocket``, ``accounts`` and ``health``; what they share is in ``common``.
+``tournaments``, ``review``, ``pages``, ``websocket``, ``accounts`` and ``health``; what they share is in ``common``.
 """
 
 from __future__ import annotations
@@ -32,9 +32,10 @@ from parlor.server.ratings import Ratings
 from parlor.server.review import ReviewService
 from parlor.server.storage import Database
 from parlor.server.table import Hub, SiteConfig
+from parlor.server.tournaments import TournamentClock, Tournaments
 from parlor.server.wire import ServerError
 
-from . import friends, health, lobby, pages, players, review, tables
+from . import friends, health, lobby, pages, players, review, tables, tournaments
 from .accounts import CookieNames, CsrfMiddleware, account_router
 from .common import PROTOCOL, address_of, error, forget_account, object_body
 from .logs import install_log_redaction
@@ -78,6 +79,8 @@ def create_app(
     review_queue: int | None = None,
     secure_cookies: bool = False,
     public_url: str | None = None,
+    tournament_clock: TournamentClock | None = None,
+    tournament_scan: float | None = None,
 ) -> FastAPI:
     """The Parlor server as an ASGI app.
 
@@ -96,6 +99,8 @@ def create_app(
     (``edge/accounts.py``, ``CookieNames``). ``public_url``: the address players reach the site at
     (``https://games.example.org``, checked by ``python -m parlor.server``): the links the server hands
     out are made with it, and WebSockets opened by its pages keep their cookies (``edge/accounts.py``).
+    ``tournament_clock``: the tournaments' idea of now (tests move it forward); ``tournament_scan``:
+    seconds between the tournaments' scheduler's looks at the start times (``server/tournaments``).
     """
     db = Database(database_url)
     if site is not None and db.is_sqlite:
@@ -119,6 +124,8 @@ def create_app(
         app.state.lobby = Lobby(hub)
         app.state.friends = Friends(hub)
         app.state.ratings = Ratings(hub)
+        scan = {} if tournament_scan is None else {"scan_every": tournament_scan}
+        app.state.tournaments = Tournaments(hub, tournament_clock, **scan)
         queue_bound = {} if review_queue is None else {"max_waiting": review_queue}
         app.state.reviews = ReviewService(hub, budget=review_budget, processes=review_processes, **queue_bound)
         await hub.start()
@@ -127,6 +134,7 @@ def create_app(
             loop.create_task(app.state.accounts.sweep_forever()),
             loop.create_task(app.state.ratings.sweep_forever()),
             loop.create_task(app.state.friends.refresh_forever()),
+            loop.create_task(app.state.tournaments.scan_forever()),
         ]
         try:
             yield
@@ -177,6 +185,7 @@ def create_app(
     app.include_router(lobby.router)
     app.include_router(players.router)
     app.include_router(friends.router)
+    app.include_router(tournaments.router)
     app.include_router(review.router)
     app.include_router(
         socket_router(caps, max_frame_bytes=max_frame_bytes, rate_per_second=rate_per_second, burst=burst)

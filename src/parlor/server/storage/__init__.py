@@ -7,6 +7,7 @@ from .friends import FriendStore, Refused
 from .listings import Listings
 from .ratings import RatingStore
 from .site import SiteRows
+from .tournaments import TournamentStore
 from .writer import Writer
 from .writes import (
     AddChat,
@@ -72,6 +73,7 @@ __all__ = [
     "SeatsRefused",
     "TakeSeat",
     "Touch",
+    "TournamentStore",
     "VersionConflict",
     "Write",
     "Writer",
