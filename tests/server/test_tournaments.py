@@ -188,9 +188,9 @@ def check_rounds(done: dict[str, Any], names: list[str], per_table: int) -> None
 
 def test_a_sixteen_player_swiss_of_mottainai_plays_itself_to_the_end(site: ServerThread) -> None:
     host, _ = signed_up(site.base)
-    t = new_tournament(host, site, starts_at=starts_in(site, 60), rounds=4, turn_time=0.5, rated=True)
+    t = new_tournament(host, site, starts_at=starts_in(site, 3600), rounds=4, turn_time=0.5, rated=True)
     names = [n for _, n in players(site, 16, t)]
-    site.clock.advance(120)  # type: ignore[attr-defined]
+    site.clock.advance(7200)  # type: ignore[attr-defined]
     done = wait_for(site, t["id"], "finished")
     assert [r["round"] for r in done["rounds"]] == [1, 2, 3, 4]
     assert all(len(r["tables"]) == 8 for r in done["rounds"])
@@ -204,13 +204,13 @@ def test_a_sixteen_player_swiss_of_mottainai_plays_itself_to_the_end(site: Serve
 def test_byes_bot_seats_and_withdrawals_in_smaller_tournaments(site: ServerThread) -> None:
     host, _ = signed_up(site.base)
     # Mamma Mia, five players: one bye a round, never twice to one player.
-    mm = new_tournament(host, site, game="mamma-mia", starts_at=starts_in(site, 60), rounds=3, turn_time=0.5)
+    mm = new_tournament(host, site, game="mamma-mia", starts_at=starts_in(site, 3600), rounds=3, turn_time=0.5)
     mm_players = players(site, 5, mm)
     # Sweet Nose at three, four players: a bot seat a round, at one table.
-    sn = new_tournament(host, site, game="sweet-nose", players=3, starts_at=starts_in(site, 60), rounds=1,
+    sn = new_tournament(host, site, game="sweet-nose", players=3, starts_at=starts_in(site, 3600), rounds=1,
                         max_players=4, turn_time=0.5)  # fmt: skip
     sn_names = [n for _, n in players(site, 4, sn)]
-    site.clock.advance(120)  # type: ignore[attr-defined]
+    site.clock.advance(7200)  # type: ignore[attr-defined]
     # A player withdraws once the tournament runs: not paired any more, that game a loss.
     quitter, quitter_name = mm_players[0]
     running = wait_for(site, mm["id"], "running")

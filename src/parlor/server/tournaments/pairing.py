@@ -12,8 +12,9 @@ The rules (docs/protocol.md, "Tournaments"):
   everyone has had one); a bye is worth a win (1 point).
 * **Three to five players a table** form groups the same way: each table takes the highest-ranked
   player left, then the next-ranked players who have met none of the table yet. When the count does
-  not divide, the last tables get a **bot seat** each (never rated, never in anyone's standings), so
-  nobody sits out.
+  not divide, the players spread over as few tables as hold them all, as evenly as they go, and the
+  empty seats (the last seats of the last tables) are **bot seats** (never rated, never in anyone's
+  standings), so nobody sits out.
 * **Seats** within a table go to balance the seats over the rounds: the seat order that puts each
   player where they have sat least often so far (ties: the better-ranked player takes the earlier seat).
 * **Points per place** at a table of ``n`` seats: one point per seat placed below, half a point per
@@ -89,11 +90,11 @@ def pair_round(entrants: Sequence[Entrant], per_table: int) -> Round:
 
 
 def _table_sizes(count: int, per_table: int) -> list[int]:
-    """How many players sit at each table: full tables first, then the last ones one short each
-    (the missing seats are bots), so that no table is mostly bots."""
+    """How many players sit at each table: as few tables as hold everyone, the players spread as evenly
+    as they go (the fuller tables first); a table's missing seats are bots."""
     tables = -(-count // per_table)
-    short = tables * per_table - count
-    return [per_table - (1 if i >= tables - short else 0) for i in range(tables)]
+    base, extra = divmod(count, tables)
+    return [base + (1 if i < extra else 0) for i in range(tables)]
 
 
 def _groups(order: list[Entrant], per_table: int) -> list[list[Entrant]]:
@@ -108,8 +109,9 @@ def _groups(order: list[Entrant], per_table: int) -> list[list[Entrant]]:
     def repeats_with(table: list[Entrant], e: Entrant) -> int:
         return sum(1 for other in table if other.id in e.met or e.id in other.met)
 
-    def search(left: list[Entrant], made: list[list[Entrant]], repeats: int) -> bool:
-        """Fill the tables in order; True once an arrangement without repeats is found."""
+    def search(left: list[Entrant], made: list[list[Entrant]], repeats: int, sizes_left: list[int]) -> bool:
+        """Fill the tables, the best-ranked player left first (at a table of any size still to fill);
+        True once an arrangement without repeats is found."""
         nonlocal best, best_repeats, steps
         steps += 1
         if repeats >= best_repeats or steps > SEARCH_STEPS:
@@ -117,22 +119,25 @@ def _groups(order: list[Entrant], per_table: int) -> list[list[Entrant]]:
         if not left:
             best, best_repeats = [list(t) for t in made], repeats
             return repeats == 0
-        size = sizes[len(made)]
         head, rest = left[0], left[1:]
-        for others in itertools.combinations(range(len(rest)), size - 1):
-            table = [head]
-            added = 0
-            for i in others:
-                added += repeats_with(table, rest[i])
-                table.append(rest[i])
-            chosen = set(others)
-            if search([e for i, e in enumerate(rest) if i not in chosen], [*made, table], repeats + added):
-                return True
-            if steps > SEARCH_STEPS:
-                break
+        for size in sorted(set(sizes_left), reverse=True):
+            others_sizes = list(sizes_left)
+            others_sizes.remove(size)
+            for others in itertools.combinations(range(len(rest)), size - 1):
+                table = [head]
+                added = 0
+                for i in others:
+                    added += repeats_with(table, rest[i])
+                    table.append(rest[i])
+                chosen = set(others)
+                remaining = [e for i, e in enumerate(rest) if i not in chosen]
+                if search(remaining, [*made, table], repeats + added, others_sizes):
+                    return True
+                if steps > SEARCH_STEPS:
+                    return False
         return False
 
-    search(order, [], 0)
+    search(order, [], 0, sizes)
     if best is None:  # (the bound hit before any arrangement: take them in order)
         best, at = [], 0
         for size in sizes:
@@ -154,8 +159,9 @@ def _seat_order(group: list[Entrant], per_table: int) -> list[str | None]:
     human_seats = range(len(group))  # (the bots take the last seats of a short table)
     for perm in itertools.permutations(human_seats):
         cost = sum(sat(e, s) for e, s in zip(group, perm, strict=True))
-        rank_order = sum(i * s for i, s in enumerate(perm))  # smaller: better-ranked players earlier
-        key = (cost, rank_order)
+        # (largest when the seats follow the ranking: the better-ranked player earlier)
+        rank_order = sum(i * s for i, s in enumerate(perm))
+        key = (cost, -rank_order)
         if best_cost is None or key < best_cost:
             best_cost, best_perm = key, perm
     for e, s in zip(group, best_perm, strict=True):
