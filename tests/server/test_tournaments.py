@@ -163,7 +163,7 @@ def check_rounds(done: dict[str, Any], names: list[str], per_table: int) -> None
     """Every player once a round; no repeated opponents; points add up to the standings."""
     met: dict[str, set[str]] = {n: set() for n in names}
     total: dict[str, float] = dict.fromkeys(names, 0.0)
-    for rnd in done["rounds"]:
+    for rnd in done["round_tables"]:
         seen = []
         for table in rnd["tables"]:
             seated = [s["name"] for s in table["seats"] if s is not None]
@@ -192,8 +192,8 @@ def test_a_sixteen_player_swiss_of_mottainai_plays_itself_to_the_end(site: Serve
     names = [n for _, n in players(site, 16, t)]
     site.clock.advance(7200)  # type: ignore[attr-defined]
     done = wait_for(site, t["id"], "finished")
-    assert [r["round"] for r in done["rounds"]] == [1, 2, 3, 4]
-    assert all(len(r["tables"]) == 8 for r in done["rounds"])
+    assert [r["round"] for r in done["round_tables"]] == [1, 2, 3, 4]
+    assert all(len(r["tables"]) == 8 for r in done["round_tables"])
     check_rounds(done, names, 2)
     # Each table is an ordinary rated site table, over, with the tournament's clock, its seats the accounts'.
     table = httpx.get(f"{site.base}/api/tables/{done['rounds'][0]['tables'][0]['table_id']}", timeout=60).json()
@@ -219,9 +219,9 @@ def test_byes_bot_seats_and_withdrawals_in_smaller_tournaments(site: ServerThrea
     done = wait_for(site, mm["id"], "finished")
     assert running["status"] == "running"
     left_in = next(e["withdrawn_round"] for e in done["entrants"] if e["name"] == quitter_name)
-    byes = [s["name"] for r in done["rounds"] for tb in r["tables"] if tb["bye"] for s in tb["seats"]]
+    byes = [s["name"] for r in done["round_tables"] for tb in r["tables"] if tb["bye"] for s in tb["seats"]]
     assert len(byes) == len(set(byes)), "a bye given twice to one player"
-    for rnd in done["rounds"]:
+    for rnd in done["round_tables"]:
         seated = [s["name"] for tb in rnd["tables"] for s in tb["seats"] if s is not None]
         if rnd["round"] > left_in:
             assert quitter_name not in seated
@@ -234,7 +234,7 @@ def test_byes_bot_seats_and_withdrawals_in_smaller_tournaments(site: ServerThrea
     assert quitter_score <= left_in - 1 + (1 if quitter_name in byes else 0)
     sn_done = wait_for(site, sn["id"], "finished")
     check_rounds(sn_done, sn_names, 3)
-    (rnd,) = sn_done["rounds"]
+    (rnd,) = sn_done["round_tables"]
     assert sorted(tb["seats"].count(None) for tb in rnd["tables"]) == [0, 1] or [
         tb["seats"].count(None) for tb in rnd["tables"]
     ] == [1, 1]

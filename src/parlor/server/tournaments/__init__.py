@@ -256,7 +256,7 @@ class Tournaments:
              "withdrawn": s.withdrawn}
             for i, s in enumerate(table)
         ]  # fmt: skip
-        out["rounds"] = [{"round": r, "tables": boards} for r, boards in sorted(rounds.items())]
+        out["round_tables"] = [{"round": r, "tables": boards} for r, boards in sorted(rounds.items())]
         out["you"] = None if me is None else {
             "signed_up": mine is not None and mine["withdrawn_round"] is None,
             "withdrawn_round": None if mine is None else mine["withdrawn_round"],

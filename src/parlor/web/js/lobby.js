@@ -602,7 +602,7 @@ async function main() {
   await loadLang();
   me = (await session()).account;
   const slot = document.getElementById("lang-slot");
-  const drawTop = () => slot.replaceChildren(accountLink(), " ", languagePicker(() => { drawTop(); render(); }));
+  const drawTop = () => slot.replaceChildren(accountLink(), " ", h("a", { href: "/tournaments", id: "tournaments-link" }, t("tournament.lobby_link")), " ", languagePicker(() => { drawTop(); render(); }));
   drawTop();
   const res = await fetch("/api/games");
   if (!res.ok) throw new Error(t("lobby.http_error", { status: res.status }));
