@@ -191,6 +191,13 @@ class TournamentStore:
                     raise Refused("not_signed_up")
                 return None
             left_in = max(1, row.current_round)
+            boards = conn.execute(
+                select(tournament_tables_t.c.seats, tournament_tables_t.c.points).where(
+                    tournament_tables_t.c.tournament_id == tournament_id, tournament_tables_t.c.round == left_in
+                )
+            ).all()
+            if any(b.points is not None and account_id in json.loads(b.seats) for b in boards):
+                left_in += 1  # (their game of this round has ended: its points are theirs)
             moved = conn.execute(update(tournament_players_t).where(where).values(withdrawn_round=left_in)).rowcount
             if not moved:
                 raise Refused("not_signed_up")

@@ -356,8 +356,10 @@ class Tournaments:
                     log.info("tournament %s finished", tournament_id)
                 return
             if await self.hub.run_db(self.store.claim_round, tournament_id, current + 1, self.clock.now()):
-                t["current_round"] = current + 1
-                await self._pair(t, current + 1)
+                # Read again after the claim: a withdrawal stored before it is not paired (one stored
+                # after it leaves from the new round, whose game then counts as a loss).
+                fresh = await self.hub.run_db(self.store.tournament, tournament_id)
+                await self._pair(fresh, current + 1)
 
     async def _pair(self, t: dict[str, Any], round_no: int) -> None:
         """Pair the round from the standings so far, store it, then make its tables."""
