@@ -25,6 +25,8 @@ def test_make_a_tournament_sign_up_on_its_page_and_see_the_standings(
         page.goto(server.base + "/")
         page.wait_for_selector("#tournaments-link")
         assert_touchable(page, "#tournaments-link")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # (no sideways scroll)
+        page.screenshot(path=str(screenshots / "tournaments-lobby-phone.png"))
         page.click("#tournaments-link")
         page.wait_for_selector("#tournament-form")
         for field in ("name", "game", "starts_at", "rounds", "turn_time", "max_players"):
@@ -49,6 +51,7 @@ def test_make_a_tournament_sign_up_on_its_page_and_see_the_standings(
         assert_touchable(page, "#withdraw")
         assert page.locator("#standings .standing").all_inner_texts()[0].split("\t")[:3] == ["1", name, "0"]
         page.screenshot(path=str(screenshots / "tournament-phone.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         # The list shows it among the upcoming tournaments.
         page.goto(server.base + "/tournaments")
         page.wait_for_selector(".tournament-list.upcoming")
