@@ -225,9 +225,10 @@ def test_a_sixteen_player_swiss_of_mottainai_plays_itself_to_the_end(site: Serve
 def test_byes_bot_seats_and_withdrawals_in_smaller_tournaments(site: ServerThread) -> None:
     host, _ = signed_up(site.base)
     # Mamma Mia, five players: one bye a round, never twice to one player.
-    mm = new_tournament(host, site, game="mamma-mia", starts_at=starts_in(site, 3600), rounds=3, turn_time=0.5)
+    # Asked for 5 rounds (16 players would allow 15): the 5 who came allow 4, so 4 are played.
+    mm = new_tournament(host, site, game="mamma-mia", starts_at=starts_in(site, 3600), rounds=5, turn_time=0.5)
     mm_players = players(site, 5, mm)
-    # Sweet Nose at three, four players: a bot seat a round, at one table.
+    # Sweet Nose at three, four players: two tables of two players and a bot.
     sn = new_tournament(host, site, game="sweet-nose", players=3, starts_at=starts_in(site, 3600), rounds=1,
                         max_players=4, turn_time=0.5)  # fmt: skip
     sn_names = [n for _, n in players(site, 4, sn)]
@@ -238,6 +239,7 @@ def test_byes_bot_seats_and_withdrawals_in_smaller_tournaments(site: ServerThrea
     assert quitter.post(f"/api/tournaments/{mm['id']}/withdraw").json()["withdrawn_round"] >= 1
     refused(quitter.post(f"/api/tournaments/{mm['id']}/sign-up"), 409, "started")
     done = wait_for(site, mm["id"], "finished")
+    assert done["rounds"] == 4 and [r["round"] for r in done["round_tables"]] == [1, 2, 3, 4]
     assert running["status"] == "running"
     left_in = next(e["withdrawn_round"] for e in done["entrants"] if e["name"] == quitter_name)
     byes = [s["name"] for r in done["round_tables"] for tb in r["tables"] if tb["bye"] for s in tb["seats"]]
