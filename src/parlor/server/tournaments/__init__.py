@@ -381,6 +381,10 @@ class Tournaments:
             if s.account_id in active
         ]  # fmt: skip
         made = pair_round(entrants, t["players"])
+        if not made.tables and not made.byes:  # everyone withdrew: nothing left to play
+            if await self.hub.run_db(self.store.finish, t["id"], round_no):
+                log.info("tournament %s finished: every player withdrew", t["id"])
+            return
         with contextlib.suppress(IntegrityError):  # (another process paired it first: its pairing stands)
             await self.hub.run_db(self.store.store_round, t["id"], round_no, made.tables, made.byes)
         fresh = await self.hub.run_db(self.store.tournament, t["id"])
