@@ -258,3 +258,21 @@ def test_byes_bot_seats_and_withdrawals_in_smaller_tournaments(site: ServerThrea
     check_rounds(sn_done, sn_names, 3)
     (rnd,) = sn_done["round_tables"]
     assert [tb["seats"].count(None) for tb in rnd["tables"]] == [1, 1]  # two tables of two and a bot
+
+
+def test_the_scan_records_a_game_end_nobody_heard(site: ServerThread) -> None:
+    """A process stopped between a game's end and its record (here: the service does not hear the
+    game end at all): the scheduler's scan reads the stored result and the tournament goes on."""
+    service = site.app.state.tournaments
+    host, _ = signed_up(site.base)
+    t = new_tournament(host, site, game="mamma-mia", starts_at=starts_in(site, 3600), rounds=2, turn_time=0.5)
+    players(site, 3, t)  # (three allow two rounds: a table and a bye each)
+    service.hub.finished_hooks.remove(service.game_ended)
+    try:
+        site.clock.advance(7200)  # type: ignore[attr-defined]
+        done = wait_for(site, t["id"], "finished")
+    finally:
+        service.hub.finished_hooks.append(service.game_ended)
+    assert [len(r["tables"]) for r in done["round_tables"]] == [2, 2]
+    assert all(tb["points"] is not None for r in done["round_tables"] for tb in r["tables"])
+    assert sum(s["score"] for s in done["standings"]) == 4.0  # a game's point and a bye's, each round
