@@ -18,10 +18,10 @@ Two places are left for features built beside this one:
 
 * **days per move** (turn-based tournaments): :func:`table_clock` says what clock a round's tables
   get; a tournament stores ``move_days`` for it (refused at creation until turn-based tables exist);
-* **a "tournament round" notification**: :attr:`Tournaments.round_hooks`, each awaited with
-  ``(tournament, round_no, boards)`` once a round's tables are made (``boards``: each table's
-  ``table_id`` and its seats' account ids, None for a bot seat, and the byes); nothing is
-  registered here.
+* **a "tournament round" notification**: :meth:`Tournaments.notify_round`, called once a round's
+  tables are made, which awaits each of :attr:`Tournaments.round_hooks` with
+  ``(tournament, round_no, boards)`` (``boards``: each table's ``table_id``, its seats' account ids,
+  None for a bot seat, and whether it is a bye); nothing is registered here.
 """
 
 from __future__ import annotations
@@ -442,8 +442,14 @@ class Tournaments:
             for b in t["tables"]
             if b["round"] == round_no
         ]
+        await self.notify_round(t, round_no, boards)
+
+    async def notify_round(self, tournament: dict[str, Any], round_no: int, boards: list[dict[str, Any]]) -> None:
+        """The "tournament round" notification: called once each round's tables are made (``boards``:
+        each table's ``table_id``, its seats' account ids in order, None for a bot seat, and ``bye``).
+        The notifications feature fills this in by registering in :attr:`round_hooks`; none is here."""
         for hook in self.round_hooks:
             try:
-                await hook(t, round_no, boards)
+                await hook(tournament, round_no, boards)
             except Exception:
                 log.exception("a tournament round hook failed")
