@@ -8,7 +8,8 @@ database or changes a table by itself.
 
 This module only wires the app: its services (built in the lifespan), its middleware and error
 answers, and the routers, one module per concern: ``tables``, ``lobby``, ``players``, ``friends``,
-``review``, ``moderation``, ``pages``, ``websocket``, ``accounts`` and ``health``; what they share is in ``common``.
+``tournaments``, ``review``, ``moderation``, ``pages``, ``websocket``, ``accounts`` and ``health``; what
+they share is in ``common``.
 """
 
 from __future__ import annotations
@@ -35,9 +36,10 @@ from parlor.server.ratings import Ratings
 from parlor.server.review import ReviewService
 from parlor.server.storage import Database
 from parlor.server.table import Hub, SiteConfig
+from parlor.server.tournaments import TournamentClock, Tournaments
 from parlor.server.wire import ServerError
 
-from . import friends, health, lobby, moderation, notify, pages, players, review, tables
+from . import friends, health, lobby, moderation, notify, pages, players, review, tables, tournaments
 from .accounts import CookieNames, CsrfMiddleware, account_router
 from .common import PROTOCOL, address_of, error, forget_account, object_body
 from .logs import AccessLogMiddleware, install_log_redaction
@@ -84,6 +86,8 @@ def create_app(
     access_log: bool = False,
     public_url: str | None = None,
     notify_config: NotifyConfig | None = None,
+    tournament_clock: TournamentClock | None = None,
+    tournament_scan: float | None = None,
 ) -> FastAPI:
     """The Parlor server as an ASGI app.
 
@@ -107,6 +111,8 @@ def create_app(
     out are made with it, and WebSockets opened by its pages keep their cookies (``edge/accounts.py``).
     ``notify_config``: e-mail (SMTP) and Web Push of the notifications (``server/notify``); the links
     they carry start with ``public_url`` unless it sets its own ``site_url``.
+    ``tournament_clock``: the tournaments' idea of now (tests move it forward); ``tournament_scan``:
+    seconds between the tournaments' scheduler's looks at the start times (``server/tournaments``).
     """
     db = Database(database_url)
     if site is not None and db.is_sqlite:
@@ -136,9 +142,11 @@ def create_app(
         app.state.moderation = Moderation(hub)
         app.state.ratings = Ratings(hub)
         app.state.lobby = Lobby(hub, app.state.ratings)
-
         app.state.notifier = notifier = Notifier(hub, notify_settings)
         app.state.friends.invited_hooks.append(notifier.invited)
+        scan = {} if tournament_scan is None else {"scan_every": tournament_scan}
+        app.state.tournaments = Tournaments(hub, tournament_clock, **scan)
+        app.state.tournaments.round_hooks.append(notifier.tournament_round)
         queue_bound = {} if review_queue is None else {"max_waiting": review_queue}
         app.state.reviews = ReviewService(hub, budget=review_budget, processes=review_processes, **queue_bound)
         await hub.start()
@@ -149,6 +157,7 @@ def create_app(
             loop.create_task(app.state.ratings.sweep_forever()),
             loop.create_task(sample_forever(counted, hub, app.state.reviews)),
             loop.create_task(app.state.friends.refresh_forever()),
+            loop.create_task(app.state.tournaments.scan_forever()),
         ]
         try:
             yield
@@ -207,6 +216,7 @@ def create_app(
     app.include_router(players.router)
     app.include_router(friends.router)
     app.include_router(notify.router)
+    app.include_router(tournaments.router)
     app.include_router(review.router)
     app.include_router(moderation.router)
     app.include_router(

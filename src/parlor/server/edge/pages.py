@@ -44,6 +44,16 @@ async def leaderboard_page() -> FileResponse:
     return FileResponse(WEB / "leaderboard.html")  # the game and class are in the query, read by the page
 
 
+@router.get("/tournaments", include_in_schema=False)
+async def tournaments_page() -> FileResponse:
+    return FileResponse(WEB / "tournaments.html")
+
+
+@router.get("/tournaments/{tournament_id}", include_in_schema=False)
+async def tournament_page(tournament_id: str) -> FileResponse:
+    return FileResponse(WEB / "tournaments.html")  # the page reads the id from its address
+
+
 @router.get("/replay/{table_id}", include_in_schema=False)
 async def replay_page(table_id: str) -> FileResponse:
     return FileResponse(WEB / "replay.html")

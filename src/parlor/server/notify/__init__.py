@@ -361,6 +361,17 @@ class Notifier:
     def invited(self, invitee_id: str, table_id: str, inviter: str, game: str) -> None:
         self.notify(invitee_id, "invitation", table_id, "invitation", {"inviter": inviter, "game": game})
 
+    async def tournament_round(self, tournament: dict[str, Any], round_no: int, boards: list[dict[str, Any]]) -> None:
+        """A round's tables are made (``Tournaments.round_hooks``): each seated player is told, with
+        the table to go to; a bye has no table to go to, so it is not told."""
+        for board in boards:
+            if board["bye"]:
+                continue
+            for account_id in board["seats"]:
+                if account_id is not None:
+                    params = {"round": round_no, "tournament": tournament["name"]}
+                    self.notify(account_id, "tournament_round", board["table_id"], "tournament_round", params)
+
     # ---- the account's requests -------------------------------------------------------------------
     async def listing(self, me: dict[str, Any], language: Any) -> dict[str, Any]:
         """The account's notifications (newest first, each worded in its language) and its unread

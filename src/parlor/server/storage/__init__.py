@@ -9,6 +9,7 @@ from .moderation import AlreadyReported, LogLine, ModerationStore
 from .notifications import NotificationStore
 from .ratings import RatingStore
 from .site import SiteRows
+from .tournaments import TournamentStore
 from .writer import Writer
 from .writes import (
     AddChat,
@@ -82,6 +83,7 @@ __all__ = [
     "SeatsRefused",
     "TakeSeat",
     "Touch",
+    "TournamentStore",
     "VersionConflict",
     "Write",
     "Writer",

@@ -423,3 +423,57 @@ site_secrets_t = Table(
     Column("name", String(32), primary_key=True),
     Column("value", Text, nullable=False),
 )
+
+# ---- tournaments (migration 0018_tournaments; storage/tournaments.py) ------------------------------
+# A Swiss tournament for one game and player count, made by a signed-in account. ``status``: upcoming
+# (sign-ups open until ``starts_at``), running, finished, or cancelled (too few players at the start).
+# ``current_round``: the round made last (0 before the start); it moves by compare-and-set, so one
+# process of a site makes each round. ``turn_time``: seconds per move (live tables, the turn clock);
+# ``move_days``: days per move for turn-based tournaments (NULL here: a turn-based table's clock fills
+# it in).
+tournaments_t = Table(
+    "parlor_tournaments",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("players", Integer, nullable=False),  # seats a table
+    Column("creator_account", String(32), ForeignKey("parlor_accounts.id", ondelete="SET NULL"), nullable=True),
+    Column("starts_at", DateTime(timezone=True), nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("turn_time", Float, nullable=True),
+    Column("move_days", Float, nullable=True),
+    Column("rated", Boolean, nullable=False),
+    Column("max_players", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("current_round", Integer, nullable=False),
+    Column("round_started_at", DateTime(timezone=True), nullable=True),  # when the current round was made
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_parlor_tournaments_status", "status", "starts_at"),
+)
+
+# A player signed up (one row each: the primary key). Withdrawing before the start deletes the row;
+# after it, ``withdrawn_round`` is the round they left in (that game and the later ones: losses).
+tournament_players_t = Table(
+    "parlor_tournament_players",
+    metadata,
+    Column("tournament_id", String(32), ForeignKey("parlor_tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("account_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("joined_at", DateTime(timezone=True), nullable=False),
+    Column("withdrawn_round", Integer, nullable=True),
+)
+
+# One table (``board``) of a round: its seats in order (JSON: account ids, null for a bot seat), the
+# site table that plays it (NULL until made; a bye has none), and each seat's points once it ended.
+tournament_tables_t = Table(
+    "parlor_tournament_tables",
+    metadata,
+    Column("tournament_id", String(32), ForeignKey("parlor_tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("seats", Text, nullable=False),
+    Column("bye", Boolean, nullable=False),
+    Column("table_id", String(32), nullable=True),
+    Column("points", Text, nullable=True),  # JSON list, a seat's points; NULL while the game runs
+    Index("ix_parlor_tournament_tables_table", "table_id"),
+)

@@ -553,7 +553,7 @@ class Hub:
         timeout, substitute, turn_time = request.seat_timeout, request.substitute_level, request.turn_time
         bots_before_join, hints, public, rated = request.bots_before_join, request.hints, request.public, request.rated
         fill_after = request.fill_bots_after
-        if rated:  # checked like any table's, then replaced: a rated table plays by the site's clock
+        if rated and not request.tournament:  # checked, then replaced: a rated table plays by the site's clock
             settings = self.rated_settings()
             timeout, substitute = settings["seat_timeout"], settings["substitute_level"]
             turn_time, bots_before_join = settings["turn_time"], settings["bots_before_join"]

@@ -63,6 +63,10 @@ class NewTableRequest:
     public: bool
     rated: bool
     fill_bots_after: float | None
+    # A tournament's table (``server/tournaments``): its clock is the tournament's (checked there
+    # against the site's limits), even when rated, and a bot plays a seat whose player never came, so
+    # that every round ends.
+    tournament: bool = False
 
 
 def parse_new_table(body: Any, limits: Limits, default_seat_timeout: float | None) -> NewTableRequest:

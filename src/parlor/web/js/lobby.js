@@ -621,6 +621,7 @@ async function main() {
   me = (await session()).account;
   const slot = document.getElementById("lang-slot");
   const drawTop = () => slot.replaceChildren(h("a", { href: "/leaderboard", id: "leaderboard-link" }, t("board.title")), " ",
+    h("a", { href: "/tournaments", id: "tournaments-link" }, t("tournament.lobby_link")), " ",
     accountLink(), " ", languagePicker(() => { drawTop(); render(); }));
   drawTop();
   const res = await fetch("/api/games");

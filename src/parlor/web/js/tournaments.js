@@ -1,0 +1,217 @@
+// Tournaments (/tournaments: the list and a new tournament's form; /tournaments/<id>: one tournament,
+// its players, standings and rounds, with a link to each table: watch it while it plays, replay it
+// after). Swiss pairing, byes and the tie-break are the server's (docs/protocol.md, "Tournaments").
+import { h } from "./dom.js";
+import { patch } from "./patch.js";
+import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
+import { answerOf, postJson, session } from "./session.js";
+
+const app = document.getElementById("app");
+const parts = location.pathname.split("/").filter(Boolean);
+const tournamentId = parts.length > 1 ? decodeURIComponent(parts[1]) : null;
+let me = null;
+let list = null;
+let one = null;
+let games = [];
+let problem = "";
+let formError = "";
+let refresh = null;
+
+function gameTitle(name) {
+  return tMaybe(`game.${name}.title`, name);
+}
+
+function when(iso) {
+  return new Date(iso).toLocaleString();
+}
+
+function statusText(tm) {
+  return t(`tournament.status.${tm.status}`);
+}
+
+function row(tm) {
+  return h("li", { class: "tournament-row", "data-id": tm.id },
+    h("a", { href: `/tournaments/${encodeURIComponent(tm.id)}` }, tm.name), " · ",
+    `${gameTitle(tm.game)} · ${t("tournament.per_table", { players: tm.players })} · ${when(tm.starts_at)} · `,
+    t("tournament.signed", { n: tm.signed_up, max: tm.max_players }),
+    tm.rated ? ` · ${t("open.rated_mark")}` : "");
+}
+
+function section(key, items) {
+  return [h("h2", {}, t(`tournament.${key}`)),
+    items.length ? h("ul", { class: `tournament-list ${key}` }, items.map(row)) : h("p", { class: "muted" }, t("tournament.none"))];
+}
+
+function field(label, input) {
+  return h("label", {}, label, input);
+}
+
+function createForm() {
+  if (!me) return h("p", {}, h("a", { href: "/account", class: "button" }, t("tournament.sign_in_to_create")));
+  const soon = new Date(Date.now() + 3600 * 1000);
+  soon.setSeconds(0, 0);
+  const local = new Date(soon.getTime() - soon.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+  const form = h("form", { class: "tournament-form", id: "tournament-form" },
+    field(t("tournament.name"), h("input", { type: "text", name: "name", required: true, maxlength: 80 })),
+    field(t("tournament.game"), h("select", { name: "game" },
+      games.filter((g) => g.available).map((g) => h("option", { value: g.name }, gameTitle(g.name))))),
+    field(t("tournament.players"), h("input", { type: "number", name: "players", value: 2, min: 2, max: 5 })),
+    field(t("tournament.starts_at"), h("input", { type: "datetime-local", name: "starts_at", value: local })),
+    field(t("tournament.rounds"), h("input", { type: "number", name: "rounds", value: 3, min: 1, max: 20 })),
+    field(t("tournament.turn_time"), h("input", { type: "number", name: "turn_time", value: 60, min: 1 })),
+    field(t("tournament.max_players"), h("input", { type: "number", name: "max_players", value: 16, min: 2 })),
+    h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated" }), t("tournament.rated")),
+    h("button", { type: "submit", class: "primary", id: "create-tournament" }, t("tournament.create")),
+    h("p", { class: "error", role: "alert", id: "tournament-form-error" }, formError));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const body = {
+      name: data.get("name"), game: data.get("game"), players: Number(data.get("players")),
+      starts_at: new Date(String(data.get("starts_at"))).toISOString(), rounds: Number(data.get("rounds")),
+      turn_time: Number(data.get("turn_time")), max_players: Number(data.get("max_players")), rated: data.get("rated") === "on",
+    };
+    try {
+      const made = await answerOf(await postJson("/api/tournaments", body));
+      location.href = `/tournaments/${encodeURIComponent(made.id)}`;
+    } catch (err) {
+      formError = err.message;
+      render();
+    }
+  });
+  return form;
+}
+
+function seatName(seat) {
+  if (seat === null) return t("tournament.bot");
+  return seat.name === null ? t("tournament.deleted") : seat.name;
+}
+
+function board(tb, current) {
+  const names = tb.seats.map(seatName);
+  const mine = me && tb.seats.some((s) => s && s.name === me.name);
+  let link = null;
+  if (tb.table_id && tb.points === null) {
+    link = mine
+      ? h("a", { class: "button primary", href: `/play/${encodeURIComponent(tb.table_id)}#seat` }, t("tournament.your_table"))
+      : h("a", { class: "button", href: `/play/${encodeURIComponent(tb.table_id)}#watch` }, t("open.watch"));
+  } else if (tb.table_id) {
+    link = h("a", { class: "button", href: `/replay/${encodeURIComponent(tb.table_id)}` }, t("profile.replay"));
+  }
+  const points = tb.points ? ` · ${tb.points.map((p) => String(p)).join(" – ")}` : current ? ` · ${t("tournament.playing")}` : "";
+  return h("li", { class: "board", "data-table": tb.table_id || "" },
+    tb.bye ? t("tournament.bye", { name: names[0] }) : names.join(" – "), points, " ", link);
+}
+
+function clockText(tm) {
+  if (tm.status !== "running" || !tm.round_started_at) return "";
+  const seconds = Math.max(0, Math.floor((Date.now() - new Date(tm.round_started_at).getTime()) / 1000));
+  const mm = String(Math.floor(seconds / 60)).padStart(2, "0");
+  const ss = String(seconds % 60).padStart(2, "0");
+  return t("tournament.round_clock", { round: tm.current_round, rounds: tm.rounds, elapsed: `${mm}:${ss}`, seconds: tm.turn_time });
+}
+
+function showOne() {
+  const tm = one;
+  document.title = `Parlor — ${tm.name}`;
+  let action = null;
+  if (tm.status === "upcoming" || tm.status === "running") {
+    if (!me) action = tm.status === "upcoming" ? h("a", { class: "button", href: "/account" }, t("tournament.sign_in_to_join")) : null;
+    else if (tm.you && tm.you.signed_up) action = h("button", { id: "withdraw", onclick: () => act("withdraw") }, t("tournament.withdraw"));
+    else if (tm.status === "upcoming") action = h("button", { id: "sign-up", class: "primary", onclick: () => act("sign-up") }, t("tournament.sign_up"));
+  }
+  return [
+    h("h1", { id: "tournament-name" }, tm.name),
+    h("p", {}, h("a", { href: "/tournaments" }, t("tournament.all"))),
+    h("p", { id: "tournament-facts" },
+      `${gameTitle(tm.game)} · ${t("tournament.per_table", { players: tm.players })} · ${when(tm.starts_at)} · `,
+      t("tournament.rounds_of", { rounds: tm.rounds }), " · ", t("tournament.seconds_per_move", { seconds: tm.turn_time }),
+      tm.rated ? ` · ${t("open.rated_mark")}` : ""),
+    h("p", { id: "tournament-status" }, statusText(tm)),
+    h("p", { id: "round-clock", "aria-live": "off" }, clockText(tm)),
+    action,
+    h("p", { class: "error", role: "alert", id: "tournament-error" }, problem),
+    h("h2", {}, t("tournament.standings")),
+    h("div", { class: "scroll" }, h("table", { class: "standings", id: "standings" },
+      h("tr", {}, h("th", {}, "#"), h("th", {}, t("tournament.player")), h("th", {}, t("tournament.score")), h("th", {}, t("tournament.buchholz"))),
+      tm.standings.map((s) => h("tr", { class: s.withdrawn ? "standing withdrawn" : "standing" },
+        h("td", {}, String(s.rank)), h("td", {}, s.name === null ? t("tournament.deleted") : s.name),
+        h("td", {}, String(s.score)), h("td", {}, String(s.buchholz)))))),
+    h("p", { class: "muted" }, t("tournament.rules")),
+    tm.round_tables.length === 0 && tm.status === "upcoming" ? null : h("h2", {}, t("tournament.rounds_heading")),
+    ...tm.round_tables.map((r) => h("section", { class: "round", "data-round": r.round },
+      h("h3", {}, t("tournament.round", { round: r.round })),
+      h("ul", { class: "boards" }, r.tables.map((tb) => board(tb, r.round === tm.current_round))))),
+  ];
+}
+
+function render() {
+  if (tournamentId) {
+    if (!one) {
+      patch(app, [h("p", { class: "error", id: "tournament-error" }, problem || "…")]);
+      return;
+    }
+    patch(app, showOne());
+    return;
+  }
+  document.title = `Parlor — ${t("tournament.heading")}`;
+  if (!list) {
+    patch(app, [h("p", { class: "error" }, problem || "…")]);
+    return;
+  }
+  patch(app, [
+    h("h1", {}, t("tournament.heading")),
+    h("p", {}, h("a", { href: "/" }, t("account.to_lobby"))),
+    ...section("upcoming", list.upcoming), ...section("running", list.running), ...section("finished", list.finished),
+    h("h2", {}, t("tournament.new")),
+    createForm(),
+  ]);
+}
+
+async function act(what) {
+  problem = "";
+  try {
+    await answerOf(await postJson(`/api/tournaments/${encodeURIComponent(tournamentId)}/${what}`, {}));
+  } catch (err) {
+    problem = err.message;
+  }
+  await load();
+}
+
+async function load() {
+  try {
+    if (tournamentId) one = await answerOf(await fetch(`/api/tournaments/${encodeURIComponent(tournamentId)}`));
+    else list = await answerOf(await fetch("/api/tournaments"));
+  } catch (err) {
+    problem = err.code === "tournament_not_found" ? t("tournament.not_found") : err.message;
+  }
+  render();
+}
+
+async function main() {
+  await loadLang();
+  document.getElementById("lang-slot").replaceChildren(languagePicker(() => render()));
+  me = (await session()).account;
+  if (!tournamentId) {
+    try {
+      games = (await answerOf(await fetch("/api/games"))).games;
+    } catch {
+      games = [];
+    }
+  }
+  await load();
+  // While it waits or runs, the page follows it: the rounds, the standings, the round's clock.
+  refresh = setInterval(() => {
+    if (tournamentId && one && (one.status === "upcoming" || one.status === "running")) load();
+    else if (tournamentId && one) patch(app, showOne());
+  }, 3000);
+  setInterval(() => {
+    const clock = document.getElementById("round-clock");
+    if (clock && one) clock.textContent = clockText(one);
+  }, 1000);
+}
+
+main().catch((err) => {
+  if (refresh) clearInterval(refresh);
+  app.textContent = String(err);
+});

@@ -1,0 +1,61 @@
+"""Tournaments in the browser (Chromium, the real server), on a 390 px wide phone: from the lobby's
+link to the list, a new tournament made with the page's form, then signing up on its page and seeing
+oneself in the standings; every control the flow taps is at least 44 px each way."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+from .conftest import Server
+from .test_accounts_web import sign_up
+from .test_browser import PHONE
+from .test_friends_web import assert_touchable
+from .test_help_and_lobby import new_page
+
+
+def test_make_a_tournament_sign_up_on_its_page_and_see_the_standings(
+    server: Server, browser: Any, screenshots: Path
+) -> None:
+    ctx, page, errors = new_page(browser, "en", PHONE)
+    name = "tw" + uuid.uuid4().hex[:8]
+    try:
+        sign_up(page, server, name)
+        page.goto(server.base + "/")
+        page.wait_for_selector("#tournaments-link")
+        assert_touchable(page, "#tournaments-link")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # (no sideways scroll)
+        page.screenshot(path=str(screenshots / "tournaments-lobby-phone.png"))
+        page.click("#tournaments-link")
+        page.wait_for_selector("#tournament-form")
+        for field in ("name", "game", "starts_at", "rounds", "turn_time", "max_players"):
+            assert_touchable(page, f"#tournament-form [name={field}]")
+        assert_touchable(page, "#create-tournament")
+        # A refusal is shown and changes nothing: more rounds than 4 players allow.
+        page.fill("#tournament-form [name=name]", "Phone Cup")
+        page.select_option("#tournament-form [name=game]", "mottainai")
+        page.fill("#tournament-form [name=max_players]", "4")
+        page.fill("#tournament-form [name=rounds]", "5")
+        page.click("#create-tournament")
+        page.wait_for_function("document.getElementById('tournament-form-error').textContent.includes('round')")
+        page.fill("#tournament-form [name=rounds]", "3")
+        page.click("#create-tournament")
+        page.wait_for_selector("#tournament-name")
+        assert page.inner_text("#tournament-name") == "Phone Cup"
+        assert "/tournaments/" in page.url
+        assert page.locator("#standings .standing").count() == 0
+        assert_touchable(page, "#sign-up")
+        page.click("#sign-up")
+        page.wait_for_selector("#withdraw")
+        assert_touchable(page, "#withdraw")
+        assert page.locator("#standings .standing").all_inner_texts()[0].split("\t")[:3] == ["1", name, "0"]
+        page.screenshot(path=str(screenshots / "tournament-phone.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        # The list shows it among the upcoming tournaments.
+        page.goto(server.base + "/tournaments")
+        page.wait_for_selector(".tournament-list.upcoming")
+        assert "Phone Cup" in page.inner_text(".tournament-list.upcoming")
+        assert errors == []
+    finally:
+        ctx.close()
