@@ -34,7 +34,7 @@ from parlor.server.storage import Database
 from parlor.server.table import Hub, SiteConfig
 from parlor.server.wire import ServerError
 
-from . import friends, lobby, pages, players, review, tables
+from . import friends, lobby, pages, players, review, tables, turns
 from .accounts import CookieNames, CsrfMiddleware, account_router
 from .common import PROTOCOL, address_of, error, forget_account, object_body
 from .logs import install_log_redaction
@@ -172,6 +172,7 @@ def create_app(
     app.include_router(lobby.router)
     app.include_router(players.router)
     app.include_router(friends.router)
+    app.include_router(turns.router)
     app.include_router(review.router)
     app.include_router(
         socket_router(caps, max_frame_bytes=max_frame_bytes, rate_per_second=rate_per_second, burst=burst)

@@ -7,6 +7,7 @@ from .friends import FriendStore, Refused
 from .listings import Listings
 from .ratings import RatingStore
 from .site import SiteRows
+from .turns import TurnStore, VacationRefused
 from .writer import Writer
 from .writes import (
     AddChat,
@@ -28,6 +29,7 @@ from .writes import (
     SeatsToBots,
     SetClock,
     SetSeat,
+    SetTurn,
     StoreReplay,
     StoreReview,
     TakeSeat,
@@ -65,7 +67,10 @@ __all__ = [
     "SeatsToBots",
     "SetClock",
     "SetSeat",
+    "SetTurn",
     "SiteRows",
+    "TurnStore",
+    "VacationRefused",
     "StoreReplay",
     "StoreReview",
     "SeatLimits",

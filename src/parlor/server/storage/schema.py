@@ -61,6 +61,8 @@ tables_t = Table(
     Column("fill_bots_after", Float, nullable=True),  # the wait in seconds (started again by StandUp)
     Column("creator_account", String(32), nullable=True),
     Column("ratings_done", Boolean, nullable=False, server_default=false()),  # a rated game's ratings applied
+    # A turn-based table (migration 0015): each decision may take up to this many days; NULL: a live table.
+    Column("days_per_move", Integer, nullable=True),
     Index("ix_parlor_tables_status", "status"),
     Index("ix_parlor_tables_creator", "creator_hash", "status"),
     Index("ix_parlor_tables_open", "visibility", "status"),
@@ -94,7 +96,14 @@ seats_t = Table(
     # table, cleared when a WebSocket opens it (migration 0012).
     Column("sat_from", String(64), nullable=True),
     Column("open_by", DateTime(timezone=True), nullable=True),
+    # At a turn-based table, the decision this seat is asked (migration 0015): since when it waits, when
+    # its time runs out, and the table's version then (a note for an older decision never overwrites a
+    # newer one). NULL when the seat is not asked. The deadline scan reads ``turn_deadline``.
+    Column("turn_since", DateTime(timezone=True), nullable=True),
+    Column("turn_deadline", DateTime(timezone=True), nullable=True),
+    Column("turn_version", Integer, nullable=True),
     Index("ix_parlor_seats_account", "account_id"),
+    Index("ix_parlor_seats_turn_deadline", "turn_deadline"),
     Index("ix_parlor_seats_sat_from", "sat_from"),
 )
 
@@ -230,6 +239,17 @@ auth_events_t = Table(
     Column("key", String(64), nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
     Index("ix_parlor_auth_events_key", "kind", "key", "at"),
+)
+
+# An account's vacation (migration 0015): the days of the calendar year ``year`` it has used, and while
+# one runs, until when. Its turn-based deadlines are moved on by the vacation's length.
+vacations_t = Table(
+    "parlor_vacations",
+    metadata,
+    Column("account_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("year", Integer, nullable=False),
+    Column("days_used", Integer, nullable=False),
+    Column("until", DateTime(timezone=True), nullable=True),
 )
 
 ratings_t = Table(
