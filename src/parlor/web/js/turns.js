@@ -62,6 +62,7 @@ async function refresh(slot) {
   }
   if (!answer) return;
   count = answer.turns.length;
+  document.body.dataset.turns = String(count); // (read by the tests: the list was asked for)
   countTitle();
   badge();
   patch(slot, count
