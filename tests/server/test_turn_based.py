@@ -149,7 +149,7 @@ def test_a_timeout_is_played_by_the_substitute_and_three_in_a_row_abandon(site: 
     ann, _ = signed_up(site.base)
     created = new_table(ann, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"}], days=1)
     tid = created["table"]["id"]
-    take_seat(ann, created, 0)
+    token = take_seat(ann, created, 0)
     entry = wait_for(lambda: listed(ann, tid), "Ann's turn")
     for timeouts in (1, 2):
         site.clock.offset += DAY + timedelta(minutes=1)  # her day ran out
@@ -164,6 +164,9 @@ def test_a_timeout_is_played_by_the_substitute_and_three_in_a_row_abandon(site: 
     final = wait_for(lambda: (s := summary(site, tid))["status"] == "over" and s, "the game played out by bots")
     assert final["result"]["seats"][0]["absent"] and final["result"]["seats"][0]["left"]
     assert listed(ann, tid) is None
+    again = httpx.post(f"{site.base}/api/tables/{tid}/play-again", json={"token": token}, timeout=60)
+    assert again.status_code == 200, again.text
+    assert summary(site, again.json()["table_id"])["days_per_move"] == 1  # a rematch is turn-based too
 
 
 def test_vacation_pauses_deadlines_and_bad_input_changes_nothing(site: ServerThread) -> None:
