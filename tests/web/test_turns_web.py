@@ -43,9 +43,8 @@ def test_your_turn_list_shows_the_table_a_tap_opens_it_and_a_move_takes_it_off(s
         page.click(f"#your-turns li[data-table='{tid}'] a")  # one tap to the table
         page.wait_for_url(f"**/play/{tid}**")
         seat = as_seat(ctx, page)
-        page.wait_for_selector(
-            ".seat-deadline[data-deadline-seat='0']"
-        )  # in this time zone
+        # the decision's deadline on her chip, shown in this browser's time zone
+        page.wait_for_selector(".seat-deadline[data-deadline-seat='0']")
         rng = random.Random(7)
         while page.evaluate("document.body.dataset.yourTurn === '1'"):
             click_one(seat, rng)
