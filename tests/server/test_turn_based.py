@@ -149,6 +149,9 @@ def test_a_timeout_is_played_by_the_substitute_and_three_in_a_row_abandon(site: 
     ann, _ = signed_up(site.base)
     created = new_table(ann, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"}], days=1)
     tid = created["table"]["id"]
+    told: list[tuple[str, str]] = []  # the notification hook: (what, table) for every call
+    hook = lambda account, what, table: told.append((what, table))  # noqa: E731
+    hub(site).turn_hooks.append(hook)
     token = take_seat(ann, created, 0)
     entry = wait_for(lambda: listed(ann, tid), "Ann's turn")
     for timeouts in (1, 2):
@@ -164,6 +167,9 @@ def test_a_timeout_is_played_by_the_substitute_and_three_in_a_row_abandon(site: 
     final = wait_for(lambda: (s := summary(site, tid))["status"] == "over" and s, "the game played out by bots")
     assert final["result"]["seats"][0]["absent"] and final["result"]["seats"][0]["left"]
     assert listed(ann, tid) is None
+    assert ("your_turn", tid) in told and ("game_over", tid) in told
+    assert told.count(("game_over", tid)) == 1  # (one account seat: told once)
+    hub(site).turn_hooks.remove(hook)
     again = httpx.post(f"{site.base}/api/tables/{tid}/play-again", json={"token": token}, timeout=60)
     assert again.status_code == 200, again.text
     assert summary(site, again.json()["table_id"])["days_per_move"] == 1  # a rematch is turn-based too
