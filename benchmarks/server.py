@@ -22,6 +22,13 @@ long finished table and never reading), ``slow`` (20 spectators of 2 busy tables
 addresses sending sign-ins with wrong passwords and sign-ups with taken and new names, each as fast
 as it is answered: every password check they may cause is an argon2 hash).
 
+``--turn-based N`` (20,000 at full size) measures turn-based tables (``days_per_move``): N tables of one
+claimed human seat and a bot, each played one move over a WebSocket and left (so the server evicts
+it: nobody connected, its deadline days away); then the server's resident memory per idle table
+(its RSS after, less before, over N) and, over a sample of those evicted tables, the latency of a
+move on an evicted table: from opening its WebSocket (which loads it from storage) to the state
+frame that shows the move (p50/p99), and of the move alone once loaded.
+
 Decisions per server CPU-second (decisions/s over the server's cores) is the figure that survives a
 shared machine; compare a change against a baseline measured in the same session.
 
@@ -416,6 +423,112 @@ async def run_n(base: str, n: int, players: int, bot: str, max_seconds: float, s
     }
 
 
+def rss_kb(root: int) -> int:
+    """The resident memory of the server's process tree, in KiB."""
+    total = 0
+    for pid in process_tree(root):
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total
+
+
+async def one_move(base: str, created: dict[str, Any], rng: random.Random) -> tuple[float, float]:
+    """Open the table's seat (loading it if it was evicted), make one move, wait for the state that
+    shows it and for the seat's next turn (the bot moved), then leave. Returns (seconds from opening
+    to the move's state, seconds from sending the move to its state)."""
+    tid = created["table"]["id"]
+    url = base.replace("http://", "ws://") + f"/ws/tables/{tid}?token={created['token']}"
+    opened = time.perf_counter()
+    state: dict[str, Any] = {}
+    sent_at = None
+    target = -1
+    async with connect(url, max_size=1 << 22, open_timeout=60, ping_interval=None) as ws:
+        while True:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=60))
+            if frame["type"] == "error":
+                raise RuntimeError(f"server refused: {frame}")
+            if frame["type"] != "state":
+                continue
+            state = whole_state(state, frame)
+            if sent_at is None and state["your_turn"]:
+                target = state["version"] + 1
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "action", "id": rng.choice(state["legal"])["id"]}))
+            elif sent_at is not None and state["version"] >= target:
+                done = time.perf_counter()
+                if state["your_turn"] or state["over"]:
+                    return done - opened, done - sent_at
+                while not (state["your_turn"] or state["over"]):  # the bot's reply, then leave
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=60))
+                    if frame["type"] == "state":
+                        state = whole_state(state, frame)
+                return done - opened, done - sent_at
+
+
+async def run_turn_based(base: str, n: int, seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    assert SERVER_PID is not None
+    before = rss_kb(SERVER_PID)
+    body_seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
+    sem = asyncio.Semaphore(16)
+    created: list[dict[str, Any]] = []
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+
+        async def make() -> None:
+            async with sem:
+                r = await client.post(
+                    "/api/tables", json={"game": "mamma-mia", "players": 2, "seats": body_seats, "days_per_move": 3}
+                )
+                r.raise_for_status()
+                table = r.json()
+                tid = table["table"]["id"]
+                claimed = await client.post(f"/api/tables/{tid}/claim", json={"claim": table["seats"][0]["claim"]})
+                claimed.raise_for_status()
+                table["token"] = claimed.json()["token"]
+                await one_move(base, table, rng)
+                created.append(table)
+
+        # Two halves: the first warms the server up (its caches, the allocator's arenas, the database's
+        # pages); the growth over the second half is what each further idle table costs.
+        start = time.monotonic()
+        await asyncio.gather(*(make() for _ in range(n // 2)))
+        await asyncio.sleep(2)  # (the last leavers' evictions and writes settle)
+        middle = rss_kb(SERVER_PID)
+        await asyncio.gather(*(make() for _ in range(n - n // 2)))
+        setup = time.monotonic() - start
+    await asyncio.sleep(2)
+    after = rss_kb(SERVER_PID)
+    sample = rng.sample(created, min(len(created), 200))
+    opened_to_state, move_only = [], []
+    for table in sample:  # one at a time: the latency of a lone move on an evicted table
+        whole, move = await one_move(base, table, rng)
+        opened_to_state.append(whole)
+        move_only.append(move)
+
+    def pct(xs: list[float], q: float) -> float:
+        xs = sorted(xs)
+        return round(1000 * xs[min(len(xs) - 1, int(q * len(xs)))], 2)
+
+    return {
+        "mode": "turn-based",
+        "tables": n,
+        "setup_seconds": round(setup, 1),
+        "rss_kb_before": before,
+        "rss_kb_after": after,
+        "rss_kb_middle": middle,
+        "bytes_per_idle_table": round((after - middle) * 1024 / max(1, n - n // 2)),
+        "bytes_per_table_with_warm_up": round((after - before) * 1024 / max(1, n)),
+        "evicted_open_to_move_ms_p50": pct(opened_to_state, 0.5),
+        "evicted_open_to_move_ms_p99": pct(opened_to_state, 0.99),
+        "move_ms_p50": pct(move_only, 0.5),
+        "move_ms_p99": pct(move_only, 0.99),
+    }
+
+
 def report(row: dict[str, Any], label: str) -> None:
     print(
         f"{label:>12}  {row['decisions_per_second']:8.1f} decisions/s  "
@@ -456,6 +569,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--postgres", action="store_true", help="a throw-away PostgreSQL, a fresh database per N")
     parser.add_argument("--workers", type=int, default=1, help="server processes (more than 1: PostgreSQL)")
     parser.add_argument("--abuse", default="", help="comma-separated: sync, slow, idle, expert, chat, accounts")
+    parser.add_argument("--turn-based", type=int, default=0, help="N turn-based tables (memory per idle table)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -471,6 +585,23 @@ def main(argv: list[str] | None = None) -> None:
                     return pg.new_database()
                 return args.database_url or f"sqlite:///{os.path.join(tmp, f'bench-{name}-{next(runs)}.db')}"
 
+            if args.turn_based:
+                row = measured(
+                    fresh("turn-based"), args.workers, lambda base: run_turn_based(base, args.turn_based, args.seed)
+                )
+                rows.append(row)
+                if not args.json:
+                    print(
+                        f"turn-based N={row['tables']}: {row['bytes_per_idle_table']} bytes RSS per idle table "
+                        f"over the second half ({row['bytes_per_table_with_warm_up']} with the warm-up; "
+                        f"{row['rss_kb_before']} -> {row['rss_kb_middle']} -> {row['rss_kb_after']} KiB); "
+                        "a move on an evicted table "
+                        f"(opening it to the move's state) p50 {row['evicted_open_to_move_ms_p50']} ms "
+                        f"p99 {row['evicted_open_to_move_ms_p99']} ms; the move alone p50 {row['move_ms_p50']} ms "
+                        f"p99 {row['move_ms_p99']} ms; setup {row['setup_seconds']} s",
+                        flush=True,
+                    )
+                sizes = []
             for n in sizes if not args.abuse else []:
                 row = measured(
                     fresh(str(n)),

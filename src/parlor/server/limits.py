@@ -46,6 +46,11 @@ class Limits:
     # Seats sat down in at unfinished tables that one client address, or one account, may hold at once.
     max_held_seats_per_address: int = 20
     max_held_seats_per_account: int = 6
+    # Turn-based tables: how often the stored deadlines are scanned (seconds), and how near a deadline
+    # keeps an idle table in memory (seconds; farther, a table nobody has open is evicted).
+    turn_scan_interval: float = 30.0
+    turn_keep_loaded: float = 120.0
+    vacation_days_per_year: int = 30  # days of vacation an account may take in a calendar year
 
 
 class RateLimiter:

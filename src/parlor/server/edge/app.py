@@ -39,7 +39,7 @@ from parlor.server.table import Hub, SiteConfig
 from parlor.server.tournaments import TournamentClock, Tournaments
 from parlor.server.wire import ServerError
 
-from . import friends, health, lobby, moderation, notify, pages, players, review, tables, tournaments
+from . import friends, health, lobby, moderation, notify, pages, players, review, tables, tournaments, turns
 from .accounts import CookieNames, CsrfMiddleware, account_router
 from .common import PROTOCOL, address_of, error, forget_account, object_body
 from .logs import AccessLogMiddleware, install_log_redaction
@@ -217,6 +217,7 @@ def create_app(
     app.include_router(friends.router)
     app.include_router(notify.router)
     app.include_router(tournaments.router)
+    app.include_router(turns.router)
     app.include_router(review.router)
     app.include_router(moderation.router)
     app.include_router(

@@ -76,14 +76,21 @@ class Lobby:
             raise ServerError("bad_request", "'rated' must be true or false", field="rated")
         if rated and account is None:
             raise ServerError("not_signed_in", "rated games are for signed-in players: sign in first", 401)
-        unknown = sorted(k for k in body if k not in ("game", "players", "rated", "name", "fill_bots_after"))
+        unknown = sorted(
+            k for k in body if k not in ("game", "players", "rated", "name", "fill_bots_after", "days_per_move")
+        )
         if unknown:
             raise ServerError("bad_request", f"unknown field {unknown[0]!r}", field=unknown[0])
-        key = (str(game)[:64], players, rated)
+        days = body.get("days_per_move")
+        if days is not None and type(days) is not int:  # (its range is checked with the new table's fields)
+            raise ServerError(
+                "bad_request", "'days_per_move' must be a whole number of days, or null", field="days_per_move"
+            )
+        key = (str(game)[:64], players, rated, days)
         lock = self._quick.setdefault(key, asyncio.Lock())
         async with lock:
             account_id = account["id"] if account is not None else None
-            candidates = await self.hub.run_db(self.listings.quick_candidates, key[0], players, rated, account_id)
+            candidates = await self.hub.run_db(self.listings.quick_candidates, key[0], players, rated, account_id, days)
             if rated and candidates and account_id is not None:  # near ratings first (ratings/: the window)
                 candidates = await self.ratings.quick_fits(candidates, key[0], players, account_id)
             for table_id in candidates:
@@ -101,6 +108,7 @@ class Lobby:
                 "public": True,
                 "rated": rated,
                 "fill_bots_after": body.get("fill_bots_after"),
+                "days_per_move": days,
             }
             asked = parse_new_table(spec, self.hub.limits, self.hub.default_seat_timeout)
             created = await self.hub.create(asked, address, account_id, quick=True)

@@ -14,7 +14,7 @@ failing mail server or push service never holds a table up. A failed e-mail or p
 and tried again ``attempts`` times in all, a little later each time.
 
 A feature beside ``table/`` (docs/server.md): the table layer tells it through the hub's hooks
-(``Hub.finished_hooks`` for a game over, ``Hub.turn_hooks`` for a decision asked of a seat), and the
+(``Hub.finished_hooks`` for a game over, ``Hub.change_hooks`` for a decision asked of a seat), and the
 friends service through ``Friends.invited_hooks``; nothing below imports it.
 
 E-mail goes through :mod:`smtplib` in a small thread pool of its own rather than aiosmtplib: a mail
@@ -164,7 +164,7 @@ class Notifier:
         self.failed = 0  # tries that failed
         self.handled = 0  # notifications the worker is done with (stored, and their sending begun)
         hub.finished_hooks.append(self.game_over)
-        hub.turn_hooks.append(self.turn)
+        hub.change_hooks.append(self.turn)
 
     # ---- life -------------------------------------------------------------------------------------
     async def start(self) -> None:

@@ -10,6 +10,7 @@ from .notifications import NotificationStore
 from .ratings import RatingStore
 from .site import SiteRows
 from .tournaments import TournamentStore
+from .turns import TurnStore, VacationRefused
 from .writer import Writer
 from .writes import (
     AddChat,
@@ -33,6 +34,7 @@ from .writes import (
     SeatsToBots,
     SetClock,
     SetSeat,
+    SetTurn,
     StoreReplay,
     StoreReview,
     TakeSeat,
@@ -76,7 +78,10 @@ __all__ = [
     "SeatsToBots",
     "SetClock",
     "SetSeat",
+    "SetTurn",
     "SiteRows",
+    "TurnStore",
+    "VacationRefused",
     "StoreReplay",
     "StoreReview",
     "SeatLimits",

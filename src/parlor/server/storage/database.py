@@ -231,12 +231,13 @@ class Database:
         return outcomes
 
     # ---- reads -------------------------------------------------------------------------
-    def unfinished_ids(self) -> list[str]:
+    def unfinished_ids(self, live_only: bool = False) -> list[str]:
+        """The unfinished tables, oldest first; ``live_only``: not the turn-based ones (loaded on demand)."""
+        query = select(tables_t.c.id).where(tables_t.c.status == "playing")
+        if live_only:
+            query = query.where(tables_t.c.days_per_move.is_(None))
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(tables_t.c.id).where(tables_t.c.status == "playing").order_by(tables_t.c.created_at)
-            )
-            return [r[0] for r in rows]
+            return [r[0] for r in conn.execute(query.order_by(tables_t.c.created_at))]
 
     @staticmethod
     def _chat_rows(conn: Any, table_id: str, before: int | None, limit: int, seat_only: bool) -> list[dict[str, Any]]:

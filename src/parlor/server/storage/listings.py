@@ -62,6 +62,7 @@ def _entries(conn: Any, rows: list[Any]) -> list[dict[str, Any]]:
             "status": r.status,
             "version": r.version,
             "turn_time": r.turn_time,
+            "days_per_move": r.days_per_move,
             "rated": bool(r.rated),
             "quick": bool(r.quick),
             "public": r.visibility == "public",
@@ -94,6 +95,7 @@ _COLUMNS = (
     tables_t.c.visibility,
     tables_t.c.created_at,
     tables_t.c.fill_bots_at,
+    tables_t.c.days_per_move,
 )
 
 
@@ -116,7 +118,9 @@ class Listings:
             ).all()
             return _entries(conn, first), _entries(conn, second)
 
-    def quick_candidates(self, game: str, players: int, rated: bool, account_id: str | None) -> list[str]:
+    def quick_candidates(
+        self, game: str, players: int, rated: bool, account_id: str | None, days_per_move: int | None = None
+    ) -> list[str]:
         """Quick play's tables for this game and player count that wait for players, oldest first, where
         the account (if signed in) holds no seat yet and nobody sits whom it blocks or who blocks it."""
         where = [
@@ -126,6 +130,8 @@ class Listings:
             tables_t.c.game == game,
             tables_t.c.players == players,
             tables_t.c.rated == rated,
+            # a turn-based player is matched with one who chose the same days per move (live with live)
+            tables_t.c.days_per_move.is_(None) if days_per_move is None else tables_t.c.days_per_move == days_per_move,
             _open_seat(),
         ]
         if account_id is not None:

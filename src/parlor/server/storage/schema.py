@@ -64,6 +64,8 @@ tables_t = Table(
     # JSON: the scenario the game starts from (a practice table's dealt position,
     # {"saved_state": ...}); NULL: a new game from the seed. Never sent: it holds hidden cards.
     Column("scenario", Text, nullable=True),
+    # A turn-based table (migration 0019_turn_based): each decision may take up to this many days; NULL: a live table.
+    Column("days_per_move", Integer, nullable=True),
     Index("ix_parlor_tables_status", "status"),
     Index("ix_parlor_tables_creator", "creator_hash", "status"),
     Index("ix_parlor_tables_open", "visibility", "status"),
@@ -97,7 +99,14 @@ seats_t = Table(
     # table, cleared when a WebSocket opens it (migration 0012).
     Column("sat_from", String(64), nullable=True),
     Column("open_by", DateTime(timezone=True), nullable=True),
+    # At a turn-based table, the decision this seat is asked (migration 0019_turn_based): since when it waits, when
+    # its time runs out, and the table's version then (a note for an older decision never overwrites a
+    # newer one). NULL when the seat is not asked. The deadline scan reads ``turn_deadline``.
+    Column("turn_since", DateTime(timezone=True), nullable=True),
+    Column("turn_deadline", DateTime(timezone=True), nullable=True),
+    Column("turn_version", Integer, nullable=True),
     Index("ix_parlor_seats_account", "account_id"),
+    Index("ix_parlor_seats_turn_deadline", "turn_deadline"),
     Index("ix_parlor_seats_sat_from", "sat_from"),
 )
 
@@ -239,6 +248,17 @@ auth_events_t = Table(
     Column("key", String(64), nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
     Index("ix_parlor_auth_events_key", "kind", "key", "at"),
+)
+
+# An account's vacation (migration 0019_turn_based): the days of the calendar year ``year`` it has used, and while
+# one runs, until when. Its turn-based deadlines are moved on by the vacation's length.
+vacations_t = Table(
+    "parlor_vacations",
+    metadata,
+    Column("account_id", String(32), ForeignKey("parlor_accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("year", Integer, nullable=False),
+    Column("days_used", Integer, nullable=False),
+    Column("until", DateTime(timezone=True), nullable=True),
 )
 
 ratings_t = Table(

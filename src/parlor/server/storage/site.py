@@ -32,6 +32,7 @@ _OWNER = text(
 _ORPHANS = text(
     "SELECT t.id FROM parlor_tables t LEFT JOIN parlor_leases l ON l.table_id = t.id"
     " WHERE t.status = 'playing' AND (l.table_id IS NULL OR l.expires_at < now())"
+    " AND t.days_per_move IS NULL"  # (turn-based tables are loaded on demand, by a request or the deadline scan)
     " ORDER BY t.updated_at"
 )
 _RENEW_MINE = text(

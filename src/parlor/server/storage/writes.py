@@ -261,6 +261,32 @@ class SetClock(Write):
         conn.execute(_SET_CLOCK, {"tid": self.table_id, "s": self.seat, "ends_at": self.ends_at, "v": self.version})
 
 
+_SET_TURN = (
+    update(seats_t)
+    .where(
+        seats_t.c.table_id == bindparam("tid"),
+        seats_t.c.seat == bindparam("s"),
+        or_(seats_t.c.turn_version.is_(None), seats_t.c.turn_version <= bindparam("v")),
+    )
+    .values(turn_since=bindparam("since"), turn_deadline=bindparam("deadline"), turn_version=bindparam("v"))
+)
+
+
+@dataclass(frozen=True)
+class SetTurn(Write):
+    """At a turn-based table, the seat waits since ``since`` on the decision of ``version``, up to
+    ``deadline`` (both None: it is not asked). A note for an older decision never overwrites a newer one."""
+
+    seat: int
+    since: datetime | None
+    deadline: datetime | None
+    version: int
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        values = {"tid": self.table_id, "s": self.seat, "since": self.since, "deadline": self.deadline}
+        conn.execute(_SET_TURN, {**values, "v": self.version})
+
+
 @dataclass(frozen=True)
 class SetSeat(Write):
     """A seat's name and joined mark, and ``stand_in`` unless None; ``opened``: a WebSocket opened the

@@ -35,7 +35,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from parlor.core import Event
-from parlor.server.storage import SetClock, Write
+from parlor.server.storage import SetClock, SetTurn, Write
 
 if TYPE_CHECKING:
     from .live import LiveTable
@@ -45,6 +45,7 @@ log = logging.getLogger("parlor.server")
 
 MAX_TURN_TIME = 86400.0  # a day per decision: slow tables are fine, absurd ones are refused
 RESUME_GRACE = 10.0  # seconds a clock resumed after a restart has at least (at most a full turn)
+TIMEOUTS_TO_ABANDON = 3  # a turn-based seat whose time ran out this many decisions in a row is abandoned
 BOT_FOR_HUMAN = {"substitute": "away", "stand_in": "host", "clock": "clock"}  # by -> the mark's reason
 
 
@@ -231,3 +232,76 @@ def arm_away(table: LiveTable, s: Seat, after: float) -> None:
     if s.kind != "human" or s.connections > 0 or table.status != "playing" or table.hub.closing:
         return
     s.away_timer = asyncio.get_running_loop().call_later(after + 0.05, table.seat_turned_away, s.seat)
+
+
+# ---- turn-based tables ------------------------------------------------------------------------------
+# A turn-based table (``days_per_move``) has no timer: each waiting decision's deadline is stored
+# (``parlor_seats.turn_deadline``) and the hub's scan of stored deadlines acts on those that passed
+# (``changes.TurnTimedOut``), so a table nobody has open can leave memory and still time out.
+
+
+def turn_waits(table: LiveTable, s: Seat) -> bool:
+    """Whether a turn-based seat's player must decide now (a deadline runs): asked, held by somebody,
+    and no bot plays it."""
+    return (
+        table.days_per_move is not None
+        and table.status == "playing"
+        and s.kind == "human"
+        and s.seat in table.state.to_move
+        and (s.token_hash is not None or s.account_id is not None or s.joined)
+        and not table.bot_controls(s.seat)
+    )
+
+
+def reset_deadlines(table: LiveTable) -> list[Write]:
+    """After any change at a turn-based table: a seat newly asked gets its deadline (``days_per_move``
+    days from now, or from the end of its account's vacation); the deadline of a decision already
+    waiting stays. Returns the notes to store (only those that changed)."""
+    if table.days_per_move is None:
+        return []
+    moment = table.hub.clock()
+    writes: list[Write] = []
+    for s in table.seats:
+        if turn_waits(table, s):
+            if s.turn_ends_at is None:
+                start = moment
+                back = table.hub.vacations.get(s.account_id) if s.account_id is not None else None
+                if back is not None and back > moment:  # asked while on vacation: the days start at its end
+                    start = back
+                s.turn_ends_at = start + timedelta(days=table.days_per_move)
+                s.turn_since, s.turn_asked_at = moment, table.version
+                table.hub.notify_turn(s.account_id, "your_turn", table.id)
+            elif s.turn_since is None:
+                s.turn_since = moment
+            stored: tuple[datetime | None, datetime | None] = (s.turn_since, s.turn_ends_at)
+        else:
+            stored = (None, None)
+            if s.seat not in table.state.to_move or table.status != "playing":
+                s.turn_since = None
+        if stored != s.turn_stored:
+            s.turn_stored = stored
+            writes.append(SetTurn(table.id, s.seat, stored[0], stored[1], table.version))
+    return writes
+
+
+def turn_deadlines(table: Any) -> dict[str, str]:
+    """When each waiting turn-based decision's time runs out (UTC, ISO 8601), by seat (as strings)."""
+    if getattr(table, "days_per_move", None) is None or table.status != "playing":
+        return {}
+    return {
+        str(s.seat): s.turn_stored[1].isoformat().replace("+00:00", "Z")
+        for s in table.seats
+        if s.turn_stored[1] is not None
+    }
+
+
+def timeouts_in_a_row(table: LiveTable, seat: int) -> int:
+    """How many of the seat's last decisions in a row the clock's bot made (its time ran out)."""
+    count = 0
+    for mover, by in zip(reversed(table.action_seats), reversed(table.actions_by), strict=True):
+        if mover != seat:
+            continue
+        if by != "clock":
+            break
+        count += 1
+    return count

@@ -22,7 +22,7 @@ from parlor.core import Event, for_seat
 from parlor.server.wire import dumps
 from parlor.text import action_text
 
-from .clocks import clocks_left, fill_bots_left
+from .clocks import clocks_left, fill_bots_left, turn_deadlines
 from .undo import quick_refusal
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ class Frames:
             head = {"type": "state", "seq": table.seq, "version": table.version, "cause": cause, **self.body(seat)}
             text = dumps(head)[:-1] + ',"events":[' + self.log_json(seat) + "]"
             hit = self.full[key] = (table.seq, text)
-        return hit[1] + ',"clocks":' + dumps(clocks_left(table)) + "}"
+        return hit[1] + ',"clocks":' + dumps(clocks_left(table)) + ',"deadlines":' + dumps(turn_deadlines(table)) + "}"
 
     def _events_since(self, seat: int | None, start: int) -> list[dict[str, Any]]:
         return [event_json(e) for e in for_seat([e for _, e in self.table.events[start:]], seat)]
@@ -126,7 +126,7 @@ class Frames:
         """After a change of the game: every ready connection gets its seat's frame (the connection that
         caused it first gets its ``ack``). A delta is built once per seat and shared by its connections."""
         table = self.table
-        clocks = dumps(clocks_left(table))
+        clocks = dumps(clocks_left(table)) + ',"deadlines":' + dumps(turn_deadlines(table))
         by_seat: dict[int | None, list[Connection]] = {}
         for conn in table.connections:
             if conn.ready and not conn.closed:
@@ -167,6 +167,7 @@ class Frames:
                 "type": "seats",
                 "seats": table.seat_summaries(),
                 "clocks": clocks_left(table),
+                "deadlines": turn_deadlines(table),
                 "fill_bots_in": fill_bots_left(table),
             }
         )

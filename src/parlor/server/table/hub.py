@@ -21,7 +21,7 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from parlor import games as registry
@@ -36,6 +36,7 @@ from parlor.server.storage import (
     Database,
     MarkBroken,
     StoreReplay,
+    TurnStore,
     Writer,
     now,
     record_of,
@@ -52,12 +53,23 @@ from .changes import (
     ForgetAccount,
     Leave,
     SeatNotOpened,
+    TurnTimedOut,
     leave,
     new_table_row,
     seat_of_account,
 )
 from .chat import chat_json, hidden_from, viewer_of
-from .clocks import BOT_FOR_HUMAN, arm_timeout, fill_moment, reset_clocks, stop_clocks, with_bot_marks
+from .clocks import (
+    BOT_FOR_HUMAN,
+    TIMEOUTS_TO_ABANDON,
+    arm_timeout,
+    fill_moment,
+    reset_clocks,
+    reset_deadlines,
+    stop_clocks,
+    timeouts_in_a_row,
+    with_bot_marks,
+)
 from .connection import MOVED, Connection
 from .live import BrokenTable, FinishedTable, LiveTable
 from .replays import replay_steps_json, start_state
@@ -112,7 +124,21 @@ class Hub:
         # Called (synchronously, under the table's lock) after every change, once its clocks and bots
         # are set: the notifications (server/notify) tell a seat asked for a decision
         # that has no connection here that it is its turn. A hook must not wait nor raise.
-        self.turn_hooks: list[Callable[[LiveTable], None]] = []
+        self.change_hooks: list[Callable[[LiveTable], None]] = []
+        # Turn-based tables. ``clock``: the moment their deadlines are measured against (the tests move
+        # it). ``vacations``: the accounts on vacation and when each comes back (a decision asked
+        # meanwhile gets its days from then). ``turn_hooks``: the notification hook, called (on the
+        # event loop, no wait) with (account id, what, table id) when an account must decide at a
+        # turn-based table ("your_turn") or such a table's game ends ("game_over"); e-mail or push
+        # notifications attach here without table/ knowing of them.
+        self.clock: Callable[[], datetime] = now
+        self.vacations: dict[str, datetime] = {}
+        self.turn_hooks: list[Callable[[str, str, str], None]] = []
+        self.turns = TurnStore(db)
+        self.scans = 0  # scans of the stored deadlines done (the tests wait for one)
+        self.evicted = 0  # turn-based tables evicted from memory (the benchmark and the tests read it)
+        self._scanner: asyncio.Task[None] | None = None
+        self.finished_hooks.append(self._turn_game_over)
 
     # The benchmark and the tests read how decisions were grouped into transactions.
     @property
@@ -134,17 +160,21 @@ class Hub:
         await self.run_db(self.db.migrate)
         if self.site is not None:  # restores the unfinished tables no other process holds
             await self.site.start()
-        else:
-            ids = await self.run_db(self.db.unfinished_ids)
+        else:  # (turn-based tables are loaded on demand: a move, a connection, or a deadline passed)
+            ids = await self.run_db(self.db.unfinished_ids, True)
             for table_id in ids:
                 await self.load(table_id)
             log.info("restored %d unfinished table(s)", len(ids))
+        self.vacations = await self.run_db(self.turns.on_vacation, self.clock())
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_unjoined())
+        self._scanner = asyncio.get_running_loop().create_task(self._scan_turns())
 
     async def close(self) -> None:
         self.closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._scanner is not None:
+            self._scanner.cancel()
         if self.site is not None:
             await self.site.close()
         for table in self.tables.values():
@@ -268,6 +298,10 @@ class Hub:
         for a in row["actions"]:
             if a["by"] in BOT_FOR_HUMAN:
                 table.seats[a["seat"]].bot_moves += 1
+        if table.days_per_move is not None:  # a seat that timed out too often in a row stays abandoned
+            for s in table.seats:
+                if s.kind == "human" and timeouts_in_a_row(table, s.seat) >= TIMEOUTS_TO_ABANDON:
+                    s.substituted = True
         if state.is_over and table.status == "playing":
             table.status = "over"
         if table.status == "over" and table.result is None:
@@ -283,8 +317,9 @@ class Hub:
         for s in table.seats:
             if s.kind == "human":
                 arm_timeout(table, s)
-                self.arm_open(table, s)
-        writes = reset_clocks(table)
+                if table.days_per_move is None:  # (turn-based: a seat sat down in waits for its player)
+                    self.arm_open(table, s)
+        writes = reset_clocks(table) + reset_deadlines(table)
         if writes:
             self.writer.write_later(writes, table._background_write_failed)
         self.bots.schedule(table)
@@ -353,14 +388,108 @@ class Hub:
                     log.info("table %s: the banned account's seat was not handed over (%s)", table.id, exc.code)
 
     def release(self, table: Any) -> None:
-        """Forget a finished table nobody watches (it is loaded again on demand)."""
-        if (
-            table.status != "playing"
-            and not table.connections
-            and not table.busy
-            and self.tables.get(table.id) is table
-        ):
+        """Forget a finished table nobody watches, or an idle turn-based one (it is loaded again on demand)."""
+        if table.connections or table.busy or self.tables.get(table.id) is not table:
+            return
+        if table.status != "playing":
             del self.tables[table.id]
+        elif self.evictable(table):
+            self.evict(table)
+
+    # ---- turn-based tables ------------------------------------------------------------------------
+    def evictable(self, table: Any) -> bool:
+        """A turn-based table may leave memory: nobody is connected, nothing runs on it (a change, a
+        bot's thinking), and no deadline of it is near (the scan of stored deadlines will load it)."""
+        if not isinstance(table, LiveTable) or table.days_per_move is None or table.status != "playing":
+            return False
+        if table.connections or table.busy or table._background:
+            return False
+        if table.bot_task is not None and not table.bot_task.done():
+            return False
+        if any(table.bot_controls(seat) for seat in table.state.to_move):  # a bot is about to move
+            return False
+        near = self.clock() + timedelta(seconds=self.limits.turn_keep_loaded)
+        return not any(s.turn_ends_at is not None and s.turn_ends_at <= near for s in table.seats)
+
+    def evict(self, table: LiveTable) -> None:
+        """Drop an idle turn-based table from memory; everything it needs is stored (its record, seats and
+        deadlines), and :meth:`get` loads it again, under its lease, as a takeover does."""
+        del self.tables[table.id]
+        stop_clocks(table)
+        if table.fill_timer is not None:
+            table.fill_timer.cancel()
+            table.fill_timer = None
+        table.gone = table.evicted = True  # (a change through a stale reference revives it: ``revive``)
+        self.evicted += 1
+
+    async def revive(self, table: LiveTable) -> None:
+        """A change came to a table just evicted (its request found it before): it is played here again,
+        as it was (nothing changed it meanwhile), unless it was loaded again since; one of several
+        processes takes its lease first."""
+        if not table.evicted:
+            return
+        if self.tables.get(table.id) is not None:
+            raise ServerError("unavailable", "this table was reloaded; reconnect", 503)
+        if self.site is not None and not await self.run_db(self.site.rows.claim, table.id):
+            raise ServerError("unavailable", "another server process plays this table now; try again", 503)
+        if not table.evicted or self.tables.get(table.id) is not None:  # (revived meanwhile)
+            if self.tables.get(table.id) is table:
+                return
+            raise ServerError("unavailable", "this table was reloaded; reconnect", 503)
+        table.gone = table.evicted = False
+        self.tables[table.id] = table
+        self._begin(table)
+
+    def notify_turn(self, account_id: str | None, what: str, table_id: str) -> None:
+        """Tell the notification hooks (``turn_hooks``); a hook's failure is logged, never the table's."""
+        if account_id is None:
+            return
+        for hook in self.turn_hooks:
+            try:
+                hook(account_id, what, table_id)
+            except Exception:
+                log.exception("a turn notification hook failed")
+
+    def _turn_game_over(self, table: LiveTable) -> None:
+        if table.days_per_move is not None:
+            for s in table.seats:
+                self.notify_turn(s.account_id, "game_over", table.id)
+
+    async def _scan_turns(self) -> None:
+        """Every ``turn_scan_interval`` seconds: act on the stored deadlines that passed, and evict the
+        turn-based tables that are idle."""
+        while not self.closing:
+            await asyncio.sleep(self.limits.turn_scan_interval)
+            try:
+                await self.scan_turns()
+            except Exception:
+                log.exception("scanning turn-based deadlines failed")
+
+    async def scan_turns(self) -> int:
+        """One scan: each waiting decision whose stored deadline passed is handed to its table (loaded if
+        need be) as ``TurnTimedOut``; returns how many were found."""
+        due = await self.run_db(self.turns.due, self.clock())
+        self.scans += 1
+        for table_id, seat, _version in due:
+            try:
+                table = await self.get(table_id)
+                await table.change(TurnTimedOut(seat))
+            except ServerError as exc:  # (another process plays it: its own scan acts)
+                log.info("table %s: a passed deadline was not acted on here (%s)", table_id, exc.code)
+        for table in list(self.tables.values()):
+            self.release(table)
+        return len(due)
+
+    def shift_deadlines(self, account_id: str, moved: list[tuple[str, int, datetime]]) -> None:
+        """A vacation moved these stored deadlines: the tables held in memory follow (what they show)."""
+        for table_id, seat, deadline in moved:
+            table = self.tables.get(table_id)
+            if isinstance(table, LiveTable) and seat < len(table.seats):
+                s = table.seats[seat]
+                if s.account_id == account_id and s.turn_ends_at is not None:
+                    s.turn_ends_at = deadline
+                    s.turn_stored = (s.turn_stored[0], deadline)
+                    table.frames.broadcast_seats()
 
     # ---- connections --------------------------------------------------------------------------
     async def connect(
@@ -557,6 +686,8 @@ class Hub:
             settings = self.rated_settings()
             timeout, substitute = settings["seat_timeout"], settings["substitute_level"]
             turn_time, bots_before_join = settings["turn_time"], settings["bots_before_join"]
+            if request.days_per_move is not None:  # turn-based: the days per move are its clock
+                timeout, turn_time = None, None
         seats: list[dict[str, Any]] = []
         claims: dict[int, str] = {}  # seat -> the one-time code of its join link
         for i, spec in enumerate(request.seats):
@@ -604,6 +735,7 @@ class Hub:
             "rated": rated,
             "fill_bots_at": None if fill_after is None else now() + timedelta(seconds=fill_after),
             "fill_bots_after": None if fill_after is None else float(fill_after),
+            "days_per_move": request.days_per_move,
         }
         return row, seats, claims, spectator, host
 

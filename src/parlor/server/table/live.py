@@ -30,7 +30,7 @@ from parlor.server.wire import ServerError
 
 from .changes import Change, ClockRanOut, SeatTimedOut
 from .chat import ChatLog
-from .clocks import BOT_FOR_HUMAN, fill_bots_left, reset_clocks
+from .clocks import BOT_FOR_HUMAN, fill_bots_left, reset_clocks, reset_deadlines
 from .frames import Frames
 from .seats import Seat
 
@@ -65,6 +65,7 @@ class StoredTable:
         self.practice: bool = bool(row.get("scenario"))  # started from a dealt position ("Try it again")
         self.fill_bots_at: Any = row.get("fill_bots_at")  # a waiting table's empty seats become bots then
         self.fill_bots_after: float | None = row.get("fill_bots_after")  # that wait, in seconds
+        self.days_per_move: int | None = row.get("days_per_move")  # a turn-based table (None: live)
         self.fill_timer: Any = None  # the hub's timer for ``fill_bots_at`` (one at a time)
         self.chat = ChatLog(list(row.get("chat") or []), int(row.get("chat_total", len(row.get("chat") or []))))
         self.connections: set[Connection] = set()
@@ -101,6 +102,7 @@ class LiveTable(StoredTable):
         self.next_claims: dict[int, str] = {}  # after "play again": each human seat's claim code there
         self.hints_given: dict[tuple[int, int], dict[str, Any]] = {}  # (version, seat) -> the hint's JSON
         self.gone = False  # let go (another process owns it now): every change is refused
+        self.evicted = False  # an idle turn-based table dropped from memory (``Hub.evict``); revived on use
         self.busy = 0  # changes waiting or running: the table is not forgotten meanwhile
         self.lease_checked = time.monotonic()  # when this process last knew it held the table's lease
         self._background: set[asyncio.Task[Any]] = set()
@@ -164,6 +166,8 @@ class LiveTable(StoredTable):
         ``ServerError`` when it is refused; the table is then as it was."""
         self.busy += 1
         try:
+            if self.evicted:  # (a request that found it just before an idle turn-based table left memory)
+                await self.hub.revive(self)
             async with self.lock:
                 if self.gone:
                     raise ServerError("unavailable", "this table moved to another server process; reconnect", 503)
@@ -227,9 +231,13 @@ class LiveTable(StoredTable):
             if writes:
                 self.hub.writer.write_later(writes, self._background_write_failed)
             self.hub.bots.schedule(self)
+        if self.days_per_move is not None and not self.gone:  # (a seat claimed, sat down in: its days begin)
+            writes = reset_deadlines(self)
+            if writes:
+                self.hub.writer.write_later(writes, self._background_write_failed)
         if not self.gone:
             # (after every change, not only those that move play: the seat taken last starts the game)
-            for hook in self.hub.turn_hooks:
+            for hook in self.hub.change_hooks:
                 try:
                     hook(self)
                 except Exception:  # (a notification must never stop a table)
@@ -285,6 +293,7 @@ def table_summary(table: Any, options: dict[str, Any]) -> dict[str, Any]:
         "seat_timeout": table.seat_timeout,
         "substitute_level": table.substitute_level,
         "turn_time": table.turn_time,
+        "days_per_move": table.days_per_move,
         "bots_before_join": table.bots_before_join,
         "hints": table.hints_on,
         "public": table.public,

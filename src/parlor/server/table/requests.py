@@ -34,7 +34,9 @@ KNOWN_FIELDS = (
     "public",
     "rated",
     "fill_bots_after",
+    "days_per_move",
 )
+MAX_DAYS_PER_MOVE = 14  # a turn-based table's longest time for one decision, in days
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class NewTableRequest:
     # against the site's limits), even when rated, and a bot plays a seat whose player never came, so
     # that every round ends.
     tournament: bool = False
+    days_per_move: int | None = None  # a turn-based table: days each decision may take (None: live)
 
 
 def parse_new_table(body: Any, limits: Limits, default_seat_timeout: float | None) -> NewTableRequest:
@@ -158,6 +161,20 @@ def parse_new_table(body: Any, limits: Limits, default_seat_timeout: float | Non
         )
     if fill_after is not None and not public:
         raise ServerError("bad_request", "only a public table fills its seats with bots", field="fill_bots_after")
+    days = body.get("days_per_move")
+    if days is not None and (type(days) is not int or not 1 <= days <= MAX_DAYS_PER_MOVE):
+        raise ServerError(
+            "bad_request",
+            f"'days_per_move' must be a whole number of days from 1 to {MAX_DAYS_PER_MOVE}, or null",
+            422,
+            field="days_per_move",
+        )
+    if days is not None and turn_time is not None:  # one clock or the other, never both
+        raise ServerError(
+            "bad_request", "a turn-based table ('days_per_move') has no 'turn_time'", 422, field="days_per_move"
+        )
+    if days is not None:  # a player away for hours is normal here: only the days per move hand a seat to a bot
+        timeout = None
     if hints and rated:  # a hint is the judge's help: a rated game is played without it
         raise ServerError("bad_request", "a rated table gives no hints", field="hints")
     seats: list[SeatRequest] = []
@@ -193,4 +210,5 @@ def parse_new_table(body: Any, limits: Limits, default_seat_timeout: float | Non
         public=public,
         rated=rated,
         fill_bots_after=None if fill_after is None else float(fill_after),
+        days_per_move=days,
     )

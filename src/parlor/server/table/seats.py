@@ -18,6 +18,10 @@ MAX_NAME = 40
 SEAT_REPLACED = "the host gave this seat a new link while you were away: ask the host for it"
 
 
+def _utc(stamp: datetime | None) -> datetime | None:
+    return stamp if stamp is None or stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -76,6 +80,10 @@ class Seat:
     turn_ends_at: datetime | None = None
     turn_asked_at: int = -1
     clock_out: bool = False  # its clock ran out: a bot makes this one decision
+    # At a turn-based table: since when the seat waits on its decision, and the (since, deadline) last
+    # stored for it (what the deadline scan and the "your turn" list read).
+    turn_since: datetime | None = None
+    turn_stored: tuple[datetime | None, datetime | None] = (None, None)
     saved_clock: tuple[datetime, int] | None = None  # (ends at, version) stored before a restart
     claim_hash: str | None = None  # the one-time code of its join link, until claimed
     replaced_hash: str | None = None  # the token the host's last new link replaced (its holder is told)
@@ -95,6 +103,10 @@ class Seat:
         seat.replaced_hash = s.get("replaced_hash")
         seat.account_id = s.get("account_id")
         seat.open_by = s.get("open_by")
+        if s.get("turn_deadline") is not None:  # a turn-based decision waiting (stored UTC; SQLite's naive)
+            since, deadline = (_utc(s.get("turn_since")), _utc(s["turn_deadline"]))
+            seat.turn_since, seat.turn_ends_at, seat.turn_stored = since, deadline, (since, deadline)
+            seat.turn_asked_at = s.get("turn_version") if s.get("turn_version") is not None else -1
         return seat
 
     def is_away(self, after: float) -> bool:

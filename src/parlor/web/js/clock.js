@@ -3,7 +3,7 @@
 // The server sends the seconds left for each clocked seat; the page counts down from the moment
 // the frame arrived, so a wrong clock on this computer does not matter.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { currentLang, t } from "./i18n.js";
 
 let deadlines = new Map(); // seat -> performance.now() at which its time runs out
 let ticker = null;
@@ -77,4 +77,24 @@ export function botNote(info, you) {
   if (info.absent) return h("small", { class: "bot-note muted absent" }, t("seat.absent"));
   if (!info.joined) return h("small", { class: "bot-note muted" }, t("seat.not_joined"));
   return null;
+}
+
+// Turn-based tables: each waiting decision's deadline (`deadlines` in the state and seats frames, UTC
+// ISO 8601), shown as a date and time in this browser's own time zone (Intl's default).
+let turnDeadlines = new Map(); // seat -> Date
+
+/** The `deadlines` of a state or seats frame ({seat: ISO time}; empty or missing: none). */
+export function setDeadlines(deadlines) {
+  turnDeadlines = new Map(Object.entries(deadlines || {}).map(([seat, at]) => [Number(seat), new Date(at)]));
+}
+
+export function deadlineText(at) {
+  return new Intl.DateTimeFormat(currentLang(), { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }).format(at);
+}
+
+/** "decides by Tue 3 Dec, 14:05" for a seat of a turn-based table whose decision waits, or null. */
+export function deadlineBadge(seat) {
+  const at = turnDeadlines.get(seat);
+  if (!at) return null;
+  return h("small", { class: "seat-deadline", "data-deadline-seat": seat, title: at.toISOString() }, t("table.deadline", { when: deadlineText(at) }));
 }

@@ -12,13 +12,15 @@ export const TURN_TIMES = [null, 30, 60, 120, 300];
 
 const app = document.getElementById("app");
 let catalog = null; // the answer of GET /api/games
-let form = { game: null, players: 0, options: {}, seats: [], turnTime: null, botsBeforeJoin: false, hints: false, public: false, rated: false, fillAfter: 60 };
+let form = { game: null, players: 0, options: {}, seats: [], turnTime: null, botsBeforeJoin: false, hints: false, public: false, rated: false, fillAfter: 60, daysPerMove: null };
 let created = null; // the answer of POST /api/tables
 let me = null; // the signed-in player ({name}) or null: a guest
 let open = { waiting: [], playing: [] }; // GET /api/lobby for the chosen game
 let openAt = 0; // performance.now() when that answer came (its fill_bots_in count from then)
 let mine = []; // the signed-in player's unfinished tables
 let lobbyError = "";
+// Turn-based tables: the days each decision may take (null: a live table).
+export const DAYS_PER_MOVE = [null, 1, 2, 3, 5, 7, 14];
 // Quick play: after how long a table still waiting for players fills its empty seats with bots.
 export const FILL_AFTER = [null, 30, 60, 120, 300];
 
@@ -164,6 +166,19 @@ function tableLife() {
     TURN_TIMES.map((s) => h("option", { value: s === null ? "" : String(s), selected: s === form.turnTime }, turnTimeLabel(s))),
   );
   turn.addEventListener("change", () => (form.turnTime = turn.value === "" ? null : Number(turn.value)));
+  // A turn-based table has no time per move: picking days clears it (the server refuses both).
+  const days = h(
+    "select",
+    { id: "days-per-move", name: "days_per_move" },
+    DAYS_PER_MOVE.map((d) => h("option", { value: d === null ? "" : String(d), selected: d === form.daysPerMove },
+      d === null ? t("lobby.days_none") : t("lobby.days_n", { n: d }))),
+  );
+  days.addEventListener("change", () => {
+    form.daysPerMove = days.value === "" ? null : Number(days.value);
+    turn.disabled = form.daysPerMove !== null;
+    if (form.daysPerMove !== null) turn.value = "", form.turnTime = null;
+  });
+  turn.disabled = form.daysPerMove !== null;
   const early = h("input", { type: "checkbox", id: "bots-before-join", name: "bots_before_join", checked: form.botsBeforeJoin });
   early.addEventListener("change", () => (form.botsBeforeJoin = early.checked));
   const hints = h("input", { type: "checkbox", id: "hints", name: "hints", checked: form.hints && !form.rated, disabled: form.rated });
@@ -182,6 +197,8 @@ function tableLife() {
     { class: "lobby-life" },
     h("div", { class: "field" }, h("label", { for: "turn-time" }, t("lobby.turn_time")), turn),
     h("p", { class: "muted" }, t("lobby.turn_help")),
+    h("div", { class: "field" }, h("label", { for: "days-per-move" }, t("lobby.days_per_move")), days),
+    h("p", { class: "muted" }, t("lobby.days_help")),
     // the server's own setting (GET /api/games): a player away that long is played by a bot
     typeof catalog.seat_timeout === "number"
       ? h("p", { class: "muted", id: "away-note" }, t("lobby.away_note", { when: awayLabel(catalog.seat_timeout) }))
@@ -314,7 +331,8 @@ function openTables() {
   const g = gameOf(form.game);
   const play = h("button", { type: "button", class: "primary", id: "play-now",
     onclick: () => seatedBy("/api/quick-play", { game: form.game, players: form.players, name: guestName(),
-      fill_bots_after: form.fillAfter, ...(me && form.rated ? { rated: true } : {}) }) },
+      fill_bots_after: form.fillAfter, ...(me && form.rated ? { rated: true } : {}),
+      ...(form.daysPerMove !== null ? { days_per_move: form.daysPerMove } : {}) }) },
   t("open.play_now", { game: gameTitle(g), n: form.players }));
   // Rated quick play (signed in): the same choice as the table form's "Rated game", beside Play now.
   const quickRated = me ? h("input", { type: "checkbox", id: "quick-rated", name: "quick_rated", checked: form.rated }) : null;
@@ -410,7 +428,8 @@ async function create(ev) {
       players: form.players,
       options,
       seats,
-      turn_time: form.turnTime,
+      turn_time: form.daysPerMove !== null ? null : form.turnTime,
+      ...(form.daysPerMove !== null ? { days_per_move: form.daysPerMove } : {}),
       bots_before_join: form.botsBeforeJoin,
       hints: form.hints,
       public: form.public,

@@ -10,7 +10,7 @@ import { PHONE, playerChips, watchSheets } from "./phone.js";
 import generic from "../games/generic.js";
 import { eventLines as eventLinesOf, loadRenderer, playerName, resultTable } from "./game_ui.js";
 import { createChat } from "./chat.js";
-import { botNote, clockBadge, setClocks } from "./clock.js";
+import { botNote, clockBadge, deadlineBadge, setClocks, setDeadlines } from "./clock.js";
 import { createHost, hostTokenFor, rememberHost } from "./host.js";
 import { TEXTS_LOADED } from "./card_text.js";
 import { registerServiceWorker } from "./pwa.js";
@@ -291,6 +291,7 @@ async function onFrame(msg) {
       st.pending = false;
       st.log.push(...msg.events);
       setClocks(msg.clocks);
+      setDeadlines(msg.deadlines);
       if (fresh || !animate) {
         st.shown = st.log.length;
         st.queue = [];
@@ -307,6 +308,7 @@ async function onFrame(msg) {
     case "seats":
       st.seats = msg.seats;
       setFillBots(msg.fill_bots_in);
+      if (msg.deadlines) setDeadlines(msg.deadlines);
       host.update(st.seats, Boolean(st.frame && st.frame.over));
       break;
     case "chat_deleted": // a moderator deleted a line for everyone
@@ -906,6 +908,7 @@ function renderSeats() {
         st.renderer.seatScore ? st.renderer.seatScore(s.seat, st.frame && st.frame.view, ctx()) : null,
         botNote(s, st.welcome.seat),
         clockBadge(s.seat),
+        deadlineBadge(s.seat),
       );
     }),
   );
@@ -1190,7 +1193,7 @@ function phoneTabs() {
 function chipExtras(s) {
   const note = botNote(s, st.welcome.seat);
   const away = s.kind === "human" && !s.connected && s.joined ? h("small", { class: "muted" }, t("seat.offline")) : null;
-  return [s.kind === "bot" ? h("small", { class: "muted" }, t("seat.bot_short")) : null, away, note, clockBadge(s.seat)];
+  return [s.kind === "bot" ? h("small", { class: "muted" }, t("seat.bot_short")) : null, away, note, clockBadge(s.seat), deadlineBadge(s.seat)];
 }
 
 function phoneLayout(board, docked) {

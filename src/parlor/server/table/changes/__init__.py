@@ -56,7 +56,7 @@ from .seats import (
     seat_of_account,
     seat_of_claim,
 )
-from .timers import ClockRanOut, CloseUnjoined, SeatNotOpened, SeatTimedOut, waits_for_players
+from .timers import ClockRanOut, CloseUnjoined, SeatNotOpened, SeatTimedOut, TurnTimedOut, waits_for_players
 
 __all__ = [
     "Arrive",
@@ -79,6 +79,7 @@ __all__ = [
     "Say",
     "SeatNotOpened",
     "SeatTimedOut",
+    "TurnTimedOut",
     "SitDown",
     "StandIn",
     "StandUp",

@@ -60,9 +60,12 @@ class PlayAgain(Change):
             "host_hash": table.host_hash,
             "creator_hash": hash_token(self.address) if self.address is not None else None,
             "rated": table.rated,  # (a rematch is private: it is for the same players, not the lobby's)
+            "days_per_move": table.days_per_move,  # a turn-based game's rematch is turn-based too
         }
         if table.rated:  # the site's clock and substitute as they are now, as at any rated table's creation
             row.update(hub.rated_settings())
+            if table.days_per_move is not None:  # (turn-based: the days per move are its clock)
+                row.update(seat_timeout=None, turn_time=None)
         self._claims = {s.seat: new_token() for s in table.seats if s.kind == "human"}
         seats = [
             {

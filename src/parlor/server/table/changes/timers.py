@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from parlor.server.storage import CloseUnplayed, FreeSeat, Write, now
 from parlor.server.wire import ServerError
 
-from ..clocks import clock_runs, stop_clocks
+from ..clocks import TIMEOUTS_TO_ABANDON, clock_runs, stop_clocks, timeouts_in_a_row, turn_waits
 from ..seats import Seat
 from .base import Change
 from .seats import open_seat
@@ -40,6 +40,36 @@ class ClockRanOut(Change):
         if clock_runs(table, s):
             log.info("table %s: seat %d's time ran out (version %d): a bot decides", table.id, s.seat, table.version)
             s.clock_out = True  # the bot runner makes the decision; Decide clears it
+
+
+@dataclass
+class TurnTimedOut(Change):
+    """A turn-based seat's deadline passed (the hub's scan of stored deadlines found it): the seat's
+    substitute bot makes this one decision (recorded as by ``clock``). The seat's last
+    ``TIMEOUTS_TO_ABANDON`` decisions all timed out: its player has abandoned the game, and a bot plays
+    the seat until they come back (as for a player away: a game that ends so counts them absent)."""
+
+    seat: int
+    _acted: bool = False
+
+    what: ClassVar[str] = "the days per move"
+    moves_play: ClassVar[bool] = True
+
+    def apply(self, table: LiveTable, results: list[Any]) -> None:
+        if not 0 <= self.seat < len(table.seats):
+            return
+        s = table.seats[self.seat]
+        # (a move, or a vacation moving the deadline, since the scan read it: nothing is due)
+        if not turn_waits(table, s) or s.turn_ends_at is None or s.turn_ends_at > table.hub.clock():
+            return
+        s.clock_out = self._acted = True  # the bot runner makes the decision; Decide clears it
+        if timeouts_in_a_row(table, s.seat) + 1 >= TIMEOUTS_TO_ABANDON:
+            s.substituted = True
+            log.info("table %s: seat %d timed out %d times in a row: abandoned", table.id, s.seat, TIMEOUTS_TO_ABANDON)
+
+    def announce(self, table: LiveTable) -> None:
+        if self._acted:
+            table.frames.broadcast_seats()
 
 
 @dataclass

@@ -1,0 +1,234 @@
+"""Turn-based tables (``days_per_move``): the "your turn" list, loading an evicted table on demand, a
+decision timed out (played by the seat's substitute), three in a row abandoning the seat, and
+vacations pausing an account's deadlines. The server's clock for these deadlines (``Hub.clock``) is
+moved by the tests; the scan of stored deadlines runs every few hundredths of a second."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+
+from parlor.server.limits import Limits
+from parlor.server.storage import now
+
+from .conftest import BACKENDS, Client, ServerThread, make_url
+from .test_accounts import Browser, signed_up
+
+DAY = timedelta(days=1)
+
+
+class MovedClock:
+    """The hub's clock for turn-based deadlines: the real time plus an offset the test moves on."""
+
+    def __init__(self) -> None:
+        self.offset = timedelta(0)
+
+    def __call__(self) -> datetime:
+        return now() + self.offset
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    url = make_url(request.param, request, tmp_path_factory.mktemp("db"))
+    limits = Limits(min_turn_time=0.1, turn_scan_interval=0.05, turn_keep_loaded=3600.0)
+    with ServerThread(url, seat_timeout=None, rate_per_second=1000, burst=1000, limits=limits) as s:
+        s.clock = MovedClock()
+        s.app.state.hub.clock = s.clock
+        yield s
+
+
+def hub(site: ServerThread) -> Any:
+    return site.app.state.hub
+
+
+def wait_for(condition: Callable[[], Any], what: str, timeout: float = 60.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def new_table(b: Browser, seats: list[dict[str, Any]], days: int = 3) -> dict[str, Any]:
+    r = b.post("/api/tables", {"game": "mamma-mia", "players": len(seats), "seats": seats, "days_per_move": days})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def take_seat(b: Browser, created: dict[str, Any], seat: int) -> str:
+    """The seat's link claimed by ``b``'s signed-in browser: the seat is its account's."""
+    tid = created["table"]["id"]
+    r = b.post(f"/api/tables/{tid}/claim", {"claim": created["seats"][seat]["claim"]})
+    assert r.status_code == 200, r.text
+    return r.json()["token"]
+
+
+def turns(b: Browser) -> list[dict[str, Any]]:
+    r = b.http.get("/api/account/turns")
+    assert r.status_code == 200, r.text
+    return r.json()["turns"]
+
+
+def listed(b: Browser, tid: str) -> dict[str, Any] | None:
+    return next((t for t in turns(b) if t["table_id"] == tid), None)
+
+
+def summary(site: ServerThread, tid: str) -> dict[str, Any]:
+    return httpx.get(f"{site.base}/api/tables/{tid}", timeout=60).json()
+
+
+def parse(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def count_tables(site: ServerThread) -> int:
+    engine = sa.create_engine(site.database_url)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(sa.text("SELECT count(*) FROM parlor_tables")).scalar_one()
+    finally:
+        engine.dispose()
+
+
+def test_bad_days_per_move_is_refused_and_makes_nothing(site: ServerThread) -> None:
+    before = count_tables(site)
+    base = {"game": "mamma-mia", "players": 2}
+    for bad in (0, 15, -1, 2.5, "3", True):
+        r = httpx.post(f"{site.base}/api/tables", json={**base, "days_per_move": bad}, timeout=60)
+        assert r.status_code == 422, (bad, r.text)
+        assert r.json()["error"]["field"] == "days_per_move" and "1 to 14" in r.json()["error"]["message"]
+    r = httpx.post(f"{site.base}/api/tables", json={**base, "days_per_move": 2, "turn_time": 60}, timeout=60)
+    assert r.status_code == 422 and r.json()["error"]["field"] == "days_per_move"
+    r = httpx.post(f"{site.base}/api/quick-play", json={**base, "days_per_move": 99}, timeout=60)
+    assert r.status_code == 422, r.text
+    assert count_tables(site) == before
+
+
+def test_your_turn_list_and_a_move_on_an_evicted_table_reloads_it(site: ServerThread) -> None:
+    ann, ann_name = signed_up(site.base)
+    bob, bob_name = signed_up(site.base)
+    created = new_table(ann, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], days=3)
+    tid = created["table"]["id"]
+    assert created["table"]["days_per_move"] == 3 and created["table"]["turn_time"] is None
+    ann_token, bob_token = take_seat(ann, created, 0), take_seat(bob, created, 1)
+    with Client(site.base, tid, ann_token) as c:
+        first = list(c.state["to_move"])
+    mover, waiting = (ann, bob) if first == [0] else (bob, ann)
+    mover_token = ann_token if mover is ann else bob_token
+    entry = wait_for(lambda: listed(mover, tid), "the table in the mover's list")
+    assert entry["game"] == "mamma-mia" and entry["days_per_move"] == 3
+    assert len(entry["opponents"]) == 1
+    left = parse(entry["deadline"]) - site.clock()
+    assert 2 * DAY < left <= 3 * DAY
+    assert listed(waiting, tid) is None
+    # Nobody connected and no deadline near: the table leaves memory.
+    wait_for(lambda: tid not in hub(site).tables, "the idle table evicted")
+    loads = hub(site).loads
+    with Client(site.base, tid, mover_token) as c:
+        assert hub(site).loads == loads + 1  # loaded from storage for this connection
+        assert c.state["your_turn"] and c.frames[-1]["deadlines"]
+        while c.state["your_turn"]:  # (a turn may hold several decisions)
+            reply = c.act(c.state["legal"][0]["id"])
+            assert reply["type"] == "ack", reply
+    wait_for(lambda: listed(mover, tid) is None, "the table gone from the mover's list")
+    wait_for(lambda: listed(waiting, tid), "the table in the other player's list")
+    wait_for(lambda: tid not in hub(site).tables, "the table evicted again")
+    assert [o["name"] for o in listed(waiting, tid)["opponents"]] == [ann_name if waiting is bob else bob_name]
+
+
+def test_a_timeout_is_played_by_the_substitute_and_three_in_a_row_abandon(site: ServerThread) -> None:
+    ann, _ = signed_up(site.base)
+    created = new_table(ann, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"}], days=1)
+    tid = created["table"]["id"]
+    told: list[tuple[str, str]] = []  # the notification hook: (what, table) for every call
+    hook = lambda account, what, table: told.append((what, table))  # noqa: E731
+    hub(site).turn_hooks.append(hook)
+    token = take_seat(ann, created, 0)
+    entry = wait_for(lambda: listed(ann, tid), "Ann's turn")
+    for timeouts in (1, 2):
+        site.clock.offset += DAY + timedelta(minutes=1)  # her day ran out
+        entry = wait_for(
+            lambda e=entry: (n := listed(ann, tid)) is not None and n["waiting_since"] != e["waiting_since"] and n,
+            "Ann asked again after the substitute played",
+        )
+        seat = summary(site, tid)["seats"][0]
+        assert seat["bot_moves"] == timeouts and not seat["substituted"]
+        assert parse(entry["deadline"]) - site.clock() > DAY - timedelta(minutes=1)  # a full day again
+    site.clock.offset += DAY + timedelta(minutes=1)  # the third in a row: she abandoned the game
+    final = wait_for(lambda: (s := summary(site, tid))["status"] == "over" and s, "the game played out by bots")
+    assert final["result"]["seats"][0]["absent"] and final["result"]["seats"][0]["left"]
+    assert listed(ann, tid) is None
+    assert ("your_turn", tid) in told and ("game_over", tid) in told
+    assert told.count(("game_over", tid)) == 1  # (one account seat: told once)
+    hub(site).turn_hooks.remove(hook)
+    again = httpx.post(f"{site.base}/api/tables/{tid}/play-again", json={"token": token}, timeout=60)
+    assert again.status_code == 200, again.text
+    assert summary(site, again.json()["table_id"])["days_per_move"] == 1  # a rematch is turn-based too
+
+
+def test_vacation_pauses_deadlines_and_bad_input_changes_nothing(site: ServerThread) -> None:
+    ann, _ = signed_up(site.base)
+    created = new_table(ann, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"}], days=2)
+    tid = created["table"]["id"]
+    take_seat(ann, created, 0)
+    deadline = parse(wait_for(lambda: listed(ann, tid), "Ann's turn")["deadline"])
+    for bad, code in (
+        ({"action": "start", "days": 0}, "bad_request"),
+        ({"action": "start", "days": 31}, "bad_request"),
+        ({"action": "start", "days": "3"}, "bad_request"),
+        ({"action": "pause", "days": 3}, "bad_request"),
+        ({"action": "start", "days": 3, "why": "x"}, "bad_request"),
+        ({"action": "stop"}, "not_on_vacation"),
+    ):
+        r = ann.post("/api/account/vacation", bad)
+        assert r.status_code in (400, 409) and r.json()["error"]["code"] == code, (bad, r.text)
+    assert ann.http.get("/api/account/vacation").json()["days_used"] == 0
+    assert parse(listed(ann, tid)["deadline"]) == deadline
+    assert httpx.post(f"{site.base}/api/account/vacation", json={"action": "stop"}, timeout=60).status_code == 401
+
+    r = ann.post("/api/account/vacation", {"action": "start", "days": 5})
+    assert r.status_code == 200, r.text
+    assert r.json()["on_vacation"] and r.json()["days_left"] == 25
+    assert parse(listed(ann, tid)["deadline"]) == deadline + 5 * DAY
+    assert ann.post("/api/account/vacation", {"action": "start", "days": 1}).json()["error"]["code"] == "on_vacation"
+    version = summary(site, tid)["version"]
+    site.clock.offset += 3 * DAY  # past her own deadline, within the vacation
+    scans = hub(site).scans
+    wait_for(lambda: hub(site).scans >= scans + 2, "a whole scan after the clock moved")
+    assert summary(site, tid)["version"] == version  # nothing timed out
+    r = ann.post("/api/account/vacation", {"action": "stop"})
+    assert r.status_code == 200 and not r.json()["on_vacation"]
+    assert r.json()["days_used"] == 4  # a day begun counts: of the two days less a moment left, one comes back
+    moved = parse(listed(ann, tid)["deadline"])
+    assert abs(moved - (deadline + 3 * DAY)) < timedelta(minutes=1)  # paused for the three days it ran
+    site.clock.offset += 2 * DAY + timedelta(minutes=2)  # past the deadline as paused: the substitute decides
+    wait_for(lambda: summary(site, tid)["seats"][0]["bot_moves"] == 1, "the timeout after the vacation")
+
+
+def test_concurrent_vacations_cannot_spend_the_same_days(site: ServerThread) -> None:
+    ann, _ = signed_up(site.base)
+    second = Browser(site.base)  # the same account in another browser
+    second.http.cookies = ann.http.cookies
+    second.who()
+    answers: list[int] = []
+
+    def start(b: Browser) -> None:
+        answers.append(b.post("/api/account/vacation", {"action": "start", "days": 20}).status_code)
+
+    threads = [threading.Thread(target=start, args=(b,)) for b in (ann, second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(answers) == [200, 409]
+    state = ann.http.get("/api/account/vacation").json()
+    assert state["days_used"] == 20 and state["on_vacation"]

@@ -1,0 +1,61 @@
+"""Turn-based tables in the browser (Chromium, the real server): a signed-in player's "Your turn" list
+at the top of the lobby shows the table where she must decide (its count in the page's title), one tap
+opens it (with the decision's deadline on the seat's chip), and once she has moved the table leaves
+her list."""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from typing import Any
+
+import httpx
+
+from ..server.conftest import Client
+from .conftest import Server
+from .test_accounts_web import as_seat, sign_up
+from .test_browser import PHONE, click_one
+from .test_friends_web import post_from_page
+from .test_help_and_lobby import new_page
+
+LISTED = "id => !!document.querySelector(`#your-turns li[data-table='${id}']`)"
+
+
+def test_your_turn_list_shows_the_table_a_tap_opens_it_and_a_move_takes_it_off(server: Server, browser: Any) -> None:
+    ctx, page, errors = new_page(browser, "en", PHONE)
+    try:
+        sign_up(page, server, "tb" + uuid.uuid4().hex[:8])
+        created = post_from_page(page, "/api/tables", {
+            "game": "mamma-mia", "players": 2, "days_per_move": 3,
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Guest"}],
+        })  # fmt: skip
+        tid = created["table"]["id"]
+        mine = post_from_page(page, f"/api/tables/{tid}/claim", {"claim": created["seats"][0]["claim"]})
+        assert mine["seat"] == 0
+        guest = httpx.post(f"{server.base}/api/tables/{tid}/claim", json={"claim": created["seats"][1]["claim"]})
+        with Client(server.base, tid, guest.json()["token"]) as other:  # the guest moves first if it is theirs
+            while other.state["your_turn"]:
+                assert other.act(other.state["legal"][0]["id"])["type"] == "ack"
+        page.goto(server.base + "/")
+        page.wait_for_function(LISTED, arg=tid)
+        assert page.title().startswith("(1) ")
+        page.click(f"#your-turns li[data-table='{tid}'] a")  # one tap to the table
+        page.wait_for_url(f"**/play/{tid}**")
+        seat = as_seat(ctx, page)
+        # the decision's deadline on her chip, shown in this browser's time zone
+        page.wait_for_selector(".seat-deadline[data-deadline-seat='0']")
+        rng = random.Random(7)
+        while page.evaluate("document.body.dataset.yourTurn === '1'"):
+            click_one(seat, rng)
+        deadline = time.monotonic() + 60
+        while True:  # (the lobby reads the list as it loads: look again until the move is stored)
+            page.goto(server.base + "/")
+            page.wait_for_function("document.body.dataset.turns !== undefined")
+            if not page.evaluate(LISTED, tid):
+                break
+            assert time.monotonic() < deadline, "the table stayed in the list after the move"
+        assert not page.title().startswith("(")
+        assert not errors, errors
+    finally:
+        ctx.close()
