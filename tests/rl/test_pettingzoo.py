@@ -10,7 +10,7 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, ren
 from parlor import games
 from parlor.core.errors import IllegalAction
 from parlor.rl import encoding
-from parlor.rl.pettingzoo import env, parallel_env
+from parlor.rl.pettingzoo import Observation, StaleObservation, env, parallel_env
 
 CASES = [(g.name, n) for g in games.all_games() for n in range(g.min_players, g.max_players + 1)]
 
@@ -122,3 +122,38 @@ def test_secret_sweetness_sub_turns_do_not_leak() -> None:
         views = encoding("sweet-nose").information_state(e.parlor, int(later.split("_")[1]))
         observed[-1] += (views,)
     assert observed[0] == observed[1]
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_lazy_observations_match_eager_ones_and_refuse_a_later_state(name: str) -> None:
+    """``lazy_observations=True``: what is read before the next step is byte for byte the eager
+    observation; what is first read after it raises instead of showing the later state; a step
+    that is refused (no action for a seat to move) leaves the observations readable."""
+    lazy, eager = parallel_env(name, players=3, lazy_observations=True), parallel_env(name, players=3)
+    lazy_obs, _ = lazy.reset(seed=5)
+    eager_obs, _ = eager.reset(seed=5)
+    rng = np.random.default_rng(5)
+    while eager.agents:
+        with pytest.raises(ValueError, match="no action"):
+            lazy.step({})
+        for agent, expected in eager_obs.items():
+            got = lazy_obs[agent]
+            assert type(got) is Observation and dict(got).keys() == expected.keys()
+            assert got["action_mask"].tobytes() == expected["action_mask"].tobytes()
+            assert got.get("observation").tobytes() == expected["observation"].tobytes()
+        movers = {f"player_{s}" for s in eager.parlor.to_move}
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"]))) if a in movers else 0 for a, o in eager_obs.items()
+        }
+        lazy_obs, *_ = lazy.step(actions)
+        eager_obs, *_ = eager.step(actions)
+    e = env(name, players=3, lazy_observations=True)
+    e.reset(seed=1)
+    first, *_ = e.last()
+    mask = first["action_mask"]  # read in time: stays valid
+    e.step(int(np.flatnonzero(mask)[0]))
+    assert mask.any()
+    with pytest.raises(StaleObservation, match="before the next step"):
+        first["observation"]
+    with pytest.raises(StaleObservation):
+        list(first.items())

@@ -32,6 +32,16 @@ instead, and changes nothing.
 same game as a ParallelEnv: each step takes one action per live agent; the actions of
 agents that are not to move (their mask is all zero) are ignored, and the seats to move act
 in seat order, each from its own view.
+
+Observations are fresh plain dicts of fresh arrays, written at once. **Opt-in:**
+``lazy_observations=True`` returns each agent's observation as an :class:`Observation`, a
+``dict`` whose ``"observation"`` and ``"action_mask"`` are written from the state the first
+time they are read (then kept), so a loop that reads only the masks, or only the agents it
+acts for, does not pay for the rest (the parallel env otherwise encodes every seat at every
+step). Then read what you need before the next ``step()`` or ``reset()``: an entry first read
+after the env moved on raises ``StaleObservation`` (it would show a later state) instead of
+answering; entries read in time stay valid. PettingZoo's own ``api_test`` reads an
+observation after stepping, which is why this is not the default.
 """
 
 from __future__ import annotations
@@ -49,7 +59,16 @@ from parlor.rl import encoding
 from parlor.rl.privileged import PrivilegedState
 from parlor.rl.rewards import REWARDS, return_of, reward_function
 
-__all__ = ["REWARDS", "ParlorAECEnv", "ParlorParallelEnv", "env", "parallel_env", "return_of"]
+__all__ = [
+    "REWARDS",
+    "Observation",
+    "ParlorAECEnv",
+    "ParlorParallelEnv",
+    "StaleObservation",
+    "env",
+    "parallel_env",
+    "return_of",
+]
 
 OBS_HIGH = 16.0  # every slice is scaled so its values stay well under this
 
@@ -71,6 +90,105 @@ def legal_move(state: State, seat: int, action: Any) -> Any:
         if legal is move:
             return move
     return None
+
+
+class StaleObservation(RuntimeError):
+    """An observation's entry first read after its env stepped on (or was reset)."""
+
+
+OBSERVATION_KEYS = ("observation", "action_mask")
+
+
+class Observation(dict):
+    """One agent's observation, ``{"observation": float32, "action_mask": int8}``, each entry
+    written from the env's state when first read.
+
+    A ``dict`` subclass, so spaces and PettingZoo's checks take it as the plain dict it stands
+    for: every way of reading it (``[]``, ``get``, iteration, ``items``, ``copy``, ``==``,
+    ``dict(...)``, pickling) sees both keys. Encoding is most of an env step's cost and most
+    loops read only some of it (the masks, the agents they act for), so nothing is written
+    before it is asked for. The state moves on at the next ``step()``/``reset()``: an entry
+    not read by then raises :class:`StaleObservation` rather than show the later state."""
+
+    __slots__ = ("_table", "_seat", "_epoch")
+
+    def __init__(self, table: _Table, seat: int) -> None:
+        super().__init__()
+        self._table = table
+        self._seat = seat
+        self._epoch = table._epoch
+
+    def _entry(self, key: str) -> np.ndarray:
+        table = self._table
+        if table._epoch != self._epoch:
+            raise StaleObservation(
+                f"{key!r} of {agent_name(self._seat)}'s observation was first read after the env stepped on; "
+                "read it before the next step() or reset() (or make the env with lazy_observations=False)"
+            )
+        encoder = table.encoding.ENCODER
+        if key == "observation":
+            value = encoder.encode(table.parlor, self._seat)
+        else:
+            value = encoder.action_mask(table.parlor, self._seat)
+        dict.__setitem__(self, key, value)
+        return value
+
+    def _fill(self) -> None:
+        for key in OBSERVATION_KEYS:
+            if not dict.__contains__(self, key):
+                self._entry(key)
+
+    def __missing__(self, key: str) -> np.ndarray:
+        if key in OBSERVATION_KEYS:
+            return self._entry(key)
+        raise KeyError(key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self[key] if key in OBSERVATION_KEYS else dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in OBSERVATION_KEYS or dict.__contains__(self, key)
+
+    def __len__(self) -> int:
+        self._fill()
+        return dict.__len__(self)
+
+    def __iter__(self) -> Any:
+        self._fill()
+        return dict.__iter__(self)
+
+    def keys(self) -> Any:
+        self._fill()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self._fill()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._fill()
+        return dict.items(self)
+
+    def copy(self) -> dict[str, np.ndarray]:
+        self._fill()
+        return dict(dict.items(self))
+
+    def __eq__(self, other: object) -> bool:
+        self._fill()
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        self._fill()
+        return dict.__ne__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # a dict: unhashable
+
+    def __repr__(self) -> str:
+        self._fill()
+        return dict.__repr__(self)
+
+    def __reduce__(self) -> Any:  # pickles (and deep-copies) as the plain dict it stands for
+        return (dict, (self.copy(),))
 
 
 def agent_name(seat: int) -> str:
@@ -102,6 +220,7 @@ class _Table:
         illegal_action: str,
         reward: str,
         reward_scale: float | None,
+        lazy_observations: bool,
     ) -> None:
         self.game = games.get(game) if isinstance(game, str) else game
         self.players = self.game.check_players(players if players is not None else self.game.min_players)
@@ -128,6 +247,8 @@ class _Table:
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
         self._next_seed: int | None = None
         self.parlor: State | None = None
+        self.lazy_observations = lazy_observations
+        self._epoch = 0  # bumped when the state may change: observations handed out before are stale
 
     def state(self) -> np.ndarray:
         """The privileged state for a centralized critic: every seat's observation, hidden
@@ -151,6 +272,8 @@ class _Table:
         return self.game.new_game(self.players, seed, options)
 
     def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
+        if self.lazy_observations:
+            return Observation(self, seat)
         encoder = self.encoding.ENCODER  # the game's encoding.encode / action_mask, one call less
         return {"observation": encoder.encode(self.parlor, seat), "action_mask": encoder.action_mask(self.parlor, seat)}
 
@@ -203,13 +326,15 @@ class ParlorAECEnv(_Table, AECEnv):
         illegal_action: str = "lose",
         reward: str = "rank",
         reward_scale: float | None = None,
+        lazy_observations: bool = False,
     ) -> None:
         AECEnv.__init__(self)
-        self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale)
+        self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale, lazy_observations)
         self.agents: list[str] = []
         self._forfeited = False
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._epoch += 1
         self.parlor = self._new_state(seed)
         self._forfeited = False
         self.agents = self.possible_agents[:]
@@ -252,6 +377,7 @@ class ParlorAECEnv(_Table, AECEnv):
             self._accumulate_rewards()
             self._select()
             return
+        self._epoch += 1  # the state changes: observations handed out so far are stale
         state.apply(self._seat[agent], move)
         if state.is_over:
             self.rewards = dict(zip(self.possible_agents, self.final_rewards(state)))
@@ -275,13 +401,15 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         illegal_action: str = "lose",
         reward: str = "rank",
         reward_scale: float | None = None,
+        lazy_observations: bool = False,
     ) -> None:
-        self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale)
+        self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale, lazy_observations)
         self.agents: list[str] = []
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self._epoch += 1
         self.parlor = self._new_state(seed)
         self.agents = self.possible_agents[:]
         return {a: self._observe_seat(self._seat[a]) for a in self.agents}, {a: {} for a in self.agents}
@@ -298,6 +426,7 @@ class ParlorParallelEnv(_Table, ParallelEnv):
             if move is None:  # illegal_action="lose": the game ends, the state as it was
                 return self._forfeit(agent)
             moves.append((seat, move))
+        self._epoch += 1  # the state changes: observations handed out so far are stale
         for seat, move in moves:
             state.apply(seat, move)
         agents = self.agents
@@ -328,9 +457,10 @@ def env(
     illegal_action: str = "lose",
     reward: str = "rank",
     reward_scale: float | None = None,
+    lazy_observations: bool = False,
 ) -> ParlorAECEnv:
     """The AEC env of ``game`` (a name such as ``"sweet-nose"`` or a ``Game``)."""
-    return ParlorAECEnv(game, players, options, render_mode, illegal_action, reward, reward_scale)
+    return ParlorAECEnv(game, players, options, render_mode, illegal_action, reward, reward_scale, lazy_observations)
 
 
 def parallel_env(
@@ -341,6 +471,9 @@ def parallel_env(
     illegal_action: str = "lose",
     reward: str = "rank",
     reward_scale: float | None = None,
+    lazy_observations: bool = False,
 ) -> ParlorParallelEnv:
     """The parallel env of ``game``: one action per live agent per step (see the module docstring)."""
-    return ParlorParallelEnv(game, players, options, render_mode, illegal_action, reward, reward_scale)
+    return ParlorParallelEnv(
+        game, players, options, render_mode, illegal_action, reward, reward_scale, lazy_observations
+    )
