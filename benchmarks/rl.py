@@ -1,14 +1,14 @@
 """RL adapters' speed next to the raw engine, interleaved in the same run.
 
-    python benchmarks/rl.py [--rounds 5] [--games 4] [--num-envs 64] [--players N] [--lazy] [--json]
+    python benchmarks/rl.py [--rounds 5] [--games 4] [--num-envs 64] [--players N] [--eager] [--json]
 
 Per game (at its smallest table unless ``--players``), five ways to play random games:
 
 - ``raw``: the engine alone, uniform random legal moves (``legal_actions`` + ``apply``);
 - ``aec``: PettingZoo AEC, ``last()`` + a masked random ``step`` for every seat;
 - ``par``: PettingZoo parallel env, one masked random action per seat to move;
-  (``--lazy``: both PettingZoo envs with ``lazy_observations=True``, so only the masks the
-  player reads are written, as a loop that acts on masks alone would run them);
+  (both PettingZoo envs write an observation's entries when read, so only the masks the player
+  reads are written; ``--eager``: with ``lazy_observations=False``, everything every step);
 - ``gym``: the Gymnasium env, one learning seat, the other seats ``random`` bots;
 - ``vec``: ``parlor.rl.vector`` with ``--num-envs`` games, the same setup, masked random
   actions drawn for the whole batch at once.
@@ -123,7 +123,7 @@ def raw_engine(name: str, players: int, seeds: range, samples: list[Any], policy
     return decisions
 
 
-LAZY = False  # --lazy: the PettingZoo envs encode only what is read
+LAZY = True  # the PettingZoo envs write only what is read (--eager: everything)
 
 
 def aec_run(name: str, players: int, seeds: range, policy: Policy) -> int:
@@ -250,13 +250,13 @@ def main() -> None:
     parser.add_argument("--num-envs", type=int, default=64)
     parser.add_argument("--players", type=int, default=0, help="0: each game's smallest table")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
-    parser.add_argument("--lazy", action="store_true", help="PettingZoo envs with lazy_observations=True")
+    parser.add_argument("--eager", action="store_true", help="PettingZoo envs with lazy_observations=False")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     import parlor
 
     global LAZY
-    LAZY = args.lazy
+    LAZY = not args.eager
 
     rows = []
     for name in args.game or games.names():

@@ -33,15 +33,16 @@ same game as a ParallelEnv: each step takes one action per live agent; the actio
 agents that are not to move (their mask is all zero) are ignored, and the seats to move act
 in seat order, each from its own view.
 
-Observations are fresh plain dicts of fresh arrays, written at once. **Opt-in:**
-``lazy_observations=True`` returns each agent's observation as an :class:`Observation`, a
-``dict`` whose ``"observation"`` and ``"action_mask"`` are written from the state the first
-time they are read (then kept), so a loop that reads only the masks, or only the agents it
-acts for, does not pay for the rest (the parallel env otherwise encodes every seat at every
-step). Then read what you need before the next ``step()`` or ``reset()``: an entry first read
-after the env moved on raises ``StaleObservation`` (it would show a later state) instead of
-answering; entries read in time stay valid. PettingZoo's own ``api_test`` reads an
-observation after stepping, which is why this is not the default.
+**Observations are written when read.** Each agent's observation is an
+:class:`Observation`: a ``dict`` ``{"observation", "action_mask"}`` whose entries are written
+from the state the first time they are read (then kept), so a loop that reads only the masks,
+or only the agents it acts for, does not pay for the rest (the parallel env would otherwise
+write every seat's observation at every step). They show the state as it was when they were
+handed out, however late they are read: before a step changes the state, the observations
+not yet fully read get a copy of it (one ``clone()`` for all). The arrays are fresh, owned by
+the caller; nothing overwrites them. (The env's state changes only through ``step``; code
+that applies moves to ``env.parlor`` itself bypasses this.) ``lazy_observations=False``
+writes everything at once, as plain dicts.
 """
 
 from __future__ import annotations
@@ -64,7 +65,6 @@ __all__ = [
     "Observation",
     "ParlorAECEnv",
     "ParlorParallelEnv",
-    "StaleObservation",
     "env",
     "parallel_env",
     "return_of",
@@ -92,45 +92,40 @@ def legal_move(state: State, seat: int, action: Any) -> Any:
     return None
 
 
-class StaleObservation(RuntimeError):
-    """An observation's entry first read after its env stepped on (or was reset)."""
-
-
 OBSERVATION_KEYS = ("observation", "action_mask")
 
 
 class Observation(dict):
     """One agent's observation, ``{"observation": float32, "action_mask": int8}``, each entry
-    written from the env's state when first read.
+    written when first read, from the state as it was when the observation was handed out.
 
     A ``dict`` subclass, so spaces and PettingZoo's checks take it as the plain dict it stands
     for: every way of reading it (``[]``, ``get``, iteration, ``items``, ``copy``, ``==``,
     ``dict(...)``, pickling) sees both keys. Encoding is most of an env step's cost and most
-    loops read only some of it (the masks, the agents they act for), so nothing is written
-    before it is asked for. The state moves on at the next ``step()``/``reset()``: an entry
-    not read by then raises :class:`StaleObservation` rather than show the later state."""
+    loops read only part of it (the masks, the agents they act for), so nothing is written
+    before it is asked for. The env's state changes in place at the next step: before it does,
+    the env gives the observations not fully read a copy of the state as it was (one
+    ``clone()``, a few µs, shared by all of them), so reading late gives the same bytes as
+    reading at once. Once both entries are written the state is let go."""
 
-    __slots__ = ("_table", "_seat", "_epoch")
+    __slots__ = ("_state", "_seat", "_encoder")
 
-    def __init__(self, table: _Table, seat: int) -> None:
+    def __init__(self, state: State, seat: int, encoder: Any) -> None:
         super().__init__()
-        self._table = table
+        self._state: State | None = state
         self._seat = seat
-        self._epoch = table._epoch
+        self._encoder = encoder
 
     def _entry(self, key: str) -> np.ndarray:
-        table = self._table
-        if table._epoch != self._epoch:
-            raise StaleObservation(
-                f"{key!r} of {agent_name(self._seat)}'s observation was first read after the env stepped on; "
-                "read it before the next step() or reset() (or make the env with lazy_observations=False)"
-            )
-        encoder = table.encoding.ENCODER
+        state = self._state
+        assert state is not None  # both entries written: never asked again
         if key == "observation":
-            value = encoder.encode(table.parlor, self._seat)
+            value = self._encoder.encode(state, self._seat)
         else:
-            value = encoder.action_mask(table.parlor, self._seat)
+            value = self._encoder.action_mask(state, self._seat)
         dict.__setitem__(self, key, value)
+        if dict.__len__(self) == len(OBSERVATION_KEYS):
+            self._state = None
         return value
 
     def _fill(self) -> None:
@@ -248,7 +243,7 @@ class _Table:
         self._next_seed: int | None = None
         self.parlor: State | None = None
         self.lazy_observations = lazy_observations
-        self._epoch = 0  # bumped when the state may change: observations handed out before are stale
+        self._unread: list[Observation] = []  # handed out since the state last changed
 
     def state(self) -> np.ndarray:
         """The privileged state for a centralized critic: every seat's observation, hidden
@@ -273,9 +268,23 @@ class _Table:
 
     def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
         if self.lazy_observations:
-            return Observation(self, seat)
+            obs = Observation(self.parlor, seat, self.encoding.ENCODER)  # type: ignore[arg-type]
+            self._unread.append(obs)
+            return obs
         encoder = self.encoding.ENCODER  # the game's encoding.encode / action_mask, one call less
         return {"observation": encoder.encode(self.parlor, seat), "action_mask": encoder.action_mask(self.parlor, seat)}
+
+    def _before_change(self) -> None:
+        """The state is about to change in place: observations handed out and not fully read
+        get a copy of it as it is (one clone for all), so they still show this moment."""
+        state = self.parlor
+        clone = None
+        for obs in self._unread:
+            if obs._state is state:
+                if clone is None:
+                    clone = state.clone()  # type: ignore[union-attr]
+                obs._state = clone
+        self._unread = []
 
     def _legal_move(self, seat: int, action: Any) -> Any:
         """The action of id ``action`` if ``seat`` may play it now, else None (or raise, by policy)."""
@@ -326,7 +335,7 @@ class ParlorAECEnv(_Table, AECEnv):
         illegal_action: str = "lose",
         reward: str = "rank",
         reward_scale: float | None = None,
-        lazy_observations: bool = False,
+        lazy_observations: bool = True,
     ) -> None:
         AECEnv.__init__(self)
         self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale, lazy_observations)
@@ -334,7 +343,7 @@ class ParlorAECEnv(_Table, AECEnv):
         self._forfeited = False
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self._epoch += 1
+        self._unread = []  # a new state object: the old one is not changed, they keep it
         self.parlor = self._new_state(seed)
         self._forfeited = False
         self.agents = self.possible_agents[:]
@@ -377,7 +386,7 @@ class ParlorAECEnv(_Table, AECEnv):
             self._accumulate_rewards()
             self._select()
             return
-        self._epoch += 1  # the state changes: observations handed out so far are stale
+        self._before_change()
         state.apply(self._seat[agent], move)
         if state.is_over:
             self.rewards = dict(zip(self.possible_agents, self.final_rewards(state)))
@@ -401,7 +410,7 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         illegal_action: str = "lose",
         reward: str = "rank",
         reward_scale: float | None = None,
-        lazy_observations: bool = False,
+        lazy_observations: bool = True,
     ) -> None:
         self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale, lazy_observations)
         self.agents: list[str] = []
@@ -409,7 +418,7 @@ class ParlorParallelEnv(_Table, ParallelEnv):
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        self._epoch += 1
+        self._unread = []  # a new state object: the old one is not changed, they keep it
         self.parlor = self._new_state(seed)
         self.agents = self.possible_agents[:]
         return {a: self._observe_seat(self._seat[a]) for a in self.agents}, {a: {} for a in self.agents}
@@ -426,7 +435,7 @@ class ParlorParallelEnv(_Table, ParallelEnv):
             if move is None:  # illegal_action="lose": the game ends, the state as it was
                 return self._forfeit(agent)
             moves.append((seat, move))
-        self._epoch += 1  # the state changes: observations handed out so far are stale
+        self._before_change()
         for seat, move in moves:
             state.apply(seat, move)
         agents = self.agents
@@ -457,7 +466,7 @@ def env(
     illegal_action: str = "lose",
     reward: str = "rank",
     reward_scale: float | None = None,
-    lazy_observations: bool = False,
+    lazy_observations: bool = True,
 ) -> ParlorAECEnv:
     """The AEC env of ``game`` (a name such as ``"sweet-nose"`` or a ``Game``)."""
     return ParlorAECEnv(game, players, options, render_mode, illegal_action, reward, reward_scale, lazy_observations)
@@ -471,7 +480,7 @@ def parallel_env(
     illegal_action: str = "lose",
     reward: str = "rank",
     reward_scale: float | None = None,
-    lazy_observations: bool = False,
+    lazy_observations: bool = True,
 ) -> ParlorParallelEnv:
     """The parallel env of ``game``: one action per live agent per step (see the module docstring)."""
     return ParlorParallelEnv(
