@@ -111,7 +111,7 @@ class Observation(dict):
     __slots__ = ("_state", "_seat", "_encoder")
 
     def __init__(self, state: State, seat: int, encoder: Any) -> None:
-        super().__init__()
+        # no dict.__init__: it would only add nothing to an empty dict (every seat, every step)
         self._state: State | None = state
         self._seat = seat
         self._encoder = encoder
@@ -439,11 +439,16 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         for seat, move in moves:
             state.apply(seat, move)
         agents = self.agents
-        obs = {a: self._observe_seat(self._seat[a]) for a in agents}
+        if self.lazy_observations:  # the hot path: every live seat, every step
+            encoder, seat_of = self.encoding.ENCODER, self._seat
+            obs = {a: Observation(state, seat_of[a], encoder) for a in agents}
+            self._unread = list(obs.values())
+        else:
+            obs = {a: self._observe_seat(self._seat[a]) for a in agents}
         over = state.is_over
-        rewards = dict(zip(self.possible_agents, self.final_rewards(state))) if over else {a: 0.0 for a in agents}
-        terminations = {a: over for a in agents}
-        truncations = {a: False for a in agents}
+        rewards = dict(zip(self.possible_agents, self.final_rewards(state))) if over else dict.fromkeys(agents, 0.0)
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, False)
         infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
         if over:
             self.agents = []
