@@ -115,6 +115,10 @@ class Observation(dict):
         self._state: State | None = state
         self._seat = seat
         self._encoder = encoder
+        if seat not in state.to_move:
+            # a seat not to move has no legal action: its mask is zeros, nothing to defer (the
+            # parallel env hands out one for every seat at every step)
+            dict.__setitem__(self, "action_mask", np.zeros(encoder.num_actions, np.int8))
 
     def _entry(self, key: str) -> np.ndarray:
         state = self._state
