@@ -10,7 +10,7 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, ren
 from parlor import games
 from parlor.core.errors import IllegalAction
 from parlor.rl import encoding
-from parlor.rl.pettingzoo import env, parallel_env
+from parlor.rl.pettingzoo import Observation, env, parallel_env
 
 CASES = [(g.name, n) for g in games.all_games() for n in range(g.min_players, g.max_players + 1)]
 
@@ -122,3 +122,55 @@ def test_secret_sweetness_sub_turns_do_not_leak() -> None:
         views = encoding("sweet-nose").information_state(e.parlor, int(later.split("_")[1]))
         observed[-1] += (views,)
     assert observed[0] == observed[1]
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_observations_read_late_show_the_moment_they_were_handed_out(name: str) -> None:
+    """Observations are written when read: read at once, or only after later steps (and a
+    refused step), or never, they give the bytes the eager env (``lazy_observations=False``)
+    gave at that step, for every seat; the AEC env's ``last()`` likewise."""
+    lazy, eager = parallel_env(name, players=3), parallel_env(name, players=3, lazy_observations=False)
+    lazy_obs, _ = lazy.reset(seed=5)
+    eager_obs, _ = eager.reset(seed=5)
+    rng = np.random.default_rng(5)
+    kept = []  # (lazy, eager) observations of earlier steps, read only at the end
+    step = 0
+    while eager.agents:
+        assert all(type(o) is Observation for o in lazy_obs.values())
+        if step % 2:  # every other step: read now (masks first, as a policy would)
+            for agent, expected in eager_obs.items():
+                assert lazy_obs[agent]["action_mask"].tobytes() == expected["action_mask"].tobytes()
+        kept.append((lazy_obs, eager_obs))
+        with pytest.raises(ValueError, match="no action"):
+            lazy.step({})
+        movers = {f"player_{s}" for s in eager.parlor.to_move}
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"]))) if a in movers else 0 for a, o in eager_obs.items()
+        }
+        lazy_obs, *_ = lazy.step(actions)
+        eager_obs, *_ = eager.step(actions)
+        step += 1
+    assert step > 10
+    for got_all, expected_all in kept:
+        for agent, expected in expected_all.items():
+            got = got_all[agent]
+            assert dict(got).keys() == expected.keys()
+            assert got["action_mask"].tobytes() == expected["action_mask"].tobytes()
+            assert got.get("observation").tobytes() == expected["observation"].tobytes()
+
+    aec_lazy, aec_eager = env(name, players=3), env(name, players=3, lazy_observations=False)
+    aec_lazy.reset(seed=1)
+    aec_eager.reset(seed=1)
+    pairs = []
+    for _ in range(30):
+        if not aec_eager.agents:
+            break
+        got, *_ = aec_lazy.last()
+        expected, _, term, trunc, _ = aec_eager.last()
+        pairs.append((got, expected))
+        action = None if term or trunc else int(np.flatnonzero(expected["action_mask"])[0])
+        aec_lazy.step(action)
+        aec_eager.step(action)
+    for got, expected in pairs:
+        assert got["observation"].tobytes() == expected["observation"].tobytes()
+        assert got["action_mask"].tobytes() == expected["action_mask"].tobytes()

@@ -32,6 +32,17 @@ instead, and changes nothing.
 same game as a ParallelEnv: each step takes one action per live agent; the actions of
 agents that are not to move (their mask is all zero) are ignored, and the seats to move act
 in seat order, each from its own view.
+
+**Observations are written when read.** Each agent's observation is an
+:class:`Observation`: a ``dict`` ``{"observation", "action_mask"}`` whose entries are written
+from the state the first time they are read (then kept), so a loop that reads only the masks,
+or only the agents it acts for, does not pay for the rest (the parallel env would otherwise
+write every seat's observation at every step). They show the state as it was when they were
+handed out, however late they are read: before a step changes the state, the observations
+not yet fully read get a copy of it (one ``clone()`` for all). The arrays are fresh, owned by
+the caller; nothing overwrites them. (The env's state changes only through ``step``; code
+that applies moves to ``env.parlor`` itself bypasses this.) ``lazy_observations=False``
+writes everything at once, as plain dicts.
 """
 
 from __future__ import annotations
@@ -49,7 +60,15 @@ from parlor.rl import encoding
 from parlor.rl.privileged import PrivilegedState
 from parlor.rl.rewards import REWARDS, return_of, reward_function
 
-__all__ = ["REWARDS", "ParlorAECEnv", "ParlorParallelEnv", "env", "parallel_env", "return_of"]
+__all__ = [
+    "REWARDS",
+    "Observation",
+    "ParlorAECEnv",
+    "ParlorParallelEnv",
+    "env",
+    "parallel_env",
+    "return_of",
+]
 
 OBS_HIGH = 16.0  # every slice is scaled so its values stay well under this
 
@@ -71,6 +90,104 @@ def legal_move(state: State, seat: int, action: Any) -> Any:
         if legal is move:
             return move
     return None
+
+
+OBSERVATION_KEYS = ("observation", "action_mask")
+
+
+class Observation(dict):
+    """One agent's observation, ``{"observation": float32, "action_mask": int8}``, each entry
+    written when first read, from the state as it was when the observation was handed out.
+
+    A ``dict`` subclass, so spaces and PettingZoo's checks take it as the plain dict it stands
+    for: every way of reading it (``[]``, ``get``, iteration, ``items``, ``copy``, ``==``,
+    ``dict(...)``, pickling) sees both keys. Encoding is most of an env step's cost and most
+    loops read only part of it (the masks, the agents they act for), so nothing is written
+    before it is asked for. The env's state changes in place at the next step: before it does,
+    the env gives the observations not fully read a copy of the state as it was (one
+    ``clone()``, a few µs, shared by all of them), so reading late gives the same bytes as
+    reading at once. Once both entries are written the state is let go."""
+
+    __slots__ = ("_state", "_seat", "_encoder")
+
+    def __init__(self, state: State, seat: int, encoder: Any) -> None:
+        # no dict.__init__: it would only add nothing to an empty dict (every seat, every step)
+        self._state: State | None = state
+        self._seat = seat
+        self._encoder = encoder
+        if seat not in state.to_move:
+            # a seat not to move has no legal action: its mask is zeros, nothing to defer (the
+            # parallel env hands out one for every seat at every step)
+            dict.__setitem__(self, "action_mask", np.zeros(encoder.num_actions, np.int8))
+
+    def _entry(self, key: str) -> np.ndarray:
+        state = self._state
+        assert state is not None  # both entries written: never asked again
+        if key == "observation":
+            value = self._encoder.encode(state, self._seat)
+        else:
+            value = self._encoder.action_mask(state, self._seat)
+        dict.__setitem__(self, key, value)
+        if dict.__len__(self) == len(OBSERVATION_KEYS):
+            self._state = None
+        return value
+
+    def _fill(self) -> None:
+        for key in OBSERVATION_KEYS:
+            if not dict.__contains__(self, key):
+                self._entry(key)
+
+    def __missing__(self, key: str) -> np.ndarray:
+        if key in OBSERVATION_KEYS:
+            return self._entry(key)
+        raise KeyError(key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self[key] if key in OBSERVATION_KEYS else dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in OBSERVATION_KEYS or dict.__contains__(self, key)
+
+    def __len__(self) -> int:
+        self._fill()
+        return dict.__len__(self)
+
+    def __iter__(self) -> Any:
+        self._fill()
+        return dict.__iter__(self)
+
+    def keys(self) -> Any:
+        self._fill()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self._fill()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._fill()
+        return dict.items(self)
+
+    def copy(self) -> dict[str, np.ndarray]:
+        self._fill()
+        return dict(dict.items(self))
+
+    def __eq__(self, other: object) -> bool:
+        self._fill()
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        self._fill()
+        return dict.__ne__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # a dict: unhashable
+
+    def __repr__(self) -> str:
+        self._fill()
+        return dict.__repr__(self)
+
+    def __reduce__(self) -> Any:  # pickles (and deep-copies) as the plain dict it stands for
+        return (dict, (self.copy(),))
 
 
 def agent_name(seat: int) -> str:
@@ -102,6 +219,7 @@ class _Table:
         illegal_action: str,
         reward: str,
         reward_scale: float | None,
+        lazy_observations: bool,
     ) -> None:
         self.game = games.get(game) if isinstance(game, str) else game
         self.players = self.game.check_players(players if players is not None else self.game.min_players)
@@ -128,6 +246,8 @@ class _Table:
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
         self._next_seed: int | None = None
         self.parlor: State | None = None
+        self.lazy_observations = lazy_observations
+        self._unread: list[Observation] = []  # handed out since the state last changed
 
     def state(self) -> np.ndarray:
         """The privileged state for a centralized critic: every seat's observation, hidden
@@ -151,8 +271,24 @@ class _Table:
         return self.game.new_game(self.players, seed, options)
 
     def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
+        if self.lazy_observations:
+            obs = Observation(self.parlor, seat, self.encoding.ENCODER)  # type: ignore[arg-type]
+            self._unread.append(obs)
+            return obs
         encoder = self.encoding.ENCODER  # the game's encoding.encode / action_mask, one call less
         return {"observation": encoder.encode(self.parlor, seat), "action_mask": encoder.action_mask(self.parlor, seat)}
+
+    def _before_change(self) -> None:
+        """The state is about to change in place: observations handed out and not fully read
+        get a copy of it as it is (one clone for all), so they still show this moment."""
+        state = self.parlor
+        clone = None
+        for obs in self._unread:
+            if obs._state is state:
+                if clone is None:
+                    clone = state.clone()  # type: ignore[union-attr]
+                obs._state = clone
+        self._unread = []
 
     def _legal_move(self, seat: int, action: Any) -> Any:
         """The action of id ``action`` if ``seat`` may play it now, else None (or raise, by policy)."""
@@ -203,13 +339,15 @@ class ParlorAECEnv(_Table, AECEnv):
         illegal_action: str = "lose",
         reward: str = "rank",
         reward_scale: float | None = None,
+        lazy_observations: bool = True,
     ) -> None:
         AECEnv.__init__(self)
-        self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale)
+        self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale, lazy_observations)
         self.agents: list[str] = []
         self._forfeited = False
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._unread = []  # a new state object: the old one is not changed, they keep it
         self.parlor = self._new_state(seed)
         self._forfeited = False
         self.agents = self.possible_agents[:]
@@ -252,6 +390,7 @@ class ParlorAECEnv(_Table, AECEnv):
             self._accumulate_rewards()
             self._select()
             return
+        self._before_change()
         state.apply(self._seat[agent], move)
         if state.is_over:
             self.rewards = dict(zip(self.possible_agents, self.final_rewards(state)))
@@ -275,13 +414,15 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         illegal_action: str = "lose",
         reward: str = "rank",
         reward_scale: float | None = None,
+        lazy_observations: bool = True,
     ) -> None:
-        self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale)
+        self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale, lazy_observations)
         self.agents: list[str] = []
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self._unread = []  # a new state object: the old one is not changed, they keep it
         self.parlor = self._new_state(seed)
         self.agents = self.possible_agents[:]
         return {a: self._observe_seat(self._seat[a]) for a in self.agents}, {a: {} for a in self.agents}
@@ -298,14 +439,20 @@ class ParlorParallelEnv(_Table, ParallelEnv):
             if move is None:  # illegal_action="lose": the game ends, the state as it was
                 return self._forfeit(agent)
             moves.append((seat, move))
+        self._before_change()
         for seat, move in moves:
             state.apply(seat, move)
         agents = self.agents
-        obs = {a: self._observe_seat(self._seat[a]) for a in agents}
+        if self.lazy_observations:  # the hot path: every live seat, every step
+            encoder, seat_of = self.encoding.ENCODER, self._seat
+            obs = {a: Observation(state, seat_of[a], encoder) for a in agents}
+            self._unread = list(obs.values())
+        else:
+            obs = {a: self._observe_seat(self._seat[a]) for a in agents}
         over = state.is_over
-        rewards = dict(zip(self.possible_agents, self.final_rewards(state))) if over else {a: 0.0 for a in agents}
-        terminations = {a: over for a in agents}
-        truncations = {a: False for a in agents}
+        rewards = dict(zip(self.possible_agents, self.final_rewards(state))) if over else dict.fromkeys(agents, 0.0)
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, False)
         infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
         if over:
             self.agents = []
@@ -328,9 +475,10 @@ def env(
     illegal_action: str = "lose",
     reward: str = "rank",
     reward_scale: float | None = None,
+    lazy_observations: bool = True,
 ) -> ParlorAECEnv:
     """The AEC env of ``game`` (a name such as ``"sweet-nose"`` or a ``Game``)."""
-    return ParlorAECEnv(game, players, options, render_mode, illegal_action, reward, reward_scale)
+    return ParlorAECEnv(game, players, options, render_mode, illegal_action, reward, reward_scale, lazy_observations)
 
 
 def parallel_env(
@@ -341,6 +489,9 @@ def parallel_env(
     illegal_action: str = "lose",
     reward: str = "rank",
     reward_scale: float | None = None,
+    lazy_observations: bool = True,
 ) -> ParlorParallelEnv:
     """The parallel env of ``game``: one action per live agent per step (see the module docstring)."""
-    return ParlorParallelEnv(game, players, options, render_mode, illegal_action, reward, reward_scale)
+    return ParlorParallelEnv(
+        game, players, options, render_mode, illegal_action, reward, reward_scale, lazy_observations
+    )

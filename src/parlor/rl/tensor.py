@@ -262,7 +262,8 @@ class Encoder:
     def action_mask(self, state: Any, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         if out is None:
             out = np.zeros(self.num_actions, np.int8)
-            self._native.write_mask(state, seat, self.ids, memoryview(out), 0)
+            if seat in state.to_move:  # a seat not to move has no legal action: all 0, no rules asked
+                self._native.write_mask(state, seat, self.ids, memoryview(out), 0)
             return out
         out, view = self._buffer(out, (self.num_actions,), np.int8, "b")
         self._native.write_mask(state, seat, self.ids, view, 0)
