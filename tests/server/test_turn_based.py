@@ -104,12 +104,12 @@ def test_bad_days_per_move_is_refused_and_makes_nothing(site: ServerThread) -> N
     base = {"game": "mamma-mia", "players": 2}
     for bad in (0, 15, -1, 2.5, "3", True):
         r = httpx.post(f"{site.base}/api/tables", json={**base, "days_per_move": bad}, timeout=60)
-        assert r.status_code == 422, (bad, r.text)
+        assert r.status_code == 400, (bad, r.text)
         assert r.json()["error"]["field"] == "days_per_move" and "1 to 14" in r.json()["error"]["message"]
     r = httpx.post(f"{site.base}/api/tables", json={**base, "days_per_move": 2, "turn_time": 60}, timeout=60)
-    assert r.status_code == 422 and r.json()["error"]["field"] == "days_per_move"
+    assert r.status_code == 400 and r.json()["error"]["field"] == "days_per_move"
     r = httpx.post(f"{site.base}/api/quick-play", json={**base, "days_per_move": 99}, timeout=60)
-    assert r.status_code == 422, r.text
+    assert r.status_code == 400, r.text
     assert count_tables(site) == before
 
 

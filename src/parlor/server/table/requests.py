@@ -166,12 +166,11 @@ def parse_new_table(body: Any, limits: Limits, default_seat_timeout: float | Non
         raise ServerError(
             "bad_request",
             f"'days_per_move' must be a whole number of days from 1 to {MAX_DAYS_PER_MOVE}, or null",
-            422,
             field="days_per_move",
         )
     if days is not None and turn_time is not None:  # one clock or the other, never both
         raise ServerError(
-            "bad_request", "a turn-based table ('days_per_move') has no 'turn_time'", 422, field="days_per_move"
+            "bad_request", "a turn-based table ('days_per_move') has no 'turn_time'", field="days_per_move"
         )
     if days is not None:  # a player away for hours is normal here: only the days per move hand a seat to a bot
         timeout = None
