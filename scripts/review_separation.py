@@ -77,7 +77,10 @@ def tables(out: Path) -> str:
     for path in sorted(out.glob("separation-*.json")):
         data = json.loads(path.read_text())
         lines.append(f"\n{data['game']}, {data['players']} players, budget {data['budget'] or 'default'}:\n")
-        lines.append("| level | games | decisions | accuracy [95%] | total loss [95%] | mean loss [95%] | best/good share |")
+        lines.append(
+            "| level | games | decisions | accuracy [95%] | total loss, points [95%] | mean loss, points [95%]"
+            " | best/good share |"
+        )
         lines.append("|---|---:|---:|---|---|---|---:|")
         for level in LEVELS:
             rows = [r for r in data["rows"] if r["level"] == level]
@@ -88,8 +91,7 @@ def tables(out: Path) -> str:
             cells = []
             for name, scale in (("accuracy", 1.0), ("total_loss", 100.0), ("mean_loss", 100.0)):
                 m, lo, hi = mean_interval([p[name] * scale for p in per])
-                digits = 2 if name != "mean_loss" else 2
-                cells.append(f"{m:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]")
+                cells.append(f"{m:.2f} [{lo:.2f}, {hi:.2f}]")
             share = sum(p["good_share"] for p in per) / len(per)
             lines.append(f"| {level} | {len(rows)} | {decisions} | {' | '.join(cells)} | {share:.2f} |")
     return "\n".join(lines)
