@@ -14,11 +14,11 @@ import pytest
 from parlor.review import Review, review, summarize
 from parlor.review.calibration import bot_game
 from parlor.review.model import DecisionReview, MoveEstimate
-from parlor.review.settings import SIGNIFICANCE
 from parlor.review.summary import (
     ACCURACY_A,
     ACCURACY_B,
     ACCURACY_C,
+    COUNT_SIGNIFICANCE,
     PLAYED_LIKE,
     PLAYED_LIKE_MIN_DECISIONS,
     STAKE_FLOOR,
@@ -60,7 +60,7 @@ def _decision(loss: float, loss_se: float, best_win: float) -> DecisionReview:
 
 
 def test_only_significant_losses_count_and_accuracy_follows_the_steep_curve() -> None:
-    assert counted_loss(_decision(0.05, 0.05 / SIGNIFICANCE + 0.001, 0.5)) == 0.0  # within the noise
+    assert counted_loss(_decision(0.05, 0.05 / COUNT_SIGNIFICANCE + 0.001, 0.5)) == 0.0  # within the noise
     assert counted_loss(_decision(0.05, 0.01, 0.5)) == 0.05
     assert decision_accuracy(_decision(0.0, 0.0, 0.5)) == pytest.approx(1.0)
     four_points = ACCURACY_A * math.exp(-ACCURACY_B * 4) - ACCURACY_C
@@ -96,7 +96,7 @@ def test_the_page_computes_the_summary_with_the_same_constants() -> None:
         assert found, pattern
         return float(found.group(1))
 
-    assert number(r"SIGNIFICANCE = ([\d.]+);") == SIGNIFICANCE
+    assert number(r"COUNT_SIGNIFICANCE = ([\d.]+);") == COUNT_SIGNIFICANCE
     assert number(r"ACCURACY = \{ a: ([\d.]+),") == ACCURACY_A
     assert number(r"ACCURACY = \{[^}]*b: ([\d.]+),") == ACCURACY_B
     assert number(r"ACCURACY = \{[^}]*c: ([\d.]+) \}") == ACCURACY_C

@@ -5,8 +5,8 @@ say the same thing. Plain JSON out. docs/review.md, "The summary", says why thes
 
 * **Counted loss.** A decision's loss is the win share it gave up against the judge's best move.
   The judge's losses carry its sampling noise, and a strong player's typical "loss" is that noise
-  alone; so a loss counts only when it is significant (at least ``SIGNIFICANCE`` standard errors
-  above zero, the same test that lets a move be labelled worse than *good*), otherwise it is 0.
+  alone; so a loss counts only when it is at least ``COUNT_SIGNIFICANCE`` standard errors above
+  zero, otherwise it is 0.
 * **Total loss** is the sum of the counted losses: the win chance given away over the game.
 * **Accuracy** is the mean over decisions of a steep curve of the counted loss ``L`` in
   percentage points: ``a * exp(-b * L) - c`` (lichess maps drops of win percentage to accuracy
@@ -30,9 +30,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from .model import LABELS, DecisionReview, Review
-from .settings import SIGNIFICANCE
 
 GOOD_LABELS = ("best", "good")
+
+# A loss counts in the summary from this many standard errors. Lower than the labels' bar
+# (``settings.SIGNIFICANCE``, 2): a label is one verdict and must not be noise, while the summary
+# averages many decisions, where a one-sided bar at one standard error (a move as good as the
+# best counts with chance 16%, and then with a small loss) keeps most of the weak player's real
+# small losses and still drops most of the strong player's noise (docs/review.md, measured).
+COUNT_SIGNIFICANCE = 1.0
 
 # accuracy of one decision = ACCURACY_A * exp(-ACCURACY_B * loss_in_points) - ACCURACY_C, with
 # A - C = 1 (a loss of 0 is 1) and the curve reaching 0 at log(A / C) / B points (about 20 points:
@@ -57,7 +63,7 @@ PLAYED_LIKE: dict[str, dict[str, float]] = {}
 def counted_loss(decision: DecisionReview) -> float:
     """The decision's loss if it is significant (see the module's docstring), else 0."""
     loss, se = decision.loss, decision.loss_se
-    if loss <= 0 or math.isinf(se) or loss < SIGNIFICANCE * se:
+    if loss <= 0 or math.isinf(se) or loss < COUNT_SIGNIFICANCE * se:
         return 0.0
     return loss
 

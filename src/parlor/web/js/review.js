@@ -152,8 +152,8 @@ export function evaluationGraph(review, steps, current, go) {
 
 // The summary's figures, as parlor.review.summary computes them (docs/review.md, "The summary"):
 // the same constants (tests/review/test_summary.py checks they agree). A loss counts only when it
-// is SIGNIFICANCE standard errors above zero: below that it is the judge's noise, not the player's.
-export const SIGNIFICANCE = 2;
+// is COUNT_SIGNIFICANCE standard errors above zero: below that it is mostly the judge's noise.
+export const COUNT_SIGNIFICANCE = 1;
 export const ACCURACY = { a: 1.0317, b: 0.17, c: 0.0317 };
 export const STAKE_FLOOR = 0.05;
 export const PLAYED_LIKE_MIN_DECISIONS = 8;
@@ -162,7 +162,7 @@ export const PLAYED_LIKE = {};
 /** A decision's loss if it is significant, else 0. */
 export function countedLoss(d) {
   const se = d.loss_se === null || d.loss_se === undefined ? Infinity : d.loss_se;
-  return d.loss > 0 && Number.isFinite(se) && d.loss >= SIGNIFICANCE * se ? d.loss : 0;
+  return d.loss > 0 && Number.isFinite(se) && d.loss >= COUNT_SIGNIFICANCE * se ? d.loss : 0;
 }
 
 /** How much was at stake at a decision: 2 sqrt(p (1 - p)) of the best move's win chance, at least STAKE_FLOOR. */
