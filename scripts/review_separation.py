@@ -63,8 +63,18 @@ def one_review(game: str, players: int, level: str, index: int, seed: int, budge
         "seat": seat,
         "lineup": lineup,
         "seconds": round(time.perf_counter() - start, 1),
-        "review": result.to_json(),
+        "review": compact(result.to_json()),
     }
+
+
+def compact(data: dict[str, Any]) -> dict[str, Any]:
+    """A review with only the two moves its summary reads per decision (the best and the one
+    played): every legal move of Sweet Nose's placings would make the kept file megabytes."""
+    for decision in data["decisions"]:
+        best, *others = decision["moves"]
+        played = [m for m in others if m["action"] == decision["played"]]
+        decision["moves"] = [best, *played]
+    return data
 
 
 def figures(row: dict[str, Any]) -> dict[str, float]:
