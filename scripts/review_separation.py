@@ -101,6 +101,8 @@ def tables(out: Path) -> str:
             cells = []
             for name, scale in (("accuracy", 1.0), ("total_loss", 100.0), ("mean_loss", 100.0)):
                 m, lo, hi = mean_interval([p[name] * scale for p in per])
+                # The interval within what the figure can be (accuracy 0..1, losses from 0).
+                lo, hi = max(0.0, lo), min(hi, 1.0) if name == "accuracy" else hi
                 cells.append(f"{m:.2f} [{lo:.2f}, {hi:.2f}]")
             share = sum(p["good_share"] for p in per) / len(per)
             lines.append(f"| {level} | {len(rows)} | {decisions} | {' | '.join(cells)} | {share:.2f} |")
