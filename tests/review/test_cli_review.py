@@ -9,6 +9,7 @@ same review as one run straight through; bad input is one clear line.
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -23,6 +24,9 @@ from parlor.review.calibration import bot_game
 from parlor.review.settings import phase_words
 
 PARLOR = str(Path(sys.executable).with_name("parlor"))
+# The command runs the sources the tests import (a checkout pointed at by PYTHONPATH, when set),
+# not whichever copy the virtualenv was installed from.
+SOURCES = {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}
 BUDGET = "16"
 
 
@@ -35,7 +39,7 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([PARLOR, "review", *args], capture_output=True, text=True, env={"COLUMNS": "120"})
+    return subprocess.run([PARLOR, "review", *args], capture_output=True, text=True, env={"COLUMNS": "120", **SOURCES})
 
 
 def test_the_review_lists_every_decision_then_the_summary_and_the_graph(saved: Path) -> None:
@@ -86,7 +90,7 @@ def test_ctrl_c_keeps_the_decisions_done_printed_and_saved(saved: Path, tmp_path
         encoding="utf-8",
         timeout=180,
         dimensions=(40, 120),
-        env={"COLUMNS": "120", "TERM": "xterm", "NO_COLOR": "1", "PATH": "/usr/bin:/bin"},
+        env={"COLUMNS": "120", "TERM": "xterm", "NO_COLOR": "1", "PATH": "/usr/bin:/bin", **SOURCES},
         preexec_fn=_as_from_a_terminal,
     )
     # The bar (drawn with cursor moves) shows a decision done.

@@ -64,8 +64,10 @@ def test_every_decision_of_the_seat_is_judged_and_the_verdicts_hold_together(nam
             assert d.best == d.played and d.loss == 0
         else:
             assert d.best != d.played
-            # the verdict's two moves were measured on the same fresh samples
-            assert d.best_estimate.samples == d.played_estimate.samples == Judge(games.get(name), budget=BUDGET).measure
+            # the verdict's two moves were measured on the same fresh samples, twice as many
+            # where the first measurement could not tell them apart
+            measure = Judge(games.get(name), budget=BUDGET).measure
+            assert d.best_estimate.samples == d.played_estimate.samples in (measure, 2 * measure)
             assert d.loss == pytest.approx(d.best_estimate.win - d.played_estimate.win, abs=2e-4)
         if d.label in ("inaccuracy", "mistake", "blunder"):
             assert d.loss >= settings.inaccuracy and d.loss >= SIGNIFICANCE * d.loss_se
@@ -102,7 +104,9 @@ def test_the_summary_counts_phases_costliest_and_the_line() -> None:
     assert [c["loss"] for c in summary["costliest"]] == losses
     assert [p["step"] for p in summary["graph"]] == [d.step for d in result.decisions]
     good = sum(d.label in ("best", "good") for d in result.decisions)
-    assert summary["accuracy"] == pytest.approx(good / len(result.decisions))
+    assert summary["good_share"] == pytest.approx(good / len(result.decisions))
+    assert 0 <= summary["accuracy"] <= 1
+    assert summary["total_loss"] <= sum(d.loss for d in result.decisions) + 1e-9
 
 
 def test_the_same_seed_gives_the_same_review_in_another_process() -> None:
@@ -212,3 +216,11 @@ def test_a_hint_and_the_review_of_the_same_decision_explore_alike() -> None:
         assert d.best in [m.action for m in given.moves]
         checked += 1
     assert checked >= 2
+
+
+def test_only_a_verdict_the_first_measurement_cannot_settle_is_measured_again() -> None:
+    from parlor.review.judge import _close
+
+    assert not _close([1.0, 0.0, 1.0, 0.0], [1.0, 0.0, 1.0, 0.0])  # the same games: no more samples help
+    assert not _close([1.0] * 20, [0.0] * 19 + [1.0])  # clearly apart
+    assert _close([1.0, 0.0, 1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0, 1.0, 0.0])  # a difference within the noise

@@ -4,6 +4,7 @@ evaluation graph, labels, verdicts and the hint shown at its step; in two langua
 
 from __future__ import annotations
 
+import math
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +12,8 @@ from typing import Any
 
 import httpx
 import pytest
+
+from parlor.review import Review, summarize
 
 from .conftest import Server, start_server, stop_server
 from .test_replay import open_page
@@ -95,6 +98,11 @@ def test_hints_at_the_table_and_the_review_on_the_replay_page(
             == labels
         )
         assert "Accuracy" in page.locator("#review-summary").inner_text()
+        # The page's summary is the library's: the accuracy and the win chance given away.
+        summary = summarize(Review.from_json(review))
+        assert f"{math.floor(summary['accuracy'] * 100 + 0.5)}%" in page.locator("#review-summary").inner_text()
+        given_away = page.locator("#review-total-loss").inner_text()
+        assert f": {math.floor(summary['total_loss'] * 100 + 0.5)} percentage" in given_away
         # A point of the graph jumps to its decision, where the verdict is said.
         target = decisions[len(decisions) // 2]
         page.click(f"#review-graph circle[data-step='{target['step']}']")

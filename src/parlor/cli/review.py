@@ -181,7 +181,9 @@ def print_review(out: Console, record: dict[str, Any], result: Review) -> None:
         "[dim]win: the seat's expected win share with that move (± one standard error); loss: the win share given"
         f" up against the best move. Inaccuracy from {_percent(thresholds['inaccuracy'])}, mistake from"
         f" {_percent(thresholds['mistake'])}, blunder from {_percent(thresholds['blunder'])}, and only when the loss"
-        f" is more than {judge['significance']:g} standard errors (docs/review.md).[/]"
+        f" is more than {judge['significance']:g} standard errors. Accuracy: each decision's loss, counted from one"
+        " standard error, on a steep curve (0 points 100%, 4 points 49%, 8 points 23%), weighted by what was at"
+        ' stake (docs/review.md, "The summary").[/]'
     )
 
 
@@ -191,16 +193,22 @@ def _print_summary(out: Console, summary: dict[str, Any], words: Any) -> None:
     )
     done = "" if summary["complete"] else f" (of {summary['decisions_total']}: the review was stopped)"
     accuracy = _percent(summary["accuracy"])
+    like = f" Played like the {summary['played_like']} bot." if summary["played_like"] else ""
     out.print(
-        f"\n[bold]Summary[/]: {summary['decisions']} decisions{done}: {counts}. Accuracy {accuracy} (best or"
-        f" good), mean loss {100 * summary['mean_loss']:.1f} points of win chance."
+        f"\n[bold]Summary[/]: {summary['decisions']} decisions{done}: {counts}. Accuracy {accuracy};"
+        f" win chance given away over the game {100 * summary['total_loss']:.1f} points (mean"
+        f" {100 * summary['mean_loss']:.1f} per decision); best or good {_percent(summary['good_share'])}.{like}"
     )
     phases = Table(title="Accuracy per phase", header_style="bold")
-    for column in ("phase", "decisions", "accuracy", "mean loss"):
+    for column in ("phase", "decisions", "accuracy", "given away", "best or good"):
         phases.add_column(column, justify="left" if column == "phase" else "right")
     for row in summary["phases"]:
         phases.add_row(
-            phase_words(row["phase"]), str(row["decisions"]), _percent(row["accuracy"]), f"{100 * row['mean_loss']:.1f}"
+            phase_words(row["phase"]),
+            str(row["decisions"]),
+            _percent(row["accuracy"]),
+            f"{100 * row['total_loss']:.1f}",
+            _percent(row["good_share"]),
         )
     out.print(phases)
     if not summary["costliest"]:

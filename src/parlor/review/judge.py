@@ -84,6 +84,28 @@ def _difference(first: list[float], second: list[float]) -> tuple[float, float]:
     return mean, math.sqrt(variance / n)
 
 
+def _close(first: list[float], second: list[float]) -> bool:
+    """True when the paired difference of two moves is not yet significant either way (within
+    ``SIGNIFICANCE`` standard errors of zero) but not exactly zero (identical results say the two
+    moves lead to the same games, and more samples would not separate them)."""
+    mean, se = _difference(first, second)
+    return se > 0 and abs(mean) < SIGNIFICANCE * se
+
+
+def _merged(first: MoveStats, second: MoveStats) -> MoveStats:
+    """The statistics of one move over the samples of both."""
+    return MoveStats(
+        first.action,
+        visits=first.visits + second.visits,
+        win=first.win + second.win,
+        win_sq=first.win_sq + second.win_sq,
+        score=first.score + second.score,
+        score_sq=first.score_sq + second.score_sq,
+        place=first.place + second.place,
+        place_sq=first.place_sq + second.place_sq,
+    )
+
+
 class Judge:
     """The judge for one game with one budget and seed; ``judge_decision`` and ``hint`` use it.
 
@@ -133,6 +155,7 @@ class Judge:
             "playouts": self.playouts,
             "thresholds": self.settings.thresholds(),
             "significance": SIGNIFICANCE,
+            "remeasure_close": True,
             "parlor_version": parlor.__version__,
         }
 
@@ -158,6 +181,13 @@ class Judge:
         explored = self.search.explore(state, seat, rng, self.budget, stop=ask)
         actions = measured(explored)
         stats, wins = self.search.measure(state, seat, rng, actions, self.measure, stop=ask)
+        if len(actions) == 2 and not stopped and _close(wins[0], wins[1]):
+            # The two moves the verdict rests on are too close to tell apart: measure them again
+            # as much, on further worlds from the same generator (so still deterministic and
+            # still from the seat's information only). Budget goes where a verdict is unsure.
+            more_stats, more_wins = self.search.measure(state, seat, rng, actions, self.measure, stop=ask)
+            stats = [_merged(a, b) for a, b in zip(stats, more_stats)]
+            wins = [a + b for a, b in zip(wins, more_wins)]
         if stopped:
             raise Stopped()
         return [_estimate(m) for m in explored], [_estimate(m) for m in stats], wins

@@ -150,10 +150,49 @@ export function evaluationGraph(review, steps, current, go) {
   return graph;
 }
 
-/** Accuracy (best or good) of the decisions, as a whole percentage. */
+// The summary's figures, as parlor.review.summary computes them (docs/review.md, "The summary"):
+// the same constants (tests/review/test_summary.py checks they agree). A loss counts only when it
+// is COUNT_SIGNIFICANCE standard errors above zero: below that it is mostly the judge's noise.
+export const COUNT_SIGNIFICANCE = 1;
+export const ACCURACY = { a: 1.0317, b: 0.17, c: 0.0317 };
+export const STAKE_FLOOR = 0.05;
+export const PLAYED_LIKE_MIN_DECISIONS = 8;
+export const PLAYED_LIKE = {};
+
+/** A decision's loss if it is significant, else 0. */
+export function countedLoss(d) {
+  const se = d.loss_se === null || d.loss_se === undefined ? Infinity : d.loss_se;
+  return d.loss > 0 && Number.isFinite(se) && d.loss >= COUNT_SIGNIFICANCE * se ? d.loss : 0;
+}
+
+/** How much was at stake at a decision: 2 sqrt(p (1 - p)) of the best move's win chance, at least STAKE_FLOOR. */
+function stake(d) {
+  const p = Math.max(0, Math.min(1, d.moves[0].win ?? 0));
+  return Math.max(STAKE_FLOOR, 2 * Math.sqrt(p * (1 - p)));
+}
+
+/** Accuracy of the decisions (0..1): the stake-weighted mean of a steep curve of each counted loss in points. */
+export function accuracyOf(decisions) {
+  const one = (d) => Math.max(0, Math.min(1, ACCURACY.a * Math.exp(-ACCURACY.b * 100 * countedLoss(d)) - ACCURACY.c));
+  let weights = 0;
+  let sum = 0;
+  for (const d of decisions) {
+    const w = stake(d);
+    weights += w;
+    sum += w * one(d);
+  }
+  return weights ? sum / weights : 0;
+}
+
+/** The bot level whose measured accuracy in this game is nearest, or null. */
+export function playedLike(game, accuracy, decisions) {
+  const levels = PLAYED_LIKE[game];
+  if (!levels || decisions < PLAYED_LIKE_MIN_DECISIONS) return null;
+  return Object.keys(levels).sort((x, y) => Math.abs(levels[x] - accuracy) - Math.abs(levels[y] - accuracy) || (x < y ? -1 : 1))[0];
+}
+
 function accuracy(decisions) {
-  if (!decisions.length) return "—";
-  return percent(decisions.filter((d) => d.label === "best" || d.label === "good").length / decisions.length);
+  return decisions.length ? percent(accuracyOf(decisions)) : "—";
 }
 
 /** The seat's decisions with their labels: click one to jump to it. */
@@ -184,15 +223,21 @@ export function decisionList(review, current, go, moveText) {
   return list;
 }
 
-/** The review's summary: accuracy over every decision and per phase. */
+/** The review's summary: accuracy over every decision and per phase, the win chance given away
+ * over the game, and the bot level the play was most like. */
 export function reviewSummary(review) {
   const phases = [];
   for (const d of review.decisions) if (!phases.includes(d.phase)) phases.push(d.phase);
+  const total = review.decisions.reduce((sum, d) => sum + countedLoss(d), 0);
+  const like = playedLike(review.game, accuracyOf(review.decisions), review.decisions.length);
   return h(
     "p",
     { class: "review-summary", id: "review-summary" },
     t("review.accuracy", { n: accuracy(review.decisions) }),
     phases.length > 1 ? ` (${phases.map((p) => `${phaseText(p)} ${accuracy(review.decisions.filter((d) => d.phase === p))}`).join(", ")})` : "",
+    ". ",
+    h("span", { id: "review-total-loss" }, t("review.total_loss", { n: Math.round(total * 100) })),
+    like ? h("span", { id: "review-played-like" }, " ", t("review.played_like", { level: tMaybe(`level.${like}`, like) })) : null,
   );
 }
 

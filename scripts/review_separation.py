@@ -1,0 +1,151 @@
+"""Does the review tell weak play from strong? Review one seat of each bot level among hard seats.
+
+    python scripts/review_separation.py --game mamma-mia --players 2 --games 4 [--budget N]
+        [--levels random,easy,medium,hard,expert] [--seed 41] [--out docs/review]
+    python scripts/review_separation.py --tables [--out docs/review]
+
+For each level and each of ``--games`` seeded games: every seat is ``hard`` but one, which plays
+the level (the seat turns round the table, one per game); the game is played to its end and that
+seat's review is made (``parlor.review.review``, budget ``--budget`` or the game's default). Each
+decision's loss and standard error is kept (``<out>/separation-<game>-<players>p.json``, written
+after every game, so a stopped run keeps what it finished), and the summary's figures
+(``parlor.review.summarize``: accuracy, total loss, mean loss, best/good share) are computed from
+them, so a change of the summary's formula needs no new games. ``--tables`` prints, per game and
+level, the mean of each figure over games with a 95% interval (t-based; few games make it wide).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from parlor.core.rng import derive_seed
+from parlor.review import Review, review, summarize
+from parlor.review.calibration import bot_game
+
+LEVELS = ["random", "easy", "medium", "hard", "expert"]
+FIGURES = ("accuracy", "total_loss", "mean_loss", "good_share")
+
+# Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom (then the normal's).
+_T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+        2.045, 2.042]  # fmt: skip
+
+
+def mean_interval(values: list[float]) -> tuple[float, float, float]:
+    """Mean and a 95% t interval (the interval is the mean itself for one value)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, mean, mean
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = (_T95[n - 2] if n - 1 <= len(_T95) else 1.96) * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def one_review(game: str, players: int, level: str, index: int, seed: int, budget: int | None) -> dict[str, Any]:
+    seat = index % players
+    lineup = ["hard"] * players
+    lineup[seat] = level
+    game_seed = derive_seed(seed, index)
+    record = bot_game(game, players, lineup, game_seed)
+    start = time.perf_counter()
+    result = review(record, seat, budget=budget)
+    return {
+        "level": level,
+        "index": index,
+        "seed": game_seed,
+        "seat": seat,
+        "lineup": lineup,
+        "seconds": round(time.perf_counter() - start, 1),
+        "review": compact(result.to_json()),
+    }
+
+
+def compact(data: dict[str, Any]) -> dict[str, Any]:
+    """A review with only the two moves its summary reads per decision (the best and the one
+    played): every legal move of Sweet Nose's placings would make the kept file megabytes."""
+    for decision in data["decisions"]:
+        best, *others = decision["moves"]
+        played = [m for m in others if m["action"] == decision["played"]]
+        decision["moves"] = [best, *played]
+    return data
+
+
+def figures(row: dict[str, Any]) -> dict[str, float]:
+    summary = summarize(Review.from_json(row["review"]))
+    return {name: summary[name] for name in FIGURES}
+
+
+def tables(out: Path) -> str:
+    lines = []
+    for path in sorted(out.glob("separation-*.json")):
+        data = json.loads(path.read_text())
+        lines.append(f"\n{data['game']}, {data['players']} players, budget {data['budget'] or 'default'}:\n")
+        lines.append(
+            "| level | games | decisions | accuracy [95%] | total loss, points [95%] | mean loss, points [95%]"
+            " | best/good share |"
+        )
+        lines.append("|---|---:|---:|---|---|---|---:|")
+        for level in LEVELS:
+            rows = [r for r in data["rows"] if r["level"] == level]
+            if not rows:
+                continue
+            per = [figures(r) for r in rows]
+            decisions = sum(len(r["review"]["decisions"]) for r in rows)
+            cells = []
+            for name, scale in (("accuracy", 1.0), ("total_loss", 100.0), ("mean_loss", 100.0)):
+                m, lo, hi = mean_interval([p[name] * scale for p in per])
+                # The interval within what the figure can be (accuracy 0..1, losses from 0).
+                lo, hi = max(0.0, lo), min(hi, 1.0) if name == "accuracy" else hi
+                cells.append(f"{m:.2f} [{lo:.2f}, {hi:.2f}]")
+            share = sum(p["good_share"] for p in per) / len(per)
+            lines.append(f"| {level} | {len(rows)} | {decisions} | {' | '.join(cells)} | {share:.2f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="mamma-mia")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=4, help="games per level")
+    parser.add_argument("--levels", default=",".join(LEVELS))
+    parser.add_argument("--budget", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=41)
+    parser.add_argument("--out", type=Path, default=Path("docs/review"))
+    parser.add_argument("--tables", action="store_true", help="print the tables of the kept runs only")
+    args = parser.parse_args()
+    if args.tables:
+        print(tables(args.out))
+        return
+    path = args.out / f"separation-{args.game}-{args.players}p.json"
+    data: dict[str, Any] = {"game": args.game, "players": args.players, "budget": args.budget, "seed": args.seed,
+                            "rows": []}  # fmt: skip
+    if path.exists():  # carry on a stopped run with the same settings
+        kept = json.loads(path.read_text())
+        if all(kept.get(k) == data[k] for k in ("game", "players", "budget", "seed")):
+            data = kept
+    done = {(r["level"], r["index"]) for r in data["rows"]}
+    args.out.mkdir(parents=True, exist_ok=True)
+    # Games in rounds (every level's game 0, then every level's game 1...): a stopped run is balanced.
+    for index in range(args.games):
+        for level in args.levels.split(","):
+            if (level, index) in done:
+                continue
+            row = one_review(args.game, args.players, level, index, args.seed, args.budget)
+            data["rows"].append(row)
+            partial = path.with_suffix(".json.part")
+            partial.write_text(json.dumps(data, sort_keys=True) + "\n")
+            partial.replace(path)
+            f = figures(row)
+            print(f"{args.game} {level} game {index}: {row['seconds']} s, accuracy {f['accuracy']:.2f}, total loss"
+                  f" {f['total_loss']:.3f}", file=sys.stderr, flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+"""scripts/review_separation.py (docs/review.md, "Telling weak play from strong"): one seat of a
+level among hard seats, reviewed; its decisions kept; a rerun carries on instead of playing again;
+the tables print from the file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from parlor.review import Review
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "review_separation.py"
+SMALL = ["--game", "mottainai", "--players", "2", "--budget", "4", "--levels", "random"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    done = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_the_level_s_seat_is_reviewed_kept_resumed_and_tabled(tmp_path: Path) -> None:
+    run(*SMALL, "--games", "1", "--out", str(tmp_path))
+    kept = json.loads((tmp_path / "separation-mottainai-2p.json").read_text())
+    [row] = kept["rows"]
+    assert row["level"] == "random" and row["lineup"][row["seat"]] == "random"
+    assert all(kind == "hard" for seat, kind in enumerate(row["lineup"]) if seat != row["seat"])
+    review = Review.from_json(row["review"])
+    assert review.complete and review.seat == row["seat"]
+    again = run(*SMALL, "--games", "1", "--out", str(tmp_path))  # nothing left to do
+    assert "game 0" not in again.stderr
+    assert json.loads((tmp_path / "separation-mottainai-2p.json").read_text()) == kept
+    printed = run("--tables", "--out", str(tmp_path)).stdout
+    assert "| random | 1 |" in printed
