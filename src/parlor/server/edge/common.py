@@ -96,6 +96,15 @@ async def account_of(request: Request | WebSocket) -> dict[str, Any] | None:
     return await request.app.state.accounts.current(secret) if secret else None
 
 
+async def signed_in(request: Request, what: str) -> dict[str, Any]:
+    """The signed-in player of this request; a guest gets 401 ``not_signed_in``, saying that ``what``
+    ("friends are", "the turns list is"...) for signed-in players."""
+    account = await account_of(request)
+    if account is None:
+        raise ServerError("not_signed_in", f"sign in first: {what} for signed-in players", 401)
+    return account
+
+
 async def requester_of(request: Request) -> str:
     """Who asks for a review, for the review queue's one-at-a-time rule: the signed-in account, else
     the guest's address."""

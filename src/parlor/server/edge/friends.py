@@ -11,7 +11,8 @@ from fastapi import APIRouter, Request
 from parlor.server.friends import Friends
 from parlor.server.wire import ServerError
 
-from .common import account_of, address_of, object_body
+from .common import address_of, object_body
+from .common import signed_in as signed_in_as
 
 router = APIRouter()
 
@@ -21,10 +22,7 @@ def friends_of(request: Request) -> Friends:
 
 
 async def signed_in(request: Request) -> dict[str, Any]:
-    account = await account_of(request)
-    if account is None:
-        raise ServerError("not_signed_in", "sign in first: friends are for signed-in players", 401)
-    return account
+    return await signed_in_as(request, "friends are")
 
 
 @router.get("/api/friends")

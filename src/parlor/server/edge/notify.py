@@ -13,9 +13,9 @@ from fastapi.responses import HTMLResponse
 
 from parlor.server.notify import Notifier
 from parlor.server.notify.messages import mail_line
-from parlor.server.wire import ServerError
 
-from .common import account_of, object_body
+from .common import object_body
+from .common import signed_in as signed_in_as
 
 router = APIRouter()
 
@@ -25,10 +25,7 @@ def notifier_of(request: Request) -> Notifier:
 
 
 async def signed_in(request: Request) -> dict[str, Any]:
-    account = await account_of(request)
-    if account is None:
-        raise ServerError("not_signed_in", "sign in first: notifications are for signed-in players", 401)
-    return account
+    return await signed_in_as(request, "notifications are")
 
 
 @router.get("/api/account/notifications")

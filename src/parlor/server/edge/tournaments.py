@@ -9,9 +9,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from parlor.server.tournaments import Tournaments
-from parlor.server.wire import ServerError
 
 from .common import account_of, object_body
+from .common import signed_in as signed_in_as
 
 router = APIRouter()
 
@@ -21,10 +21,7 @@ def tournaments_of(request: Request) -> Tournaments:
 
 
 async def signed_in(request: Request) -> dict[str, Any]:
-    account = await account_of(request)
-    if account is None:
-        raise ServerError("not_signed_in", "sign in first: tournaments are for signed-in players", 401)
-    return account
+    return await signed_in_as(request, "tournaments are")
 
 
 @router.get("/api/tournaments")

@@ -11,7 +11,8 @@ from parlor.server.storage import VacationRefused
 from parlor.server.table import Hub
 from parlor.server.wire import ServerError
 
-from .common import account_of, object_body
+from .common import object_body
+from .common import signed_in as signed_in_as
 
 router = APIRouter()
 
@@ -21,10 +22,7 @@ def hub_of(request: Request) -> Hub:
 
 
 async def signed_in(request: Request) -> dict[str, Any]:
-    account = await account_of(request)
-    if account is None:
-        raise ServerError("not_signed_in", "sign in first: the turns list is for signed-in players", 401)
-    return account
+    return await signed_in_as(request, "the turns list is")
 
 
 def _iso(stamp: Any) -> str | None:
