@@ -148,3 +148,18 @@ def test_bad_rest_requests_do_not_disturb_the_server(strict_server):
     r = httpx.post(f"{strict_server.base}/api/tables/{tid}/play-again", json={"token": "bad"})
     assert r.status_code == 403
     assert mover.act(mover.state["legal"][0]["id"])["type"] == "ack"
+
+
+def test_a_wrong_address_opened_in_a_browser_gets_a_page_the_api_keeps_its_json(strict_server):
+    """A mistyped link opened by a person gets a page (404) with a way back to the lobby; a script,
+    or the page's own fetch of the API, still gets the JSON error it reads."""
+    browser_accept = {"accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+    r = httpx.get(f"{strict_server.base}/plya/<b>typo</b>", headers=browser_accept)
+    assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+    assert 'data-code="not_found"' in r.text and 'href="/"' in r.text and "<b>" not in r.text
+    r = httpx.get(f"{strict_server.base}/plya/typo", headers={"accept": "application/json"})
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+    r = httpx.get(f"{strict_server.base}/api/no-such-thing", headers=browser_accept)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+    r = httpx.post(f"{strict_server.base}/plya/typo", headers=browser_accept)
+    assert r.status_code in (404, 405) and r.json()["error"]["code"]

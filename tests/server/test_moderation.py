@@ -119,6 +119,9 @@ def test_every_admin_route_is_refused_to_guests_and_players(site: ServerThread, 
     r = guest.http.get("/admin", follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith("/account")
     assert player.http.get("/admin").status_code == 403
+    # Opened in the player's browser: a page saying the moderators only, not the API's JSON.
+    r = player.http.get("/admin", headers={"accept": "text/html"})
+    assert r.status_code == 403 and 'data-code="not_admin"' in r.text
     assert admin.http.get("/admin").status_code == 200
     assert log_of(admin) == before  # nothing was done
 

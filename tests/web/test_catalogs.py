@@ -159,3 +159,10 @@ def test_every_option_label_and_value_translated(lang: str) -> None:
     if lang != "en":
         same = [k for k in cat if k.startswith("opt.mottainai.") and cat[k] == en[k]]
         assert len(same) < 3, f"{lang}: Mottainai option labels left in English: {same}"
+
+
+def test_the_czech_pages_name_the_lobby_one_way() -> None:
+    """Every "back" link and note says "lobby": a reader moving between the table, the account, the
+    leaderboard and a player's page does not meet a second word ("herna") for the same page."""
+    mixed = {key: text for key, text in load("cs").items() if re.search(r"\bhern[aěyu]\b", text, re.IGNORECASE)}
+    assert not mixed, mixed

@@ -4,6 +4,7 @@ player, and the muted player's next chat line is refused with the reason and the
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
@@ -50,6 +51,7 @@ def test_a_report_reaches_the_admin_page_and_a_mute_refuses_the_chat(server: Ser
         row = mod.locator(".report-row", has_text="you play like a potato")
         row.wait_for()
         assert names["rude"] in row.inner_text() and names["victim"] in row.inner_text()
+        reported_line = row.inner_text()
         row.locator("button[id^='act-on-']").click()
         assert mod.input_value("#sanction-name") == names["rude"]
         mod.fill("#sanction-reason", "insults")
@@ -60,6 +62,10 @@ def test_a_report_reaches_the_admin_page_and_a_mute_refuses_the_chat(server: Ser
         row.locator("button[id^='resolve-']").click()
         mod.wait_for_function(said, arg=["admin-status", words["admin.resolved"]])
         mod.wait_for_function(said, arg=["admin-log", "muted for a week"])
+        # Moments in the reader's words and local time, not the wire's UTC "2026-12-02T05:20:06Z".
+        for text in (reported_line, mod.locator("#admin-log").inner_text(),
+                     mod.locator(".sanction-row", has_text=names["rude"]).inner_text()):  # fmt: skip
+            assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:", text), text
         # The muted player's next line is refused, and says why.
         rude.fill("#chat-input", "hello?")
         rude.press("#chat-input", "Enter")

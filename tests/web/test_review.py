@@ -16,6 +16,7 @@ import pytest
 from parlor.review import Review, summarize
 
 from .conftest import Server, start_server, stop_server
+from .test_accounts_web import SMALL_TARGETS
 from .test_replay import open_page
 
 PHONE = {"width": 390, "height": 844}
@@ -342,6 +343,10 @@ def test_a_sweet_nose_verdict_names_and_marks_the_assignment_and_comes_into_view
             played = played_sentence(page)
             assert "[object" not in played and played.startswith(quote), played
             assert page.locator("#review-better").count() == 1
+            if size == "phone":  # every control a finger touches is 44x44 px ("Try it again" among them)
+                assert page.locator("#review-practice").count() == 1
+                small = [x for x in page.evaluate(SMALL_TARGETS) if ".player-link" not in x]
+                assert not small, small
             assert not errors, errors
         finally:
             context.close()

@@ -15,13 +15,14 @@ they share is in ``common``.
 from __future__ import annotations
 
 import asyncio
+import html
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -43,10 +44,28 @@ from . import friends, health, lobby, moderation, notify, pages, players, review
 from .accounts import CookieNames, CsrfMiddleware, account_router
 from .common import PROTOCOL, address_of, error, forget_account, object_body
 from .logs import AccessLogMiddleware, install_log_redaction
+from .pages import WEB
 from .relay import RelayMiddleware
 from .websocket import socket_router
 
 __all__ = ["PROTOCOL", "create_app"]
+
+
+def opened_by_browser(request: Request) -> bool:
+    """A person's browser opening an address (not a script, nor the page's own fetch of the API): it
+    gets a page to read, in its language, with a way back, rather than the API's JSON error."""
+    path = request.url.path
+    if request.method != "GET" or path.startswith(("/api/", "/ws/", "/static/")):
+        return False
+    return "text/html" in request.headers.get("accept", "")
+
+
+def missing_page(code: str, title: str, text: str, status: int) -> HTMLResponse:
+    """web/missing.html: the English words written in (escaped), translated by js/missing.js."""
+    page = (WEB / "missing.html").read_text(encoding="utf-8")
+    for name, value in (("code", code), ("title", title), ("text", text)):
+        page = page.replace("{" + name + "}", html.escape(value))
+    return HTMLResponse(page, status_code=status, headers={"Cache-Control": "no-store"})
 
 
 def _offline_docs(app: FastAPI) -> None:
@@ -193,12 +212,16 @@ def create_app(
     app.state.limits = caps  # the request bodies' limits (edge/common.py, ``body_of``)
 
     @app.exception_handler(ServerError)
-    async def _server_error(_request: Request, exc: ServerError) -> JSONResponse:
+    async def _server_error(request: Request, exc: ServerError) -> Response:
+        if exc.code == "not_admin" and opened_by_browser(request):
+            return missing_page("not_admin", "Only the site's moderators may open this page", exc.message, exc.status)
         return JSONResponse({"error": exc.to_json()}, status_code=exc.status)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        if code == "not_found" and opened_by_browser(request):
+            return missing_page(code, "Page not found", "There is no page at this address.", 404)
         return error(code, str(exc.detail), exc.status_code)
 
     @app.exception_handler(RequestValidationError)

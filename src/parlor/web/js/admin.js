@@ -4,11 +4,18 @@
 // action. Every change carries the page's CSRF token (session.js); the server checks each one again.
 import { h } from "./dom.js";
 import { patch } from "./patch.js";
-import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
+import { currentLang, languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { answerOf, postJson } from "./session.js";
 
 const app = document.getElementById("app");
 const st = { status: "open", reports: [], sanctions: [], log: [], message: "", error: false };
+
+/** A moment the server sends in UTC (ISO 8601), in the reader's language and local time. */
+function when(iso) {
+  const at = new Date(iso);
+  if (!iso || Number.isNaN(at.getTime())) return iso || "";
+  return new Intl.DateTimeFormat(currentLang(), { dateStyle: "medium", timeStyle: "short" }).format(at);
+}
 
 async function getJson(path) {
   return answerOf(await fetch(path));
@@ -48,7 +55,7 @@ function field(id, label, input) {
 function reportRow(r) {
   const about = [t(`report.reason_${r.reason}`), r.text].filter(Boolean).join(" — ");
   return h("li", { class: "report-row card", "data-id": r.id, "data-key": `report-${r.id}` },
-    h("p", {}, h("strong", {}, t("admin.report_line", { reporter: r.reporter, reported: r.reported })), ` · ${r.created_at}`),
+    h("p", {}, h("strong", {}, t("admin.report_line", { reporter: r.reporter, reported: r.reported })), ` · ${when(r.created_at)}`),
     h("p", { class: "report-about" }, about),
     r.chat_text !== null ? h("blockquote", { class: "report-chat" }, r.chat_text) : null,
     r.table_id ? h("p", { class: "muted" }, t("admin.at_table", { table: r.table_id }), r.chat_idx !== null ? ` · #${r.chat_idx}` : "") : null,
@@ -89,7 +96,7 @@ function sanctionForm() {
 function sanctionRow(s) {
   const id = `lift-${s.kind}-${s.name}`;
   return h("li", { class: "sanction-row", "data-key": id },
-    t(s.kind === "ban" ? "admin.banned_until" : "admin.muted_until", { name: s.name, until: s.until }), ` — ${s.reason} `,
+    t(s.kind === "ban" ? "admin.banned_until" : "admin.muted_until", { name: s.name, until: when(s.until) }), ` — ${s.reason} `,
     h("input", { id: `${id}-reason`, type: "text", placeholder: t("admin.reason"), "aria-label": t("admin.reason") }),
     h("button", { type: "button", class: "small", onclick: () => act("/api/admin/sanctions/lift",
       { name: s.name, kind: s.kind, reason: value(`${id}-reason`) }, "admin.lifted") }, t("admin.lift")));
@@ -144,7 +151,7 @@ function render() {
     hideForm(),
     h("h2", {}, t("admin.log")),
     h("ol", { class: "admin-log", id: "admin-log" }, st.log.map((line) => h("li", { class: "log-line" },
-      `${line.at} · ${line.admin || t("admin.command_line")} · ${tMaybe(`admin.action.${line.action}`, line.action)} · ${line.target} — ${line.reason}`))),
+      `${when(line.at)} · ${line.admin || t("admin.command_line")} · ${tMaybe(`admin.action.${line.action}`, line.action)} · ${line.target} — ${line.reason}`))),
   ]);
 }
 

@@ -230,11 +230,20 @@ function goSeated(answer) {
   location.assign(`/play/${encodeURIComponent(answer.table_id)}#token=${answer.token}`);
 }
 
+// A sit-down or quick play on its way (then the page on its way to the table): a second click, a
+// double click or a tap on another table's "Sit down", is ignored, else one person holds two seats.
+let seating = false;
+// Back from the table to a lobby the browser kept in memory: its buttons work again.
+window.addEventListener("pageshow", (ev) => { if (ev.persisted) seating = false; });
+
 async function seatedBy(path, body) {
+  if (seating) return;
+  seating = true;
   lobbyError = "";
   try {
     goSeated(await answerOf(await postJson(path, body)));
   } catch (err) {
+    seating = false;
     lobbyError = t("lobby.error", { message: err.message });
     refreshOpen();
   }
