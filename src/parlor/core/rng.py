@@ -133,8 +133,11 @@ class ChanceScript:
 
     __slots__ = ("outcomes", "cursor")
 
-    def __init__(self, outcomes: list[int]) -> None:
-        self.outcomes = outcomes
+    # (``outcomes`` has a default because a copy of a compiled (mypyc) instance, as OpenSpiel's
+    # serialization and ``copy.deepcopy`` make, calls the class with no arguments and then sets
+    # its attributes.)
+    def __init__(self, outcomes: list[int] | None = None) -> None:
+        self.outcomes: list[int] = [] if outcomes is None else outcomes
         self.cursor = 0
 
     def draw(self, n: int) -> int:
