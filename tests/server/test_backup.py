@@ -201,7 +201,8 @@ def test_backup_under_load_then_restore_into_a_new_database(two_databases: tuple
             served = answer.json()
             assert served["version"] >= version, (tid, served["version"], version)
             with Client(restored.base, tid, players.tokens[tid]) as me:  # the seat's token still opens it
-                assert me.state["version"] == served["version"]
+                # (at least as new: the restored table plays on, a bot may move between the two reads)
+                assert me.state["version"] >= served["version"]
         for name in ("Ann", "Bob"):
             assert Browser(restored.base).sign_in(name, PASSWORD).status_code == 200
             assert profile(restored, name)["ratings"] == ratings[name]  # type: ignore[arg-type]
