@@ -119,6 +119,12 @@ def test_followers_see_who_is_online_and_their_open_tables_unless_blocked(site: 
     assert bob.post("/api/friends/follow", {"name": ann_name}).status_code == 200
     (entry,) = panel(bob)["following"]
     assert entry == {"name": ann_name, "online": False, "tables": []}  # ann has not opened the lobby
+    # A player's page open counts as being on the site: its buttons ask for the relation every few seconds.
+    cat, cat_name = signed_up(site.base)
+    assert cat.post("/api/friends/follow", {"name": ann_name}).status_code == 200
+    assert ann.http.get("/api/friends/relation", params={"name": cat_name}).status_code == 200
+    (entry,) = panel(cat)["following"]
+    assert entry["online"] is True
     private_id = waiting_table(ann, public=False)
     table_id = waiting_table(ann)
     panel(ann)  # ann's lobby asks for her panel: she is online

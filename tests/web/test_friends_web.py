@@ -60,6 +60,10 @@ def test_follow_invite_accept_in_one_tap_then_block_hides_chat(server: Server, b
         ann.goto(f"{server.base}/players/{bob_name}")
         ann.wait_for_selector("#follow")
         assert_touchable(ann, "#follow")
+        # The page names its player first, then offers to follow or block them.
+        ann.wait_for_selector("#player-name")
+        name_box, follow_box = ann.locator("#player-name").bounding_box(), ann.locator("#follow").bounding_box()
+        assert name_box and follow_box and name_box["y"] + name_box["height"] <= follow_box["y"], (name_box, follow_box)
         assert_touchable(ann, "#block")
         ann.click("#follow")
         ann.wait_for_function("document.getElementById('follow').textContent === 'Unfollow'")

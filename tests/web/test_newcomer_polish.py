@@ -274,6 +274,17 @@ def test_play_now_says_it_waits_for_players_and_for_how_long(
                 f"document.querySelector('#seat-wait .wait-text')?.textContent === {json.dumps(fewer)}"
             )
             second.wait_for_selector("#seat-wait #stand-up")
+            if players == 3:  # back in the lobby, "Play now" again: the seat held, not a second one
+                held = second.url
+                second.goto(server.base + "/")
+                second.click("button.game-pick[data-game=mottainai]")
+                second.select_option("#players", str(players))
+                table_id = held.split("/play/")[1].split("#")[0]
+                second.wait_for_selector(f".open-table[data-table='{table_id}']")  # the list the lobby holds
+                second.click("#play-now")
+                second.wait_for_url(held)
+                second.wait_for_selector("#seat-wait #stand-up")
+                assert first.locator("#seat-wait .wait-text").inner_text() == fewer
             second.click("#seat-wait #stand-up")
             second.wait_for_url(server.base + "/")
             again = counted(lang, "wait.seats", players - 1)

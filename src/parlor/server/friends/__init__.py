@@ -119,7 +119,10 @@ class Friends:
         return {"blocking": False}
 
     async def relation(self, me: dict[str, Any], name: Any) -> dict[str, Any]:
+        """What ``me`` does about a player (their page's buttons); a player's page open counts as being
+        on the site, as the lobby does (online to one's followers)."""
         other = await self._other(me, name)
+        await self.hub.run_db(self.store.seen, me["id"])
         return dict(await self.hub.run_db(self.store.relation, me["id"], other))
 
     async def panel(self, me: dict[str, Any]) -> dict[str, Any]:

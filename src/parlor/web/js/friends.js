@@ -150,7 +150,10 @@ function renderButtons(name) {
 
 async function playerPage() {
   const name = decodeURIComponent(location.pathname.split("/").pop());
-  if (name.toLowerCase() === me.name.toLowerCase()) return;
+  if (name.toLowerCase() === me.name.toLowerCase()) {
+    fetch("/api/friends").catch(() => {}); // one's own page has no buttons, but it counts as being online
+    return;
+  }
   try {
     relation = await answerOf(await fetch(`/api/friends/relation?name=${encodeURIComponent(name)}`));
   } catch {
@@ -179,7 +182,13 @@ async function main() {
   await loadLang();
   me = (await session()).account;
   followSignIns();
-  setInterval(() => { if (me && !document.hidden && document.getElementById("friends-slot")) refreshPanel(); }, POLL_MS);
+  // Asking again every few seconds keeps the answers fresh and shows one online to one's followers (a
+  // player's page asks for its buttons' relation, which counts as the lobby's panel does).
+  setInterval(() => {
+    if (!me || document.hidden) return;
+    if (document.getElementById("friends-slot")) refreshPanel();
+    else if (document.getElementById("follow-slot")) playerPage();
+  }, POLL_MS);
   const name = decodeURIComponent(location.pathname.split("/").pop());
   const redraw = () => (document.getElementById("follow-slot") ? renderButtons(name) : render());
   // The page's language picker: what is drawn here follows once the new catalog is in (loadLang sets <html lang>).

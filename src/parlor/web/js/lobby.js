@@ -249,6 +249,19 @@ async function seatedBy(path, body) {
   }
 }
 
+/** "Play now" while this browser already holds a seat at a table of the same game and size that still
+ * waits for players (back from the table to the lobby): that table again, not a second seat elsewhere.
+ * Its seat's token is the one kept when it was taken (a seat stood up from forgets it). */
+function backToHeldSeat() {
+  const held = (open ? open.waiting : []).find((e) =>
+    e.game === form.game && e.players === form.players && localStorage.getItem(`parlor.table.${e.id}`));
+  if (!held) return false;
+  if (seating) return true;
+  seating = true;
+  location.assign(`/play/${encodeURIComponent(held.id)}#token=${localStorage.getItem(`parlor.table.${held.id}`)}`);
+  return true;
+}
+
 function guestName() {
   const box = document.getElementById("guest-name");
   const name = box ? box.value.trim() : "";
@@ -339,7 +352,7 @@ function openTables() {
   fill.addEventListener("change", () => (form.fillAfter = fill.value === "" ? null : Number(fill.value)));
   const g = gameOf(form.game);
   const play = h("button", { type: "button", class: "primary", id: "play-now",
-    onclick: () => seatedBy("/api/quick-play", { game: form.game, players: form.players, name: guestName(),
+    onclick: () => backToHeldSeat() || seatedBy("/api/quick-play", { game: form.game, players: form.players, name: guestName(),
       fill_bots_after: form.fillAfter, ...(me && form.rated ? { rated: true } : {}),
       ...(form.daysPerMove !== null ? { days_per_move: form.daysPerMove } : {}) }) },
   t("open.play_now", { game: gameTitle(g), n: form.players }));

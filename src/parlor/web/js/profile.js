@@ -8,6 +8,8 @@ import { answerOf } from "./session.js";
 import { reportForm } from "./report.js";
 
 const app = document.getElementById("app");
+// The name heads the page above the Follow/Block buttons (#follow-slot, drawn by friends.js) and the rest.
+const head = document.getElementById("player-head");
 const name = decodeURIComponent(location.pathname.split("/").pop());
 let data = null;
 let problem = "";
@@ -112,12 +114,13 @@ function gameRow(g) {
 function render() {
   document.title = `Parlor — ${name}`;
   if (problem) {
+    patch(head, []);
     patch(app, [h("p", { class: "error", id: "profile-error" }, problem), h("p", {}, h("a", { href: "/" }, t("account.to_lobby")))]);
     return;
   }
   if (!data) return;
+  patch(head, [h("h1", { id: "player-name" }, data.name)]);
   patch(app, [
-    h("h1", { id: "player-name" }, data.name),
     reporting || h("p", {}, h("button", { type: "button", class: "small link", id: "report-player", onclick: () => {
       reporting = reportForm({ player: data.name }, () => { reporting = null; render(); });
       render();
