@@ -26,6 +26,15 @@ def test_make_a_tournament_sign_up_on_its_page_and_see_the_standings(
         page.wait_for_selector("#tournaments-link")
         assert_touchable(page, "#tournaments-link")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # (no sideways scroll)
+        # The top bar: the brand beside the links (not on a row of its own above them), and its
+        # links in the bar's own light colour, not the page's accent (which read poorly on the brown).
+        bar = page.locator("body > .topbar").bounding_box()
+        brand, links = page.locator(".topbar .brand").bounding_box(), page.locator("#lang-slot").bounding_box()
+        assert bar and brand and links and links["y"] < brand["y"] + brand["height"], (bar, brand, links)
+        colours = page.evaluate(
+            "[...document.querySelectorAll('.topbar #lang-slot a')].map((a) => getComputedStyle(a).color)"
+        )
+        assert colours and set(colours) == {page.evaluate("getComputedStyle(document.querySelector('.topbar')).color")}
         page.screenshot(path=str(screenshots / "tournaments-lobby-phone.png"))
         page.click("#tournaments-link")
         page.wait_for_selector("#tournament-form")
