@@ -1,5 +1,5 @@
 """Tournaments in the browser (Chromium, the real server), on a 390 px wide phone: from the lobby's
-link to the list, a new tournament made with the page's form, then signing up on its page and seeing
+link to the list, a new (turn-based) tournament made with the page's form, then signing up on its page and seeing
 oneself in the standings; every control the flow taps is at least 44 px each way."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def test_make_a_tournament_sign_up_on_its_page_and_see_the_standings(
         page.screenshot(path=str(screenshots / "tournaments-lobby-phone.png"))
         page.click("#tournaments-link")
         page.wait_for_selector("#tournament-form")
-        for field in ("name", "game", "starts_at", "rounds", "turn_time", "max_players"):
+        for field in ("name", "game", "starts_at", "rounds", "turn_time", "move_days", "max_players"):
             assert_touchable(page, f"#tournament-form [name={field}]")
         assert_touchable(page, "#create-tournament")
         # A refusal is shown and changes nothing: more rounds than 4 players allow.
@@ -49,9 +49,13 @@ def test_make_a_tournament_sign_up_on_its_page_and_see_the_standings(
         page.click("#create-tournament")
         page.wait_for_function("document.getElementById('tournament-form-error').textContent.includes('round')")
         page.fill("#tournament-form [name=rounds]", "3")
+        # Turn-based: days per move replace the seconds (the seconds field is then off).
+        page.select_option("#tournament-form [name=move_days]", "2")
+        assert page.is_disabled("#tournament-form [name=turn_time]")
         page.click("#create-tournament")
         page.wait_for_selector("#tournament-name")
         assert page.inner_text("#tournament-name") == "Phone Cup"
+        assert "2 days a move" in page.inner_text("#tournament-facts")
         assert "/tournaments/" in page.url
         assert page.locator("#standings .standing").count() == 0
         assert_touchable(page, "#sign-up")

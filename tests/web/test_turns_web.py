@@ -1,13 +1,15 @@
 """Turn-based tables in the browser (Chromium, the real server): a signed-in player's "Your turn" list
 at the top of the lobby shows the table where she must decide (its count in the page's title), one tap
 opens it (with the decision's deadline on the seat's chip), and once she has moved the table leaves
-her list."""
+her list; and the account page's vacation panel."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -19,6 +21,7 @@ from .test_browser import PHONE, click_one
 from .test_friends_web import post_from_page
 from .test_help_and_lobby import new_page
 
+WEB = Path(__file__).resolve().parents[2] / "src" / "parlor" / "web"
 LISTED = "id => !!document.querySelector(`#your-turns li[data-table='${id}']`)"
 
 
@@ -56,6 +59,47 @@ def test_your_turn_list_shows_the_table_a_tap_opens_it_and_a_move_takes_it_off(s
                 break
             assert time.monotonic() < deadline, "the table stayed in the list after the move"
         assert not page.title().startswith("(")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_vacation_on_the_account_page_starts_ends_and_refuses_in_the_pages_language(
+    server: Server, browser: Any
+) -> None:
+    """In Czech: the days left this year; a vacation of more days than are left is refused in Czech and
+    changes nothing; three days start one (until a date shown); a start refused by the server (one
+    was started meanwhile from another tab) is worded in Czech too; ending it early gives back the
+    whole days unused (the day begun counts as used)."""
+    ctx, page, errors = new_page(browser, "cs", PHONE)
+    words = json.loads((WEB / "i18n" / "cs.json").read_text(encoding="utf-8"))
+    vacation = "async () => (await fetch('/api/account/vacation')).json()"
+    try:
+        sign_up(page, server, "va" + uuid.uuid4().hex[:8])
+        page.wait_for_selector("#vacation[data-left='30'][data-on='0']")
+        assert page.inner_text("#vacation-left") == words["vacation.left"].format(left=30, total=30)
+        page.fill("#vacation-days", "31")
+        page.click("#vacation-start")
+        page.wait_for_function("document.getElementById('vacation-message').textContent !== ''")
+        assert page.inner_text("#vacation-message") == words["vacation.err.bad_days"].format(left=30)
+        assert page.evaluate(vacation)["on_vacation"] is False  # (nothing changed)
+        page.fill("#vacation-days", "3")
+        page.click("#vacation-start")
+        page.wait_for_selector("#vacation[data-left='27'][data-on='1']")
+        assert page.inner_text("#vacation-message") == words["vacation.started"]
+        held = page.evaluate(vacation)
+        assert held["on_vacation"] and held["days_left"] == 27
+        assert page.inner_text("#vacation-until").startswith("Na dovolené do ")
+        page.click("#vacation-stop")
+        page.wait_for_selector("#vacation[data-left='29'][data-on='0']")  # the day begun is used
+        assert page.inner_text("#vacation-message") == words["vacation.stopped"]
+        # Another tab starts one while this page still offers to: the server's refusal, in Czech.
+        assert post_from_page(page, "/api/account/vacation", {"action": "start", "days": 2})["on_vacation"]
+        page.fill("#vacation-days", "1")
+        page.click("#vacation-start")
+        page.wait_for_selector("#vacation[data-on='1']")  # (the page shows what holds now)
+        assert page.inner_text("#vacation-message") == words["vacation.err.on_vacation"]
+        assert page.evaluate(vacation)["days_left"] == 27  # the refused start spent nothing
         assert not errors, errors
     finally:
         ctx.close()

@@ -222,7 +222,7 @@ class Notifier:
             return
         language = language_of(settings)
         title, body = worded(text_key, params, language)
-        url = self._table_url(table_id)
+        url = self._table_url(table_id, kind)
         if self.config.smtp is not None and settings["email"] and settings["email_verified"]:
             mail = self._mail(settings["email"], account_id, kind, title, body, url, language)
             self._send(f"e-mail to {account_id}", self._send_mail, mail)
@@ -231,9 +231,13 @@ class Notifier:
         for subscription in subscriptions:
             self._send(f"push to {account_id}", self._send_push, subscription, payload)
 
-    def _table_url(self, table_id: str | None) -> str:
-        # (the table's page: a signed-in player's seat opens there from the account's session)
-        return f"{self.config.site_url}/play/{table_id}" if table_id else f"{self.config.site_url}/account"
+    def _table_url(self, table_id: str | None, kind: str) -> str:
+        """The table's page. ``#seat`` opens the account's own seat from the session (any device: the
+        reader's browser may never have held the seat's token); an invitation's reader has no seat
+        there yet, so its page offers to sit down."""
+        if not table_id:
+            return f"{self.config.site_url}/account"
+        return f"{self.config.site_url}/play/{table_id}" + ("" if kind == "invitation" else "#seat")
 
     # ---- sending, with bounded retries ------------------------------------------------------------
     def _send(self, what: str, fn: Any, *args: Any) -> None:

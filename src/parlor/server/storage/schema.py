@@ -449,8 +449,8 @@ site_secrets_t = Table(
 # (sign-ups open until ``starts_at``), running, finished, or cancelled (too few players at the start).
 # ``current_round``: the round made last (0 before the start); it moves by compare-and-set, so one
 # process of a site makes each round. ``turn_time``: seconds per move (live tables, the turn clock);
-# ``move_days``: days per move for turn-based tournaments (NULL here: a turn-based table's clock fills
-# it in).
+# ``move_days``: days per move of a turn-based tournament (its tables are turn-based; ``turn_time`` is
+# NULL then), NULL for a live one.
 tournaments_t = Table(
     "parlor_tournaments",
     metadata,

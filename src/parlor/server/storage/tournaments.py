@@ -53,7 +53,7 @@ def _entry(row: Any, signed_up: int, creator: str | None) -> dict[str, Any]:
         "starts_at": _utc(row.starts_at),
         "rounds": row.rounds,
         "turn_time": row.turn_time,
-        "move_days": row.move_days,
+        "move_days": None if row.move_days is None else int(row.move_days),  # (stored as a float column)
         "rated": bool(row.rated),
         "max_players": row.max_players,
         "status": row.status,

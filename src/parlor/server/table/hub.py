@@ -760,6 +760,10 @@ class Hub:
             humans = [s for s in table.seats if s.kind == "human"]
             if not humans or any(s.joined for s in humans) or table.connections:
                 continue
+            if table.days_per_move is not None and all(s.token_hash or s.account_id for s in humans):
+                # A turn-based table whose every seat is held (a tournament's seats are its players'
+                # accounts from the start) is not "unjoined": its deadlines run, and the timeout rule ends it.
+                continue
             created = table.created_at
             if created.tzinfo is None:  # SQLite gives the stored UTC time back without its zone
                 created = created.replace(tzinfo=stamp.tzinfo)

@@ -14,10 +14,13 @@ reads the time from its :class:`TournamentClock`, which tests move forward.
 Everything that must happen once happens by a compare-and-set in the database (the start, each
 round, each table's points), so several processes of a site may all scan and hear games end.
 
-Two places are left for features built beside this one:
+Turn-based tournaments (``move_days``): a round's tables are turn-based tables (``days_per_move``),
+each seat claimed for its account as the round is made, so every seat asked holds its stored deadline
+(and its player is told it is their turn) from the round's start; a round nobody opens still ends,
+each timed-out decision played by the seat's substitute (the turn-based tables' rule).
 
-* **days per move** (turn-based tournaments): :func:`table_clock` says what clock a round's tables
-  get; a tournament stores ``move_days`` for it (refused at creation until turn-based tables exist);
+The "tournament round" notification goes through a hook:
+
 * **a "tournament round" notification**: :meth:`Tournaments.notify_round`, called once a round's
   tables are made, which awaits each of :attr:`Tournaments.round_hooks` with
   ``(tournament, round_no, boards)`` (``boards``: each table's ``table_id``, its seats' account ids,
@@ -43,6 +46,7 @@ from parlor.server.storage import Refused, TournamentStore
 from parlor.server.table import Claim, Hub, LiveTable, NewTableRequest, SeatRequest
 from parlor.server.table.changes import CloseUnjoined
 from parlor.server.table.clocks import MAX_TURN_TIME
+from parlor.server.table.requests import MAX_DAYS_PER_MOVE
 from parlor.server.wire import ServerError, loads
 
 from .pairing import Entrant, max_rounds, pair_round, standings, table_points
@@ -86,10 +90,12 @@ class TournamentClock:
         self.offset += timedelta(seconds=seconds)
 
 
-def table_clock(tournament: dict[str, Any]) -> float | None:
-    """The turn clock of a round's tables: the tournament's seconds per move. Days per move (a
-    turn-based tournament's ``move_days``) is to be answered here by the turn-based tables' clock."""
-    return tournament["turn_time"]
+def table_clock(tournament: dict[str, Any]) -> tuple[float | None, int | None]:
+    """The clock of a round's tables: (seconds per move, None) for a live tournament, (None, days per
+    move) for a turn-based one (``move_days``)."""
+    if tournament.get("move_days") is not None:
+        return None, int(tournament["move_days"])
+    return tournament["turn_time"], None
 
 
 def parse_start(raw: Any) -> datetime:
@@ -150,12 +156,6 @@ class Tournaments:
                 "bad_players", f"'players' must be a count {game.title} is played by: {low} to {min(high, 5)}",
                 field="players",
             )  # fmt: skip
-        if body.get("move_days") is not None:
-            raise ServerError(
-                "bad_request",
-                "days per move is for turn-based tables, not open yet: give 'turn_time'",
-                field="move_days",
-            )
         starts_at = parse_start(body.get("starts_at"))
         stamp = self.clock.now()
         if starts_at <= stamp:
@@ -180,9 +180,20 @@ class Tournaments:
                 " twice",
                 field="rounds",
             )
-        turn_time = body.get("turn_time", 60)
+        move_days = body.get("move_days")
+        if move_days is not None:  # turn-based: the days per move are the clock, never seconds as well
+            if type(move_days) is not int or not 1 <= move_days <= MAX_DAYS_PER_MOVE:
+                raise ServerError(
+                    "bad_request", f"'move_days' must be a whole number of days from 1 to {MAX_DAYS_PER_MOVE}, or null",
+                    field="move_days",
+                )  # fmt: skip
+            if body.get("turn_time") is not None:
+                raise ServerError(
+                    "bad_request", "a turn-based tournament ('move_days') has no 'turn_time'", field="move_days"
+                )
+        turn_time = None if move_days is not None else body.get("turn_time", 60)
         floor = self.hub.limits.min_turn_time
-        if type(turn_time) not in (int, float) or not floor <= turn_time <= MAX_TURN_TIME:
+        if turn_time is not None and (type(turn_time) not in (int, float) or not floor <= turn_time <= MAX_TURN_TIME):
             raise ServerError(
                 "bad_request", f"'turn_time' must be seconds per move from {floor:g} to {MAX_TURN_TIME:g}",
                 field="turn_time",
@@ -196,8 +207,8 @@ class Tournaments:
             "players": players,
             "starts_at": starts_at,
             "rounds": rounds,
-            "turn_time": float(turn_time),
-            "move_days": None,
+            "turn_time": None if turn_time is None else float(turn_time),
+            "move_days": move_days,
             "rated": rated,
             "max_players": max_players,
         }
@@ -395,6 +406,7 @@ class Tournaments:
         player's account; then tell the round's hooks."""
         game = registry.get(t["game"])
         substitute = self.hub.limits.rated_substitute_level
+        turn_time, days_per_move = table_clock(t)
         for b in t["tables"]:
             if b["round"] != round_no or b["bye"] or b["table_id"] is not None:
                 continue
@@ -406,15 +418,17 @@ class Tournaments:
                     SeatRequest("bot", substitute, None) if a is None else SeatRequest("human", None, None)
                     for a in b["seats"]
                 ),
-                seat_timeout=self.hub.default_seat_timeout,
+                # (turn-based: a player away for hours is normal; the deadlines play a seat left alone)
+                seat_timeout=self.hub.default_seat_timeout if days_per_move is None else None,
                 substitute_level=substitute,
-                turn_time=table_clock(t),
+                turn_time=turn_time,
                 bots_before_join=True,  # a player who never comes is played by the bot: every round ends
                 hints=False,
                 public=True,  # (anyone may watch a tournament's games)
                 rated=t["rated"],
                 fill_bots_after=None,
                 tournament=True,
+                days_per_move=days_per_move,
             )
             created = await self.hub.create(request)
             table_id = created["table"]["id"]

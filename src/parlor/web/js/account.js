@@ -5,6 +5,7 @@ import { patch } from "./patch.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
 import { answerOf, postJson, remember, session } from "./session.js";
 import { notificationsPanel } from "./notifications.js";
+import { draw as drawVacation, vacationPanel } from "./vacation.js";
 
 const app = document.getElementById("app");
 let me = null;
@@ -92,6 +93,11 @@ function render() {
   const slot = document.getElementById("notify-slot");
   if (me && !slot.childElementCount) notificationsPanel(slot).catch((err) => { slot.textContent = String(err); });
   if (!me) slot.replaceChildren();
+  // The vacation panel (#vacation-slot) likewise; drawn again in the page's language when it changes.
+  const away = document.getElementById("vacation-slot");
+  if (me && !away.childElementCount) vacationPanel(away).catch((err) => { away.textContent = String(err); });
+  else if (me) drawVacation();
+  if (!me) away.replaceChildren();
 }
 
 async function main() {

@@ -36,6 +36,12 @@ function b64ToBytes(text) {
   return Uint8Array.from(raw, (c) => c.charCodeAt(0));
 }
 
+/** A notification's table page: the account's own seat (#seat: opened from the session, on any
+ * device), but for an invitation, whose reader has no seat there yet. */
+function tableLink(n) {
+  return `/play/${encodeURIComponent(n.table_id)}${n.kind === "invitation" ? "" : "#seat"}`;
+}
+
 /** The account page's panel in ``slot``. */
 export async function notificationsPanel(slot) {
   let list = { notifications: [], unread: 0 };
@@ -98,7 +104,7 @@ export async function notificationsPanel(slot) {
     h("button", { type: "submit" }, t("notify.save")),
     prefs && prefs.email ? h("span", { class: "muted" }, " ", t(prefs.email_verified ? "notify.verified" : "notify.unverified")) : null);
     const items = list.notifications.map((n) => h("li", { class: n.read ? "read" : "unread", "data-kind": n.kind },
-      h("strong", {}, n.title), " ", n.table_id ? h("a", { href: `/play/${encodeURIComponent(n.table_id)}` }, n.text) : n.text,
+      h("strong", {}, n.title), " ", n.table_id ? h("a", { href: tableLink(n) }, n.text) : n.text,
       " ", h("time", { class: "muted", datetime: n.created_at }, new Date(n.created_at).toLocaleString(currentLang()))));
     patch(slot, [h("section", { class: "card", id: "notifications" },
       h("h2", {}, t("notify.heading"), list.unread ? h("span", { class: "badge" }, ` ${list.unread}`) : null),

@@ -16,6 +16,8 @@ let games = [];
 let problem = "";
 let formError = "";
 let refresh = null;
+// Days per move of a turn-based tournament (the lobby's choices for a turn-based table; "" is live).
+const MOVE_DAYS = [1, 2, 3, 5, 7, 14];
 
 function gameTitle(name) {
   return tMaybe(`game.${name}.title`, name);
@@ -51,6 +53,12 @@ function createForm() {
   const soon = new Date(Date.now() + 3600 * 1000);
   soon.setSeconds(0, 0);
   const local = new Date(soon.getTime() - soon.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+  const turnTime = h("input", { type: "number", name: "turn_time", value: 60, min: 1 });
+  // A turn-based tournament has no seconds per move: picking days clears them (the server refuses both).
+  const moveDays = h("select", { name: "move_days" },
+    h("option", { value: "" }, t("lobby.days_none")),
+    MOVE_DAYS.map((d) => h("option", { value: String(d) }, t("lobby.days_n", { n: d }))));
+  moveDays.addEventListener("change", () => (turnTime.disabled = moveDays.value !== ""));
   const form = h("form", { class: "tournament-form", id: "tournament-form" },
     field(t("tournament.name"), h("input", { type: "text", name: "name", required: true, maxlength: 80 })),
     field(t("tournament.game"), h("select", { name: "game" },
@@ -58,7 +66,8 @@ function createForm() {
     field(t("tournament.players"), h("input", { type: "number", name: "players", value: 2, min: 2, max: 5 })),
     field(t("tournament.starts_at"), h("input", { type: "datetime-local", name: "starts_at", value: local })),
     field(t("tournament.rounds"), h("input", { type: "number", name: "rounds", value: 3, min: 1, max: 20 })),
-    field(t("tournament.turn_time"), h("input", { type: "number", name: "turn_time", value: 60, min: 1 })),
+    field(t("tournament.turn_time"), turnTime),
+    field(t("lobby.days_per_move"), moveDays),
     field(t("tournament.max_players"), h("input", { type: "number", name: "max_players", value: 16, min: 2 })),
     h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated" }), t("tournament.rated")),
     h("button", { type: "submit", class: "primary", id: "create-tournament" }, t("tournament.create")),
@@ -69,7 +78,8 @@ function createForm() {
     const body = {
       name: data.get("name"), game: data.get("game"), players: Number(data.get("players")),
       starts_at: new Date(String(data.get("starts_at"))).toISOString(), rounds: Number(data.get("rounds")),
-      turn_time: Number(data.get("turn_time")), max_players: Number(data.get("max_players")), rated: data.get("rated") === "on",
+      max_players: Number(data.get("max_players")), rated: data.get("rated") === "on",
+      ...(moveDays.value === "" ? { turn_time: Number(turnTime.value) } : { move_days: Number(moveDays.value) }),
     };
     try {
       const made = await answerOf(await postJson("/api/tournaments", body));
@@ -105,6 +115,9 @@ function board(tb, current) {
 
 function clockText(tm) {
   if (tm.status !== "running" || !tm.round_started_at) return "";
+  if (tm.move_days !== null) {  // (a turn-based round runs for days: when it began says more than a clock)
+    return t("tournament.round_began", { round: tm.current_round, rounds: tm.rounds, when: when(tm.round_started_at) });
+  }
   const seconds = Math.max(0, Math.floor((Date.now() - new Date(tm.round_started_at).getTime()) / 1000));
   const mm = String(Math.floor(seconds / 60)).padStart(2, "0");
   const ss = String(seconds % 60).padStart(2, "0");
@@ -125,7 +138,10 @@ function showOne() {
     h("p", {}, h("a", { href: "/tournaments" }, t("tournament.all"))),
     h("p", { id: "tournament-facts" },
       `${gameTitle(tm.game)} · ${t("tournament.per_table", { players: tm.players })} · ${when(tm.starts_at)} · `,
-      t("tournament.rounds_of", { rounds: tm.rounds }), " · ", t("tournament.seconds_per_move", { seconds: tm.turn_time }),
+      t("tournament.rounds_of", { rounds: tm.rounds }), " · ",
+      tm.move_days !== null
+        ? t("tournament.days_per_move", { days: t("lobby.days_n", { n: tm.move_days }) })
+        : t("tournament.seconds_per_move", { seconds: tm.turn_time }),
       tm.rated ? ` · ${t("open.rated_mark")}` : ""),
     h("p", { id: "tournament-status" }, statusText(tm)),
     h("p", { id: "round-clock", "aria-live": "off" }, clockText(tm)),
