@@ -132,6 +132,16 @@ def test_an_unflagged_decision_is_not_explained_and_reasons_round_trip() -> None
             DecisionReview.from_json({**data, "why": bad})
 
 
+def test_a_reason_holds_in_at_least_nine_worlds_in_ten_counting_those_not_compared() -> None:
+    from parlor.review.explain import _agreed
+
+    assert AGREEMENT == 0.9
+    assert _agreed([2] * 29 + [0] * 3, 32) == 2  # 29 of 32 = 90.6%
+    assert _agreed([2] * 28 + [0] * 4, 32) == 0  # 28 of 32 = 87.5%
+    assert _agreed([2] * 28, 32) == 0  # four worlds where the moves reached different parts of the game
+    assert _agreed([-3] * 32, 32) == -3
+
+
 def test_the_words_come_from_the_catalogs_and_the_page_uses_the_same_threshold() -> None:
     assert reason_words({"key": "mamma-mia.hand", "n": 2}) == "It leaves you 2 more topping cards in your hand."
     assert reason_words({"key": "mottainai.works", "n": 1}) == "Your works score 1 more point."

@@ -41,7 +41,7 @@ from parlor.core.rng import FastRng, derive_seed
 # Worlds each explanation is played in; a reason must hold in at least AGREEMENT of them.
 WORLDS = 32
 AGREEMENT = 0.9
-# At most this many reasons per decision, the most telling first (the order of MEASURES).
+# At most this many reasons per decision, the most telling first (each game's order in GAMES).
 MAX_REASONS = 2
 # A stream of the judge's generator apart from its search's (derive_seed(seed, step, STREAM)).
 STREAM = 0x57485921
@@ -154,15 +154,16 @@ def _settle(world: State, seat: int, action: Any) -> State:
     return world
 
 
-def _agreed(differences: list[int]) -> int:
-    """The difference found in at least ``AGREEMENT`` of the worlds, or 0."""
-    if not differences:
-        return 0
+def _agreed(differences: list[int], worlds: int) -> int:
+    """The difference found in at least ``AGREEMENT`` of all ``worlds`` (a world where the two
+    moves could not be compared counts against it), or 0."""
     counts: dict[int, int] = {}
     for d in differences:
         counts[d] = counts.get(d, 0) + 1
-    value, count = max(counts.items(), key=lambda item: (item[1], -abs(item[0])))
-    return value if count >= AGREEMENT * len(differences) else 0
+    for value, count in counts.items():
+        if count >= AGREEMENT * worlds:
+            return value  # (at most one value can hold in more than half of the worlds)
+    return 0
 
 
 def explain(
@@ -195,10 +196,7 @@ def explain(
                 differences[m.name].append(after_better[m.name] - after_played[m.name])
     reasons: list[dict[str, Any]] = []
     for m in wanted:
-        found = differences[m.name]
-        if len(found) < AGREEMENT * worlds:  # measured in too few worlds to say anything
-            continue
-        gain = _agreed(found) * (1 if m.higher_is_better else -1)
+        gain = _agreed(differences[m.name], worlds) * (1 if m.higher_is_better else -1)
         if gain > 0:
             reasons.append({"key": m.key, "n": gain})
         if len(reasons) == MAX_REASONS:
