@@ -147,6 +147,13 @@ def test_the_words_come_from_the_catalogs_and_the_page_uses_the_same_threshold()
     assert reason_words({"key": "mottainai.works", "n": 1}) == "Your works score 1 more point."
     assert "90%" in why_heading() and "{" not in why_heading()
     assert reason_words({"key": "no.such", "n": 1}) == "no.such"
+    # The other languages, each in its plural forms (Czech: one, few, other).
+    assert reason_words({"key": "mottainai.works", "n": 1}, "cs") == "Vaše díla mají o 1 bod víc."
+    assert reason_words({"key": "mottainai.works", "n": 3}, "cs") == "Vaše díla mají o 3 body víc."
+    assert reason_words({"key": "mottainai.works", "n": 5}, "cs") == "Vaše díla mají o 5 bodů víc."
+    assert reason_words({"key": "mottainai.works", "n": 2}, "zh-Hant") == "你的作品多得 2 分。"
+    assert reason_words({"key": "mottainai.works", "n": 2}, "ja") == "あなたの作品の得点が 2 点多くなります。"
+    assert all("90%" in why_heading(lang) for lang in ("en", "zh-Hant", "ja", "cs"))
     source = (Path(__file__).parents[2] / "src/parlor/web/js/review.js").read_text()
     found = re.search(r"WHY_AGREEMENT = ([\d.]+);", source)
     assert found and float(found.group(1)) == AGREEMENT

@@ -227,15 +227,28 @@ def _catalog(lang: str) -> Mapping[str, str]:
     return json.loads(text)
 
 
+def _plural_form(lang: str, n: int) -> str:
+    """The CLDR plural category of a whole number ``n`` in the catalogs' languages (the page asks
+    the browser's Intl.PluralRules; for whole numbers these are its answers): Czech has "one" and
+    "few", English "one", Chinese and Japanese none."""
+    if lang == "cs":
+        return "one" if n == 1 else ("few" if 2 <= n <= 4 else "other")
+    if lang == "en":
+        return "one" if n == 1 else "other"
+    return "other"
+
+
 def reason_words(reason: Mapping[str, Any], lang: str = "en") -> str:
-    """A reason in words, from the web's catalog (the same sentences the replay page shows). English
-    "point(s)" follows the count, as on the page; an unknown key is said as it is."""
+    """A reason in words, from the web's catalog (the same sentences the replay page shows), in the
+    plural form the count asks for; English "point(s)" follows the count, as on the page. An unknown
+    key is said as it is."""
     catalog = _catalog(lang)
     key = f"review.why.{reason.get('key')}"
-    text = catalog.get(key)
+    n = reason.get("n")
+    text = catalog.get(f"{key}#{_plural_form(lang, n)}") if isinstance(n, int) else None
+    text = text or catalog.get(key)
     if text is None:
         return str(reason.get("key"))
-    n = reason.get("n")
     for name, value in reason.items():
         if name != "key":
             text = text.replace("{" + name + "}", str(value))
@@ -245,5 +258,5 @@ def reason_words(reason: Mapping[str, Any], lang: str = "en") -> str:
 
 
 def why_heading(lang: str = "en") -> str:
-    """The words before the reasons ("Why it is better (in at least 90% of the deals ...):")."""
+    """The words before the reasons ("Why it is better (true in at least 90% of the deals ...):")."""
     return _catalog(lang)["review.why"].replace("{p}", f"{round(AGREEMENT * 100)}%")
