@@ -23,7 +23,7 @@ from parlor.core import replay_iter
 from parlor.review import DecisionReview, ReviewError
 from parlor.review.explain import AGREEMENT, GAMES, explain, explain_decision, reason_words, why_heading
 
-from .test_honesty import TWINS, canon
+from .test_honesty import TWINS, Recording, canon
 
 
 def random_play_until(name: str, players: int, seed: int, wanted: Any, limit: int = 40) -> tuple[Any, int]:
@@ -196,3 +196,13 @@ def test_two_games_the_seat_cannot_tell_apart_get_the_same_reasons(name: str) ->
             said += bool(first)
     assert differing >= 10, differing  # pairs of moves judged where the hidden cards differ...
     assert said >= 3, said  # ... and reasons were given there, not only silence
+
+
+@pytest.mark.parametrize("name", ["mamma-mia", "sweet-nose", "mottainai"])
+def test_the_explainer_reads_a_position_only_through_its_sampled_worlds(name: str) -> None:
+    """Besides the game it is of, the position is asked for worlds dealt for the seat, nothing else."""
+    state, seat = random_play_until(name, 3, 9, lambda s, p: len(s.history()) >= 12 and len(s.legal_actions(p)) > 1)
+    legal = state.legal_actions(seat)
+    position = Recording(state)
+    explain(position, seat, legal[0], legal[1], step=len(state.history()), worlds=4)  # type: ignore[arg-type]
+    assert position.read == {"game", "determinize"}
