@@ -137,6 +137,28 @@ def test_resume_on_the_command_line_finishes_a_saved_partial_review(saved: Path,
     assert budget.returncode == 1 and "other judge settings" in budget.stderr
 
 
+def test_a_flagged_decision_says_why_the_better_move_is_better(saved: Path, tmp_path: Path) -> None:
+    """A decision's reasons (parlor.review.explain) are printed under its better move, in words from
+    the catalog with the agreement threshold; a decision without reasons prints no such line. The
+    review is the library's, its reasons set here, read back by ``--resume`` (nothing left to judge)."""
+    record = json.loads(saved.read_text())
+    judged = review(record, 0, budget=int(BUDGET))
+    others = [i for i, d in enumerate(judged.decisions) if d.label != "best"]
+    assert others, "no decision with a better move to explain"
+    data = judged.to_json()
+    data["decisions"][others[0]]["why"] = [{"key": "mottainai.works", "n": 2}, {"key": "mottainai.sales", "n": 1}]
+    given = tmp_path / "why.json"
+    given.write_text(json.dumps(data))
+    done = run(str(saved), "--seat", "1", "--budget", BUDGET, "--resume", str(given))
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if line.startswith("     why ")]
+    assert len(lines) == 1, done.stdout
+    assert "at least 90%" in lines[0]
+    assert lines[0].endswith(
+        "Your works score 2 more points. Your covered sales would score 1 more point if the game ended now."
+    )
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -175,6 +175,15 @@ WORDING = {
     "ja": ("あなたの手：「", "26 パーセントポイント高い"),  # noqa: RUF001 (Japanese writes a full-width colon)
     "cs": ("Zahráli jste „", "o 26 procentních bodů víc"),
 }
+# Why the better assignment is better (a reason stored with the decision, parlor.review.explain), in
+# each language: the heading with the agreement threshold, then the reason's sentence.
+WHY_WORDING = {
+    "en": ("at least 90%", "Your sweetness is 7 lower"),
+    "zh-Hant": ("至少 90%", "你的甜度低 7"),
+    "ja": ("少なくとも 90%", "あなたの甘さが 7 低く"),
+    "cs": ("aspoň v 90%", "máte sladkost o 7 nižší"),
+}
+WHY = [{"key": "sweet-nose.sweetness", "n": 7}]
 
 
 def estimate(action: dict[str, Any], win: float) -> dict[str, Any]:
@@ -184,8 +193,8 @@ def estimate(action: dict[str, Any], win: float) -> dict[str, Any]:
 
 def flagged_review(record: dict[str, Any], seat: int) -> tuple[dict[str, Any], int, int]:
     """A complete review of ``seat`` as the server stores it, with two flagged decisions: its first
-    sweetness assignment (a mistake: another assignment was better by 26 points) and a later
-    decision of another kind (a blunder). The judge's numbers are set here (the judge's search is
+    sweetness assignment (a mistake: another assignment was better by 26 points, with a reason why)
+    and a later decision of another kind (a blunder, with none). The judge's numbers are set here (the judge's search is
     tested in tests/review/ and tests/server/); what this test checks is how the page says them."""
     from parlor.review import Review
 
@@ -205,7 +214,8 @@ def flagged_review(record: dict[str, Any], seat: int) -> tuple[dict[str, Any], i
             decisions.append(
                 {"step": index, "seat": seat, "phase": "round-1", "label": label, "played": action, "best": better,
                  "loss": loss, "loss_se": 0.02 if loss else 0.0, "iterations": 80,
-                 "moves": [estimate(better, 0.4)] + ([estimate(action, 0.14)] if label != "best" else [])}
+                 "moves": [estimate(better, 0.4)] + ([estimate(action, 0.14)] if label != "best" else []),
+                 "why": WHY if index == assign and label == "mistake" else []}
             )  # fmt: skip
         state.apply(who, state.game.action_from_json(action))
     assert assign is not None and other is not None
@@ -335,6 +345,10 @@ def test_a_sweet_nose_verdict_names_and_marks_the_assignment_and_comes_into_view
                 "els => els.map(e => [e.dataset.pick, e.querySelector('.review-mark').textContent])"
             )
             assert marked == [[f"card:{k}", f"→{v}"] for k, v in zip(SWEET_KINDS, assign["best"]["values"])]
+            # ... and why it is better, in the reader's words, with the threshold it holds to.
+            heading, reason = WHY_WORDING[lang]
+            why = page.locator("#review-why").inner_text()
+            assert heading in why and reason in why and "{" not in why, why
             assert verdict_in_view(page), size
             page.screenshot(path=str(screenshots / f"review_sweet_nose_{lang}_{size}.png"))
             # Another flagged decision, picked on the graph: its verdict comes into view, the move quoted.
@@ -343,6 +357,7 @@ def test_a_sweet_nose_verdict_names_and_marks_the_assignment_and_comes_into_view
             played = played_sentence(page)
             assert "[object" not in played and played.startswith(quote), played
             assert page.locator("#review-better").count() == 1
+            assert page.locator("#review-why").count() == 0  # no reason stored: nothing is said
             if size == "phone":  # every control a finger touches is 44x44 px ("Try it again" among them)
                 assert page.locator("#review-practice").count() == 1
                 small = [x for x in page.evaluate(SMALL_TARGETS) if ".player-link" not in x]

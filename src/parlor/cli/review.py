@@ -1,10 +1,11 @@
 """``parlor review``: the judge's verdict on one seat's decisions in a saved game.
 
 Prints each decision of the seat (what was played, the judge's best move, the win chance given
-up and the label), then a summary (accuracy per phase, the three costliest decisions) and a
-text graph of the seat's win chance over the game. The work is the library's
-(``parlor.review``); this module only words it. Ctrl-C stops the judge and prints the
-decisions done so far; with ``--out`` they are saved and ``--resume`` finishes them later.
+up, the label and, where it can be said for sure, why the better move is better), then a
+summary (accuracy per phase, the three costliest decisions) and a text graph of the seat's win
+chance over the game. The work is the library's (``parlor.review``); this module only words it.
+Ctrl-C stops the judge and prints the decisions done so far; with ``--out`` they are saved and
+``--resume`` finishes them later.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from rich.table import Table
 
 from parlor.core import ParlorError, load_record, replay_iter
 from parlor.review import LABELS, Review, Reviewing, summarize
+from parlor.review.explain import reason_words, why_heading
 from parlor.review.settings import phase_words
 from parlor.text import text_module
 
@@ -173,6 +175,9 @@ def print_review(out: Console, record: dict[str, Any], result: Review) -> None:
         out.print(f"     played {words(d.step, d.played)} · win {_percent(played.win)}{_plus_minus(played.win_se)}")
         if d.label != "best":
             out.print(f"     best   {words(d.step, d.best)} · win {_percent(best.win)}{_plus_minus(best.win_se)}")
+            if d.why:  # what the better move keeps, scores or denies (parlor.review.explain)
+                reasons = " ".join(reason_words(r) for r in d.why)
+                out.print(f"     why    {escape(why_heading())} {escape(reasons)}", soft_wrap=True)
     summary = summarize(result)
     _print_summary(out, summary, words)
     out.print(render_graph(summary["graph"], result.decisions_total))

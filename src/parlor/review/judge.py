@@ -20,6 +20,7 @@ resumed with ``resume=`` is the same as one run straight through.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -32,6 +33,7 @@ from parlor.core import ParlorError, State, replay_iter
 from parlor.core.game import Game
 from parlor.core.rng import FastRng, derive_seed
 
+from .explain import explain_decision
 from .model import DecisionReview, Hint, MoveEstimate, Review, ReviewError, rounded
 from .search import JudgeSearch, MoveStats
 from .settings import SIGNIFICANCE, GameJudging, judging_for
@@ -332,6 +334,10 @@ class Reviewing:
                 decision = self.judge.judge_decision(state, self.seat, played, index, phase, stop=stop)
             except Stopped:
                 return
+            # What the better move keeps, scores or denies (explain.py), from the seat's worlds.
+            why = explain_decision(decision, state, seed=self.judge.seed)
+            if why:
+                decision = dataclasses.replace(decision, why=why)
             self.done.append(decision)
             yield decision
             if len(self.done) == self.total or (stop is not None and stop()):

@@ -55,6 +55,16 @@ def _read_number(value: Any) -> float:
     return float(value)
 
 
+def _reason(data: Any) -> dict[str, Any]:
+    """A reason of ``DecisionReview.why``: a key and whole-number parameters."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("key"), str):
+        raise ReviewError(f"a reason is {{'key': str, ...}}, got {data!r}")
+    for name, value in data.items():
+        if name != "key" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ReviewError(f"a reason's {name!r} must be a whole number, got {value!r}")
+    return dict(data)
+
+
 @dataclass(frozen=True, slots=True)
 class MoveEstimate:
     """One legal move, judged: the seat's expected outcome if it plays this move now.
@@ -107,7 +117,10 @@ class DecisionReview:
     jump to it. ``moves`` holds every legal move, best first; ``best`` is the first one's
     action. ``loss`` is how much win share the played move gave up against the best one
     (0 when it was the best, or estimated at least as good), ``loss_se`` its standard error;
-    ``label`` is the verdict from the game's thresholds (``parlor.review.settings``)."""
+    ``label`` is the verdict from the game's thresholds (``parlor.review.settings``). ``why``
+    holds, for a flagged decision, what the better move keeps, scores or denies, as
+    language-neutral reasons (``{"key": ..., "n": ...}``, ``parlor.review.explain``); empty
+    where nothing could be said for sure (and in reviews made before reasons were given)."""
 
     step: int
     seat: int
@@ -119,6 +132,7 @@ class DecisionReview:
     label: str
     iterations: int
     moves: tuple[MoveEstimate, ...]
+    why: tuple[dict[str, Any], ...] = ()
 
     @property
     def played_estimate(self) -> MoveEstimate:
@@ -143,6 +157,7 @@ class DecisionReview:
             "label": self.label,
             "iterations": self.iterations,
             "moves": [m.to_json() for m in self.moves],
+            "why": [dict(r) for r in self.why],
         }
 
     @staticmethod
@@ -162,6 +177,7 @@ class DecisionReview:
             label=label,
             iterations=int(data["iterations"]),
             moves=moves,
+            why=tuple(_reason(r) for r in data.get("why", ())),
         )
         if not moves or moves[0].action != decision.best:
             raise ReviewError(f"decision {decision.step}: the best move must come first among the moves")

@@ -12,7 +12,7 @@ import { registerServiceWorker } from "./pwa.js";
 import { session } from "./session.js";
 import { fitPopovers, watchPopovers } from "./popover.js";
 import generic from "../games/generic.js";
-import { FLAGGED, ReviewClient, bringIntoView, decisionList, evaluationGraph, labelText, markMove, percent, playedEstimate, reviewSummary, sentence } from "./review.js";
+import { FLAGGED, ReviewClient, bringIntoView, decisionList, evaluationGraph, labelText, markMove, percent, playedEstimate, reviewSummary, sentence, whyText } from "./review.js";
 
 const app = document.getElementById("app");
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -161,6 +161,7 @@ function renderVerdict(board) {
     if (flagged) {
       box.append(
         h("p", { class: "review-better", id: "review-better" }, sentence("review.better", { win: percent(best.win), n: Math.round(decision.loss * 100) }, { move: actionWords(decision.best, st.step) })),
+        whyText(decision),
         practiceButton(decision),
       );
       markMove(board, st.renderer, decision.best, st.data.steps[st.step].view, ctx(), "review-best");

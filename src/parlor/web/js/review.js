@@ -265,6 +265,25 @@ export function sentence(key, params, nodes) {
   return out;
 }
 
+// Why the better move is better (parlor.review.explain, docs/review.md "Why the better move is
+// better"): each reason holds in at least WHY_AGREEMENT of the worlds the seat thought possible
+// (the same constant as explain.py's AGREEMENT; tests/review/test_explain.py checks they agree).
+export const WHY_AGREEMENT = 0.9;
+
+/** A flagged decision's reasons ({key, n}) as a paragraph in the reader's words, or null when the
+ * judge could say nothing for sure (a reason of a key this page does not know is left out). */
+export function whyText(decision) {
+  const reasons = (decision.why || []).filter((r) => tMaybe(`review.why.${r.key}`, null) !== null);
+  if (!reasons.length) return null;
+  return h(
+    "p",
+    { class: "review-why", id: "review-why" },
+    t("review.why", { p: percent(WHY_AGREEMENT) }),
+    " ",
+    ...reasons.map((r, i) => h("span", { class: "review-reason", "data-key": r.key }, i ? " " : "", t(`review.why.${r.key}`, r))),
+  );
+}
+
 /** The board keys of ``action``'s parts with what to write on each ({key: text or null}): the
  * renderer's ``reviewMarks`` where it has one (a Sweet Nose assignment marks every sweetness card
  * with the value the move gives it), else its ``parts`` (the keys of play on the cards). */
