@@ -13,15 +13,16 @@ Per game (at its smallest table unless ``--players``), five ways to play random 
 - ``vec``: ``parlor.rl.vector`` with ``--num-envs`` games, the same setup, masked random
   actions drawn for the whole batch at once.
 
-Each row is decisions per second (every seat's moves; for ``vec`` the learner's steps times
-the decisions per learner step that ``gym`` measured, the same setup) and the cost factor
-``raw / mode`` (goals: aec and gym at most 1.5, vec at least 0.5 of raw, i.e. a factor
-of at most 2). The modes run in turns, ``--rounds`` times (each ``--games`` games, the vector
-env the same number of decisions), and each figure is the total over the rounds, so a change
-in the machine's load hits every mode alike; and each mode is timed on the process's CPU clock
-(``time.process_time``), so time the process spends waiting for a core on a loaded machine is
-not counted. The per-call costs of the view, the view-based encoder, the encoder in use and the
-mask are printed too (CPU µs, on states sampled from ``raw``).
+Each row is decisions per second (every seat's moves; for ``vec`` the learner's steps times the
+decisions per learner step that ``gym`` measured, the same setup) and the cost factor ``raw /
+mode`` (goals, measured at 4 players: aec and par at most 3, gym at most 2, vec at most 1.5;
+the load average is printed with the table). The modes run in turns, ``--rounds`` times (each
+``--games`` games, the vector env the same number of decisions), and each figure is the total
+over the rounds, so a change in the machine's load hits every mode alike; and each mode is
+timed on the process's CPU clock (``time.process_time``), so time the process spends waiting
+for a core on a loaded machine is not counted. The per-call costs of the view, the view-based
+encoder, the encoder in use and the mask are printed too (CPU µs, on states sampled from
+``raw``).
 
 The figures are the environments' own cost: the benchmark's random player's cost (``Policy``)
 is left out of every mode, ``raw`` included. A second line per game gives
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import time
 from typing import Any
@@ -275,9 +277,13 @@ def main() -> None:
         players = min(max(args.players, game.min_players), game.max_players)
         rows.append(measure(name, players, args.rounds, args.games, args.num_envs))
     if args.json:
+        for r in rows:
+            r["load_average"] = [round(x, 1) for x in os.getloadavg()]
         print(json.dumps(rows, indent=2))
         return
-    print(f"parlor build: {parlor.BUILD}; lazy PettingZoo observations: {LAZY}; decisions/s (cost factor raw/mode)")
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"parlor build: {parlor.BUILD}; lazy PettingZoo observations: {LAZY}; load average {load} (1/5/15 min)")
+    print("decisions/s (cost factor raw/mode; goals: aec, par <= 3x, gym <= 2x, vec <= 1.5x)")
     head = f"{'game':11} {'p':>2} {'raw':>8} {'aec':>14} {'par':>14} {'gym':>14} {'vec':>14}"
     print(head + "   µs: view  enc(view)  enc  mask")
     for r in rows:
