@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 NC: Final = NUM_TYPES
 MAXP: Final = 6
 EVERYONE: Final = -2  # views.EVERYONE
+NOBODY: Final = -1  # views.NOBODY: a deck card nobody knows
 DECISIONS: Final = (
     "action", "actions", "after_prayer", "amulet", "before_tailor", "choose_task", "chopsticks", "clear_task",
     "cloak", "dice", "end_now", "fan", "fan_order", "floor_return", "gate", "hand_limit", "jar", "kite",
@@ -178,7 +179,10 @@ def write(state: "MottainaiState", seat: int, buf: Any, base: int) -> None:
         if info[len(info) - 1] == EVERYONE:
             buf[base + DECK_TOP + deck[len(deck) - 1]] = _ONE
     seen = 0  # as in _add: the first copy of a type stores 1.0
-    for i in range(len(deck)):
+    # Most deck cards are known to nobody: ``list.count`` (a C loop, identity hits on the small
+    # int) settles that case without a loop here over the whole deck.
+    unknown = info.count(NOBODY)
+    for i in range(len(deck) if unknown < len(info) else 0):
         k = info[i]
         if k == EVERYONE or k == seat:  # noqa: SIM109  (compiled: two int compares, no tuple)
             c = deck[i]
@@ -221,9 +225,13 @@ def write(state: "MottainaiState", seat: int, buf: Any, base: int) -> None:
         _add(buf, at + P_GALLERY, s.gallery[p])
         _add(buf, at + P_GIFT, s.gift[p])
         _add(buf, at + P_KITE, s.kite[p])
-        gallery, gift = s.wings_of(p)
-        _add(buf, at + P_AS_GALLERY, gallery)
-        _add(buf, at + P_AS_GIFT, gift)
+        if s.kite[p]:  # a Kite counts as the work it copies (wings_of)
+            gallery, gift = s.wings_of(p)
+            _add(buf, at + P_AS_GALLERY, gallery)
+            _add(buf, at + P_AS_GIFT, gift)
+        else:  # the works themselves: no pair of tuples made
+            _add(buf, at + P_AS_GALLERY, s.gallery[p])
+            _add(buf, at + P_AS_GIFT, s.gift[p])
         if p == seat or over:  # your hand; every hand at the final scoring
             _add(buf, at + P_HAND, hand)
         if (p == seat and o.waiting_area_visible_to_owner) or (over and o.waiting_area_scores):
