@@ -13,15 +13,16 @@ Per game (at its smallest table unless ``--players``), five ways to play random 
 - ``vec``: ``parlor.rl.vector`` with ``--num-envs`` games, the same setup, masked random
   actions drawn for the whole batch at once.
 
-Each row is decisions per second (every seat's moves; for ``vec`` the learner's steps times
-the decisions per learner step that ``gym`` measured, the same setup) and the cost factor
-``raw / mode`` (goals: aec and gym at most 1.5, vec at least 0.5 of raw, i.e. a factor
-of at most 2). The modes run in turns, ``--rounds`` times (each ``--games`` games, the vector
-env the same number of decisions), and each figure is the total over the rounds, so a change
-in the machine's load hits every mode alike; and each mode is timed on the process's CPU clock
-(``time.process_time``), so time the process spends waiting for a core on a loaded machine is
-not counted. The per-call costs of the view, the view-based encoder, the encoder in use and the
-mask are printed too (CPU µs, on states sampled from ``raw``).
+Each row is decisions per second (every seat's moves; for ``vec`` the learner's steps times the
+decisions per learner step that ``gym`` measured, the same setup) and the cost factor ``raw /
+mode`` (goals, measured at 4 players: aec and par at most 3, gym at most 2, vec at most 1.5;
+the load average is printed with the table). The modes run in turns, ``--rounds`` times (each
+``--games`` games, the vector env the same number of decisions), and each figure is the total
+over the rounds, so a change in the machine's load hits every mode alike; and each mode is
+timed on the process's CPU clock (``time.process_time``), so time the process spends waiting
+for a core on a loaded machine is not counted. The per-call costs of the view, the view-based
+encoder, the encoder in use and the mask are printed too (CPU µs, on states sampled from
+``raw``).
 
 The figures are the environments' own cost: the benchmark's random player's cost (``Policy``)
 is left out of every mode, ``raw`` included. A second line per game gives
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import time
 from typing import Any
@@ -64,6 +66,7 @@ class Policy:
         self.rng = np.random.default_rng(seed)
         self.calls = 0
         self.inputs: list[Any] = []
+        self.spent = 0.0  # CPU seconds of choices timed where they ran (the vector env's batches)
 
     def _keep(self, x: Any) -> None:
         self.calls += 1
@@ -172,10 +175,16 @@ def gym_run(name: str, players: int, seeds: range, policy: Policy) -> tuple[int,
 
 def vector_run(env: ParlorVectorEnv, info: dict[str, Any], steps: int, policy: Policy) -> tuple[int, Any]:
     """``steps`` learner decisions (rounded up to whole batches); masked random actions for the
-    whole batch at once."""
+    whole batch at once. A batch pick is long (a random number per mask entry: about 1 ms for
+    64 Mottainai masks, as much as the env's step), so it is timed where it runs
+    (``policy.spent``) rather than estimated by a replay, whose warm caches misjudge it by more
+    than the env's own cost; the clock's cost (well under a µs) is nothing beside it."""
     done = 0
     while done < steps:
-        _, _, _, _, info = env.step(policy.batch(info["action_mask"]))
+        start = time.process_time()
+        actions = policy.batch(info["action_mask"])
+        policy.spent += time.process_time() - start
+        _, _, _, _, info = env.step(actions)
         done += env.num_envs
     return done, info
 
@@ -227,7 +236,9 @@ def measure(name: str, players: int, rounds: int, n_games: int, num_envs: int) -
     per_step = counts["gym"] / gym_steps  # engine decisions per learner step (random opponents)
     counts["vec"] = round(counts["vec"] * per_step)
     choices = {"raw": "choose_index", "vec": "choose_batch"}
-    policy_seconds = {k: p.cost(getattr(p, choices.get(k, "choose_pick"))) for k, p in policies.items()}
+    policy_seconds = {
+        k: p.spent if p.spent else p.cost(getattr(p, choices.get(k, "choose_pick"))) for k, p in policies.items()
+    }
     with_policy = {k: counts[k] / seconds[k] for k in seconds}
     rate = {k: counts[k] / (seconds[k] - policy_seconds[k]) for k in seconds}
     buf = np.zeros(enc.LAYOUT.size, np.float32)
@@ -275,9 +286,13 @@ def main() -> None:
         players = min(max(args.players, game.min_players), game.max_players)
         rows.append(measure(name, players, args.rounds, args.games, args.num_envs))
     if args.json:
+        for r in rows:
+            r["load_average"] = [round(x, 1) for x in os.getloadavg()]
         print(json.dumps(rows, indent=2))
         return
-    print(f"parlor build: {parlor.BUILD}; lazy PettingZoo observations: {LAZY}; decisions/s (cost factor raw/mode)")
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"parlor build: {parlor.BUILD}; lazy PettingZoo observations: {LAZY}; load average {load} (1/5/15 min)")
+    print("decisions/s (cost factor raw/mode; goals: aec, par <= 3x, gym <= 2x, vec <= 1.5x)")
     head = f"{'game':11} {'p':>2} {'raw':>8} {'aec':>14} {'par':>14} {'gym':>14} {'vec':>14}"
     print(head + "   µs: view  enc(view)  enc  mask")
     for r in rows:

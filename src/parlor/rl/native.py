@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from mypy_extensions import i64
+
 _ONE: Final[object] = 1  # an int8 mask entry, boxed once
 
 
@@ -25,16 +27,64 @@ def action_ids(game: Any) -> dict[int, int]:
     return {id(a): i for i, a in enumerate(game.actions.actions)}
 
 
-def write_mask(state: Any, seat: int, ids: dict[int, int], buf: Any, base: int) -> int:
+class IdTable:
+    """``action_ids`` as an open-addressing table by object identity: the mask writer's lookup.
+
+    A dict keyed by ``id(action)`` boxes the id and hashes it at every legal action; here the
+    slot is a few bits of the address and a hit is one ``is`` test (the prebuilt actions live as
+    long as the game, so their addresses are fixed). Sweet Nose's rules look their exchanges up
+    the same way (``prebuilt_exchange_code``)."""
+
+    def __init__(self, game: Any) -> None:
+        actions: list[Any] = list(game.actions.actions)
+        size = 1024
+        while size < 4 * len(actions):  # at most a quarter full: probes stay short
+            size *= 2
+        self.mask: i64 = size - 1
+        self.objects: list[object] = [None] * size
+        self.codes: list[int] = [-1] * size
+        for code in range(len(actions)):
+            h: i64 = (id(actions[code]) >> 4) & self.mask
+            while self.objects[h] is not None:
+                h = (h + 1) & self.mask
+            self.objects[h] = actions[code]
+            self.codes[h] = code
+
+    def find(self, action: object) -> int:
+        """The action id of a prebuilt action object; -1 for any other object."""
+        mask = self.mask
+        objects = self.objects
+        h: i64 = (id(action) >> 4) & mask
+        while True:
+            found = objects[h]
+            if found is action:
+                return self.codes[h]
+            if found is None:
+                return -1
+            h = (h + 1) & mask
+
+
+def write_mask(state: Any, seat: int, ids: IdTable, buf: Any, base: int) -> int:
     """Set ``buf[base + id] = 1`` for each action ``seat`` may play (the region is zeroed by
     the caller); returns how many."""
     legal = state.legal_actions(seat)
     for action in legal:
-        i = ids.get(id(action), -1)
+        i = ids.find(action)
         if i < 0:  # not a prebuilt object (never from the engine): ask the space
             i = state.game.action_id(action)
         buf[base + i] = _ONE
     return len(legal)
+
+
+def is_legal(state: Any, seat: int, move: object) -> bool:
+    """Is ``move`` one of ``seat``'s legal actions now? The engine's legal actions are the
+    action space's own objects, so this is an identity scan of a short list (the envs check
+    every action they are given; compiled, the scan is a C loop)."""
+    legal: list[Any] = state.legal_actions(seat)
+    for candidate in legal:  # noqa: SIM110  (compiled: a C loop; any() would make a generator)
+        if candidate is move:
+            return True
+    return False
 
 
 def write_batch(
@@ -49,7 +99,7 @@ def write_batch(
         write(states[i], seats[i], buf, i * size)
 
 
-def write_mask_batch(states: list[Any], seats: list[int], ids: dict[int, int], buf: Any, size: int) -> None:
+def write_mask_batch(states: list[Any], seats: list[int], ids: IdTable, buf: Any, size: int) -> None:
     for i in range(len(states)):
         write_mask(states[i], seats[i], ids, buf, i * size)
 

@@ -56,7 +56,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from parlor import games
 from parlor.core.errors import IllegalAction
 from parlor.core.game import Game, State
-from parlor.rl import encoding
+from parlor.rl import encoding, native
 from parlor.rl.privileged import PrivilegedState
 from parlor.rl.rewards import REWARDS, return_of, reward_function
 
@@ -86,10 +86,7 @@ def legal_move(state: State, seat: int, action: Any) -> Any:
     if not 0 <= aid < len(actions):
         return None
     move = actions[aid]
-    for legal in state.legal_actions(seat):
-        if legal is move:
-            return move
-    return None
+    return move if native.is_legal(state, seat, move) else None
 
 
 OBSERVATION_KEYS = ("observation", "action_mask")
@@ -112,13 +109,12 @@ class Observation(dict):
 
     def __init__(self, state: State, seat: int, encoder: Any) -> None:
         # no dict.__init__: it would only add nothing to an empty dict (every seat, every step)
+        # (a seat not to move gets its all-zero mask when it is read, without asking the
+        # rules: ``Encoder.action_mask``; the parallel env hands out one for every seat at
+        # every step and most are never read)
         self._state: State | None = state
         self._seat = seat
         self._encoder = encoder
-        if seat not in state.to_move:
-            # a seat not to move has no legal action: its mask is zeros, nothing to defer (the
-            # parallel env hands out one for every seat at every step)
-            dict.__setitem__(self, "action_mask", np.zeros(encoder.num_actions, np.int8))
 
     def _entry(self, key: str) -> np.ndarray:
         state = self._state
@@ -364,7 +360,7 @@ class ParlorAECEnv(_Table, AECEnv):
         if state.is_over or self._forfeited:
             self.agent_selection = next(a for a in self.agents if self.terminations[a])
         else:
-            self.agent_selection = agent_name(state.to_move[0])
+            self.agent_selection = self.possible_agents[state.to_move[0]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return self._observe_seat(self._seat[agent])
@@ -431,8 +427,9 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         state = self.parlor
         assert state is not None
         moves = []
-        for seat in list(state.to_move):  # the seats waited for now, in seat order
-            agent = agent_name(seat)
+        names = self.possible_agents
+        for seat in state.to_move:  # the seats waited for now, in seat order (a tuple: no copy)
+            agent = names[seat]
             if agent not in actions:
                 raise ValueError(f"no action for {agent}, who is to move")
             move = self._legal_move(seat, actions[agent])  # all checked before any is played

@@ -226,7 +226,7 @@ class Encoder:
         self.write = write
         self.size = size
         self.num_actions = game.num_actions
-        self.ids = native.action_ids(game)
+        self.ids = native.IdTable(game)  # action object -> action id, by identity (the masks)
         self._native = native
 
     @staticmethod

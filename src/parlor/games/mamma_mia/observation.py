@@ -27,6 +27,10 @@ _BOMBASTICA: Final = tuple(o.kind_name == "bombastica" for o in ORDERS)
 _MIN_TOTAL: Final = tuple(o.min_total for o in ORDERS)
 _DECK_OWN: Final = tuple(d.own for d in DECKS)
 _ONE: Final[object] = 1.0  # boxed once: every one-hot stores this object
+# data.py is not compiled: a name imported from it is a dict lookup at every use, so the
+# loops read these module constants instead.
+_MM_CARD: Final[int] = MAMMA_MIA_CARD
+_ORDER_BASE: Final[int] = ORDER_BASE
 
 # Table slices (see encoding.LAYOUT; the names follow its slices).
 ROUND: Final = 0
@@ -73,15 +77,33 @@ PLAYER_SIZE: Final = P_HAND_ORDERS + NO
 SIZE: Final = TABLE_SIZE + MAXP * PLAYER_SIZE
 
 
-def _kinds(buf: Any, at: int, counts: Any, step: float) -> None:
+# Typed helpers, one per container type: compiled, ``counts[k]`` on a ``list[int]`` or a
+# ``tuple[int, ...]`` is a C array read and ``at + k`` a machine add, where an ``Any`` argument
+# made each one a generic Python operation (most of an observation's cost).
+def _kinds(buf: Any, at: int, counts: list[int], step: float) -> None:
     """A count per topping kind (a ``{kind: n}`` slice): ``n * step``."""
     for k in range(NK):
-        n: int = counts[k]
+        n = counts[k]
         if n:
             buf[at + k] = n * step
 
 
-def _orders(buf: Any, at: int, orders: Any) -> None:
+def _kinds_at(buf: Any, at: int, counts: list[int], first: int, step: float) -> None:
+    """``_kinds`` of ``counts[first : first + NK]`` (a seat's run of a flat list), no slice made."""
+    for k in range(NK):
+        n = counts[first + k]
+        if n:
+            buf[at + k] = n * step
+
+
+def _kinds_tuple(buf: Any, at: int, counts: tuple[int, ...], step: float) -> None:
+    for k in range(NK):
+        n = counts[k]
+        if n:
+            buf[at + k] = n * step
+
+
+def _orders(buf: Any, at: int, orders: tuple[int, ...]) -> None:
     """A count per order (a list slice, scale 1): every order is one card, so a list names
     each at most once and its count is 1."""
     for o in orders:
@@ -109,24 +131,28 @@ def write(state: "MammaMiaState", seat: int, buf: Any, base: int) -> None:
     supply = state.supply
     if supply:
         buf[base + SUPPLY] = len(supply) / 65
-    if MAMMA_MIA_CARD in supply:
-        buf[base + MM_IN_SUPPLY] = _ONE
+    for card in supply:  # a typed loop: ``in`` on a list compares Python objects one by one
+        if card == _MM_CARD:
+            buf[base + MM_IN_SUPPLY] = _ONE
+            break
     oven = state.oven
-    oven_size = state.oven_size()
-    if oven_size:
-        buf[base + OVEN_SIZE] = oven_size / 40
     reveal = state.reveal
     first = reveal if in_phase_two else 0
+    oven_size = 0  # state.oven_size(), without its slice
+    for i in range(first, len(oven)):
+        oven_size += oven[i][2]
+    if oven_size:
+        buf[base + OVEN_SIZE] = oven_size / 40
     if len(oven) > first:
         card = oven[len(oven) - 1][1]
         if card < NK:
             buf[base + TOP_TYPE] = _ONE
             buf[base + TOP_TOPPING + card] = _ONE
-        elif card == MAMMA_MIA_CARD:
+        elif card == _MM_CARD:
             buf[base + TOP_TYPE + 2] = _ONE
         else:
             buf[base + TOP_TYPE + 1] = _ONE
-            buf[base + TOP_ORDER + card - ORDER_BASE] = _ONE
+            buf[base + TOP_ORDER + card - _ORDER_BASE] = _ONE
     # The oven's history, as a seat with recall remembers it (views.view, recall=True).
     leftovers = state.leftovers
     leftover_entries = 0
@@ -134,7 +160,7 @@ def write(state: "MammaMiaState", seat: int, buf: Any, base: int) -> None:
         if x:
             leftover_entries += 1
     if not in_phase_two:
-        _kinds(buf, base + LEFTOVERS, leftovers, 1.0 / 13)
+        _kinds_tuple(buf, base + LEFTOVERS, leftovers, 1.0 / 13)
     start = reveal if in_phase_two else leftover_entries
     played = [0] * NK
     any_topping = False
@@ -144,11 +170,11 @@ def write(state: "MammaMiaState", seat: int, buf: Any, base: int) -> None:
         if card < NK:
             played[card] += entry[2]
             any_topping = True
-        elif card != MAMMA_MIA_CARD:
-            buf[base + PLAYED_ORDERS + card - ORDER_BASE] = _ONE
+        elif card != _MM_CARD:
+            buf[base + PLAYED_ORDERS + card - _ORDER_BASE] = _ONE
     if any_topping:
         _kinds(buf, base + PLAYED_TOPPINGS, played, 1.0 / 13)
-    _kinds(buf, base + BOX, state.box, 1.0 / 13)
+    _kinds_tuple(buf, base + BOX, state.box, 1.0 / 13)
     _kinds(buf, base + USED, state.used, 1.0 / 13)
     if in_phase_two:
         buf[base + OPENER + (state.opener - me) % n] = _ONE
@@ -159,8 +185,8 @@ def write(state: "MammaMiaState", seat: int, buf: Any, base: int) -> None:
             buf[base + PENDING_OWNER + (state.owner_of(pending) - me) % n] = _ONE
             buf[base + PENDING_DECISION + step] = _ONE
             if state.need:
-                _kinds(buf, base + REQUIREMENT, state.need, 1.0 / 6)
-                _kinds(buf, base + SHORTFALL, state.shortfall(), 1.0 / 6)
+                _kinds_tuple(buf, base + REQUIREMENT, state.need, 1.0 / 6)
+                _kinds_tuple(buf, base + SHORTFALL, state.shortfall(), 1.0 / 6)
             elif _BOMBASTICA[pending] and _MIN_TOTAL[pending]:
                 buf[base + PENDING_ANY] = _MIN_TOTAL[pending] / 15
     for rel in range(n):
@@ -190,5 +216,5 @@ def write(state: "MammaMiaState", seat: int, buf: Any, base: int) -> None:
         if holder == p:
             buf[at + P_HAS_MM] = _ONE
         if p == seat:
-            _kinds(buf, at + P_HAND_TOPPINGS, state.toppings_of(p), 1.0 / 7)
+            _kinds_at(buf, at + P_HAND_TOPPINGS, state.hand_toppings, p * NK, 1.0 / 7)
             _orders(buf, at + P_HAND_ORDERS, hand)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 NC: Final = NUM_TYPES
 MAXP: Final = 6
 EVERYONE: Final = -2  # views.EVERYONE
+NOBODY: Final = -1  # views.NOBODY: a deck card nobody knows
 DECISIONS: Final = (
     "action", "actions", "after_prayer", "amulet", "before_tailor", "choose_task", "chopsticks", "clear_task",
     "cloak", "dice", "end_now", "fan", "fan_order", "floor_return", "gate", "hand_limit", "jar", "kite",
@@ -75,10 +76,27 @@ PLAYER_SIZE: Final = P_WAITING + NC
 SIZE: Final = TABLE_SIZE + MAXP * PLAYER_SIZE
 
 
-def _add(buf: Any, at: int, cards: Any) -> None:
-    """A count per card type: each card adds 1 (larger tables play with two copies of a type)."""
+# Typed helpers: compiled, iterating a ``tuple[int, ...]`` reads a C array and ``at + c`` is a
+# machine add, where an ``Any`` argument made each a generic Python operation and every card a
+# read-modify-write of the buffer (most of an observation's cost).
+def _add(buf: Any, at: int, cards: tuple[int, ...]) -> None:
+    """A count per card type: each card adds 1 (larger tables play with two copies of a type).
+    The first card of a type stores 1.0; only a second copy reads the buffer back."""
+    seen = 0  # bit c: type c stored already (54 types: a machine int)
     for c in cards:
-        i = at + c
+        bit = 1 << c
+        if seen & bit:
+            i = at + c
+            buf[i] = buf[i] + 1.0
+        else:
+            seen |= bit
+            buf[at + c] = _ONE
+
+
+def _add_any(buf: Any, at: int, cards: Any) -> None:
+    """``_add`` of a decision frame's cards (a frame's fields are untyped)."""
+    for c in cards:
+        i: int = at + c
         buf[i] = buf[i] + 1.0
 
 
@@ -94,26 +112,28 @@ def _decision(s: "MottainaiState", buf: Any, base: int, me: int, n: int) -> None
     buf[base + DECISION + _DECISION_INDEX.get(kind, len(DECISIONS))] = _ONE
     if kind == "action":
         _seat(buf, base + D_OWNER, frame[1], me, n)
-        buf[base + D_ROLE + frame[2]] = _ONE
+        role: int = frame[2]
+        buf[base + D_ROLE + role] = _ONE
         if frame[3]:
             buf[base + D_PIN] = _ONE
         else:
             buf[base + D_ACTIONS_LEFT] = (s.t_left + 1) / 5
     elif kind == "gate":
         _seat(buf, base + D_OWNER, frame[1], me, n)
-        buf[base + D_ROLE + frame[2]] = _ONE
+        gate_role: int = frame[2]
+        buf[base + D_ROLE + gate_role] = _ONE
     elif kind == "perform" or kind == "actions":
         _seat(buf, base + D_OWNER, frame[1], me, n)
     elif kind == "reveal_bonus":
         buf[base + D_CARD + frame[1]] = _ONE
         buf[base + D_MATERIAL + frame[2]] = _ONE
-        _add(buf, base + D_CARDS, frame[4])
+        _add_any(buf, base + D_CARDS, frame[4])
         if frame[3] > 0:
             buf[base + D_REMAINING] = frame[3] / 5
     elif kind == "fan":
-        _add(buf, base + D_CARDS, frame[1])
+        _add_any(buf, base + D_CARDS, frame[1])
     elif kind == "triggers":
-        _add(buf, base + D_CARDS, frame[1])
+        _add_any(buf, base + D_CARDS, frame[1])
         buf[base + D_CARD + frame[2]] = _ONE
     elif kind == "umbrella":
         buf[base + D_MATERIAL + frame[1]] = _ONE
@@ -136,9 +156,9 @@ def _decision(s: "MottainaiState", buf: Any, base: int, me: int, n: int) -> None
             buf[base + D_HOW + len(SUPPORT_HOW)] = _ONE
         if frame[4]:
             buf[base + D_REMAINING] = frame[4] / 5
-        _add(buf, base + D_CARDS, frame[5])
+        _add_any(buf, base + D_CARDS, frame[5])
     elif kind == "fan_order":
-        _add(buf, base + D_CARDS, frame[1])
+        _add_any(buf, base + D_CARDS, frame[1])
 
 
 def write(state: "MottainaiState", seat: int, buf: Any, base: int) -> None:
@@ -158,11 +178,21 @@ def write(state: "MottainaiState", seat: int, buf: Any, base: int) -> None:
         buf[base + DECK_SIZE] = len(deck) / NC
         if info[len(info) - 1] == EVERYONE:
             buf[base + DECK_TOP + deck[len(deck) - 1]] = _ONE
-    for i in range(len(deck)):
+    seen = 0  # as in _add: the first copy of a type stores 1.0
+    # Most deck cards are known to nobody: ``list.count`` (a C loop, identity hits on the small
+    # int) settles that case without a loop here over the whole deck.
+    unknown = info.count(NOBODY)
+    for i in range(len(deck) if unknown < len(info) else 0):
         k = info[i]
-        if k in (EVERYONE, seat):
-            j = base + DECK_KNOWN + deck[i]
-            buf[j] = buf[j] + 1.0
+        if k == EVERYONE or k == seat:  # noqa: SIM109  (compiled: two int compares, no tuple)
+            c = deck[i]
+            bit = 1 << c
+            if seen & bit:
+                j = base + DECK_KNOWN + c
+                buf[j] = buf[j] + 1.0
+            else:
+                seen |= bit
+                buf[base + DECK_KNOWN + c] = _ONE
     _add(buf, base + FLOOR, s.floor)
     if s.extra_turns:
         buf[base + EXTRA_TURNS] = s.extra_turns / 2
@@ -195,9 +225,13 @@ def write(state: "MottainaiState", seat: int, buf: Any, base: int) -> None:
         _add(buf, at + P_GALLERY, s.gallery[p])
         _add(buf, at + P_GIFT, s.gift[p])
         _add(buf, at + P_KITE, s.kite[p])
-        gallery, gift = s.wings_of(p)
-        _add(buf, at + P_AS_GALLERY, gallery)
-        _add(buf, at + P_AS_GIFT, gift)
+        if s.kite[p]:  # a Kite counts as the work it copies (wings_of)
+            gallery, gift = s.wings_of(p)
+            _add(buf, at + P_AS_GALLERY, gallery)
+            _add(buf, at + P_AS_GIFT, gift)
+        else:  # the works themselves: no pair of tuples made
+            _add(buf, at + P_AS_GALLERY, s.gallery[p])
+            _add(buf, at + P_AS_GIFT, s.gift[p])
         if p == seat or over:  # your hand; every hand at the final scoring
             _add(buf, at + P_HAND, hand)
         if (p == seat and o.waiting_area_visible_to_owner) or (over and o.waiting_area_scores):

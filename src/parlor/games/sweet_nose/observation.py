@@ -29,6 +29,9 @@ _OVER: Final = 6
 _TILE_LEVEL: Final = tuple(t.level for t in TILES)
 _LEVEL_INDEX: Final = {lv: i for i, lv in enumerate(LEVELS)}
 _ONE: Final[object] = 1.0
+# data.py is not compiled: a name imported from it is a dict lookup at every use.
+_ROUNDS: Final[int] = ROUNDS
+_N_LEVELS: Final[int] = len(LEVELS)
 
 ROUND: Final = 0
 PHASE: Final = 1
@@ -63,12 +66,42 @@ PLAYER_SIZE: Final = P_SWAPS + NK
 SIZE: Final = TABLE_SIZE + MAXP * PLAYER_SIZE
 
 
-def _kinds(buf: Any, at: int, counts: Any, step: float) -> None:
+# Typed helpers, one per container type: compiled, ``counts[k]`` on a ``list[int]`` or a
+# ``tuple[int, ...]`` is a C array read and ``at + k`` a machine add, where an ``Any`` argument
+# made each one a generic Python operation (most of an observation's cost).
+def _kinds(buf: Any, at: int, counts: list[int], step: float) -> None:
     """A count per kind (a ``{kind: n}`` slice): ``n * step``."""
     for k in range(len(counts)):
-        n: int = counts[k]
+        n = counts[k]
         if n:
             buf[at + k] = n * step
+
+
+def _kinds_tuple(buf: Any, at: int, counts: tuple[int, ...], step: float) -> None:
+    for k in range(len(counts)):
+        n = counts[k]
+        if n:
+            buf[at + k] = n * step
+
+
+def _kinds_at(buf: Any, at: int, counts: list[int], first: int, step: float) -> None:
+    """``_kinds`` of ``counts[first : first + NK]`` (a seat's run of a flat list), no slice made."""
+    for k in range(NK):
+        n = counts[first + k]
+        if n:
+            buf[at + k] = n * step
+
+
+def _tray(buf: Any, at: int, tray: int) -> int:
+    """A packed tray (``rules.pack``: 4 bits per kind) as counts ÷8, without unpacking it into
+    a list; returns its size."""
+    size = 0
+    for k in range(NK):
+        n = tray >> (4 * k) & 15
+        if n:
+            buf[at + k] = n * (1.0 / 8)
+            size += n
+    return size
 
 
 def write(state: "SweetNoseState", seat: int, buf: Any, base: int) -> None:
@@ -79,7 +112,7 @@ def write(state: "SweetNoseState", seat: int, buf: Any, base: int) -> None:
     options = state.options
     visible = options.shop_tiles_visible
     if state.round:
-        buf[base + ROUND] = state.round / ROUNDS
+        buf[base + ROUND] = state.round / _ROUNDS
     buf[base + PHASE + step] = _ONE
     for s in state.to_move:
         buf[base + TO_MOVE + (s - me) % n] = _ONE
@@ -87,17 +120,19 @@ def write(state: "SweetNoseState", seat: int, buf: Any, base: int) -> None:
         buf[base + ACTIVE + (state.active - me) % n] = _ONE
     buf[base + START + (state.start_player - me) % n] = _ONE
     _kinds(buf, base + MARKET, state.market, 1.0 / 3)
-    _kinds(buf, base + SUPPLY, state.supply, 1.0 / 9)
+    _kinds_tuple(buf, base + SUPPLY, state.supply, 1.0 / 9)
     if state.revealed:
         buf[base + REVEALED] = _ONE
-    in_shop = state.tiles_in_shop()
+    taken = state.taken_tiles()  # the shop is every tile not taken (state.tiles_in_shop())
     if visible:
-        for t in in_shop:
-            buf[base + SHOP + t] = _ONE
+        for t in range(NT):
+            if not taken >> t & 1:
+                buf[base + SHOP + t] = _ONE
     else:
-        levels = [0] * len(LEVELS)
-        for t in in_shop:
-            levels[_LEVEL_INDEX[_TILE_LEVEL[t]]] += 1
+        levels = [0] * _N_LEVELS
+        for t in range(NT):
+            if not taken >> t & 1:
+                levels[_LEVEL_INDEX[_TILE_LEVEL[t]]] += 1
         _kinds(buf, base + SHOP_LEVELS, levels, 0.5)
     if step == _EXCHANGE:
         if state.exchanged:
@@ -117,10 +152,8 @@ def write(state: "SweetNoseState", seat: int, buf: Any, base: int) -> None:
     for rel in range(n):
         p = (me + rel) % n
         at = base + TABLE_SIZE + rel * PLAYER_SIZE
-        tray = state.tray(p)
-        _kinds(buf, at + P_TRAY, tray, 1.0 / 8)
-        _kinds(buf, at + P_BOWL, state.bowl(p), 1.0 / 8)
-        tray_size = sum(tray)
+        tray_size = _tray(buf, at + P_TRAY, state.trays[p])
+        _kinds_at(buf, at + P_BOWL, state.bowls, p * NK, 1.0 / 8)
         if tray_size:
             buf[at + P_TRAY_SIZE] = tray_size / 8
         if state.scores[p]:
@@ -131,7 +164,7 @@ def write(state: "SweetNoseState", seat: int, buf: Any, base: int) -> None:
         if values:
             buf[at + P_SET] = _ONE
             if revealed or p == seat:
-                _kinds(buf, at + P_SWEETNESS, values, 1.0 / 5)
+                _kinds_tuple(buf, at + P_SWEETNESS, values, 1.0 / 5)
         tile = state.held[p]
         if tile != _NO_TILE:
             if visible or p == seat:
@@ -143,11 +176,11 @@ def write(state: "SweetNoseState", seat: int, buf: Any, base: int) -> None:
             buf[at + P_IN_AUCTION] = _ONE
     # What a seat remembers (recall): earlier rounds' revealed cards and scores, this round's swaps.
     for r, cards, scores in state.past:
-        if 1 <= r <= ROUNDS:
+        if 1 <= r <= _ROUNDS:
             slot = P_PAST + (r - 1) * (NK + 1)
             for p in range(len(cards)):
                 at = base + TABLE_SIZE + ((p - me) % n) * PLAYER_SIZE + slot
-                _kinds(buf, at, cards[p], 1.0 / 5)
+                _kinds_tuple(buf, at, cards[p], 1.0 / 5)
                 if scores[p]:
                     buf[at + NK] = scores[p] / 50
     for s, a, b in state.swaps:
