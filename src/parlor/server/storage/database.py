@@ -32,7 +32,18 @@ from typing import Any
 from sqlalchemy import case, create_engine, event, func, null, select, text
 from sqlalchemy.engine import Engine, make_url
 
-from .schema import accounts_t, actions_t, chat_t, events_t, hints_t, replays_t, reviews_t, seats_t, tables_t
+from .schema import (
+    accounts_t,
+    actions_t,
+    chat_t,
+    events_t,
+    hints_t,
+    replays_t,
+    reviews_t,
+    seats_t,
+    snapshots_t,
+    tables_t,
+)
 from .writes import LeaseLost, Write
 
 # (the leases of the tables a transaction writes, renewed in it: the fence of a site of several processes)
@@ -366,6 +377,12 @@ class Database:
                 )
             ]
             table["chat"], table["chat_total"] = self._chat(conn, table_id)
+            snapshot = None
+            if table["days_per_move"] is not None:  # (only turn-based tables leave memory and keep one)
+                snapshot = conn.execute(
+                    select(snapshots_t.c.version, snapshots_t.c.data).where(snapshots_t.c.table_id == table_id)
+                ).first()
+            table["snapshot"] = None if snapshot is None else (snapshot.version, snapshot.data)
             return table
 
     def events(self, table_id: str) -> list[dict[str, Any]]:

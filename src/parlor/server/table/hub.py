@@ -36,6 +36,7 @@ from parlor.server.storage import (
     Database,
     MarkBroken,
     StoreReplay,
+    StoreSnapshot,
     TurnStore,
     Writer,
     now,
@@ -61,6 +62,7 @@ from .changes import (
 from .chat import chat_json, hidden_from, viewer_of
 from .clocks import (
     BOT_FOR_HUMAN,
+    BOT_MARK,
     TIMEOUTS_TO_ABANDON,
     arm_timeout,
     fill_moment,
@@ -72,9 +74,10 @@ from .clocks import (
 )
 from .connection import MOVED, Connection
 from .live import BrokenTable, FinishedTable, LiveTable
-from .replays import replay_steps_json, start_state
+from .replays import replay_steps_json
 from .requests import NewTableRequest, SeatRequest
 from .seats import Seat, claim_path, hash_token, join_path, new_token
+from .snapshots import Rebuilt, SnapshotUnusable, from_snapshot, replay, snapshot_data
 
 log = logging.getLogger("parlor.server")
 
@@ -137,6 +140,7 @@ class Hub:
         self.turns = TurnStore(db)
         self.scans = 0  # scans of the stored deadlines done (the tests wait for one)
         self.evicted = 0  # turn-based tables evicted from memory (the benchmark and the tests read it)
+        self.snapshot_loads = 0  # tables loaded from their snapshot, without replaying their record
         self._scanner: asyncio.Task[None] | None = None
         self.finished_hooks.append(self._turn_game_over)
 
@@ -265,16 +269,7 @@ class Hub:
         try:
             if row["engine_version"] != ENGINE_VERSION:
                 raise ParlorError(f"made by engine version {row['engine_version']}, this is {ENGINE_VERSION}")
-            state = start_state(game, row)
-            rng_before, events, private = [], [], []
-            for i, entry in enumerate(row["actions"]):
-                rng_before.append(state.rng.state)
-                try:
-                    new = state.apply(entry["seat"], game.action_from_json(entry["action"]))
-                except ParlorError as exc:
-                    raise ParlorError(f"step {i} does not replay: {exc}") from None
-                events.extend((i, e) for e in new)
-                private.append(any(e.visible_to is not None for e in new))
+            rebuilt = self._rebuild(game, row)
         except Exception as exc:  # the record does not replay (or the game's code fails on it)
             log.error("table %s cannot be restored: %s", table_id, exc)
             if isinstance(exc, ParlorError):  # for good; a crash in a game's code is retried at the next start
@@ -282,6 +277,7 @@ class Hub:
             row["status"] = "broken"
             broken = self.tables[table_id] = BrokenTable(row)
             return broken
+        state, events, rng_before, private = rebuilt.state, rebuilt.events, rebuilt.rng_before, rebuilt.private
         table = LiveTable(self, row, state)
         table.events = with_bot_marks(events, row["actions"])
         table.rng_before = rng_before
@@ -290,6 +286,8 @@ class Hub:
         table.action_seats = [a["seat"] for a in row["actions"]]
         table.clock_at = [a.get("clock_ends_at") for a in row["actions"]]
         table.reveals = [None] * len(row["actions"])
+        if rebuilt.from_snapshot:  # (evicted again with no decision since: the stored snapshot still holds)
+            table.snapshot_version = len(row["actions"])
         for s in row["seats"]:
             seat = Seat.from_row(s)
             if s.get("clock_ends_at") is not None and s.get("clock_version") is not None:
@@ -309,6 +307,20 @@ class Hub:
         self.tables[table_id] = table
         self._begin(table)
         return table
+
+    def _rebuild(self, game: Any, row: dict[str, Any]) -> Rebuilt:
+        """The table's game: from its snapshot (a turn-based table evicted before) when that holds for
+        its record, else by replaying the record (a missing or unusable snapshot is logged)."""
+        if row["days_per_move"] is not None:
+            try:
+                rebuilt = from_snapshot(game, row)
+            except SnapshotUnusable as exc:
+                level = logging.INFO if row.get("snapshot") is None else logging.WARNING
+                log.log(level, "table %s: snapshot not used (%s); its record is replayed", row["id"], exc)
+            else:
+                self.snapshot_loads += 1
+                return rebuilt
+        return replay(game, row)
 
     def _begin(self, table: LiveTable) -> None:
         """A table now played here: its seat timers, clocks and bots start."""
@@ -421,6 +433,15 @@ class Hub:
             table.fill_timer = None
         table.gone = table.evicted = True  # (a change through a stale reference revives it: ``revive``)
         self.evicted += 1
+        if table.snapshot_version != table.version:  # its last state, so that loading it needs no replay
+            events = [(i, e) for i, e in table.events if e.kind != BOT_MARK]  # (marks come from the record)
+            data = snapshot_data(Rebuilt(table.state, events, table.rng_before, table.last_private))
+            table.snapshot_version = table.version
+            self.writer.write_later([StoreSnapshot(table.id, table.version, data)], self._snapshot_failed)
+
+    def _snapshot_failed(self, exc: BaseException) -> None:
+        """A snapshot not stored costs only a replay at the next load (a table taken over: not ours)."""
+        log.info("a snapshot was not stored (%s); the table is replayed when loaded", exc)
 
     async def revive(self, table: LiveTable) -> None:
         """A change came to a table just evicted (its request found it before): it is played here again,
