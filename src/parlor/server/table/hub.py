@@ -205,11 +205,12 @@ class Hub:
             conn.close_with(MOVED, "the table moved to another server process")
 
     # ---- finding a table ------------------------------------------------------------------------
-    async def get(self, table_id: str) -> LiveTable:
-        """The live table, loaded (replayed) if need be: for a request that plays or changes it."""
+    async def get(self, table_id: str, row: dict[str, Any] | None = None) -> LiveTable:
+        """The live table, loaded (replayed) if need be: for a request that plays or changes it.
+        ``row``: the table as :meth:`Database.load` gives it, read just before (see :meth:`load`)."""
         table = self.tables.get(table_id) if valid_table_id(table_id) else None
         if table is None:
-            table = await self.load(table_id)
+            table = await self.load(table_id, row=row)
         if table is None:
             raise ServerError("table_not_found", f"no table {table_id[:40]!r}", 404)
         if isinstance(table, BrokenTable):
@@ -225,7 +226,10 @@ class Hub:
         if isinstance(table, LiveTable):
             return table
         if table is None:
-            row = await self.run_db(self.db.load_head, table_id)
+            # One process alone: an unfinished table's record comes in the same visit to the database,
+            # as it is loaded next (an evicted turn-based table: one round trip, not two).
+            alone = self.site is None
+            row = await self.run_db(self.db.load_head, table_id, alone)
             if row is None:
                 raise ServerError("table_not_found", f"no table {table_id!r}", 404)
             if row["status"] == "over":
@@ -233,6 +237,8 @@ class Hub:
                     return FinishedTable(row)
                 except Exception:  # its game cannot be loaded now: the full path says why
                     pass
+            elif alone and row["status"] == "playing":
+                return await self.get(table_id, row)
         return await self.get(table_id)
 
     async def live(self, table: LiveTable | FinishedTable) -> LiveTable:
@@ -240,13 +246,17 @@ class Hub:
         after the caller checked its secret against the stored row)."""
         return table if isinstance(table, LiveTable) else await self.get(table.id)
 
-    async def load(self, table_id: str, claimed: bool = False) -> LiveTable | BrokenTable | None:
-        """Rebuild a table from the database by replaying its record. One of several processes first
-        takes the table's lease (finished tables too: their chat is written by one process), unless
-        ``claimed`` already."""
+    async def load(
+        self, table_id: str, claimed: bool = False, row: dict[str, Any] | None = None
+    ) -> LiveTable | BrokenTable | None:
+        """Rebuild a table from the database (from its snapshot, or by replaying its record). One of
+        several processes first takes the table's lease (finished tables too: their chat is written by
+        one process), unless ``claimed`` already. ``row``: the table read just before by this process
+        alone (nothing else changes a table that is not in its memory), so not read again."""
         if not valid_table_id(table_id):
             return None
-        row = await self.run_db(self.db.load, table_id)
+        if row is None:
+            row = await self.run_db(self.db.load, table_id)
         if row is None:
             return None
         if table_id in self.tables:  # loaded meanwhile
