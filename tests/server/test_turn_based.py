@@ -176,27 +176,30 @@ def test_a_damaged_snapshot_is_logged_and_the_record_replayed(
     tid = created["table"]["id"]
     token = take_seat(ann, created, 0)
     with Client(site.base, tid, token) as c:
+        for _ in range(3):  # a few decisions (and the bot's): an event log to rebuild
+            c.wait_turn_or_over()
+            c.act(c.state["legal"][0]["id"])
         c.wait_turn_or_over()
-        c.act(c.state["legal"][0]["id"])
-        before = c.wait_turn_or_over()
     wait_for(lambda: tid not in hub(site).tables, "the idle table evicted")
     version, _ = wait_for(lambda: stored_snapshot(site, tid), "its snapshot stored")
-    assert version == before["version"]
+    snapshot_loads = hub(site).snapshot_loads
+    with Client(site.base, tid, token) as c:  # loaded from the snapshot
+        from_snapshot_state = c.wait_turn_or_over()
+    assert hub(site).snapshot_loads == snapshot_loads + 1 and from_snapshot_state["version"] == version
+    wait_for(lambda: tid not in hub(site).tables, "evicted again")
     engine = sa.create_engine(site.database_url)
     try:
         with engine.begin() as conn:
-            conn.execute(
-                sa.text('UPDATE parlor_snapshots SET data = \'{"format": 1, "sta\' WHERE table_id = :t'), {"t": tid}
-            )
+            damaged = '{"format": 2, "sta'
+            conn.execute(sa.text("UPDATE parlor_snapshots SET data = :d WHERE table_id = :t"), {"d": damaged, "t": tid})
     finally:
         engine.dispose()
-    snapshot_loads = hub(site).snapshot_loads
     with caplog.at_level(logging.WARNING, logger="parlor.server"), Client(site.base, tid, token) as c:
-        after = c.wait_turn_or_over()
-    assert hub(site).snapshot_loads == snapshot_loads  # the record was replayed
+        replayed_state = c.wait_turn_or_over()
+    assert hub(site).snapshot_loads == snapshot_loads + 1  # the record was replayed
     assert any(tid in r.getMessage() and "snapshot not used" in r.getMessage() for r in caplog.records)
-    for key in ("version", "view", "legal", "to_move", "your_turn"):
-        assert after[key] == before[key], key
+    for key in ("version", "view", "legal", "to_move", "your_turn", "events"):  # the same table either way
+        assert dumps(replayed_state[key]) == dumps(from_snapshot_state[key]), key
 
 
 def played_record(name: str, decisions: int, seed: int) -> dict[str, Any]:
@@ -213,6 +216,19 @@ def played_record(name: str, decisions: int, seed: int) -> dict[str, Any]:
         state.apply(seat, action)
     row = {"id": "t", "game": name, "players": players, "seed": seed, "options": options_to_json(state.options)}
     return row | {"scenario": None, "actions": actions, "days_per_move": 3}
+
+
+def as_stored(rebuilt: Rebuilt) -> list[dict[str, Any]]:
+    """The event log as the storage keeps it (``AppendDecision``) and ``Database.events`` reads it."""
+    return [
+        {
+            "action_idx": i,
+            "kind": e.kind,
+            "data": json.loads(dumps(e.data)),
+            "visible_to": None if e.visible_to is None else sorted(e.visible_to),
+        }
+        for i, e in rebuilt.events
+    ]
 
 
 def everything_of(rebuilt: Rebuilt) -> str:
@@ -238,6 +254,7 @@ def test_a_snapshot_rebuilds_byte_for_byte_what_the_replay_does(name: str) -> No
         row = played_record(name, decisions, seed=decisions + 7)
         replayed = replay(game, row)
         row["snapshot"] = (len(row["actions"]), snapshot_data(replayed))
+        row["events"] = as_stored(replayed)
         loaded = from_snapshot(game, row)
         assert loaded.from_snapshot and not replayed.from_snapshot
         assert everything_of(loaded) == everything_of(replayed), (name, decisions)
@@ -253,23 +270,27 @@ def test_a_snapshot_rebuilds_byte_for_byte_what_the_replay_does(name: str) -> No
 def test_a_snapshot_that_does_not_fit_the_record_is_refused() -> None:
     game = games.get("mottainai")
     row = played_record("mottainai", 20, seed=3)
-    good = snapshot_data(replay(game, row))
+    replayed = replay(game, row)
+    row["events"] = as_stored(replayed)
+    good = snapshot_data(replayed)
     data = json.loads(good)
     other = played_record("mottainai", 20, seed=4)  # another game's decisions
     damaged_state = json.loads(good)
     del damaged_state["state"]["state"][next(iter(damaged_state["state"]["state"]))]
-    for snapshot, why in (
-        (None, "no snapshot"),
-        ((19, good), "taken after 19"),
-        ((20, good[:-40]), "unreadable"),
-        ((20, json.dumps(data | {"format": 99})), "format 99"),
-        ((20, json.dumps(data | {"rng_before": data["rng_before"][:-1]})), "do not fit"),
-        ((20, json.dumps(damaged_state)), "unreadable"),
+    for snapshot, events, why in (
+        (None, row["events"], "no snapshot"),
+        ((19, good), row["events"], "taken after 19"),
+        ((20, good[:-40]), row["events"], "unreadable"),
+        ((20, json.dumps(data | {"format": 99})), row["events"], "format 99"),
+        ((20, json.dumps(data | {"rng_before": data["rng_before"][:-1]})), row["events"], "do not fit"),
+        ((20, json.dumps(damaged_state)), row["events"], "unreadable"),
+        ((20, good), [*row["events"], {**row["events"][0], "action_idx": 20}], "do not fit"),
+        ((20, good), [{"action_idx": 0, "kind": "x", "data": None, "visible_to": None}], "do not fit"),
     ):
         with pytest.raises(SnapshotUnusable, match=why):
-            from_snapshot(game, row | {"snapshot": snapshot})
+            from_snapshot(game, row | {"snapshot": snapshot, "events": events})
     with pytest.raises(SnapshotUnusable, match="not the record's"):
-        from_snapshot(game, other | {"snapshot": (20, good)})
+        from_snapshot(game, other | {"snapshot": (20, good), "events": row["events"]})
 
 
 def test_a_timeout_is_played_by_the_substitute_and_three_in_a_row_abandon(site: ServerThread) -> None:

@@ -393,19 +393,25 @@ class Database:
                 select(snapshots_t.c.version, snapshots_t.c.data).where(snapshots_t.c.table_id == table_id)
             ).first()
         table["snapshot"] = None if snapshot is None else (snapshot.version, snapshot.data)
+        # With a snapshot the record is not replayed: the event log comes from the stored events.
+        table["events"] = None if snapshot is None else Database._events(conn, table_id)
 
     def events(self, table_id: str) -> list[dict[str, Any]]:
         """The stored event log of a table, oldest first."""
         with self.engine.connect() as conn:
-            return [
-                {
-                    "action_idx": r.action_idx,
-                    "kind": r.kind,
-                    "data": json.loads(r.data),
-                    "visible_to": None if r.visible_to is None else json.loads(r.visible_to),
-                }
-                for r in conn.execute(select(events_t).where(events_t.c.table_id == table_id).order_by(events_t.c.idx))
-            ]
+            return self._events(conn, table_id)
+
+    @staticmethod
+    def _events(conn: Any, table_id: str) -> list[dict[str, Any]]:
+        return [
+            {
+                "action_idx": r.action_idx,
+                "kind": r.kind,
+                "data": json.loads(r.data),
+                "visible_to": None if r.visible_to is None else json.loads(r.visible_to),
+            }
+            for r in conn.execute(select(events_t).where(events_t.c.table_id == table_id).order_by(events_t.c.idx))
+        ]
 
 
 @cache

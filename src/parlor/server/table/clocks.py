@@ -49,13 +49,10 @@ TIMEOUTS_TO_ABANDON = 3  # a turn-based seat whose time ran out this many decisi
 BOT_FOR_HUMAN = {"substitute": "away", "stand_in": "host", "clock": "clock"}  # by -> the mark's reason
 
 
-BOT_MARK = "bot_played"  # the event kind of a mark (no game makes events of this kind)
-
-
 def bot_mark(seat: int, by: str | None) -> Event | None:
     """The public ``bot_played`` event for a decision a bot made for a human seat, else None."""
     reason = BOT_FOR_HUMAN.get(by or "")
-    return None if reason is None else Event(BOT_MARK, {"seat": seat, "reason": reason})
+    return None if reason is None else Event("bot_played", {"seat": seat, "reason": reason})
 
 
 def with_bot_marks(events: list[tuple[int, Event]], actions: list[dict[str, Any]]) -> list[tuple[int, Event]]:

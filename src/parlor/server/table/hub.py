@@ -62,7 +62,6 @@ from .changes import (
 from .chat import chat_json, hidden_from, viewer_of
 from .clocks import (
     BOT_FOR_HUMAN,
-    BOT_MARK,
     TIMEOUTS_TO_ABANDON,
     arm_timeout,
     fill_moment,
@@ -444,8 +443,7 @@ class Hub:
         table.gone = table.evicted = True  # (a change through a stale reference revives it: ``revive``)
         self.evicted += 1
         if table.snapshot_version != table.version:  # its last state, so that loading it needs no replay
-            events = [(i, e) for i, e in table.events if e.kind != BOT_MARK]  # (marks come from the record)
-            data = snapshot_data(Rebuilt(table.state, events, table.rng_before, table.last_private))
+            data = snapshot_data(Rebuilt(table.state, [], table.rng_before, table.last_private))
             table.snapshot_version = table.version
             self.writer.write_later([StoreSnapshot(table.id, table.version, data)], self._snapshot_failed)
 

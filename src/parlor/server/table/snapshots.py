@@ -2,8 +2,8 @@
 
 A turn-based table leaves memory when it is idle (``Hub.evict``) and is loaded again on demand. At
 eviction its last state is stored as a snapshot (``parlor_snapshots``: the engine's saved state,
-``State.to_json``, with the table's event log and the RNG state before each decision, which undo
-needs), so that loading it reads one row instead of replaying every decision. The record stays the
+``State.to_json``, and the RNG state before each decision, which undo needs); loading it reads that
+row and the stored event log (``parlor_events``) instead of replaying every decision. The record stays the
 truth: a snapshot is used only when it was taken at the record's current length and its history is
 the record's decisions; otherwise (missing, stale, unreadable) the record is replayed and a line is
 logged. Either way the table gets the same state, event log and undo data (tests/server/test_turn_based.py
@@ -20,7 +20,7 @@ from parlor.core import Event, ParlorError
 
 from .replays import start_state
 
-SNAPSHOT_FORMAT = 1  # the layout of ``data`` below; another one is not read (the record is replayed)
+SNAPSHOT_FORMAT = 2  # the layout of ``data`` below; another one is not read (the record is replayed)
 
 
 @dataclass
@@ -58,22 +58,20 @@ def replay(game: Any, row: dict[str, Any]) -> Rebuilt:
 
 
 def snapshot_data(rebuilt: Rebuilt) -> str:
-    """The snapshot of a table's game (JSON text); ``events`` without the bot marks."""
+    """The snapshot of a table's game (JSON text). Its event log is not in it: every decision's events
+    are stored with it (``parlor_events``) and read back with the snapshot (a whole game's events
+    would make the snapshot several times larger)."""
     return json.dumps(
-        {
-            "format": SNAPSHOT_FORMAT,
-            "state": rebuilt.state.to_json(),
-            "events": [[i, e.to_json()] for i, e in rebuilt.events],
-            "rng_before": rebuilt.rng_before,
-        },
+        {"format": SNAPSHOT_FORMAT, "state": rebuilt.state.to_json(), "rng_before": rebuilt.rng_before},
         separators=(",", ":"),
         ensure_ascii=False,
     )
 
 
 def from_snapshot(game: Any, row: dict[str, Any]) -> Rebuilt:
-    """The table's game from its stored snapshot (``row["snapshot"]``: (version, data) or None), checked
-    against the record; raises :class:`SnapshotUnusable` when it cannot stand for it."""
+    """The table's game from its stored snapshot (``row["snapshot"]``: (version, data) or None) and its
+    stored events (``row["events"]``, as ``Database.events`` gives them), checked against the record;
+    raises :class:`SnapshotUnusable` when they cannot stand for it."""
     stored = row.get("snapshot")
     if stored is None:
         raise SnapshotUnusable("no snapshot stored")
@@ -96,10 +94,18 @@ def from_snapshot(game: Any, row: dict[str, Any]) -> Rebuilt:
         scenario = row.get("scenario")
         if scenario:  # what ``start_state`` gives a replayed one (its record names where it started)
             state._scenario = json.loads(scenario) if isinstance(scenario, str) else scenario
-        events = [(int(i), Event.from_json(e)) for i, e in data["events"]]
+        events = [
+            (
+                e["action_idx"],
+                Event(e["kind"], e["data"], None if e["visible_to"] is None else frozenset(e["visible_to"])),
+            )
+            for e in row["events"]
+        ]
         rng_before = [int(r) for r in data["rng_before"]]
-        if len(rng_before) != len(actions) or any(not 0 <= i < len(actions) for i, _ in events):
-            raise SnapshotUnusable("its event log or RNG states do not fit the record")
+        if len(rng_before) != len(actions) or any(
+            type(i) is not int or not 0 <= i < len(actions) or not isinstance(e.data, dict) for i, e in events
+        ):
+            raise SnapshotUnusable("its RNG states or the stored events do not fit the record")
     except SnapshotUnusable:
         raise
     except Exception as exc:  # damaged JSON, a state the engine refuses (StateError), a wrong field
