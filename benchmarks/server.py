@@ -23,11 +23,13 @@ addresses sending sign-ins with wrong passwords and sign-ups with taken and new 
 as it is answered: every password check they may cause is an argon2 hash).
 
 ``--turn-based N`` (20,000 at full size) measures turn-based tables (``days_per_move``): N tables of one
-claimed human seat and a bot, each played one move over a WebSocket and left (so the server evicts
-it: nobody connected, its deadline days away); then the server's resident memory per idle table
-(its RSS after, less before, over N) and, over a sample of those evicted tables, the latency of a
-move on an evicted table: from opening its WebSocket (which loads it from storage) to the state
-frame that shows the move (p50/p99), and of the move alone once loaded.
+claimed human seat and a bot, stored in bulk through the server's storage writes before it starts,
+then each opened, played one move over a WebSocket and left through the real server (which loads it
+and, nobody connected and its deadline days away, evicts it with a snapshot); the server's resident
+memory per idle table (its RSS growth over the second half, over the tables of that half) and, over a
+sample of those evicted tables one at a time, the latency of a move on an evicted table: from opening
+its WebSocket (which loads it from storage) to the state frame that shows the move (p50/p99), beside
+the same-process baselines (the same on a table held in memory, a plain GET) and the load average.
 
 Decisions per server CPU-second (decisions/s over the server's cores) is the figure that survives a
 shared machine; compare a change against a baseline measured in the same session.
