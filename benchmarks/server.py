@@ -23,11 +23,13 @@ addresses sending sign-ins with wrong passwords and sign-ups with taken and new 
 as it is answered: every password check they may cause is an argon2 hash).
 
 ``--turn-based N`` (20,000 at full size) measures turn-based tables (``days_per_move``): N tables of one
-claimed human seat and a bot, each played one move over a WebSocket and left (so the server evicts
-it: nobody connected, its deadline days away); then the server's resident memory per idle table
-(its RSS after, less before, over N) and, over a sample of those evicted tables, the latency of a
-move on an evicted table: from opening its WebSocket (which loads it from storage) to the state
-frame that shows the move (p50/p99), and of the move alone once loaded.
+claimed human seat and a bot, stored in bulk through the server's storage writes before it starts,
+then each opened, played one move over a WebSocket and left through the real server (which loads it
+and, nobody connected and its deadline days away, evicts it with a snapshot); the server's resident
+memory per idle table (its RSS growth over the second half, over the tables of that half) and, over a
+sample of those evicted tables one at a time, the latency of a move on an evicted table: from opening
+its WebSocket (which loads it from storage) to the state frame that shows the move (p50/p99), beside
+the same-process baselines (the same on a table held in memory, a plain GET) and the load average.
 
 Decisions per server CPU-second (decisions/s over the server's cores) is the figure that survives a
 shared machine; compare a change against a baseline measured in the same session.
@@ -469,64 +471,133 @@ async def one_move(base: str, created: dict[str, Any], rng: random.Random) -> tu
                 return done - opened, done - sent_at
 
 
-async def run_turn_based(base: str, n: int, seed: int) -> dict[str, Any]:
+def create_turn_based_tables(database_url: str, n: int) -> list[dict[str, Any]]:
+    """Store ``n`` turn-based tables (days per move 3; a human seat, already claimed, and a ``random``
+    bot) straight into the database, in transactions of 500, through the storage writes the server
+    itself uses (``CreateTable``; the seat's token stored as a claimed link's is), before the server
+    starts: the HTTP creation of 20,000 tables would take most of an hour on this machine and is not
+    what is measured. Returns each table's id, seat token and spectator token."""
+    sys.path.insert(0, str(ROOT / "src"))
+    from parlor.server.limits import Limits
+    from parlor.server.storage import CreateTable, Database
+    from parlor.server.table.changes import new_table_row
+    from parlor.server.table.hub import Hub
+    from parlor.server.table.requests import parse_new_table
+    from parlor.server.table.seats import hash_token, new_token
+
+    body = {
+        "game": "mamma-mia",
+        "players": 2,
+        "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}],
+        "days_per_move": 3,
+    }
+    request = parse_new_table(body, Limits(), None)
+    db = Database(database_url)
+    db.migrate()
+    tables: list[dict[str, Any]] = []
+    try:
+        for at in range(0, n, 500):
+            writes = []
+            for _ in range(min(500, n - at)):
+                # (the hub's own row builder; it reads the hub only for a rated table's settings)
+                row, seats, _claims, spectator, _host = Hub._new_table_row(None, request)  # type: ignore[arg-type]
+                row["creator_hash"], row["creator_account"], row["quick"] = None, None, False
+                row, _state = new_table_row(request.game, row)
+                token = new_token()
+                seats[0] |= {"claim_hash": None, "token_hash": hash_token(token)}  # as ``ClaimSeat`` leaves it
+                writes.append(CreateTable(row["id"], row, seats, None))
+                tables.append({"table": {"id": row["id"]}, "token": token, "spectator": spectator})
+            db.commit(writes)
+    finally:
+        db.close()
+    return tables
+
+
+async def open_to_move(base: str, table: dict[str, Any], rng: random.Random) -> float:
+    """Seconds from opening the seat's WebSocket to the state frame showing its move (``one_move``)."""
+    return (await one_move(base, table, rng))[0]
+
+
+async def run_turn_based(
+    base: str, tables: list[dict[str, Any]], seed: int, concurrency: int, sample_size: int
+) -> dict[str, Any]:
+    """Every stored table is opened over a WebSocket, played one move and left (the server loads it,
+    then evicts it: nobody connected, its deadline days away), ``concurrency`` at a time, in two halves
+    with the server's resident memory read before, between and after; then ``sample_size`` of those
+    evicted tables, one at a time, are opened and moved in again (loaded from their snapshot). Beside
+    each, the same-process baselines: a plain ``GET /api/health`` and the same open-to-move on a table
+    that stays in memory (a spectator holds it), so the figures separate the server from the machine."""
     rng = random.Random(seed)
     assert SERVER_PID is not None
+    n = len(tables)
     before = rss_kb(SERVER_PID)
-    body_seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
-    sem = asyncio.Semaphore(16)
-    created: list[dict[str, Any]] = []
-    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+    sem = asyncio.Semaphore(concurrency)
+    failures: list[str] = []
 
-        async def make() -> None:
-            async with sem:
-                r = await client.post(
-                    "/api/tables", json={"game": "mamma-mia", "players": 2, "seats": body_seats, "days_per_move": 3}
-                )
-                r.raise_for_status()
-                table = r.json()
-                tid = table["table"]["id"]
-                claimed = await client.post(f"/api/tables/{tid}/claim", json={"claim": table["seats"][0]["claim"]})
-                claimed.raise_for_status()
-                table["token"] = claimed.json()["token"]
+    async def first_move(table: dict[str, Any]) -> None:
+        async with sem:
+            try:
                 await one_move(base, table, rng)
-                created.append(table)
+            except Exception as exc:  # counted and reported: a refusal must not pass unseen
+                failures.append(f"{type(exc).__name__}: {exc}")
 
-        # Two halves: the first warms the server up (its caches, the allocator's arenas, the database's
-        # pages); the growth over the second half is what each further idle table costs.
-        start = time.monotonic()
-        await asyncio.gather(*(make() for _ in range(n // 2)))
-        await asyncio.sleep(2)  # (the last leavers' evictions and writes settle)
-        middle = rss_kb(SERVER_PID)
-        await asyncio.gather(*(make() for _ in range(n - n // 2)))
-        setup = time.monotonic() - start
+    # Two halves: the first warms the server up (its caches, the allocator's arenas, the database's
+    # pages); the growth over the second half is what each further idle table costs.
+    start = time.monotonic()
+    await asyncio.gather(*(first_move(t) for t in tables[: n // 2]))
+    await asyncio.sleep(2)  # (the last leavers' evictions and writes settle)
+    middle = rss_kb(SERVER_PID)
+    await asyncio.gather(*(first_move(t) for t in tables[n // 2 :]))
+    moved_seconds = time.monotonic() - start
     await asyncio.sleep(2)
     after = rss_kb(SERVER_PID)
-    sample = rng.sample(created, min(len(created), 200))
-    opened_to_state, move_only = [], []
-    for table in sample:  # one at a time: the latency of a lone move on an evicted table
-        whole, move = await one_move(base, table, rng)
-        opened_to_state.append(whole)
-        move_only.append(move)
+    # Ten tables held in memory by a spectator each (a game must not end under the sample's moves).
+    resident, sample = tables[:10], rng.sample(tables[10:], min(n - 10, sample_size))
+    ws_base = base.replace("http://", "ws://")
+    evicted_ms, resident_ms, health_ms = [], [], []
+    load_before = os.getloadavg()
+    async with contextlib.AsyncExitStack() as stack:
+        client = await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=60))
+        for table in resident:
+            url = f"{ws_base}/ws/tables/{table['table']['id']}?token={table['spectator']}"
+            held = await stack.enter_async_context(connect(url, max_size=1 << 22, ping_interval=None))
+            stack.callback(asyncio.get_running_loop().create_task(drain(held)).cancel)
+        for i, table in enumerate(sample):  # one at a time: the latency of a lone move on an evicted table
+            evicted_ms.append(await open_to_move(base, table, rng))
+            resident_ms.append(await open_to_move(base, resident[i % len(resident)], rng))
+            sent = time.perf_counter()
+            (await client.get("/api/health")).raise_for_status()
+            health_ms.append(time.perf_counter() - sent)
+    load_after = os.getloadavg()
 
     def pct(xs: list[float], q: float) -> float:
         xs = sorted(xs)
         return round(1000 * xs[min(len(xs) - 1, int(q * len(xs)))], 2)
 
-    return {
+    figures = {
         "mode": "turn-based",
         "tables": n,
-        "setup_seconds": round(setup, 1),
+        "first_moves_seconds": round(moved_seconds, 1),
+        "first_move_failures": len(failures),
+        "first_failure": failures[0] if failures else None,
         "rss_kb_before": before,
         "rss_kb_after": after,
         "rss_kb_middle": middle,
         "bytes_per_idle_table": round((after - middle) * 1024 / max(1, n - n // 2)),
         "bytes_per_table_with_warm_up": round((after - before) * 1024 / max(1, n)),
-        "evicted_open_to_move_ms_p50": pct(opened_to_state, 0.5),
-        "evicted_open_to_move_ms_p99": pct(opened_to_state, 0.99),
-        "move_ms_p50": pct(move_only, 0.5),
-        "move_ms_p99": pct(move_only, 0.99),
+        "sample": len(sample),
+        "load_average_1min": [round(load_before[0], 2), round(load_after[0], 2)],
     }
+    for name, xs in (("evicted_open_to_move", evicted_ms), ("resident_open_to_move", resident_ms)):
+        figures[f"{name}_ms_p50"], figures[f"{name}_ms_p99"] = pct(xs, 0.5), pct(xs, 0.99)
+    figures["health_get_ms_p50"], figures["health_get_ms_p99"] = pct(health_ms, 0.5), pct(health_ms, 0.99)
+    return figures
+
+
+async def drain(ws: Any) -> None:
+    """Read and drop a held connection's frames (so the server never waits on it)."""
+    async for _ in ws:
+        pass
 
 
 def report(row: dict[str, Any], label: str) -> None:
@@ -570,6 +641,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1, help="server processes (more than 1: PostgreSQL)")
     parser.add_argument("--abuse", default="", help="comma-separated: sync, slow, idle, expert, chat, accounts")
     parser.add_argument("--turn-based", type=int, default=0, help="N turn-based tables (memory per idle table)")
+    parser.add_argument("--turn-based-concurrency", type=int, default=32, help="clients moving at once")
+    parser.add_argument("--turn-based-sample", type=int, default=200, help="evicted tables moved in one at a time")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -586,19 +659,33 @@ def main(argv: list[str] | None = None) -> None:
                 return args.database_url or f"sqlite:///{os.path.join(tmp, f'bench-{name}-{next(runs)}.db')}"
 
             if args.turn_based:
+                url = fresh("turn-based")
+                made = time.monotonic()
+                tables = create_turn_based_tables(url, args.turn_based)
+                made = time.monotonic() - made
                 row = measured(
-                    fresh("turn-based"), args.workers, lambda base: run_turn_based(base, args.turn_based, args.seed)
+                    url,
+                    args.workers,
+                    lambda base: run_turn_based(
+                        base, tables, args.seed, args.turn_based_concurrency, args.turn_based_sample
+                    ),
                 )
+                row["bulk_create_seconds"] = round(made, 1)
                 rows.append(row)
                 if not args.json:
                     print(
-                        f"turn-based N={row['tables']}: {row['bytes_per_idle_table']} bytes RSS per idle table "
-                        f"over the second half ({row['bytes_per_table_with_warm_up']} with the warm-up; "
+                        f"turn-based N={row['tables']}: stored in {row['bulk_create_seconds']} s, each opened and "
+                        f"moved in over WebSocket in {row['first_moves_seconds']} s "
+                        f"({row['first_move_failures']} failures: {row['first_failure']}); "
+                        f"{row['bytes_per_idle_table']} bytes RSS per idle table over the second half "
+                        f"({row['bytes_per_table_with_warm_up']} with the warm-up; "
                         f"{row['rss_kb_before']} -> {row['rss_kb_middle']} -> {row['rss_kb_after']} KiB); "
-                        "a move on an evicted table "
-                        f"(opening it to the move's state) p50 {row['evicted_open_to_move_ms_p50']} ms "
-                        f"p99 {row['evicted_open_to_move_ms_p99']} ms; the move alone p50 {row['move_ms_p50']} ms "
-                        f"p99 {row['move_ms_p99']} ms; setup {row['setup_seconds']} s",
+                        f"over {row['sample']} tables, one at a time, open->move on an evicted table "
+                        f"p50 {row['evicted_open_to_move_ms_p50']} ms p99 {row['evicted_open_to_move_ms_p99']} ms, "
+                        f"on a table in memory p50 {row['resident_open_to_move_ms_p50']} ms "
+                        f"p99 {row['resident_open_to_move_ms_p99']} ms, GET /api/health "
+                        f"p50 {row['health_get_ms_p50']} ms p99 {row['health_get_ms_p99']} ms; "
+                        f"load average {row['load_average_1min'][0]} -> {row['load_average_1min'][1]}",
                         flush=True,
                     )
                 sizes = []

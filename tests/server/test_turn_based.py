@@ -1,10 +1,15 @@
-"""Turn-based tables (``days_per_move``): the "your turn" list, loading an evicted table on demand, a
-decision timed out (played by the seat's substitute), three in a row abandoning the seat, and
-vacations pausing an account's deadlines. The server's clock for these deadlines (``Hub.clock``) is
-moved by the tests; the scan of stored deadlines runs every few hundredths of a second."""
+"""Turn-based tables (``days_per_move``): the "your turn" list, loading an evicted table on demand (from
+the snapshot stored when it left memory, which rebuilds exactly what replaying its record does; a
+damaged snapshot falls back to the replay), a decision timed out (played by the seat's substitute),
+three in a row abandoning the seat, and vacations pausing an account's deadlines. The server's clock
+for these deadlines (``Hub.clock``) is moved by the tests; the scan of stored deadlines runs every few
+hundredths of a second."""
 
 from __future__ import annotations
 
+import json
+import logging
+import random
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -15,8 +20,12 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
+from parlor import games
+from parlor.core.options import options_to_json
 from parlor.server.limits import Limits
 from parlor.server.storage import now
+from parlor.server.table.snapshots import Rebuilt, SnapshotUnusable, from_snapshot, replay, snapshot_data
+from parlor.server.wire import dumps
 
 from .conftest import BACKENDS, Client, ServerThread, make_url
 from .test_accounts import Browser, signed_up
@@ -132,9 +141,11 @@ def test_your_turn_list_and_a_move_on_an_evicted_table_reloads_it(site: ServerTh
     assert listed(waiting, tid) is None
     # Nobody connected and no deadline near: the table leaves memory.
     wait_for(lambda: tid not in hub(site).tables, "the idle table evicted")
-    loads = hub(site).loads
+    wait_for(lambda: stored_snapshot(site, tid), "its snapshot stored")
+    loads, snapshot_loads = hub(site).loads, hub(site).snapshot_loads
     with Client(site.base, tid, mover_token) as c:
         assert hub(site).loads == loads + 1  # loaded from storage for this connection
+        assert hub(site).snapshot_loads == snapshot_loads + 1  # from its snapshot, not by a replay
         assert c.state["your_turn"] and c.frames[-1]["deadlines"]
         while c.state["your_turn"]:  # (a turn may hold several decisions)
             reply = c.act(c.state["legal"][0]["id"])
@@ -143,6 +154,143 @@ def test_your_turn_list_and_a_move_on_an_evicted_table_reloads_it(site: ServerTh
     wait_for(lambda: listed(waiting, tid), "the table in the other player's list")
     wait_for(lambda: tid not in hub(site).tables, "the table evicted again")
     assert [o["name"] for o in listed(waiting, tid)["opponents"]] == [ann_name if waiting is bob else bob_name]
+
+
+def stored_snapshot(site: ServerThread, tid: str) -> tuple[int, str] | None:
+    engine = sa.create_engine(site.database_url)
+    try:
+        with engine.connect() as conn:
+            row = conn.execute(
+                sa.text("SELECT version, data FROM parlor_snapshots WHERE table_id = :t"), {"t": tid}
+            ).first()
+            return None if row is None else (row[0], row[1])
+    finally:
+        engine.dispose()
+
+
+def test_a_damaged_snapshot_is_logged_and_the_record_replayed(
+    site: ServerThread, caplog: pytest.LogCaptureFixture
+) -> None:
+    ann, _ = signed_up(site.base)
+    created = new_table(ann, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}], days=3)
+    tid = created["table"]["id"]
+    token = take_seat(ann, created, 0)
+    with Client(site.base, tid, token) as c:
+        for _ in range(3):  # a few decisions (and the bot's): an event log to rebuild
+            c.wait_turn_or_over()
+            c.act(c.state["legal"][0]["id"])
+        c.wait_turn_or_over()
+    wait_for(lambda: tid not in hub(site).tables, "the idle table evicted")
+    version, _ = wait_for(lambda: stored_snapshot(site, tid), "its snapshot stored")
+    snapshot_loads = hub(site).snapshot_loads
+    with Client(site.base, tid, token) as c:  # loaded from the snapshot
+        from_snapshot_state = c.wait_turn_or_over()
+    assert hub(site).snapshot_loads == snapshot_loads + 1 and from_snapshot_state["version"] == version
+    wait_for(lambda: tid not in hub(site).tables, "evicted again")
+    engine = sa.create_engine(site.database_url)
+    try:
+        with engine.begin() as conn:
+            damaged = '{"format": 2, "sta'
+            conn.execute(sa.text("UPDATE parlor_snapshots SET data = :d WHERE table_id = :t"), {"d": damaged, "t": tid})
+    finally:
+        engine.dispose()
+    with caplog.at_level(logging.WARNING, logger="parlor.server"), Client(site.base, tid, token) as c:
+        replayed_state = c.wait_turn_or_over()
+    assert hub(site).snapshot_loads == snapshot_loads + 1  # the record was replayed
+    assert any(tid in r.getMessage() and "snapshot not used" in r.getMessage() for r in caplog.records)
+    for key in ("version", "view", "legal", "to_move", "your_turn", "events"):  # the same table either way
+        assert dumps(replayed_state[key]) == dumps(from_snapshot_state[key]), key
+
+
+def played_record(name: str, decisions: int, seed: int) -> dict[str, Any]:
+    """A turn-based table's stored row as ``Database.load`` gives it, after ``decisions`` random ones."""
+    game = games.get(name)
+    players = game.player_range()[0]
+    state = game.new_game(players, seed)
+    rng = random.Random(seed)
+    actions = []
+    while not state.is_over and len(actions) < decisions:
+        seat = state.to_move[0]
+        action = rng.choice(state.legal_actions(seat))
+        actions.append({"seat": seat, "action": action.to_json(), "by": "player", "clock_ends_at": None})
+        state.apply(seat, action)
+    row = {"id": "t", "game": name, "players": players, "seed": seed, "options": options_to_json(state.options)}
+    return row | {"scenario": None, "actions": actions, "days_per_move": 3}
+
+
+def as_stored(rebuilt: Rebuilt) -> list[dict[str, Any]]:
+    """The event log as the storage keeps it (``AppendDecision``) and ``Database.events`` reads it."""
+    return [
+        {
+            "action_idx": i,
+            "kind": e.kind,
+            "data": json.loads(dumps(e.data)),
+            "visible_to": None if e.visible_to is None else sorted(e.visible_to),
+        }
+        for i, e in rebuilt.events
+    ]
+
+
+def everything_of(rebuilt: Rebuilt) -> str:
+    """All a table is rebuilt with, as JSON text: the saved state, each seat's and a spectator's view,
+    the legal actions asked for, the event log and undo's data."""
+    state = rebuilt.state
+    return dumps(
+        {
+            "state": state.to_json_text(),
+            "views": [state.view(seat) for seat in [*range(state.players), None]],
+            "legal": {seat: [a.to_json() for a in state.legal_actions(seat)] for seat in state.to_move},
+            "events": [[i, e.to_json()] for i, e in rebuilt.events],
+            "rng_before": rebuilt.rng_before,
+            "private": rebuilt.private,
+        }
+    )
+
+
+@pytest.mark.parametrize("name", ["mamma-mia", "sweet-nose", "mottainai"])
+def test_a_snapshot_rebuilds_byte_for_byte_what_the_replay_does(name: str) -> None:
+    game = games.get(name)
+    for decisions in (0, 1, 25, 400):  # (400: the whole game)
+        row = played_record(name, decisions, seed=decisions + 7)
+        replayed = replay(game, row)
+        row["snapshot"] = (len(row["actions"]), snapshot_data(replayed))
+        row["events"] = as_stored(replayed)
+        loaded = from_snapshot(game, row)
+        assert loaded.from_snapshot and not replayed.from_snapshot
+        assert everything_of(loaded) == everything_of(replayed), (name, decisions)
+        if not replayed.state.is_over:  # and both play on alike
+            seat = replayed.state.to_move[0]
+            action = replayed.state.legal_actions(seat)[-1]
+            assert [e.to_json() for e in loaded.state.apply(seat, action)] == [
+                e.to_json() for e in replayed.state.apply(seat, action)
+            ]
+            assert loaded.state.to_json_text() == replayed.state.to_json_text()
+
+
+def test_a_snapshot_that_does_not_fit_the_record_is_refused() -> None:
+    game = games.get("mottainai")
+    row = played_record("mottainai", 20, seed=3)
+    replayed = replay(game, row)
+    row["events"] = as_stored(replayed)
+    good = snapshot_data(replayed)
+    data = json.loads(good)
+    other = played_record("mottainai", 20, seed=4)  # another game's decisions
+    damaged_state = json.loads(good)
+    del damaged_state["state"]["state"][next(iter(damaged_state["state"]["state"]))]
+    for snapshot, events, why in (
+        (None, row["events"], "no snapshot"),
+        ((19, good), row["events"], "taken after 19"),
+        ((20, good[:-40]), row["events"], "unreadable"),
+        ((20, json.dumps(data | {"format": 99})), row["events"], "format 99"),
+        ((20, json.dumps(data | {"rng_before": data["rng_before"][:-1]})), row["events"], "do not fit"),
+        ((20, json.dumps(damaged_state)), row["events"], "unreadable"),
+        ((20, good), [*row["events"], {**row["events"][0], "action_idx": 20}], "do not fit"),
+        ((20, good), [{"action_idx": 0, "kind": "x", "data": None, "visible_to": None}], "do not fit"),
+    ):
+        with pytest.raises(SnapshotUnusable, match=why):
+            from_snapshot(game, row | {"snapshot": snapshot, "events": events})
+    with pytest.raises(SnapshotUnusable, match="not the record's"):
+        from_snapshot(game, other | {"snapshot": (20, good), "events": row["events"]})
 
 
 def test_a_timeout_is_played_by_the_substitute_and_three_in_a_row_abandon(site: ServerThread) -> None:

@@ -32,7 +32,18 @@ from typing import Any
 from sqlalchemy import case, create_engine, event, func, null, select, text
 from sqlalchemy.engine import Engine, make_url
 
-from .schema import accounts_t, actions_t, chat_t, events_t, hints_t, replays_t, reviews_t, seats_t, tables_t
+from .schema import (
+    accounts_t,
+    actions_t,
+    chat_t,
+    events_t,
+    hints_t,
+    replays_t,
+    reviews_t,
+    seats_t,
+    snapshots_t,
+    tables_t,
+)
 from .writes import LeaseLost, Write
 
 # (the leases of the tables a transaction writes, renewed in it: the fence of a site of several processes)
@@ -297,14 +308,17 @@ class Database:
         ]
         return table
 
-    def load_head(self, table_id: str) -> dict[str, Any] | None:
+    def load_head(self, table_id: str, record_if_playing: bool = False) -> dict[str, Any] | None:
         """A table without its record: the row, its seats (with how many decisions a bot made for
         each human seat) and its newest chat. Enough to describe a finished table, and to check a
-        token or a claim code, without replaying it."""
+        token or a claim code, without replaying it. ``record_if_playing``: an unfinished table's
+        record too (what :meth:`load` gives), read in the same visit, since it is loaded next."""
         with self.engine.connect() as conn:
             table = self._table_and_seats(conn, table_id)
             if table is None:
                 return None
+            if record_if_playing and table["status"] == "playing":
+                self._add_record(conn, table)
             helped = conn.execute(
                 select(actions_t.c.seat, func.count())
                 .where(actions_t.c.table_id == table_id, actions_t.c.by.in_(("substitute", "stand_in", "clock")))
@@ -352,34 +366,52 @@ class Database:
             table = self._table_and_seats(conn, table_id)
             if table is None:
                 return None
-            table["actions"] = [
-                {
-                    "seat": r.seat,
-                    "action": json.loads(r.action),
-                    "by": r.by,
-                    "clock_ends_at": _utc(r.clock_ends_at) if r.clock_ends_at is not None else None,
-                }
-                for r in conn.execute(
-                    select(actions_t.c.seat, actions_t.c.action, actions_t.c.by, actions_t.c.clock_ends_at)
-                    .where(actions_t.c.table_id == table_id)
-                    .order_by(actions_t.c.idx)
-                )
-            ]
+            self._add_record(conn, table)
             table["chat"], table["chat_total"] = self._chat(conn, table_id)
             return table
+
+    @staticmethod
+    def _add_record(conn: Any, table: dict[str, Any]) -> None:
+        """The table's decisions (``actions``) and, for a turn-based table, its stored snapshot."""
+        table_id = table["id"]
+        table["actions"] = [
+            {
+                "seat": r.seat,
+                "action": json.loads(r.action),
+                "by": r.by,
+                "clock_ends_at": _utc(r.clock_ends_at) if r.clock_ends_at is not None else None,
+            }
+            for r in conn.execute(
+                select(actions_t.c.seat, actions_t.c.action, actions_t.c.by, actions_t.c.clock_ends_at)
+                .where(actions_t.c.table_id == table_id)
+                .order_by(actions_t.c.idx)
+            )
+        ]
+        snapshot = None
+        if table["days_per_move"] is not None:  # (only turn-based tables leave memory and keep one)
+            snapshot = conn.execute(
+                select(snapshots_t.c.version, snapshots_t.c.data).where(snapshots_t.c.table_id == table_id)
+            ).first()
+        table["snapshot"] = None if snapshot is None else (snapshot.version, snapshot.data)
+        # With a snapshot the record is not replayed: the event log comes from the stored events.
+        table["events"] = None if snapshot is None else Database._events(conn, table_id)
 
     def events(self, table_id: str) -> list[dict[str, Any]]:
         """The stored event log of a table, oldest first."""
         with self.engine.connect() as conn:
-            return [
-                {
-                    "action_idx": r.action_idx,
-                    "kind": r.kind,
-                    "data": json.loads(r.data),
-                    "visible_to": None if r.visible_to is None else json.loads(r.visible_to),
-                }
-                for r in conn.execute(select(events_t).where(events_t.c.table_id == table_id).order_by(events_t.c.idx))
-            ]
+            return self._events(conn, table_id)
+
+    @staticmethod
+    def _events(conn: Any, table_id: str) -> list[dict[str, Any]]:
+        return [
+            {
+                "action_idx": r.action_idx,
+                "kind": r.kind,
+                "data": json.loads(r.data),
+                "visible_to": None if r.visible_to is None else json.loads(r.visible_to),
+            }
+            for r in conn.execute(select(events_t).where(events_t.c.table_id == table_id).order_by(events_t.c.idx))
+        ]
 
 
 @cache

@@ -158,6 +158,19 @@ replays_t = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+# A turn-based table's last state (migration 0020_snapshots), stored when it leaves memory, so that
+# loading it again reads one row instead of replaying its whole record. ``version``: how many decisions
+# the record held then (a snapshot of another version is not used); ``data``: JSON (the engine's saved
+# state, the event log and what undo needs). It holds hidden cards: never sent. A snapshot that is
+# missing, stale or unreadable only costs a replay.
+snapshots_t = Table(
+    "parlor_snapshots",
+    metadata,
+    Column("table_id", String(32), ForeignKey("parlor_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("data", Text, nullable=False),
+)
+
 # Game review (parlor.review): a finished table's review of a seat, stored as it grows (a decision at a
 # time, so a restarted server carries on), and the hints a seat asked for while it played.
 reviews_t = Table(

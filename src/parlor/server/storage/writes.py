@@ -21,7 +21,18 @@ from sqlalchemy import bindparam, delete, func, insert, or_, select, text, updat
 
 from parlor.server.wire import dumps
 
-from .schema import actions_t, admin_log_t, chat_t, events_t, hints_t, replays_t, reviews_t, seats_t, tables_t
+from .schema import (
+    actions_t,
+    admin_log_t,
+    chat_t,
+    events_t,
+    hints_t,
+    replays_t,
+    reviews_t,
+    seats_t,
+    snapshots_t,
+    tables_t,
+)
 
 if TYPE_CHECKING:
     from .database import Database
@@ -671,6 +682,19 @@ class StoreReplay(Write):
         ).first()
         if found is None:
             conn.execute(insert(replays_t).values(table_id=self.table_id, seat=key, steps=self.steps, created_at=stamp))
+
+
+@dataclass(frozen=True)
+class StoreSnapshot(Write):
+    """A turn-based table's state as it leaves memory (``version``: decisions in its record then),
+    replacing the one stored before. Fenced like a decision: only the table's owner knows its state."""
+
+    version: int
+    data: str
+
+    def run(self, conn: Any, db: Database, stamp: datetime) -> None:
+        conn.execute(delete(snapshots_t).where(snapshots_t.c.table_id == self.table_id))
+        conn.execute(insert(snapshots_t).values(table_id=self.table_id, version=self.version, data=self.data))
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from parlor.server.storage import (
     Database,
     MarkBroken,
     StoreReplay,
+    StoreSnapshot,
     TurnStore,
     Writer,
     now,
@@ -72,9 +73,10 @@ from .clocks import (
 )
 from .connection import MOVED, Connection
 from .live import BrokenTable, FinishedTable, LiveTable
-from .replays import replay_steps_json, start_state
+from .replays import replay_steps_json
 from .requests import NewTableRequest, SeatRequest
 from .seats import Seat, claim_path, hash_token, join_path, new_token
+from .snapshots import Rebuilt, SnapshotUnusable, from_snapshot, replay, snapshot_data
 
 log = logging.getLogger("parlor.server")
 
@@ -137,6 +139,7 @@ class Hub:
         self.turns = TurnStore(db)
         self.scans = 0  # scans of the stored deadlines done (the tests wait for one)
         self.evicted = 0  # turn-based tables evicted from memory (the benchmark and the tests read it)
+        self.snapshot_loads = 0  # tables loaded from their snapshot, without replaying their record
         self._scanner: asyncio.Task[None] | None = None
         self.finished_hooks.append(self._turn_game_over)
 
@@ -201,11 +204,12 @@ class Hub:
             conn.close_with(MOVED, "the table moved to another server process")
 
     # ---- finding a table ------------------------------------------------------------------------
-    async def get(self, table_id: str) -> LiveTable:
-        """The live table, loaded (replayed) if need be: for a request that plays or changes it."""
+    async def get(self, table_id: str, row: dict[str, Any] | None = None) -> LiveTable:
+        """The live table, loaded (replayed) if need be: for a request that plays or changes it.
+        ``row``: the table as :meth:`Database.load` gives it, read just before (see :meth:`load`)."""
         table = self.tables.get(table_id) if valid_table_id(table_id) else None
         if table is None:
-            table = await self.load(table_id)
+            table = await self.load(table_id, row=row)
         if table is None:
             raise ServerError("table_not_found", f"no table {table_id[:40]!r}", 404)
         if isinstance(table, BrokenTable):
@@ -221,7 +225,10 @@ class Hub:
         if isinstance(table, LiveTable):
             return table
         if table is None:
-            row = await self.run_db(self.db.load_head, table_id)
+            # One process alone: an unfinished table's record comes in the same visit to the database,
+            # as it is loaded next (an evicted turn-based table: one round trip, not two).
+            alone = self.site is None
+            row = await self.run_db(self.db.load_head, table_id, alone)
             if row is None:
                 raise ServerError("table_not_found", f"no table {table_id!r}", 404)
             if row["status"] == "over":
@@ -229,6 +236,8 @@ class Hub:
                     return FinishedTable(row)
                 except Exception:  # its game cannot be loaded now: the full path says why
                     pass
+            elif alone and row["status"] == "playing":
+                return await self.get(table_id, row)
         return await self.get(table_id)
 
     async def live(self, table: LiveTable | FinishedTable) -> LiveTable:
@@ -236,13 +245,17 @@ class Hub:
         after the caller checked its secret against the stored row)."""
         return table if isinstance(table, LiveTable) else await self.get(table.id)
 
-    async def load(self, table_id: str, claimed: bool = False) -> LiveTable | BrokenTable | None:
-        """Rebuild a table from the database by replaying its record. One of several processes first
-        takes the table's lease (finished tables too: their chat is written by one process), unless
-        ``claimed`` already."""
+    async def load(
+        self, table_id: str, claimed: bool = False, row: dict[str, Any] | None = None
+    ) -> LiveTable | BrokenTable | None:
+        """Rebuild a table from the database (from its snapshot, or by replaying its record). One of
+        several processes first takes the table's lease (finished tables too: their chat is written by
+        one process), unless ``claimed`` already. ``row``: the table read just before by this process
+        alone (nothing else changes a table that is not in its memory), so not read again."""
         if not valid_table_id(table_id):
             return None
-        row = await self.run_db(self.db.load, table_id)
+        if row is None:
+            row = await self.run_db(self.db.load, table_id)
         if row is None:
             return None
         if table_id in self.tables:  # loaded meanwhile
@@ -265,16 +278,7 @@ class Hub:
         try:
             if row["engine_version"] != ENGINE_VERSION:
                 raise ParlorError(f"made by engine version {row['engine_version']}, this is {ENGINE_VERSION}")
-            state = start_state(game, row)
-            rng_before, events, private = [], [], []
-            for i, entry in enumerate(row["actions"]):
-                rng_before.append(state.rng.state)
-                try:
-                    new = state.apply(entry["seat"], game.action_from_json(entry["action"]))
-                except ParlorError as exc:
-                    raise ParlorError(f"step {i} does not replay: {exc}") from None
-                events.extend((i, e) for e in new)
-                private.append(any(e.visible_to is not None for e in new))
+            rebuilt = self._rebuild(game, row)
         except Exception as exc:  # the record does not replay (or the game's code fails on it)
             log.error("table %s cannot be restored: %s", table_id, exc)
             if isinstance(exc, ParlorError):  # for good; a crash in a game's code is retried at the next start
@@ -282,6 +286,7 @@ class Hub:
             row["status"] = "broken"
             broken = self.tables[table_id] = BrokenTable(row)
             return broken
+        state, events, rng_before, private = rebuilt.state, rebuilt.events, rebuilt.rng_before, rebuilt.private
         table = LiveTable(self, row, state)
         table.events = with_bot_marks(events, row["actions"])
         table.rng_before = rng_before
@@ -290,6 +295,8 @@ class Hub:
         table.action_seats = [a["seat"] for a in row["actions"]]
         table.clock_at = [a.get("clock_ends_at") for a in row["actions"]]
         table.reveals = [None] * len(row["actions"])
+        if rebuilt.from_snapshot:  # (evicted again with no decision since: the stored snapshot still holds)
+            table.snapshot_version = len(row["actions"])
         for s in row["seats"]:
             seat = Seat.from_row(s)
             if s.get("clock_ends_at") is not None and s.get("clock_version") is not None:
@@ -309,6 +316,20 @@ class Hub:
         self.tables[table_id] = table
         self._begin(table)
         return table
+
+    def _rebuild(self, game: Any, row: dict[str, Any]) -> Rebuilt:
+        """The table's game: from its snapshot (a turn-based table evicted before) when that holds for
+        its record, else by replaying the record (a missing or unusable snapshot is logged)."""
+        if row["days_per_move"] is not None:
+            try:
+                rebuilt = from_snapshot(game, row)
+            except SnapshotUnusable as exc:
+                level = logging.INFO if row.get("snapshot") is None else logging.WARNING
+                log.log(level, "table %s: snapshot not used (%s); its record is replayed", row["id"], exc)
+            else:
+                self.snapshot_loads += 1
+                return rebuilt
+        return replay(game, row)
 
     def _begin(self, table: LiveTable) -> None:
         """A table now played here: its seat timers, clocks and bots start."""
@@ -421,6 +442,14 @@ class Hub:
             table.fill_timer = None
         table.gone = table.evicted = True  # (a change through a stale reference revives it: ``revive``)
         self.evicted += 1
+        if table.snapshot_version != table.version:  # its last state, so that loading it needs no replay
+            data = snapshot_data(Rebuilt(table.state, [], table.rng_before, table.last_private))
+            table.snapshot_version = table.version
+            self.writer.write_later([StoreSnapshot(table.id, table.version, data)], self._snapshot_failed)
+
+    def _snapshot_failed(self, exc: BaseException) -> None:
+        """A snapshot not stored costs only a replay at the next load (a table taken over: not ours)."""
+        log.info("a snapshot was not stored (%s); the table is replayed when loaded", exc)
 
     async def revive(self, table: LiveTable) -> None:
         """A change came to a table just evicted (its request found it before): it is played here again,

@@ -103,6 +103,7 @@ class LiveTable(StoredTable):
         self.hints_given: dict[tuple[int, int], dict[str, Any]] = {}  # (version, seat) -> the hint's JSON
         self.gone = False  # let go (another process owns it now): every change is refused
         self.evicted = False  # an idle turn-based table dropped from memory (``Hub.evict``); revived on use
+        self.snapshot_version: int | None = None  # the version whose snapshot is stored (``Hub.evict``)
         self.busy = 0  # changes waiting or running: the table is not forgotten meanwhile
         self.lease_checked = time.monotonic()  # when this process last knew it held the table's lease
         self._background: set[asyncio.Task[Any]] = set()
