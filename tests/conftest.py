@@ -3,6 +3,11 @@
 * httpx's own default gives a request 5 s; the server and browser tests make plain ``httpx.get`` and
   ``httpx.post`` calls to real servers that share two cores with the rest of the suite. A request
   that is merely slow must not fail a test: each waits up to a minute unless it names its own timeout.
+* One TLS context for the whole session: httpx builds a new one for every ``httpx.get``/``post`` call,
+  ``httpx.Client`` and transport that does not name its own (loading the CA bundle each time: about
+  20 ms of CPU), and the tests make thousands of such calls, many of them polls. The context made once
+  is the very one httpx makes (``httpx.create_ssl_context()``: the same CA bundle and checks); a call
+  that names its own ``verify`` keeps it.
 * Hypothesis: no per-example deadline and no "too slow" health check by default (a property that
   asks for them says so in its own ``settings``).
 * The slowest directories run first, and the browser tests last (see ``RUN_LAST``). pytest-xdist
@@ -14,8 +19,9 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -54,7 +60,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(autouse=True, scope="session")
 def patient_http() -> Iterator[None]:
+    tls = httpx.create_ssl_context()  # what httpx makes for ``verify=True``, made once (see above)
+
+    def shared_tls(init: Callable[..., None]) -> Callable[..., None]:
+        @functools.wraps(init)
+        def with_shared_tls(self: Any, *args: Any, **kwargs: Any) -> None:
+            if not args and kwargs.get("verify", True) is True and kwargs.get("cert") is None:
+                kwargs["verify"] = tls
+            init(self, *args, **kwargs)
+
+        return with_shared_tls
+
     with pytest.MonkeyPatch.context() as patch:
         for name in ("get", "post", "put", "delete", "request"):
-            patch.setattr(httpx, name, functools.partial(getattr(httpx, name), timeout=HTTP_PATIENCE))
+            patch.setattr(httpx, name, functools.partial(getattr(httpx, name), timeout=HTTP_PATIENCE, verify=tls))
+        # A client's transport (its own or one passed in): ``httpx.Client`` hands it ``verify=True`` by default.
+        for transport in (httpx.HTTPTransport, httpx.AsyncHTTPTransport):
+            patch.setattr(transport, "__init__", shared_tls(transport.__init__))
         yield

@@ -292,7 +292,11 @@ class Client:
 
     def __init__(self, base: str, table_id: str, token: str) -> None:
         url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}?token={token}"
-        self._cm = connect(url, max_size=1 << 22, open_timeout=60)
+        # No cap on the frames waiting to be read (websockets' default is 16, then it stops reading the
+        # socket): a test that closes a client it stopped reading (bots played on, a clock ran) would
+        # otherwise never see the server's close frame behind the unread ones and wait out the whole
+        # close timeout, ten seconds each time. A test of a reader that never reads uses its own socket.
+        self._cm = connect(url, max_size=1 << 22, open_timeout=60, max_queue=None)
         self.ws: ClientConnection = self._cm.__enter__()
         self.frames: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None

@@ -4,7 +4,7 @@ client address or from many (each client binds its own loopback address, 127.0.x
 address the server counts: it believes no X-Forwarded-For unless told to).
 
 * Sign-ins sent at once for one name never get more passwords checked than the limit allows, from
-  one address or from sixty; nor do sign-ins for many names from one address.
+  one address or from many; nor do sign-ins for many names from one address.
 * Sign-ups sent at once from one address create exactly the limit's worth of accounts.
 * Sign-ups that find the name taken count against the address too.
 * Names that look like another player's are refused, and of two look-alike sign-ups sent at once
@@ -30,11 +30,22 @@ from parlor.server.accounts import AccountLimits
 from .conftest import BACKENDS, ServerProcess, ServerThread, make_url
 from .test_accounts import fresh_name
 
-DEFAULTS = AccountLimits()  # 5 failures a name and 20 an address in 15 minutes, 10 sign-ups an hour
-# The sites of this file check fewer passwords an address than the defaults (the same rules, the name's
-# limit still below the address's): each check is a real argon2 hash, one at a time and paced to half a
-# core, and a burst of the defaults' twenty took minutes on a loaded machine.
-LIMITS = AccountLimits(failures_per_address=8, signups_per_address=4)
+# The sites of this file check fewer passwords than the defaults (5 failures a name and 20 an address in
+# 15 minutes, 10 sign-ups an hour): the same rules, the name's limit still below the address's. Each
+# check is a real argon2 hash, one at a time and paced to half a core, and a burst of the defaults'
+# twenty took minutes on a loaded machine. A burst is four or more times its limit: a check that let
+# the requests of one burst race past each other would let several times the limit through.
+LIMITS = AccountLimits(failures_per_name=3, failures_per_address=5, signups_per_address=3)
+BURST = 15  # requests sent at once against one limit
+# The same limits as command-line flags, for the two server processes of a site
+LIMIT_FLAGS = (
+    "--sign-in-failures-per-name",
+    str(LIMITS.failures_per_name),
+    "--sign-in-failures-per-address",
+    str(LIMITS.failures_per_address),
+    "--sign-ups-per-address",
+    str(LIMITS.signups_per_address),
+)
 _subnets = itertools.count(2)  # 127.0.<subnet>.<host>: each test's clients come from addresses of their own
 
 
@@ -108,17 +119,16 @@ def assert_limited(r: httpx.Response) -> None:
 
 
 # ---------------------------------------------------------------------------- sign-in
-@pytest.mark.parametrize("spread", ["one address", "sixty addresses"])
+@pytest.mark.parametrize("spread", ["one address", "an address each"])
 def test_sign_ins_sent_at_once_check_no_more_passwords_than_the_name_limit(site: ServerThread, spread: str) -> None:
-    """Forty (or sixty) sign-ins for one name at once, the right password among them (the 31st):
-    at most the name's limit of wrong passwords are checked, every other one is refused (429), and once
-    the limit is reached the right password is refused too."""
+    """Fifteen sign-ins for one name at once (from one address, or each from its own), the right
+    password among them (the 11th): at most the name's limit of wrong passwords are checked, every other
+    one is refused (429), and once the limit is reached the right password is refused too."""
     name = fresh_name()
     sign_up(site, name)
-    count = 40 if spread == "one address" else 60
-    sources = addresses(1) * count if spread == "one address" else addresses(count)
+    sources = addresses(1) * BURST if spread == "one address" else addresses(BURST)
     clients = [Client(site.base, a) for a in sources]
-    right = 30
+    right = 10
 
     def attempt(i: int, c: Client) -> httpx.Response:
         password = "the right one" if i == right else f"guess number {i}"
@@ -150,17 +160,17 @@ def test_sign_ins_sent_at_once_check_no_more_passwords_than_the_name_limit(site:
 
 
 def test_sign_ins_for_many_names_sent_at_once_check_no_more_than_the_address_limit(site: ServerThread) -> None:
-    """Forty sign-ins for forty names at once from one address: the address's limit of passwords are
-    checked, the others refused; then a right password from that address is refused too."""
+    """Fifteen sign-ins for fifteen names at once from one address: the address's limit of passwords
+    are checked, the others refused; then a right password from that address is refused too."""
     name = fresh_name()
     sign_up(site, name)
     source = addresses(1)[0]
-    clients = [Client(site.base, source) for _ in range(40)]
+    clients = [Client(site.base, source) for _ in range(BURST)]
     answers = at_once(
         clients, lambda i, c: c.post("/api/account/sign-in", {"name": fresh_name(), "password": f"guess {i}"})
     )
     seen = statuses(answers)
-    assert seen == {401: LIMITS.failures_per_address, 429: 40 - LIMITS.failures_per_address}, seen
+    assert seen == {401: LIMITS.failures_per_address, 429: BURST - LIMITS.failures_per_address}, seen
     assert_limited(sign_in(site, name, "the right one", source))
     assert sign_in(site, name, "the right one", addresses(1)[0]).status_code == 200  # another address may
 
@@ -169,7 +179,7 @@ def test_a_right_password_does_not_count_as_a_failure(site: ServerThread) -> Non
     name = fresh_name()
     sign_up(site, name)
     source = addresses(1)[0]
-    for _ in range(LIMITS.failures_per_name + 3):
+    for _ in range(LIMITS.failures_per_name + 1):  # more right passwords than the limit of wrong ones
         assert sign_in(site, name, "the right one", source).status_code == 200
     for _ in range(LIMITS.failures_per_name):
         assert sign_in(site, name, "wrong password", source).status_code == 401
@@ -179,11 +189,11 @@ def test_a_right_password_does_not_count_as_a_failure(site: ServerThread) -> Non
 # ---------------------------------------------------------------------------- sign-up
 def test_sign_ups_sent_at_once_from_one_address_create_exactly_the_limit(site: ServerThread) -> None:
     source = addresses(1)[0]
-    names = [fresh_name() for _ in range(30)]
+    names = [fresh_name() for _ in range(BURST)]
     clients = [Client(site.base, source) for _ in names]
     answers = at_once(clients, lambda i, c: c.post("/api/account/sign-up", {"name": names[i], "password": "pass word"}))
     seen = statuses(answers)
-    assert seen == {201: LIMITS.signups_per_address, 429: 30 - LIMITS.signups_per_address}, seen
+    assert seen == {201: LIMITS.signups_per_address, 429: BURST - LIMITS.signups_per_address}, seen
     for r in answers:
         if r.status_code == 429:
             assert_limited(r)
@@ -201,15 +211,15 @@ def test_sign_ups_sent_at_once_from_one_address_create_exactly_the_limit(site: S
 
 
 def test_sign_ups_that_find_the_name_taken_count_against_the_address(site: ServerThread) -> None:
-    """Twenty-five sign-ups with a taken name at once from one address: the limit's worth are told the
+    """Fifteen sign-ups with a taken name at once from one address: the limit's worth are told the
     name is taken, the rest are refused (429), and then so is a sign-up with a free name."""
     taken = fresh_name()
     sign_up(site, taken)
     source = addresses(1)[0]
-    clients = [Client(site.base, source) for _ in range(25)]
+    clients = [Client(site.base, source) for _ in range(BURST)]
     answers = at_once(clients, lambda i, c: c.post("/api/account/sign-up", {"name": taken, "password": "pass word"}))
     seen = statuses(answers)
-    assert seen == {409: LIMITS.signups_per_address, 429: 25 - LIMITS.signups_per_address}, seen
+    assert seen == {409: LIMITS.signups_per_address, 429: BURST - LIMITS.signups_per_address}, seen
     assert all(r.json()["error"]["code"] == "name_taken" for r in answers if r.status_code == 409)
     c = Client(site.base, source)
     assert_limited(c.post("/api/account/sign-up", {"name": fresh_name(), "password": "pass word"}))
@@ -322,32 +332,33 @@ def test_the_migration_gives_existing_accounts_their_skeleton(database_url: str)
 
 
 def test_the_limits_hold_across_the_processes_of_a_site(postgres) -> None:
-    """Two server processes over one PostgreSQL: 40 sign-ins for one name sent at once, half to each,
-    get no more passwords checked than the name's limit; 30 sign-ups from one address, half to each,
-    create exactly the address's limit of accounts."""
+    """Two server processes over one PostgreSQL: sixteen sign-ins for one name sent at once, half to
+    each, get no more passwords checked than the name's limit; sixteen sign-ups from one address, half
+    to each, create exactly the address's limit of accounts. (The limits are given as flags.)"""
     url = postgres.new_database()
-    common = ("--cluster", "--lease-seconds", "4", "--bot-delay", "0")
+    common = ("--cluster", "--lease-seconds", "4", "--bot-delay", "0", *LIMIT_FLAGS)
     a = ServerProcess(url, None, *common, real_password_cost=True).start()
     b = ServerProcess(url, None, *common, real_password_cost=True).start()
     try:
         name = fresh_name()
         sign_up_at(a.base, name)
         source = addresses(1)[0]
-        clients = [Client((a, b)[i % 2].base, source) for i in range(40)]
+        count = BURST + 1  # an even count: half to each process
+        clients = [Client((a, b)[i % 2].base, source) for i in range(count)]
         answers = at_once(
             clients, lambda i, c: c.post("/api/account/sign-in", {"name": name, "password": f"guess {i}"})
         )
         seen = statuses(answers)
-        assert seen == {401: DEFAULTS.failures_per_name, 429: 40 - DEFAULTS.failures_per_name}, seen
+        assert seen == {401: LIMITS.failures_per_name, 429: count - LIMITS.failures_per_name}, seen
 
         source = addresses(1)[0]
-        names = [fresh_name() for _ in range(30)]
-        clients = [Client((a, b)[i % 2].base, source) for i in range(30)]
+        names = [fresh_name() for _ in range(count)]
+        clients = [Client((a, b)[i % 2].base, source) for i in range(count)]
         answers = at_once(
             clients, lambda i, c: c.post("/api/account/sign-up", {"name": names[i], "password": "pass word"})
         )
         seen = statuses(answers)
-        assert seen == {201: DEFAULTS.signups_per_address, 429: 30 - DEFAULTS.signups_per_address}, seen
+        assert seen == {201: LIMITS.signups_per_address, 429: count - LIMITS.signups_per_address}, seen
     finally:
         a.stop()
         b.stop()
