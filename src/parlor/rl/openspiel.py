@@ -21,8 +21,9 @@ with pyspiel; then ``pyspiel.load_game("parlor_sweet_nose", {"players": 4, "seed
   script and stops the rules where the script runs out). The root is the deal's first draw.
   ``serialize`` is then the action history, chance outcomes included.
 - ``options``: the game's options as a JSON object in text (``""``: the defaults).
-- ``variant="tiny"``: a position small enough for exact solving (``parlor.rl.tiny``; Mamma
-  Mia! and Mottainai so far), with its own table size and options.
+- ``variant="tiny"``: a position small enough for exact solving (``parlor.rl.tiny``, one per
+  game), with its own table size and options; Sweet Nose's also offers fewer sweetness
+  placements than the rules allow (the variant's ``allow``).
 - **Perfect recall by construction.** The information state of a seat (string and tensor) is
   its view with recall (the game's encoding, docs/rl.md) *plus the seat's own decisions so
   far*: the string ends with the action ids the seat has played, in order; the tensor ends
@@ -47,6 +48,7 @@ from __future__ import annotations
 import json
 import sys
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +57,8 @@ import orjson
 import pyspiel
 
 from parlor import games
-from parlor.core.game import State
+from parlor.core.actions import Action
+from parlor.core.game import Game, State
 from parlor.core.rng import Rng
 from parlor.rl import encoding
 from parlor.rl.chance import try_apply, try_deal, try_deal_with
@@ -174,9 +177,7 @@ class ParlorGame(pyspiel.Game):
         )
         self.players = players
         self._next = 0
-        # id(action) -> action id for the engine's prebuilt actions: legal actions are those
-        # objects, so listing their ids needs no hashing of dataclasses (parlor.rl.native)
-        self.action_ids = action_ids(self.parlor)
+        self.tables = _Tables(self.parlor, self.tiny.allow if self.tiny else None, self.chance == "explicit")
 
     def new_initial_state(self, parlor_state: State | None = None) -> "ParlorSpielState":
         # Without a state, the deal is made when the state is first read: OpenSpiel clones a
@@ -205,6 +206,23 @@ class ParlorGame(pyspiel.Game):
         # OpenSpiel asks for the information state with ``perfect_recall=True``; the
         # observation (``None`` or ``perfect_recall=False``) is the view alone.
         return ParlorObserver(self, recall=bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+
+
+class _Tables:
+    """What every state of one game reads at each step, held by the states (``get_game()`` is a
+    call into C++). Copied as itself: OpenSpiel clones a Python state by deep-copying its
+    attributes, and copying ``action_ids`` (thousands of entries) made every clone slow."""
+
+    def __init__(self, parlor: Game, allow: Callable[[Action], bool] | None, explicit: bool) -> None:
+        # id(action) -> action id for the engine's prebuilt actions: legal actions are those
+        # objects, so listing their ids needs no hashing of dataclasses (parlor.rl.native)
+        self.action_ids = action_ids(parlor)
+        # the action ids a tiny variant offers when they are legal (None: every legal action)
+        self.allowed = None if allow is None else frozenset(i for i, a in enumerate(parlor.actions.actions) if allow(a))
+        self.explicit = explicit  # chance="explicit"
+
+    def __deepcopy__(self, memo: Any) -> "_Tables":
+        return self
 
 
 def _own_decisions(parlor_state: State) -> list[tuple[int, ...]]:
@@ -296,8 +314,7 @@ class ParlorSpielState(pyspiel.State):
         # one decision at a time (joining the whole list at every decision made a game's
         # information states quadratic in its length)
         self.own_text = own_text if own_text is not None else [_own_text(ids) for ids in own]
-        self._ids = game.action_ids  # bound once: get_game() is a call into C++
-        self._explicit = game.chance == "explicit"
+        self._tables = game.tables  # bound once: get_game() is a call into C++
 
     @property
     def parlor(self) -> State:
@@ -354,10 +371,14 @@ class ParlorSpielState(pyspiel.State):
         if self._chance is not None:
             return list(range(self._chance.bound))
         parlor = self.parlor
-        ids = self._ids
+        tables = self._tables
+        ids = tables.action_ids
         out = [ids.get(id(a), -1) for a in parlor.legal_actions(player)]
         if -1 in out:  # an action that is not a prebuilt object (no engine makes one): hash it
             out = [parlor.game.action_id(a) for a in parlor.legal_actions(player)]
+        allowed = tables.allowed
+        if allowed is not None:  # a tiny variant that narrows a choice (parlor.rl.tiny)
+            out = [i for i in out if i in allowed]
         out.sort()
         return out
 
@@ -371,7 +392,10 @@ class ParlorSpielState(pyspiel.State):
             return
         parlor = self.parlor
         seat = parlor.to_move[0]
-        if self._explicit:  # played on a clone: a draw may stop it half-way
+        allowed = self._tables.allowed
+        if allowed is not None and action not in allowed:
+            raise ValueError(f"{parlor.game.action_from_id(action)} is not one of the tiny variant's decisions")
+        if self._tables.explicit:  # played on a clone: a draw may stop it half-way
             self._advance(_Chance(parlor, seat, action, ()))
         else:
             parlor.apply(seat, parlor.game.action_from_id(action))
@@ -427,8 +451,7 @@ class ParlorSpielState(pyspiel.State):
     def __setstate__(self, data: dict[str, Any]) -> None:
         game = pyspiel.load_game(SHORT_NAMES[data["game"]], data["params"])
         pyspiel.State.__init__(self, game)
-        self._ids = game.action_ids
-        self._explicit = game.chance == "explicit"
+        self._tables = game.tables
         if game.chance == "explicit":
             copy = game.deserialize_state(data["state"])
             self._parlor, self.own, self._chance = copy._parlor, copy.own, copy._chance
