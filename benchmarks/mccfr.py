@@ -1,7 +1,7 @@
 """OpenSpiel's C++ outcome-sampling MCCFR on the Parlor games, many seeds: does it run through?
 
     python benchmarks/mccfr.py [--games mottainai,mamma-mia,sweet-nose] [--iterations 10000]
-                               [--seeds 20] [--first-seed 0] [--json]
+                               [--seeds 20] [--first-seed 0] [--progress 1000] [--json]
 
 For each game at its smallest table (Sweet Nose 3, the others 2) and each seed, a
 ``pyspiel.OutcomeSamplingMCCFRSolver(game, seed=seed)`` runs ``--iterations`` iterations
@@ -11,7 +11,8 @@ its choices did, it read past the end of that list ("action id out of range", or
 action). Any exception ends that seed's run and is reported with the iteration it happened
 at; a crash of the process itself (a segfault) shows as the last seed started. Prints, per
 game, the seeds run, iterations done and CPU seconds per 1,000 iterations; ``--json`` prints
-one JSON object per seed instead.
+one JSON object per seed instead. ``--progress N`` writes a line to stderr every N iterations
+(iterations done and CPU seconds so far), for long runs.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from parlor.rl.openspiel import SHORT_NAMES, register
 MIN_PLAYERS = {"mamma-mia": 2, "sweet-nose": 3, "mottainai": 2}
 
 
-def run_seed(name: str, seed: int, iterations: int) -> dict[str, object]:
+def run_seed(name: str, seed: int, iterations: int, progress: int = 0) -> dict[str, object]:
     game = pyspiel.load_game(SHORT_NAMES[name], {"players": MIN_PLAYERS[name], "seed": seed})
     solver = pyspiel.OutcomeSamplingMCCFRSolver(game, seed=seed)
     started = time.process_time()
@@ -38,6 +39,9 @@ def run_seed(name: str, seed: int, iterations: int) -> dict[str, object]:
         while done < iterations:
             solver.run_iteration()
             done += 1
+            if progress and done % progress == 0:
+                cpu = time.process_time() - started
+                print(f"# {name} seed {seed}: {done} iterations, {cpu:.1f} CPU s", file=sys.stderr, flush=True)
     except Exception as exc:  # the figure to report is which seed failed and how
         error = f"{type(exc).__name__}: {exc}"
     cpu = time.process_time() - started
@@ -50,6 +54,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=10_000)
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--progress", type=int, default=0, help="a stderr line every N iterations (0: none)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     register()
@@ -57,7 +62,7 @@ def main() -> None:
         rows = []
         for seed in range(args.first_seed, args.first_seed + args.seeds):
             print(f"# {name} seed {seed} started", file=sys.stderr, flush=True)
-            row = run_seed(name, seed, args.iterations)
+            row = run_seed(name, seed, args.iterations, args.progress)
             rows.append(row)
             if args.json:
                 print(json.dumps(row), flush=True)

@@ -12,6 +12,7 @@ import pytest
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 from open_spiel.python.algorithms import outcome_sampling_mccfr as os_mccfr
 
+from parlor.rl import encoding
 from parlor.rl import openspiel as parlor_openspiel
 from parlor.rl.openspiel import SHORT_NAMES, ParlorHiddenInformationWarning, ParlorSpielBot, register
 
@@ -30,6 +31,13 @@ def test_game_plays_serializes_pickles_and_resamples(short: str) -> None:
         tensor = state.information_state_tensor(player)
         # The information state is the observation plus the seat's own decision count.
         assert len(tensor) == game.information_state_tensor_size() == len(state.observation_tensor(player)) + 1
+        # The fast paths (orjson text, own decisions appended one at a time, legal ids found by
+        # identity) give what the plain definitions give: the encoding's text, the ids in order.
+        parlor = state.parlor
+        own = ",".join(str(a) for a in state.own[player])
+        expected = f"{encoding(parlor.game).information_state(parlor, player)} | own:{own}"
+        assert state.information_state_string(player) == expected
+        assert state.legal_actions() == sorted(parlor.game.action_id(a) for a in parlor.legal_actions(player))
         if steps % 25 == 0:
             for copy in (pickle.loads(pickle.dumps(state)), game.deserialize_state(state.serialize())):
                 assert copy.serialize() == state.serialize()

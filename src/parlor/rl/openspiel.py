@@ -21,8 +21,9 @@ with pyspiel; then ``pyspiel.load_game("parlor_sweet_nose", {"players": 4, "seed
   script and stops the rules where the script runs out). The root is the deal's first draw.
   ``serialize`` is then the action history, chance outcomes included.
 - ``options``: the game's options as a JSON object in text (``""``: the defaults).
-- ``variant="tiny"``: a position small enough for exact solving (``parlor.rl.tiny``; Mamma
-  Mia! and Mottainai so far), with its own table size and options.
+- ``variant="tiny"``: a position small enough for exact solving (``parlor.rl.tiny``, one per
+  game), with its own table size and options; Sweet Nose's also offers fewer sweetness
+  placements than the rules allow (the variant's ``allow``).
 - **Perfect recall by construction.** The information state of a seat (string and tensor) is
   its view with recall (the game's encoding, docs/rl.md) *plus the seat's own decisions so
   far*: the string ends with the action ids the seat has played, in order; the tensor ends
@@ -47,24 +48,31 @@ from __future__ import annotations
 import json
 import sys
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import orjson
 import pyspiel
 
 from parlor import games
-from parlor.core.game import State
+from parlor.core.actions import Action
+from parlor.core.game import Game, State
 from parlor.core.rng import Rng
 from parlor.rl import encoding
 from parlor.rl.chance import try_apply, try_deal, try_deal_with
+from parlor.rl.native import action_ids
 from parlor.rl.rewards import reward_function
+from parlor.rl.tensor import information_state_string
 from parlor.rl.tiny import VARIANTS, TinyVariant
 
 SHORT_NAMES = {"mamma-mia": "parlor_mamma_mia", "sweet-nose": "parlor_sweet_nose", "mottainai": "parlor_mottainai"}
 MAX_GAME_LENGTH = 5000  # decisions; no real game comes near it
 UNKNOWN_ACTION = -1  # another seat's decision in a resampled world: that it was taken is public, not which
 OWN_DECISIONS_SCALE = 100.0  # the information-state tensor's last float: own decisions so far / this
+_CHANCE = pyspiel.PlayerId.CHANCE
+_TERMINAL = pyspiel.PlayerId.TERMINAL
 
 
 CHANCE_MODES = ("deterministic", "explicit")
@@ -169,6 +177,7 @@ class ParlorGame(pyspiel.Game):
         )
         self.players = players
         self._next = 0
+        self.tables = _Tables(self.parlor, self.tiny.allow if self.tiny else None, self.chance == "explicit")
 
     def new_initial_state(self, parlor_state: State | None = None) -> "ParlorSpielState":
         # Without a state, the deal is made when the state is first read: OpenSpiel clones a
@@ -197,6 +206,23 @@ class ParlorGame(pyspiel.Game):
         # OpenSpiel asks for the information state with ``perfect_recall=True``; the
         # observation (``None`` or ``perfect_recall=False``) is the view alone.
         return ParlorObserver(self, recall=bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+
+
+class _Tables:
+    """What every state of one game reads at each step, held by the states (``get_game()`` is a
+    call into C++). Copied as itself: OpenSpiel clones a Python state by deep-copying its
+    attributes, and copying ``action_ids`` (thousands of entries) made every clone slow."""
+
+    def __init__(self, parlor: Game, allow: Callable[[Action], bool] | None, explicit: bool) -> None:
+        # id(action) -> action id for the engine's prebuilt actions: legal actions are those
+        # objects, so listing their ids needs no hashing of dataclasses (parlor.rl.native)
+        self.action_ids = action_ids(parlor)
+        # the action ids a tiny variant offers when they are legal (None: every legal action)
+        self.allowed = None if allow is None else frozenset(i for i, a in enumerate(parlor.actions.actions) if allow(a))
+        self.explicit = explicit  # chance="explicit"
+
+    def __deepcopy__(self, memo: Any) -> "_Tables":
+        return self
 
 
 def _own_decisions(parlor_state: State) -> list[tuple[int, ...]]:
@@ -261,6 +287,7 @@ class ParlorSpielState(pyspiel.State):
         parlor_state: State | None,
         own: list[tuple[int, ...]] | None = None,
         chance: _Chance | None = None,
+        own_text: list[str] | None = None,
     ) -> None:
         super().__init__(game)
         # explicit chance mode: the pending draws; None at a decision or the end
@@ -283,6 +310,11 @@ class ParlorSpielState(pyspiel.State):
         if own is None:
             own = [() for _ in range(game.players)] if parlor_state is None else _own_decisions(parlor_state)
         self.own = own
+        # own_text[seat]: the same ids as the information state writes them, kept up to date
+        # one decision at a time (joining the whole list at every decision made a game's
+        # information states quadratic in its length)
+        self.own_text = own_text if own_text is not None else [_own_text(ids) for ids in own]
+        self._tables = game.tables  # bound once: get_game() is a call into C++
 
     @property
     def parlor(self) -> State:
@@ -318,11 +350,15 @@ class ParlorSpielState(pyspiel.State):
         return reached
 
     def current_player(self) -> int:
+        # Asked several times per node by the C++ solvers: the common case first.
         if self._chance is not None:
-            return pyspiel.PlayerId.CHANCE
-        if self.parlor.is_over:
-            return pyspiel.PlayerId.TERMINAL
-        return self.parlor.to_move[0]
+            return _CHANCE
+        parlor = self._parlor
+        if type(parlor) is _PendingDeal:
+            parlor = self.parlor
+        if parlor.is_over:  # type: ignore[union-attr]
+            return _TERMINAL
+        return parlor.to_move[0]  # type: ignore[union-attr]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The next draw's outcomes, each equally likely (explicit chance mode only)."""
@@ -334,8 +370,17 @@ class ParlorSpielState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         if self._chance is not None:
             return list(range(self._chance.bound))
-        game = self.parlor.game
-        return sorted(game.action_id(a) for a in self.parlor.legal_actions(player))
+        parlor = self.parlor
+        tables = self._tables
+        ids = tables.action_ids
+        out = [ids.get(id(a), -1) for a in parlor.legal_actions(player)]
+        if -1 in out:  # an action that is not a prebuilt object (no engine makes one): hash it
+            out = [parlor.game.action_id(a) for a in parlor.legal_actions(player)]
+        allowed = tables.allowed
+        if allowed is not None:  # a tiny variant that narrows a choice (parlor.rl.tiny)
+            out = [i for i in out if i in allowed]
+        out.sort()
+        return out
 
     def _apply_action(self, action: int) -> None:
         action = int(action)
@@ -345,14 +390,21 @@ class ParlorSpielState(pyspiel.State):
                 raise ValueError(f"chance outcome {action} is not below {chance.bound}")
             self._advance(_Chance(chance.base, chance.seat, chance.action, (*chance.outcomes, action)))
             return
-        seat = self.parlor.to_move[0]
-        if self.get_game().chance == "explicit":  # played on a clone: a draw may stop it half-way
-            self._advance(_Chance(self.parlor, seat, action, ()))
+        parlor = self.parlor
+        seat = parlor.to_move[0]
+        allowed = self._tables.allowed
+        if allowed is not None and action not in allowed:
+            raise ValueError(f"{parlor.game.action_from_id(action)} is not one of the tiny variant's decisions")
+        if self._tables.explicit:  # played on a clone: a draw may stop it half-way
+            self._advance(_Chance(parlor, seat, action, ()))
         else:
-            self.parlor.apply(seat, self.parlor.game.action_from_id(action))
+            parlor.apply(seat, parlor.game.action_from_id(action))
         own = list(self.own)
         own[seat] = own[seat] + (action,)
         self.own = own
+        own_text = list(self.own_text)
+        own_text[seat] = f"{own_text[seat]},{action}" if own_text[seat] else str(action)
+        self.own_text = own_text
 
     def _advance(self, chance: _Chance) -> None:
         reached = self._resolve(chance)
@@ -381,8 +433,8 @@ class ParlorSpielState(pyspiel.State):
     def clone(self) -> "ParlorSpielState":
         _warn_if_mcts_clone()
         if self._chance is not None:  # a chance node's states are never changed in place
-            return ParlorSpielState(self.get_game(), None, list(self.own), self._chance)
-        return ParlorSpielState(self.get_game(), self.parlor.clone(), list(self.own))
+            return ParlorSpielState(self.get_game(), None, list(self.own), self._chance, list(self.own_text))
+        return ParlorSpielState(self.get_game(), self.parlor.clone(), list(self.own), own_text=list(self.own_text))
 
     def __deepcopy__(self, memo: Any) -> "ParlorSpielState":
         return self.clone()
@@ -399,12 +451,15 @@ class ParlorSpielState(pyspiel.State):
     def __setstate__(self, data: dict[str, Any]) -> None:
         game = pyspiel.load_game(SHORT_NAMES[data["game"]], data["params"])
         pyspiel.State.__init__(self, game)
+        self._tables = game.tables
         if game.chance == "explicit":
             copy = game.deserialize_state(data["state"])
             self._parlor, self.own, self._chance = copy._parlor, copy.own, copy._chance
+            self.own_text = copy.own_text
             return
         self._parlor = games.get(data["game"]).load_state(data["state"])
         self.own = _own_decisions(self.parlor)
+        self.own_text = [_own_text(ids) for ids in self.own]
         self._chance = None
 
     def __str__(self) -> str:
@@ -453,11 +508,27 @@ class ParlorObserver:
     def string_from(self, state: ParlorSpielState, player: int) -> str:
         if _before_deal(state):
             return "before the deal"
-        text = self.encoding.information_state(state.parlor, player)
+        text = _view_text(state.parlor, player)
         if not self.recall:
             return text
-        ids = ",".join("?" if a == UNKNOWN_ACTION else str(a) for a in state.own[player])
-        return f"{text} | own:{ids}"
+        return f"{text} | own:{state.own_text[player]}"
+
+
+def _view_text(parlor_state: State, seat: int) -> str:
+    """``information_state(parlor_state, seat)`` of the game's encoding, the same text made by
+    orjson (a server dependency already): the JSON encoding was most of the cost of an
+    information state, which the C++ solvers ask for at every decision.
+    ``tests/rl/test_openspiel.py`` checks the two agree."""
+    view = parlor_state.view(seat, recall=True)
+    try:
+        return orjson.dumps(view, option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:  # something orjson does not write as json does (a key that is not a str)
+        return information_state_string(view)
+
+
+def _own_text(ids: tuple[int, ...]) -> str:
+    """A seat's decisions as its information state ends: ids, ``?`` for an unknown one."""
+    return ",".join("?" if a == UNKNOWN_ACTION else str(a) for a in ids)
 
 
 class ParlorSpielBot(pyspiel.Bot):

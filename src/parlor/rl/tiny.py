@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parlor import games
+from parlor.core.actions import Action
 from parlor.core.game import Game, State
 from parlor.core.rng import Rng
 
@@ -27,7 +28,12 @@ from parlor.core.rng import Rng
 class TinyVariant:
     """``deck`` (card names) is shuffled; ``hand_size`` cards go to each seat in turn from the
     top and the rest is the supply; ``place(table, hands, rest)`` writes them into ``table``
-    (a scenario JSON object of the game, copied first)."""
+    (a scenario JSON object of the game, copied first).
+
+    ``allow(action)``, when given, narrows a choice the full game offers (Sweet Nose's 120
+    sweetness placements) to the decisions it returns True for: the rules are unchanged, the
+    variant only offers a seat fewer of its legal decisions (a seat always keeps at least one).
+    """
 
     game: str
     players: int
@@ -36,6 +42,7 @@ class TinyVariant:
     table: Mapping[str, Any]
     place: Callable[[dict[str, Any], list[list[str]], list[str]], None]
     description: str = field(default="")
+    allow: Callable[[Action], bool] | None = None
 
     def deal(self, rng: Rng) -> State:
         """The position after the tiny deck is shuffled with ``rng`` and dealt."""
@@ -108,4 +115,55 @@ MOTTAINAI_TINY = TinyVariant(
     ),
 )
 
-VARIANTS: dict[str, TinyVariant] = {"mamma-mia": MAMMA_MIA_TINY, "mottainai": MOTTAINAI_TINY}
+# Sweet Nose: two kinds in play (mung bean cake and peach bun), each seat's bowl fixed with the
+# three others, so a placement matters only by which of the two kinds is sweet (5) for it.
+_SWEET_NOSE_IN_PLAY = ("mung_bean_cake", "longevity_peach_bun")
+# The placements the variant offers, in kind order (mung bean, peach bun, peanut brittle,
+# zhuangyuan cake, candied haws): the three fixed kinds take 2, 3, 4.
+SWEET_NOSE_PLACEMENTS = ((1, 5, 2, 3, 4), (5, 1, 2, 3, 4))
+
+
+def _sweet_nose_place(table: dict[str, Any], hands: list[list[str]], rest: list[str]) -> None:
+    # a tray of one sweet each; the bag's last sweet goes to the market, as at a 3-player setup
+    table["trays"] = [{hand[0]: 1} for hand in hands]
+    market = dict(table["market"])
+    for sweet in rest:
+        market[sweet] = market.get(sweet, 0) + 1
+    table["market"] = market
+
+
+def _sweet_nose_allow(action: Action) -> bool:
+    values = getattr(action, "values", None)  # only AssignSweetness has values
+    return values is None or tuple(values) in SWEET_NOSE_PLACEMENTS
+
+
+SWEET_NOSE_TINY = TinyVariant(
+    game="sweet-nose",
+    players=3,
+    deck=_SWEET_NOSE_IN_PLAY * 2,
+    hand_size=1,
+    table={
+        "players": 3,
+        "options": {"phase2_turn_limit": 3},
+        "phase": "set_sweetness",
+        "round": 3,
+        "start_player": 0,
+        "bowls": [{"peanut_brittle": 3, "zhuangyuan_cake": 2, "candied_haws": 2}] * 3,
+        "market": {"mung_bean_cake": 1, "longevity_peach_bun": 1},
+    },
+    place=_sweet_nose_place,
+    allow=_sweet_nose_allow,
+    description=(
+        "3 players, the last round, scores 0, no shop tiles, phase 2 ends after 3 turns (option "
+        "phase2_turn_limit); every bowl holds 3 peanut brittle, 2 zhuangyuan cakes and 2 candied "
+        "haws; 2 mung bean cakes and 2 peach buns are shuffled, 1 dealt to each tray and the last "
+        "into the market beside 1 of each; a seat places its cards secretly choosing only which "
+        "of mung bean cake and peach bun is 5 (the other 1; brittle, zhuangyuan and haws 2, 3, 4)"
+    ),
+)
+
+VARIANTS: dict[str, TinyVariant] = {
+    "mamma-mia": MAMMA_MIA_TINY,
+    "sweet-nose": SWEET_NOSE_TINY,
+    "mottainai": MOTTAINAI_TINY,
+}
