@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import socket
 import sqlite3
-import random
 import subprocess
 import sys
 import tempfile
