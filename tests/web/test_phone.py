@@ -25,7 +25,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -346,20 +346,48 @@ def crowded_decision(
     raise AssertionError(f"no seed of {first}..{first + 99} leads seat 0 to {kind} from {others} other players")
 
 
-# (the move, from how many other players at least, the first seed tried: one a few seeds before
-# the first that gets there, a random game of six being quick to play out)
-@pytest.mark.parametrize(
-    ("kind", "others", "first", "size", "lang"),
-    [
-        ("take_work", 4, 80, "small", "zh-Hant"),  # a Flute: four or five players' paper works
-        ("take_helper", 2, 300, "small", "zh-Hant"),  # a Sword: two players' helpers
-        ("take_material", 2, 100, "390", "cs"),  # a Sword: two players' craft benches
-        ("kite_copy", 1, 45, "small", "ja"),  # a Kite copying a work of the player it was given to
-        ("take_sale", 2, 455, "390", "cs"),  # a Ring taking a sale of two players (a steered game)
-    ],
-)
+# The move, from how many other players at least, the first seed tried (one a few seeds before the
+# first that gets there, a random game of six being quick to play out), the phone and the language.
+CROWDED = {
+    "take_work": (4, 80, "small", "zh-Hant"),  # a Flute: four or five players' paper works
+    "take_helper": (2, 300, "small", "zh-Hant"),  # a Sword: two players' helpers
+    "take_material": (2, 100, "390", "cs"),  # a Sword: two players' craft benches
+    "kite_copy": (1, 45, "small", "ja"),  # a Kite copying a work of the player it was given to
+    "take_sale": (2, 455, "390", "cs"),  # a Ring taking a sale of two players (a steered game)
+}
+
+
+@pytest.fixture(scope="module")
+def crowded_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, Any]]]:
+    """A server with a six-player Mottainai table per kind of CROWDED, each at the decision of seat 0
+    that offers it (its record written to the database while the server is stopped, as a restored
+    table is): the kind's table, seed and record. One server for all: two server starts, not ten."""
+    players, options = 6, {"max_players": 6}
+    tmp = tmp_path_factory.mktemp("crowded")
+    games = {}
+    for kind, (others, first, _, _) in CROWDED.items():
+        # A Ring's choice among other players' sales is too rare in a uniformly random game: steered.
+        favour = favour_ring_and_sales if kind == "take_sale" else None
+        games[kind] = crowded_decision(players, options, kind, others, first, favour)
+    bots = [{"kind": "bot", "level": "random"}] * (players - 1)
+    server = start_server(tmp)
+    try:
+        tables = {kind: server.create("mottainai", players, [{"kind": "human", "name": NAME}, *bots], options)
+                  for kind in CROWDED}  # fmt: skip
+    finally:
+        stop_server(server)
+    for kind, (seed, record) in games.items():
+        write_record(tmp / "parlor.db", tables[kind]["table"]["id"], seed, record)
+    server = start_server(tmp)
+    try:
+        yield server, {kind: (tables[kind], *games[kind]) for kind in CROWDED}
+    finally:
+        stop_server(server)
+
+
+@pytest.mark.parametrize("kind", list(CROWDED))
 def test_other_players_cards_to_pick_come_to_the_dock(
-    browser: Any, screenshots: Path, tmp_path: Path, kind: str, others: int, first: int, size: str, lang: str
+    browser: Any, screenshots: Path, crowded_tables: tuple[Server, dict[str, Any]], kind: str
 ) -> None:
     """Six players on a phone, seat 0 asked to take a card from several other players' places (a
     paper work by Flute, a helper or a material from their craft bench by Sword, a work for a Kite to
@@ -370,18 +398,9 @@ def test_other_players_cards_to_pick_come_to_the_dock(
 
     The table is a real one of a real server, its record (a seeded game played at random up to that
     decision) written to its database while the server is stopped, as a restored table is."""
-    players, options = 6, {"max_players": 6}
-    # A Ring's choice among other players' sales is too rare in a uniformly random game: steered.
-    favour = favour_ring_and_sales if kind == "take_sale" else None
-    seed, record = crowded_decision(players, options, kind, others, first, favour)
-    bots = [{"kind": "bot", "level": "random"}] * (players - 1)
-    server = start_server(tmp_path)
-    try:
-        table = server.create("mottainai", players, [{"kind": "human", "name": NAME}, *bots], options)
-    finally:
-        stop_server(server)
-    write_record(tmp_path / "parlor.db", table["table"]["id"], seed, record)
-    server = start_server(tmp_path)
+    server, tables = crowded_tables
+    table, seed, record = tables[kind]
+    others, _, size, lang = CROWDED[kind]
     seat = None
     try:
         url = server.url(table["seats"][0]["join_path"])
@@ -443,7 +462,6 @@ def test_other_players_cards_to_pick_come_to_the_dock(
     finally:
         if seat is not None:
             seat.close()
-        stop_server(server)
 
 
 # ---------------------------------------------------------------------------- cards in the dock, moving
