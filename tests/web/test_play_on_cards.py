@@ -14,6 +14,7 @@ import pytest
 
 from .conftest import Server, finish_over_the_api
 from .test_browser import DESKTOP, GAME_LIMIT, LANGS, PHONE, YOUR_TURN_OR_OVER, Seat, check_no_private
+from .test_card_elements import USUAL_KINDS, offered
 
 # On the table, in your hand (on a phone it lies in the dock under the table) or in the pick bar.
 PICKS = ":is(.board, #my-hand) .pickable, .pick-chips .chip:not([disabled])"
@@ -57,22 +58,6 @@ def click_on_cards(seat: Seat, rng: random.Random) -> bool:
         raise AssertionError(f"your turn, but nothing to click on the table:\n{page.locator('#moves').inner_text()}")
     settle(seat, before, drawn)
     return True
-
-
-# The kinds of move (action types) a seat of a three-player game is offered in nine random games of
-# ten or more (a simulation of 40 seeded random games): a decision offering each has been clicked
-# through once when all are seen. The rarer kinds (a Mottainai card's own effects, Sweet Nose's
-# favours) are clicked when they come; test_card_elements.py plays whole games of each game.
-USUAL_KINDS = {
-    "mamma-mia": {"play_toppings", "play_order", "no_order", "draw", "decline", "choose_joker", "complete_from_hand"},
-    "sweet-nose": {"assign_sweetness", "choose_shop", "exchange_with_player", "exchange_with_market", "end_turn"},
-    "mottainai": {"choose_task", "no_task", "pray", "return_card", "hire", "refill", "collect", "done", "complete"},
-}
-
-
-def offered(seat: Seat) -> set[str]:
-    """The kinds of move (action types) offered to the seat in the states it received."""
-    return {e["action"]["type"] for f in seat.states() for e in f.get("legal") or []}
 
 
 def play_by_cards(seats: list[Seat], rng: random.Random, limit: float, kinds: set[str] | None = None) -> int:
