@@ -134,48 +134,16 @@ COLLECT = """const collect = (into) => {
   return into;
 };"""
 TEXTS = "() => { " + COLLECT + ' return [...collect(new Set())].join("\\n"); }'
-# The replay, stepped through from the first step to the last (the arrow key), every text of every step:
-# the whole page's at the first step, and at each next one those of what the step changed (the nodes
-# added, the texts and attributes changed: a MutationObserver's records), the same texts as reading
-# the whole page at every step, without walking the whole page hundreds of times.
+# The replay, stepped through from the first step to the last (the arrow key), every text of every step.
 REPLAY_TEXTS = (
     "() => { "
     + COLLECT
     + """
-  const ATTRIBUTES = ["title", "aria-label", "data-info", "placeholder"];
-  const attributesOf = (el, into) => {
-    if (el.closest("#lang")) return;
-    for (const a of ATTRIBUTES) if (el.getAttribute(a)) into.add(el.getAttribute(a));
-  };
-  const textOf = (n, into) => {
-    if (n.parentElement && !n.parentElement.closest("#lang, script, style") && n.nodeValue.trim()) {
-      into.add(n.nodeValue.trim());
-    }
-  };
-  const collectFrom = (node, into) => {  // what collect() would find in a node put on the page
-    if (!node.isConnected || !document.body.contains(node)) return;
-    if (node.nodeType === Node.TEXT_NODE) return textOf(node, into);
-    if (node.nodeType !== Node.ELEMENT_NODE) return;
-    const walk = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
-    for (let n = walk.nextNode(); n; n = walk.nextNode()) textOf(n, into);
-    attributesOf(node, into);
-    for (const e of node.querySelectorAll("[title], [aria-label], [data-info], [placeholder]")) attributesOf(e, into);
-  };
   const texts = collect(new Set());
-  const changes = new MutationObserver(() => {});
-  changes.observe(document.body, {
-    subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ATTRIBUTES,
-  });
   for (let i = 1; i < Number(document.body.dataset.steps); i++) {
     document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight" }));
-    texts.add(document.title);
-    for (const change of changes.takeRecords()) {
-      if (change.type === "childList") for (const n of change.addedNodes) collectFrom(n, texts);
-      else if (change.type === "characterData") collectFrom(change.target, texts);
-      else if (change.target.isConnected) attributesOf(change.target, texts);
-    }
+    collect(texts);
   }
-  changes.disconnect();
   return { texts: [...texts].join("\\n"), last: document.body.dataset.step };
 }"""
 )
