@@ -262,8 +262,9 @@ USUAL_KINDS = {
 
 
 def offered(seat: Seat) -> set[str]:
-    """The kinds of move (action types) offered to the seat in the states it received."""
-    return {e["action"]["type"] for f in seat.states() for e in f.get("legal") or []}
+    """The kinds of move (action types) of the decisions the seat has been through: offered in the
+    states it received before the one it looks at now (a move of the seat brings a new state)."""
+    return {e["action"]["type"] for f in seat.states()[:-1] for e in f.get("legal") or []}
 
 
 # ---------------------------------------------------------------------------- the checks
