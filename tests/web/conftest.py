@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +24,9 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
+
+from ..frames import apply_state
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -131,6 +136,61 @@ def stop_server(server: Server) -> None:
         server.proc.kill()
 
 
+def play_seat_over_the_api(server: Server, table_id: str, token: str, seed: int, limit: float = 600.0) -> dict:
+    """Plays one seat over the WebSocket API (docs/protocol.md), as another client of the seat than
+    the browser: a random legal move whenever the seat is to move, until the game is over (``limit``
+    seconds at most). Returns the last state. The moves are the player's own, as a click's are."""
+    rng = random.Random(seed)
+    url = server.base.replace("http://", "ws://") + f"/ws/tables/{table_id}?token={token}"
+    deadline = time.monotonic() + limit
+    state: dict[str, Any] | None = None
+    with connect(url, max_size=1 << 22, open_timeout=60) as ws:
+        sent_at: int | None = None  # the version a move was sent at: nothing more until it is answered
+        while True:
+            left = deadline - time.monotonic()
+            assert left > 0, f"the game of table {table_id} did not end within {limit}s"
+            frame = json.loads(ws.recv(timeout=left))
+            if frame["type"] == "state":
+                state = apply_state(state, frame)
+                if state["over"]:
+                    return state
+            elif frame["type"] == "error":
+                assert frame["code"] in ("stale", "not_your_turn", "rate_limited"), frame
+                if frame["code"] == "rate_limited":  # the connection's frame budget (burst, then 20 a second)
+                    time.sleep(0.1)
+                sent_at = None  # refused: the next move is chosen from the state as it is now
+            elif frame["type"] == "ack":
+                continue
+            if state and state["your_turn"] and state["legal"] and sent_at != state["version"]:
+                move = rng.choice(state["legal"])
+                ws.send(json.dumps({"type": "action", "id": move["id"], "version": state["version"], "ref": "api"}))
+                sent_at = state["version"]
+
+
+def finish_over_the_api(server: Server, table_id: str, tokens: list[str], seed: int = 0) -> list[dict]:
+    """The rest of a game played over the WebSocket API by the seats of ``tokens`` (a thread each), until
+    it is over; their last states. For a test that checked in the browser what it needs of a game's
+    decisions: the browser is not kept busy drawing the rest of it (the cost of a browser test is
+    Chromium drawing every position), and the end is then looked at in the browser again."""
+    states: dict[int, dict] = {}
+    failures: list[BaseException] = []
+
+    def play(i: int, token: str) -> None:
+        try:
+            states[i] = play_seat_over_the_api(server, table_id, token, seed + i)
+        except BaseException as exc:  # reported by the test's own thread below
+            failures.append(exc)
+
+    threads = [threading.Thread(target=play, args=(i, t), daemon=True) for i, t in enumerate(tokens)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if failures:
+        raise failures[0]
+    return [states[i] for i in range(len(tokens))]
+
+
 def write_record(db_path: Path, table_id: str, seed: int, record: list[dict[str, Any]]) -> None:
     """Gives a table of a stopped server's SQLite database ``seed`` and ``record`` (``{"seat", "action",
     "by"}`` in order) as its game: the next server start replays it, as it restores any table (a
@@ -152,8 +212,12 @@ def write_record(db_path: Path, table_id: str, seed: int, record: list[dict[str,
 
 @pytest.fixture(scope="session")
 def server() -> Iterator[Server]:
-    # the lobby test creates every combination the lobby offers: no per-address creation limits
-    unlimited = ("--tables-per-minute", "100000", "--max-unfinished-tables", "100000")
+    # the lobby test creates every combination the lobby offers: no per-address creation limits; and
+    # every test's accounts are signed up from 127.0.0.1: the site's ten sign-ups an hour from one
+    # address would refuse the eleventh, whichever test comes eleventh in the worker's order
+    unlimited = (
+        "--tables-per-minute", "100000", "--max-unfinished-tables", "100000", "--sign-ups-per-address", "100000",
+    )  # fmt: skip
     running = start_server(Path(tempfile.mkdtemp(prefix="parlor-web-")), *unlimited)
     try:
         yield running

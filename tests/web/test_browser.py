@@ -45,13 +45,23 @@ class Seat:
         )
         if init_script:
             self.context.add_init_script(init_script)
-        self.page = self.context.new_page()
         self.frames: list[dict[str, Any]] = []
         self.errors: list[str] = []
+        self.open(url)
+
+    def open(self, url: str) -> None:
+        """Opens ``url`` in a new page (tab) of the context, listened to: its frames and errors are kept."""
+        self.page = self.context.new_page()
         self.page.on("websocket", self._socket)
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         self.page.goto(url)
         self.page.wait_for_selector("body[data-version]")
+
+    def leave(self) -> str:
+        """Closes the seat's page (its connection ends); returns its address, with the seat's token."""
+        url = self.page.url
+        self.page.close()
+        return url
 
     def _socket(self, ws: Any) -> None:
         whole: list[dict[str, Any] | None] = [None]  # this socket's last state: the base of its next delta

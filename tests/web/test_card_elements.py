@@ -249,6 +249,24 @@ GAMES: dict[str, tuple[str, str, Callable[[dict[str, Any]], Counter[str]]]] = {
 }
 
 
+# The kinds of move (action types) a seat is offered in about nine random games of ten, at three
+# players and at the game's largest table (a simulation of 40 seeded random games of each): a test
+# that needs every usual kind of decision clicked through once, not a whole game, plays until all
+# were offered. The rarer kinds (a Mottainai card's own effects, Sweet Nose's favours) are clicked
+# when they come; the whole games of each game (below, and test_browser.py) meet them too.
+USUAL_KINDS = {
+    "mamma-mia": {"play_toppings", "play_order", "no_order", "draw", "decline", "choose_joker", "complete_from_hand"},
+    "sweet-nose": {"assign_sweetness", "choose_shop", "exchange_with_player", "exchange_with_market", "end_turn"},
+    "mottainai": {"choose_task", "no_task", "pray", "return_card", "hire", "refill", "collect", "done", "complete"},
+}
+
+
+def offered(seat: Seat) -> set[str]:
+    """The kinds of move (action types) of the decisions the seat has been through: offered in the
+    states it received before the one it looks at now (a move of the seat brings a new state)."""
+    return {e["action"]["type"] for f in seat.states()[:-1] for e in f.get("legal") or []}
+
+
 # ---------------------------------------------------------------------------- the checks
 def check(snap: dict[str, Any], cards_of: Callable[[dict[str, Any]], Counter[str]]) -> None:
     """The board drawn from the frame has one element per card; what is marked playable fits a legal move."""
@@ -356,10 +374,12 @@ def play_checking(
     rng: random.Random,
     touch: bool,
     check_page: Callable[[dict[str, Any]], None] | None = None,
+    until: Callable[[], bool] | None = None,
 ) -> tuple[int, int, int]:
     """Plays the seat's every decision by tapping, checking the table before every tap and at the
-    end (and with ``check_page(snapshot)`` too, if given). Returns (decisions, taps, taps the browser
-    gave to something else). On a phone nothing is scrolled into view: what is playable is in view."""
+    end (and with ``check_page(snapshot)`` too, if given); or, with ``until``, its decisions until
+    ``until()`` holds at one (checked, not played). Returns (decisions, taps, taps the browser gave to
+    something else). On a phone nothing is scrolled into view: what is playable is in view."""
     file, _, cards_of = GAMES[game]
     page = seat.page
     decided: set[str] = set()
@@ -370,7 +390,7 @@ def play_checking(
         check(snap, cards_of)
         if check_page:
             check_page(snap)
-        if snap["over"]:
+        if snap["over"] or (until is not None and until()):
             assert sent_moves or not decided, "the seat decided, but no move it sent was checked"
             return len(decided), taps, missed
         blocks = ["nearest"] if snap["phone"] else None

@@ -1,6 +1,8 @@
-"""The table on a phone: a whole game of each game at its largest table, played by tapping
-at 390x844 and 360x740, in Chinese, Japanese and Czech, and Mottainai at six on a short 360x600
-screen, where a crowded table must be drawn denser to keep every playable card in view.
+"""The table on a phone: games of each game at its largest table, played by tapping at 390x844
+and 360x740, in Chinese, Japanese and Czech, and Mottainai at six on a short 360x600 screen, where a
+crowded table must be drawn denser to keep every playable card in view. One whole game of each game
+is tapped through on a phone (WHOLE); the other phones and languages tap until every usual kind of
+decision was checked, and the rest of their game is played over the API before the end is checked.
 
 At every decision of the human seat the page is checked against the phone's goals:
 
@@ -25,7 +27,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,17 +35,19 @@ import pytest
 
 from parlor import games as registry
 
-from .conftest import Server, start_server, stop_server, write_record
+from .conftest import Server, finish_over_the_api, start_server, stop_server, write_record
 from .test_browser import Seat, check_result
 from .test_card_elements import (
     CONFIRM,
     GAMES,
     KEEP_LAST_STATE,
     SNAPSHOT,
+    USUAL_KINDS,
     YOUR_TURN_OR_OVER,
     check,
     check_sent,
     mottainai_cards,
+    offered,
     play_checking,
     press,
 )
@@ -233,6 +237,13 @@ def check_goals(page: Any, where: str, legal_parts: list[list[str]] | None = Non
     return g
 
 
+# The whole game on a phone, of each game: the 390 px phone (which reads the finished game in each
+# language too) and, for Mottainai, the short screen, whose crowded late game is what the denser
+# drawings are for. The other phones and languages check every usual kind of decision (USUAL_KINDS)
+# and the end; the rest of their game is played over the API, not drawn on a phone once more.
+WHOLE = {("mamma-mia", "390"), ("sweet-nose", "390"), ("mottainai", "small")}
+
+
 @pytest.mark.parametrize(
     ("game", "size", "lang"),
     [
@@ -279,7 +290,21 @@ def test_a_whole_game_on_a_phone(
     try:
         page.wait_for_selector(f".board.{GAMES[game][1]}")
         assert page.evaluate("document.body.dataset.layout") == "phone"
-        play_checking(seat, game, rng, touch=True, check_page=at_decision)
+        if (game, size) in WHOLE:
+            play_checking(seat, game, rng, touch=True, check_page=at_decision)
+        else:
+
+            def every_usual_kind() -> bool:
+                return USUAL_KINDS[game] <= offered(seat)
+
+            play_checking(seat, game, rng, touch=True, check_page=at_decision, until=every_usual_kind)
+            if not seat.over():
+                print(f"{game} {size}: {decisions} decisions tapped, the rest played over the API")
+                address = seat.leave()  # the seat's token is in its fragment once the page claimed the seat
+                finish_over_the_api(server, table["table"]["id"], [address.split("#token=")[1]])
+                seat.open(address)
+                page = seat.page
+                play_checking(seat, game, rng, touch=True, check_page=at_decision)  # the end, checked
         print(f"{game} {size}: decisions drawn at each density {dict(dense)}")
         if size == "small":  # a short screen is what the denser drawings are for: they were used
             assert set(dense) - {"0"}, dense
@@ -346,20 +371,48 @@ def crowded_decision(
     raise AssertionError(f"no seed of {first}..{first + 99} leads seat 0 to {kind} from {others} other players")
 
 
-# (the move, from how many other players at least, the first seed tried: one a few seeds before
-# the first that gets there, a random game of six being quick to play out)
-@pytest.mark.parametrize(
-    ("kind", "others", "first", "size", "lang"),
-    [
-        ("take_work", 4, 80, "small", "zh-Hant"),  # a Flute: four or five players' paper works
-        ("take_helper", 2, 300, "small", "zh-Hant"),  # a Sword: two players' helpers
-        ("take_material", 2, 100, "390", "cs"),  # a Sword: two players' craft benches
-        ("kite_copy", 1, 45, "small", "ja"),  # a Kite copying a work of the player it was given to
-        ("take_sale", 2, 455, "390", "cs"),  # a Ring taking a sale of two players (a steered game)
-    ],
-)
+# The move, from how many other players at least, the first seed tried (one a few seeds before the
+# first that gets there, a random game of six being quick to play out), the phone and the language.
+CROWDED = {
+    "take_work": (4, 80, "small", "zh-Hant"),  # a Flute: four or five players' paper works
+    "take_helper": (2, 300, "small", "zh-Hant"),  # a Sword: two players' helpers
+    "take_material": (2, 100, "390", "cs"),  # a Sword: two players' craft benches
+    "kite_copy": (1, 45, "small", "ja"),  # a Kite copying a work of the player it was given to
+    "take_sale": (2, 455, "390", "cs"),  # a Ring taking a sale of two players (a steered game)
+}
+
+
+@pytest.fixture(scope="module")
+def crowded_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, Any]]]:
+    """A server with a six-player Mottainai table per kind of CROWDED, each at the decision of seat 0
+    that offers it (its record written to the database while the server is stopped, as a restored
+    table is): the kind's table, seed and record. One server for all: two server starts, not ten."""
+    players, options = 6, {"max_players": 6}
+    tmp = tmp_path_factory.mktemp("crowded")
+    games = {}
+    for kind, (others, first, _, _) in CROWDED.items():
+        # A Ring's choice among other players' sales is too rare in a uniformly random game: steered.
+        favour = favour_ring_and_sales if kind == "take_sale" else None
+        games[kind] = crowded_decision(players, options, kind, others, first, favour)
+    bots = [{"kind": "bot", "level": "random"}] * (players - 1)
+    server = start_server(tmp)
+    try:
+        tables = {kind: server.create("mottainai", players, [{"kind": "human", "name": NAME}, *bots], options)
+                  for kind in CROWDED}  # fmt: skip
+    finally:
+        stop_server(server)
+    for kind, (seed, record) in games.items():
+        write_record(tmp / "parlor.db", tables[kind]["table"]["id"], seed, record)
+    server = start_server(tmp)
+    try:
+        yield server, {kind: (tables[kind], *games[kind]) for kind in CROWDED}
+    finally:
+        stop_server(server)
+
+
+@pytest.mark.parametrize("kind", list(CROWDED))
 def test_other_players_cards_to_pick_come_to_the_dock(
-    browser: Any, screenshots: Path, tmp_path: Path, kind: str, others: int, first: int, size: str, lang: str
+    browser: Any, screenshots: Path, crowded_tables: tuple[Server, dict[str, Any]], kind: str
 ) -> None:
     """Six players on a phone, seat 0 asked to take a card from several other players' places (a
     paper work by Flute, a helper or a material from their craft bench by Sword, a work for a Kite to
@@ -370,18 +423,9 @@ def test_other_players_cards_to_pick_come_to_the_dock(
 
     The table is a real one of a real server, its record (a seeded game played at random up to that
     decision) written to its database while the server is stopped, as a restored table is."""
-    players, options = 6, {"max_players": 6}
-    # A Ring's choice among other players' sales is too rare in a uniformly random game: steered.
-    favour = favour_ring_and_sales if kind == "take_sale" else None
-    seed, record = crowded_decision(players, options, kind, others, first, favour)
-    bots = [{"kind": "bot", "level": "random"}] * (players - 1)
-    server = start_server(tmp_path)
-    try:
-        table = server.create("mottainai", players, [{"kind": "human", "name": NAME}, *bots], options)
-    finally:
-        stop_server(server)
-    write_record(tmp_path / "parlor.db", table["table"]["id"], seed, record)
-    server = start_server(tmp_path)
+    server, tables = crowded_tables
+    table, seed, record = tables[kind]
+    others, _, size, lang = CROWDED[kind]
     seat = None
     try:
         url = server.url(table["seats"][0]["join_path"])
@@ -443,7 +487,6 @@ def test_other_players_cards_to_pick_come_to_the_dock(
     finally:
         if seat is not None:
             seat.close()
-        stop_server(server)
 
 
 # ---------------------------------------------------------------------------- cards in the dock, moving

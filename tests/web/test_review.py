@@ -1,6 +1,7 @@
-"""Game review and hints in Debian's Chromium: a game played at a table made with hints on
-(the hint button asked once), the review asked for from the result screen, and the replay page's
-evaluation graph, labels, verdicts and the hint shown at its step; in two languages and at phone size."""
+"""Game review and hints in Debian's Chromium: a game at a table made with hints on (the hint button
+asked once at the table, the rest of the game played over the API), the review asked for from the
+result screen, and the replay page's evaluation graph, labels, verdicts and the hint shown at its
+step; in two languages and at phone size."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 
 from parlor.review import Review, summarize
 
-from .conftest import Server, start_server, stop_server
+from .conftest import Server, finish_over_the_api, start_server, stop_server
 from .test_accounts_web import SMALL_TARGETS
 from .test_replay import open_page
 
@@ -44,24 +45,6 @@ def create(server: Server, hints: bool) -> dict[str, Any]:
     return r.json()
 
 
-def play_to_the_end(page: Any) -> None:
-    """Plays the seat's every decision with the first move of its move list, until the result shows. A
-    click the table's guard refused (a new position had just been drawn) is made again."""
-    while True:
-        page.wait_for_selector("#moves.your-turn, #result", timeout=60000)
-        if page.locator("#result").count():
-            return
-        version = page.evaluate("document.body.dataset.version")
-        ignored = page.evaluate("document.body.dataset.ignoredClicks || '0'")
-        # (every button is disabled only while a move sent waits for its state: the version then changes)
-        page.evaluate("document.querySelector('#move-list button.move:not([disabled])')?.click()")
-        page.wait_for_function(
-            f"document.body.dataset.version !== '{version}' || document.querySelector('#result') !== null"
-            f" || (document.body.dataset.ignoredClicks || '0') !== '{ignored}'",
-            timeout=60000,
-        )
-
-
 def test_hints_at_the_table_and_the_review_on_the_replay_page(
     review_server: Server, browser: Any, screenshots: Path
 ) -> None:
@@ -79,7 +62,15 @@ def test_hints_at_the_table_and_the_review_on_the_replay_page(
         assert 1 <= shown <= min(3, legal)
         assert "%" in page.locator("#hint-moves").inner_text()
         page.screenshot(path=str(screenshots / "hint_mamma_mia_en.png"), full_page=True)
-        play_to_the_end(page)
+        # The rest of the game over the API, with the seat's token (the review judges the seat's
+        # decisions, made anywhere; how a table page plays a move is the whole games' business, in
+        # test_browser.py); then the seat's page again, at the end.
+        address = page.url
+        page.close()
+        finish_over_the_api(server, table_id, [address.split("#token=")[1]])
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(address)
         page.wait_for_selector("#result #review-link")
         page.click("#review-link")
         page.wait_for_selector("body[data-ready='1'][data-steps]")
