@@ -98,9 +98,12 @@ def tables(out: Path) -> str:
     for path in sorted(out.glob("separation-*.json")):
         data = json.loads(path.read_text())
         judge = data["rows"][0]["review"]["judge"] if data["rows"] else {}
+        playouts = str(judge.get("playouts", "?"))
+        if "playout_noise" in judge:
+            playouts += f" with {judge['playout_noise']:.0%} random moves"
         lines.append(
             f"\n{data['game']}, {data['players']} players, budget {data['budget'] or 'default'}, seed {data['seed']},"
-            f" playouts {judge.get('playouts', '?')} (noise {judge.get('playout_noise', 0)}):\n"
+            f" playouts {playouts}:\n"
         )
         lines.append(
             "| level | games | decisions | accuracy [95%] | total loss, points [95%] | mean loss, points [95%]"

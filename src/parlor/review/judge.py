@@ -153,19 +153,24 @@ class Judge:
         self.search = JudgeSearch(game, min_visits=self.min_visits, policy=policy)
 
     def describe(self) -> dict[str, Any]:
-        """The settings that make a review what it is (stored with it)."""
-        return {
+        """The settings that make a review what it is (stored with it). The default continuations
+        are named as before the setting existed, so reviews saved then still resume."""
+        described: dict[str, Any] = {
             "budget": self.budget,
             "measure": self.measure,
             "seed": self.seed,
             "min_visits": self.min_visits,
-            "playouts": self.playouts,
-            "playout_noise": self.playout_noise,
-            "thresholds": self.settings.thresholds(),
-            "significance": SIGNIFICANCE,
-            "remeasure_close": True,
-            "parlor_version": parlor.__version__,
+            "playouts": "the game's playout policy" if self.playouts == "game" else self.playouts,
         }
+        if self.playouts == "heuristic":
+            described["playout_noise"] = self.playout_noise
+        described.update(
+            thresholds=self.settings.thresholds(),
+            significance=SIGNIFICANCE,
+            remeasure_close=True,
+            parlor_version=parlor.__version__,
+        )
+        return described
 
     def _weigh(
         self,
