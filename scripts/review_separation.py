@@ -48,14 +48,23 @@ def mean_interval(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def one_review(game: str, players: int, level: str, index: int, seed: int, budget: int | None) -> dict[str, Any]:
+def one_review(
+    game: str,
+    players: int,
+    level: str,
+    index: int,
+    seed: int,
+    budget: int | None,
+    playouts: str | None = None,
+    noise: float | None = None,
+) -> dict[str, Any]:
     seat = index % players
     lineup = ["hard"] * players
     lineup[seat] = level
     game_seed = derive_seed(seed, index)
     record = bot_game(game, players, lineup, game_seed)
-    start = time.perf_counter()
-    result = review(record, seat, budget=budget)
+    start, cpu = time.perf_counter(), time.process_time()
+    result = review(record, seat, budget=budget, playouts=playouts, playout_noise=noise)
     return {
         "level": level,
         "index": index,
@@ -63,6 +72,8 @@ def one_review(game: str, players: int, level: str, index: int, seed: int, budge
         "seat": seat,
         "lineup": lineup,
         "seconds": round(time.perf_counter() - start, 1),
+        # the review's CPU time (the machine is shared: wall-clock seconds say more about the load)
+        "cpu_seconds": round(time.process_time() - cpu, 1),
         "review": compact(result.to_json()),
     }
 
@@ -86,7 +97,14 @@ def tables(out: Path) -> str:
     lines = []
     for path in sorted(out.glob("separation-*.json")):
         data = json.loads(path.read_text())
-        lines.append(f"\n{data['game']}, {data['players']} players, budget {data['budget'] or 'default'}:\n")
+        judge = data["rows"][0]["review"]["judge"] if data["rows"] else {}
+        playouts = str(judge.get("playouts", "?"))
+        if "playout_noise" in judge:
+            playouts += f" with {judge['playout_noise']:.0%} random moves"
+        lines.append(
+            f"\n{data['game']}, {data['players']} players, budget {data['budget'] or 'default'}, seed {data['seed']},"
+            f" playouts {playouts}:\n"
+        )
         lines.append(
             "| level | games | decisions | accuracy [95%] | total loss, points [95%] | mean loss, points [95%]"
             " | best/good share |"
@@ -117,6 +135,8 @@ def main() -> None:
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--budget", type=int, default=None)
     parser.add_argument("--seed", type=int, default=41)
+    parser.add_argument("--playouts", default=None, help="the judge's continuation: random, game, heuristic")
+    parser.add_argument("--noise", type=float, default=None, help="the heuristic playouts' share of random moves")
     parser.add_argument("--out", type=Path, default=Path("docs/review"))
     parser.add_argument("--tables", action="store_true", help="print the tables of the kept runs only")
     args = parser.parse_args()
@@ -125,10 +145,10 @@ def main() -> None:
         return
     path = args.out / f"separation-{args.game}-{args.players}p.json"
     data: dict[str, Any] = {"game": args.game, "players": args.players, "budget": args.budget, "seed": args.seed,
-                            "rows": []}  # fmt: skip
+                            "playouts": args.playouts, "noise": args.noise, "rows": []}  # fmt: skip
     if path.exists():  # carry on a stopped run with the same settings
         kept = json.loads(path.read_text())
-        if all(kept.get(k) == data[k] for k in ("game", "players", "budget", "seed")):
+        if all(kept.get(k) == data[k] for k in ("game", "players", "budget", "seed", "playouts", "noise")):
             data = kept
     done = {(r["level"], r["index"]) for r in data["rows"]}
     args.out.mkdir(parents=True, exist_ok=True)
@@ -137,13 +157,14 @@ def main() -> None:
         for level in args.levels.split(","):
             if (level, index) in done:
                 continue
-            row = one_review(args.game, args.players, level, index, args.seed, args.budget)
+            row = one_review(args.game, args.players, level, index, args.seed, args.budget, args.playouts, args.noise)
             data["rows"].append(row)
             partial = path.with_suffix(".json.part")
             partial.write_text(json.dumps(data, sort_keys=True) + "\n")
             partial.replace(path)
             f = figures(row)
-            print(f"{args.game} {level} game {index}: {row['seconds']} s, accuracy {f['accuracy']:.2f}, total loss"
+            print(f"{args.game} {level} game {index}: {row['seconds']} s ({row['cpu_seconds']} s CPU), accuracy"
+                  f" {f['accuracy']:.2f}, total loss"
                   f" {f['total_loss']:.3f}", file=sys.stderr, flush=True)  # fmt: skip
 
 

@@ -278,29 +278,34 @@ def test_two_games_the_seat_cannot_tell_apart_get_the_same_review(name: str) -> 
     assert [d.to_json() for d in peek_a.decisions] != [d.to_json() for d in peek_b.decisions]
 
 
+# (game, players, options, continuation: None for the game's own). The heuristic continuation
+# reads the simulated seats' views of the sampled worlds, so it is checked as well.
 POSITION_CASES = [
-    ("mamma-mia", 3, {}),
-    ("sweet-nose", 3, {}),
-    ("sweet-nose", 4, {"shop_tiles_visible": False}),
-    ("mottainai", 3, {}),
+    ("mamma-mia", 3, {}, None),
+    ("sweet-nose", 3, {}, None),
+    ("sweet-nose", 4, {"shop_tiles_visible": False}, None),
+    ("mottainai", 3, {}, None),
+    ("mamma-mia", 3, {}, "heuristic"),
+    ("mottainai", 3, {}, "heuristic"),
 ]
 
 
-@pytest.mark.parametrize(("name", "players", "options"), POSITION_CASES)
+@pytest.mark.parametrize(("name", "players", "options", "playouts"), POSITION_CASES)
 def test_a_position_and_any_world_the_seat_cannot_tell_from_it_are_judged_alike(
-    name: str, players: int, options: dict[str, Any]
+    name: str, players: int, options: dict[str, Any], playouts: str | None
 ) -> None:
     """At positions of seeded play, the judge's numbers for the seat to move are the same on the
     real state and on worlds ``determinize`` deals for that seat (its hidden cards redealt)."""
     game = games.get(name)
-    judge = Judge(game, budget=BUDGET, seed=11)
+    judge = Judge(game, budget=BUDGET, seed=11, playouts=playouts)
+    positions = 6 if playouts is None else 2  # the heuristic's playouts cost 3-10 times more
     rnd = random.Random(players)
     checked = 0
     for seed in range(40):
-        if checked >= 6:
+        if checked >= positions:
             break
         state = game.new_game(players, seed, options)
-        while state.to_move and checked < 6:
+        while state.to_move and checked < positions:
             seat = state.to_move[0]
             legal = state.legal_actions(seat)
             if len(legal) > 1 and rnd.random() < 0.1:
@@ -313,7 +318,7 @@ def test_a_position_and_any_world_the_seat_cannot_tell_from_it_are_judged_alike(
                     assert judge.top_moves(state, seat, step, 3) == judge.top_moves(world, seat, step, 3)
                     checked += 1
             state.apply(seat, legal[rnd.randrange(len(legal))])
-    assert checked == 6
+    assert checked == positions
 
 
 class Recording:

@@ -169,6 +169,27 @@ def test_bad_input_is_refused_clearly() -> None:
         review({"game": "mamma-mia"}, 0)
     with pytest.raises(ParlorError, match="no settings"):
         judging_for(type("Other", (), {"name": "chess"})())
+    with pytest.raises(ParlorError, match="playouts are one of random, game, heuristic"):
+        review(record, 0, budget=2, playouts="clever")
+    with pytest.raises(ParlorError, match="no playout policy of its own"):
+        Judge(games.get("mamma-mia"), playouts="game")
+    with pytest.raises(ParlorError, match="share of moves, 0 to 1"):
+        Judge(games.get("mottainai"), playouts="heuristic", playout_noise=1.5)
+
+
+def test_the_continuation_is_a_setting_the_review_records() -> None:
+    record = record_of("mottainai")
+    default = review(record, 1, budget=8, seed=5)
+    assert default.judge["playouts"] == "random" and "playout_noise" not in default.judge
+    assert Judge(games.get("sweet-nose")).describe()["playouts"] == "the game's playout policy"
+    heuristic = review(record, 1, budget=8, seed=5, playouts="heuristic")
+    assert heuristic.judge["playouts"] == "heuristic" and heuristic.judge["playout_noise"] == 0.1
+    assert [d.step for d in heuristic.decisions] == [d.step for d in default.decisions]
+    # Another continuation weighs the same moves differently.
+    assert [d.moves for d in heuristic.decisions] != [d.moves for d in default.decisions]
+    # A partial review is resumed only with the continuation it was made with.
+    with pytest.raises(ReviewError, match="other judge settings"):
+        review(record, 1, budget=8, seed=5, resume=heuristic)
 
 
 def test_a_hint_gives_the_top_three_from_the_seat_s_information() -> None:

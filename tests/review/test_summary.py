@@ -29,9 +29,10 @@ from parlor.review.summary import (
 
 # Small budgets keep the test short (the judge's noise is larger there, which the significance
 # test has to absorb); Sweet Nose, with over a hundred moves per placing, needs more to find
-# better moves at all. (game, players, seed, budget): one seeded game each, the random seat
-# first, the others medium (the game's heuristic, cheap to play, sound).
-GAMES = [("mamma-mia", 2, 1, 24), ("mottainai", 2, 1, 24), ("sweet-nose", 3, 1, 200)]
+# better moves at all. (game, players, seeds, budget): seeded games, the random seat first, the
+# others medium (the game's heuristic, cheap to play, sound). At 24 iterations Mamma Mia!'s second
+# game put the random seat's losses below the heuristic's (noise); at 60 both games order right.
+GAMES = [("mamma-mia", 2, (1, 2), 60), ("mottainai", 2, (1, 2), 60), ("sweet-nose", 3, (1, 2), 200)]
 
 
 @cache
@@ -40,15 +41,18 @@ def summary_of(name: str, players: int, seed: int, budget: int, seat: int) -> di
     return summarize(review(record, seat, budget=budget))
 
 
-@pytest.mark.parametrize(("name", "players", "seed", "budget"), GAMES)
+@pytest.mark.parametrize(("name", "players", "seeds", "budget"), GAMES)
 def test_a_random_seat_is_less_accurate_and_gives_more_away_than_a_sound_one(
-    name: str, players: int, seed: int, budget: int
+    name: str, players: int, seeds: tuple[int, ...], budget: int
 ) -> None:
-    weak, sound = summary_of(name, players, seed, budget, 0), summary_of(name, players, seed, budget, 1)
-    assert weak["complete"] and sound["complete"]
-    assert weak["accuracy"] < sound["accuracy"]
-    assert weak["total_loss"] > sound["total_loss"]
-    assert weak["mean_loss"] == pytest.approx(weak["total_loss"] / weak["decisions"])
+    """In each seeded game the review of the random seat and of a sound seat of the same game
+    are in order: lower accuracy, more win chance given away."""
+    for seed in seeds:
+        weak, sound = summary_of(name, players, seed, budget, 0), summary_of(name, players, seed, budget, 1)
+        assert weak["complete"] and sound["complete"]
+        assert weak["accuracy"] < sound["accuracy"], (seed, weak["accuracy"], sound["accuracy"])
+        assert weak["total_loss"] > sound["total_loss"], (seed, weak["total_loss"], sound["total_loss"])
+        assert weak["mean_loss"] == pytest.approx(weak["total_loss"] / weak["decisions"])
 
 
 def _decision(loss: float, loss_se: float, best_win: float) -> DecisionReview:

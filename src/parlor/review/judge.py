@@ -28,13 +28,13 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import parlor
-from parlor.bots import search_settings
 from parlor.core import ParlorError, State, replay_iter
 from parlor.core.game import Game
 from parlor.core.rng import FastRng, derive_seed
 
 from .explain import explain_decision
 from .model import DecisionReview, Hint, MoveEstimate, Review, ReviewError, rounded
+from .playouts import playout_policy
 from .search import JudgeSearch, MoveStats
 from .settings import SIGNIFICANCE, GameJudging, judging_for
 
@@ -128,6 +128,8 @@ class Judge:
         seed: int = 0,
         min_visits: int | None = None,
         measure: int | None = None,
+        playouts: str | None = None,
+        playout_noise: float | None = None,
     ) -> None:
         self.game = game
         self.settings: GameJudging = judging_for(game)
@@ -143,23 +145,34 @@ class Judge:
         if type(measure) is not int or measure < 2:
             raise ParlorError(f"measure is a number of samples, at least 2; got {measure!r}")
         self.measure = measure
-        policy = search_settings(game).get("policy")
-        self.playouts = "the game's playout policy" if policy is not None else "random"
-        self.search = JudgeSearch(game, min_visits=self.min_visits, policy=policy)  # type: ignore[arg-type]
+        # The continuation (``parlor.review.playouts``): the game's setting unless told otherwise.
+        self.playouts = self.settings.playouts if playouts is None else playouts
+        if self.playouts != "heuristic":
+            self.playout_noise = 0.0
+        else:
+            self.playout_noise = self.settings.playout_noise if playout_noise is None else playout_noise
+        policy = playout_policy(game, self.playouts, self.playout_noise)
+        self.search = JudgeSearch(game, min_visits=self.min_visits, policy=policy)
 
     def describe(self) -> dict[str, Any]:
-        """The settings that make a review what it is (stored with it)."""
-        return {
+        """The settings that make a review what it is (stored with it). The default continuations
+        are named as before the setting existed, so reviews saved then still resume."""
+        described: dict[str, Any] = {
             "budget": self.budget,
             "measure": self.measure,
             "seed": self.seed,
             "min_visits": self.min_visits,
-            "playouts": self.playouts,
-            "thresholds": self.settings.thresholds(),
-            "significance": SIGNIFICANCE,
-            "remeasure_close": True,
-            "parlor_version": parlor.__version__,
+            "playouts": "the game's playout policy" if self.playouts == "game" else self.playouts,
         }
+        if self.playouts == "heuristic":
+            described["playout_noise"] = self.playout_noise
+        described.update(
+            thresholds=self.settings.thresholds(),
+            significance=SIGNIFICANCE,
+            remeasure_close=True,
+            parlor_version=parlor.__version__,
+        )
+        return described
 
     def _weigh(
         self,
@@ -272,6 +285,8 @@ class Reviewing:
         budget: int | None = None,
         seed: int = 0,
         resume: Review | Mapping[str, Any] | None = None,
+        playouts: str | None = None,
+        playout_noise: float | None = None,
     ) -> None:
         start = next(replay_iter(record))  # a clear RecordError for a bad header
         self.record = record
@@ -280,7 +295,7 @@ class Reviewing:
             raise ParlorError(f"no seat {seat!r} in this {start.players}-player game (seats are 0-{start.players - 1})")
         self.seat = seat
         self.players = start.players
-        self.judge = Judge(self.game, budget=budget, seed=seed)
+        self.judge = Judge(self.game, budget=budget, seed=seed, playouts=playouts, playout_noise=playout_noise)
         self.digest = record_digest(record)
         self.start_view = start.view(None)
         # Which of the seat's entries are real choices is known only by replaying; the count
@@ -366,15 +381,20 @@ def review(
     resume: Review | Mapping[str, Any] | None = None,
     stop: Callable[[], bool] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    playouts: str | None = None,
+    playout_noise: float | None = None,
 ) -> Review:
     """Judge every decision of ``seat`` (0-based) in the game of ``record``.
 
     ``budget``: search iterations per decision (default: the game's, ``parlor.review.settings``);
     ``seed``: the judge's own randomness (same record, seat, budget and seed: same review);
     ``resume``: a partial review to carry on; ``stop``: asked during the work, True stops it
-    and returns the decisions done so far; ``progress(done, total)`` after each decision.
+    and returns the decisions done so far; ``progress(done, total)`` after each decision;
+    ``playouts`` and ``playout_noise``: the continuation, if not the game's (``parlor.review.playouts``).
     """
-    reviewing = Reviewing(record, seat, budget=budget, seed=seed, resume=resume)
+    reviewing = Reviewing(
+        record, seat, budget=budget, seed=seed, resume=resume, playouts=playouts, playout_noise=playout_noise
+    )
     if progress is not None:
         progress(len(reviewing.done), reviewing.total)
     for _decision in reviewing.decisions(stop=stop):

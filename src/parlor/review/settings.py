@@ -21,6 +21,12 @@ from typing import Any
 from parlor.core.errors import ParlorError
 from parlor.core.game import Game
 
+# Playouts: Mamma Mia! and Mottainai are played on at random, Sweet Nose by its own greedy policy.
+# The heuristic bots as continuation (``playouts="heuristic"``, with this share of random moves)
+# were measured and did not separate a random seat from a sound one better in Mamma Mia!, and only
+# a little in Mottainai, at 3 to 7 times the CPU (docs/review.md, "Telling weak play from strong").
+PLAYOUT_NOISE = 0.1
+
 # A loss smaller than this many standard errors is never worse than "good".
 SIGNIFICANCE = 2.0
 
@@ -60,6 +66,11 @@ class GameJudging:
     mistake: float
     blunder: float
     phase_of: PhaseOf
+    # The continuation that plays a sampled world to its end (``parlor.review.playouts``):
+    # "random", "game" (the game's own playout policy) or "heuristic" (its heuristic bot, with
+    # a ``playout_noise`` share of random moves).
+    playouts: str = "random"
+    playout_noise: float = PLAYOUT_NOISE  # used by the "heuristic" continuation only
 
     def thresholds(self) -> dict[str, float]:
         return {"inaccuracy": self.inaccuracy, "mistake": self.mistake, "blunder": self.blunder}
@@ -80,15 +91,37 @@ class GameJudging:
 # machine (docs/benchmarks.md, "Game review"). Mamma Mia! has few moves per decision (3 on
 # average), so its budget goes to measuring; Sweet Nose has many (35 on average, up to 246),
 # so to exploring. Thresholds: docs/review.md, "Labels".
+
 JUDGING: dict[str, GameJudging] = {
     "mamma-mia": GameJudging(
-        budget=400, measure=200, min_visits=8, inaccuracy=0.04, mistake=0.08, blunder=0.15, phase_of=_by_round
+        budget=400,
+        measure=200,
+        min_visits=8,
+        inaccuracy=0.04,
+        mistake=0.08,
+        blunder=0.15,
+        phase_of=_by_round,
+        playouts="random",
     ),
     "sweet-nose": GameJudging(
-        budget=1400, measure=350, min_visits=4, inaccuracy=0.04, mistake=0.08, blunder=0.15, phase_of=_by_round
+        budget=1400,
+        measure=350,
+        min_visits=4,
+        inaccuracy=0.04,
+        mistake=0.08,
+        blunder=0.15,
+        phase_of=_by_round,
+        playouts="game",
     ),
     "mottainai": GameJudging(
-        budget=500, measure=250, min_visits=8, inaccuracy=0.04, mistake=0.08, blunder=0.15, phase_of=_by_deck
+        budget=500,
+        measure=250,
+        min_visits=8,
+        inaccuracy=0.04,
+        mistake=0.08,
+        blunder=0.15,
+        phase_of=_by_deck,
+        playouts="random",
     ),
 }
 
