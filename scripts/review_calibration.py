@@ -1,7 +1,7 @@
 """Measure the judge (parlor.review): calibration tables and plots, and the blunder check.
 
     python scripts/review_calibration.py [--game mamma-mia] [--games 60] [--positions 16]
-        [--players 4] [--levels medium,easy] [--rollouts 16] [--workers 2] [--out docs/review]
+        [--players 4] [--levels medium,easy] [--rollouts 16] [--workers 2] [--out docs/review] [--resume]
 
 For each game: ``--games`` bot games (the ``--levels`` round the table, turned one seat per
 game), ``--positions`` decisions judged per game at the default budget (``--budget`` to
@@ -19,7 +19,8 @@ change it), then
 
 Every row is kept in ``<out>/calibration-<game>.json``, written again after each game, so a
 run stopped part way keeps the games it finished (rerun the tables with ``--tables`` without
-playing again, or only the rollouts with ``--recheck``). Seeds are fixed (``--seed``),
+playing again, only the rollouts with ``--recheck``, or carry on from the next game with
+``--resume``). Seeds are fixed (``--seed``),
 so a rerun gives the same figures; ``--workers`` changes only the speed.
 """
 
@@ -97,14 +98,31 @@ def measure(args: argparse.Namespace, name: str, path: Path) -> dict[str, Any]:
         "seconds": 0.0,
         "rows": [],
     }
+    done = 0
+    if args.resume and path.exists():
+        data = resumed(path, data)
+        done = data["games"]
+    earlier = data["seconds"]
     path.parent.mkdir(parents=True, exist_ok=True)
     with ProcessPoolExecutor(max_workers=args.workers, initializer=exit_with_parent) as pool:
-        for i, game_rows in enumerate(pool.map(one_game, tasks)):
+        for i, game_rows in enumerate(pool.map(one_game, tasks[done:]), start=done):
             data["rows"].extend(game_rows)
-            data["games"], data["seconds"] = i + 1, time.perf_counter() - start
+            data["games"], data["seconds"] = i + 1, earlier + time.perf_counter() - start
             write(path, data)
             print(f"  {name}: game {i + 1}/{args.games}, {len(data['rows'])} positions", file=sys.stderr, flush=True)
     return data
+
+
+def resumed(path: Path, fresh: dict[str, Any]) -> dict[str, Any]:
+    """The kept run at ``path``, to be carried on: the games are played in seed order, so the
+    first ``games`` of the series are in it and the next one is where to start. A file made
+    with other settings is refused (its rows would not be the same series)."""
+    kept = json.loads(path.read_text())
+    settings = [key for key in fresh if key not in ("games", "seconds", "rows")]
+    differ = [key for key in settings if kept.get(key) != fresh[key]]
+    if differ:
+        sys.exit(f"{path}: made with other settings ({', '.join(differ)}); give those or another --out")
+    return kept
 
 
 def write(path: Path, data: dict[str, Any]) -> None:
@@ -270,6 +288,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path("docs/review"), help="where the JSON and plots go")
     parser.add_argument("--tables", action="store_true", help="only print the tables and plots from --out's JSON")
+    parser.add_argument(
+        "--resume", action="store_true", help="carry on the run kept in --out (the same settings) from its next game"
+    )
     parser.add_argument(
         "--recheck", action="store_true", help="play the blunder checks again (--rollouts pairs) on --out's JSON"
     )

@@ -29,6 +29,15 @@ def test_a_shorter_run_is_the_first_games_of_a_longer_one_and_tables_print_from_
     assert len({r["seed"] for r in two["rows"]}) == 2
     # The first game of the longer run is the whole of the shorter one: a stop keeps a seeded prefix.
     assert one["rows"] == [r for r in two["rows"] if r["seed"] == one["rows"][0]["seed"]]
+    # Carried on from its next game, the shorter run becomes the longer one, row for row.
+    run("--games", "2", "--resume", "--out", str(tmp_path / "one"))
+    assert json.loads((tmp_path / "one" / "calibration-mottainai.json").read_text())["rows"] == two["rows"]
+    # Other settings would not continue the same series: refused, the file left as it was.
+    kept = (tmp_path / "one" / "calibration-mottainai.json").read_bytes()
+    other = ["--games", "3", "--seed", "7", "--resume", "--out", str(tmp_path / "one")]
+    refused = subprocess.run([sys.executable, str(SCRIPT), *SMALL, *other], capture_output=True, text=True, timeout=600)
+    assert refused.returncode != 0 and "other settings (seed)" in refused.stderr
+    assert (tmp_path / "one" / "calibration-mottainai.json").read_bytes() == kept
     assert not list((tmp_path / "two").glob("*.part"))
     printed = run("--tables", "--out", str(tmp_path / "two"))
     assert "6 positions from 2 games" in printed
