@@ -138,6 +138,10 @@ def test_a_connected_player_who_never_moves_is_ranked_last(clocked: ServerThread
     assert seat_entry(final["result"], 0)["absent"] is False
 
 
+# On SQLite only: the subject is how the decisions are counted (in the server, before anything is stored),
+# and what is stored of an absent seat (its rating history marked abandoned, its rating down) is stored the
+# same way by the test above, the restart test and tests/server/test_ratings.py on both databases.
+@pytest.mark.parametrize("clocked", ["sqlite"], indirect=True)
 def test_a_player_who_leaves_after_playing_less_than_half_is_ranked_last(clocked: ServerThread) -> None:
     """Bob makes two decisions and closes his tab; no substitute takes his seat before the end (the
     site's seat timeout is longer than the game), so only the clock's bot plays it: he had not
