@@ -39,9 +39,9 @@ from .test_accounts import fresh_name
 # a hash took seconds on a loaded machine and the file minutes. What these tests are about does not depend
 # on the cost: an attempt is counted (atomically with its limit's check) BEFORE its password is hashed,
 # and a hash still takes long enough that the requests of a burst queue behind each other, as in a flood.
-# (Without PostgreSQL's per-key lock around that count, the bursts of sign-ins for many names and of
-# sign-ups from one address let more than their limit through, at this cost as at the default.) The cost
-# itself is tested in tests/server/test_accounts.py.
+# (Against a server without PostgreSQL's per-key lock around that count, the bursts let more than their
+# limit through at this cost, as they do at the default one.) The cost itself is tested in
+# tests/server/test_accounts.py.
 LIMITS = AccountLimits(
     failures_per_name=3, failures_per_address=5, signups_per_address=3, password_memory_mib=8, password_passes=1
 )
