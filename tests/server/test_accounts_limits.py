@@ -27,7 +27,7 @@ import sqlalchemy as sa
 
 from parlor.server.accounts import AccountLimits
 
-from .conftest import BACKENDS, ServerProcess, ServerThread, make_url
+from .conftest import BACKENDS, ServerProcess, ServerThread, make_url, start_together
 from .test_accounts import fresh_name
 
 # The sites of this file check fewer passwords than the defaults (5 failures a name and 20 an address in
@@ -350,8 +350,10 @@ def test_the_limits_hold_across_the_processes_of_a_site(postgres) -> None:
     to each, create exactly the address's limit of accounts. (The limits are given as flags.)"""
     url = postgres.new_database()
     common = ("--cluster", "--lease-seconds", "4", "--bot-delay", "0", *LIMIT_FLAGS)
-    a = ServerProcess(url, None, *common, real_password_cost=True).start()
-    b = ServerProcess(url, None, *common, real_password_cost=True).start()
+    a, b = start_together(
+        ServerProcess(url, None, *common, real_password_cost=True),
+        ServerProcess(url, None, *common, real_password_cost=True),
+    )
     try:
         name = fresh_name()
         sign_up_at(a.base, name)

@@ -30,6 +30,7 @@ from .conftest import (
     against_a_short_timer,
     create_table,
     make_url,
+    start_together,
     token_of,
 )
 from .test_accounts import GENEROUS, Browser, fresh_name
@@ -223,8 +224,7 @@ def test_another_process_frees_the_seat_when_the_one_that_took_it_died(postgres:
     there; the other takes the table over and frees the seat at the stored moment."""
     url = postgres.new_database()
     common = ("--cluster", "--lease-seconds", "3", "--bot-delay", "0", "--sit-open-within", "5")
-    a = ServerProcess(url, None, *common).start()
-    b = ServerProcess(url, None, *common).start()
+    a, b = start_together(ServerProcess(url, None, *common), ServerProcess(url, None, *common))
     try:
         created = public_table(a.base, 3)
         tid = created["table"]["id"]
