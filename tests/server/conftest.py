@@ -129,7 +129,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 # The password hash at its smallest cost (argon2id over 1 MiB, one pass: about a millisecond) for the
 # servers whose tests are not about hashing: a sign-up at the full cost takes a tenth of a second on an
 # idle core and several on a loaded one, and the suite signs up hundreds of accounts. The tests of the
-# sign-in limits under a flood keep the full cost (``real_password_cost=True``).
+# sign-in limits under a flood hash at the cost their own ``AccountLimits`` give (``real_password_cost=True``:
+# the limits' cost as given, the site's default unless they name one).
 CHEAP_PASSWORDS = {"password_memory_mib": 1, "password_passes": 1}
 CHEAP_PASSWORD_FLAGS = ("--password-memory", "1", "--password-passes", "1")
 
@@ -204,6 +205,10 @@ class ServerProcess:
         return f"http://{self.host}:{self.port}"
 
     def start(self) -> "ServerProcess":
+        return self.launch().wait_until_up()
+
+    def launch(self) -> "ServerProcess":
+        """The process started, not yet serving (``wait_until_up``)."""
         if self.cli:
             cmd = [str(Path(sys.executable).with_name("parlor")), "serve"]
         else:
@@ -221,6 +226,10 @@ class ServerProcess:
         self.proc = subprocess.Popen(
             cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT, preexec_fn=limit_open_files
         )
+        return self
+
+    def wait_until_up(self) -> "ServerProcess":
+        assert self.proc is not None
         deadline = time.monotonic() + 120
         while True:
             if self.proc.poll() is not None:
@@ -254,11 +263,57 @@ class ServerProcess:
                 self.proc.wait()
 
 
+def start_together(*servers: ServerProcess) -> tuple[ServerProcess, ...]:
+    """The processes of one site started at once, as ``parlor serve --workers`` starts them (they migrate
+    the database one at a time): a process spends about 1.3 s of CPU starting, mostly on imports, and one
+    after the other they took twice the wall time. If one does not come up, all are stopped."""
+    try:
+        for server in servers:
+            server.launch()
+        for server in servers:
+            server.wait_until_up()
+    except BaseException:
+        for server in servers:
+            server.stop()
+        raise
+    return servers
+
+
 @pytest.fixture(scope="module", params=BACKENDS)
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     url = make_url(request.param, request, tmp_path_factory.mktemp("db"))
     with ServerThread(url, seat_timeout=None, rate_per_second=1000, burst=1000) as s:
         yield s
+
+
+# ---------------------------------------------------------------------------- server timers
+class Race:
+    """One try of a test against a server timer it sets short (a table's wait for bots, a seat's timeout):
+    ``due`` is the time (``time.time()``) by which the timer has surely run out, as far as the test knows
+    it; ``won`` is set once the steps that had to come before it all did."""
+
+    def __init__(self) -> None:
+        self.due: float | None = None
+        self.won = False
+
+
+def against_a_short_timer(attempt: Callable[[float, Race], None], lengths: tuple[float, ...]) -> None:
+    """``attempt(length, race)`` with the server timer set to the first of ``lengths`` seconds.
+
+    A test that waits for a timer's EVENT waits the whole timer, so the timer is short; but the steps the
+    test must take before it runs out then race it on a loaded machine. A failure that came after the
+    timer was due, before the attempt's early steps were all done (``race.won``), says the machine was too
+    slow for that length, not that the server is wrong: the attempt runs again with the next length (a
+    fresh table). Any other failure fails the test at once, and so does any failure at the last length."""
+    for i, length in enumerate(lengths):
+        race = Race()
+        try:
+            attempt(length, race)
+            return
+        except Exception:
+            if race.won or race.due is None or time.time() < race.due or i == len(lengths) - 1:
+                raise
+            print(f"a timer of {length:g} s ran out before the test's early steps were done; now {lengths[i + 1]:g} s")
 
 
 # ---------------------------------------------------------------------------- clients

@@ -20,7 +20,7 @@ from websockets.sync.client import connect
 
 from parlor.server.storage import Database, ModerationStore
 
-from .conftest import ServerProcess
+from .conftest import ServerProcess, start_together
 from .test_account_seats import first_frame
 from .test_accounts import Browser, fresh_name
 
@@ -43,14 +43,11 @@ def pair(postgres) -> Iterator[Pair]:
     connections waits until both listen again."""
     url = postgres.new_database()
     common = ("--cluster", "--lease-seconds", LEASE, "--bot-delay", "0")
-    a = ServerProcess(url, None, *common).start()
+    a, b = start_together(ServerProcess(url, None, *common), ServerProcess(url, None, *common))
     try:
-        b = ServerProcess(url, None, *common).start()
-        try:
-            yield Pair(url, a, b)
-        finally:
-            b.stop()
+        yield Pair(url, a, b)
     finally:
+        b.stop()
         a.stop()
 
 

@@ -17,7 +17,7 @@ import time
 import httpx
 from sqlalchemy import create_engine, text
 
-from .conftest import ROOT, Client, ServerProcess, create_table, token_of
+from .conftest import ROOT, Client, ServerProcess, create_table, start_together, token_of
 from .test_play import catch_up, play
 
 HUMANS2 = [{"kind": "human"}, {"kind": "human"}]
@@ -49,8 +49,10 @@ def connect(base: str, tid: str, token: str, timeout: float = 120.0) -> Client:
 
 def test_two_processes_relay_each_others_tables_and_take_over_when_one_is_killed(postgres):
     url = postgres.new_database()
-    a = ServerProcess(url, None, "--cluster", "--lease-seconds", LEASE, "--bot-delay", "0").start()
-    b = ServerProcess(url, None, "--cluster", "--lease-seconds", LEASE, "--bot-delay", "0").start()
+    a, b = start_together(
+        ServerProcess(url, None, "--cluster", "--lease-seconds", LEASE, "--bot-delay", "0"),
+        ServerProcess(url, None, "--cluster", "--lease-seconds", LEASE, "--bot-delay", "0"),
+    )
     clients: list[Client] = []
     try:
         created = create_table(a.base, players=2, seats=HUMANS2)
@@ -201,8 +203,7 @@ def test_the_relay_keeps_the_body_and_header_timeouts_and_wants_the_key(postgres
 
     url = postgres.new_database()
     args = ("--cluster", "--lease-seconds", LEASE, "--bot-delay", "0", "--body-timeout", "1", "--header-timeout", "1")
-    a = ServerProcess(url, None, *args).start()
-    b = ServerProcess(url, None, *args).start()
+    a, b = start_together(ServerProcess(url, None, *args), ServerProcess(url, None, *args))
     try:
         created = create_table(a.base, players=2, seats=HUMANS2)
         tid = created["table"]["id"]

@@ -24,7 +24,7 @@ from websockets.sync.client import connect as ws_connect
 from parlor.server.storage import Database, ModerationStore
 
 from ..frames import apply_state
-from .conftest import Client, ServerProcess, create_table, token_of
+from .conftest import Client, ServerProcess, create_table, start_together, token_of
 from .test_cluster import lease_owner
 
 LEASE = "2"
@@ -143,8 +143,7 @@ def test_a_process_that_lost_its_lease_stores_nothing_for_any_kind_of_write(post
     url = postgres.new_database()
     common = ("--cluster", "--lease-seconds", LEASE, "--bot-delay", "0", "--min-turn-time", "0.1")
     common += ("--relink-after", "0", "--max-decisions", "8")
-    a = ServerProcess(url, None, *common).start()
-    b = ServerProcess(url, None, *common).start()
+    a, b = start_together(ServerProcess(url, None, *common), ServerProcess(url, None, *common))
     raws: list[Raw] = []
     stopped = False
     try:

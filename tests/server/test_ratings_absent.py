@@ -120,6 +120,10 @@ def ratings_stored(site: ServerThread, table_id: str) -> Database:
         time.sleep(0.1)
 
 
+# On SQLite only, as the next test: the clock's bot making every decision of a connected seat is the
+# server's logic; an abandoned seat's stored rating history is checked on both databases by the restart
+# test below, and a rated game's stored ratings by tests/server/test_ratings.py.
+@pytest.mark.parametrize("clocked", ["sqlite"], indirect=True)
 def test_a_connected_player_who_never_moves_is_ranked_last(clocked: ServerThread) -> None:
     (ann, ann_name), (bob, bob_name) = signed_up(clocked.base), signed_up(clocked.base)
     table_id, tokens = table_for_two(ann, bob, rated=True, turn_time=RATED_CLOCK)
@@ -138,6 +142,10 @@ def test_a_connected_player_who_never_moves_is_ranked_last(clocked: ServerThread
     assert seat_entry(final["result"], 0)["absent"] is False
 
 
+# On SQLite only: the subject is how the decisions are counted (in the server, before anything is stored),
+# and what is stored of an absent seat (its rating history marked abandoned) is stored the same way by the
+# restart test below on both databases, and a rated game's ratings by tests/server/test_ratings.py.
+@pytest.mark.parametrize("clocked", ["sqlite"], indirect=True)
 def test_a_player_who_leaves_after_playing_less_than_half_is_ranked_last(clocked: ServerThread) -> None:
     """Bob makes two decisions and closes his tab; no substitute takes his seat before the end (the
     site's seat timeout is longer than the game), so only the clock's bot plays it: he had not

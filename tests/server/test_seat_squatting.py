@@ -21,7 +21,18 @@ import pytest
 
 from parlor.server.limits import Limits
 
-from .conftest import BACKENDS, Client, ServerProcess, ServerThread, create_table, make_url, token_of
+from .conftest import (
+    BACKENDS,
+    Client,
+    Race,
+    ServerProcess,
+    ServerThread,
+    against_a_short_timer,
+    create_table,
+    make_url,
+    start_together,
+    token_of,
+)
 from .test_accounts import GENEROUS, Browser, fresh_name
 
 OPEN_WITHIN = 1.0  # seconds a test seat sat down in has to be opened
@@ -48,7 +59,14 @@ def seats_frame(client: Client, pred: Any, timeout: float = 120.0) -> dict[str, 
 
 
 def test_a_seat_sat_in_but_never_opened_is_freed_and_the_bots_fill_the_table(site: ServerThread) -> None:
-    created = public_table(site.base, 3, fill_bots_after=10)
+    # The table's wait for bots must outlast the seat's OPEN_WITHIN and the checks after it, and the test
+    # waits it out: a short wait, a longer one only if the machine was too slow for those steps.
+    against_a_short_timer(lambda wait, race: squat_then_fill(site, wait, race), (2.5, 6.0, 15.0))
+
+
+def squat_then_fill(site: ServerThread, wait: float, race: Race) -> None:
+    created = public_table(site.base, 3, fill_bots_after=wait)
+    race.due = time.time() + wait  # (at the latest: the wait started before the answer)
     tid = created["table"]["id"]
     with Client(site.base, tid, token_of(created, 0)) as ann:  # the host's own seat, by its link
         squat = sit(site.base, tid, name="Squatter")
@@ -58,14 +76,17 @@ def test_a_seat_sat_in_but_never_opened_is_freed_and_the_bots_fill_the_table(sit
         held = seats_frame(ann, lambda seats: seats[seat]["name"] == "Squatter")["seats"][seat]
         assert held["absent"] is True and held["open"] is False and 0 < held["open_within"] <= OPEN_WITHIN
         assert ann.welcome["table"]["seats"][0]["absent"] is False
-        # Nobody opens it: it is open again for anyone, and the table still waits for players.
-        freed = seats_frame(ann, lambda seats: seats[seat]["open"])["seats"][seat]
-        assert freed == {**freed, "name": None, "absent": False, "open_within": None, "kind": "human"}
+        # Nobody opens it: it is open again for anyone, and the table still waits for players (bots at the
+        # table instead: the wait ran out first, and the test stops here rather than wait for nothing).
+        freed = seats_frame(ann, lambda seats: seats[seat]["open"] or any(s["kind"] == "bot" for s in seats))
+        freed = freed["seats"][seat]
+        assert freed == {**freed, "open": True, "name": None, "absent": False, "open_within": None, "kind": "human"}
         summary = httpx.get(f"{site.base}/api/tables/{tid}", timeout=60).json()
         assert summary["seats"][seat]["open"] is True and summary["fill_bots_in"] is not None
         # Its token opens nothing now.
         r = httpx.post(f"{site.base}/api/tables/{tid}/stand-up", json={"token": squat.json()["token"]}, timeout=60)
         assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token", r.text
+        race.won = True
         # The wait for bots goes on as it was: the open seats become bots and the game is played.
         seats_frame(ann, lambda seats: all(s["kind"] == "bot" for s in seats[1:]))
         play_until(ann, lambda st: st["version"] >= 4)  # (every seat has had a turn)
@@ -203,8 +224,7 @@ def test_another_process_frees_the_seat_when_the_one_that_took_it_died(postgres:
     there; the other takes the table over and frees the seat at the stored moment."""
     url = postgres.new_database()
     common = ("--cluster", "--lease-seconds", "3", "--bot-delay", "0", "--sit-open-within", "5")
-    a = ServerProcess(url, None, *common).start()
-    b = ServerProcess(url, None, *common).start()
+    a, b = start_together(ServerProcess(url, None, *common), ServerProcess(url, None, *common))
     try:
         created = public_table(a.base, 3)
         tid = created["table"]["id"]
