@@ -375,6 +375,9 @@ def test_your_turn_to_a_seat_with_no_connection_and_game_over_to_every_account_a
 
     over = {who: wait_for(f"{who}'s game over", lambda b=b: game_over(b)) for who, b in (("ann", ann), ("bob", bob))}
     assert all(n[0]["table_id"] == table_id for n in over.values())
+    # Worded in the reader's language (Ann chose none: her page's), the game named as her pages name it.
+    (ann_over,) = [n for n in notes(ann, "ja")["notifications"] if n["kind"] == "game_over"]
+    assert "マンマミーア" in ann_over["text"] and "Mamma Mia" not in ann_over["text"], ann_over["text"]
     assert not any(n["kind"] == "your_turn" for n in notes(ann)["notifications"])  # Ann never left the table
     wait_for("Bob's game-over mail", lambda: [m for m in sinks.mail.to(bob_address) if "Game over" in m["Subject"]])
     wait_for("Bob's game-over push", lambda: len(sinks.push.to(path)) == told + 1)

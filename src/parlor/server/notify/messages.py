@@ -8,6 +8,9 @@ name): never a card, so no message can tell a seat what it could not see.
 
 from __future__ import annotations
 
+import json
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 LANGUAGES = ("en", "cs", "ja", "zh-Hant")
@@ -121,13 +124,33 @@ class _Missing(dict):  # type: ignore[type-arg]
         return "?"
 
 
+# The pages' own word lists: a game's title in each language is the one its pages show.
+I18N = Path(__file__).resolve().parents[2] / "web" / "i18n"
+
+
+@cache
+def _game_titles(language: str) -> dict[str, str]:
+    """The English title of each game (as a notification stores it) -> its title in ``language``."""
+    def titles(lang: str) -> dict[str, str]:
+        words = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+        return {key: text for key, text in words.items() if key.startswith("game.") and key.endswith(".title")}
+
+    english, own = titles(DEFAULT_LANGUAGE), titles(language)
+    return {text: own.get(key, text) for key, text in english.items()}
+
+
 def worded(text_key: str, params: dict[str, Any], language: str) -> tuple[str, str]:
-    """(title, body) of a notification in ``language``."""
+    """(title, body) of a notification in ``language`` (the game named by its title there)."""
     entry = MESSAGES.get(text_key)
     if entry is None:
         return (text_key, "")
-    title, body = entry.get(language) or entry[DEFAULT_LANGUAGE]
-    return title, body.format_map(_Missing({k: v for k, v in params.items()}))
+    if language not in LANGUAGES:
+        language = DEFAULT_LANGUAGE
+    title, body = entry[language]
+    params = dict(params)
+    if isinstance(params.get("game"), str):
+        params["game"] = _game_titles(language).get(params["game"], params["game"])
+    return title, body.format_map(_Missing(params))
 
 
 def mail_line(key: str, language: str, **params: Any) -> str:
