@@ -43,6 +43,12 @@ def test_your_turn_list_shows_the_table_a_tap_opens_it_and_a_move_takes_it_off(s
         page.goto(server.base + "/")
         page.wait_for_function(LISTED, arg=tid)
         assert page.title().startswith("(1) ")
+        # On a phone the row wraps between its parts, never inside the game's name or the deadline.
+        lines = page.evaluate("""id => [...document.querySelectorAll(
+            `#your-turns li[data-table='${id}'] :is(strong, .turn-deadline)`)].map((el) => {
+            const range = document.createRange(); range.selectNodeContents(el);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; })""", tid)
+        assert lines == [1, 1], lines
         page.click(f"#your-turns li[data-table='{tid}'] a")  # one tap to the table
         page.wait_for_url(f"**/play/{tid}**")
         seat = as_seat(ctx, page)
