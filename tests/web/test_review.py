@@ -349,6 +349,7 @@ def test_a_sweet_nose_verdict_names_and_marks_the_assignment_and_comes_into_view
             assert "[object" not in played and played.startswith(quote), played
             assert page.locator("#review-better").count() == 1
             assert page.locator("#review-why").count() == 0  # no reason stored: nothing is said
+            assert "null" not in page.locator("#review-verdict").inner_text()  # (not even "null")
             if size == "phone":  # every control a finger touches is 44x44 px ("Try it again" among them)
                 assert page.locator("#review-practice").count() == 1
                 small = [x for x in page.evaluate(SMALL_TARGETS) if ".player-link" not in x]
