@@ -354,6 +354,8 @@ def test_a_sweet_nose_verdict_names_and_marks_the_assignment_and_comes_into_view
                 assert page.locator("#review-practice").count() == 1
                 small = [x for x in page.evaluate(SMALL_TARGETS) if ".player-link" not in x]
                 assert not small, small
+                fold = page.locator("#review .review-list > summary").bounding_box()  # (a summary, too)
+                assert fold is not None and fold["height"] >= 43.5, fold
             assert not errors, errors
         finally:
             context.close()
