@@ -249,6 +249,10 @@ def test_an_invitation_is_listed_mailed_in_the_readers_language_and_unsubscribed
     # Opening the link (a mail scanner does) changes nothing; its button, as a mail client's one click, does.
     page = httpx.get(local(unsubscribe, site), timeout=60)
     assert page.status_code == 200 and '<form method="post"' in page.text and "Zastavit" in page.text
+    # The kind is named in the reader's words (as the account page names it), not by its key.
+    assert "(Pozvánky)" in page.text and "(invitation)" not in page.text, page.text
+    assert "(Pozvánky)" in body and "(invitation)" not in body, body
+    assert '<link rel="icon"' in page.text  # (the browser asks for no /favicon.ico, which is not there)
     assert settings(ann)["kinds_off"] == []
     r = httpx.post(local(unsubscribe, site), data={"List-Unsubscribe": "One-Click"}, timeout=60)  # no cookie at all
     assert r.status_code == 200 and 'lang="cs"' in r.text, r.text
@@ -293,7 +297,7 @@ def test_a_push_is_encrypted_for_the_subscription_and_signed_with_the_sites_vapi
                  f"{head}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))  # fmt: skip
     payload = json.loads(http_ece.decrypt(body, private_key=key, auth_secret=auth, version="aes128gcm"))
     assert payload["kind"] == "invitation" and payload["url"] == f"{SITE_URL}/play/{table_id}"
-    assert payload["title"] == "招待" and "Mamma Mia!" in payload["body"]
+    assert payload["title"] == "招待" and "マンマミーア" in payload["body"]
     # Unsubscribed: forgotten (another browser's endpoint is not the account's to drop).
     assert ok(ann.post("/api/account/push", {"unsubscribe": sub["endpoint"]})) == {"unsubscribed": True}
     assert ok(ann.post("/api/account/push", {"unsubscribe": sub["endpoint"]})) == {"unsubscribed": False}

@@ -129,14 +129,23 @@ I18N = Path(__file__).resolve().parents[2] / "web" / "i18n"
 
 
 @cache
+def _page_words(language: str) -> dict[str, str]:
+    return dict(json.loads((I18N / f"{language}.json").read_text(encoding="utf-8")))
+
+
+@cache
 def _game_titles(language: str) -> dict[str, str]:
     """The English title of each game (as a notification stores it) -> its title in ``language``."""
-    def titles(lang: str) -> dict[str, str]:
-        words = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
-        return {key: text for key, text in words.items() if key.startswith("game.") and key.endswith(".title")}
+    english, own = _page_words(DEFAULT_LANGUAGE), _page_words(language)
+    titles = {key: text for key, text in english.items() if key.startswith("game.") and key.endswith(".title")}
+    return {text: own.get(key, text) for key, text in titles.items()}
 
-    english, own = titles(DEFAULT_LANGUAGE), titles(language)
-    return {text: own.get(key, text) for key, text in english.items()}
+
+def kind_name(kind: str, language: str) -> str:
+    """A kind of notification (``your_turn``) as the account page's settings name it in ``language``."""
+    key = f"notify.kind.{kind}"
+    own = _page_words(language if language in LANGUAGES else DEFAULT_LANGUAGE)
+    return own.get(key) or _page_words(DEFAULT_LANGUAGE).get(key, kind)
 
 
 def worded(text_key: str, params: dict[str, Any], language: str) -> tuple[str, str]:
@@ -154,5 +163,8 @@ def worded(text_key: str, params: dict[str, Any], language: str) -> tuple[str, s
 
 
 def mail_line(key: str, language: str, **params: Any) -> str:
+    """One of the e-mails' and mailed pages' own lines in ``language`` (a ``kind`` named in its words)."""
     entry = MAIL[key]
+    if isinstance(params.get("kind"), str):
+        params["kind"] = kind_name(params["kind"], language)
     return (entry.get(language) or entry[DEFAULT_LANGUAGE]).format(**params)
