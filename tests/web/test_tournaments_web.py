@@ -69,6 +69,11 @@ def test_make_a_tournament_sign_up_on_its_page_and_see_the_standings(
         page.goto(server.base + "/tournaments")
         page.wait_for_selector(".tournament-list.upcoming")
         assert "Phone Cup" in page.inner_text(".tournament-list.upcoming")
+        # A wrong address says so, with the way back to the list.
+        page.goto(server.base + "/tournaments/no-such-one")
+        page.wait_for_selector("#tournament-error:has-text('No such tournament')")
+        page.click("#tournaments-all")
+        page.wait_for_selector(".tournament-list.upcoming")
         assert errors == []
     finally:
         ctx.close()

@@ -164,7 +164,9 @@ function showOne() {
 function render() {
   if (tournamentId) {
     if (!one) {
-      patch(app, [h("p", { class: "error", id: "tournament-error" }, problem || "…")]);
+      // (a mistyped or old link: the way on is the list of tournaments)
+      patch(app, [h("p", { class: "error", id: "tournament-error" }, problem || "…"),
+        problem ? h("p", {}, h("a", { href: "/tournaments", id: "tournaments-all" }, t("tournament.all"))) : null]);
       return;
     }
     patch(app, showOne());
