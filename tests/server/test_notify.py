@@ -266,6 +266,8 @@ def test_an_invitation_is_listed_mailed_in_the_readers_language_and_unsubscribed
     assert not any(second in m.get_content() for m in sinks.mail.to(address))
     newest = notes(ann, "ja")["notifications"]
     assert [n["table_id"] for n in newest] == [third, second, table_id]  # newest first
+    # The list is worded for the page that asks (Japanese), though her e-mails are in Czech.
+    assert newest[0]["title"] == "招待" and "さんが" in newest[0]["text"], newest[0]
     # Marked read: one, then all.
     assert ok(ann.post("/api/account/notifications/read", {"ids": [newest[0]["id"]]}))["marked"] == 1
     assert notes(ann)["unread"] == 2
