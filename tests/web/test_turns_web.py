@@ -30,7 +30,7 @@ def test_your_turn_list_shows_the_table_a_tap_opens_it_and_a_move_takes_it_off(s
     try:
         sign_up(page, server, "tb" + uuid.uuid4().hex[:8])
         created = post_from_page(page, "/api/tables", {
-            "game": "mamma-mia", "players": 2, "days_per_move": 3,
+            "game": "mamma-mia", "players": 2, "days_per_move": 3, "public": True,
             "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Guest"}],
         })  # fmt: skip
         tid = created["table"]["id"]
@@ -43,6 +43,9 @@ def test_your_turn_list_shows_the_table_a_tap_opens_it_and_a_move_takes_it_off(s
         page.goto(server.base + "/")
         page.wait_for_function(LISTED, arg=tid)
         assert page.title().startswith("(1) ")
+        # The lobby's list of tables in play says how this one is played: days a move, not "no clock".
+        listed = page.locator(f".open-list.playing .open-table[data-table='{tid}'] .open-words")
+        assert "3 days a move" in listed.inner_text(), listed.inner_text()
         # On a phone the row wraps between its parts, never inside the game's name or the deadline.
         lines = page.evaluate("""id => [...document.querySelectorAll(
             `#your-turns li[data-table='${id}'] :is(strong, .turn-deadline)`)].map((el) => {

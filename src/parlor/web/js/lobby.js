@@ -302,7 +302,8 @@ function openRow(entry, waiting) {
   const words = [
     g ? gameTitle(g) : entry.game,
     t("open.players", { n: entry.players }),
-    turnTimeLabel(entry.turn_time),
+    // a turn-based table has no clock: its days a move say how it is played
+    entry.days_per_move ? t("tournament.days_per_move", { days: t("lobby.days_n", { n: entry.days_per_move }) }) : turnTimeLabel(entry.turn_time),
     optionWords(entry) || null,
   ].filter(Boolean).join(" · ");
   const action = waiting
