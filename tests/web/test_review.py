@@ -323,6 +323,9 @@ def test_a_sweet_nose_verdict_names_and_marks_the_assignment_and_comes_into_view
         context, page, errors = open_page(browser, url, lang=lang, viewport=viewport)
         try:
             page.wait_for_selector("#review[data-status='done'] #review-decisions")
+            # The summary's punctuation is the language's own (a Japanese or Chinese full stop).
+            summary = page.inner_text("#review-summary")
+            assert ("。" in summary and ". " not in summary) if lang in ("ja", "zh-Hant") else ". " in summary, summary
             pick_decision(page, assign["step"], "list")
             verdict = page.locator("#review-verdict")
             text = verdict.inner_text()
