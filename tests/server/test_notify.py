@@ -249,6 +249,10 @@ def test_an_invitation_is_listed_mailed_in_the_readers_language_and_unsubscribed
     # Opening the link (a mail scanner does) changes nothing; its button, as a mail client's one click, does.
     page = httpx.get(local(unsubscribe, site), timeout=60)
     assert page.status_code == 200 and '<form method="post"' in page.text and "Zastavit" in page.text
+    # The kind is named in the reader's words (as the account page names it), not by its key.
+    assert "(Pozvánky)" in page.text and "(invitation)" not in page.text, page.text
+    assert "(Pozvánky)" in body and "(invitation)" not in body, body
+    assert '<link rel="icon"' in page.text  # (the browser asks for no /favicon.ico, which is not there)
     assert settings(ann)["kinds_off"] == []
     r = httpx.post(local(unsubscribe, site), data={"List-Unsubscribe": "One-Click"}, timeout=60)  # no cookie at all
     assert r.status_code == 200 and 'lang="cs"' in r.text, r.text
@@ -262,6 +266,8 @@ def test_an_invitation_is_listed_mailed_in_the_readers_language_and_unsubscribed
     assert not any(second in m.get_content() for m in sinks.mail.to(address))
     newest = notes(ann, "ja")["notifications"]
     assert [n["table_id"] for n in newest] == [third, second, table_id]  # newest first
+    # The list is worded for the page that asks (Japanese), though her e-mails are in Czech.
+    assert newest[0]["title"] == "招待" and "さんが" in newest[0]["text"], newest[0]
     # Marked read: one, then all.
     assert ok(ann.post("/api/account/notifications/read", {"ids": [newest[0]["id"]]}))["marked"] == 1
     assert notes(ann)["unread"] == 2
@@ -293,7 +299,7 @@ def test_a_push_is_encrypted_for_the_subscription_and_signed_with_the_sites_vapi
                  f"{head}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))  # fmt: skip
     payload = json.loads(http_ece.decrypt(body, private_key=key, auth_secret=auth, version="aes128gcm"))
     assert payload["kind"] == "invitation" and payload["url"] == f"{SITE_URL}/play/{table_id}"
-    assert payload["title"] == "招待" and "Mamma Mia!" in payload["body"]
+    assert payload["title"] == "招待" and "マンマミーア" in payload["body"]
     # Unsubscribed: forgotten (another browser's endpoint is not the account's to drop).
     assert ok(ann.post("/api/account/push", {"unsubscribe": sub["endpoint"]})) == {"unsubscribed": True}
     assert ok(ann.post("/api/account/push", {"unsubscribe": sub["endpoint"]})) == {"unsubscribed": False}
@@ -375,6 +381,9 @@ def test_your_turn_to_a_seat_with_no_connection_and_game_over_to_every_account_a
 
     over = {who: wait_for(f"{who}'s game over", lambda b=b: game_over(b)) for who, b in (("ann", ann), ("bob", bob))}
     assert all(n[0]["table_id"] == table_id for n in over.values())
+    # Worded in the reader's language (Ann chose none: her page's), the game named as her pages name it.
+    (ann_over,) = [n for n in notes(ann, "ja")["notifications"] if n["kind"] == "game_over"]
+    assert "マンマミーア" in ann_over["text"] and "Mamma Mia" not in ann_over["text"], ann_over["text"]
     assert not any(n["kind"] == "your_turn" for n in notes(ann)["notifications"])  # Ann never left the table
     wait_for("Bob's game-over mail", lambda: [m for m in sinks.mail.to(bob_address) if "Game over" in m["Subject"]])
     wait_for("Bob's game-over push", lambda: len(sinks.push.to(path)) == told + 1)

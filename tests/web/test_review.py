@@ -166,6 +166,8 @@ WORDING = {
     "ja": ("あなたの手：「", "26 パーセントポイント高い"),  # noqa: RUF001 (Japanese writes a full-width colon)
     "cs": ("Zahráli jste „", "o 26 procentních bodů víc"),
 }
+# "Marked on the cards", said after the better move only when one of its cards is marked.
+MARKED = {"en": "Marked on the cards", "zh-Hant": "已在牌上標出", "ja": "カード上に印", "cs": "Vyznačeno na kartách"}
 # Why the better assignment is better (a reason stored with the decision, parlor.review.explain), in
 # each language: the heading with the agreement threshold, then the reason's sentence.
 WHY_WORDING = {
@@ -197,8 +199,11 @@ def flagged_review(record: dict[str, Any], seat: int) -> tuple[dict[str, Any], i
             better = next(m for m in moves if m != action)
             if assign is None and action["type"] == "assign_sweetness":
                 assign, label = index, "mistake"
-            elif assign is not None and other is None and action["type"] != "assign_sweetness":
-                other, label = index, "blunder"
+            elif assign is not None and other is None and action["type"] not in ("assign_sweetness", "end_turn") and (
+                {"type": "end_turn"} in moves
+            ):
+                # Ending the turn was better: a move of no card, so nothing is marked (nor said to be).
+                other, label, better = index, "blunder", {"type": "end_turn"}
             else:
                 better, label = action, "best"
             loss = 0.26 if label != "best" else 0.0
@@ -318,6 +323,9 @@ def test_a_sweet_nose_verdict_names_and_marks_the_assignment_and_comes_into_view
         context, page, errors = open_page(browser, url, lang=lang, viewport=viewport)
         try:
             page.wait_for_selector("#review[data-status='done'] #review-decisions")
+            # The summary's punctuation is the language's own (a Japanese or Chinese full stop).
+            summary = page.inner_text("#review-summary")
+            assert ("。" in summary and ". " not in summary) if lang in ("ja", "zh-Hant") else ". " in summary, summary
             pick_decision(page, assign["step"], "list")
             verdict = page.locator("#review-verdict")
             text = verdict.inner_text()
@@ -328,6 +336,7 @@ def test_a_sweet_nose_verdict_names_and_marks_the_assignment_and_comes_into_view
             shown = better.locator(".assign-one b").evaluate_all("els => els.map(e => e.textContent)")
             assert shown == [str(v) for v in assign["best"]["values"]]
             assert points in better.inner_text(), better.inner_text()
+            assert MARKED[lang] in page.inner_text("#review-marked")
             assert played_sentence(page).startswith(quote), played_sentence(page)
             # ... and marked on the seat's five sweetness cards, each with the value it would get.
             marks = page.locator(".area-board .review-best[data-pick^='card:']")
@@ -348,11 +357,18 @@ def test_a_sweet_nose_verdict_names_and_marks_the_assignment_and_comes_into_view
             played = played_sentence(page)
             assert "[object" not in played and played.startswith(quote), played
             assert page.locator("#review-better").count() == 1
+            # "Marked on the cards" is said exactly when a card of the better move is marked.
+            shown_marks = page.locator(".area-board .review-best").count()
+            assert shown_marks == 0 and page.locator("#review-marked").count() == 0, shown_marks
+            assert MARKED[lang] not in page.locator("#review-better").inner_text()
             assert page.locator("#review-why").count() == 0  # no reason stored: nothing is said
+            assert "null" not in page.locator("#review-verdict").inner_text()  # (not even "null")
             if size == "phone":  # every control a finger touches is 44x44 px ("Try it again" among them)
                 assert page.locator("#review-practice").count() == 1
                 small = [x for x in page.evaluate(SMALL_TARGETS) if ".player-link" not in x]
                 assert not small, small
+                fold = page.locator("#review .review-list > summary").bounding_box()  # (a summary, too)
+                assert fold is not None and fold["height"] >= 43.5, fold
             assert not errors, errors
         finally:
             context.close()

@@ -1,17 +1,20 @@
 """Tournaments in the browser (Chromium, the real server), on a 390 px wide phone: from the lobby's
 link to the list, a new (turn-based) tournament made with the page's form, then signing up on its page and seeing
-oneself in the standings; every control the flow taps is at least 44 px each way."""
+oneself in the standings; every control the flow taps is at least 44 px each way; a running round's
+bye."""
 
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from ..server.test_accounts import signed_up
 from .conftest import Server
 from .test_accounts_web import sign_up
 from .test_browser import PHONE
-from .test_friends_web import assert_touchable
+from .test_friends_web import assert_touchable, post_from_page
 from .test_help_and_lobby import new_page
 
 
@@ -69,6 +72,26 @@ def test_make_a_tournament_sign_up_on_its_page_and_see_the_standings(
         page.goto(server.base + "/tournaments")
         page.wait_for_selector(".tournament-list.upcoming")
         assert "Phone Cup" in page.inner_text(".tournament-list.upcoming")
+        # A wrong address says so, with the way back to the list.
+        page.goto(server.base + "/tournaments/no-such-one")
+        page.wait_for_selector("#tournament-error:has-text('No such tournament')")
+        page.click("#tournaments-all")
+        page.wait_for_selector(".tournament-list.upcoming")
+        # Three players at two a table: the round that starts has a bye, said once ("bye (1 point)"),
+        # with no points after it as a played board has.
+        starts = (datetime.now(UTC) + timedelta(seconds=2)).isoformat()
+        made = post_from_page(page, "/api/tournaments", {"name": "Bye Cup", "game": "mottainai", "players": 2,
+            "starts_at": starts, "rounds": 1, "turn_time": 60, "rated": False, "max_players": 3})  # fmt: skip
+        others = [signed_up(server.base) for _ in range(2)]
+        for who, _ in others:
+            assert who.post(f"/api/tournaments/{made['id']}/sign-up").status_code == 200
+        assert post_from_page(page, f"/api/tournaments/{made['id']}/sign-up", {})["signed_up"]
+        page.goto(f"{server.base}/tournaments/{made['id']}")
+        page.wait_for_selector(".board[data-table='']")  # (the page reads the tournament again as it starts)
+        bye = page.locator(".board[data-table='']")
+        assert bye.inner_text().strip().endswith("bye (1 point)"), bye.inner_text()
+        for b, _ in others:
+            b.close()
         assert errors == []
     finally:
         ctx.close()

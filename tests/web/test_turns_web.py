@@ -30,7 +30,7 @@ def test_your_turn_list_shows_the_table_a_tap_opens_it_and_a_move_takes_it_off(s
     try:
         sign_up(page, server, "tb" + uuid.uuid4().hex[:8])
         created = post_from_page(page, "/api/tables", {
-            "game": "mamma-mia", "players": 2, "days_per_move": 3,
+            "game": "mamma-mia", "players": 2, "days_per_move": 3, "public": True,
             "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Guest"}],
         })  # fmt: skip
         tid = created["table"]["id"]
@@ -43,6 +43,21 @@ def test_your_turn_list_shows_the_table_a_tap_opens_it_and_a_move_takes_it_off(s
         page.goto(server.base + "/")
         page.wait_for_function(LISTED, arg=tid)
         assert page.title().startswith("(1) ")
+        # The lobby's list of tables in play says how this one is played: days a move, not "no clock".
+        listed = page.locator(f".open-list.playing .open-table[data-table='{tid}'] .open-words")
+        assert "3 days a move" in listed.inner_text(), listed.inner_text()
+        # Play now opens a table of the days a move chosen in the form below it: its label says so.
+        assert "days a move" not in page.inner_text("#play-now")
+        page.select_option("#days-per-move", "2")
+        page.wait_for_function("document.getElementById('play-now').textContent.includes('2 days a move')")
+        page.select_option("#days-per-move", "")
+        page.wait_for_function("!document.getElementById('play-now').textContent.includes('days a move')")
+        # On a phone the row wraps between its parts, never inside the game's name or the deadline.
+        lines = page.evaluate("""id => [...document.querySelectorAll(
+            `#your-turns li[data-table='${id}'] :is(strong, .turn-deadline)`)].map((el) => {
+            const range = document.createRange(); range.selectNodeContents(el);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; })""", tid)
+        assert lines == [1, 1], lines
         page.click(f"#your-turns li[data-table='{tid}'] a")  # one tap to the table
         page.wait_for_url(f"**/play/{tid}**")
         seat = as_seat(ctx, page)

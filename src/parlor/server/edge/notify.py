@@ -65,6 +65,8 @@ def _page(language: str, text: str, form: str = "", status: int = 200) -> HTMLRe
     return HTMLResponse(
         f'<!doctype html><html lang="{html.escape(language)}"><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width">'
+        # (an icon of its own: the browser asks for no /favicon.ico, which the site does not have)
+        '<link rel="icon" href="data:,"><link rel="stylesheet" href="/static/style.css">'
         f"<title>Parlor</title><body><main><h1>Parlor</h1><p>{html.escape(text)}</p>{form}"
         '<p><a href="/account">Parlor</a></p></main></body></html>',
         status_code=status,

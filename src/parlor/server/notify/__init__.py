@@ -378,15 +378,18 @@ class Notifier:
 
     # ---- the account's requests -------------------------------------------------------------------
     async def listing(self, me: dict[str, Any], language: Any) -> dict[str, Any]:
-        """The account's notifications (newest first, each worded in its language) and its unread
-        count. ``language``: the asking page's (remembered for e-mails when the account chose none)."""
+        """The account's notifications (newest first, each worded in the asking page's language, else
+        the reader's) and its unread count. ``language``: the asking page's (remembered for e-mails
+        when the account chose none)."""
         settings = await self.hub.run_db(self.store.settings, me["id"])
         seen = page_language(language)
         if seen is not None and seen != settings["page_language"]:
             await self.hub.run_db(lambda: self.store.update_settings(me["id"], page_language=seen))
             settings["page_language"] = seen
         found = await self.hub.run_db(self.store.listing, me["id"])
-        lang = language_of(settings)
+        # The list is read on the asking page: in its language (the one chosen for e-mails may be
+        # another), so that a page in Japanese does not list Czech lines.
+        lang = seen or language_of(settings)
         for item in found["notifications"]:
             item["title"], item["text"] = worded(item["text_key"], item["params"], lang)
             item["created_at"] = item["created_at"].isoformat().replace("+00:00", "Z")

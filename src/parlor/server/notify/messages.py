@@ -8,6 +8,9 @@ name): never a card, so no message can tell a seat what it could not see.
 
 from __future__ import annotations
 
+import json
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 LANGUAGES = ("en", "cs", "ja", "zh-Hant")
@@ -121,15 +124,47 @@ class _Missing(dict):  # type: ignore[type-arg]
         return "?"
 
 
+# The pages' own word lists: a game's title in each language is the one its pages show.
+I18N = Path(__file__).resolve().parents[2] / "web" / "i18n"
+
+
+@cache
+def _page_words(language: str) -> dict[str, str]:
+    return dict(json.loads((I18N / f"{language}.json").read_text(encoding="utf-8")))
+
+
+@cache
+def _game_titles(language: str) -> dict[str, str]:
+    """The English title of each game (as a notification stores it) -> its title in ``language``."""
+    english, own = _page_words(DEFAULT_LANGUAGE), _page_words(language)
+    titles = {key: text for key, text in english.items() if key.startswith("game.") and key.endswith(".title")}
+    return {text: own.get(key, text) for key, text in titles.items()}
+
+
+def kind_name(kind: str, language: str) -> str:
+    """A kind of notification (``your_turn``) as the account page's settings name it in ``language``."""
+    key = f"notify.kind.{kind}"
+    own = _page_words(language if language in LANGUAGES else DEFAULT_LANGUAGE)
+    return own.get(key) or _page_words(DEFAULT_LANGUAGE).get(key, kind)
+
+
 def worded(text_key: str, params: dict[str, Any], language: str) -> tuple[str, str]:
-    """(title, body) of a notification in ``language``."""
+    """(title, body) of a notification in ``language`` (the game named by its title there)."""
     entry = MESSAGES.get(text_key)
     if entry is None:
         return (text_key, "")
-    title, body = entry.get(language) or entry[DEFAULT_LANGUAGE]
-    return title, body.format_map(_Missing({k: v for k, v in params.items()}))
+    if language not in LANGUAGES:
+        language = DEFAULT_LANGUAGE
+    title, body = entry[language]
+    params = dict(params)
+    if isinstance(params.get("game"), str):
+        params["game"] = _game_titles(language).get(params["game"], params["game"])
+    return title, body.format_map(_Missing(params))
 
 
 def mail_line(key: str, language: str, **params: Any) -> str:
+    """One of the e-mails' and mailed pages' own lines in ``language`` (a ``kind`` named in its words)."""
     entry = MAIL[key]
+    if isinstance(params.get("kind"), str):
+        params["kind"] = kind_name(params["kind"], language)
     return (entry.get(language) or entry[DEFAULT_LANGUAGE]).format(**params)

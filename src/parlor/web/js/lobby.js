@@ -177,6 +177,7 @@ function tableLife() {
     form.daysPerMove = days.value === "" ? null : Number(days.value);
     turn.disabled = form.daysPerMove !== null;
     if (form.daysPerMove !== null) turn.value = "", form.turnTime = null;
+    render(); // (Play now, above, opens a table of these days a move: its label says so)
   });
   turn.disabled = form.daysPerMove !== null;
   const early = h("input", { type: "checkbox", id: "bots-before-join", name: "bots_before_join", checked: form.botsBeforeJoin });
@@ -302,7 +303,8 @@ function openRow(entry, waiting) {
   const words = [
     g ? gameTitle(g) : entry.game,
     t("open.players", { n: entry.players }),
-    turnTimeLabel(entry.turn_time),
+    // a turn-based table has no clock: its days a move say how it is played
+    entry.days_per_move ? t("tournament.days_per_move", { days: t("lobby.days_n", { n: entry.days_per_move }) }) : turnTimeLabel(entry.turn_time),
     optionWords(entry) || null,
   ].filter(Boolean).join(" · ");
   const action = waiting
@@ -355,7 +357,8 @@ function openTables() {
     onclick: () => backToHeldSeat() || seatedBy("/api/quick-play", { game: form.game, players: form.players, name: guestName(),
       fill_bots_after: form.fillAfter, ...(me && form.rated ? { rated: true } : {}),
       ...(form.daysPerMove !== null ? { days_per_move: form.daysPerMove } : {}) }) },
-  t("open.play_now", { game: gameTitle(g), n: form.players }));
+  t("open.play_now", { game: gameTitle(g), n: form.players }),
+  form.daysPerMove !== null ? ` · ${t("tournament.days_per_move", { days: t("lobby.days_n", { n: form.daysPerMove }) })}` : null);
   // Rated quick play (signed in): the same choice as the table form's "Rated game", beside Play now.
   const quickRated = me ? h("input", { type: "checkbox", id: "quick-rated", name: "quick_rated", checked: form.rated }) : null;
   if (quickRated) quickRated.addEventListener("change", () => { form.rated = quickRated.checked; if (form.rated) form.hints = false; render(); });

@@ -159,12 +159,16 @@ function renderVerdict(board) {
       h("p", { id: "review-played" }, h("span", { class: `review-label label-${decision.label}` }, labelText(decision.label)), " ", sentence("review.played", { win: percent(played.win) }, { move: actionWords(decision.played, st.step) })),
     );
     if (flagged) {
-      box.append(
-        h("p", { class: "review-better", id: "review-better" }, sentence("review.better", { win: percent(best.win), n: Math.round(decision.loss * 100) }, { move: actionWords(decision.best, st.step) })),
+      // "Marked on the cards" only when something is (a better move of no card, "no order", is not).
+      const marked = markMove(board, st.renderer, decision.best, st.data.steps[st.step].view, ctx(), "review-best");
+      // (Element.append would write a missing "why" as the text "null": only what there is goes in.)
+      box.append(...[
+        h("p", { class: "review-better", id: "review-better" },
+          sentence("review.better", { win: percent(best.win), n: Math.round(decision.loss * 100) }, { move: actionWords(decision.best, st.step) }),
+          marked ? h("span", { id: "review-marked" }, /^(ja|zh)/.test(document.documentElement.lang) ? "" : " ", t("review.better_marked")) : null),
         whyText(decision),
         practiceButton(decision),
-      );
-      markMove(board, st.renderer, decision.best, st.data.steps[st.step].view, ctx(), "review-best");
+      ].filter((el) => el !== null));
     }
     out.push(box);
   }

@@ -234,8 +234,9 @@ export function reviewSummary(review) {
     "p",
     { class: "review-summary", id: "review-summary" },
     t("review.accuracy", { n: accuracy(review.decisions) }),
-    phases.length > 1 ? ` (${phases.map((p) => `${phaseText(p)} ${accuracy(review.decisions.filter((d) => d.phase === p))}`).join(", ")})` : "",
-    ". ",
+    // (the brackets, commas and full stop are the language's own: 「（…、…）。」 in Japanese and Chinese)
+    phases.length > 1 ? t("review.phase_list", { list: phases.map((p) => `${phaseText(p)} ${accuracy(review.decisions.filter((d) => d.phase === p))}`).join(t("review.list_sep")) }) : "",
+    t("review.sentence_end"),
     h("span", { id: "review-total-loss" }, t("review.total_loss", { n: Math.round(total * 100) })),
     like ? h("span", { id: "review-played-like" }, " ", t("review.played_like", { level: tMaybe(`level.${like}`, like) })) : null,
   );

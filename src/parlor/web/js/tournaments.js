@@ -108,7 +108,8 @@ function board(tb, current) {
   } else if (tb.table_id) {
     link = h("a", { class: "button", href: `/replay/${encodeURIComponent(tb.table_id)}` }, t("profile.replay"));
   }
-  const points = tb.points ? ` · ${tb.points.map((p) => String(p)).join(" – ")}` : current ? ` · ${t("tournament.playing")}` : "";
+  // (a bye says its point in its own words: no score after it)
+  const points = tb.bye ? "" : tb.points ? ` · ${tb.points.map((p) => String(p)).join(" – ")}` : current ? ` · ${t("tournament.playing")}` : "";
   return h("li", { class: "board", "data-table": tb.table_id || "" },
     tb.bye ? t("tournament.bye", { name: names[0] }) : names.join(" – "), points, " ", link);
 }
@@ -164,7 +165,9 @@ function showOne() {
 function render() {
   if (tournamentId) {
     if (!one) {
-      patch(app, [h("p", { class: "error", id: "tournament-error" }, problem || "…")]);
+      // (a mistyped or old link: the way on is the list of tournaments)
+      patch(app, [h("p", { class: "error", id: "tournament-error" }, problem || "…"),
+        problem ? h("p", {}, h("a", { href: "/tournaments", id: "tournaments-all" }, t("tournament.all"))) : null]);
       return;
     }
     patch(app, showOne());
