@@ -20,7 +20,8 @@ the load average is printed with the table). The modes run in turns, ``--rounds`
 ``--games`` games, the vector env the same number of decisions), and each figure is the total
 over the rounds, so a change in the machine's load hits every mode alike; and each mode is
 timed on the process's CPU clock (``time.process_time``), so time the process spends waiting
-for a core on a loaded machine is not counted. The per-call costs of the view, the view-based
+for a core on a loaded machine is not counted; each turn starts after a full garbage
+collection (untimed), so a mode pays for its own collections only. The per-call costs of the view, the view-based
 encoder, the encoder in use and the mask are printed too (CPU µs, on states sampled from
 ``raw``).
 
@@ -34,6 +35,7 @@ and the process CPU seconds the game's rows took (the machine is shared: compare
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -209,6 +211,11 @@ def measure(name: str, players: int, rounds: int, n_games: int, num_envs: int) -
     policies = {k: Policy(1, 16 if k == "vec" else 256) for k in seconds}
 
     def timed(mode: str, run: Any, *args: Any) -> Any:
+        # Each turn starts with no garbage pending (a full collection, untimed), so a mode pays
+        # for the collections its own allocations trigger and never for another mode's: where a
+        # collection fell otherwise moved a short mode's figure (the vector env on Mamma Mia!,
+        # 20 steps) by a factor of 1.5 between runs of the same code.
+        gc.collect()
         t = time.process_time()
         result = run(*args, policies[mode])
         seconds[mode] += time.process_time() - t

@@ -9,6 +9,7 @@ from parlor import games
 from parlor.bots import RandomBot
 from parlor.core.errors import IllegalAction
 from parlor.rl import encoding
+from parlor.rl.gym import ParlorSingleSeatEnv
 from parlor.rl.vector import ParlorVectorEnv
 
 
@@ -34,11 +35,15 @@ def test_rows_are_each_games_observation_and_episodes_reset_themselves(name: str
             assert sorted(np.flatnonzero(info["action_mask"][i])) == sorted(
                 game.action_id(a) for a in state.legal_actions(seat)
             )
+        before, seats = env.states(), info["seat"].copy()  # the same objects: a finished game stays in `before`
         obs, rewards, terminated, truncated, info = env.step(masked_random(rng, info["action_mask"]))
         assert not truncated.any() and not info["illegal_action"].any()
         if terminated.any():
             finished += int(terminated.sum())
             assert info["_final_obs"][terminated].all() and not info["_final_obs"][~terminated].any()
+            for i in np.flatnonzero(terminated):  # the finished game's last observation
+                assert before[i].is_over and env.states()[i] is not before[i]
+                assert info["final_obs"][i].tobytes() == enc.encode_from_view(before[i], int(seats[i])).tobytes()
             assert set(rewards[terminated].tolist()) <= {-1.0, 0.0, 1.0}  # 3 players: +1, 0, -1
         assert (rewards[~terminated] == 0).all()
     assert finished >= 2 and env.episodes == finished
@@ -105,6 +110,42 @@ def test_opponents_as_objects_factories_and_a_self_play_policy() -> None:
     assert calls and max(calls) > 1  # the policy saw batches
     with pytest.raises(TypeError, match="opponents must be"):
         ParlorVectorEnv("mottainai", opponents=3)
+
+
+@pytest.mark.parametrize("name", ["sweet-nose", "mottainai"])
+def test_random_opponents_play_the_moves_of_randombots_choose(name: str) -> None:
+    """``random`` opponents draw their moves in compiled code from the bot's own generator;
+    a subclass of ``RandomBot`` is played through its ``choose`` method. Same seeds, same
+    learner actions: the same games, byte for byte (vector env and Gymnasium env)."""
+
+    class ChoosingRandomBot(RandomBot):  # a subclass: not drawn in compiled code
+        pass
+
+    def vector_run(opponents: object) -> list[bytes]:
+        env = ParlorVectorEnv(name, num_envs=4, players=4, opponents=opponents, seed=9)
+        obs, info = env.reset()
+        rng = np.random.default_rng(3)
+        seen = [obs.tobytes()]
+        for _ in range(120):
+            obs, rewards, terminated, _, info = env.step(masked_random(rng, info["action_mask"]))
+            seen.append(obs.tobytes() + rewards.tobytes() + terminated.tobytes() + info["action_mask"].tobytes())
+        return seen
+
+    assert vector_run("random") == vector_run(ChoosingRandomBot)
+
+    def gym_run(opponents: object) -> list[bytes]:
+        env = ParlorSingleSeatEnv(name, players=4, opponents=opponents, seat=None)
+        rng = np.random.default_rng(4)
+        seen = []
+        for seed in range(3):
+            obs, info = env.reset(seed=seed)
+            done = False
+            while not done:
+                obs, reward, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+                seen.append(obs.tobytes() + info["action_mask"].tobytes() + np.float32(reward).tobytes())
+        return seen
+
+    assert gym_run("random") == gym_run(ChoosingRandomBot)
 
 
 def test_stable_baselines3_takes_it_as_a_vec_env() -> None:

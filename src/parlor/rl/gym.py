@@ -33,7 +33,7 @@ from parlor import games
 from parlor.core.errors import IllegalAction
 from parlor.core.game import Game, State
 from parlor.rl import encoding, native
-from parlor.rl.opponents import opponent_factory
+from parlor.rl.opponents import opponent_factory, random_bots_as_rngs
 from parlor.rl.pettingzoo import (
     OBS_HIGH,
     RENDER_MODES,
@@ -78,6 +78,7 @@ class ParlorSingleSeatEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.state: State | None = None
         self.seat = 0
+        self._space = self.game.actions.actions  # action id -> the action object the rules hand out
         self._bots: dict[int, Any] = {}
 
     def _info(self) -> dict[str, Any]:
@@ -95,7 +96,11 @@ class ParlorSingleSeatEnv(gymnasium.Env):
         opts = self.options if self.options is not None else self.game.default_options(self.players)
         self.state = self.game.new_game(self.players, game_seed, opts)
         factory = self.opponent_factory
-        self._bots = {s: factory(self.game, game_seed + 7919 * (s + 1)) for s in range(self.players) if s != self.seat}
+        self._bots = {
+            s: random_bots_as_rngs(factory(self.game, game_seed + 7919 * (s + 1)))
+            for s in range(self.players)
+            if s != self.seat
+        }
         self._play_opponents()
         return self.encoder.encode(self.state, self.seat), self._info()
 
@@ -105,16 +110,25 @@ class ParlorSingleSeatEnv(gymnasium.Env):
             raise RuntimeError("call reset() before step()")
         if state.is_over:
             raise RuntimeError("the episode is over; call reset()")
-        move = legal_move(state, self.seat, action)
+        seat, space = self.seat, self._space
+        # a plain int in range is the usual case (an identity scan of the legal actions);
+        # anything else goes the long way round (conversion, refusal)
+        if type(action) is int and 0 <= action < len(space) and native.is_legal(state, seat, space[action]):
+            move = space[action]
+        else:
+            move = legal_move(state, seat, action)
         if move is None:
             if self.illegal_action == "raise":
                 raise IllegalAction(f"action id {action!r} is not a legal action for seat {self.seat} now")
             info = {**self._info(), "illegal_action": True}
             return self.encoder.encode(state, self.seat), -1.0, True, False, info
-        state.apply(self.seat, move)
-        self._play_opponents()
-        reward = self.final_rewards(state)[self.seat] if state.is_over else 0.0
-        return self.encoder.encode(state, self.seat), reward, state.is_over, False, self._info()
+        state.apply(seat, move)
+        native.play_others(state, seat, self._bots)
+        encoder = self.encoder
+        info = {"action_mask": encoder.action_mask(state, seat), "seat": seat}
+        if state.is_over:
+            return encoder.encode(state, seat), self.final_rewards(state)[seat], True, False, info
+        return encoder.encode(state, seat), 0.0, False, False, info
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask (the name sb3-contrib's MaskablePPO looks for)."""

@@ -13,6 +13,8 @@ from typing import Any, Final
 
 from mypy_extensions import i64
 
+from parlor.core.rng import Rng
+
 _ONE: Final[object] = 1  # an int8 mask entry, boxed once
 
 
@@ -106,13 +108,21 @@ def write_mask_batch(states: list[Any], seats: list[int], ids: IdTable, buf: Any
 
 def play_others(state: Any, seat: int, bots: Any) -> None:
     """The bots of the other seats (``bots[s]``, anything with ``choose(state, s)``) move
-    until ``seat`` is to move or the game is over."""
+    until ``seat`` is to move or the game is over.
+
+    ``bots[s]`` may also be an :class:`Rng`: a uniformly random player drawing from it, the
+    move ``RandomBot.choose`` makes (``rng.choice(state.legal_actions(s))``, the same draw from
+    the same generator), without a Python call per move (``random_bots_as_rngs``)."""
     while True:
         to_move = state.to_move
         if not to_move or seat in to_move:
             return
         mover: int = to_move[0]
-        state.apply(mover, bots[mover].choose(state, mover))
+        bot = bots[mover]
+        if isinstance(bot, Rng):
+            state.apply(mover, bot.choice(state.legal_actions(mover)))
+        else:
+            state.apply(mover, bot.choose(state, mover))
 
 
 def step_envs(states: list[Any], seats: list[int], bots: list[Any], action_ids: list[Any], space: Any) -> list[int]:
@@ -146,3 +156,71 @@ def step_envs(states: list[Any], seats: list[int], bots: list[Any], action_ids: 
             play_others(state, seat, others)
         results.append(0 if state.to_move else 1)
     return results
+
+
+def step_and_write(
+    states: list[Any],
+    seats: list[int],
+    bots: list[Any],
+    action_ids: list[Any],
+    space: Any,
+    write: Callable[[Any, int, Any, int], None],
+    obs: Any,
+    obs_size: int,
+    obs_zeros: Any,
+    ids: IdTable,
+    masks: Any,
+    mask_size: int,
+    mask_zeros: Any,
+) -> list[int]:
+    """``step_envs``, and each env's observation row and mask row written right after its
+    moves: one pass over the envs, each game's state still in the cache when it is written
+    (64 Mottainai games do not fit it together: a pass per part met each state cold). Each row
+    is zeroed just before it is written (``obs_zeros`` / ``mask_zeros``: one row of zeros,
+    copied in), not the whole array up front.
+
+    Row ``i`` is written whatever the result: for an env whose game ended (1) or whose action
+    was refused (-1) it is that game's last observation, which the caller keeps as the final
+    one before it deals the next game and writes the row again."""
+    n_actions = len(space)
+    results: list[int] = []
+    for i in range(len(states)):
+        state = states[i]
+        seat = seats[i]
+        a = action_ids[i]
+        result = -1
+        if isinstance(a, int) and 0 <= a < n_actions:
+            move = space[a]
+            for candidate in state.legal_actions(seat):
+                if candidate is move:
+                    state.apply(seat, move)
+                    others = bots[i]
+                    if others is not None:
+                        play_others(state, seat, others)
+                    result = 0 if state.to_move else 1
+                    break
+        results.append(result)
+        write_rows(state, seat, i, write, obs, obs_size, obs_zeros, ids, masks, mask_size, mask_zeros)
+    return results
+
+
+def write_rows(
+    state: Any,
+    seat: int,
+    row: int,
+    write: Callable[[Any, int, Any, int], None],
+    obs: Any,
+    obs_size: int,
+    obs_zeros: Any,
+    ids: IdTable,
+    masks: Any,
+    mask_size: int,
+    mask_zeros: Any,
+) -> None:
+    """Zero row ``row`` of ``obs`` and of ``masks``, then write ``seat``'s observation and mask."""
+    at = row * obs_size
+    obs[at : at + obs_size] = obs_zeros
+    write(state, seat, obs, at)
+    at = row * mask_size
+    masks[at : at + mask_size] = mask_zeros
+    write_mask(state, seat, ids, masks, at)

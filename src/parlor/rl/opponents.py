@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from parlor.bots import RandomBot
 from parlor.bots.spec import BotFactory, parse_bot_spec
 
 
@@ -30,3 +31,13 @@ def opponent_factory(opponents: Any) -> BotFactory:
         "opponents must be a bot spec such as 'medium', a bot (an object with choose(state, seat)) "
         f"or a factory (game, seed) -> bot; got {type(opponents).__name__} {opponents!r}"
     )
+
+
+def random_bots_as_rngs(bot: Any) -> Any:
+    """A ``RandomBot`` as its generator, any other bot as itself.
+
+    ``native.play_others`` draws a random bot's move from its generator in compiled code (the
+    same ``rng.choice(state.legal_actions(seat))`` as ``RandomBot.choose``, so the same moves
+    from the same seed) instead of calling the bot's Python method for every move. Only the
+    class itself: a subclass may choose otherwise."""
+    return bot.rng if type(bot) is RandomBot else bot

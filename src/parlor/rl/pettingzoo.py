@@ -116,27 +116,23 @@ class Observation(dict):
         self._seat = seat
         self._encoder = encoder
 
-    def _entry(self, key: str) -> np.ndarray:
-        state = self._state
-        assert state is not None  # both entries written: never asked again
-        if key == "observation":
-            value = self._encoder.encode(state, self._seat)
+    def __missing__(self, key: str) -> np.ndarray:
+        # the one way an entry gets written (``[]`` on a missing key, and every method below)
+        if key == "action_mask":
+            value = self._encoder.action_mask(self._state, self._seat)
+        elif key == "observation":
+            value = self._encoder.encode(self._state, self._seat)
         else:
-            value = self._encoder.action_mask(state, self._seat)
+            raise KeyError(key)
         dict.__setitem__(self, key, value)
         if dict.__len__(self) == len(OBSERVATION_KEYS):
-            self._state = None
+            self._state = None  # both written: the state is not needed any more
         return value
 
     def _fill(self) -> None:
         for key in OBSERVATION_KEYS:
             if not dict.__contains__(self, key):
-                self._entry(key)
-
-    def __missing__(self, key: str) -> np.ndarray:
-        if key in OBSERVATION_KEYS:
-            return self._entry(key)
-        raise KeyError(key)
+                self.__missing__(key)
 
     def get(self, key: Any, default: Any = None) -> Any:
         return self[key] if key in OBSERVATION_KEYS else dict.get(self, key, default)
@@ -228,6 +224,7 @@ class _Table:
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.encoding = encoding(self.game)
+        self._space = self.game.actions.actions  # action id -> the action object the rules hand out
         self.metadata = {**self.metadata, "name": f"parlor_{self.game.name.replace('-', '_')}_v0"}
         self.possible_agents = [agent_name(s) for s in range(self.players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
@@ -375,7 +372,14 @@ class ParlorAECEnv(_Table, AECEnv):
         state = self.parlor
         assert state is not None
         self._cumulative_rewards[agent] = 0.0
-        move = self._legal_move(self._seat[agent], action)
+        seat = self._seat[agent]
+        space = self._space
+        # a plain int in range is the usual case (an identity scan of the legal actions);
+        # anything else goes the long way round (conversion, the error by policy)
+        if type(action) is int and 0 <= action < len(space) and native.is_legal(state, seat, space[action]):
+            move = space[action]
+        else:
+            move = self._legal_move(seat, action)
         if move is None:  # illegal_action="lose": the game ends here, the state as it was
             self.rewards = {a: 0.0 for a in self.agents}
             self._forfeited = True
@@ -386,16 +390,19 @@ class ParlorAECEnv(_Table, AECEnv):
             self._accumulate_rewards()
             self._select()
             return
-        self._before_change()
-        state.apply(self._seat[agent], move)
+        if self._unread:
+            self._before_change()
+        state.apply(seat, move)
         if state.is_over:
             self.rewards = dict(zip(self.possible_agents, self.final_rewards(state)))
             for a in self.agents:
                 self.terminations[a] = True
             self._accumulate_rewards()
-        # else every reward is 0 (terminal rewards only), as it has been since reset: rewards and
-        # cumulative rewards need no rebuilding on the way (the hot path of every step)
-        self._select()
+            self._select()
+        else:
+            # every reward is 0 (terminal rewards only), as it has been since reset: rewards and
+            # cumulative rewards need no rebuilding on the way (the hot path of every step)
+            self.agent_selection = self.possible_agents[state.to_move[0]]
 
 
 class ParlorParallelEnv(_Table, ParallelEnv):
@@ -414,6 +421,7 @@ class ParlorParallelEnv(_Table, ParallelEnv):
     ) -> None:
         self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale, lazy_observations)
         self.agents: list[str] = []
+        self._live_seats: list[int] = []
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -421,6 +429,7 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         self._unread = []  # a new state object: the old one is not changed, they keep it
         self.parlor = self._new_state(seed)
         self.agents = self.possible_agents[:]
+        self._live_seats = [self._seat[a] for a in self.agents]  # the seats of self.agents, in order
         return {a: self._observe_seat(self._seat[a]) for a in self.agents}, {a: {} for a in self.agents}
 
     def step(self, actions: dict[str, int]) -> tuple[dict, dict, dict, dict, dict]:
@@ -428,32 +437,43 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         assert state is not None
         moves = []
         names = self.possible_agents
+        space = self._space
         for seat in state.to_move:  # the seats waited for now, in seat order (a tuple: no copy)
             agent = names[seat]
             if agent not in actions:
                 raise ValueError(f"no action for {agent}, who is to move")
-            move = self._legal_move(seat, actions[agent])  # all checked before any is played
-            if move is None:  # illegal_action="lose": the game ends, the state as it was
-                return self._forfeit(agent)
+            # all checked before any is played; a plain int in range is the usual case (an
+            # identity scan of the legal actions), anything else goes the long way round
+            action = actions[agent]
+            if type(action) is int and 0 <= action < len(space) and native.is_legal(state, seat, space[action]):
+                move = space[action]
+            else:
+                move = self._legal_move(seat, action)
+                if move is None:  # illegal_action="lose": the game ends, the state as it was
+                    return self._forfeit(agent)
             moves.append((seat, move))
-        self._before_change()
+        if self._unread:
+            self._before_change()
         for seat, move in moves:
             state.apply(seat, move)
         agents = self.agents
         if self.lazy_observations:  # the hot path: every live seat, every step
-            encoder, seat_of = self.encoding.ENCODER, self._seat
-            obs = {a: Observation(state, seat_of[a], encoder) for a in agents}
-            self._unread = list(obs.values())
+            encoder = self.encoding.ENCODER
+            unread = [Observation(state, seat, encoder) for seat in self._live_seats]
+            obs = dict(zip(agents, unread))
+            self._unread = unread
         else:
             obs = {a: self._observe_seat(self._seat[a]) for a in agents}
-        over = state.is_over
-        rewards = dict(zip(self.possible_agents, self.final_rewards(state))) if over else dict.fromkeys(agents, 0.0)
-        terminations = dict.fromkeys(agents, over)
-        truncations = dict.fromkeys(agents, False)
-        infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
-        if over:
+        if state.is_over:
+            rewards = dict(zip(names, self.final_rewards(state)))
+            terminations = dict.fromkeys(agents, True)
             self.agents = []
-        return obs, rewards, terminations, truncations, infos
+            self._live_seats = []
+        else:
+            rewards = dict.fromkeys(agents, 0.0)
+            terminations = dict.fromkeys(agents, False)
+        infos: dict[str, dict[str, Any]] = {a: {} for a in agents}  # one dict each: callers may add to theirs
+        return obs, rewards, terminations, dict.fromkeys(agents, False), infos
 
     def _forfeit(self, agent: str) -> tuple[dict, dict, dict, dict, dict]:
         agents = self.agents
@@ -461,6 +481,7 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         rewards = {a: (-1.0 if a == agent else 0.0) for a in agents}
         infos: dict[str, dict[str, Any]] = {a: ({"illegal_action": True} if a == agent else {}) for a in agents}
         self.agents = []
+        self._live_seats = []
         return obs, rewards, dict.fromkeys(agents, True), dict.fromkeys(agents, False), infos
 
 

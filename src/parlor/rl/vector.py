@@ -50,7 +50,7 @@ from parlor import games
 from parlor.core.errors import IllegalAction
 from parlor.core.game import Game, State
 from parlor.rl import encoding, native
-from parlor.rl.opponents import opponent_factory
+from parlor.rl.opponents import opponent_factory, random_bots_as_rngs
 from parlor.rl.pettingzoo import OBS_HIGH, legal_move
 from parlor.rl.rewards import reward_function
 
@@ -108,6 +108,9 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
         self.seats = np.zeros(num_envs, np.int64)
         self._obs_view = memoryview(self.obs).cast("B").cast("f")
         self._mask_view = memoryview(self.masks).cast("B").cast("b")
+        # one row of zeros each, copied over a row just before it is written (native.write_rows)
+        self._obs_zeros = memoryview(np.zeros(size, np.float32)).cast("B").cast("f")
+        self._mask_zeros = memoryview(np.zeros(n_actions, np.int8)).cast("B").cast("b")
         self._actions = self.game.actions.actions
         self._states: list[State] = []
         self._bots: list[list[Any] | None] = []
@@ -126,7 +129,10 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
         bots: list[Any] | None = None
         if self.factory is not None:
             make = self.factory
-            bots = [None if s == seat else make(self.game, game_seed + 7919 * (s + 1)) for s in range(self.players)]
+            bots = [
+                None if s == seat else random_bots_as_rngs(make(self.game, game_seed + 7919 * (s + 1)))
+                for s in range(self.players)
+            ]
             native.play_others(state, seat, bots)
         self._states[i] = state
         self._bots[i] = bots
@@ -196,18 +202,51 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
             for i, a in enumerate(ids):
                 if type(a) is not int or legal_move(states[i], seats[i], a) is None:
                     raise IllegalAction(f"env {i}: action id {a!r} is not legal for seat {seats[i]} now")
+        if self.opponent_policy is not None:
+            return self._step_self_play(ids)
+        # One compiled pass: each env plays and its rows are written while its state is warm.
+        enc = self.encoder
+        obs_view, mask_view, obs_zeros, mask_zeros = self._obs_view, self._mask_view, self._obs_zeros, self._mask_zeros
+        size, n_actions = enc.size, self.masks.shape[1]
+        results = native.step_and_write(
+            states, seats, self._bots, ids, self._actions,
+            enc.write, obs_view, size, obs_zeros, enc.ids, mask_view, n_actions, mask_zeros,
+        )  # fmt: skip
+        info: dict[str, Any] = {"action_mask": self.masks, "seat": self.seats, "illegal_action": self.illegal}
+        if results.count(0) == len(results):  # the usual step: no game ended
+            return self.obs, self.rewards, self.terminated, self.truncated, info
+        done = np.zeros(self.num_envs, bool)
+        for i, result in enumerate(results):
+            if result == 0:
+                continue
+            if result == -1:
+                self.illegal[i] = True
+                self.rewards[i] = -1.0
+            else:
+                self.rewards[i] = self.final_rewards(states[i])[seats[i]]
+            self.terminated[i] = True
+            self.final_obs[i] = self.obs[i]  # the row holds the finished game's last observation
+            done[i] = True
+            self._new_game(i)
+            native.write_rows(
+                states[i], seats[i], i, enc.write, obs_view, size, obs_zeros, enc.ids, mask_view, n_actions, mask_zeros
+            )
+            self.episodes += 1
+        info["final_obs"] = self.final_obs
+        info["_final_obs"] = done
+        return self.obs, self.rewards, self.terminated, self.truncated, info
+
+    def _step_self_play(self, ids: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """A step when a policy moves the other seats: the learners' actions, then the policy's
+        batches until every env waits for its learner, then every row written."""
+        states, seats = self._states, self._seat_list
         results = native.step_envs(states, seats, self._bots, ids, self._actions)
-        ended: list[int] = []
         for i, result in enumerate(results):
             if result == -1:
                 self.illegal[i] = True
                 self.rewards[i] = -1.0
-                ended.append(i)
-            elif result == 1:
-                ended.append(i)
-        if self.opponent_policy is not None:
-            self._self_play([i for i in range(self.num_envs) if not self.illegal[i]])
-            ended = sorted({*ended, *(i for i in range(self.num_envs) if not states[i].to_move)})
+        self._self_play([i for i in range(self.num_envs) if not self.illegal[i]])
+        ended = [i for i in range(self.num_envs) if self.illegal[i] or not states[i].to_move]
         info: dict[str, Any] = {"action_mask": self.masks, "seat": self.seats, "illegal_action": self.illegal}
         if ended:
             rows = self.encoder.encode_batch([states[i] for i in ended], [seats[i] for i in ended])
