@@ -48,10 +48,20 @@ def test_your_turn_list_shows_the_table_a_tap_opens_it_and_a_move_takes_it_off(s
         assert "3 days a move" in listed.inner_text(), listed.inner_text()
         # Play now opens a table of the days a move chosen in the form below it: its label says so.
         assert "days a move" not in page.inner_text("#play-now")
+        # Nobody answers a turn-based table within a minute: with days a move, quick play's wait for
+        # bots is "never" unless the player picks one; a live table's is 60 s again.
+        assert page.input_value("#fill-after") == "60"
         page.select_option("#days-per-move", "2")
         page.wait_for_function("document.getElementById('play-now').textContent.includes('2 days a move')")
+        assert page.input_value("#fill-after") == ""
         page.select_option("#days-per-move", "")
         page.wait_for_function("!document.getElementById('play-now').textContent.includes('days a move')")
+        assert page.input_value("#fill-after") == "60"
+        page.select_option("#fill-after", "300")  # a wait the player chose stays
+        page.select_option("#days-per-move", "3")
+        page.wait_for_function("document.getElementById('play-now').textContent.includes('3 days a move')")
+        assert page.input_value("#fill-after") == "300"
+        page.select_option("#days-per-move", "")
         # On a phone the row wraps between its parts, never inside the game's name or the deadline.
         lines = page.evaluate("""id => [...document.querySelectorAll(
             `#your-turns li[data-table='${id}'] :is(strong, .turn-deadline)`)].map((el) => {

@@ -16,6 +16,7 @@ let form = { game: null, players: 0, options: {}, seats: [], turnTime: null, bot
 let created = null; // the answer of POST /api/tables
 let me = null; // the signed-in player ({name}) or null: a guest
 let open = { waiting: [], playing: [] }; // GET /api/lobby for the chosen game
+let fillChosen = false; // the player picked quick play's wait for bots (else it follows days a move)
 let openAt = 0; // performance.now() when that answer came (its fill_bots_in count from then)
 let mine = []; // the signed-in player's unfinished tables
 let lobbyError = "";
@@ -175,6 +176,9 @@ function tableLife() {
   );
   days.addEventListener("change", () => {
     form.daysPerMove = days.value === "" ? null : Number(days.value);
+    // Nobody answers a turn-based table within a minute: until the player picks a wait for bots
+    // themselves, quick play with days a move waits for players (never bots), a live one 60 s.
+    if (!fillChosen) form.fillAfter = form.daysPerMove !== null ? null : 60;
     turn.disabled = form.daysPerMove !== null;
     if (form.daysPerMove !== null) turn.value = "", form.turnTime = null;
     render(); // (Play now, above, opens a table of these days a move: its label says so)
@@ -351,7 +355,10 @@ function openTables() {
     FILL_AFTER.map((s) => h("option", { value: s === null ? "" : String(s), selected: s === form.fillAfter },
       fillAfterLabel(s))),
   );
-  fill.addEventListener("change", () => (form.fillAfter = fill.value === "" ? null : Number(fill.value)));
+  fill.addEventListener("change", () => {
+    form.fillAfter = fill.value === "" ? null : Number(fill.value);
+    fillChosen = true;
+  });
   const g = gameOf(form.game);
   const play = h("button", { type: "button", class: "primary", id: "play-now",
     onclick: () => backToHeldSeat() || seatedBy("/api/quick-play", { game: form.game, players: form.players, name: guestName(),
