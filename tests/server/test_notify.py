@@ -534,3 +534,42 @@ def test_new_addresses_are_limited_per_account_even_when_sent_at_once(site: Serv
     wait_for("the verification mails", lambda: sum(len(sinks.mail.to(a)) for a in passed) == len(passed))
     wait_for("the sending to end", lambda: not notifier._tasks)
     assert sum(len(sinks.mail.to(a)) for a in addresses) == VERIFY_MAILS_PER_HOUR
+
+
+def test_the_same_new_address_sent_twice_at_once_mails_one_link_and_counts_once(
+    site: ServerThread, sinks: Sinks
+) -> None:
+    """A double click on Save sends the same new address twice at the same moment: both answers say
+    it is stored, one verification mail goes out, and the hour's count of new addresses grows by one."""
+    from parlor.server.notify import VERIFY_MAILS_PER_HOUR
+
+    ann, _ = signed_up(site.base)
+    ann.who()
+    address = f"twice-{secrets.token_hex(4)}@example.org"
+    barrier = threading.Barrier(2)
+    answers: list[httpx.Response] = []
+    cookies = dict(ann.http.cookies)
+
+    def save() -> None:
+        with httpx.Client(base_url=site.base, cookies=cookies, timeout=60) as http:
+            barrier.wait()
+            answers.append(
+                http.post("/api/account/notify-settings", json={"email": address}, headers={"X-CSRF-Token": ann.csrf})
+            )
+
+    threads = [threading.Thread(target=save) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+    assert all(r.json()["email"] == address and r.json()["email_verified"] is False for r in answers)
+    notifier = site.app.state.notifier
+    wait_for("the verification mail", lambda: sinks.mail.to(address))
+    wait_for("the sending to end", lambda: not notifier._tasks)
+    assert len(sinks.mail.to(address)) == 1
+    # Counted once: the rest of the hour's new addresses can still be set.
+    for i in range(VERIFY_MAILS_PER_HOUR - 1):
+        ok(ann.post("/api/account/notify-settings", {"email": f"next-{i}-{address}"}))
+    refused = ann.post("/api/account/notify-settings", {"email": f"one-too-many-{address}"})
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"

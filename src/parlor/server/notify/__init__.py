@@ -421,7 +421,6 @@ class Notifier:
         if "email" in body:
             email = check_email(body["email"])
             if email != current["email"]:
-                values.update(email=email, email_verified=False)
                 mail_to = email
         if "kinds_off" in body:
             kinds = body["kinds_off"]
@@ -432,18 +431,23 @@ class Notifier:
             if body["language"] is not None and body["language"] not in LANGUAGES:
                 raise ServerError("bad_request", f"'language' must be one of {', '.join(LANGUAGES)}", field="language")
             values["language"] = body["language"]
+        reserved: list[int] = []
         if mail_to is not None:  # (counted before anything is stored: over the limit, nothing changes)
             key = hashlib.sha256(me["id"].encode()).hexdigest()
             attempt = Attempt("verify_mail", key, VERIFY_MAILS_PER_HOUR, timedelta(hours=1))
+            accounts = AccountStore(self.hub.db)
             try:
-                await self.hub.run_db(AccountStore(self.hub.db).reserve, [attempt])
+                reserved = await self.hub.run_db(accounts.reserve, [attempt])
             except LimitReached as exc:
                 minutes = max(1, int(exc.wait.total_seconds() // 60) + 1)
                 raise ServerError("rate_limited", f"too many new addresses: try again in {minutes} min", 429) from None
         if values:
             await self.hub.run_db(lambda: self.store.update_settings(me["id"], **values))
         if mail_to is not None:
-            self.send_verification(me["id"], mail_to, language_of({**current, **values}))
+            if await self.hub.run_db(self.store.set_email, me["id"], mail_to):
+                self.send_verification(me["id"], mail_to, language_of({**current, **values}))
+            else:  # the same address stored by a request sent at the same moment: one mail, one count
+                await self.hub.run_db(accounts.release, reserved)
         return await self.settings(me)
 
     async def push(self, me: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:

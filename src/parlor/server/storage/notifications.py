@@ -108,6 +108,25 @@ class NotificationStore:
             with self.db.engine.begin() as conn:
                 conn.execute(update(s).where(s.c.account_id == account_id).values(**values))
 
+    def set_email(self, account_id: str, email: str | None) -> bool:
+        """Store a new, unconfirmed address unless it is the account's already; whether it changed.
+        One conditional update, so of two requests at once with the same new address (a double
+        click on Save) exactly one changes it, and only that one mails a verification link."""
+        s = notify_settings_t
+        values = {"email": email, "email_verified": False, "updated_at": now()}
+        with self.db.engine.begin() as conn:
+            changed = update(s).where(s.c.account_id == account_id, s.c.email.is_distinct_from(email))
+            if conn.execute(changed.values(**values)).rowcount:
+                return True
+            if conn.execute(select(s.c.account_id).where(s.c.account_id == account_id)).first() is not None:
+                return False
+        try:
+            with self.db.engine.begin() as conn:
+                conn.execute(insert(s).values(account_id=account_id, **values))
+            return True
+        except IntegrityError:  # another request made the account's row meanwhile: decide there
+            return self.set_email(account_id, email)
+
     def switch_kind(self, account_id: str, kind: str, on: bool) -> list[str]:
         """Switch one kind on or off (in one transaction, the row locked where the database can, so
         that two switched at once both hold); the kinds now off."""

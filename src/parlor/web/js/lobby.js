@@ -299,7 +299,7 @@ function optionWords(entry) {
   return g.options
     .filter((o) => entry.options[o.name] !== undefined && JSON.stringify(entry.options[o.name]) !== JSON.stringify(o.default))
     .map((o) => `${optionLabel(g.name, o.name)}: ${optionValue(g.name, o.name, entry.options[o.name])}`)
-    .join(", ");
+    .join(t("ui.list_sep"));
 }
 
 function openRow(entry, waiting) {

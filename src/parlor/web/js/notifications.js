@@ -96,8 +96,10 @@ export async function notificationsPanel(slot) {
         if (ev.target.checked) next.delete(kind); else next.add(kind);
         send("/api/account/notify-settings", { kinds_off: [...next] }, "notify.saved");
       } }), " ", t(`notify.kind.${kind}`)));
-    const email = h("form", { id: "notify-email-form", onsubmit: (ev) => { ev.preventDefault();
-      send("/api/account/notify-settings", { email: document.getElementById("notify-email").value,
+    const email = h("form", { id: "notify-email-form", onsubmit: async (ev) => { ev.preventDefault();
+      // (one request per click: the button stays disabled until the answer is drawn)
+      ev.target.querySelector("button[type=submit]").disabled = true;
+      await send("/api/account/notify-settings", { email: document.getElementById("notify-email").value,
         language: currentLang() }, "notify.email_sent"); } },
     h("label", { for: "notify-email" }, t("notify.email")), " ",
     h("input", { id: "notify-email", type: "email", autocomplete: "email", value: (prefs && prefs.email) || "" }), " ",

@@ -294,7 +294,7 @@ function renderLog(step) {
 
 function renderStatus(step) {
   if (step.to_move.length) {
-    const who = step.to_move.map((s) => seatName(s)).join(", ");
+    const who = step.to_move.map((s) => seatName(s)).join(t("ui.list_sep"));
     return h("div", { class: "area-moves" }, h("section", { class: "moves card" }, h("p", { class: "waiting muted", id: "to-move" }, t("replay.to_move", { who }))));
   }
   if (!st.data.result) return null;

@@ -574,7 +574,7 @@ function undoButton() {
 
 function waitingText() {
   if (st.welcome.role === "spectator") return t("ui.spectating");
-  return t("ui.waiting_for", { who: st.frame.to_move.map((s) => seatName(s)).join(", ") || "—" });
+  return t("ui.waiting_for", { who: st.frame.to_move.map((s) => seatName(s)).join(t("ui.list_sep")) || "—" });
 }
 
 function skipButton() {
@@ -811,7 +811,7 @@ function resultTitle() {
 function winnersText() {
   const r = st.frame.result;
   if (r.abandoned || !r.winners.length) return "";
-  return t("result.winners", { who: r.winners.map((s) => seatName(s)).join(", ") });
+  return t("result.winners", { who: r.winners.map((s) => seatName(s)).join(t("ui.list_sep")) });
 }
 
 function resultBox() {
@@ -840,7 +840,7 @@ function resultBox() {
     why,
     st.ratings && !st.ratings.done ? h("p", { class: "muted", id: "rating-pending" }, t("result.rating_pending")) : null,
     h("div", { class: "result-scroll" }, resultTable(r, st.renderer, ctx()), details),
-    subs.length ? h("p", { class: "muted" }, t("result.substituted", { who: subs.map((s) => seatName(s.seat)).join(", ") })) : null,
+    subs.length ? h("p", { class: "muted" }, t("result.substituted", { who: subs.map((s) => seatName(s.seat)).join(t("ui.list_sep")) })) : null,
     h(
       "div",
       { class: "result-actions" },

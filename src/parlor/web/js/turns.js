@@ -32,7 +32,7 @@ function badge() {
 function opponents(entry) {
   return entry.opponents
     .map((o) => o.name || (o.kind === "bot" ? t("seat.bot_short") : tMaybe("turns.somebody", "?")))
-    .join(", ");
+    .join(t("ui.list_sep"));
 }
 
 function row(entry) {
