@@ -1,8 +1,11 @@
 """One element per card, and every playable element plays (js/patch.js).
 
-A whole game of each game (Mamma Mia!, Sweet Nose, and Mottainai at 6 players, where two decks
-shuffled together hold two copies of every card) is played by the human seat by clicking what the
-table marks playable (test_phone.py plays them by tapping on a phone, with these checks too). At
+Each game (Mamma Mia!, Sweet Nose, and Mottainai at 6 players, where two decks shuffled together
+hold two copies of every card) is played by the human seat by clicking what the table marks
+playable until every usual kind of decision (USUAL_KINDS) was clicked through; the rest of the game
+is played over the API and its end checked on the page opened again. The whole games with these
+checks at every step are test_phone.py's (one per game, tapped on a phone); the whole games on a
+desktop, with the hidden cards and a reload, are test_browser.py's and test_mottainai_web.py's. At
 every step of every decision the test reads the page and the state frame it was drawn from in one
 go (nothing can be drawn in between) and asserts:
 
@@ -26,7 +29,7 @@ import pytest
 
 from parlor.games.sweet_nose.data import KINDS as SWEETS
 
-from .conftest import Server
+from .conftest import Server, finish_over_the_api
 from .test_browser import DESKTOP, PHONE, Seat
 
 # Keeps the last state frame the page received, for the test to read with the page. The listener is
@@ -417,7 +420,9 @@ def play_checking(
 
 
 # On a phone the same games are played, with the same checks, by test_phone.py (every game at its
-# largest table, at two phone sizes).
+# largest table, at two phone sizes, one of them whole). Here every usual kind of decision is clicked
+# through, then the rest is played over the API (the game was played whole in the browser elsewhere:
+# test_browser.py, test_mottainai_web.py) and the end checked on the page opened again.
 @pytest.mark.parametrize(
     ("game", "players", "size"),
     [
@@ -442,9 +447,19 @@ def test_one_element_per_card_and_every_playable_element_plays(
     )
     try:
         seat.page.wait_for_selector(f".board.{GAMES[game][1]}")  # the game's own renderer has drawn
-        decisions, taps, missed = play_checking(seat, game, rng, touch)
+
+        def every_usual_kind() -> bool:
+            return USUAL_KINDS[game] <= offered(seat)
+
+        decisions, taps, missed = play_checking(seat, game, rng, touch, until=every_usual_kind)
         print(f"{game} {players}p {size}: {decisions} decisions, {taps} taps ({missed} given to a neighbour)")
         assert decisions > 10 and taps - missed >= decisions, (decisions, taps, missed)
+        assert USUAL_KINDS[game] <= offered(seat) or seat.over(), USUAL_KINDS[game] - offered(seat)
+        if not seat.over():
+            address = seat.leave()  # the seat's token is in its fragment once the page claimed the seat
+            finish_over_the_api(server, table["table"]["id"], [address.split("#token=")[1]])
+            seat.open(address)
+            play_checking(seat, game, rng, touch)  # the finished table, checked as every step was
         seat.page.wait_for_selector("#result")
         assert not seat.errors, seat.errors
     finally:
