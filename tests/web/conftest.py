@@ -50,13 +50,19 @@ PATIENCE_MS = 120_000
 
 
 class PatientBrowser:
-    """The browser, whose every new context waits up to ``PATIENCE_MS`` (a thin wrapper: the rest
-    is Playwright's ``Browser``)."""
+    """The browser, whose every new context waits up to ``PATIENCE_MS`` and runs no service worker
+    unless asked to (a thin wrapper: the rest is Playwright's ``Browser``).
+
+    The service worker (js/pwa.js, sw.js) is what test_pwa.py tests, with ``service_workers="allow"``.
+    Anywhere else it only cost time: every fresh context installed it again (a worker started, nine
+    files fetched for its offline cache, the four catalogs among them) and sent the context's every
+    page load through it. The pages work without it (browsers without service workers get them so)."""
 
     def __init__(self, browser: Any) -> None:
         self._browser = browser
 
     def new_context(self, **options: Any) -> Any:
+        options.setdefault("service_workers", "block")
         context = self._browser.new_context(**options)
         context.set_default_timeout(PATIENCE_MS)
         context.set_default_navigation_timeout(PATIENCE_MS)
