@@ -16,6 +16,10 @@ go (nothing can be drawn in between) and asserts:
   legal move once;
 * the element tapped (one sampled per step, at a point where it is the element a finger reaches)
   does what its marking promises: it plays its move, or joins the chosen parts on the way to one.
+
+These games are also the games played on the cards (js/picks.js and each game's parts()): only
+what the table marks playable, the pick bar's chips, Confirm and Sweet Nose's picker are clicked,
+never the sentence list; a spectator watches and receives nothing private of seat 0.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import pytest
 from parlor.games.sweet_nose.data import KINDS as SWEETS
 
 from .conftest import Server, finish_over_the_api
-from .test_browser import DESKTOP, PHONE, Seat
+from .test_browser import DESKTOP, PHONE, Seat, check_no_private
 
 # Keeps the last state frame the page received, for the test to read with the page. The listener is
 # added when the socket is made, before the page's own: the page draws a frame after it is kept.
@@ -434,6 +438,12 @@ def play_checking(
 def test_one_element_per_card_and_every_playable_element_plays(
     server: Server, browser: Any, game: str, players: int, size: str
 ) -> None:
+    """Playing on the cards: only what the table marks playable is clicked (cards, sweets, the supply,
+    tiles, the pick bar's chips), Confirm and Sweet Nose's picker, never the sentence list, with the
+    checks above at every step, until every usual kind of decision (USUAL_KINDS) was clicked through.
+    Your turn is noticed in a background tab too (the title and the icon say it). Then the seat's page
+    is left, the rest of the game is played over the API, and the page opened again shows the end with
+    its score breakdown. A spectator watches the whole game: no private frame of seat 0 reaches it."""
     rng = random.Random(f"{game}-{players}-{size}")
     seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "level": "random"}] * (players - 1)
     table = server.create(game, players, seats)
@@ -445,25 +455,41 @@ def test_one_element_per_card_and_every_playable_element_plays(
         init_script=KEEP_LAST_STATE,
         touch=touch,
     )
+    spectator = Seat(browser, server.url(table["spectator_path"]))
+
+    def turn_noticed(snap: dict[str, Any]) -> None:
+        if snap["over"]:
+            return
+        title, icon = seat.page.evaluate("[document.title, document.querySelector('link[rel=icon]').dataset.state]")
+        assert title.startswith("●") and icon == "turn", (snap["version"], title, icon)
+
     try:
         seat.page.wait_for_selector(f".board.{GAMES[game][1]}")  # the game's own renderer has drawn
 
         def every_usual_kind() -> bool:
             return USUAL_KINDS[game] <= offered(seat)
 
-        decisions, taps, missed = play_checking(seat, game, rng, touch, until=every_usual_kind)
+        decisions, taps, missed = play_checking(seat, game, rng, touch, check_page=turn_noticed, until=every_usual_kind)
         print(f"{game} {players}p {size}: {decisions} decisions, {taps} taps ({missed} given to a neighbour)")
         assert decisions > 10 and taps - missed >= decisions, (decisions, taps, missed)
         assert USUAL_KINDS[game] <= offered(seat) or seat.over(), USUAL_KINDS[game] - offered(seat)
+        assert seat.page.locator("#move-list[open]").count() == 0  # the sentence list was never opened
         if not seat.over():
             address = seat.leave()  # the seat's token is in its fragment once the page claimed the seat
             finish_over_the_api(server, table["table"]["id"], [address.split("#token=")[1]])
             seat.open(address)
             play_checking(seat, game, rng, touch)  # the finished table, checked as every step was
-        seat.page.wait_for_selector("#result")
+        seat.page.wait_for_selector("#result #breakdown")
+        assert seat.page.locator("#breakdown tbody tr").count() == players
+        if game == "mottainai":
+            assert seat.page.locator("#end-reason").inner_text().strip()
         assert not seat.errors, seat.errors
+        spectator.page.wait_for_selector("#result")  # its frames hold the whole game
+        check_no_private(spectator)
+        assert not spectator.errors, spectator.errors
     finally:
         seat.close()
+        spectator.close()
 
 
 # The cause itself, frame by frame: two siblings under one key (two copies of a Mottainai card).
