@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -309,13 +310,20 @@ def clock_pattern(text: str) -> str:
 # Seconds before the bots take the empty seats: a short wait first, so that the test does not sit out
 # a long one; a table whose wait ran out before its pages showed the countdown (a loaded machine opens
 # pages slowly) is made again with a wait twice as long, up to the last one here.
-FILL_AFTER = (4, 8, 16, 32)
+FILL_AFTER = (6, 12, 24, 48)
 
 
 def filled_with_bots(server: Server, table_id: str) -> bool:
-    """Whether the table's empty seats became bots already (its wait ran out), by the server's summary."""
-    seats = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=60).json()["seats"]
-    return [s["kind"] for s in seats[1:]] == ["bot", "bot"]
+    """Whether the table's empty seats became bots (its wait ran out): polled from the server's summary
+    until they did (a few seconds) or a generous deadline passed."""
+    deadline = time.monotonic() + 60
+    while True:
+        seats = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=60).json()["seats"]
+        if [s["kind"] for s in seats[1:]] == ["bot", "bot"]:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
 
 
 def watch_the_countdown(
@@ -337,7 +345,7 @@ def watch_the_countdown(
     opened = (table_id, seat, lobby_context, lobby, lobby_errors)
 
     def too_late(what: str) -> None:
-        """The wait ran out before ``what`` was seen: it must have (the bots sat), or the page is wrong."""
+        """The wait ran out before ``what`` was seen: then the bots sit down, or the page is wrong."""
         assert filled_with_bots(server, table_id), f"{lang}: {what} was not seen, and the table still waits"
         seat.close()
         lobby_context.close()
@@ -368,10 +376,15 @@ def watch_the_countdown(
     waiting = f".open-list.waiting .open-table[data-table='{table_id}'] .open-fill"
     playing = f".open-list.playing .open-table[data-table='{table_id}']"
     lobby.locator(f"{waiting}, {playing}").first.wait_for()
-    fill_text = lobby.evaluate(f"document.querySelector({json.dumps(waiting)})?.innerText ?? null")
-    if fill_text is None:
+    fill = lobby.evaluate(
+        "(sel) => { const el = document.querySelector(sel); return el && [el.innerText, Number(el.dataset.fillIn)]; }",
+        waiting,
+    )
+    # A row read at 0:00 (the bots not seated yet) is not read again by the lobby: only a countdown
+    # read with time left moves the table to those being played when it ends.
+    if fill is None or fill[1] <= 0:
         return too_late("the lobby's countdown")
-    assert re.match(clock_pattern(counted(lang, "open.fill_in", 2)), fill_text), (lang, fill_text)
+    assert re.match(clock_pattern(counted(lang, "open.fill_in", 2)), fill[0]), (lang, fill[0])
     return opened
 
 
