@@ -260,7 +260,8 @@ GAMES: dict[str, tuple[str, str, Callable[[dict[str, Any]], Counter[str]]]] = {
 # players and at the game's largest table (a simulation of 40 seeded random games of each): a test
 # that needs every usual kind of decision clicked through once, not a whole game, plays until all
 # were offered. The rarer kinds (a Mottainai card's own effects, Sweet Nose's favours) are clicked
-# when they come; the whole games of each game (below, and test_browser.py) meet them too.
+# when they come; the whole games of each game (test_browser.py, test_mottainai_web.py and
+# test_phone.py's) meet them too.
 USUAL_KINDS = {
     "mamma-mia": {"play_toppings", "play_order", "no_order", "draw", "decline", "choose_joker", "complete_from_hand"},
     "sweet-nose": {"assign_sweetness", "choose_shop", "exchange_with_player", "exchange_with_market", "end_turn"},
