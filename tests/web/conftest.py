@@ -49,17 +49,37 @@ CHROMIUM_ARGS = [
 PATIENCE_MS = 120_000
 
 
+# The table's card movements off in every page of a test's browser (js/table.js reads the reader's
+# choice from localStorage), not only in the pages a test opens with ``?anim=0`` (Server.url): a table
+# reached by a click (a lobby's link, "Play now", an invitation) draws every move at once too. A page
+# opened with ``?anim=1`` (Server.url(anim=True)) has them.
+ANIMATIONS_OFF = """try {
+  if (new URLSearchParams(location.search).get("anim") === "1") localStorage.removeItem("parlor.anim");
+  else localStorage.setItem("parlor.anim", "0");
+} catch {
+  /* a page without storage (about:blank) */
+}"""
+
+
 class PatientBrowser:
-    """The browser, whose every new context waits up to ``PATIENCE_MS`` (a thin wrapper: the rest
-    is Playwright's ``Browser``)."""
+    """The browser, whose every new context waits up to ``PATIENCE_MS``, draws no animation (see
+    ``ANIMATIONS_OFF``) and runs no service worker unless asked to (a thin wrapper: the rest is
+    Playwright's ``Browser``).
+
+    The service worker (js/pwa.js, sw.js) is what test_pwa.py tests, with ``service_workers="allow"``.
+    Anywhere else it only cost time: every fresh context installed it again (a worker started, nine
+    files fetched for its offline cache, the four catalogs among them) and sent the context's every
+    page load through it. The pages work without it (browsers without service workers get them so)."""
 
     def __init__(self, browser: Any) -> None:
         self._browser = browser
 
     def new_context(self, **options: Any) -> Any:
+        options.setdefault("service_workers", "block")
         context = self._browser.new_context(**options)
         context.set_default_timeout(PATIENCE_MS)
         context.set_default_navigation_timeout(PATIENCE_MS)
+        context.add_init_script(ANIMATIONS_OFF)
         return context
 
     def __getattr__(self, name: str) -> Any:
@@ -87,12 +107,12 @@ class Server:
         return r.json()
 
     def url(self, path: str, anim: bool = False, guard: int | None = 30, hold: int | None = 5000) -> str:
-        """A join path (``/play/<id>#token=...``) as a full URL; animations off unless asked, and the
-        click guard (table.js) shortened to ``guard`` ms so tests may click as soon as a state shows
-        (None: the guard players get). A phone's long press (js/phone.js) takes ``hold`` ms: a tap
+        """A join path (``/play/<id>#token=...``) as a full URL; animations off unless asked (``anim=1``),
+        and the click guard (table.js) shortened to ``guard`` ms so tests may click as soon as a state
+        shows (None: the guard players get). A phone's long press (js/phone.js) takes ``hold`` ms: a tap
         the loaded machine stretches is still a tap."""
         page, _, fragment = path.partition("#")
-        query = [] if anim else ["anim=0"]
+        query = ["anim=1" if anim else "anim=0"]
         if guard is not None:
             query.append(f"guard={guard}")
         if hold is not None:

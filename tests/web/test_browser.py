@@ -38,8 +38,11 @@ class Seat:
         reduced_motion: str = "no-preference",
         init_script: str = "",
         touch: bool = False,
+        service_workers: str = "block",
     ) -> None:
-        self.context = browser.new_context(viewport=viewport, reduced_motion=reduced_motion, has_touch=touch)
+        self.context = browser.new_context(
+            viewport=viewport, reduced_motion=reduced_motion, has_touch=touch, service_workers=service_workers
+        )
         self.context.add_init_script(
             f"localStorage.getItem('parlor.lang') || localStorage.setItem('parlor.lang', '{lang}')"
         )

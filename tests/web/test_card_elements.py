@@ -1,8 +1,11 @@
 """One element per card, and every playable element plays (js/patch.js).
 
-A whole game of each game (Mamma Mia!, Sweet Nose, and Mottainai at 6 players, where two decks
-shuffled together hold two copies of every card) is played by the human seat by clicking what the
-table marks playable (test_phone.py plays them by tapping on a phone, with these checks too). At
+Each game (Mamma Mia!, Sweet Nose, and Mottainai at 6 players, where two decks shuffled together
+hold two copies of every card) is played by the human seat by clicking what the table marks
+playable until every usual kind of decision (USUAL_KINDS) was clicked through; the rest of the game
+is played over the API and its end checked on the page opened again. The whole games with these
+checks at every step are test_phone.py's (one per game, tapped on a phone); the whole games on a
+desktop, with the hidden cards and a reload, are test_browser.py's and test_mottainai_web.py's. At
 every step of every decision the test reads the page and the state frame it was drawn from in one
 go (nothing can be drawn in between) and asserts:
 
@@ -13,6 +16,10 @@ go (nothing can be drawn in between) and asserts:
   legal move once;
 * the element tapped (one sampled per step, at a point where it is the element a finger reaches)
   does what its marking promises: it plays its move, or joins the chosen parts on the way to one.
+
+These games are also the games played on the cards (js/picks.js and each game's parts()): only
+what the table marks playable, the pick bar's chips, Confirm and Sweet Nose's picker are clicked,
+never the sentence list.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ import pytest
 
 from parlor.games.sweet_nose.data import KINDS as SWEETS
 
-from .conftest import Server
+from .conftest import Server, finish_over_the_api
 from .test_browser import DESKTOP, PHONE, Seat
 
 # Keeps the last state frame the page received, for the test to read with the page. The listener is
@@ -253,7 +260,8 @@ GAMES: dict[str, tuple[str, str, Callable[[dict[str, Any]], Counter[str]]]] = {
 # players and at the game's largest table (a simulation of 40 seeded random games of each): a test
 # that needs every usual kind of decision clicked through once, not a whole game, plays until all
 # were offered. The rarer kinds (a Mottainai card's own effects, Sweet Nose's favours) are clicked
-# when they come; the whole games of each game (below, and test_browser.py) meet them too.
+# when they come; the whole games of each game (test_browser.py, test_mottainai_web.py and
+# test_phone.py's) meet them too.
 USUAL_KINDS = {
     "mamma-mia": {"play_toppings", "play_order", "no_order", "draw", "decline", "choose_joker", "complete_from_hand"},
     "sweet-nose": {"assign_sweetness", "choose_shop", "exchange_with_player", "exchange_with_market", "end_turn"},
@@ -417,7 +425,9 @@ def play_checking(
 
 
 # On a phone the same games are played, with the same checks, by test_phone.py (every game at its
-# largest table, at two phone sizes).
+# largest table, at two phone sizes, one of them whole). Here every usual kind of decision is clicked
+# through, then the rest is played over the API (the game was played whole in the browser elsewhere:
+# test_browser.py, test_mottainai_web.py) and the end checked on the page opened again.
 @pytest.mark.parametrize(
     ("game", "players", "size"),
     [
@@ -429,6 +439,13 @@ def play_checking(
 def test_one_element_per_card_and_every_playable_element_plays(
     server: Server, browser: Any, game: str, players: int, size: str
 ) -> None:
+    """Playing on the cards: only what the table marks playable is clicked (cards, sweets, the supply,
+    tiles, the pick bar's chips), Confirm and Sweet Nose's picker, never the sentence list, with the
+    checks above at every step, until every usual kind of decision (USUAL_KINDS) was clicked through.
+    Your turn is noticed in a background tab too (the title and the icon say it). Then the seat's page
+    is left, the rest of the game is played over the API, and the page opened again shows the end with
+    its score breakdown. (What a spectator and the other seats receive of seat 0's hidden cards is
+    checked over whole games: test_browser.py, test_mottainai_web.py.)"""
     rng = random.Random(f"{game}-{players}-{size}")
     seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "level": "random"}] * (players - 1)
     table = server.create(game, players, seats)
@@ -440,12 +457,33 @@ def test_one_element_per_card_and_every_playable_element_plays(
         init_script=KEEP_LAST_STATE,
         touch=touch,
     )
+
+    def turn_noticed(snap: dict[str, Any]) -> None:
+        if snap["over"]:
+            return
+        title, icon = seat.page.evaluate("[document.title, document.querySelector('link[rel=icon]').dataset.state]")
+        assert title.startswith("●") and icon == "turn", (snap["version"], title, icon)
+
     try:
         seat.page.wait_for_selector(f".board.{GAMES[game][1]}")  # the game's own renderer has drawn
-        decisions, taps, missed = play_checking(seat, game, rng, touch)
+
+        def every_usual_kind() -> bool:
+            return USUAL_KINDS[game] <= offered(seat)
+
+        decisions, taps, missed = play_checking(seat, game, rng, touch, check_page=turn_noticed, until=every_usual_kind)
         print(f"{game} {players}p {size}: {decisions} decisions, {taps} taps ({missed} given to a neighbour)")
-        assert decisions > 10 and taps - missed >= decisions, (decisions, taps, missed)
-        seat.page.wait_for_selector("#result")
+        assert decisions and taps - missed >= decisions, (decisions, taps, missed)
+        assert USUAL_KINDS[game] <= offered(seat) or seat.over(), USUAL_KINDS[game] - offered(seat)
+        assert seat.page.locator("#move-list[open]").count() == 0  # the sentence list was never opened
+        if not seat.over():
+            address = seat.leave()  # the seat's token is in its fragment once the page claimed the seat
+            finish_over_the_api(server, table["table"]["id"], [address.split("#token=")[1]])
+            seat.open(address)
+            play_checking(seat, game, rng, touch)  # the finished table, checked as every step was
+        seat.page.wait_for_selector("#result #breakdown")
+        assert seat.page.locator("#breakdown tbody tr").count() == players
+        if game == "mottainai":
+            assert seat.page.locator("#end-reason").inner_text().strip()
         assert not seat.errors, seat.errors
     finally:
         seat.close()

@@ -1,20 +1,17 @@
-"""Playing on the cards (src/parlor/web/js/picks.js and each game's parts()): games of each game
-played only by clicking highlighted things on the table (cards, sweets, the supply, tiles), the
-buttons of the pick bar and Confirm — never the sentence list — until every usual kind of decision
-was clicked through, the rest played over the API; Sweet Nose's sweetness picked per sweet with the
-live score; and the end screen's score breakdown."""
+"""Playing on the cards (src/parlor/web/js/picks.js and each game's parts()): a count picked beside
+its card, and Sweet Nose's sweetness picked per sweet with the live score. (Games of each game played
+only on the cards until every usual kind of decision was clicked through, then to the end screen's
+score breakdown: test_card_elements.py, with a check of the table at every step.)"""
 
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
 
-from .conftest import Server, finish_over_the_api
-from .test_browser import DESKTOP, GAME_LIMIT, LANGS, PHONE, YOUR_TURN_OR_OVER, Seat, check_no_private
-from .test_card_elements import USUAL_KINDS, offered
+from .conftest import Server
+from .test_browser import DESKTOP, LANGS, PHONE, YOUR_TURN_OR_OVER, Seat
 
 # On the table, in your hand (on a phone it lies in the dock under the table) or in the pick bar.
 PICKS = ":is(.board, #my-hand) .pickable, .pick-chips .chip:not([disabled])"
@@ -58,59 +55,6 @@ def click_on_cards(seat: Seat, rng: random.Random) -> bool:
         raise AssertionError(f"your turn, but nothing to click on the table:\n{page.locator('#moves').inner_text()}")
     settle(seat, before, drawn)
     return True
-
-
-def play_by_cards(seats: list[Seat], rng: random.Random, limit: float, kinds: set[str] | None = None) -> int:
-    """Clicks on the cards until the game is over or (``kinds`` given) the first seat was offered
-    every one of ``kinds``. Returns the clicks."""
-    start = time.monotonic()
-    clicks = 0
-    while not all(s.over() for s in seats):
-        if kinds is not None and kinds <= offered(seats[0]):
-            break
-        assert time.monotonic() - start < limit, f"the game did not end within {limit}s ({clicks} clicks)"
-        moved = False
-        for s in seats:
-            if not s.over() and click_on_cards(s, rng):
-                clicks += 1
-                moved = True
-        if not moved:
-            time.sleep(0.05)
-    return clicks
-
-
-@pytest.mark.parametrize(("game", "viewport"), [("mamma-mia", DESKTOP), ("sweet-nose", PHONE), ("mottainai", DESKTOP)])
-def test_a_game_by_clicking_the_cards(server: Server, browser: Any, game: str, viewport: dict) -> None:
-    """Every usual kind of decision of the game (USUAL_KINDS) is clicked through on the cards; then the
-    seat's page is left, the rest of the game is played over the API, and the page opened again shows
-    the end with its score breakdown. The spectator watches the whole game: no private frame of seat 0
-    reaches it. (A whole game on the cards of each game: test_card_elements.py, with a check of the
-    table at every step; a whole game's live end: test_browser.py.)"""
-    rng = random.Random(11)
-    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
-    table = server.create(game, 3, seats)
-    seat = Seat(browser, server.url(table["seats"][0]["join_path"]), viewport=viewport)
-    spectator = Seat(browser, server.url(table["spectator_path"]))
-    try:
-        clicks = play_by_cards([seat], rng, GAME_LIMIT, USUAL_KINDS[game])
-        assert clicks > 5
-        # Only table clicks played: the sentence list was never opened.
-        assert seat.page.locator("#move-list[open]").count() == 0
-        if not seat.over():
-            print(f"{game}: {clicks} clicks on the cards, then the rest over the API")
-            url = seat.leave()  # the seat's token is in its fragment once the page claimed the seat
-            finish_over_the_api(server, table["table"]["id"], [url.split("#token=")[1]])
-            seat.open(url)
-        seat.page.wait_for_selector("#result #breakdown")
-        assert seat.page.locator("#breakdown tbody tr").count() == 3
-        if game == "mottainai":
-            assert seat.page.locator("#end-reason").inner_text().strip()
-        assert not seat.errors, seat.errors
-        spectator.page.wait_for_selector("#result")  # its frames hold the whole game
-        check_no_private(spectator)
-    finally:
-        seat.close()
-        spectator.close()
 
 
 def test_a_count_is_picked_beside_the_card(server: Server, browser: Any) -> None:

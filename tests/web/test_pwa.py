@@ -45,7 +45,7 @@ def test_the_manifest_names_the_app_and_its_icons(server: Server) -> None:
 
 
 def test_chromium_finds_it_installable(server: Server, browser: Any) -> None:
-    context = browser.new_context(viewport=PHONE)
+    context = browser.new_context(viewport=PHONE, service_workers="allow")
     try:
         page = context.new_page()
         page.goto(server.base + "/")
@@ -65,7 +65,7 @@ def test_chromium_finds_it_installable(server: Server, browser: Any) -> None:
 def test_offline_a_page_says_so_in_the_readers_language_and_comes_back(server: Server, browser: Any) -> None:
     table = server.create("mamma-mia", 2, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}])
     cs = json.loads((WEB / "i18n" / "cs.json").read_text(encoding="utf-8"))
-    context = browser.new_context(viewport=PHONE)
+    context = browser.new_context(viewport=PHONE, service_workers="allow")
     context.add_init_script("localStorage.setItem('parlor.lang', 'cs')")
     try:
         page = context.new_page()
@@ -103,7 +103,7 @@ HIDDEN_AND_WATCHED = """(() => {
 def test_your_turn_is_notified_through_the_service_worker(server: Server, browser: Any) -> None:
     table = server.create("mamma-mia", 2, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}])
     url = server.url(table["seats"][0]["join_path"])
-    seat = Seat(browser, url, viewport=PHONE, init_script=HIDDEN_AND_WATCHED)
+    seat = Seat(browser, url, viewport=PHONE, init_script=HIDDEN_AND_WATCHED, service_workers="allow")
     try:
         seat.context.grant_permissions(["notifications"], origin=server.base)
         seat.page.evaluate(WORKER_READY)

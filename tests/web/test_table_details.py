@@ -125,10 +125,9 @@ def test_another_link_of_the_table_starts_afresh_and_a_made_up_code_is_a_wrong_l
 def test_the_host_gets_no_new_link_for_their_own_seat(server: Server, browser: Any) -> None:
     seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
     table = server.create("mamma-mia", 2, seats)
-    ann = Seat(browser, server.url(table["seats"][0]["join_path"]))
-    ann.context.add_init_script(f"localStorage.setItem('parlor.host.{table['table']['id']}', '{table['host_token']}')")
+    host = f"localStorage.setItem('parlor.host.{table['table']['id']}', '{table['host_token']}')"
+    ann = Seat(browser, server.url(table["seats"][0]["join_path"]), init_script=host)
     try:
-        ann.page.reload()
         ann.page.wait_for_selector("#host .host-seat[data-seat='1'] .host-new-link")
         assert ann.page.locator("#host .host-seat[data-seat='0']").count() == 1
         assert ann.page.locator("#host .host-seat[data-seat='0'] .host-new-link").count() == 0

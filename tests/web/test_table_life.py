@@ -27,10 +27,11 @@ def create(server: Server, **body: Any) -> dict[str, Any]:
     return r.json()
 
 
-def as_host(seat: Seat, created: dict[str, Any]) -> None:
-    """The lobby that made the table keeps its host token in the browser (js/host.js)."""
+def host_script(created: dict[str, Any]) -> str:
+    """What the lobby that made the table leaves in the browser: its host token (js/host.js); an init
+    script, so that the table's page is the host's from its first load."""
     table_id = created["table"]["id"]
-    seat.context.add_init_script(f"localStorage.setItem('parlor.host.{table_id}', '{created['host_token']}')")
+    return f"localStorage.setItem('parlor.host.{table_id}', '{created['host_token']}')"
 
 
 def summary(server: Server, table_id: str) -> dict[str, Any]:
@@ -50,10 +51,7 @@ def test_clocks_no_takeover_before_join_and_the_host(server: Server, browser: An
         seat_timeout=None,
     )
     table_id = created["table"]["id"]
-    ann = Seat(browser, server.url(created["seats"][0]["join_path"]))
-    as_host(ann, created)
-    ann.page.reload()
-    ann.page.wait_for_selector("body[data-version]")
+    ann = Seat(browser, server.url(created["seats"][0]["join_path"]), init_script=host_script(created))
     page = ann.page
     try:
         page.wait_for_selector("#host .host-seat[data-seat='1']")
