@@ -424,6 +424,13 @@ def test_the_wait_counts_down_to_the_bots_taking_the_empty_seats(
             lobby.locator(f".open-list.playing .open-table[data-table='{table_id}']").wait_for()
             assert lobby.locator(f".open-table[data-table='{table_id}'] .open-fill").count() == 0, lang
             assert not seat.errors and not lobby_errors, (lang, seat.errors, lobby_errors)
+        # A table opened after every countdown was over (nothing left to count down) still comes into
+        # the open lobbies by itself, without a reload: the lobby reads its lists again while in view.
+        body = {"game": "sweet-nose", "players": 3, "public": True, "seats": [{"kind": "human"}] * 3}
+        late = httpx.post(f"{server.base}/api/tables", json=body, timeout=60).json()["table"]["id"]
+        assert httpx.post(f"{server.base}/api/tables/{late}/sit", json={"name": "Lex"}, timeout=60).status_code == 200
+        for _, _, _, _, lobby, _ in opened:
+            lobby.locator(f".open-list.waiting .open-table[data-table='{late}']").wait_for(timeout=60_000)
     finally:
         for _, _, seat, lobby_context, _, _ in opened:
             seat.context.close()

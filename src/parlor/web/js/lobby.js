@@ -332,16 +332,22 @@ function fillInText(seconds, free) {
   return t("open.fill_in", { n: free, time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
 }
 
+// The lists are read again every READ_EVERY seconds while the page is in view (tables open, fill
+// and end while the lobby is open); a second after a countdown ends; and, while a row still says
+// 0:00 (its bots came late, or it was read at zero), every LATE_EVERY seconds until it moves.
+const READ_EVERY = 10;
+const LATE_EVERY = 3;
 let rereading = false;
 setInterval(() => {
   let due = false;
+  const since = (performance.now() - openAt) / 1000;
   for (const el of document.querySelectorAll(".open-fill[data-fill-in]")) {
     const seconds = Number(el.dataset.fillIn);
     el.textContent = fillInText(seconds, Number(el.dataset.free));
-    // Read the list again a second after a countdown ends (the table had time left when read: one
-    // whose bots are late, listed at 0:00, is not read again and again).
-    if (seconds > 0 && (performance.now() - openAt) / 1000 >= seconds + 1) due = true;
+    if (seconds > 0 && since >= seconds + 1) due = true;
+    if (seconds <= 0 && since >= LATE_EVERY) due = true;
   }
+  if (openAt && since >= READ_EVERY && document.visibilityState === "visible") due = true;
   if (due && !rereading) {
     rereading = true;
     refreshOpen().finally(() => (rereading = false));
@@ -684,6 +690,13 @@ async function main() {
   render();
   refreshOpen();
 }
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && openAt && !rereading) {
+    rereading = true;
+    refreshOpen().finally(() => (rereading = false));
+  }
+});
 
 main().catch((err) => {
   app.textContent = String(err);
