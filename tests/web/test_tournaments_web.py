@@ -72,6 +72,11 @@ def test_make_a_tournament_sign_up_on_its_page_and_see_the_standings(
         page.goto(server.base + "/tournaments")
         page.wait_for_selector(".tournament-list.upcoming")
         assert "Phone Cup" in page.inner_text(".tournament-list.upcoming")
+        # Half points as the rules write them (a drawn game, Buchholz sums of them), in any language.
+        written = page.evaluate("""async () => {
+            const { pointsText } = await import("/static/js/tournaments.js");
+            return [0, 0.5, 1, 1.5, 2.5, 3].map(pointsText); }""")
+        assert written == ["0", "½", "1", "1½", "2½", "3"]
         # A wrong address says so, with the way back to the list.
         page.goto(server.base + "/tournaments/no-such-one")
         page.wait_for_selector("#tournament-error:has-text('No such tournament')")

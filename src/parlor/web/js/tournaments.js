@@ -19,6 +19,14 @@ let refresh = null;
 // Days per move of a turn-based tournament (the lobby's choices for a turn-based table; "" is live).
 const MOVE_DAYS = [1, 2, 3, 5, 7, 14];
 
+/** Points as the rules write them: whole numbers, and a half as ½ ("1½", "½"), in every language. */
+export function pointsText(points) {
+  const whole = Math.floor(points);
+  const half = Math.abs(points - whole - 0.5) < 1e-9;
+  if (!half) return String(Math.round(points * 100) / 100);
+  return whole ? `${whole}½` : "½";
+}
+
 function gameTitle(name) {
   return tMaybe(`game.${name}.title`, name);
 }
@@ -109,7 +117,7 @@ function board(tb, current) {
     link = h("a", { class: "button", href: `/replay/${encodeURIComponent(tb.table_id)}` }, t("profile.replay"));
   }
   // (a bye says its point in its own words: no score after it)
-  const points = tb.bye ? "" : tb.points ? ` · ${tb.points.map((p) => String(p)).join(" – ")}` : current ? ` · ${t("tournament.playing")}` : "";
+  const points = tb.bye ? "" : tb.points ? ` · ${tb.points.map(pointsText).join(" – ")}` : current ? ` · ${t("tournament.playing")}` : "";
   return h("li", { class: "board", "data-table": tb.table_id || "" },
     tb.bye ? t("tournament.bye", { name: names[0] }) : names.join(" – "), points, " ", link);
 }
@@ -153,7 +161,7 @@ function showOne() {
       h("tr", {}, h("th", {}, "#"), h("th", {}, t("tournament.player")), h("th", {}, t("tournament.score")), h("th", {}, t("tournament.buchholz"))),
       tm.standings.map((s) => h("tr", { class: s.withdrawn ? "standing withdrawn" : "standing" },
         h("td", {}, String(s.rank)), h("td", {}, s.name === null ? t("tournament.deleted") : s.name),
-        h("td", {}, String(s.score)), h("td", {}, String(s.buchholz)))))),
+        h("td", {}, pointsText(s.score)), h("td", {}, pointsText(s.buchholz)))))),
     h("p", { class: "muted" }, t("tournament.rules")),
     tm.round_tables.length === 0 && tm.status === "upcoming" ? null : h("h2", {}, t("tournament.rounds_heading")),
     ...tm.round_tables.map((r) => h("section", { class: "round", "data-round": r.round },
