@@ -220,7 +220,9 @@ class Judge:
             scores = [a + b for a, b in zip(scores, more_scores)]
         if stopped:
             raise Stopped()
-        return _Weighed(explored, [_estimate(m) for m in explored], [_estimate(m) for m in stats], wins, scores, rng, ask)
+        return _Weighed(
+            explored, [_estimate(m) for m in explored], [_estimate(m) for m in stats], wins, scores, rng, ask
+        )
 
     def _score_loss(
         self, state: State, seat: int, weighed: "_Weighed", actions: list[Any], played_json: dict[str, Any]
@@ -279,7 +281,9 @@ class Judge:
             best = choice
             loss, loss_se = _difference(wins[0], wins[1])
             loss, loss_se = rounded(loss), rounded(loss_se)
-        score_loss, score_loss_se = self._score_loss(state, seat, weighed, choice_and_played(weighed.explored), played_json)
+        score_loss, score_loss_se = self._score_loss(
+            state, seat, weighed, choice_and_played(weighed.explored), played_json
+        )
         # Every move, best first: the measured ones with their measured numbers.
         by_action = {json.dumps(m.action, sort_keys=True): m for m in explored}
         for m in measured:
