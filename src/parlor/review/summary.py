@@ -137,18 +137,19 @@ def stake(decision: DecisionReview, *, blended: bool = False) -> float:
     return max(BLENDED_FLOOR if blended else STAKE_FLOOR, at_stake(decision))
 
 
-def accuracy_of(decisions: list[DecisionReview], game: str = "") -> float:
-    """The stake-weighted mean of the decisions' accuracies (0 for no decision); blended when every
-    decision carries a score loss, else from the win share alone."""
-    blended = bool(game) and has_score_losses(decisions)
+def accuracy_of(decisions: list[DecisionReview], game: str = "", blended: bool | None = None) -> float:
+    """The stake-weighted mean of the decisions' accuracies (0 for no decision); blended (by
+    default, when a game is named and every decision carries a score loss) or from the win share
+    alone."""
+    if blended is None:
+        blended = bool(game) and has_score_losses(decisions)
     weights = [stake(d, blended=blended) for d in decisions]
     total = sum(weights)
     values = [_curve(blended_loss(d, game, blended=blended)) for d in decisions]
     return sum(w * v for w, v in zip(weights, values)) / total if total else 0.0
 
 
-def mean_blended_loss(decisions: list[DecisionReview], game: str) -> float:
-    blended = has_score_losses(decisions)
+def mean_blended_loss(decisions: list[DecisionReview], game: str, blended: bool) -> float:
     return _mean(blended_loss(d, game, blended=blended) for d in decisions)
 
 
@@ -177,7 +178,10 @@ def summarize(review: Review, *, costliest: int = 3) -> dict[str, Any]:
         phases.setdefault(d.phase, []).append(d)
     worst = sorted((d for d in decisions if d.loss > 0), key=lambda d: (-d.loss, d.step))[:costliest]
     game = review.game
-    accuracy = accuracy_of(decisions, game)
+    # One rule for the whole review: a review resumed from one made before score losses were
+    # measured is summarised from the win share alone, every phase alike.
+    blended = bool(decisions) and has_score_losses(decisions)
+    accuracy = accuracy_of(decisions, game, blended)
     return {
         "decisions": len(decisions),
         "decisions_total": review.decisions_total,
@@ -186,19 +190,19 @@ def summarize(review: Review, *, costliest: int = 3) -> dict[str, Any]:
         "accuracy": accuracy,
         "total_loss": sum(counted_loss(d) for d in decisions),
         "mean_loss": _mean(counted_loss(d) for d in decisions),
-        "blended_loss": mean_blended_loss(decisions, game),
+        "blended_loss": mean_blended_loss(decisions, game, blended),
         "score_loss": _mean(counted_score_loss(d) for d in decisions),
-        "blended": bool(decisions) and has_score_losses(decisions),
+        "blended": blended,
         "good_share": _good_share(decisions),
         "played_like": played_like(review.game, accuracy, len(decisions)),
         "phases": [
             {
                 "phase": name,
                 "decisions": len(group),
-                "accuracy": accuracy_of(group, game),
+                "accuracy": accuracy_of(group, game, blended),
                 "total_loss": sum(counted_loss(d) for d in group),
                 "mean_loss": _mean(counted_loss(d) for d in group),
-                "blended_loss": mean_blended_loss(group, game),
+                "blended_loss": mean_blended_loss(group, game, blended),
                 "good_share": _good_share(group),
             }
             for name, group in phases.items()

@@ -189,10 +189,14 @@ export function blendedLoss(d, game, blended) {
   return u * win + ((1 - u) * (SCORE_POINTS[game] ?? 0) * countedScoreLoss(d)) / 100;
 }
 
+/** True when every decision carries a score loss (reviews made before it was measured do not). */
+export function hasScoreLosses(decisions) {
+  return decisions.length > 0 && decisions.every((d) => typeof d.score_loss === "number");
+}
+
 /** Accuracy of the decisions (0..1): the stake-weighted mean of a steep curve of each blended loss in
  * points (of the win-share loss alone, with the old weights, when a decision carries no score loss). */
-export function accuracyOf(decisions, game = "") {
-  const blended = Boolean(game) && decisions.every((d) => typeof d.score_loss === "number");
+export function accuracyOf(decisions, game = "", blended = hasScoreLosses(decisions)) {
   const floor = blended ? BLENDED_FLOOR : STAKE_FLOOR;
   const curve = (loss) => Math.max(0, Math.min(1, ACCURACY.a * Math.exp(-ACCURACY.b * 100 * loss) - ACCURACY.c));
   let weights = 0;
@@ -212,8 +216,8 @@ export function playedLike(game, accuracy, decisions) {
   return Object.keys(levels).sort((x, y) => Math.abs(levels[x] - accuracy) - Math.abs(levels[y] - accuracy) || (x < y ? -1 : 1))[0];
 }
 
-function accuracy(decisions, game) {
-  return decisions.length ? percent(accuracyOf(decisions, game)) : "—";
+function accuracy(decisions, game, blended) {
+  return decisions.length ? percent(accuracyOf(decisions, game, blended)) : "—";
 }
 
 /** The seat's decisions with their labels: click one to jump to it. */
@@ -250,12 +254,15 @@ export function reviewSummary(review) {
   const phases = [];
   for (const d of review.decisions) if (!phases.includes(d.phase)) phases.push(d.phase);
   const total = review.decisions.reduce((sum, d) => sum + countedLoss(d), 0);
-  const like = playedLike(review.game, accuracyOf(review.decisions, review.game), review.decisions.length);
+  // One rule for the whole review: one resumed from a review made before score losses were measured
+  // is summarised from the win share alone, every phase alike.
+  const blended = hasScoreLosses(review.decisions);
+  const like = playedLike(review.game, accuracyOf(review.decisions, review.game, blended), review.decisions.length);
   return h(
     "p",
     { class: "review-summary", id: "review-summary" },
-    t("review.accuracy", { n: accuracy(review.decisions, review.game) }),
-    phases.length > 1 ? ` (${phases.map((p) => `${phaseText(p)} ${accuracy(review.decisions.filter((d) => d.phase === p), review.game)}`).join(", ")})` : "",
+    t("review.accuracy", { n: accuracy(review.decisions, review.game, blended) }),
+    phases.length > 1 ? ` (${phases.map((p) => `${phaseText(p)} ${accuracy(review.decisions.filter((d) => d.phase === p), review.game, blended)}`).join(", ")})` : "",
     ". ",
     h("span", { id: "review-total-loss" }, t("review.total_loss", { n: Math.round(total * 100) })),
     like ? h("span", { id: "review-played-like" }, " ", t("review.played_like", { level: tMaybe(`level.${like}`, like) })) : null,
