@@ -100,23 +100,25 @@ def test_a_decided_position_weighs_little_in_the_win_share_accuracy() -> None:
 
 @pytest.mark.parametrize("game", sorted(SCORE_POINTS))
 def test_a_decided_game_s_lost_points_count_through_the_score_loss(game: str) -> None:
-    """In a decided position (win chance 0) the win share cannot lose anything, but the points the
-    move gave away count, priced by the game's ``SCORE_POINTS``; at an even position the win
-    share counts alone; losses within the noise count nothing."""
+    """In a lost position (win chance 0) the win share cannot lose anything, but the points the
+    move gave away count, priced by the game's ``SCORE_POINTS``, at full weight; at an even
+    position the win share counts alone; in a won position (win chance 1) points do not count
+    and the decision weighs little; losses within the noise count nothing."""
     even = _decision(0.04, 0.01, 0.5, score_loss=9.0, score_loss_se=0.5)  # the score loss is ignored here
-    decided = _decision(0.0, 0.0, 0.0, score_loss=2.0, score_loss_se=0.5)
+    lost = _decision(0.0, 0.0, 0.0, score_loss=2.0, score_loss_se=0.5)
     noise = _decision(0.0, 0.0, 0.0, score_loss=2.0, score_loss_se=2.0 / COUNT_SIGNIFICANCE + 0.1)
-    result = Review(game, 2, 0, "sha256:x", {}, 3, (even, decided, noise))
+    won = _decision(0.0, 0.0, 1.0, score_loss=5.0, score_loss_se=0.5)
+    result = Review(game, 2, 0, "sha256:x", {}, 4, (even, lost, noise, won))
     summary = summarize(result)
-    points = [4.0, SCORE_POINTS[game] * 2.0, 0.0]
+    points = [4.0, SCORE_POINTS[game] * 2.0, 0.0, 0.0]
     curve = [ACCURACY_A * math.exp(-ACCURACY_B * p) - ACCURACY_C for p in points]
-    weights = [1.0, BLENDED_FLOOR, BLENDED_FLOOR]
+    weights = [1.0, BLENDED_FLOOR, BLENDED_FLOOR, STAKE_FLOOR]
     expected = sum(w * max(0.0, c) for w, c in zip(weights, curve)) / sum(weights)
     assert summary["blended"] is True
     assert summary["accuracy"] == pytest.approx(expected)
-    assert summary["blended_loss"] == pytest.approx(sum(points) / 300.0)
+    assert summary["blended_loss"] == pytest.approx(sum(points) / 400.0)
     assert summary["total_loss"] == pytest.approx(0.04)  # the win chance given away is still the win share's
-    assert summary["score_loss"] == pytest.approx(11.0 / 3)
+    assert summary["score_loss"] == pytest.approx(16.0 / 4)
 
 
 def test_a_review_saved_before_score_losses_summarises_from_the_win_share() -> None:

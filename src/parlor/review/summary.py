@@ -16,12 +16,15 @@ say the same thing. Plain JSON out. docs/review.md, "The summary", says why thes
   win chance, is ``u * W + (1 - u) * k * S``: ``W`` the counted win-share loss in points, ``S``
   the counted score loss in the game's points, ``k`` the game's ``SCORE_POINTS`` (what a point
   of its score is worth in points of win chance, measured) and ``u = 2 * sqrt(p * (1 - p))``
-  what was at stake (1 at an even position, 0 in a decided one).
+  what was at stake (1 at an even position, 0 in a decided one). Where the game is being won
+  (``p`` above one half) it is ``W`` alone: a move that keeps the win is sound whatever it
+  scores (the strong bots stop counting points there, as players do).
 * **Accuracy** is the mean over decisions of a steep curve of the blended loss ``L``:
   ``a * exp(-b * L) - c`` (lichess maps drops of win percentage to accuracy the same way, with a
   gentler ``b``), 1 for a loss of 0, about 0.5 for 4 points, near 0 for a blunder's 15. The
-  mean is weighted by ``max(u, BLENDED_FLOOR)``: a decided position counts, through its score
-  loss, but less than an open one.
+  mean is weighted by ``max(u, BLENDED_FLOOR)`` where the game is not being won (a lost
+  position shows its losses through the score) and ``max(u, STAKE_FLOOR)`` where it is (nothing
+  measurable can be lost there).
 * **A review without score losses** (made before the judge measured them) is summarised from
   the win share alone, as before: the curve of ``W``, each decision weighted by ``u`` at least
   ``STAKE_FLOOR`` (a decided decision cannot lose anything measurable there). lichess weighs its
@@ -64,9 +67,10 @@ ACCURACY_C = 0.0317
 # position still counts a little).
 STAKE_FLOOR = 0.05
 
-# The least weight of a decision in the blended accuracy: a decided position's score loss counts,
-# at this weight against an even position's 1 (tuned on the games of seed 43; docs/review.md).
-BLENDED_FLOOR = 0.5
+# The least weight of a decision not being won in the blended accuracy: a lost position's score
+# loss counts, at this weight against an even position's 1 (tuned on the games of seed 43 among
+# 0.05, 0.25, 0.5 and 1; docs/review.md).
+BLENDED_FLOOR = 1.0
 
 # What one point of each game's own final score is worth in points of win chance, for the blend:
 # the ratio of the counted win-share losses to the counted score losses over the decisions with
@@ -114,10 +118,16 @@ def blended_loss(decision: DecisionReview, game: str, *, blended: bool = True) -
     score loss (times the game's ``SCORE_POINTS``) where it is decided (the module's docstring).
     With ``blended`` False (a review without score losses), the counted win-share loss."""
     win = counted_loss(decision)
-    if not blended:
+    if not blended or _winning(decision):
         return win
     u = at_stake(decision)
     return u * win + (1.0 - u) * SCORE_POINTS.get(game, 0.0) * counted_score_loss(decision) / 100.0
+
+
+def _winning(decision: DecisionReview) -> bool:
+    """The best move's win chance is above one half: the game is (being) won, and a move that keeps
+    the win is sound whatever it scores (the bots, like players, stop counting points there)."""
+    return decision.best_estimate.win > 0.5
 
 
 def _curve(loss: float) -> float:
@@ -132,9 +142,10 @@ def decision_accuracy(decision: DecisionReview, game: str | None = None) -> floa
 
 
 def stake(decision: DecisionReview, *, blended: bool = False) -> float:
-    """The decision's weight in the accuracy: what was at stake, at least ``BLENDED_FLOOR`` in the
-    blended accuracy, ``STAKE_FLOOR`` in the win-share-only one."""
-    return max(BLENDED_FLOOR if blended else STAKE_FLOOR, at_stake(decision))
+    """The decision's weight in the accuracy: what was at stake, at least ``BLENDED_FLOOR`` where the
+    blended loss can show something (a position not won), else at least ``STAKE_FLOOR``."""
+    floor = BLENDED_FLOOR if blended and not _winning(decision) else STAKE_FLOOR
+    return max(floor, at_stake(decision))
 
 
 def accuracy_of(decisions: list[DecisionReview], game: str = "", blended: bool | None = None) -> float:

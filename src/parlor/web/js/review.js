@@ -156,7 +156,7 @@ export function evaluationGraph(review, steps, current, go) {
 export const COUNT_SIGNIFICANCE = 1;
 export const ACCURACY = { a: 1.0317, b: 0.17, c: 0.0317 };
 export const STAKE_FLOOR = 0.05;
-export const BLENDED_FLOOR = 0.5;
+export const BLENDED_FLOOR = 1.0;
 export const SCORE_POINTS = { "mamma-mia": 1.0, "mottainai": 1.0, "sweet-nose": 1.0 };
 export const PLAYED_LIKE_MIN_DECISIONS = 8;
 export const PLAYED_LIKE = {};
@@ -174,6 +174,11 @@ export function countedScoreLoss(d) {
   return typeof loss === "number" && loss > 0 && Number.isFinite(se) && loss >= COUNT_SIGNIFICANCE * se ? loss : 0;
 }
 
+/** The best move's win chance is above one half: a move that keeps the win is sound whatever it scores. */
+function winning(d) {
+  return (d.moves[0].win ?? 0) > 0.5;
+}
+
 /** What was at stake at a decision: 2 sqrt(p (1 - p)) of the best move's win chance. */
 function atStake(d) {
   const p = Math.max(0, Math.min(1, d.moves[0].win ?? 0));
@@ -184,7 +189,7 @@ function atStake(d) {
  * (times the game's SCORE_POINTS) where it is decided; the win share alone in a review without score losses. */
 export function blendedLoss(d, game, blended) {
   const win = countedLoss(d);
-  if (!blended) return win;
+  if (!blended || winning(d)) return win;
   const u = atStake(d);
   return u * win + ((1 - u) * (SCORE_POINTS[game] ?? 0) * countedScoreLoss(d)) / 100;
 }
@@ -197,12 +202,11 @@ export function hasScoreLosses(decisions) {
 /** Accuracy of the decisions (0..1): the stake-weighted mean of a steep curve of each blended loss in
  * points (of the win-share loss alone, with the old weights, when a decision carries no score loss). */
 export function accuracyOf(decisions, game = "", blended = hasScoreLosses(decisions)) {
-  const floor = blended ? BLENDED_FLOOR : STAKE_FLOOR;
   const curve = (loss) => Math.max(0, Math.min(1, ACCURACY.a * Math.exp(-ACCURACY.b * 100 * loss) - ACCURACY.c));
   let weights = 0;
   let sum = 0;
   for (const d of decisions) {
-    const w = Math.max(floor, atStake(d));
+    const w = Math.max(blended && !winning(d) ? BLENDED_FLOOR : STAKE_FLOOR, atStake(d));
     weights += w;
     sum += w * curve(blendedLoss(d, game, blended));
   }
