@@ -38,6 +38,10 @@ from parlor.review.summary import (
 # others medium (the game's heuristic, cheap to play, sound). At 24 iterations Mamma Mia!'s second
 # game put the random seat's losses below the heuristic's (noise); at 60 both games order right.
 GAMES = [("mamma-mia", 2, (1, 2), 60), ("mottainai", 2, (1, 2), 60), ("sweet-nose", 3, (1, 2), 200)]
+# The margins the random seat must fall behind by in every one of these games (small budgets, so
+# far below the goal at the default budget; docs/review.md, "Telling weak play from strong").
+ACCURACY_GAP = 0.04
+LOSS_RATIO = 1.5
 
 
 @cache
@@ -55,11 +59,19 @@ def test_a_random_seat_is_less_accurate_and_gives_more_away_than_a_sound_one(
     name: str, players: int, seeds: tuple[int, ...], budget: int
 ) -> None:
     """In each seeded game the review of the random seat and of a sound seat of the same game
-    are in order: lower accuracy, more win chance given away."""
+    are in order, by a margin: accuracy lower by at least ``ACCURACY_GAP``, blended loss at least
+    ``LOSS_RATIO`` times the sound seat's, more win chance given away. (The win-share-only summary
+    missed both margins in Mamma Mia!'s second game: accuracy 0.86 against 0.88, mean loss 1.1
+    times; the random seat's points thrown away in lost positions make the difference.)"""
     for seed in seeds:
         weak, sound = summary_of(name, players, seed, budget, 0), summary_of(name, players, seed, budget, 1)
-        assert weak["complete"] and sound["complete"]
-        assert weak["accuracy"] < sound["accuracy"], (seed, weak["accuracy"], sound["accuracy"])
+        assert weak["complete"] and sound["complete"] and weak["blended"] and sound["blended"]
+        assert weak["accuracy"] <= sound["accuracy"] - ACCURACY_GAP, (seed, weak["accuracy"], sound["accuracy"])
+        assert weak["blended_loss"] >= LOSS_RATIO * sound["blended_loss"], (
+            seed,
+            weak["blended_loss"],
+            sound["blended_loss"],
+        )
         assert weak["total_loss"] > sound["total_loss"], (seed, weak["total_loss"], sound["total_loss"])
         assert weak["mean_loss"] == pytest.approx(weak["total_loss"] / weak["decisions"])
 

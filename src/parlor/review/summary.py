@@ -76,7 +76,7 @@ BLENDED_FLOOR = 1.0
 # the ratio of the counted win-share losses to the counted score losses over the decisions with
 # something at stake, measured on the games of seed 43 (docs/review.md, "Telling weak play from
 # strong"). Sweet Nose's points are sweetness, turned round (the lowest wins).
-SCORE_POINTS: dict[str, float] = {"mamma-mia": 1.0, "mottainai": 1.0, "sweet-nose": 1.0}
+SCORE_POINTS: dict[str, float] = {"mamma-mia": 23.3, "mottainai": 4.94, "sweet-nose": 2.71}
 
 # A "played like" needs this many decisions: fewer say little about a player.
 PLAYED_LIKE_MIN_DECISIONS = 8

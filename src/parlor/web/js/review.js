@@ -157,7 +157,7 @@ export const COUNT_SIGNIFICANCE = 1;
 export const ACCURACY = { a: 1.0317, b: 0.17, c: 0.0317 };
 export const STAKE_FLOOR = 0.05;
 export const BLENDED_FLOOR = 1.0;
-export const SCORE_POINTS = { "mamma-mia": 1.0, "mottainai": 1.0, "sweet-nose": 1.0 };
+export const SCORE_POINTS = { "mamma-mia": 23.3, "mottainai": 4.94, "sweet-nose": 2.71 };
 export const PLAYED_LIKE_MIN_DECISIONS = 8;
 export const PLAYED_LIKE = {};
 
