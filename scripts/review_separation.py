@@ -97,8 +97,13 @@ def compact(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def figures(row: dict[str, Any]) -> dict[str, float]:
-    summary = summarize(Review.from_json(row["review"]))
-    return {name: summary[name] for name in FIGURES}
+    from parlor.review.summary import accuracy_of
+
+    made = Review.from_json(row["review"])
+    summary = summarize(made)
+    # The accuracy the win share alone gives (the summary's formula before the blend), for comparison.
+    summary["win_share_accuracy"] = accuracy_of(list(made.decisions), made.game, blended=False)
+    return {name: summary[name] for name in (*FIGURES, "win_share_accuracy")}
 
 
 def derive(paths: list[Path]) -> dict[str, float]:
@@ -131,11 +136,11 @@ def tables(out: Path) -> str:
             f" playouts {playouts}:\n"
         )
         lines.append(
-            "| level | games | decisions | accuracy [95%] | blended loss, points [95%] | win share given away,"
-            " points [95%] | win-share loss per decision [95%] | score loss per decision [95%] | best/good share"
+            "| level | games | decisions | accuracy [95%] | win-share-only accuracy [95%] | blended loss, points [95%]"
+            " | win share given away, points [95%] | win-share loss per decision [95%] | score loss per decision [95%] | best/good share"
             " | CPU s per review (max) |"
         )
-        lines.append("|---|---:|---:|---|---|---|---|---|---:|---|")
+        lines.append("|---|---:|---:|---|---|---|---|---|---|---:|---|")
         for level in LEVELS:
             rows = [r for r in data["rows"] if r["level"] == level]
             if not rows:
@@ -143,12 +148,12 @@ def tables(out: Path) -> str:
             per = [figures(r) for r in rows]
             decisions = sum(len(r["review"]["decisions"]) for r in rows)
             cells = []
-            scaled = (("accuracy", 1.0), ("blended_loss", 100.0), ("total_loss", 100.0), ("mean_loss", 100.0),
-                      ("score_loss", 1.0))  # fmt: skip
+            scaled = (("accuracy", 1.0), ("win_share_accuracy", 1.0), ("blended_loss", 100.0), ("total_loss", 100.0),
+                      ("mean_loss", 100.0), ("score_loss", 1.0))  # fmt: skip
             for name, scale in scaled:
                 m, lo, hi = mean_interval([p[name] * scale for p in per])
                 # The interval within what the figure can be (accuracy 0..1, losses from 0).
-                lo, hi = max(0.0, lo), min(hi, 1.0) if name == "accuracy" else hi
+                lo, hi = max(0.0, lo), min(hi, 1.0) if name.endswith("accuracy") else hi
                 cells.append(f"{m:.2f} [{lo:.2f}, {hi:.2f}]")
             share = sum(p["good_share"] for p in per) / len(per)
             cpu = [float(r["cpu_seconds"]) for r in rows]
