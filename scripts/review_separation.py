@@ -137,8 +137,8 @@ def tables(out: Path) -> str:
         )
         lines.append(
             "| level | games | decisions | accuracy [95%] | win-share-only accuracy [95%] | blended loss, points [95%]"
-            " | win share given away, points [95%] | win-share loss per decision [95%] | score loss per decision [95%] | best/good share"
-            " | CPU s per review (max) |"
+            " | win share given away, points [95%] | win-share loss per decision [95%]"
+            " | score loss per decision [95%] | best/good share | CPU s per review (max) |"
         )
         lines.append("|---|---:|---:|---|---|---|---|---|---|---:|---|")
         for level in LEVELS:
