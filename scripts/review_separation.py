@@ -3,15 +3,19 @@
     python scripts/review_separation.py --game mamma-mia --players 2 --games 4 [--budget N]
         [--levels random,easy,medium,hard,expert] [--seed 41] [--out docs/review]
     python scripts/review_separation.py --tables [--out docs/review]
+    python scripts/review_separation.py --derive docs/review/separation-mamma-mia-2p-seed43-tuning.json ...
 
 For each level and each of ``--games`` seeded games: every seat is ``hard`` but one, which plays
 the level (the seat turns round the table, one per game); the game is played to its end and that
 seat's review is made (``parlor.review.review``, budget ``--budget`` or the game's default). Each
-decision's loss and standard error is kept (``<out>/separation-<game>-<players>p.json``, written
-after every game, so a stopped run keeps what it finished), and the summary's figures
-(``parlor.review.summarize``: accuracy, total loss, mean loss, best/good share) are computed from
-them, so a change of the summary's formula needs no new games. ``--tables`` prints, per game and
-level, the mean of each figure over games with a 95% interval (t-based; few games make it wide).
+decision's loss and standard error, in win share and in expected score, is kept
+(``<out>/separation-<game>-<players>p.json``, written after every game, so a stopped run keeps what
+it finished), and the summary's figures (``parlor.review.summarize``: accuracy, blended loss, total
+and mean win-share loss, best/good share) are computed from them, so a change of the summary's
+formula needs no new games. ``--tables`` prints, per game and level, the mean of each figure over
+games with a 95% interval (t-based; few games make it wide) and the reviews' CPU seconds.
+``--derive FILES`` prints each game's ``SCORE_POINTS`` (``parlor.review.summary``) from kept runs:
+the counted win-share losses over the counted score losses of the decisions with much at stake.
 """
 
 from __future__ import annotations
@@ -29,7 +33,11 @@ from parlor.review import Review, review, summarize
 from parlor.review.calibration import bot_game
 
 LEVELS = ["random", "easy", "medium", "hard", "expert"]
-FIGURES = ("accuracy", "total_loss", "mean_loss", "good_share")
+FIGURES = ("accuracy", "blended_loss", "total_loss", "mean_loss", "score_loss", "good_share")
+
+# The decisions whose win chance is open enough for the win-share loss to measure them (what was at
+# stake, ``2 sqrt(p (1 - p))``, at least this): where a point of score is priced in win chance.
+OPEN_STAKE = 0.5
 
 # Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom (then the normal's).
 _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
@@ -89,8 +97,30 @@ def compact(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def figures(row: dict[str, Any]) -> dict[str, float]:
-    summary = summarize(Review.from_json(row["review"]))
-    return {name: summary[name] for name in FIGURES}
+    from parlor.review.summary import accuracy_of
+
+    made = Review.from_json(row["review"])
+    summary = summarize(made)
+    # The accuracy the win share alone gives (the summary's formula before the blend), for comparison.
+    summary["win_share_accuracy"] = accuracy_of(list(made.decisions), made.game, blended=False)
+    return {name: summary[name] for name in (*FIGURES, "win_share_accuracy")}
+
+
+def derive(paths: list[Path]) -> dict[str, float]:
+    """Each game's worth of a point of score in points of win chance (see the module's docstring)."""
+    from parlor.review.summary import at_stake, counted_loss, counted_score_loss
+
+    sums: dict[str, list[float]] = {}
+    for path in paths:
+        data = json.loads(path.read_text())
+        for row in data["rows"]:
+            for decision in Review.from_json(row["review"]).decisions:
+                if decision.score_loss is None or at_stake(decision) < OPEN_STAKE:
+                    continue
+                pair = sums.setdefault(data["game"], [0.0, 0.0])
+                pair[0] += 100.0 * counted_loss(decision)
+                pair[1] += counted_score_loss(decision)
+    return {game: round(win / score, 2) for game, (win, score) in sums.items() if score > 0}
 
 
 def tables(out: Path) -> str:
@@ -106,10 +136,11 @@ def tables(out: Path) -> str:
             f" playouts {playouts}:\n"
         )
         lines.append(
-            "| level | games | decisions | accuracy [95%] | total loss, points [95%] | mean loss, points [95%]"
-            " | best/good share |"
+            "| level | games | decisions | accuracy [95%] | win-share-only accuracy [95%] | blended loss, points [95%]"
+            " | win share given away, points [95%] | win-share loss per decision [95%]"
+            " | score loss per decision [95%] | best/good share | CPU s per review (max) |"
         )
-        lines.append("|---|---:|---:|---|---|---|---:|")
+        lines.append("|---|---:|---:|---|---|---|---|---|---|---:|---|")
         for level in LEVELS:
             rows = [r for r in data["rows"] if r["level"] == level]
             if not rows:
@@ -117,13 +148,19 @@ def tables(out: Path) -> str:
             per = [figures(r) for r in rows]
             decisions = sum(len(r["review"]["decisions"]) for r in rows)
             cells = []
-            for name, scale in (("accuracy", 1.0), ("total_loss", 100.0), ("mean_loss", 100.0)):
+            scaled = (("accuracy", 1.0), ("win_share_accuracy", 1.0), ("blended_loss", 100.0), ("total_loss", 100.0),
+                      ("mean_loss", 100.0), ("score_loss", 1.0))  # fmt: skip
+            for name, scale in scaled:
                 m, lo, hi = mean_interval([p[name] * scale for p in per])
                 # The interval within what the figure can be (accuracy 0..1, losses from 0).
-                lo, hi = max(0.0, lo), min(hi, 1.0) if name == "accuracy" else hi
+                lo, hi = max(0.0, lo), min(hi, 1.0) if name.endswith("accuracy") else hi
                 cells.append(f"{m:.2f} [{lo:.2f}, {hi:.2f}]")
             share = sum(p["good_share"] for p in per) / len(per)
-            lines.append(f"| {level} | {len(rows)} | {decisions} | {' | '.join(cells)} | {share:.2f} |")
+            cpu = [float(r["cpu_seconds"]) for r in rows]
+            lines.append(
+                f"| {level} | {len(rows)} | {decisions} | {' | '.join(cells)} | {share:.2f}"
+                f" | {sum(cpu) / len(cpu):.1f} ({max(cpu):.1f}) |"
+            )
     return "\n".join(lines)
 
 
@@ -139,7 +176,11 @@ def main() -> None:
     parser.add_argument("--noise", type=float, default=None, help="the heuristic playouts' share of random moves")
     parser.add_argument("--out", type=Path, default=Path("docs/review"))
     parser.add_argument("--tables", action="store_true", help="print the tables of the kept runs only")
+    parser.add_argument("--derive", type=Path, nargs="+", help="print SCORE_POINTS from these kept runs")
     args = parser.parse_args()
+    if args.derive:
+        print(json.dumps(derive(args.derive), sort_keys=True))
+        return
     if args.tables:
         print(tables(args.out))
         return

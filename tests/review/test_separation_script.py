@@ -29,8 +29,12 @@ def test_the_level_s_seat_is_reviewed_kept_resumed_and_tabled(tmp_path: Path) ->
     assert all(kind == "hard" for seat, kind in enumerate(row["lineup"]) if seat != row["seat"])
     review = Review.from_json(row["review"])
     assert review.complete and review.seat == row["seat"]
+    # Each decision keeps its score loss, so --tables recomputes the blended summary without replaying.
+    assert review.decisions and all(d.score_loss is not None for d in review.decisions)
     again = run(*SMALL, "--games", "1", "--out", str(tmp_path))  # nothing left to do
     assert "game 0" not in again.stderr
     assert json.loads((tmp_path / "separation-mottainai-2p.json").read_text()) == kept
     printed = run("--tables", "--out", str(tmp_path)).stdout
     assert "| random | 1 |" in printed
+    derived = json.loads(run("--derive", str(tmp_path / "separation-mottainai-2p.json")).stdout)
+    assert set(derived) <= {"mottainai"} and all(value > 0 for value in derived.values())

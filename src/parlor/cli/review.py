@@ -187,8 +187,9 @@ def print_review(out: Console, record: dict[str, Any], result: Review) -> None:
         f" up against the best move. Inaccuracy from {_percent(thresholds['inaccuracy'])}, mistake from"
         f" {_percent(thresholds['mistake'])}, blunder from {_percent(thresholds['blunder'])}, and only when the loss"
         f" is more than {judge['significance']:g} standard errors. Accuracy: each decision's loss, counted from one"
-        " standard error, on a steep curve (0 points 100%, 4 points 49%, 8 points 23%), weighted by what was at"
-        ' stake (docs/review.md, "The summary").[/]'
+        " standard error (the win chance while the game is open, the points of score given away, priced in win"
+        " chance, once it is decided), on a steep curve (0 points 100%, 4 points 49%, 8 points 23%), weighted by"
+        ' what was at stake (docs/review.md, "The summary").[/]'
     )
 
 

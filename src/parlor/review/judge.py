@@ -108,6 +108,21 @@ def _merged(first: MoveStats, second: MoveStats) -> MoveStats:
     )
 
 
+@dataclasses.dataclass(slots=True)
+class _Weighed:
+    """What ``Judge._weigh`` found: the explored moves (statistics and estimates), the measured
+    moves' estimates, their paired per-sample win shares and scores, and the decision's generator
+    and stop check (a further measurement goes on with them)."""
+
+    explored: list[MoveStats]
+    explored_estimates: list[MoveEstimate]
+    measured: list[MoveEstimate]
+    wins: list[list[float]]
+    scores: list[list[float]]
+    rng: FastRng
+    ask: Callable[[], bool] | None
+
+
 class Judge:
     """The judge for one game with one budget and seed; ``judge_decision`` and ``hint`` use it.
 
@@ -181,9 +196,8 @@ class Judge:
         step: int,
         measured: Callable[[list[MoveStats]], list[Any]],
         stop: Callable[[], bool] | None,
-    ) -> tuple[list[MoveEstimate], list[MoveEstimate], list[list[float]]]:
-        """Explore, then measure the moves ``measured(explored)`` names. Returns every move's
-        exploration estimate, the measured moves' estimates and their paired win shares."""
+    ) -> "_Weighed":
+        """Explore, then measure the moves ``measured(explored)`` names (see ``_Weighed``)."""
         rng = FastRng(derive_seed(self.seed, step))
         stopped = False
 
@@ -195,17 +209,50 @@ class Judge:
         ask = should_stop if stop is not None else None
         explored = self.search.explore(state, seat, rng, self.budget, stop=ask)
         actions = measured(explored)
-        stats, wins = self.search.measure(state, seat, rng, actions, self.measure, stop=ask)
+        stats, wins, scores = self.search.measure(state, seat, rng, actions, self.measure, stop=ask)
         if len(actions) == 2 and not stopped and _close(wins[0], wins[1]):
             # The two moves the verdict rests on are too close to tell apart: measure them again
             # as much, on further worlds from the same generator (so still deterministic and
             # still from the seat's information only). Budget goes where a verdict is unsure.
-            more_stats, more_wins = self.search.measure(state, seat, rng, actions, self.measure, stop=ask)
+            more_stats, more_wins, more_scores = self.search.measure(state, seat, rng, actions, self.measure, stop=ask)
             stats = [_merged(a, b) for a, b in zip(stats, more_stats)]
             wins = [a + b for a, b in zip(wins, more_wins)]
+            scores = [a + b for a, b in zip(scores, more_scores)]
         if stopped:
             raise Stopped()
-        return [_estimate(m) for m in explored], [_estimate(m) for m in stats], wins
+        return _Weighed(
+            explored, [_estimate(m) for m in explored], [_estimate(m) for m in stats], wins, scores, rng, ask
+        )
+
+    def _score_loss(
+        self, state: State, seat: int, weighed: "_Weighed", actions: list[Any], played_json: dict[str, Any]
+    ) -> tuple[float, float]:
+        """The played move's paired loss in expected final score (the game's own points, positive
+        when the move played scores worse) against the move the exploration expects to score
+        best, and its standard error. Unlike the win share it does not run out when the game is
+        decided: a lost game can still be lost by more or fewer points.
+
+        The reference is chosen from the exploration's score estimates; if it is the win verdict's
+        move, the verdict's paired samples are used; otherwise it and the move played are measured
+        again on further worlds from the same generator (after the verdict's measurement, so the
+        win estimates and labels are exactly those of a judge without this figure)."""
+        sign = -1.0 if self.settings.lower_score_wins else 1.0
+        reference = max(weighed.explored, key=lambda m: (sign * m.score_estimate()[0], m.visits))
+        reference_json = reference.action.to_json()
+        if reference_json == played_json:
+            return 0.0, 0.0
+        if len(actions) == 2 and actions[0].to_json() == reference_json:
+            first, second = weighed.scores[0], weighed.scores[1]
+        else:
+            pair = [reference.action, actions[-1]]
+            samples = max(2, self.measure // 2)
+            _stats, _wins, scores = self.search.measure(state, seat, weighed.rng, pair, samples, stop=weighed.ask)
+            if weighed.ask is not None and weighed.ask():
+                raise Stopped()
+            first, second = scores
+        loss, se = _difference(first, second)
+        loss *= sign
+        return (rounded(loss), rounded(se)) if loss > 0 else (0.0, 0.0)
 
     def judge_decision(
         self,
@@ -224,7 +271,8 @@ class Judge:
             choice = self.search.most_visited(explored).action
             return [choice] if choice.to_json() == played_json else [choice, played]
 
-        explored, measured, wins = self._weigh(state, seat, step, choice_and_played, stop)
+        weighed = self._weigh(state, seat, step, choice_and_played, stop)
+        explored, measured, wins = weighed.explored_estimates, weighed.measured, weighed.wins
         choice = measured[0]
         mine = measured[-1]
         if mine is choice or mine.win >= choice.win:
@@ -233,6 +281,9 @@ class Judge:
             best = choice
             loss, loss_se = _difference(wins[0], wins[1])
             loss, loss_se = rounded(loss), rounded(loss_se)
+        score_loss, score_loss_se = self._score_loss(
+            state, seat, weighed, choice_and_played(weighed.explored), played_json
+        )
         # Every move, best first: the measured ones with their measured numbers.
         by_action = {json.dumps(m.action, sort_keys=True): m for m in explored}
         for m in measured:
@@ -250,6 +301,8 @@ class Judge:
             label=self.settings.label(is_best=best is mine, loss=loss, loss_se=loss_se),
             iterations=sum(m.samples for m in explored) + sum(m.samples for m in measured),
             moves=tuple(moves),
+            score_loss=score_loss,
+            score_loss_se=score_loss_se,
         )
 
     def top_moves(
@@ -261,8 +314,7 @@ class Judge:
             ranked = sorted(explored, key=lambda m: (-m.visits, -m.win))
             return [m.action for m in ranked[:count]]
 
-        _explored, measured, _wins = self._weigh(state, seat, step, most_visited, stop)
-        return _by_search(measured)
+        return _by_search(self._weigh(state, seat, step, most_visited, stop).measured)
 
 
 def _decision_steps(record: Mapping[str, Any], seat: int) -> list[int]:

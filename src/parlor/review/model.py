@@ -120,7 +120,14 @@ class DecisionReview:
     ``label`` is the verdict from the game's thresholds (``parlor.review.settings``). ``why``
     holds, for a flagged decision, what the better move keeps, scores or denies, as
     language-neutral reasons (``{"key": ..., "n": ...}``, ``parlor.review.explain``); empty
-    where nothing could be said for sure (and in reviews made before reasons were given)."""
+    where nothing could be said for sure (and in reviews made before reasons were given).
+
+    ``score_loss`` is how many points of the game's own final score (turned round where the
+    lowest score wins) the played move gave up against the move the judge expects to score best,
+    paired like ``loss`` (the same worlds and continuations for both), 0 when the played move was
+    that move or scored at least as well; ``score_loss_se`` its standard error. Unlike the win
+    share it still shows a weak move once the game is decided. None in reviews made before the
+    judge measured it (the summary then uses the win share alone)."""
 
     step: int
     seat: int
@@ -133,6 +140,8 @@ class DecisionReview:
     iterations: int
     moves: tuple[MoveEstimate, ...]
     why: tuple[dict[str, Any], ...] = ()
+    score_loss: float | None = None
+    score_loss_se: float | None = None
 
     @property
     def played_estimate(self) -> MoveEstimate:
@@ -158,6 +167,11 @@ class DecisionReview:
             "iterations": self.iterations,
             "moves": [m.to_json() for m in self.moves],
             "why": [dict(r) for r in self.why],
+            **(
+                {"score_loss": _number(self.score_loss), "score_loss_se": _number(self.score_loss_se)}
+                if self.score_loss is not None and self.score_loss_se is not None
+                else {}
+            ),
         }
 
     @staticmethod
@@ -178,6 +192,9 @@ class DecisionReview:
             iterations=int(data["iterations"]),
             moves=moves,
             why=tuple(_reason(r) for r in data.get("why", ())),
+            # Absent from reviews made before the judge measured it.
+            score_loss=_read_number(data["score_loss"]) if "score_loss" in data else None,
+            score_loss_se=_read_number(data["score_loss_se"]) if "score_loss" in data else None,
         )
         if not moves or moves[0].action != decision.best:
             raise ReviewError(f"decision {decision.step}: the best move must come first among the moves")

@@ -145,23 +145,29 @@ class JudgeSearch:
         samples: int,
         *,
         stop: Callable[[], bool] | None = None,
-    ) -> tuple[list[MoveStats], list[list[float]]]:
+    ) -> tuple[list[MoveStats], list[list[float]], list[list[float]]]:
         """Each of ``actions`` played ``samples`` times more, on fresh sampled worlds shared by
         all of them (the same world and the same playout generator's seed for each): estimates
         free of the exploration's choices, and paired, so their differences are sharp. Goes on
-        in the explored tree. Returns the statistics and, per action, the win share of each sample."""
+        in the explored tree. Returns the statistics and, per action, the win share and the final
+        score of each sample (paired: sample ``i`` of every action met the same world)."""
         tree = self.tree
         keys = [tree.key(a) for a in actions]
         stats = {k: MoveStats(a) for k, a in zip(keys, actions)}
         wins: list[list[float]] = [[] for _ in actions]
+        scores: list[list[float]] = [[] for _ in actions]
         for done in range(samples):
             if stop is not None and done % 32 == 31 and stop():
                 break
             world = state.determinize(seat, rng)
             seed = rng.below(1 << 62)
-            for k, column in zip(keys, wins):
-                column.append(self._iterate(self.root, world.clone(), seat, FastRng(seed), stats, 0, forced=k))
-        return [stats[k] for k in keys], wins
+            for k, win_column, score_column in zip(keys, wins, scores):
+                # The sample's score is what this iteration added to the move's sum (scores are
+                # whole numbers, so the difference is exact).
+                before = stats[k].score
+                win_column.append(self._iterate(self.root, world.clone(), seat, FastRng(seed), stats, 0, forced=k))
+                score_column.append(stats[k].score - before)
+        return [stats[k] for k in keys], wins, scores
 
     def _iterate(
         self,

@@ -71,6 +71,8 @@ class GameJudging:
     # a ``playout_noise`` share of random moves).
     playouts: str = "random"
     playout_noise: float = PLAYOUT_NOISE  # used by the "heuristic" continuation only
+    # The game is won by the lowest score (Sweet Nose's sweetness): the score loss is turned round.
+    lower_score_wins: bool = False
 
     def thresholds(self) -> dict[str, float]:
         return {"inaccuracy": self.inaccuracy, "mistake": self.mistake, "blunder": self.blunder}
@@ -112,6 +114,7 @@ JUDGING: dict[str, GameJudging] = {
         blunder=0.15,
         phase_of=_by_round,
         playouts="game",
+        lower_score_wins=True,
     ),
     "mottainai": GameJudging(
         budget=500,

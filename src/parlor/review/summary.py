@@ -8,16 +8,30 @@ say the same thing. Plain JSON out. docs/review.md, "The summary", says why thes
   alone; so a loss counts only when it is at least ``COUNT_SIGNIFICANCE`` standard errors above
   zero, otherwise it is 0.
 * **Total loss** is the sum of the counted losses: the win chance given away over the game.
-* **Accuracy** is the mean over decisions of a steep curve of the counted loss ``L`` in
-  percentage points: ``a * exp(-b * L) - c`` (lichess maps drops of win percentage to accuracy
-  the same way, with a gentler ``b``), 1 for a loss of 0, about 0.5 for an inaccuracy's 4
-  points, near 0 for a blunder. The mean is weighted by what was at stake: a decision whose best
-  move's win chance ``p`` is near 0 or 1 (the game already decided, as far as the judge can
-  see) cannot lose anything measurable, so it weighs ``2 * sqrt(p * (1 - p))`` (1 at an even
-  position), at least ``STAKE_FLOOR``. lichess weighs its moves by the volatility of the
-  position for the same reason.
-* **Mean loss** is the mean counted loss per decision; **good share** the share of decisions
-  labelled *best* or *good* (the old accuracy, kept for comparison).
+* **Blended loss.** The win share runs out: once the game is decided (the best move's win chance
+  ``p`` near 0 or 1) no move can lose any, and a weak player makes dozens of "perfect" moves in
+  a lost game. The judge also measures each decision's loss in expected final score
+  (``DecisionReview.score_loss``, paired like the win share's), which keeps showing points
+  thrown away after the game is decided. A decision's blended loss, in percentage points of
+  win chance, is ``u * W + (1 - u) * k * S``: ``W`` the counted win-share loss in points, ``S``
+  the counted score loss in the game's points, ``k`` the game's ``SCORE_POINTS`` (what a point
+  of its score is worth in points of win chance, measured) and ``u = 2 * sqrt(p * (1 - p))``
+  what was at stake (1 at an even position, 0 in a decided one). Where the game is being won
+  (``p`` above one half) it is ``W`` alone: a move that keeps the win is sound whatever it
+  scores (the strong bots stop counting points there, as players do).
+* **Accuracy** is the mean over decisions of a steep curve of the blended loss ``L``:
+  ``a * exp(-b * L) - c`` (lichess maps drops of win percentage to accuracy the same way, with a
+  gentler ``b``), 1 for a loss of 0, about 0.5 for 4 points, near 0 for a blunder's 15. The
+  mean is weighted by ``max(u, BLENDED_FLOOR)`` where the game is not being won (a lost
+  position shows its losses through the score) and ``max(u, STAKE_FLOOR)`` where it is (nothing
+  measurable can be lost there).
+* **A review without score losses** (made before the judge measured them) is summarised from
+  the win share alone, as before: the curve of ``W``, each decision weighted by ``u`` at least
+  ``STAKE_FLOOR`` (a decided decision cannot lose anything measurable there). lichess weighs its
+  moves by the volatility of the position for the same reason.
+* **Mean loss** is the mean counted win-share loss per decision, **blended loss** the mean
+  blended loss (as a share, like the win share; the win-share mean for an old review); **good
+  share** the share of decisions labelled *best* or *good* (the old accuracy, kept for comparison).
 * **Played like** names the bot level whose measured accuracy in this game is nearest the
   seat's (``PLAYED_LIKE``, measured by ``scripts/review_separation.py``), when there are enough
   decisions to say.
@@ -49,8 +63,20 @@ ACCURACY_A = 1.0317
 ACCURACY_B = 0.17
 ACCURACY_C = 0.0317
 
-# The least weight of a decision in the accuracy (a decided position still counts a little).
+# The least weight of a decision in the win-share-only accuracy of an old review (a decided
+# position still counts a little).
 STAKE_FLOOR = 0.05
+
+# The least weight of a decision not being won in the blended accuracy: a lost position's score
+# loss counts, at this weight against an even position's 1 (tuned on the games of seed 43 among
+# 0.05, 0.25, 0.5 and 1; docs/review.md).
+BLENDED_FLOOR = 1.0
+
+# What one point of each game's own final score is worth in points of win chance, for the blend:
+# the ratio of the counted win-share losses to the counted score losses over the decisions with
+# something at stake, measured on the games of seed 43 (docs/review.md, "Telling weak play from
+# strong"). Sweet Nose's points are sweetness, turned round (the lowest wins).
+SCORE_POINTS: dict[str, float] = {"mamma-mia": 23.3, "mottainai": 4.94, "sweet-nose": 2.71}
 
 # A "played like" needs this many decisions: fewer say little about a player.
 PLAYED_LIKE_MIN_DECISIONS = 8
@@ -68,22 +94,74 @@ def counted_loss(decision: DecisionReview) -> float:
     return loss
 
 
-def decision_accuracy(decision: DecisionReview) -> float:
-    points = 100.0 * counted_loss(decision)
-    return max(0.0, min(1.0, ACCURACY_A * math.exp(-ACCURACY_B * points) - ACCURACY_C))
+def counted_score_loss(decision: DecisionReview) -> float:
+    """The decision's score loss (game points) if it is significant, else 0 (also when unmeasured)."""
+    loss, se = decision.score_loss, decision.score_loss_se
+    if loss is None or se is None or loss <= 0 or math.isinf(se) or loss < COUNT_SIGNIFICANCE * se:
+        return 0.0
+    return loss
 
 
-def stake(decision: DecisionReview) -> float:
-    """How much was at stake at the decision: ``2 * sqrt(p * (1 - p))`` of the best move's win chance."""
+def at_stake(decision: DecisionReview) -> float:
+    """What was at stake at the decision: ``2 * sqrt(p * (1 - p))`` of the best move's win chance."""
     p = min(1.0, max(0.0, decision.best_estimate.win))
-    return max(STAKE_FLOOR, 2.0 * math.sqrt(p * (1.0 - p)))
+    return 2.0 * math.sqrt(p * (1.0 - p))
 
 
-def accuracy_of(decisions: list[DecisionReview]) -> float:
-    """The stake-weighted mean of the decisions' accuracies (0 for no decision)."""
-    weights = [stake(d) for d in decisions]
+def has_score_losses(decisions: list[DecisionReview]) -> bool:
+    """True when every decision carries a score loss (reviews made before it was measured do not)."""
+    return all(d.score_loss is not None for d in decisions)
+
+
+def blended_loss(decision: DecisionReview, game: str, *, blended: bool = True) -> float:
+    """The decision's loss as a share of win chance: the win share where the game is open, the
+    score loss (times the game's ``SCORE_POINTS``) where it is decided (the module's docstring).
+    With ``blended`` False (a review without score losses), the counted win-share loss."""
+    win = counted_loss(decision)
+    if not blended or _winning(decision):
+        return win
+    u = at_stake(decision)
+    return u * win + (1.0 - u) * SCORE_POINTS.get(game, 0.0) * counted_score_loss(decision) / 100.0
+
+
+def _winning(decision: DecisionReview) -> bool:
+    """The best move's win chance is above one half: the game is (being) won, and a move that keeps
+    the win is sound whatever it scores (the bots, like players, stop counting points there)."""
+    return decision.best_estimate.win > 0.5
+
+
+def _curve(loss: float) -> float:
+    return max(0.0, min(1.0, ACCURACY_A * math.exp(-ACCURACY_B * 100.0 * loss) - ACCURACY_C))
+
+
+def decision_accuracy(decision: DecisionReview, game: str | None = None) -> float:
+    """One decision's accuracy: the steep curve of its blended loss (of its counted win-share loss
+    without a game, or when it carries no score loss)."""
+    blended = game is not None and decision.score_loss is not None
+    return _curve(blended_loss(decision, game or "", blended=blended))
+
+
+def stake(decision: DecisionReview, *, blended: bool = False) -> float:
+    """The decision's weight in the accuracy: what was at stake, at least ``BLENDED_FLOOR`` where the
+    blended loss can show something (a position not won), else at least ``STAKE_FLOOR``."""
+    floor = BLENDED_FLOOR if blended and not _winning(decision) else STAKE_FLOOR
+    return max(floor, at_stake(decision))
+
+
+def accuracy_of(decisions: list[DecisionReview], game: str = "", blended: bool | None = None) -> float:
+    """The stake-weighted mean of the decisions' accuracies (0 for no decision); blended (by
+    default, when a game is named and every decision carries a score loss) or from the win share
+    alone."""
+    if blended is None:
+        blended = bool(game) and has_score_losses(decisions)
+    weights = [stake(d, blended=blended) for d in decisions]
     total = sum(weights)
-    return sum(w * decision_accuracy(d) for w, d in zip(weights, decisions)) / total if total else 0.0
+    values = [_curve(blended_loss(d, game, blended=blended)) for d in decisions]
+    return sum(w * v for w, v in zip(weights, values)) / total if total else 0.0
+
+
+def mean_blended_loss(decisions: list[DecisionReview], game: str, blended: bool) -> float:
+    return _mean(blended_loss(d, game, blended=blended) for d in decisions)
 
 
 def _mean(values: Iterable[float]) -> float:
@@ -110,7 +188,11 @@ def summarize(review: Review, *, costliest: int = 3) -> dict[str, Any]:
     for d in decisions:
         phases.setdefault(d.phase, []).append(d)
     worst = sorted((d for d in decisions if d.loss > 0), key=lambda d: (-d.loss, d.step))[:costliest]
-    accuracy = accuracy_of(decisions)
+    game = review.game
+    # One rule for the whole review: a review resumed from one made before score losses were
+    # measured is summarised from the win share alone, every phase alike.
+    blended = bool(decisions) and has_score_losses(decisions)
+    accuracy = accuracy_of(decisions, game, blended)
     return {
         "decisions": len(decisions),
         "decisions_total": review.decisions_total,
@@ -119,15 +201,19 @@ def summarize(review: Review, *, costliest: int = 3) -> dict[str, Any]:
         "accuracy": accuracy,
         "total_loss": sum(counted_loss(d) for d in decisions),
         "mean_loss": _mean(counted_loss(d) for d in decisions),
+        "blended_loss": mean_blended_loss(decisions, game, blended),
+        "score_loss": _mean(counted_score_loss(d) for d in decisions),
+        "blended": blended,
         "good_share": _good_share(decisions),
         "played_like": played_like(review.game, accuracy, len(decisions)),
         "phases": [
             {
                 "phase": name,
                 "decisions": len(group),
-                "accuracy": accuracy_of(group),
+                "accuracy": accuracy_of(group, game, blended),
                 "total_loss": sum(counted_loss(d) for d in group),
                 "mean_loss": _mean(counted_loss(d) for d in group),
+                "blended_loss": mean_blended_loss(group, game, blended),
                 "good_share": _good_share(group),
             }
             for name, group in phases.items()

@@ -156,6 +156,8 @@ export function evaluationGraph(review, steps, current, go) {
 export const COUNT_SIGNIFICANCE = 1;
 export const ACCURACY = { a: 1.0317, b: 0.17, c: 0.0317 };
 export const STAKE_FLOOR = 0.05;
+export const BLENDED_FLOOR = 1.0;
+export const SCORE_POINTS = { "mamma-mia": 23.3, "mottainai": 4.94, "sweet-nose": 2.71 };
 export const PLAYED_LIKE_MIN_DECISIONS = 8;
 export const PLAYED_LIKE = {};
 
@@ -165,21 +167,48 @@ export function countedLoss(d) {
   return d.loss > 0 && Number.isFinite(se) && d.loss >= COUNT_SIGNIFICANCE * se ? d.loss : 0;
 }
 
-/** How much was at stake at a decision: 2 sqrt(p (1 - p)) of the best move's win chance, at least STAKE_FLOOR. */
-function stake(d) {
-  const p = Math.max(0, Math.min(1, d.moves[0].win ?? 0));
-  return Math.max(STAKE_FLOOR, 2 * Math.sqrt(p * (1 - p)));
+/** A decision's loss in expected final score (game points) if it is significant, else 0 (also when unmeasured). */
+export function countedScoreLoss(d) {
+  const loss = d.score_loss;
+  const se = d.score_loss_se === null || d.score_loss_se === undefined ? Infinity : d.score_loss_se;
+  return typeof loss === "number" && loss > 0 && Number.isFinite(se) && loss >= COUNT_SIGNIFICANCE * se ? loss : 0;
 }
 
-/** Accuracy of the decisions (0..1): the stake-weighted mean of a steep curve of each counted loss in points. */
-export function accuracyOf(decisions) {
-  const one = (d) => Math.max(0, Math.min(1, ACCURACY.a * Math.exp(-ACCURACY.b * 100 * countedLoss(d)) - ACCURACY.c));
+/** The best move's win chance is above one half: a move that keeps the win is sound whatever it scores. */
+function winning(d) {
+  return (d.moves[0].win ?? 0) > 0.5;
+}
+
+/** What was at stake at a decision: 2 sqrt(p (1 - p)) of the best move's win chance. */
+function atStake(d) {
+  const p = Math.max(0, Math.min(1, d.moves[0].win ?? 0));
+  return 2 * Math.sqrt(p * (1 - p));
+}
+
+/** The decision's loss as a share of win chance: the win share where the game is open, the score loss
+ * (times the game's SCORE_POINTS) where it is decided; the win share alone in a review without score losses. */
+export function blendedLoss(d, game, blended) {
+  const win = countedLoss(d);
+  if (!blended || winning(d)) return win;
+  const u = atStake(d);
+  return u * win + ((1 - u) * (SCORE_POINTS[game] ?? 0) * countedScoreLoss(d)) / 100;
+}
+
+/** True when every decision carries a score loss (reviews made before it was measured do not). */
+export function hasScoreLosses(decisions) {
+  return decisions.length > 0 && decisions.every((d) => typeof d.score_loss === "number");
+}
+
+/** Accuracy of the decisions (0..1): the stake-weighted mean of a steep curve of each blended loss in
+ * points (of the win-share loss alone, with the old weights, when a decision carries no score loss). */
+export function accuracyOf(decisions, game = "", blended = hasScoreLosses(decisions)) {
+  const curve = (loss) => Math.max(0, Math.min(1, ACCURACY.a * Math.exp(-ACCURACY.b * 100 * loss) - ACCURACY.c));
   let weights = 0;
   let sum = 0;
   for (const d of decisions) {
-    const w = stake(d);
+    const w = Math.max(blended && !winning(d) ? BLENDED_FLOOR : STAKE_FLOOR, atStake(d));
     weights += w;
-    sum += w * one(d);
+    sum += w * curve(blendedLoss(d, game, blended));
   }
   return weights ? sum / weights : 0;
 }
@@ -191,8 +220,8 @@ export function playedLike(game, accuracy, decisions) {
   return Object.keys(levels).sort((x, y) => Math.abs(levels[x] - accuracy) - Math.abs(levels[y] - accuracy) || (x < y ? -1 : 1))[0];
 }
 
-function accuracy(decisions) {
-  return decisions.length ? percent(accuracyOf(decisions)) : "—";
+function accuracy(decisions, game, blended) {
+  return decisions.length ? percent(accuracyOf(decisions, game, blended)) : "—";
 }
 
 /** The seat's decisions with their labels: click one to jump to it. */
@@ -229,13 +258,16 @@ export function reviewSummary(review) {
   const phases = [];
   for (const d of review.decisions) if (!phases.includes(d.phase)) phases.push(d.phase);
   const total = review.decisions.reduce((sum, d) => sum + countedLoss(d), 0);
-  const like = playedLike(review.game, accuracyOf(review.decisions), review.decisions.length);
+  // One rule for the whole review: one resumed from a review made before score losses were measured
+  // is summarised from the win share alone, every phase alike.
+  const blended = hasScoreLosses(review.decisions);
+  const like = playedLike(review.game, accuracyOf(review.decisions, review.game, blended), review.decisions.length);
   return h(
     "p",
     { class: "review-summary", id: "review-summary" },
-    t("review.accuracy", { n: accuracy(review.decisions) }),
+    t("review.accuracy", { n: accuracy(review.decisions, review.game, blended) }),
     // (the brackets, commas and full stop are the language's own: 「（…、…）。」 in Japanese and Chinese)
-    phases.length > 1 ? t("review.phase_list", { list: phases.map((p) => `${phaseText(p)} ${accuracy(review.decisions.filter((d) => d.phase === p))}`).join(t("review.list_sep")) }) : "",
+    phases.length > 1 ? t("review.phase_list", { list: phases.map((p) => `${phaseText(p)} ${accuracy(review.decisions.filter((d) => d.phase === p), review.game, blended)}`).join(t("review.list_sep")) }) : "",
     t("review.sentence_end"),
     h("span", { id: "review-total-loss" }, t("review.total_loss", { n: Math.round(total * 100) })),
     like ? h("span", { id: "review-played-like" }, " ", t("review.played_like", { level: tMaybe(`level.${like}`, like) })) : null,
