@@ -7,6 +7,11 @@ compiler fails, the install falls back to pure Python with a one-line notice.
 ``PARLOR_PURE=1`` at install time skips compiling. At run time ``parlor.BUILD``
 says which build is in use ("compiled" or "pure").
 
+``PARLOR_COMPILE_SEPARATELY=1`` at install time (scripts/test uses it) installs without
+compiling and without touching the compiled modules in ``src/``: the engine is compiled by
+``python setup.py build_ext --inplace`` on its own, beside the rest of the install, and that
+step alone removes stale modules or keeps current ones.
+
 Knob: ``MYPYC_OPT_LEVEL`` (the C compiler's -O level, 3 by default; 1 compiles in about
 60% of the time, for a development loop). On Linux the compile also gets ``LINUX_FLAGS``.
 Compiling is one C file on one core: 2.5-3 minutes at -O3 on the 2-core development machine
@@ -102,6 +107,11 @@ def compiled_extensions() -> list:
     if not BUILD_COMMANDS.intersection(sys.argv[1:]):
         return []
     pure = os.environ.get("PARLOR_PURE", "") not in ("", "0")
+    separately = os.environ.get("PARLOR_COMPILE_SEPARATELY", "") not in ("", "0")
+    if separately:
+        # The compile runs at the same time in its own step, writing to src/: leave src/ to it.
+        notice("PARLOR_COMPILE_SEPARATELY is set: not compiling here (`setup.py build_ext --inplace` does)")
+        return []
     if {"editable_wheel", "develop", "--inplace", "-i"}.intersection(sys.argv[1:]):
         if not pure and inplace_builds_current():
             notice("the compiled modules in src/ are newer than every source: kept, not recompiled")
