@@ -199,8 +199,11 @@ def flagged_review(record: dict[str, Any], seat: int) -> tuple[dict[str, Any], i
             better = next(m for m in moves if m != action)
             if assign is None and action["type"] == "assign_sweetness":
                 assign, label = index, "mistake"
-            elif assign is not None and other is None and action["type"] not in ("assign_sweetness", "end_turn") and (
-                {"type": "end_turn"} in moves
+            elif (
+                assign is not None
+                and other is None
+                and action["type"] not in ("assign_sweetness", "end_turn")
+                and ({"type": "end_turn"} in moves)
             ):
                 # Ending the turn was better: a move of no card, so nothing is marked (nor said to be).
                 other, label, better = index, "blunder", {"type": "end_turn"}

@@ -63,10 +63,13 @@ def test_your_turn_list_shows_the_table_a_tap_opens_it_and_a_move_takes_it_off(s
         assert page.input_value("#fill-after") == "300"
         page.select_option("#days-per-move", "")
         # On a phone the row wraps between its parts, never inside the game's name or the deadline.
-        lines = page.evaluate("""id => [...document.querySelectorAll(
+        lines = page.evaluate(
+            """id => [...document.querySelectorAll(
             `#your-turns li[data-table='${id}'] :is(strong, .turn-deadline)`)].map((el) => {
             const range = document.createRange(); range.selectNodeContents(el);
-            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; })""", tid)
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; })""",
+            tid,
+        )
         assert lines == [1, 1], lines
         page.click(f"#your-turns li[data-table='{tid}'] a")  # one tap to the table
         page.wait_for_url(f"**/play/{tid}**")
