@@ -36,5 +36,12 @@ def test_the_level_s_seat_is_reviewed_kept_resumed_and_tabled(tmp_path: Path) ->
     assert json.loads((tmp_path / "separation-mottainai-2p.json").read_text()) == kept
     printed = run("--tables", "--out", str(tmp_path)).stdout
     assert "| random | 1 |" in printed
+    # The earliest kept runs have no CPU seconds (docs/review/separation-*-seed41.json): they still table.
+    older = tmp_path / "older"
+    older.mkdir()
+    del kept["rows"][0]["cpu_seconds"]
+    (older / "separation-mottainai-2p.json").write_text(json.dumps(kept))
+    tabled = run("--tables", "--out", str(older)).stdout
+    assert "| random | 1 |" in tabled and "not kept" in tabled
     derived = json.loads(run("--derive", str(tmp_path / "separation-mottainai-2p.json")).stdout)
     assert set(derived) <= {"mottainai"} and all(value > 0 for value in derived.values())

@@ -21,6 +21,7 @@ from parlor.review.summary import (
     ACCURACY_A,
     ACCURACY_B,
     ACCURACY_C,
+    BLENDED_ACCURACY_B,
     BLENDED_FLOOR,
     COUNT_SIGNIFICANCE,
     PLAYED_LIKE,
@@ -39,8 +40,10 @@ from parlor.review.summary import (
 # game put the random seat's losses below the heuristic's (noise); at 60 both games order right.
 GAMES = [("mamma-mia", 2, (1, 2), 60), ("mottainai", 2, (1, 2), 60), ("sweet-nose", 3, (1, 2), 200)]
 # The margins the random seat must fall behind by in every one of these games (small budgets, so
-# far below the goal at the default budget; docs/review.md, "Telling weak play from strong").
-ACCURACY_GAP = 0.04
+# far below the goal at the default budget; docs/review.md, "Telling weak play from strong"). The
+# steep blended curve gives gaps of 0.076 and more here; the gentler one it replaced gave 0.049 in
+# Mottainai's second game, below this margin.
+ACCURACY_GAP = 0.06
 LOSS_RATIO = 1.5
 
 
@@ -95,6 +98,15 @@ def test_only_significant_losses_count_and_accuracy_follows_the_steep_curve() ->
     assert decision_accuracy(_decision(0.04, 0.01, 0.5)) == pytest.approx(four_points)
     assert 0.4 < four_points < 0.6
     assert decision_accuracy(_decision(0.30, 0.01, 0.5)) == 0.0
+    # A decision with its score loss, in a game: the blended summary's far steeper curve (a loss of
+    # 1 point is worth 0.39, of 4 points nothing); without the score loss (an old review), the
+    # gentle curve as before (1 point 0.84).
+    one_point = _decision(0.01, 0.001, 0.5, score_loss=0.0)
+    steep = ACCURACY_A * math.exp(-BLENDED_ACCURACY_B) - ACCURACY_C
+    assert decision_accuracy(one_point, "mottainai") == pytest.approx(steep)
+    assert decision_accuracy(one_point, "mottainai") == pytest.approx(0.388, abs=0.001)
+    assert decision_accuracy(_decision(0.04, 0.001, 0.5, score_loss=0.0), "mottainai") == 0.0
+    assert decision_accuracy(_decision(0.01, 0.001, 0.5), "mottainai") == pytest.approx(0.839, abs=0.001)
 
 
 def test_a_decided_position_weighs_little_in_the_win_share_accuracy() -> None:
@@ -115,22 +127,24 @@ def test_a_decided_game_s_lost_points_count_through_the_score_loss(game: str) ->
     """In a lost position (win chance 0) the win share cannot lose anything, but the points the
     move gave away count, priced by the game's ``SCORE_POINTS``, at full weight; at an even
     position the win share counts alone; in a won position (win chance 1) points do not count
-    and the decision weighs little; losses within the noise count nothing."""
-    even = _decision(0.04, 0.01, 0.5, score_loss=9.0, score_loss_se=0.5)  # the score loss is ignored here
-    lost = _decision(0.0, 0.0, 0.0, score_loss=2.0, score_loss_se=0.5)
+    and the decision weighs little; losses within the noise count nothing. The blended accuracy's
+    curve is the steep one (``BLENDED_ACCURACY_B``): a loss of 1 point is worth 0.39."""
+    even = _decision(0.01, 0.005, 0.5, score_loss=9.0, score_loss_se=0.5)  # the score loss is ignored here
+    lost = _decision(0.0, 0.0, 0.0, score_loss=0.2, score_loss_se=0.05)
     noise = _decision(0.0, 0.0, 0.0, score_loss=2.0, score_loss_se=2.0 / COUNT_SIGNIFICANCE + 0.1)
     won = _decision(0.0, 0.0, 1.0, score_loss=5.0, score_loss_se=0.5)
     result = Review(game, 2, 0, "sha256:x", {}, 4, (even, lost, noise, won))
     summary = summarize(result)
-    points = [4.0, SCORE_POINTS[game] * 2.0, 0.0, 0.0]
-    curve = [ACCURACY_A * math.exp(-ACCURACY_B * p) - ACCURACY_C for p in points]
+    points = [1.0, SCORE_POINTS[game] * 0.2, 0.0, 0.0]
+    curve = [ACCURACY_A * math.exp(-BLENDED_ACCURACY_B * p) - ACCURACY_C for p in points]
+    assert curve[0] == pytest.approx(0.388, abs=0.001)
     weights = [1.0, BLENDED_FLOOR, BLENDED_FLOOR, STAKE_FLOOR]
     expected = sum(w * max(0.0, c) for w, c in zip(weights, curve)) / sum(weights)
     assert summary["blended"] is True
     assert summary["accuracy"] == pytest.approx(expected)
     assert summary["blended_loss"] == pytest.approx(sum(points) / 400.0)
-    assert summary["total_loss"] == pytest.approx(0.04)  # the win chance given away is still the win share's
-    assert summary["score_loss"] == pytest.approx(16.0 / 4)
+    assert summary["total_loss"] == pytest.approx(0.01)  # the win chance given away is still the win share's
+    assert summary["score_loss"] == pytest.approx(14.2 / 4)
 
 
 def test_a_review_saved_before_score_losses_summarises_from_the_win_share() -> None:
@@ -175,6 +189,7 @@ def test_the_page_computes_the_summary_with_the_same_constants() -> None:
     assert number(r"ACCURACY = \{ a: ([\d.]+),") == ACCURACY_A
     assert number(r"ACCURACY = \{[^}]*b: ([\d.]+),") == ACCURACY_B
     assert number(r"ACCURACY = \{[^}]*c: ([\d.]+) \}") == ACCURACY_C
+    assert number(r"BLENDED_ACCURACY_B = ([\d.]+);") == BLENDED_ACCURACY_B
     assert number(r"STAKE_FLOOR = ([\d.]+);") == STAKE_FLOOR
     assert number(r"BLENDED_FLOOR = ([\d.]+);") == BLENDED_FLOOR
     points = re.search(r"export const SCORE_POINTS = (\{.*?\});\n", source, re.S)

@@ -21,12 +21,14 @@ say the same thing. Plain JSON out. docs/review.md, "The summary", says why thes
   scores (the strong bots stop counting points there, as players do).
 * **Accuracy** is the mean over decisions of a steep curve of the blended loss ``L``:
   ``a * exp(-b * L) - c`` (lichess maps drops of win percentage to accuracy the same way, with a
-  gentler ``b``), 1 for a loss of 0, about 0.5 for 4 points, near 0 for a blunder's 15. The
-  mean is weighted by ``max(u, BLENDED_FLOOR)`` where the game is not being won (a lost
-  position shows its losses through the score) and ``max(u, STAKE_FLOOR)`` where it is (nothing
-  measurable can be lost there).
+  far gentler ``b``), with ``b`` = ``BLENDED_ACCURACY_B``: 1 for a loss of 0, 0.39 for 1 point,
+  0.14 for 2, 0 from 3.9 (almost a count of the decisions without a counted loss: that told
+  the levels apart best on the tuning games). The mean is weighted by ``max(u, BLENDED_FLOOR)``
+  where the game is not being won (a lost position shows its losses through the score) and
+  ``max(u, STAKE_FLOOR)`` where it is (nothing measurable can be lost there).
 * **A review without score losses** (made before the judge measured them) is summarised from
-  the win share alone, as before: the curve of ``W``, each decision weighted by ``u`` at least
+  the win share alone, exactly as before: the gentler curve (``ACCURACY_B``: about 0.5 for 4
+  points, near 0 for a blunder's 15) of ``W``, each decision weighted by ``u`` at least
   ``STAKE_FLOOR`` (a decided decision cannot lose anything measurable there). lichess weighs its
   moves by the volatility of the position for the same reason.
 * **Mean loss** is the mean counted win-share loss per decision, **blended loss** the mean
@@ -59,9 +61,17 @@ COUNT_SIGNIFICANCE = 1.0
 # a move giving away a fifth of the win chance is worth nothing). lichess uses b = 0.04354 for
 # its drops of win percentage; the judge's losses are smaller (two-player card games with luck),
 # so the curve is steeper: 4 points (an inaccuracy) give about 0.5.
+# This curve is the one of reviews without score losses (the win-share-only summary, kept as it was).
 ACCURACY_A = 1.0317
 ACCURACY_B = 0.17
 ACCURACY_C = 0.0317
+
+# The blended accuracy's ``b`` (the same A and C): far steeper, 0.39 for a loss of 1 point, 0.14 for
+# 2, 0 from 3.9 points. Tuned on the games of seed 43 only, among 0.1 to 3: the ``b`` whose smallest
+# standardised gap between the random and the hard seats' accuracies (the gap over the pooled
+# spread of the games) over the three games was largest; steeper still, the raw gap grows a little
+# more but the games spread more (docs/review.md, "Telling weak play from strong").
+BLENDED_ACCURACY_B = 0.9
 
 # The least weight of a decision in the win-share-only accuracy of an old review (a decided
 # position still counts a little).
@@ -130,15 +140,16 @@ def _winning(decision: DecisionReview) -> bool:
     return decision.best_estimate.win > 0.5
 
 
-def _curve(loss: float) -> float:
-    return max(0.0, min(1.0, ACCURACY_A * math.exp(-ACCURACY_B * 100.0 * loss) - ACCURACY_C))
+def _curve(loss: float, blended: bool) -> float:
+    steepness = BLENDED_ACCURACY_B if blended else ACCURACY_B
+    return max(0.0, min(1.0, ACCURACY_A * math.exp(-steepness * 100.0 * loss) - ACCURACY_C))
 
 
 def decision_accuracy(decision: DecisionReview, game: str | None = None) -> float:
-    """One decision's accuracy: the steep curve of its blended loss (of its counted win-share loss
-    without a game, or when it carries no score loss)."""
+    """One decision's accuracy: the steep curve of its blended loss (the gentler curve of its
+    counted win-share loss without a game, or when it carries no score loss)."""
     blended = game is not None and decision.score_loss is not None
-    return _curve(blended_loss(decision, game or "", blended=blended))
+    return _curve(blended_loss(decision, game or "", blended=blended), blended)
 
 
 def stake(decision: DecisionReview, *, blended: bool = False) -> float:
@@ -156,7 +167,7 @@ def accuracy_of(decisions: list[DecisionReview], game: str = "", blended: bool |
         blended = bool(game) and has_score_losses(decisions)
     weights = [stake(d, blended=blended) for d in decisions]
     total = sum(weights)
-    values = [_curve(blended_loss(d, game, blended=blended)) for d in decisions]
+    values = [_curve(blended_loss(d, game, blended=blended), blended) for d in decisions]
     return sum(w * v for w, v in zip(weights, values)) / total if total else 0.0
 
 

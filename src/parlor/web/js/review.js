@@ -154,7 +154,9 @@ export function evaluationGraph(review, steps, current, go) {
 // the same constants (tests/review/test_summary.py checks they agree). A loss counts only when it
 // is COUNT_SIGNIFICANCE standard errors above zero: below that it is mostly the judge's noise.
 export const COUNT_SIGNIFICANCE = 1;
+// The curve of a review without score losses (b) and the blended summary's steeper b.
 export const ACCURACY = { a: 1.0317, b: 0.17, c: 0.0317 };
+export const BLENDED_ACCURACY_B = 0.9;
 export const STAKE_FLOOR = 0.05;
 export const BLENDED_FLOOR = 1.0;
 export const SCORE_POINTS = { "mamma-mia": 23.3, "mottainai": 4.94, "sweet-nose": 2.71 };
@@ -202,7 +204,8 @@ export function hasScoreLosses(decisions) {
 /** Accuracy of the decisions (0..1): the stake-weighted mean of a steep curve of each blended loss in
  * points (of the win-share loss alone, with the old weights, when a decision carries no score loss). */
 export function accuracyOf(decisions, game = "", blended = hasScoreLosses(decisions)) {
-  const curve = (loss) => Math.max(0, Math.min(1, ACCURACY.a * Math.exp(-ACCURACY.b * 100 * loss) - ACCURACY.c));
+  const b = blended ? BLENDED_ACCURACY_B : ACCURACY.b;
+  const curve = (loss) => Math.max(0, Math.min(1, ACCURACY.a * Math.exp(-b * 100 * loss) - ACCURACY.c));
   let weights = 0;
   let sum = 0;
   for (const d of decisions) {
