@@ -405,3 +405,47 @@ def test_try_it_again_opens_a_practice_table_at_the_decision(
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_the_page_summarises_kept_reviews_as_the_library_does(review_server: Server, browser: Any) -> None:
+    """The page computes the accuracy itself (review.js): on reviews with counted losses of every size,
+    kept from measured games of each game (a `random` and a `hard` seat, blended with score losses,
+    and one made before score losses were measured), its figures equal the library's, whole game and
+    per phase. (A test review of a few decisions may count no loss at all, where any curve agrees.)"""
+    import json
+
+    from parlor.review.summary import accuracy_of, has_score_losses
+
+    kept = Path(__file__).parents[2] / "docs" / "review"
+    reviews: list[dict[str, Any]] = []
+    for name in ("mamma-mia-2p", "mottainai-2p", "sweet-nose-3p", "mottainai-2p-seed42"):
+        rows = json.loads((kept / f"separation-{name}.json").read_text())["rows"]
+        for level in ("random", "hard"):
+            reviews.append(next(r["review"] for r in rows if r["level"] == level))
+    expected = []
+    for data in reviews:
+        decisions = list(Review.from_json(data).decisions)
+        blended = has_score_losses(decisions)
+        groups = [decisions] + [[d for d in decisions if d.phase == p] for p in sorted({d.phase for d in decisions})]
+        expected.append([accuracy_of(group, data["game"], blended) for group in groups])
+    assert any(not has_score_losses(list(Review.from_json(r).decisions)) for r in reviews)  # (an old review too)
+    assert len({round(e[0], 3) for e in expected}) > 4  # (figures that tell the curves apart)
+    context, page, errors = open_page(browser, review_server.url("/"), ready="body")
+    try:
+        computed = page.evaluate(
+            """async (reviews) => {
+            const { accuracyOf, hasScoreLosses } = await import("/static/js/review.js");
+            return reviews.map((r) => {
+              const blended = hasScoreLosses(r.decisions);
+              const phases = [...new Set(r.decisions.map((d) => d.phase))].sort();
+              return [accuracyOf(r.decisions, r.game, blended),
+                ...phases.map((p) => accuracyOf(r.decisions.filter((d) => d.phase === p), r.game, blended))];
+            }); }""",
+            reviews,
+        )
+        assert len(computed) == len(expected)
+        for page_figures, library in zip(computed, expected, strict=True):
+            assert page_figures == pytest.approx(library, abs=1e-12)
+        assert not errors, errors
+    finally:
+        context.close()
