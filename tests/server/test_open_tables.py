@@ -134,17 +134,18 @@ def test_standing_up_frees_the_seat_and_starts_the_wait_for_bots_again(site: Ser
     against_a_short_timer(lambda wait, race: stand_up_and_wait_again(site, wait, race), WAITS)
 
 
-def stand_up_and_wait_again(site: ServerThread, wait: float, race: Race) -> None:
-    body = {
-        "game": "mamma-mia",
-        "players": 3,
-        "public": True,
-        "fill_bots_after": wait,
-        "seats": [{"kind": "human"}] * 3,
-    }
+def open_public_table(site: ServerThread, wait: float) -> dict:
+    """A public Mamma Mia! table of three, nobody seated, that fills its empty seats with bots after
+    ``wait`` seconds (the server's summary of it)."""
+    seats = [{"kind": "human"}] * 3
+    body = {"game": "mamma-mia", "players": 3, "public": True, "fill_bots_after": wait, "seats": seats}
     created = httpx.post(site.base + "/api/tables", json=body, timeout=60)
     assert created.status_code == 201, created.text
-    table_id = created.json()["table"]["id"]
+    return created.json()["table"]
+
+
+def stand_up_and_wait_again(site: ServerThread, wait: float, race: Race) -> None:
+    table_id = open_public_table(site, wait)["id"]
     race.due = time.time() + wait  # (at the latest: the wait started before the answer)
     [entry] = [e for e in lobby(site)["waiting"] if e["id"] == table_id]
     first_fill = datetime.fromisoformat(entry["fill_bots_at"])
@@ -195,18 +196,10 @@ def test_the_wait_for_bots_is_told_and_starts_again_for_whoever_sits_down_after_
 
 
 def wait_out_then_sit(site: ServerThread, wait: float, race: Race) -> None:
-    body = {
-        "game": "mamma-mia",
-        "players": 3,
-        "public": True,
-        "fill_bots_after": wait,
-        "seats": [{"kind": "human"}] * 3,
-    }
-    created = httpx.post(site.base + "/api/tables", json=body, timeout=60)
-    assert created.status_code == 201, created.text
+    table = open_public_table(site, wait)
     race.due = time.time() + wait  # (at the latest: the wait started before the answer)
-    table_id = created.json()["table"]["id"]
-    assert 0 < created.json()["table"]["fill_bots_in"] <= wait
+    table_id = table["id"]
+    assert 0 < table["fill_bots_in"] <= wait
     [entry] = [e for e in lobby(site)["waiting"] if e["id"] == table_id]
     assert 0 <= entry["fill_bots_in"] <= wait
     # The wait runs out with nobody seated: the seats stay open, the table waits on.
