@@ -371,7 +371,9 @@ function openTables() {
       fill_bots_after: form.fillAfter, ...(me && form.rated ? { rated: true } : {}),
       ...(form.daysPerMove !== null ? { days_per_move: form.daysPerMove } : {}) }) },
   t("open.play_now", { game: gameTitle(g), n: form.players }),
-  form.daysPerMove !== null ? ` · ${t("tournament.days_per_move", { days: t("lobby.days_n", { n: form.daysPerMove }) })}` : null);
+  // (the days a move kept on one line: "1手3日" broken before its last character reads wrong)
+  form.daysPerMove !== null ? " · " : null,
+  form.daysPerMove !== null ? h("span", { class: "play-days" }, t("tournament.days_per_move", { days: t("lobby.days_n", { n: form.daysPerMove }) })) : null);
   // Rated quick play (signed in): the same choice as the table form's "Rated game", beside Play now.
   const quickRated = me ? h("input", { type: "checkbox", id: "quick-rated", name: "quick_rated", checked: form.rated }) : null;
   if (quickRated) quickRated.addEventListener("change", () => { form.rated = quickRated.checked; if (form.rated) form.hints = false; render(); });
