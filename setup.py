@@ -162,6 +162,14 @@ class OptionalBuildExt(build_ext):
                 first = first[:97] + "..."
             notice(f"no compiled build (C compile failed: {first}); installing the pure-Python build")
             return
+        if self.inplace:
+            # The copies into src/ keep the build folder's times, and a per-module shim that
+            # did not need rebuilding is older than the source just edited: the run-time
+            # staleness check would then refuse a build that is current. Date them now.
+            for ext in self.extensions:
+                path = self.get_ext_fullpath(ext.name)
+                if os.path.exists(path):
+                    os.utime(path)
         notice(f"compiled the engine with mypyc in {time.perf_counter() - start:.0f} s")
 
     def _remove_outputs(self) -> None:
