@@ -69,13 +69,39 @@ class IdTable:
 def write_mask(state: Any, seat: int, ids: IdTable, buf: Any, base: int) -> int:
     """Set ``buf[base + id] = 1`` for each action ``seat`` may play (the region is zeroed by
     the caller); returns how many."""
-    legal = state.legal_actions(seat)
+    legal: list[Any] = state.legal_actions(seat)
+    write_mask_of(legal, state.game, ids, buf, base)
+    return len(legal)
+
+
+def write_mask_of(legal: list[Any], game: Any, ids: IdTable, buf: Any, base: int) -> None:
+    """``write_mask`` from a list of legal actions already asked for (the PettingZoo envs keep
+    it, so that checking the action chosen from that mask asks the rules nothing again)."""
     for action in legal:
         i = ids.find(action)
         if i < 0:  # not a prebuilt object (never from the engine): ask the space
-            i = state.game.action_id(action)
+            i = game.action_id(action)
         buf[base + i] = _ONE
-    return len(legal)
+
+
+def holds(legal: list[Any], move: object) -> bool:
+    """Is ``move`` (by identity) one of ``legal``? ``is_legal`` on a list already asked for."""
+    for candidate in legal:  # noqa: SIM110  (compiled: a C loop; any() would make a generator)
+        if candidate is move:
+            return True
+    return False
+
+
+def write_observation_and_mask(
+    write: Callable[[Any, int, Any, int], None], state: Any, seat: int, obs: Any, ids: IdTable, mask: Any
+) -> None:
+    """``seat``'s observation into ``obs`` and its mask into ``mask`` (both zeroed, fresh): the
+    Gymnasium step's two writes in one call. A seat not to move (the game is over) has an
+    all-zero mask, as ``Encoder.action_mask`` gives it."""
+    write(state, seat, obs, 0)
+    to_move: tuple[int, ...] = state.to_move
+    if seat in to_move:
+        write_mask(state, seat, ids, mask, 0)
 
 
 def is_legal(state: Any, seat: int, move: object) -> bool:
