@@ -378,7 +378,14 @@ class _Table:
                 moment.state = None
                 moment.journal = journal
                 moment.played = len(journal.moves)
-            self._moment = Moment(state, moment.encoder)  # type: ignore[arg-type]
+            # Moment(state, encoder) without its __init__'s Python call (every step of a loop
+            # that leaves observations unread)
+            fresh = Moment.__new__(Moment)
+            fresh.state = state
+            fresh.encoder = moment.encoder
+            fresh.pending = 0
+            fresh.legal = None
+            self._moment = fresh
         else:
             moment.legal = None
             self._journal = None
@@ -460,6 +467,13 @@ class ParlorAECEnv(_Table, AECEnv):
             self.agent_selection = self.possible_agents[state.to_move[0]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.lazy_observations:  # the hot path (``last()`` at every decision), inline
+            moment = self._moment
+            obs = Observation.__new__(Observation)
+            obs._moment = moment
+            obs._seat = self._seat[agent]
+            moment.pending += 1  # type: ignore[union-attr]
+            return obs
         return self._observe_seat(self._seat[agent])
 
     def step(self, action: int | None) -> None:
