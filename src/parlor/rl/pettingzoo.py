@@ -580,7 +580,7 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         agents = self.agents
         if self.lazy_observations:  # the hot path: every live seat, every step
             # Observation(moment, seat) without its __init__'s Python call (a store per slot
-            # here): four objects a step, the largest part of what the env adds to a decision
+            # here): one object per seat at every step
             moment = self._moment
             new = Observation.__new__
             obs = {}
