@@ -148,11 +148,12 @@ def aec_run(name: str, players: int, seeds: range, policy: Policy) -> int:
 
 def parallel_run(name: str, players: int, seeds: range, policy: Policy) -> int:
     e = parallel_env(name, players=players, lazy_observations=LAZY)
+    names = e.possible_agents  # seat -> agent name (formatting "player_{s}" each step is no env cost)
     decisions = 0
     for seed in seeds:
         obs, _ = e.reset(seed=seed)
         while e.agents:
-            movers = [f"player_{s}" for s in e.parlor.to_move]
+            movers = [names[s] for s in e.parlor.to_move]
             # a pick for each seat to move (0 for the others, ignored): the masks of seats not to
             # move are not read, as a loop that acts for the seats to move would run
             actions = {a: policy.pick(obs[a]["action_mask"]) if a in movers else 0 for a in obs}

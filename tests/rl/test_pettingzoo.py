@@ -3,6 +3,8 @@ seed, render), for every game at every player count."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
@@ -128,7 +130,9 @@ def test_secret_sweetness_sub_turns_do_not_leak() -> None:
 def test_observations_read_late_show_the_moment_they_were_handed_out(name: str) -> None:
     """Observations are written when read: read at once, or only after later steps (and a
     refused step), or never, they give the bytes the eager env (``lazy_observations=False``)
-    gave at that step, for every seat; the AEC env's ``last()`` likewise."""
+    gave at that step, for every seat; the AEC env's ``last()`` likewise. The games are longer
+    than the journal's span (a late read rebuilds its state from a copy at most that many steps
+    old), and now and then every observation is read in full (the journal is dropped)."""
     lazy, eager = parallel_env(name, players=3), parallel_env(name, players=3, lazy_observations=False)
     lazy_obs, _ = lazy.reset(seed=5)
     eager_obs, _ = eager.reset(seed=5)
@@ -140,6 +144,9 @@ def test_observations_read_late_show_the_moment_they_were_handed_out(name: str) 
         if step % 2:  # every other step: read now (masks first, as a policy would)
             for agent, expected in eager_obs.items():
                 assert lazy_obs[agent]["action_mask"].tobytes() == expected["action_mask"].tobytes()
+        if step % 7 == 3:  # now and then every entry at once: nothing left for a late read
+            for o in lazy_obs.values():
+                o.copy()
         kept.append((lazy_obs, eager_obs))
         with pytest.raises(ValueError, match="no action"):
             lazy.step({})
@@ -174,3 +181,64 @@ def test_observations_read_late_show_the_moment_they_were_handed_out(name: str) 
     for got, expected in pairs:
         assert got["observation"].tobytes() == expected["observation"].tobytes()
         assert got["action_mask"].tobytes() == expected["action_mask"].tobytes()
+
+
+def _stale_action(e: Any, agent: str, earlier: dict[str, np.ndarray]) -> int | None:
+    """An action id ``agent``'s mask allowed at its previous turn and the rules refuse now."""
+    if agent not in earlier:
+        return None
+    seat = e.possible_agents.index(agent)
+    now = {e.parlor.game.action_id(a) for a in e.parlor.legal_actions(seat)}
+    stale = [int(i) for i in np.flatnonzero(earlier[agent]) if int(i) not in now]
+    return stale[0] if stale else None
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_an_action_legal_only_at_an_earlier_step_is_refused(name: str) -> None:
+    """The envs check an action against the legal actions the seat's mask was written from,
+    kept until the state changes: an action the seat's mask allowed at its previous turn but
+    the rules refuse now, chosen without reading the new observations (every earlier one read
+    in full, so nothing was kept for a late read), is refused as the env's policy says
+    (``illegal_action="lose"``: a forfeit, not the engine's error), by the parallel env and
+    the AEC env alike, and the state does not change."""
+    rng = np.random.default_rng(3)
+    par = parallel_env(name, players=3, illegal_action="lose")
+    obs, _ = par.reset(seed=3)
+    earlier: dict[str, np.ndarray] = {}
+    while True:
+        assert par.agents, "no stale action found before the game ended"
+        movers = [par.possible_agents[s] for s in par.parlor.to_move]
+        stale = {a: _stale_action(par, a, earlier) for a in movers}
+        agent = next((a for a in movers if stale[a] is not None), None)
+        if agent is not None:
+            history = len(par.parlor.history())
+            legal_now = {
+                a: par.parlor.game.action_id(par.parlor.legal_actions(par.possible_agents.index(a))[0]) for a in movers
+            }
+            _, rewards, terminations, _, infos = par.step({**legal_now, agent: stale[agent]})
+            assert rewards[agent] == -1.0 and infos[agent] == {"illegal_action": True}
+            assert all(terminations.values()) and len(par.parlor.history()) == history
+            break
+        for o in obs.values():
+            o.copy()  # every entry read
+        earlier.update({a: obs[a]["action_mask"] for a in movers})
+        obs, *_ = par.step({a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in movers})
+
+    aec = env(name, players=3, illegal_action="lose")
+    aec.reset(seed=3)
+    earlier = {}
+    for agent in aec.agent_iter():
+        assert aec.agents, "no stale action found before the game ended"
+        stale_id = _stale_action(aec, agent, earlier)
+        if stale_id is not None:
+            history = len(aec.parlor.history())
+            aec.step(stale_id)
+            assert aec.rewards[agent] == -1.0 and aec.infos[agent] == {"illegal_action": True}
+            assert len(aec.parlor.history()) == history
+            break
+        o, *_ = aec.last()
+        o.copy()  # every entry read
+        earlier[agent] = o["action_mask"]
+        aec.step(int(rng.choice(np.flatnonzero(o["action_mask"]))))
+    else:
+        raise AssertionError("no stale action found before the game ended")

@@ -124,11 +124,16 @@ class ParlorSingleSeatEnv(gymnasium.Env):
             return self.encoder.encode(state, self.seat), -1.0, True, False, info
         state.apply(seat, move)
         native.play_others(state, seat, self._bots)
+        # the observation and the mask: fresh arrays (the caller may keep them), both written
+        # in one compiled call (what encoder.encode and encoder.action_mask would write)
         encoder = self.encoder
-        info = {"action_mask": encoder.action_mask(state, seat), "seat": seat}
+        obs = np.zeros(encoder.size, np.float32)
+        mask = np.zeros(encoder.num_actions, np.int8)
+        native.write_observation_and_mask(encoder.write, state, seat, memoryview(obs), encoder.ids, memoryview(mask))
+        info = {"action_mask": mask, "seat": seat}
         if state.is_over:
-            return encoder.encode(state, seat), self.final_rewards(state)[seat], True, False, info
-        return encoder.encode(state, seat), 0.0, False, False, info
+            return obs, self.final_rewards(state)[seat], True, False, info
+        return obs, 0.0, False, False, info
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask (the name sb3-contrib's MaskablePPO looks for)."""

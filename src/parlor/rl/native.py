@@ -16,6 +16,10 @@ from mypy_extensions import i64
 from parlor.core.rng import Rng
 
 _ONE: Final[object] = 1  # an int8 mask entry, boxed once
+# A run of at least this many consecutive action ids is written as one slice copy from a row of
+# ones (a memcpy) rather than one store each (a boxed index and a buffer call per entry): Sweet
+# Nose's masks hold some 40 legal actions in about 10 runs, its sweetness phase 120 in a few.
+RUN_COPY: Final = 5
 
 
 def action_ids(game: Any) -> dict[int, int]:
@@ -45,6 +49,8 @@ class IdTable:
         self.mask: i64 = size - 1
         self.objects: list[object] = [None] * size
         self.codes: list[int] = [-1] * size
+        # one int8 1 per action: the source of a mask's runs of consecutive ids (write_mask_of)
+        self.ones: Any = memoryview(b"\x01" * max(1, len(actions))).cast("b")
         for code in range(len(actions)):
             h: i64 = (id(actions[code]) >> 4) & self.mask
             while self.objects[h] is not None:
@@ -69,13 +75,61 @@ class IdTable:
 def write_mask(state: Any, seat: int, ids: IdTable, buf: Any, base: int) -> int:
     """Set ``buf[base + id] = 1`` for each action ``seat`` may play (the region is zeroed by
     the caller); returns how many."""
-    legal = state.legal_actions(seat)
+    legal: list[Any] = state.legal_actions(seat)
+    write_mask_of(legal, state.game, ids, buf, base)
+    return len(legal)
+
+
+def write_mask_of(legal: list[Any], game: Any, ids: IdTable, buf: Any, base: int) -> None:
+    """``write_mask`` from a list of legal actions already asked for (the PettingZoo envs keep
+    it, so that checking the action chosen from that mask asks the rules nothing again).
+
+    The rules list related actions together, and the action space numbers them together too,
+    so the ids come in runs of consecutive numbers: each run is written at once when long."""
+    start = 0
+    end = 0  # the run [start, end) of consecutive ids not written yet
     for action in legal:
         i = ids.find(action)
         if i < 0:  # not a prebuilt object (never from the engine): ask the space
-            i = state.game.action_id(action)
-        buf[base + i] = _ONE
-    return len(legal)
+            i = game.action_id(action)
+        if i == end and end > start:
+            end += 1
+            continue
+        if end > start:
+            _write_run(buf, base, start, end, ids.ones)
+        start = i
+        end = i + 1
+    if end > start:
+        _write_run(buf, base, start, end, ids.ones)
+
+
+def _write_run(buf: Any, base: int, start: int, end: int, ones: Any) -> None:
+    """Set ``buf[base + start : base + end]`` to 1."""
+    if end - start >= RUN_COPY:
+        buf[base + start : base + end] = ones[: end - start]
+    else:
+        for i in range(start, end):
+            buf[base + i] = _ONE
+
+
+def holds(legal: list[Any], move: object) -> bool:
+    """Is ``move`` (by identity) one of ``legal``? ``is_legal`` on a list already asked for."""
+    for candidate in legal:  # noqa: SIM110  (compiled: a C loop; any() would make a generator)
+        if candidate is move:
+            return True
+    return False
+
+
+def write_observation_and_mask(
+    write: Callable[[Any, int, Any, int], None], state: Any, seat: int, obs: Any, ids: IdTable, mask: Any
+) -> None:
+    """``seat``'s observation into ``obs`` and its mask into ``mask`` (both zeroed, fresh): the
+    Gymnasium step's two writes in one call. A seat not to move (the game is over) has an
+    all-zero mask, as ``Encoder.action_mask`` gives it."""
+    write(state, seat, obs, 0)
+    to_move: tuple[int, ...] = state.to_move
+    if seat in to_move:
+        write_mask(state, seat, ids, mask, 0)
 
 
 def is_legal(state: Any, seat: int, move: object) -> bool:
@@ -219,7 +273,9 @@ def write_rows(
 ) -> None:
     """Zero row ``row`` of ``obs`` and of ``masks``, then write ``seat``'s observation and mask."""
     at = row * obs_size
-    obs[at : at + obs_size] = obs_zeros
+    # ``obs_zeros`` may be shorter than a row: the player blocks of seats the table does not
+    # have are never written (they stay zero from the start), so they need no zeroing
+    obs[at : at + len(obs_zeros)] = obs_zeros
     write(state, seat, obs, at)
     at = row * mask_size
     masks[at : at + mask_size] = mask_zeros

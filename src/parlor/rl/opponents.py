@@ -20,6 +20,10 @@ from parlor.bots.spec import BotFactory, parse_bot_spec
 
 def opponent_factory(opponents: Any) -> BotFactory:
     """A ``(game, seed) -> bot`` for ``opponents`` (see the module docstring)."""
+    if isinstance(opponents, str) and opponents == "random":
+        # the bot the spec makes (``make_builtin_bot``: ``RandomBot(game, seed)``), without
+        # parsing it at every episode (a single-seat env makes its bots at every reset)
+        return RandomBot
     if isinstance(opponents, str):
         return parse_bot_spec(opponents)  # fails now on an unknown bot
     if callable(getattr(opponents, "choose", None)) and not isinstance(opponents, type):

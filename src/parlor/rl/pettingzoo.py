@@ -38,8 +38,10 @@ in seat order, each from its own view.
 from the state the first time they are read (then kept), so a loop that reads only the masks,
 or only the agents it acts for, does not pay for the rest (the parallel env would otherwise
 write every seat's observation at every step). They show the state as it was when they were
-handed out, however late they are read: before a step changes the state, the observations
-not yet fully read get a copy of it (one ``clone()`` for all). The arrays are fresh, owned by
+handed out, however late they are read: when a step changes the state, the observations
+not yet fully read keep their place in a journal (a copy of the state taken at most
+``REPLAY_SPAN`` steps earlier and the moves played since) and a late read rebuilds their
+state from it, once for all of them. The arrays are fresh, owned by
 the caller; nothing overwrites them. (The env's state changes only through ``step``; code
 that applies moves to ``env.parlor`` itself bypasses this.) ``lazy_observations=False``
 writes everything at once, as plain dicts.
@@ -92,6 +94,84 @@ def legal_move(state: State, seat: int, action: Any) -> Any:
 OBSERVATION_KEYS = ("observation", "action_mask")
 
 
+# A late read replays at most this many steps' moves; a copy of the state is taken once per
+# this many steps (while observations are left unread), not at every step.
+REPLAY_SPAN = 32
+
+
+class Journal:
+    """A copy of the env's state (``start``, never changed) and the moves played since, in order."""
+
+    __slots__ = ("start", "moves")
+
+    def __init__(self, start: State) -> None:
+        self.start = start
+        self.moves: list[tuple[int, Any]] = []
+
+
+class Moment:
+    """The state that the observations handed out since the state last changed read from.
+
+    Every such observation holds this one object, so keeping them true to their moment when
+    the env's state changes in place is a few stores here, not a pass over the observations,
+    and nothing at all when every one of them has been fully read. The state at that moment is
+    not copied then (a ``clone()`` at every step was the largest part of what a parallel step
+    added to the engine's move): the moment keeps its place in the env's :class:`Journal`, and
+    an observation read late rebuilds the state once for all of its moment's observations, a
+    copy of the journal's start and the moves played from it (the engine is deterministic:
+    the same state and the same moves give the same state, its random draws included)."""
+
+    __slots__ = ("state", "encoder", "pending", "legal", "journal", "played")
+
+    def __init__(self, state: State, encoder: Any) -> None:
+        self.state = state
+        self.encoder = encoder
+        self.pending = 0  # observations of this moment not yet fully read
+        # seat -> its legal actions, asked for when its mask was written: the step checks the
+        # action chosen from that mask against this list instead of asking the rules again
+        # (the state caches one seat's actions; in a simultaneous phase each seat asked for
+        # its mask in turn, so a check asked the rules anew for every seat but the last)
+        self.legal: dict[int, list[Any]] | None = None
+        # journal / played: set when the env's state moves on while observations of this
+        # moment are unread (then ``state`` is None until a late read rebuilds it)
+
+    def rebuilt(self) -> State:
+        """The state of this moment, rebuilt from the journal (once; then kept)."""
+        state = self.journal.start.clone()
+        for seat, move in self.journal.moves[: self.played]:
+            state.apply(seat, move)
+        self.state = state
+        self.journal = None
+        return state
+
+
+def mask_of(moment: Moment, seat: int) -> np.ndarray:
+    """``seat``'s action mask at ``moment`` (a fresh array), its legal actions kept in the moment."""
+    encoder = moment.encoder
+    value = np.zeros(encoder.num_actions, np.int8)
+    state = moment.state if moment.state is not None else moment.rebuilt()
+    if seat in state.to_move:  # a seat not to move has no legal action: all 0, no rules asked
+        legal = state.legal_actions(seat)
+        native.write_mask_of(legal, state.game, encoder.ids, memoryview(value), 0)
+        if moment.legal is None:
+            moment.legal = {seat: legal}
+        else:
+            moment.legal[seat] = legal
+    return value
+
+
+def check_move(moment: Moment, state: State, seat: int, action: Any, space: Any) -> Any:
+    """The action object of id ``action`` if it is a plain int in range and legal for ``seat``
+    now (its legal actions from ``moment`` when its mask was read there), else None."""
+    if type(action) is int and 0 <= action < len(space):
+        move = space[action]
+        known = moment.legal
+        legal = known.get(seat) if known is not None else None
+        if native.holds(legal, move) if legal is not None else native.is_legal(state, seat, move):
+            return move
+    return None
+
+
 class Observation(dict):
     """One agent's observation, ``{"observation": float32, "action_mask": int8}``, each entry
     written when first read, from the state as it was when the observation was handed out.
@@ -100,33 +180,36 @@ class Observation(dict):
     for: every way of reading it (``[]``, ``get``, iteration, ``items``, ``copy``, ``==``,
     ``dict(...)``, pickling) sees both keys. Encoding is most of an env step's cost and most
     loops read only part of it (the masks, the agents they act for), so nothing is written
-    before it is asked for. The env's state changes in place at the next step: before it does,
-    the env gives the observations not fully read a copy of the state as it was (one
-    ``clone()``, a few µs, shared by all of them), so reading late gives the same bytes as
-    reading at once. Once both entries are written the state is let go."""
+    before it is asked for. The env's state changes in place at the next step: an observation
+    read after that reads the state of its :class:`Moment`, rebuilt from a copy taken at most
+    ``REPLAY_SPAN`` steps earlier and the moves played since, so reading late gives the same
+    bytes as reading at once. Once both entries are written the moment is let go."""
 
-    __slots__ = ("_state", "_seat", "_encoder")
+    __slots__ = ("_moment", "_seat")
 
-    def __init__(self, state: State, seat: int, encoder: Any) -> None:
+    def __init__(self, moment: Moment, seat: int) -> None:
         # no dict.__init__: it would only add nothing to an empty dict (every seat, every step)
         # (a seat not to move gets its all-zero mask when it is read, without asking the
         # rules: ``Encoder.action_mask``; the parallel env hands out one for every seat at
         # every step and most are never read)
-        self._state: State | None = state
+        self._moment: Moment | None = moment
         self._seat = seat
-        self._encoder = encoder
+        moment.pending += 1
 
     def __missing__(self, key: str) -> np.ndarray:
         # the one way an entry gets written (``[]`` on a missing key, and every method below)
+        moment = self._moment
         if key == "action_mask":
-            value = self._encoder.action_mask(self._state, self._seat)
+            value = mask_of(moment, self._seat)  # type: ignore[arg-type]
         elif key == "observation":
-            value = self._encoder.encode(self._state, self._seat)
+            state = moment.state if moment.state is not None else moment.rebuilt()  # type: ignore[union-attr]
+            value = moment.encoder.encode(state, self._seat)  # type: ignore[union-attr]
         else:
             raise KeyError(key)
         dict.__setitem__(self, key, value)
         if dict.__len__(self) == len(OBSERVATION_KEYS):
-            self._state = None  # both written: the state is not needed any more
+            moment.pending -= 1  # type: ignore[union-attr]
+            self._moment = None  # both written: the state is not needed any more
         return value
 
     def _fill(self) -> None:
@@ -240,7 +323,8 @@ class _Table:
         self._next_seed: int | None = None
         self.parlor: State | None = None
         self.lazy_observations = lazy_observations
-        self._unread: list[Observation] = []  # handed out since the state last changed
+        self._moment: Moment | None = None  # what observations handed out now read from
+        self._journal: Journal | None = None  # moves since a copy of the state (unread observations)
 
     def state(self) -> np.ndarray:
         """The privileged state for a centralized critic: every seat's observation, hidden
@@ -263,25 +347,48 @@ class _Table:
         options = self.options if self.options is not None else self.game.default_options(self.players)
         return self.game.new_game(self.players, seed, options)
 
+    def _new_moment(self) -> None:
+        """A new state object (reset): observations of the old one keep it, it never changes."""
+        self._moment = Moment(self.parlor, self.encoding.ENCODER)  # type: ignore[arg-type]
+        self._journal = None
+
     def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
         if self.lazy_observations:
-            obs = Observation(self.parlor, seat, self.encoding.ENCODER)  # type: ignore[arg-type]
-            self._unread.append(obs)
-            return obs
+            return Observation(self._moment, seat)  # type: ignore[arg-type]
         encoder = self.encoding.ENCODER  # the game's encoding.encode / action_mask, one call less
         return {"observation": encoder.encode(self.parlor, seat), "action_mask": encoder.action_mask(self.parlor, seat)}
 
     def _before_change(self) -> None:
-        """The state is about to change in place: observations handed out and not fully read
-        get a copy of it as it is (one clone for all), so they still show this moment."""
-        state = self.parlor
-        clone = None
-        for obs in self._unread:
-            if obs._state is state:
-                if clone is None:
-                    clone = state.clone()  # type: ignore[union-attr]
-                obs._state = clone
-        self._unread = []
+        """The state is about to change in place (the caller then records the moves in
+        ``self._journal`` if there is one). Observations handed out since it last changed and
+        not all fully read keep this moment: its place in the journal (a new journal, from a
+        copy of the state as it is, the first time or every ``REPLAY_SPAN`` moves); later ones
+        get a new moment. Otherwise the moment stays, without the legal actions it kept, and
+        no journal is needed."""
+        moment = self._moment
+        assert moment is not None
+        if moment.pending:
+            state = moment.state
+            journal = self._journal
+            if journal is None or len(journal.moves) >= REPLAY_SPAN:
+                copy = state.clone()  # type: ignore[union-attr]
+                self._journal = Journal(copy)
+                moment.state = copy
+            else:
+                moment.state = None
+                moment.journal = journal
+                moment.played = len(journal.moves)
+            # Moment(state, encoder) without its __init__'s Python call (every step of a loop
+            # that leaves observations unread)
+            fresh = Moment.__new__(Moment)
+            fresh.state = state
+            fresh.encoder = moment.encoder
+            fresh.pending = 0
+            fresh.legal = None
+            self._moment = fresh
+        else:
+            moment.legal = None
+            self._journal = None
 
     def _legal_move(self, seat: int, action: Any) -> Any:
         """The action of id ``action`` if ``seat`` may play it now, else None (or raise, by policy)."""
@@ -340,8 +447,8 @@ class ParlorAECEnv(_Table, AECEnv):
         self._forfeited = False
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self._unread = []  # a new state object: the old one is not changed, they keep it
         self.parlor = self._new_state(seed)
+        self._new_moment()
         self._forfeited = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -360,6 +467,13 @@ class ParlorAECEnv(_Table, AECEnv):
             self.agent_selection = self.possible_agents[state.to_move[0]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.lazy_observations:  # the hot path (``last()`` at every decision), inline
+            moment = self._moment
+            obs = Observation.__new__(Observation)
+            obs._moment = moment
+            obs._seat = self._seat[agent]
+            moment.pending += 1  # type: ignore[union-attr]
+            return obs
         return self._observe_seat(self._seat[agent])
 
     def step(self, action: int | None) -> None:
@@ -373,12 +487,11 @@ class ParlorAECEnv(_Table, AECEnv):
         assert state is not None
         self._cumulative_rewards[agent] = 0.0
         seat = self._seat[agent]
-        space = self._space
+        moment = self._moment
         # a plain int in range is the usual case (an identity scan of the legal actions);
         # anything else goes the long way round (conversion, the error by policy)
-        if type(action) is int and 0 <= action < len(space) and native.is_legal(state, seat, space[action]):
-            move = space[action]
-        else:
+        move = check_move(moment, state, seat, action, self._space)  # type: ignore[arg-type]
+        if move is None:
             move = self._legal_move(seat, action)
         if move is None:  # illegal_action="lose": the game ends here, the state as it was
             self.rewards = {a: 0.0 for a in self.agents}
@@ -390,9 +503,11 @@ class ParlorAECEnv(_Table, AECEnv):
             self._accumulate_rewards()
             self._select()
             return
-        if self._unread:
+        if moment.pending or moment.legal is not None:  # type: ignore[union-attr]
             self._before_change()
         state.apply(seat, move)
+        if self._journal is not None:
+            self._journal.moves.append((seat, move))
         if state.is_over:
             self.rewards = dict(zip(self.possible_agents, self.final_rewards(state)))
             for a in self.agents:
@@ -421,15 +536,19 @@ class ParlorParallelEnv(_Table, ParallelEnv):
     ) -> None:
         self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale, lazy_observations)
         self.agents: list[str] = []
-        self._live_seats: list[int] = []
+        self._live: list[tuple[str, int]] = []  # (agent, seat) of self.agents, in order
+        # Every agent stays live until the game ends, so a step's zero rewards and False flags
+        # are always these: copying a built dict is a fraction of the cost of dict.fromkeys.
+        self._zero_rewards = dict.fromkeys(self.possible_agents, 0.0)
+        self._all_false = dict.fromkeys(self.possible_agents, False)
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        self._unread = []  # a new state object: the old one is not changed, they keep it
         self.parlor = self._new_state(seed)
+        self._new_moment()
         self.agents = self.possible_agents[:]
-        self._live_seats = [self._seat[a] for a in self.agents]  # the seats of self.agents, in order
+        self._live = [(a, self._seat[a]) for a in self.agents]
         return {a: self._observe_seat(self._seat[a]) for a in self.agents}, {a: {} for a in self.agents}
 
     def step(self, actions: dict[str, int]) -> tuple[dict, dict, dict, dict, dict]:
@@ -438,6 +557,7 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         moves = []
         names = self.possible_agents
         space = self._space
+        moment = self._moment
         for seat in state.to_move:  # the seats waited for now, in seat order (a tuple: no copy)
             agent = names[seat]
             if agent not in actions:
@@ -445,35 +565,45 @@ class ParlorParallelEnv(_Table, ParallelEnv):
             # all checked before any is played; a plain int in range is the usual case (an
             # identity scan of the legal actions), anything else goes the long way round
             action = actions[agent]
-            if type(action) is int and 0 <= action < len(space) and native.is_legal(state, seat, space[action]):
-                move = space[action]
-            else:
+            move = check_move(moment, state, seat, action, space)  # type: ignore[arg-type]
+            if move is None:
                 move = self._legal_move(seat, action)
                 if move is None:  # illegal_action="lose": the game ends, the state as it was
                     return self._forfeit(agent)
             moves.append((seat, move))
-        if self._unread:
+        if moment.pending or moment.legal is not None:  # type: ignore[union-attr]
             self._before_change()
         for seat, move in moves:
             state.apply(seat, move)
+        if self._journal is not None:
+            self._journal.moves += moves
         agents = self.agents
         if self.lazy_observations:  # the hot path: every live seat, every step
-            encoder = self.encoding.ENCODER
-            unread = [Observation(state, seat, encoder) for seat in self._live_seats]
-            obs = dict(zip(agents, unread))
-            self._unread = unread
+            # Observation(moment, seat) without its __init__'s Python call (a store per slot
+            # here): one object per seat at every step
+            moment = self._moment
+            new = Observation.__new__
+            obs = {}
+            for agent, seat in self._live:
+                o = new(Observation)
+                o._moment = moment
+                o._seat = seat
+                obs[agent] = o
+            moment.pending += len(obs)  # type: ignore[union-attr]
         else:
             obs = {a: self._observe_seat(self._seat[a]) for a in agents}
         if state.is_over:
             rewards = dict(zip(names, self.final_rewards(state)))
             terminations = dict.fromkeys(agents, True)
             self.agents = []
-            self._live_seats = []
+            self._live = []
+            truncations = dict.fromkeys(agents, False)
         else:
-            rewards = dict.fromkeys(agents, 0.0)
-            terminations = dict.fromkeys(agents, False)
+            rewards = self._zero_rewards.copy()
+            terminations = self._all_false.copy()
+            truncations = self._all_false.copy()
         infos: dict[str, dict[str, Any]] = {a: {} for a in agents}  # one dict each: callers may add to theirs
-        return obs, rewards, terminations, dict.fromkeys(agents, False), infos
+        return obs, rewards, terminations, truncations, infos
 
     def _forfeit(self, agent: str) -> tuple[dict, dict, dict, dict, dict]:
         agents = self.agents
@@ -481,7 +611,7 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         rewards = {a: (-1.0 if a == agent else 0.0) for a in agents}
         infos: dict[str, dict[str, Any]] = {a: ({"illegal_action": True} if a == agent else {}) for a in agents}
         self.agents = []
-        self._live_seats = []
+        self._live = []
         return obs, rewards, dict.fromkeys(agents, True), dict.fromkeys(agents, False), infos
 
 

@@ -108,8 +108,12 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
         self.seats = np.zeros(num_envs, np.int64)
         self._obs_view = memoryview(self.obs).cast("B").cast("f")
         self._mask_view = memoryview(self.masks).cast("B").cast("b")
-        # one row of zeros each, copied over a row just before it is written (native.write_rows)
-        self._obs_zeros = memoryview(np.zeros(size, np.float32)).cast("B").cast("f")
+        # one row of zeros each, copied over a row just before it is written (native.write_rows);
+        # for the observations only as far as this table's player blocks reach: the blocks of
+        # seats it does not have are never written (Layout), so they stay zero from the start
+        layout = self.encoding.LAYOUT
+        used = layout.table_size + self.players * layout.player_size
+        self._obs_zeros = memoryview(np.zeros(used, np.float32)).cast("B").cast("f")
         self._mask_zeros = memoryview(np.zeros(n_actions, np.int8)).cast("B").cast("b")
         self._actions = self.game.actions.actions
         self._states: list[State] = []
