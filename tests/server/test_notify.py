@@ -573,3 +573,38 @@ def test_the_same_new_address_sent_twice_at_once_mails_one_link_and_counts_once(
         ok(ann.post("/api/account/notify-settings", {"email": f"next-{i}-{address}"}))
     refused = ann.post("/api/account/notify-settings", {"email": f"one-too-many-{address}"})
     assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+
+
+def test_different_first_addresses_sent_at_once_are_each_stored_and_mailed(site: ServerThread, sinks: Sinks) -> None:
+    """An account with no settings yet sets four different addresses at the same moment (two tabs, a
+    retry): each request that answers 200 stored its address in turn (the last one stored stays) and
+    mailed it a verification link; none is dropped because another request made the settings' row
+    while it looked. Several accounts, each a fresh row, since the race is one of a few milliseconds."""
+    notifier = site.app.state.notifier
+    for _ in range(8):
+        ann, _ = signed_up(site.base)
+        ann.who()
+        tag = secrets.token_hex(4)
+        addresses = [f"first-{tag}-{i}@example.org" for i in range(4)]  # (fewer than the hour's limit)
+        barrier = threading.Barrier(len(addresses))
+        answers: dict[str, int] = {}
+        cookies = dict(ann.http.cookies)
+
+        def set_address(address: str, cookies: dict[str, str] = cookies, barrier: threading.Barrier = barrier,
+                        answers: dict[str, int] = answers, csrf: str = ann.csrf) -> None:  # fmt: skip
+            with httpx.Client(base_url=site.base, cookies=cookies, timeout=60) as http:
+                barrier.wait()
+                answers[address] = http.post(
+                    "/api/account/notify-settings", json={"email": address}, headers={"X-CSRF-Token": csrf}
+                ).status_code
+
+        threads = [threading.Thread(target=set_address, args=(a,)) for a in addresses]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert answers == dict.fromkeys(addresses, 200), answers
+        wait_for("the sending to end", lambda: not notifier._tasks and notifier.queue.empty())
+        wait_for("a verification mail to each address", lambda a=addresses: all(sinks.mail.to(x) for x in a))
+        assert all(len(sinks.mail.to(a)) == 1 for a in addresses)
+        assert settings(ann)["email"] in addresses

@@ -21,6 +21,7 @@ All methods are synchronous; the server calls them from its database thread(s).
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 from collections.abc import Sequence
@@ -29,7 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import case, create_engine, event, func, null, select, text
+from sqlalchemy import and_, case, create_engine, event, func, null, select, text
 from sqlalchemy.engine import Engine, make_url
 
 from .schema import (
@@ -52,6 +53,7 @@ _RENEW_LEASES = text(
     " WHERE owner = :owner AND table_id = ANY(:tables) RETURNING table_id"
 )
 CHAT_PAGE = 100  # chat lines read with a table (the newest); older ones are paged (Database.chat_page)
+BOT_BY = ("substitute", "stand_in", "clock")  # the stored ``by`` of a decision a bot made for a human seat
 
 
 def now() -> datetime:
@@ -260,26 +262,32 @@ class Database:
         if seat_only:
             query = query.where(chat_t.c.channel == "table")
         rows = conn.execute(query.order_by(chat_t.c.idx.desc()).limit(limit)).all()
-        lines = []
-        for r in reversed(rows):
-            line = {
-                "idx": r.idx,
-                "seat": None if r.seat < 0 else r.seat,
-                "text": r.text,
-                "version": r.version,
-                "created_at": _utc(r.created_at),
-                "channel": r.channel,
-            }
-            if r.deleted:  # a moderator deleted it for everyone (its text is empty)
-                line["deleted"] = True
-            lines.append(line)
-        return lines
+        return [Database._chat_line(r) for r in reversed(rows)]
+
+    @staticmethod
+    def _chat_line(r: Any) -> dict[str, Any]:
+        line = {
+            "idx": r.idx,
+            "seat": None if r.seat < 0 else r.seat,
+            "text": r.text,
+            "version": r.version,
+            "created_at": _utc(r.created_at),
+            "channel": r.channel,
+        }
+        if r.deleted:  # a moderator deleted it for everyone (its text is empty)
+            line["deleted"] = True
+        return line
 
     @classmethod
     def _chat(cls, conn: Any, table_id: str) -> tuple[list[dict[str, Any]], int]:
-        """The newest ``CHAT_PAGE`` lines of a table's chat and how many it holds in all."""
-        total = conn.execute(select(func.count()).select_from(chat_t).where(chat_t.c.table_id == table_id)).scalar_one()
-        return cls._chat_rows(conn, table_id, None, CHAT_PAGE, False), int(total)
+        """The newest ``CHAT_PAGE`` lines of a table's chat and how many it holds in all: one statement
+        (the count is a window over every line, taken before the limit), since it is read with each
+        table loaded and every statement is a round trip to PostgreSQL."""
+        total = func.count().over().label("chat_total")
+        rows = conn.execute(
+            select(chat_t, total).where(chat_t.c.table_id == table_id).order_by(chat_t.c.idx.desc()).limit(CHAT_PAGE)
+        ).all()
+        return [cls._chat_line(r) for r in reversed(rows)], int(rows[0].chat_total) if rows else 0
 
     def chat_page(self, table_id: str, before: int | None, limit: int, seat_only: bool) -> list[dict[str, Any]]:
         """A page of a table's chat (``GET /api/tables/{id}/chat``)."""
@@ -287,11 +295,29 @@ class Database:
             return self._chat_rows(conn, table_id, before, limit, seat_only)
 
     @staticmethod
-    def _table_and_seats(conn: Any, table_id: str) -> dict[str, Any] | None:
-        row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
+    def _table_and_seats(conn: Any, table_id: str, with_snapshot: bool = False) -> dict[str, Any] | None:
+        """The table's row and its seats. ``with_snapshot``: an unfinished turn-based table's stored
+        snapshot too (``table["snapshot"]``), joined to the row rather than read by a statement of its
+        own (a round trip to PostgreSQL fewer when an evicted table is loaded)."""
+        query = select(tables_t).where(tables_t.c.id == table_id)
+        if with_snapshot:
+            query = query.add_columns(
+                snapshots_t.c.version.label("snapshot_version"), snapshots_t.c.data.label("snapshot_data")
+            ).outerjoin(
+                snapshots_t,
+                and_(
+                    snapshots_t.c.table_id == tables_t.c.id,
+                    tables_t.c.status == "playing",
+                    tables_t.c.days_per_move.is_not(None),  # (only turn-based tables leave memory and keep one)
+                ),
+            )
+        row = conn.execute(query).mappings().first()
         if row is None:
             return None
         table = dict(row)
+        if with_snapshot:
+            version, data = table.pop("snapshot_version"), table.pop("snapshot_data")
+            table["snapshot"] = None if version is None else (version, data)
         table["options"] = json.loads(table["options"])
         table["result"] = json.loads(table["result"]) if table["result"] else None
         table["seats"] = [
@@ -314,17 +340,21 @@ class Database:
         token or a claim code, without replaying it. ``record_if_playing``: an unfinished table's
         record too (what :meth:`load` gives), read in the same visit, since it is loaded next."""
         with self.engine.connect() as conn:
-            table = self._table_and_seats(conn, table_id)
+            table = self._table_and_seats(conn, table_id, with_snapshot=record_if_playing)
             if table is None:
                 return None
             if record_if_playing and table["status"] == "playing":
                 self._add_record(conn, table)
-            helped = conn.execute(
-                select(actions_t.c.seat, func.count())
-                .where(actions_t.c.table_id == table_id, actions_t.c.by.in_(("substitute", "stand_in", "clock")))
-                .group_by(actions_t.c.seat)
-            )
-            table["bot_moves"] = {seat: n for seat, n in helped}
+                moves = collections.Counter(a["seat"] for a in table["actions"] if a["by"] in BOT_BY)
+                table["bot_moves"] = dict(moves)  # (counted from the record just read: no statement)
+            else:
+                table.pop("snapshot", None)
+                helped = conn.execute(
+                    select(actions_t.c.seat, func.count())
+                    .where(actions_t.c.table_id == table_id, actions_t.c.by.in_(BOT_BY))
+                    .group_by(actions_t.c.seat)
+                )
+                table["bot_moves"] = {seat: n for seat, n in helped}
             table["chat"], table["chat_total"] = self._chat(conn, table_id)
         return table
 
@@ -387,14 +417,15 @@ class Database:
                 .order_by(actions_t.c.idx)
             )
         ]
-        snapshot = None
-        if table["days_per_move"] is not None:  # (only turn-based tables leave memory and keep one)
-            snapshot = conn.execute(
-                select(snapshots_t.c.version, snapshots_t.c.data).where(snapshots_t.c.table_id == table_id)
-            ).first()
-        table["snapshot"] = None if snapshot is None else (snapshot.version, snapshot.data)
+        if "snapshot" not in table:  # (not read with the table's row already)
+            snapshot = None
+            if table["days_per_move"] is not None:  # (only turn-based tables leave memory and keep one)
+                snapshot = conn.execute(
+                    select(snapshots_t.c.version, snapshots_t.c.data).where(snapshots_t.c.table_id == table_id)
+                ).first()
+            table["snapshot"] = None if snapshot is None else (snapshot.version, snapshot.data)
         # With a snapshot the record is not replayed: the event log comes from the stored events.
-        table["events"] = None if snapshot is None else Database._events(conn, table_id)
+        table["events"] = None if table["snapshot"] is None else Database._events(conn, table_id)
 
     def events(self, table_id: str) -> list[dict[str, Any]]:
         """The stored event log of a table, oldest first."""

@@ -118,8 +118,14 @@ class NotificationStore:
             changed = update(s).where(s.c.account_id == account_id, s.c.email.is_distinct_from(email))
             if conn.execute(changed.values(**values)).rowcount:
                 return True
-            if conn.execute(select(s.c.account_id).where(s.c.account_id == account_id)).first() is not None:
+            stored = conn.execute(select(s.c.email).where(s.c.account_id == account_id)).first()
+        if stored is not None:
+            if stored.email == email:
                 return False
+            # Another address, so the row was made (or changed) by a request at the same moment after
+            # the update above looked (PostgreSQL: each statement sees what was committed before it):
+            # this address goes in after it, as if sent a moment later.
+            return self.set_email(account_id, email)
         try:
             with self.db.engine.begin() as conn:
                 conn.execute(insert(s).values(account_id=account_id, **values))
