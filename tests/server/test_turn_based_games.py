@@ -150,11 +150,11 @@ def names_a_card(text: str, names: set[str]) -> list[str]:
 
 
 def link_in(text: str, path: str) -> str:
-    """The link to ``path`` in a mail: its lines in Chinese set the link right after a full-width colon,
-    with no space between."""
-    found = re.search(re.escape(SITE_URL + path) + r"\S*", text)
-    assert found, text
-    return found.group()
+    """The link to ``path`` in a mail: on a line of its own in every language (a link right after
+    Chinese's full-width colon, with no space, is missed by mail readers that split on spaces)."""
+    found = [line.strip() for line in text.splitlines() if line.strip().startswith(SITE_URL + path)]
+    assert found and " " not in found[0], text
+    return found[0]
 
 
 def new_player(site: ServerThread, sinks: Sinks, home: tuple[str, str]) -> Player:

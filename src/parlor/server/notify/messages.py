@@ -47,16 +47,16 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
 # The e-mail's own lines around the message.
 MAIL: dict[str, dict[str, str]] = {
     "open": {
-        "en": "Open the table: {url}",
-        "cs": "Otevřít stůl: {url}",
-        "ja": "テーブルを開く: {url}",
-        "zh-Hant": "開啟牌桌：{url}",
+        "en": "Open the table:\n{url}",
+        "cs": "Otevřít stůl:\n{url}",
+        "ja": "テーブルを開く:\n{url}",
+        "zh-Hant": "開啟牌桌：\n{url}",
     },
     "unsubscribe": {
-        "en": "To stop these e-mails ({kind}), open: {url}",
-        "cs": "Chcete-li tyto e-maily ({kind}) zastavit, otevřete: {url}",
-        "ja": "このメール（{kind}）の配信を停止するには: {url}",
-        "zh-Hant": "若要停止這些郵件（{kind}），請開啟：{url}",
+        "en": "To stop these e-mails ({kind}), open:\n{url}",
+        "cs": "Chcete-li tyto e-maily ({kind}) zastavit, otevřete:\n{url}",
+        "ja": "このメール（{kind}）の配信を停止するには:\n{url}",
+        "zh-Hant": "若要停止這些郵件（{kind}），請開啟：\n{url}",
     },
     "verify_subject": {
         "en": "Confirm your e-mail address",
@@ -65,10 +65,10 @@ MAIL: dict[str, dict[str, str]] = {
         "zh-Hant": "確認你的電子郵件地址",
     },
     "verify_body": {
-        "en": "Open this link to receive Parlor's notifications at this address: {url}",
-        "cs": "Otevřete tento odkaz, chcete-li na tuto adresu dostávat oznámení Parlor: {url}",
-        "ja": "このアドレスで Parlor の通知を受け取るには、次のリンクを開いてください: {url}",
-        "zh-Hant": "開啟此連結以在此地址接收 Parlor 的通知：{url}",
+        "en": "Open this link to receive Parlor's notifications at this address:\n{url}",
+        "cs": "Otevřete tento odkaz, chcete-li na tuto adresu dostávat oznámení Parlor:\n{url}",
+        "ja": "このアドレスで Parlor の通知を受け取るには、次のリンクを開いてください:\n{url}",
+        "zh-Hant": "開啟此連結以在此地址接收 Parlor 的通知：\n{url}",
     },
     "unsubscribed": {
         "en": "You will no longer receive these notifications ({kind}) by e-mail or push.",
