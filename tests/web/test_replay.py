@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from .conftest import Server
+from .conftest import Server, finish_over_the_api
 
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -122,6 +122,60 @@ def test_replay_page_of_a_game_in_progress(server: Server, browser: Any) -> None
     try:
         page.wait_for_selector(".error-box")
         assert "リプレイは終了後" in page.locator(".error-box").inner_text()
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+# What a finger can touch on the replay page, as tests/web/test_phone.py counts it at the table.
+TOUCHABLE_UNDER_44 = """() => {
+  const touchable = "button, a[href], select, input, textarea, summary, [role=button], [role=tab], "
+    + "[tabindex]:not([tabindex='-1'])";
+  const small = [];
+  for (const el of document.querySelectorAll(touchable)) {
+    if (!el.checkVisibility()) continue;
+    const r = el.getBoundingClientRect();
+    const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
+    if (r.width < 43.5 || r.height < 43.5) small.push(`${size} ${el.outerHTML.slice(0, 90)}`);
+  }
+  return small;
+}"""
+
+
+def test_replay_on_a_phone_touch_targets_and_card_texts(server: Server, browser: Any, screenshots: Path) -> None:
+    """A seat's replay of a Mottainai game on a phone, in Traditional Chinese: every control a finger
+    touches is at least 44x44 px (the cards' 16 px ⓘ is not drawn, "review my decisions" is full
+    height), and a tap on a card opens its text."""
+    created = server.create("mottainai", 2, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    table_id = created["table"]["id"]
+    claimed = httpx.post(
+        f"{server.base}/api/tables/{table_id}/claim", json={"claim": created["seats"][0]["claim"]}, timeout=60
+    )
+    token = claimed.json()["token"]
+    finish_over_the_api(server, table_id, [token])
+    phone = {"width": 390, "height": 844}
+    context, page, errors = open_page(
+        browser, f"{server.base}/replay/{table_id}?anim=0#token={token}", "zh-Hant", viewport=phone
+    )
+    try:
+        page.wait_for_selector("#review-ask")
+        steps = int(page.evaluate("document.body.dataset.steps"))
+        for _ in range(steps // 2):  # the middle of the game: cards on the floor, in hands and temples
+            page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"document.body.dataset.step === '{steps // 2}'")
+        assert page.locator(".mt-card[data-open-key]").count() > 0
+        small = page.evaluate(TOUCHABLE_UNDER_44)
+        if small:
+            page.screenshot(path=str(screenshots / "replay_phone_small_targets.png"), full_page=True)
+        assert not small, f"touch targets under 44x44 px on the phone's replay: {small[:6]}"
+
+        card = page.locator(".mt-card[data-open-key]").first
+        card.scroll_into_view_if_needed()
+        card.click()
+        page.wait_for_function(
+            "document.querySelector('.mt-card[data-open-key]').getAttribute('aria-expanded') === 'true'"
+        )
+        assert card.locator(".mt-effect").is_visible()
         assert not errors, errors
     finally:
         context.close()
