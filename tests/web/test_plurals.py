@@ -54,6 +54,10 @@ COUNTED = {
         ("open.fill_minutes", {"n": 2}, "po 2 minutách"),
         ("lobby.turn_minutes", {"n": 2}, "2 minuty"),
         ("lobby.turn_minutes", {"n": 5}, "5 minut"),
+        ("lobby.days_n", {"n": 1}, "1 den"),
+        ("lobby.days_n", {"n": 3}, "3 dny"),
+        ("lobby.days_n", {"n": 5}, "5 dní"),
+        ("lobby.days_n", {"n": 14}, "14 dní"),
     ],
     # no plural forms: one text for every count
     "ja": [("open.fill_minutes", {"n": 1}, "1 分後"), ("open.fill_minutes", {"n": 5}, "5 分後")],
