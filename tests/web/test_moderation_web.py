@@ -41,6 +41,9 @@ def test_a_report_reaches_the_admin_page_and_a_mute_refuses_the_chat(server: Ser
         rude.fill("#chat-input", "you play like a potato")
         rude.press("#chat-input", "Enter")
         victim.click(".chat-line[data-seat='0'] .chat-report")
+        # The writer's own line offers no Report (a button that would do nothing).
+        rude.wait_for_selector(".chat-line[data-seat='0']")
+        assert rude.locator(".chat-line[data-seat='0'] .chat-report").count() == 0
         victim.select_option("#report-reason", "abuse")
         victim.fill("#report-text", "insults in the chat")
         victim.click("#report-send")
