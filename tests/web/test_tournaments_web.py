@@ -55,15 +55,20 @@ def test_make_a_tournament_sign_up_on_its_page_and_see_the_standings(
         # Turn-based: days per move replace the seconds (the seconds field is then off).
         page.select_option("#tournament-form [name=move_days]", "2")
         assert page.is_disabled("#tournament-form [name=turn_time]")
-        page.click("#create-tournament")
+        # Made and then signed up for with double clicks: one tournament, one sign-up, no refusal shown.
+        posts: list[str] = []
+        page.on("request", lambda r: posts.append(r.url.split("/api/")[-1]) if r.method == "POST" else None)
+        page.dblclick("#create-tournament")
         page.wait_for_selector("#tournament-name")
         assert page.inner_text("#tournament-name") == "Phone Cup"
         assert "2 days a move" in page.inner_text("#tournament-facts")
         assert "/tournaments/" in page.url
         assert page.locator("#standings .standing").count() == 0
         assert_touchable(page, "#sign-up")
-        page.click("#sign-up")
+        page.dblclick("#sign-up")
         page.wait_for_selector("#withdraw")
+        made_id = page.url.rsplit("/", 1)[-1]
+        assert posts == ["tournaments", f"tournaments/{made_id}/sign-up"], posts
         assert_touchable(page, "#withdraw")
         assert page.locator("#standings .standing").all_inner_texts()[0].split("\t")[:3] == ["1", name, "0"]
         page.screenshot(path=str(screenshots / "tournament-phone.png"), full_page=True)
