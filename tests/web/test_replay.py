@@ -145,7 +145,7 @@ TOUCHABLE_UNDER_44 = """() => {
 def test_replay_on_a_phone_touch_targets_and_card_texts(server: Server, browser: Any, screenshots: Path) -> None:
     """A seat's replay of a Mottainai game on a phone, in Traditional Chinese: every control a finger
     touches is at least 44x44 px (the cards' 16 px ⓘ is not drawn, "review my decisions" is full
-    height), and a tap on a card opens its text."""
+    height), the language menu is not cut, and a tap on a card opens its text."""
     created = server.create("mottainai", 2, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
     table_id = created["table"]["id"]
     claimed = httpx.post(
@@ -164,6 +164,15 @@ def test_replay_on_a_phone_touch_targets_and_card_texts(server: Server, browser:
             page.keyboard.press("ArrowRight")
         page.wait_for_function(f"document.body.dataset.step === '{steps // 2}'")
         assert page.locator(".mt-card[data-open-key]").count() > 0
+        # The top bar's language menu shows its whole language (the game's name gives way instead).
+        drawn, whole = page.evaluate("""() => {
+          const menu = document.getElementById("lang"), drawn = menu.getBoundingClientRect().width;
+          menu.style.cssText = "width: max-content; max-width: none; flex: none"; // (as wide as its words)
+          const whole = menu.getBoundingClientRect().width;
+          menu.style.cssText = "";
+          return [drawn, whole];
+        }""")
+        assert drawn >= whole - 0.5, f"the language menu is cut: {drawn} px of {whole}"
         small = page.evaluate(TOUCHABLE_UNDER_44)
         if small:
             page.screenshot(path=str(screenshots / "replay_phone_small_targets.png"), full_page=True)
