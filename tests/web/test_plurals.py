@@ -1,9 +1,11 @@
 """Counted texts in each language's own plural forms (js/i18n.js: "<key>#<form>" chosen by the
 browser's Intl.PluralRules, English's "card(s)"): the catalog function itself in the browser, and
-the lobby's counted choices and its note on away players, drawn, for counts 1, 2 and 5."""
+the lobby's counted choices and its note on away players, drawn, for counts 1, 2 and 5 (and the
+bot levels' tooltips beside them, in the reader's language)."""
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -109,6 +111,10 @@ def check_lobby(server: Server, browser: Any, lang: str, seat_timeout: int) -> N
         assert options_of(page, "#turn-time") == want["turn"]
         assert options_of(page, "#fill-after") == want["fill"]
         assert page.inner_text("#away-note") == want["away"].format(want["when"][seat_timeout])
+        # Each bot level's tooltip in the seat's level menu is in the reader's language too.
+        words = json.loads((Path(__file__).parents[2] / f"src/parlor/web/i18n/{lang}.json").read_text("utf-8"))
+        tips = page.eval_on_selector_all("select[name$='-level'] option", "os => os.map((o) => [o.value, o.title])")
+        assert tips and all(tip == words[f"level_help.{level}"] for level, tip in tips), tips
         assert not errors, errors
     finally:
         context.close()
