@@ -5,6 +5,7 @@ bye."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -16,6 +17,8 @@ from .test_accounts_web import sign_up
 from .test_browser import PHONE
 from .test_friends_web import assert_touchable, post_from_page
 from .test_help_and_lobby import new_page
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_make_a_tournament_sign_up_on_its_page_and_see_the_standings(
@@ -73,6 +76,12 @@ def test_make_a_tournament_sign_up_on_its_page_and_see_the_standings(
         assert page.locator("#standings .standing").all_inner_texts()[0].split("\t")[:3] == ["1", name, "0"]
         page.screenshot(path=str(screenshots / "tournament-phone.png"), full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        # Withdrawn meanwhile (another tab): the stale Withdraw is refused in the catalog's words.
+        assert post_from_page(page, f"/api/tournaments/{made_id}/withdraw", {})["signed_up"] is False
+        page.click("#withdraw")
+        refused = json.loads((ROOT / "src/parlor/web/i18n/en.json").read_text("utf-8"))["tournament.err.not_signed_up"]
+        page.wait_for_function("text => document.getElementById('tournament-error').textContent === text", arg=refused)
+        page.wait_for_selector("#sign-up")
         # The list shows it among the upcoming tournaments.
         page.goto(server.base + "/tournaments")
         page.wait_for_selector(".tournament-list.upcoming")

@@ -97,7 +97,7 @@ function createForm() {
       location.href = `/tournaments/${encodeURIComponent(made.id)}`;
     } catch (err) {
       sending = false;
-      formError = err.message;
+      formError = refusal(err);
       render();
     }
   });
@@ -199,6 +199,12 @@ function render() {
   ]);
 }
 
+/** A refusal in the reader's words where the catalog has them (the server's English otherwise: the
+ * form's field checks, which name the field and its limits). */
+function refusal(err) {
+  return tMaybe(`tournament.err.${err.code}`, err.message);
+}
+
 async function act(what) {
   if (sending) return;
   sending = true;
@@ -206,7 +212,7 @@ async function act(what) {
   try {
     await answerOf(await postJson(`/api/tournaments/${encodeURIComponent(tournamentId)}/${what}`, {}));
   } catch (err) {
-    problem = err.message;
+    problem = refusal(err);
   }
   await load();
   sending = false;
