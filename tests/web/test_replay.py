@@ -61,6 +61,9 @@ def test_replay_of_a_finished_mamma_mia_game(server: Server, browser: Any, scree
         assert page.locator("#replay-back").is_disabled() and page.locator("#replay-first").is_disabled()
         assert page.locator(".board").count() == 1 and page.locator("#result").count() == 0
         assert page.locator("#to-move").count() == 1
+        # Three bots of one level are told apart by their seats (three "Bot (random)" could not be).
+        names = page.locator(".seat-name").all_inner_texts()
+        assert names == ["Bot 1 (random)", "Bot 2 (random)", "Bot 3 (random)"], names
 
         page.click("#replay-forward")
         page.wait_for_function("document.body.dataset.step === '1'")
