@@ -60,6 +60,9 @@ COUNTED = {
         ("lobby.days_n", {"n": 3}, "3 dny"),
         ("lobby.days_n", {"n": 5}, "5 dní"),
         ("lobby.days_n", {"n": 14}, "14 dní"),
+        ("mt.ev.actions_counted", {"who": "Eva", "n": 1}, "Eva: 1 akce"),
+        ("mt.ev.actions_counted", {"who": "Eva", "n": 3}, "Eva: 3 akce"),
+        ("mt.ev.actions_counted", {"who": "Eva", "n": 5}, "Eva: 5 akcí"),
     ],
     # no plural forms: one text for every count
     "ja": [("open.fill_minutes", {"n": 1}, "1 分後"), ("open.fill_minutes", {"n": 5}, "5 分後")],
