@@ -74,6 +74,28 @@ def test_unknown_game_for_options_is_one_line():
     assert result.returncode == 1 and "unknown game" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("args", "meant"),
+    [
+        (["rules", "mama-mia"], "did you mean 'mamma-mia'?"),
+        (["options", "Mottanai"], "did you mean 'mottainai'?"),
+        (["play", "sweetnos", "--players", "3"], "did you mean 'sweet-nose'?"),
+        (["play", "mamma-mia", "--bots", "meduim"], "did you mean 'medium'?"),
+        (["tournament", "mamma-mia", "--bots", "hardd,easy", "--games", "2"], "did you mean 'hard'?"),
+        (["play", "mamma-mia", "--option", "rulset=cs1999"], "did you mean 'ruleset'?"),
+    ],
+)
+def test_a_misspelt_game_bot_or_option_is_answered_with_the_name_meant(args, meant):
+    result = runner.invoke(app, args, input="")
+    assert result.exit_code == 1 and meant in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1  # still one line
+
+
+def test_a_name_far_from_every_known_one_suggests_none():
+    result = runner.invoke(app, ["rules", "chess"])
+    assert result.exit_code == 1 and "did you mean" not in result.output and "known games" in result.output
+
+
 # ------------------------------------------------------------------ player ranges per option set
 def test_player_range_follows_the_options():
     mottainai = games.get("mottainai")

@@ -117,6 +117,7 @@ def test_run_time_keys_exist() -> None:
     need += [f"sn.tile_text.{t['id']}" for t in components["shop_tiles"]]
     need += [f"sn.phase.{s}" for s in SN_STEPS]
     need += [f"level.{lvl}" for lvl in BOT_LEVELS]
+    need += [f"level_help.{lvl}" for lvl in BOT_LEVELS]  # the lobby's tooltip of each level, in words
     need += [f"conn.{s}" for s in ("connecting", "online", "reconnecting", "closed")]
     for name in ("mamma-mia", "sweet-nose"):
         g = registry.get(name)

@@ -65,8 +65,13 @@ def test_follow_invite_accept_in_one_tap_then_block_hides_chat(server: Server, b
         name_box, follow_box = ann.locator("#player-name").bounding_box(), ann.locator("#follow").bounding_box()
         assert name_box and follow_box and name_box["y"] + name_box["height"] <= follow_box["y"], (name_box, follow_box)
         assert_touchable(ann, "#block")
-        ann.click("#follow")
+        # (with a double click: one request, and no "You follow this player already" after it)
+        friend_posts: list[str] = []
+        ann.on("request", lambda r: friend_posts.append(r.url.split("/api/")[-1]) if r.method == "POST" else None)
+        ann.dblclick("#follow")
         ann.wait_for_function("document.getElementById('follow').textContent === 'Unfollow'")
+        assert friend_posts == ["friends/follow"], friend_posts
+        assert ann.inner_text("#follow-message") == ""
         # Ann sits at a public table and opens it (a seat sat down in must be opened).
         body = {"game": "mamma-mia", "players": 3, "seats": [{"kind": "human"}] * 3, "public": True}
         table_id = post_from_page(ann, "/api/tables", body)["table"]["id"]
@@ -81,8 +86,10 @@ def test_follow_invite_accept_in_one_tap_then_block_hides_chat(server: Server, b
         ann.wait_for_selector(invite)
         assert_touchable(ann, invite)
         ann.screenshot(path=str(screenshots / "friends_panel_390.png"))
-        ann.click(invite)
+        friend_posts.clear()
+        ann.dblclick(invite)
         ann.wait_for_function("document.getElementById('friends-message').textContent.includes('Invitation sent')")
+        assert friend_posts == ["friends/invitations"], friend_posts
         # Bob sees the invitation in his lobby and accepts it in one tap: he is seated at the table.
         bob.goto(server.base + "/")
         bob.wait_for_selector("#friends .friend-accept")

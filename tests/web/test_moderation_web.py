@@ -41,6 +41,9 @@ def test_a_report_reaches_the_admin_page_and_a_mute_refuses_the_chat(server: Ser
         rude.fill("#chat-input", "you play like a potato")
         rude.press("#chat-input", "Enter")
         victim.click(".chat-line[data-seat='0'] .chat-report")
+        # The writer's own line offers no Report (a button that would do nothing).
+        rude.wait_for_selector(".chat-line[data-seat='0']")
+        assert rude.locator(".chat-line[data-seat='0'] .chat-report").count() == 0
         victim.select_option("#report-reason", "abuse")
         victim.fill("#report-text", "insults in the chat")
         victim.click("#report-send")
@@ -71,6 +74,21 @@ def test_a_report_reaches_the_admin_page_and_a_mute_refuses_the_chat(server: Ser
         rude.press("#chat-input", "Enter")
         rude.wait_for_function(said, arg=["chat-status", "insults"])
         assert words["chat.err.muted"].split("{")[0] in rude.locator("#chat-status").inner_text()
+        # A player's page offers Report to a signed-in reader, never on their own page nor to a guest
+        # (whom the server would refuse only once the form was filled in).
+        rude_page = f"{server.base}/players/{names['rude']}"
+        victim.goto(rude_page)
+        victim.wait_for_selector("#report-player")
+        rude.goto(rude_page)
+        rude.wait_for_selector("#player-name")
+        assert rude.locator("#report-player").count() == 0
+        guest_context, guest, _ = new_page(browser, "en")
+        try:
+            guest.goto(rude_page)
+            guest.wait_for_selector("#player-name")
+            assert guest.locator("#report-player").count() == 0
+        finally:
+            guest_context.close()
         for who in pages:
             assert pages[who][2] == [], (who, pages[who][2])
     finally:

@@ -1,9 +1,11 @@
 """Counted texts in each language's own plural forms (js/i18n.js: "<key>#<form>" chosen by the
 browser's Intl.PluralRules, English's "card(s)"): the catalog function itself in the browser, and
-the lobby's counted choices and its note on away players, drawn, for counts 1, 2 and 5."""
+the lobby's counted choices and its note on away players, drawn, for counts 1, 2 and 5 (and the
+bot levels' tooltips beside them, in the reader's language)."""
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -54,6 +56,16 @@ COUNTED = {
         ("open.fill_minutes", {"n": 2}, "po 2 minutách"),
         ("lobby.turn_minutes", {"n": 2}, "2 minuty"),
         ("lobby.turn_minutes", {"n": 5}, "5 minut"),
+        ("lobby.days_n", {"n": 1}, "1 den"),
+        ("lobby.days_n", {"n": 3}, "3 dny"),
+        ("lobby.days_n", {"n": 5}, "5 dní"),
+        ("lobby.days_n", {"n": 14}, "14 dní"),
+        ("mt.ev.actions_counted", {"who": "Eva", "n": 1}, "Eva: 1 akce"),
+        ("mt.ev.actions_counted", {"who": "Eva", "n": 3}, "Eva: 3 akce"),
+        ("mt.ev.actions_counted", {"who": "Eva", "n": 5}, "Eva: 5 akcí"),
+        ("review.total_loss", {"n": 1}, "Šance na výhru ztracená za celou hru: 1 procentní bod."),
+        ("review.total_loss", {"n": 4}, "Šance na výhru ztracená za celou hru: 4 procentní body."),
+        ("review.total_loss", {"n": 40}, "Šance na výhru ztracená za celou hru: 40 procentních bodů."),
     ],
     # no plural forms: one text for every count
     "ja": [("open.fill_minutes", {"n": 1}, "1 分後"), ("open.fill_minutes", {"n": 5}, "5 分後")],
@@ -105,6 +117,10 @@ def check_lobby(server: Server, browser: Any, lang: str, seat_timeout: int) -> N
         assert options_of(page, "#turn-time") == want["turn"]
         assert options_of(page, "#fill-after") == want["fill"]
         assert page.inner_text("#away-note") == want["away"].format(want["when"][seat_timeout])
+        # Each bot level's tooltip in the seat's level menu is in the reader's language too.
+        words = json.loads((Path(__file__).parents[2] / f"src/parlor/web/i18n/{lang}.json").read_text("utf-8"))
+        tips = page.eval_on_selector_all("select[name$='-level'] option", "os => os.map((o) => [o.value, o.title])")
+        assert tips and all(tip == words[f"level_help.{level}"] for level, tip in tips), tips
         assert not errors, errors
     finally:
         context.close()

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from .conftest import Server
+from .conftest import Server, finish_over_the_api
 
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -61,6 +61,9 @@ def test_replay_of_a_finished_mamma_mia_game(server: Server, browser: Any, scree
         assert page.locator("#replay-back").is_disabled() and page.locator("#replay-first").is_disabled()
         assert page.locator(".board").count() == 1 and page.locator("#result").count() == 0
         assert page.locator("#to-move").count() == 1
+        # Three bots of one level are told apart by their seats (three "Bot (random)" could not be).
+        names = page.locator(".seat-name").all_inner_texts()
+        assert names == ["Bot 1 (random)", "Bot 2 (random)", "Bot 3 (random)"], names
 
         page.click("#replay-forward")
         page.wait_for_function("document.body.dataset.step === '1'")
@@ -122,6 +125,69 @@ def test_replay_page_of_a_game_in_progress(server: Server, browser: Any) -> None
     try:
         page.wait_for_selector(".error-box")
         assert "リプレイは終了後" in page.locator(".error-box").inner_text()
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+# What a finger can touch on the replay page, as tests/web/test_phone.py counts it at the table.
+TOUCHABLE_UNDER_44 = """() => {
+  const touchable = "button, a[href], select, input, textarea, summary, [role=button], [role=tab], "
+    + "[tabindex]:not([tabindex='-1'])";
+  const small = [];
+  for (const el of document.querySelectorAll(touchable)) {
+    if (!el.checkVisibility()) continue;
+    const r = el.getBoundingClientRect();
+    const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
+    if (r.width < 43.5 || r.height < 43.5) small.push(`${size} ${el.outerHTML.slice(0, 90)}`);
+  }
+  return small;
+}"""
+
+
+def test_replay_on_a_phone_touch_targets_and_card_texts(server: Server, browser: Any, screenshots: Path) -> None:
+    """A seat's replay of a Mottainai game on a phone, in Traditional Chinese: every control a finger
+    touches is at least 44x44 px (the cards' 16 px ⓘ is not drawn, "review my decisions" is full
+    height), the language menu is not cut, and a tap on a card opens its text."""
+    created = server.create("mottainai", 2, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    table_id = created["table"]["id"]
+    claimed = httpx.post(
+        f"{server.base}/api/tables/{table_id}/claim", json={"claim": created["seats"][0]["claim"]}, timeout=60
+    )
+    token = claimed.json()["token"]
+    finish_over_the_api(server, table_id, [token])
+    phone = {"width": 390, "height": 844}
+    context, page, errors = open_page(
+        browser, f"{server.base}/replay/{table_id}?anim=0#token={token}", "zh-Hant", viewport=phone
+    )
+    try:
+        page.wait_for_selector("#review-ask")
+        steps = int(page.evaluate("document.body.dataset.steps"))
+        for _ in range(steps // 2):  # the middle of the game: cards on the floor, in hands and temples
+            page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"document.body.dataset.step === '{steps // 2}'")
+        assert page.locator(".mt-card[data-open-key]").count() > 0
+        # The top bar's language menu shows its whole language (the game's name gives way instead).
+        drawn, whole = page.evaluate("""() => {
+          const menu = document.getElementById("lang"), drawn = menu.getBoundingClientRect().width;
+          menu.style.cssText = "width: max-content; max-width: none; flex: none"; // (as wide as its words)
+          const whole = menu.getBoundingClientRect().width;
+          menu.style.cssText = "";
+          return [drawn, whole];
+        }""")
+        assert drawn >= whole - 0.5, f"the language menu is cut: {drawn} px of {whole}"
+        small = page.evaluate(TOUCHABLE_UNDER_44)
+        if small:
+            page.screenshot(path=str(screenshots / "replay_phone_small_targets.png"), full_page=True)
+        assert not small, f"touch targets under 44x44 px on the phone's replay: {small[:6]}"
+
+        card = page.locator(".mt-card[data-open-key]").first
+        card.scroll_into_view_if_needed()
+        card.click()
+        page.wait_for_function(
+            "document.querySelector('.mt-card[data-open-key]').getAttribute('aria-expanded') === 'true'"
+        )
+        assert card.locator(".mt-effect").is_visible()
         assert not errors, errors
     finally:
         context.close()

@@ -128,6 +128,16 @@ def test_hints_at_the_table_and_the_review_on_the_replay_page(
         width = page.evaluate("document.querySelector('#review-graph').getBoundingClientRect().width")
         assert 0 < width <= PHONE["width"]
         assert "Přesnost" in page.locator("#review-summary").inner_text()
+        # A finger's targets: each decision of the list is 44 px high, and a tap on the graph beside
+        # the small points (at the bottom, on the line of a decision's step) opens that decision.
+        heights = page.eval_on_selector_all(".review-decision > button", "bs => bs.map((b) => b.offsetHeight)")
+        assert heights and min(heights) >= 44, heights
+        last = page.locator("#review-graph .review-point").last
+        step = last.get_attribute("data-step")
+        dot, graph = last.bounding_box(), page.locator("#review-graph").bounding_box()
+        assert dot and graph
+        page.mouse.click(dot["x"] + dot["width"] / 2, graph["y"] + graph["height"] - 3)
+        page.wait_for_function("step => document.body.dataset.step === step", arg=step)
         page.screenshot(path=str(screenshots / "review_mamma_mia_cs_phone.png"), full_page=True)
         assert not errors, errors
     finally:

@@ -5,6 +5,7 @@ bye."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -16,6 +17,8 @@ from .test_accounts_web import sign_up
 from .test_browser import PHONE
 from .test_friends_web import assert_touchable, post_from_page
 from .test_help_and_lobby import new_page
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_make_a_tournament_sign_up_on_its_page_and_see_the_standings(
@@ -55,19 +58,30 @@ def test_make_a_tournament_sign_up_on_its_page_and_see_the_standings(
         # Turn-based: days per move replace the seconds (the seconds field is then off).
         page.select_option("#tournament-form [name=move_days]", "2")
         assert page.is_disabled("#tournament-form [name=turn_time]")
-        page.click("#create-tournament")
+        # Made and then signed up for with double clicks: one tournament, one sign-up, no refusal shown.
+        posts: list[str] = []
+        page.on("request", lambda r: posts.append(r.url.split("/api/")[-1]) if r.method == "POST" else None)
+        page.dblclick("#create-tournament")
         page.wait_for_selector("#tournament-name")
         assert page.inner_text("#tournament-name") == "Phone Cup"
         assert "2 days a move" in page.inner_text("#tournament-facts")
         assert "/tournaments/" in page.url
         assert page.locator("#standings .standing").count() == 0
         assert_touchable(page, "#sign-up")
-        page.click("#sign-up")
+        page.dblclick("#sign-up")
         page.wait_for_selector("#withdraw")
+        made_id = page.url.rsplit("/", 1)[-1]
+        assert posts == ["tournaments", f"tournaments/{made_id}/sign-up"], posts
         assert_touchable(page, "#withdraw")
         assert page.locator("#standings .standing").all_inner_texts()[0].split("\t")[:3] == ["1", name, "0"]
         page.screenshot(path=str(screenshots / "tournament-phone.png"), full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        # Withdrawn meanwhile (another tab): the stale Withdraw is refused in the catalog's words.
+        assert post_from_page(page, f"/api/tournaments/{made_id}/withdraw", {})["signed_up"] is False
+        page.click("#withdraw")
+        refused = json.loads((ROOT / "src/parlor/web/i18n/en.json").read_text("utf-8"))["tournament.err.not_signed_up"]
+        page.wait_for_function("text => document.getElementById('tournament-error').textContent === text", arg=refused)
+        page.wait_for_selector("#sign-up")
         # The list shows it among the upcoming tournaments.
         page.goto(server.base + "/tournaments")
         page.wait_for_selector(".tournament-list.upcoming")

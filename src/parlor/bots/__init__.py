@@ -12,7 +12,7 @@ import importlib
 from typing import Protocol
 
 from parlor.core.actions import Action
-from parlor.core.errors import ParlorError
+from parlor.core.errors import ParlorError, did_you_mean
 from parlor.core.game import Game, State
 from parlor.core.rng import Rng
 
@@ -300,4 +300,4 @@ def make_builtin_bot(kind: str, game: Game, seed: int = 0, **params: object) -> 
             return search(game, seed, **settings)  # type: ignore[arg-type]
         except TypeError as exc:
             raise ParlorError(f"bad parameter for the {kind!r} bot: {exc}") from None
-    raise ParlorError(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}")
+    raise ParlorError(f"unknown bot {kind!r}{did_you_mean(kind, BOT_KINDS)}; choose from {', '.join(BOT_KINDS)}")

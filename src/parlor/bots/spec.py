@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from parlor.core.errors import ParlorError
+from parlor.core.errors import ParlorError, did_you_mean
 
 BotFactory = Callable[[Any, int], Any]  # (game, seed) -> Bot
 
@@ -124,7 +124,8 @@ def parse_bot_spec(spec: str) -> BotFactory:
         return lambda game, seed: make_builtin_bot(head, game, seed, **params)
     if not parts or "=" in parts[0]:
         raise ParlorError(
-            f"unknown bot {head!r}; choose from {', '.join(BOT_KINDS)}, or name a class: package.module:Class"
+            f"unknown bot {head!r}{did_you_mean(head, BOT_KINDS)}; choose from {', '.join(BOT_KINDS)}, "
+            "or name a class: package.module:Class"
         )
     cls = _load_class(head, parts[0], spec)
     params = _params(parts[1:], spec)

@@ -186,8 +186,12 @@ class Session:
                 self.say(f"[bold cyan]{number:>3}[/]  {self.text.describe_action(legal[i], view)}")
             self.say(note)
             return
-        self.menu = list(range(len(legal)))
-        items = [f"[bold cyan]{i:>2}[/]  {self.text.describe_action(a, view)}" for i, a in enumerate(legal, 1)]
+        whole = getattr(self.text, "whole_menu", None)  # a game may order the whole list its own way
+        self.menu = (whole(legal, view) if whole else None) or list(range(len(legal)))
+        items = [
+            f"[bold cyan]{number:>2}[/]  {self.text.describe_action(legal[i], view)}"
+            for number, i in enumerate(self.menu, 1)
+        ]
         if len(items) > 16:
             self.out.print(Columns([Text.from_markup(s) for s in items], equal=True, column_first=True))
         else:

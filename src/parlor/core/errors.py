@@ -2,6 +2,17 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
+
+def did_you_mean(typed: str, known: Iterable[str]) -> str:
+    """`` (did you mean 'mamma-mia'?)`` for a name typed a letter or two wrong, else ``""``: an error
+    naming an unknown game, bot or option adds it, so a slip of the keyboard is answered with the
+    name meant rather than only a list to search (difflib's similarity ratio, at least 0.6)."""
+    near = difflib.get_close_matches(str(typed).lower(), list(known), n=1, cutoff=0.6)
+    return f" (did you mean {near[0]!r}?)" if near else ""
+
 
 class ParlorError(Exception):
     """Base class of every error Parlor raises on purpose."""

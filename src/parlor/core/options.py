@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
-from .errors import ParlorError
+from .errors import ParlorError, did_you_mean
 
 OptionsT = TypeVar("OptionsT")
 
@@ -174,7 +174,8 @@ def options_from_json(cls: type[OptionsT], data: Mapping[str, Any] | None) -> Op
     values: dict[str, Any] = {}
     for name, value in data.items():
         if name not in fields:
-            raise OptionError(f"unknown rule option {name!r}; known: {', '.join(sorted(fields))}")
+            near = did_you_mean(name, fields)
+            raise OptionError(f"unknown rule option {name!r}{near}; known: {', '.join(sorted(fields))}")
         base, allowed, _ = fields[name]
         if value is None and _optional(cls, name):
             values[name] = None
@@ -202,7 +203,8 @@ def parse_option_text(cls: type, text: str) -> tuple[str, Any]:
     raw = value
     fields = option_fields(cls)
     if name not in fields:
-        raise OptionError(f"unknown rule option {name!r}; known: {', '.join(sorted(fields))}")
+        near = did_you_mean(name, fields)
+        raise OptionError(f"unknown rule option {name!r}{near}; known: {', '.join(sorted(fields))}")
     base, allowed = fields[name][0], fields[name][1]
     value = raw
     if raw.lower() in ("none", "null") and _optional(cls, name):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from parlor.core.errors import ParlorError
+from parlor.core.errors import ParlorError, did_you_mean
 from parlor.core.game import Game
 
 # name -> module; a game is imported the first time it is asked for.
@@ -25,7 +25,10 @@ def get(name: str) -> Game:
     key = _ALIASES.get(str(name).lower(), str(name).lower())
     module = _MODULES.get(key)
     if module is None:
-        raise ParlorError(f"unknown game {name!r}; known games: {', '.join(_MODULES)}")
+        near = did_you_mean(key, [*_MODULES, *_ALIASES])
+        for alias, game in _ALIASES.items():  # an alias found near is named as the game it stands for
+            near = near.replace(repr(alias), repr(game))
+        raise ParlorError(f"unknown game {name!r}{near}; known games: {', '.join(_MODULES)}")
     return importlib.import_module(module).GAME
 
 

@@ -102,3 +102,18 @@ def test_a_wrong_placement_is_explained_in_words_that_are_true():
     assert explain("3 3 1 1 5", legal, view).endswith("1 appears twice, 3 appears twice; 2 and 4 are missing")
     assert explain("3 1 5", legal, view).endswith("you typed 3 values")
     assert explain("3 1 5 2 4 1", legal, view).endswith("you typed 6 values")
+
+
+def test_in_the_auction_the_whole_list_keeps_pass_as_number_1():
+    """The Shopkeeper auction's shortlist lists passing as 1; after ``a`` lists every bid, 1 still
+    passes (in the engine's order it was a bid of the lowest space, costing sweetness)."""
+    parlor = Path(sys.executable).with_name("parlor")
+    out = subprocess.run(
+        [str(parlor), "play", "sweet-nose", "--players", "4", "--option", "shopkeeper=true", "--seed", "2"],
+        input="a\n1\nq\nn\n", capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    whole = out.stdout.split("q quit): a", 1)[1]
+    first = whole.split("your options:\n", 1)[1].splitlines()[0]
+    assert first.strip().startswith("1  Pass: out of the auction for good"), first
+    assert "You pass (marker on 0)." in whole

@@ -200,6 +200,18 @@ def _auction_shortlist(legal: list[Any], view: Mapping[str, Any]) -> tuple[list[
     return passing + bids[:1], "\n".join(lines)
 
 
+def whole_menu(legal: list[Any], view: Mapping[str, Any]) -> list[int] | None:
+    """The order of the whole list (``a``) where the engine's would renumber the shortlist's moves: in
+    the Shopkeeper auction, passing stays number 1 (the shortlist and the rules page promise it, and a
+    1 typed out of habit must not bid), then the bids by space. Elsewhere the engine's order."""
+    if not any(a.TYPE == "bid" for a in legal):
+        return None
+    passing = [i for i, a in enumerate(legal) if a.TYPE == "pass"]
+    bids = sorted((i for i, a in enumerate(legal) if a.TYPE == "bid"), key=lambda i: legal[i].space)
+    rest = [i for i in range(len(legal)) if i not in passing and i not in bids]
+    return passing + bids + rest
+
+
 def _spans(values: list[int]) -> str:
     """``[1, 2, 3, 5, 6, 9]`` -> ``"1-3, 5-6, 9"``."""
     out: list[str] = []

@@ -12,7 +12,11 @@ let me = null;
 let message = ""; // what the last request said (an error, or "done")
 let confirmDelete = false;
 
+let busy = false; // a request on its way: a second click (a double click) sends nothing more
+
 async function send(path, body, after) {
+  if (busy) return;
+  busy = true;
   message = "";
   try {
     const answer = await answerOf(await postJson(path, body));
@@ -27,6 +31,8 @@ async function send(path, body, after) {
     }
   } catch (err) {
     message = tMaybe(`account.err.${err.code}`, err.message, err.params); // the server's own words (English) otherwise
+  } finally {
+    busy = false;
   }
   confirmDelete = false;
   render();

@@ -9,7 +9,8 @@ import { reportForm } from "./report.js";
 export const MAX_CHAT = 300; // the server's limit (characters), checked there too
 
 /** One chat line: who said it and what (both as plain text); a line a moderator deleted says so.
- * `report(msg)`, when given, adds a "Report" button to the lines it may report. */
+ * `report(msg)`, when given, adds a "Report" button to the lines it may report (`report.can(msg)`,
+ * when set: never one's own line, whose button would do nothing). */
 export function chatLine(msg, seatName, report) {
   const spectator = msg.channel === "spectators";
   return h(
@@ -18,7 +19,7 @@ export function chatLine(msg, seatName, report) {
     h("span", { class: "chat-who" }, spectator ? t("chat.spectator") : seatName(msg.seat)),
     " ",
     msg.deleted ? h("em", { class: "chat-text muted" }, t("chat.deleted")) : h("span", { class: "chat-text" }, msg.text),
-    report && !msg.deleted && !spectator && msg.seat !== null && msg.seat !== undefined
+    report && (!report.can || report.can(msg)) && !msg.deleted && !spectator && msg.seat !== null && msg.seat !== undefined
       ? h("button", { type: "button", class: "small link chat-report", title: t("report.title"), onclick: () => report(msg) }, t("report.button"))
       : null,
   );
@@ -46,6 +47,7 @@ export function createChat(options) {
     if (!reportable(msg)) return;
     reportSlot.replaceChildren(reportForm({ table_id: options.tableId, chat_idx: msg.idx }, () => reportSlot.replaceChildren()));
   };
+  report.can = reportable;
   const draw = () => chatList(messages, options.seatName, "chat-lines", options.tableId ? report : null).children;
   const placeholder = () => t(spectator ? "chat.placeholder_spectators" : "chat.placeholder");
   let refNo = 0;

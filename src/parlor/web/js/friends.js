@@ -26,7 +26,13 @@ function goSeated(answer) {
   location.assign(`/play/${encodeURIComponent(answer.table_id)}#token=${answer.token}`);
 }
 
+// A request on its way: the second click of a double click sends nothing (it was refused as
+// "already following", "already invited"... and that refusal replaced the first click's answer).
+let busy = false;
+
 async function act(path, body, after) {
+  if (busy) return;
+  busy = true;
   message = "";
   try {
     const answer = await answerOf(await postJson(path, body));
@@ -35,6 +41,7 @@ async function act(path, body, after) {
     message = words(err);
   }
   await refreshPanel();
+  busy = false;
 }
 
 function gameName(game) {
@@ -127,12 +134,15 @@ function renderButtons(name) {
     return;
   }
   const change = (path) => async () => {
+    if (busy) return;
+    busy = true;
     message = "";
     try {
       relation = { ...relation, ...(await answerOf(await postJson(path, { name }))) };
     } catch (err) {
       message = words(err);
     }
+    busy = false;
     renderButtons(name);
   };
   patch(slot, [h("div", { class: "follow-buttons", id: "follow-buttons" },

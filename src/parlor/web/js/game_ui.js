@@ -37,6 +37,14 @@ export function eventLines(renderer, ev, ctx) {
   return lines === null || lines === undefined ? generic.eventLines(ev, ctx) : lines;
 }
 
+/** A bot's name: "Bot (medium)", or "Bot 3 (medium)" with its seat's number when another bot at the
+ * table has the same level (three "Bot (random)" made the log unreadable: who did what?). */
+export function botName(info, seats) {
+  const level = t(`level.${info.level}`);
+  const twin = seats.some((s) => s.seat !== info.seat && s.kind === "bot" && s.level === info.level);
+  return twin ? t("ui.bot_named_seat", { n: info.seat + 1, level }) : t("ui.bot_named", { level });
+}
+
 /** The result as a table: place (★ for the winners), player, score. */
 /** A seat's name, linked to its player's page when an account holds it (ctx.newTab: in a new tab). */
 export function playerName(seat, ctx) {

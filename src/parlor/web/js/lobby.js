@@ -438,7 +438,7 @@ function seatRow(i) {
       "select",
       { name: `seat-${i}-level`, "aria-label": t("lobby.level"), "data-value": seat.level },
       catalog.bot_levels.map((l) =>
-        h("option", { value: l.level, selected: l.level === seat.level, title: l.description }, t(`level.${l.level}`)),
+        h("option", { value: l.level, selected: l.level === seat.level, title: tMaybe(`level_help.${l.level}`, l.description) }, t(`level.${l.level}`)),
       ),
     );
     extra.addEventListener("change", () => (form.seats[i].level = extra.value));

@@ -4,7 +4,7 @@
 import { h, svg } from "./dom.js";
 import { patch } from "./patch.js";
 import { currentLang, languagePicker, loadLang, t, tMaybe } from "./i18n.js";
-import { answerOf } from "./session.js";
+import { answerOf, session } from "./session.js";
 import { reportForm } from "./report.js";
 
 const app = document.getElementById("app");
@@ -14,6 +14,9 @@ const name = decodeURIComponent(location.pathname.split("/").pop());
 let data = null;
 let problem = "";
 let reporting = null; // the open report form (js/report.js), kept across redraws
+// The reader's account: only a signed-in reader may report a player (the server refuses a guest,
+// after the form was filled in), and nobody reports themselves.
+let me = null;
 
 function classLabel(cls) {
   return t("profile.class", { players: cls });
@@ -121,10 +124,10 @@ function render() {
   if (!data) return;
   patch(head, [h("h1", { id: "player-name" }, data.name)]);
   patch(app, [
-    reporting || h("p", {}, h("button", { type: "button", class: "small link", id: "report-player", onclick: () => {
+    reporting || (!me || me.name === data.name ? null : h("p", {}, h("button", { type: "button", class: "small link", id: "report-player", onclick: () => {
       reporting = reportForm({ player: data.name }, () => { reporting = null; render(); });
       render();
-    } }, t("report.button"))),
+    } }, t("report.button")))),
     h("p", { class: "page-links" }, h("a", { href: "/" }, t("account.to_lobby")), " · ", h("a", { href: "/leaderboard", id: "leaderboard-link" }, t("board.title"))),
     h("h2", {}, t("profile.ratings")),
     data.ratings.length
@@ -149,6 +152,7 @@ function render() {
 async function main() {
   await loadLang();
   document.getElementById("lang-slot").replaceChildren(languagePicker(() => render()));
+  me = (await session()).account;
   try {
     data = await answerOf(await fetch(`/api/players/${encodeURIComponent(name)}`));
   } catch (err) {

@@ -5,7 +5,7 @@
 // replay offers the judge's review of that seat (review.js) and shows the hints it asked for.
 import { h } from "./dom.js";
 import { languagePicker, loadLang, t, tMaybe } from "./i18n.js";
-import { eventLines, loadRenderer, playerName, resultTable } from "./game_ui.js";
+import { botName, eventLines, loadRenderer, playerName, resultTable } from "./game_ui.js";
 import { chatList } from "./chat.js";
 import { TEXTS_LOADED } from "./card_text.js";
 import { registerServiceWorker } from "./pwa.js";
@@ -38,7 +38,7 @@ function seatName(seat, opts = {}) {
  * one, else "Player N". */
 function nameOf(seat) {
   const info = seatInfo(seat);
-  if (info.kind === "bot") return t("ui.bot_named", { level: t(`level.${info.level}`) });
+  if (info.kind === "bot") return botName(info, st.data.table.seats);
   if (info.name) return info.name;
   return info.account ? t("open.deleted_player") : t("ui.player_n", { n: seat + 1 });
 }

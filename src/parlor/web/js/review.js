@@ -147,6 +147,20 @@ export function evaluationGraph(review, steps, current, go) {
     });
     graph.append(dot);
   });
+  // A tap anywhere on the graph opens the decision nearest along the steps: the points are a few
+  // pixels wide on a phone, far under a finger's 44 px, and a tap beside one would do nothing.
+  if (points.length) {
+    graph.classList.add("review-graph-pickable");
+    graph.addEventListener("click", (ev) => {
+      if (ev.target instanceof Element && ev.target.closest(".review-point")) return; // the point's own click
+      const matrix = graph.getScreenCTM();
+      if (!matrix) return;
+      const at = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(matrix.inverse());
+      let nearest = 0;
+      xs.forEach((px, i) => { if (Math.abs(px - at.x) < Math.abs(xs[nearest] - at.x)) nearest = i; });
+      go(points[nearest].d.step);
+    });
+  }
   return graph;
 }
 

@@ -8,7 +8,7 @@ import { fitPopovers, watchPopovers } from "./popover.js";
 import { decorate, describe, offBoard, options, prune } from "./picks.js";
 import { PHONE, playerChips, watchSheets } from "./phone.js";
 import generic from "../games/generic.js";
-import { eventLines as eventLinesOf, loadRenderer, playerName, resultTable } from "./game_ui.js";
+import { botName, eventLines as eventLinesOf, loadRenderer, playerName, resultTable } from "./game_ui.js";
 import { createChat } from "./chat.js";
 import { botNote, clockBadge, deadlineBadge, setClocks, setDeadlines } from "./clock.js";
 import { createHost, hostTokenFor, rememberHost } from "./host.js";
@@ -120,7 +120,7 @@ export function seatName(seat, opts = {}) {
   const you = st.welcome ? st.welcome.seat : null;
   if (seat === you) return opts.object ? t("ui.you_object") : t("ui.you");
   const info = seatInfo(seat);
-  if (info.kind === "bot") return t("ui.bot_named", { level: t(`level.${info.level}`) });
+  if (info.kind === "bot") return botName(info, st.seats);
   if (info.name) return info.name;
   if (info.account) return t("open.deleted_player"); // an account's seat without a name: it was deleted
   return t("ui.player_n", { n: seat + 1 });

@@ -16,6 +16,7 @@ let games = [];
 let problem = "";
 let formError = "";
 let refresh = null;
+let sending = false; // a request on its way: a double click's second click sends nothing (one tournament, one sign-up)
 // Days per move of a turn-based tournament (the lobby's choices for a turn-based table; "" is live).
 const MOVE_DAYS = [1, 2, 3, 5, 7, 14];
 
@@ -82,6 +83,7 @@ function createForm() {
     h("p", { class: "error", role: "alert", id: "tournament-form-error" }, formError));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (sending) return;
     const data = new FormData(form);
     const body = {
       name: data.get("name"), game: data.get("game"), players: Number(data.get("players")),
@@ -89,11 +91,13 @@ function createForm() {
       max_players: Number(data.get("max_players")), rated: data.get("rated") === "on",
       ...(moveDays.value === "" ? { turn_time: Number(turnTime.value) } : { move_days: Number(moveDays.value) }),
     };
+    sending = true;
     try {
       const made = await answerOf(await postJson("/api/tournaments", body));
       location.href = `/tournaments/${encodeURIComponent(made.id)}`;
     } catch (err) {
-      formError = err.message;
+      sending = false;
+      formError = refusal(err);
       render();
     }
   });
@@ -195,14 +199,23 @@ function render() {
   ]);
 }
 
+/** A refusal in the reader's words where the catalog has them (the server's English otherwise: the
+ * form's field checks, which name the field and its limits). */
+function refusal(err) {
+  return tMaybe(`tournament.err.${err.code}`, err.message);
+}
+
 async function act(what) {
+  if (sending) return;
+  sending = true;
   problem = "";
   try {
     await answerOf(await postJson(`/api/tournaments/${encodeURIComponent(tournamentId)}/${what}`, {}));
   } catch (err) {
-    problem = err.message;
+    problem = refusal(err);
   }
   await load();
+  sending = false;
 }
 
 async function load() {
