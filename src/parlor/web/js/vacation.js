@@ -13,12 +13,15 @@ let slot = null;
 let held = null; // GET /api/account/vacation's answer
 let message = "";
 let days = "1"; // what the days field holds (kept across redraws)
+let busy = false; // a request on its way: a double click sends nothing more (its refusal would replace the answer)
 
 async function load() {
   held = await answerOf(await fetch("/api/account/vacation"));
 }
 
 async function change(body, done) {
+  if (busy) return;
+  busy = true;
   try {
     held = await answerOf(await postJson("/api/account/vacation", body));
     message = t(done);
@@ -26,6 +29,8 @@ async function change(body, done) {
     const left = held ? held.days_left : 0;
     message = err.code === "bad_request" ? t("vacation.err.bad_days", { left }) : tMaybe(`vacation.err.${err.code}`, err.message);
     await load().catch(() => {}); // (another tab may have started or ended one: show what holds now)
+  } finally {
+    busy = false;
   }
   draw();
 }
