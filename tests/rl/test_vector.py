@@ -186,26 +186,3 @@ def test_stable_baselines3_takes_it_as_a_vec_env() -> None:
     model.learn(total_timesteps=96)
     action, _ = model.predict(venv.reset(), action_masks=get_action_masks(venv), deterministic=True)
     assert get_action_masks(venv)[np.arange(3), action].all()  # masked actions only
-
-
-@pytest.mark.parametrize("name", games.names())
-def test_rows_rewritten_in_part_hold_the_bytes_of_full_writes_at_every_player_count(name: str) -> None:
-    """A step rewrites only the changed parts of a row (a game's ``write_changed``): every row,
-    every step, is the full write of that env's state, through episode ends and resets."""
-    game = games.get(name)
-    enc = encoding(game)
-    for players in range(game.min_players, game.max_players + 1):
-        env = ParlorVectorEnv(name, num_envs=6, players=players, seed=players)
-        rng = np.random.default_rng(players)
-        finished = 0
-        for reset in range(2):
-            obs, info = env.reset(seed=100 * reset + players)
-            for _ in range(150):
-                before, seats = env.states(), info["seat"].copy()
-                obs, _rewards, terminated, _truncated, info = env.step(masked_random(rng, info["action_mask"]))
-                for i, state in enumerate(env.states()):
-                    assert obs[i].tobytes() == enc.encode(state, int(info["seat"][i])).tobytes(), (players, i)
-                for i in np.flatnonzero(terminated):
-                    assert info["final_obs"][i].tobytes() == enc.encode(before[i], int(seats[i])).tobytes()
-                finished += int(terminated.sum())
-        assert finished >= 1, (name, players)

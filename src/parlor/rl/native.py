@@ -226,8 +226,6 @@ def step_and_write(
     masks: Any,
     mask_size: int,
     mask_zeros: Any,
-    write_changed: Any = None,
-    memos: list[Any] | None = None,
 ) -> list[int]:
     """``step_envs``, and each env's observation row and mask row written right after its
     moves: one pass over the envs, each game's state still in the cache when it is written
@@ -237,12 +235,7 @@ def step_and_write(
 
     Row ``i`` is written whatever the result: for an env whose game ended (1) or whose action
     was refused (-1) it is that game's last observation, which the caller keeps as the final
-    one before it deals the next game and writes the row again.
-
-    With ``write_changed`` (the game's ``observation.write_changed``, if it has one) and
-    ``memos`` (one record per row, see ``write_changed_rows``), a row still holding this game's
-    last observation has only its changed parts rewritten: the same bytes, fewer stores into
-    rows that are cold in the cache."""
+    one before it deals the next game and writes the row again."""
     n_actions = len(space)
     results: list[int] = []
     for i in range(len(states)):
@@ -261,12 +254,7 @@ def step_and_write(
                     result = 0 if state.to_move else 1
                     break
         results.append(result)
-        if write_changed is not None and memos is not None:
-            write_changed_rows(
-                state, seat, i, write_changed, memos[i], obs, obs_size, obs_zeros, ids, masks, mask_size, mask_zeros
-            )
-        else:
-            write_rows(state, seat, i, write, obs, obs_size, obs_zeros, ids, masks, mask_size, mask_zeros)
+        write_rows(state, seat, i, write, obs, obs_size, obs_zeros, ids, masks, mask_size, mask_zeros)
     return results
 
 
@@ -289,30 +277,6 @@ def write_rows(
     # have are never written (they stay zero from the start), so they need no zeroing
     obs[at : at + len(obs_zeros)] = obs_zeros
     write(state, seat, obs, at)
-    at = row * mask_size
-    masks[at : at + mask_size] = mask_zeros
-    write_mask(state, seat, ids, masks, at)
-
-
-def write_changed_rows(
-    state: Any,
-    seat: int,
-    row: int,
-    write_changed: Callable[[Any, int, Any, int, Any, list[object]], None],
-    memo: list[object],
-    obs: Any,
-    obs_size: int,
-    obs_zeros: Any,
-    ids: IdTable,
-    masks: Any,
-    mask_size: int,
-    mask_zeros: Any,
-) -> None:
-    """``write_rows`` through a game's ``write_changed``: the observation row is zeroed and
-    written only where it changed since ``memo`` recorded it (``memo`` empty: a full write),
-    and ``memo`` records what it holds now. The row must hold exactly what the last write put
-    there: nothing else may write into it in between, or ``memo`` must be emptied."""
-    write_changed(state, seat, obs, row * obs_size, obs_zeros, memo)
     at = row * mask_size
     masks[at : at + mask_size] = mask_zeros
     write_mask(state, seat, ids, masks, at)

@@ -217,23 +217,13 @@ class Encoder:
     otherwise); it is zeroed first and returned.
     """
 
-    def __init__(
-        self,
-        layout: Layout,
-        write: Callable[[Any, int, Any, int], None],
-        size: int,
-        game: Any,
-        write_changed: Callable[[Any, int, Any, int, Any, list[object]], None] | None = None,
-    ) -> None:
+    def __init__(self, layout: Layout, write: Callable[[Any, int, Any, int], None], size: int, game: Any) -> None:
         if size != layout.size:
             raise ValueError(f"{layout.game_name}: the writer's size {size} is not the layout's {layout.size}")
         from parlor.rl import native
 
         self.layout = layout
         self.write = write
-        # the writer that rewrites only what changed in a row holding an earlier observation of
-        # the same game (the vector env's rows); None: the game has none, rows are written whole
-        self.write_changed = write_changed
         self.size = size
         self.num_actions = game.num_actions
         self.ids = native.IdTable(game)  # action object -> action id, by identity (the masks)

@@ -18,12 +18,10 @@ same games as a Stable-Baselines3 ``VecEnv`` (``action_masks`` for sb3-contrib's
 - **Arrays, not dicts.** Observations and masks are written straight from the states
   (``Encoder``, the game's compiled ``observation.py``) into preallocated arrays; the arrays
   returned by ``reset`` and ``step`` are those same buffers, overwritten by the next call
-  (copy them to keep them; do not write into them: a step may rewrite only the parts of a
-  row that changed, Mottainai's player blocks, and keeps the rest as it left it).
-  Observations are float32 ``(num_envs, LAYOUT.size)``, masks int8 ``(num_envs,
-  num_actions)``, rewards float32, flags bool. Memory per env: ``4 * size + num_actions``
-  bytes for the arrays (Mamma Mia! 5.4 kB, Sweet Nose 3.2 kB, Mottainai 20.4 kB, the
-  observation once more for ``final_obs``) plus one game state (a few kB).
+  (copy them to keep them). Observations are float32 ``(num_envs, LAYOUT.size)``, masks int8
+  ``(num_envs, num_actions)``, rewards float32, flags bool. Memory per env: ``4 * size +
+  num_actions`` bytes for the arrays (Mamma Mia! 5.4 kB, Sweet Nose 3.2 kB, Mottainai 20.4 kB,
+  the observation once more for ``final_obs``) plus one game state (a few kB).
 - **Auto-reset, same step.** When an episode ends (the game is over, or the learner chose an
   action outside its mask, with ``illegal_action="lose"``: reward -1, nothing played) the
   env starts its next game at once: the returned row is the new game's first observation,
@@ -118,10 +116,6 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
         self._obs_zeros = memoryview(np.zeros(used, np.float32)).cast("B").cast("f")
         self._mask_zeros = memoryview(np.zeros(n_actions, np.int8)).cast("B").cast("b")
         self._actions = self.game.actions.actions
-        # per row, what its observation was last written from (the game's ``write_changed``):
-        # a step rewrites only the parts of a row that changed. Emptied whenever a row is
-        # written whole by other code, so that the record never claims more than the row holds.
-        self._memos: list[list[object]] = [[] for _ in range(num_envs)]
         self._states: list[State] = []
         self._bots: list[list[Any] | None] = []
         self._seat_list: list[int] = []
@@ -192,8 +186,6 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
                 state.apply(movers[k], self.game.action_from_id(int(choices[k])))
 
     def _observe(self) -> None:
-        for memo in self._memos:
-            memo.clear()
         self.obs.fill(0.0)
         self.masks.fill(0)
         native.write_batch(self.encoder.write, self._states, self._seat_list, self._obs_view, self.encoder.size)
@@ -223,7 +215,6 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
         results = native.step_and_write(
             states, seats, self._bots, ids, self._actions,
             enc.write, obs_view, size, obs_zeros, enc.ids, mask_view, n_actions, mask_zeros,
-            enc.write_changed, self._memos,
         )  # fmt: skip
         info: dict[str, Any] = {"action_mask": self.masks, "seat": self.seats, "illegal_action": self.illegal}
         if results.count(0) == len(results):  # the usual step: no game ended
@@ -241,7 +232,6 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
             self.final_obs[i] = self.obs[i]  # the row holds the finished game's last observation
             done[i] = True
             self._new_game(i)
-            self._memos[i].clear()
             native.write_rows(
                 states[i], seats[i], i, enc.write, obs_view, size, obs_zeros, enc.ids, mask_view, n_actions, mask_zeros
             )

@@ -114,7 +114,7 @@ LAYOUT = Layout(
 )
 
 
-ENCODER = Encoder(LAYOUT, observation.write, observation.SIZE, GAME, observation.write_changed)
+ENCODER = Encoder(LAYOUT, observation.write, observation.SIZE, GAME)
 
 
 def encode(state: Any, seat: int, out: Any = None) -> Any:

@@ -164,15 +164,6 @@ def _decision(s: "MottainaiState", buf: Any, base: int, me: int, n: int) -> None
 def write(state: "MottainaiState", seat: int, buf: Any, base: int) -> None:
     """Write ``seat``'s observation into ``buf[base : base + SIZE]`` (already zeroed)."""
     s = state
-    _table(s, seat, buf, base)
-    n = s.players
-    over = s.over
-    for rel in range(n):
-        _player(s, seat, (seat + rel) % n, over, buf, base + TABLE_SIZE + rel * PLAYER_SIZE)
-
-
-def _table(s: "MottainaiState", seat: int, buf: Any, base: int) -> None:
-    """The table part: everything before the player blocks."""
     n = s.players
     me = seat
     if s.turns:
@@ -208,120 +199,40 @@ def _table(s: "MottainaiState", seat: int, buf: Any, base: int) -> None:
     if s.stack and not s.over:
         _decision(s, buf, base, me, n)
     _add(buf, base + USED_EFFECTS, s.used_fx)
-
-
-def _player(s: "MottainaiState", seat: int, p: int, over: bool, buf: Any, at: int) -> None:
-    """Player ``p``'s block (seen by ``seat``) at ``at``."""
-    hand = s.hands[p]
-    if hand:
-        buf[at + P_HAND_SIZE] = len(hand) / 5
-    _add(buf, at + P_REVEALED, s.known[p])
-    waiting = s.waiting[p]
-    if waiting:
-        buf[at + P_WAITING_SIZE] = len(waiting) / 5
-    task = s.tasks[p]
-    if task >= 0:
-        if s.task_up[p]:
-            buf[at + P_TASK + task] = _ONE
-            if s.doll_task[p]:
-                buf[at + P_TASK_DOLL] = _ONE
-        else:
-            buf[at + P_TASK_DOWN] = _ONE
-    _add(buf, at + P_HELPERS, s.helpers[p])
-    _add(buf, at + P_BENCH, s.bench[p])
-    _add(buf, at + P_SALES, s.sales[p])
-    _add(buf, at + P_GALLERY, s.gallery[p])
-    _add(buf, at + P_GIFT, s.gift[p])
-    _add(buf, at + P_KITE, s.kite[p])
-    if s.kite[p]:  # a Kite counts as the work it copies (wings_of)
-        gallery, gift = s.wings_of(p)
-        _add(buf, at + P_AS_GALLERY, gallery)
-        _add(buf, at + P_AS_GIFT, gift)
-    else:  # the works themselves: no pair of tuples made
-        _add(buf, at + P_AS_GALLERY, s.gallery[p])
-        _add(buf, at + P_AS_GIFT, s.gift[p])
-    if p == seat or over:  # your hand; every hand at the final scoring
-        _add(buf, at + P_HAND, hand)
-    if (p == seat and s.options.waiting_area_visible_to_owner) or (over and s.options.waiting_area_scores):
-        _add(buf, at + P_WAITING, waiting)
-
-
-# What a player block is written from, in the order ``write_changed`` keeps it: the zones (tuples:
-# an unchanged zone is the same object) and the task slot as one int. Before the blocks, the
-# state and the seat written.
-_BLOCK_ZONES: Final = 10
-_MEMO_HEAD: Final = 2
-
-
-def _task_code(s: "MottainaiState", p: int) -> int:
-    return s.tasks[p] * 4 + (2 if s.task_up[p] else 0) + (1 if s.doll_task[p] else 0)
-
-
-def _block_unchanged(s: "MottainaiState", p: int, memo: list[object], k: int) -> bool:
-    return (
-        memo[k] is s.hands[p]
-        and memo[k + 1] is s.known[p]
-        and memo[k + 2] is s.waiting[p]
-        and memo[k + 3] is s.helpers[p]
-        and memo[k + 4] is s.bench[p]
-        and memo[k + 5] is s.sales[p]
-        and memo[k + 6] is s.gallery[p]
-        and memo[k + 7] is s.gift[p]
-        and memo[k + 8] is s.kite[p]
-        and memo[k + 9] == _task_code(s, p)
-    )
-
-
-def _remember_block(s: "MottainaiState", p: int, memo: list[object], k: int) -> None:
-    memo[k] = s.hands[p]
-    memo[k + 1] = s.known[p]
-    memo[k + 2] = s.waiting[p]
-    memo[k + 3] = s.helpers[p]
-    memo[k + 4] = s.bench[p]
-    memo[k + 5] = s.sales[p]
-    memo[k + 6] = s.gallery[p]
-    memo[k + 7] = s.gift[p]
-    memo[k + 8] = s.kite[p]
-    memo[k + 9] = _task_code(s, p)
-
-
-def write_changed(state: "MottainaiState", seat: int, buf: Any, base: int, zeros: Any, memo: list[object]) -> None:
-    """``write`` into a row that may still hold an earlier observation of the same game and
-    seat: the bytes of a full write, but a player block whose zones are all the same objects
-    as when ``memo`` last recorded it is left as it is (most blocks between two steps of a
-    vector env: about 70% of them in 4-player games), so its floats are neither zeroed nor
-    stored again. The zones are tuples, so the same object means the same cards.
-
-    ``zeros`` is a run of float zeros at least ``TABLE_SIZE + players * PLAYER_SIZE`` long;
-    ``memo`` is this row's record (empty at first): the state and seat last written, then per
-    block what it was written from. Any other state than the one recorded, or a finished game (whose view
-    shows every hand), gets a full write; after a finished game the record is cleared."""
-    s = state
-    n = s.players
-    used = TABLE_SIZE + n * PLAYER_SIZE
-    if s.over or len(memo) != _MEMO_HEAD + n * _BLOCK_ZONES or memo[0] is not s or memo[1] != seat:
-        buf[base : base + used] = zeros[:used]
-        write(s, seat, buf, base)
-        if s.over:
-            memo.clear()
-            return
-        if len(memo) != _MEMO_HEAD + n * _BLOCK_ZONES:
-            memo.clear()
-            memo.extend([None] * (_MEMO_HEAD + n * _BLOCK_ZONES))
-        memo[0] = s
-        memo[1] = seat
-        for rel in range(n):
-            _remember_block(s, (seat + rel) % n, memo, _MEMO_HEAD + rel * _BLOCK_ZONES)
-        return
-    buf[base : base + TABLE_SIZE] = zeros[:TABLE_SIZE]
-    _table(s, seat, buf, base)
-    block_zeros = zeros[:PLAYER_SIZE]
+    over = s.over
+    o = s.options
     for rel in range(n):
-        p = (seat + rel) % n
-        k = _MEMO_HEAD + rel * _BLOCK_ZONES
-        if _block_unchanged(s, p, memo, k):
-            continue
+        p = (me + rel) % n
         at = base + TABLE_SIZE + rel * PLAYER_SIZE
-        buf[at : at + PLAYER_SIZE] = block_zeros
-        _player(s, seat, p, False, buf, at)
-        _remember_block(s, p, memo, k)
+        hand = s.hands[p]
+        if hand:
+            buf[at + P_HAND_SIZE] = len(hand) / 5
+        _add(buf, at + P_REVEALED, s.known[p])
+        waiting = s.waiting[p]
+        if waiting:
+            buf[at + P_WAITING_SIZE] = len(waiting) / 5
+        task = s.tasks[p]
+        if task >= 0:
+            if s.task_up[p]:
+                buf[at + P_TASK + task] = _ONE
+                if s.doll_task[p]:
+                    buf[at + P_TASK_DOLL] = _ONE
+            else:
+                buf[at + P_TASK_DOWN] = _ONE
+        _add(buf, at + P_HELPERS, s.helpers[p])
+        _add(buf, at + P_BENCH, s.bench[p])
+        _add(buf, at + P_SALES, s.sales[p])
+        _add(buf, at + P_GALLERY, s.gallery[p])
+        _add(buf, at + P_GIFT, s.gift[p])
+        _add(buf, at + P_KITE, s.kite[p])
+        if s.kite[p]:  # a Kite counts as the work it copies (wings_of)
+            gallery, gift = s.wings_of(p)
+            _add(buf, at + P_AS_GALLERY, gallery)
+            _add(buf, at + P_AS_GIFT, gift)
+        else:  # the works themselves: no pair of tuples made
+            _add(buf, at + P_AS_GALLERY, s.gallery[p])
+            _add(buf, at + P_AS_GIFT, s.gift[p])
+        if p == seat or over:  # your hand; every hand at the final scoring
+            _add(buf, at + P_HAND, hand)
+        if (p == seat and o.waiting_area_visible_to_owner) or (over and o.waiting_area_scores):
+            _add(buf, at + P_WAITING, waiting)
