@@ -186,3 +186,57 @@ def test_stable_baselines3_takes_it_as_a_vec_env() -> None:
     model.learn(total_timesteps=96)
     action, _ = model.predict(venv.reset(), action_masks=get_action_masks(venv), deterministic=True)
     assert get_action_masks(venv)[np.arange(3), action].all()  # masked actions only
+
+
+# Seeds whose first deal of 4-player Mottainai the other seats finish before the learner's first
+# decision (a game can end in its first round): found by searching resets; each test checks that
+# its deal really is such a deal before it looks at what the env handed out.
+BOTS_FINISH_THE_DEAL = 15923  # `random` opponents (the same first deal in the Gymnasium env)
+POLICY_FINISHES_THE_DEAL = 1769  # self-play, the policy that plays each seat's first legal action
+
+
+def first_legal(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    return masks.argmax(axis=1)
+
+
+def finished_before_the_learner(seed: int, policy: object = None) -> bool:
+    """Whether the first deal of ``seed`` (as the env draws it) ends before its learner decides."""
+    rng = np.random.default_rng(seed)
+    game = games.get("mottainai")
+    game_seed = int(rng.integers(0, 2**31 - 1))
+    seat = int(rng.integers(4))
+    state = game.new_game(4, game_seed, game.default_options(4))
+    enc = encoding(game)
+    bots = {s: RandomBot(game, game_seed + 7919 * (s + 1)) for s in range(4) if s != seat}
+    while state.to_move and seat not in state.to_move:
+        mover = state.to_move[0]
+        if policy is None:
+            move = bots[mover].choose(state, mover)
+        else:
+            row = enc.ENCODER.action_mask(state, mover)[None, :]
+            move = game.action_from_id(int(first_legal(row, row)[0]))
+        state.apply(mover, move)
+    return state.is_over
+
+
+@pytest.mark.parametrize("policy", [None, first_legal], ids=["bots", "self-play"])
+def test_a_deal_finished_before_the_learner_decides_is_dealt_again(policy: object) -> None:
+    seed = POLICY_FINISHES_THE_DEAL if policy else BOTS_FINISH_THE_DEAL
+    assert finished_before_the_learner(seed, policy)  # (the case this test is about)
+    env = ParlorVectorEnv("mottainai", num_envs=1, players=4, seed=seed, opponent_policy=policy)  # type: ignore[arg-type]
+    obs, info = env.reset()
+    state = env.states()[0]
+    assert not state.is_over and int(info["seat"][0]) in state.to_move
+    assert info["action_mask"][0].sum() > 0 and obs[0].any()
+    # and the next step plays on from there as any step does
+    info = env.step(np.array([int(info["action_mask"][0].argmax())]))[4]
+    assert not info["illegal_action"][0]
+
+
+def test_the_gymnasium_env_never_resets_into_a_finished_game() -> None:
+    assert finished_before_the_learner(BOTS_FINISH_THE_DEAL)
+    env = ParlorSingleSeatEnv("mottainai", players=4, opponents="random")
+    _obs, info = env.reset(seed=BOTS_FINISH_THE_DEAL)
+    assert not env.state.is_over and info["action_mask"].sum() > 0
+    info = env.step(int(info["action_mask"].argmax()))[4]
+    assert "illegal_action" not in info

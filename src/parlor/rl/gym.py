@@ -91,17 +91,22 @@ class ParlorSingleSeatEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(0, 2**31 - 1))
-        self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(self.players))
-        opts = self.options if self.options is not None else self.game.default_options(self.players)
-        self.state = self.game.new_game(self.players, game_seed, opts)
-        factory = self.opponent_factory
-        self._bots = {
-            s: random_bots_as_rngs(factory(self.game, game_seed + 7919 * (s + 1)))
-            for s in range(self.players)
-            if s != self.seat
-        }
-        self._play_opponents()
+        while True:
+            game_seed = int(self.np_random.integers(0, 2**31 - 1))
+            self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(self.players))
+            opts = self.options if self.options is not None else self.game.default_options(self.players)
+            self.state = self.game.new_game(self.players, game_seed, opts)
+            factory = self.opponent_factory
+            self._bots = {
+                s: random_bots_as_rngs(factory(self.game, game_seed + 7919 * (s + 1)))
+                for s in range(self.players)
+                if s != self.seat
+            }
+            self._play_opponents()
+            # A deal the opponents finish before the learner's first decision (rare: a Mottainai
+            # game can end in its first round) is no episode: reset must hand out a decision.
+            if not self.state.is_over:
+                break
         return self.encoder.encode(self.state, self.seat), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:

@@ -126,18 +126,24 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
     # ---- episodes ------------------------------------------------------------------------
     def _new_game(self, i: int) -> None:
         rng = self._rngs[i]
-        game_seed = int(rng.integers(0, 2**31 - 1))
-        seat = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(self.players))
-        options = self.options if self.options is not None else self.game.default_options(self.players)
-        state = self.game.new_game(self.players, game_seed, options)
-        bots: list[Any] | None = None
-        if self.factory is not None:
+        while True:
+            game_seed = int(rng.integers(0, 2**31 - 1))
+            seat = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(self.players))
+            options = self.options if self.options is not None else self.game.default_options(self.players)
+            state = self.game.new_game(self.players, game_seed, options)
+            bots: list[Any] | None = None
+            if self.factory is None:
+                break
             make = self.factory
             bots = [
                 None if s == seat else random_bots_as_rngs(make(self.game, game_seed + 7919 * (s + 1)))
                 for s in range(self.players)
             ]
             native.play_others(state, seat, bots)
+            # A deal the other seats finish before the learner's first decision (rare: a Mottainai
+            # game can end in its first round) is no episode for the learner: deal again.
+            if not state.is_over:
+                break
         self._states[i] = state
         self._bots[i] = bots
         self._seat_list[i] = seat
@@ -160,11 +166,21 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
         self._states = [None] * self.num_envs  # type: ignore[list-item]
         self._bots = [None] * self.num_envs
         self._seat_list = [0] * self.num_envs
-        for i in range(self.num_envs):
-            self._new_game(i)
-        self._self_play(list(range(self.num_envs)))
+        self._deal(list(range(self.num_envs)))
         self._observe()
         return self.obs, {"action_mask": self.masks, "seat": self.seats}
+
+    def _deal(self, envs: list[int]) -> None:
+        """New games in ``envs``, each played on to its learner's first decision; with self-play,
+        a game the policy's seats finish before it is dealt again (as ``_new_game`` does with bots)."""
+        for i in envs:
+            self._new_game(i)
+        again = envs
+        while again and self.opponent_policy is not None:
+            self._self_play(again)
+            again = [i for i in again if self._states[i].is_over]
+            for i in again:
+                self._new_game(i)
 
     def _self_play(self, envs: list[int]) -> None:
         """Self-play: the policy moves every other seat, batch by batch, until each env in
@@ -261,9 +277,8 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
                 self.terminated[i] = True
                 self.final_obs[i] = rows[k]
                 done[i] = True
-                self._new_game(i)
             self.episodes += len(ended)
-            self._self_play(ended)
+            self._deal(ended)
             info["final_obs"] = self.final_obs
             info["_final_obs"] = done
         self._observe()
