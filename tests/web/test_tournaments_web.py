@@ -53,8 +53,19 @@ def test_make_a_tournament_sign_up_on_its_page_and_see_the_standings(
         page.fill("#tournament-form [name=max_players]", "4")
         page.fill("#tournament-form [name=rounds]", "5")
         page.click("#create-tournament")
-        page.wait_for_function("document.getElementById('tournament-form-error').textContent.includes('round')")
+        catalog = json.loads((ROOT / "src/parlor/web/i18n/en.json").read_text("utf-8"))
+        too_many = catalog["tournament.err.too_many_rounds"].format(max=3)  # (4 players, two a table: 3 rounds)
+        page.wait_for_function("t => document.getElementById('tournament-form-error').textContent === t", arg=too_many)
+        # A field refused by the server (not by the form's own limits) is named by its label, with its
+        # limits: tables of 5 need room for 5 players at least.
         page.fill("#tournament-form [name=rounds]", "3")
+        page.fill("#tournament-form [name=players]", "5")
+        page.click("#create-tournament")
+        out_of_range = catalog["tournament.err.range"].format(field=catalog["tournament.max_players"], min=5, max=256)
+        page.wait_for_function(
+            "t => document.getElementById('tournament-form-error').textContent === t", arg=out_of_range
+        )
+        page.fill("#tournament-form [name=players]", "2")
         # Turn-based: days per move replace the seconds (the seconds field is then off).
         page.select_option("#tournament-form [name=move_days]", "2")
         assert page.is_disabled("#tournament-form [name=turn_time]")

@@ -141,7 +141,12 @@ class Tournaments:
             )
         name = body.get("name")
         if not isinstance(name, str) or not 0 < len(" ".join(name.split())) <= MAX_NAME:
-            raise ServerError("bad_request", f"'name' must be 1 to {MAX_NAME} characters", field="name")
+            raise ServerError(
+                "bad_request",
+                f"'name' must be 1 to {MAX_NAME} characters",
+                field="name",
+                extra={"min": 1, "max": MAX_NAME},
+            )
         game_name = body.get("game")
         if not isinstance(game_name, str):
             raise ServerError("unknown_game", "'game' must be a game's name", field="game")
@@ -154,24 +159,33 @@ class Tournaments:
         if type(players) is not int or not low <= players <= min(high, 5):
             raise ServerError(
                 "bad_players", f"'players' must be a count {game.title} is played by: {low} to {min(high, 5)}",
-                field="players",
+                field="players", extra={"min": low, "max": min(high, 5)},
             )  # fmt: skip
         starts_at = parse_start(body.get("starts_at"))
         stamp = self.clock.now()
         if starts_at <= stamp:
             raise ServerError("start_in_past", "'starts_at' has passed: give a time to come", field="starts_at")
         if starts_at > stamp + MAX_AHEAD:
-            raise ServerError("bad_request", f"'starts_at' must be within {MAX_AHEAD.days} days", field="starts_at")
+            raise ServerError(
+                "bad_request", f"'starts_at' must be within {MAX_AHEAD.days} days", field="starts_at",
+                extra={"max_days": MAX_AHEAD.days},
+            )  # fmt: skip
         max_players = body.get("max_players")
         if type(max_players) is not int or not players <= max_players <= MAX_PLAYERS:
             raise ServerError(
                 "bad_request",
                 f"'max_players' must be a whole number from {players} to {MAX_PLAYERS}",
                 field="max_players",
+                extra={"min": players, "max": MAX_PLAYERS},
             )
         rounds = body.get("rounds")
         if type(rounds) is not int or rounds < 1 or rounds > MAX_ROUNDS:
-            raise ServerError("bad_request", f"'rounds' must be from 1 to {MAX_ROUNDS}", field="rounds")
+            raise ServerError(
+                "bad_request",
+                f"'rounds' must be from 1 to {MAX_ROUNDS}",
+                field="rounds",
+                extra={"min": 1, "max": MAX_ROUNDS},
+            )
         allowed = max_rounds(max_players, players)
         if rounds > allowed:
             raise ServerError(
@@ -179,13 +193,14 @@ class Tournaments:
                 f"{max_players} players at tables of {players} allow {allowed} round(s) without meeting an opponent"
                 " twice",
                 field="rounds",
+                extra={"min": 1, "max": allowed},
             )
         move_days = body.get("move_days")
         if move_days is not None:  # turn-based: the days per move are the clock, never seconds as well
             if type(move_days) is not int or not 1 <= move_days <= MAX_DAYS_PER_MOVE:
                 raise ServerError(
                     "bad_request", f"'move_days' must be a whole number of days from 1 to {MAX_DAYS_PER_MOVE}, or null",
-                    field="move_days",
+                    field="move_days", extra={"min": 1, "max": MAX_DAYS_PER_MOVE},
                 )  # fmt: skip
             if body.get("turn_time") is not None:
                 raise ServerError(
@@ -196,7 +211,7 @@ class Tournaments:
         if turn_time is not None and (type(turn_time) not in (int, float) or not floor <= turn_time <= MAX_TURN_TIME):
             raise ServerError(
                 "bad_request", f"'turn_time' must be seconds per move from {floor:g} to {MAX_TURN_TIME:g}",
-                field="turn_time",
+                field="turn_time", extra={"min": floor, "max": MAX_TURN_TIME},
             )  # fmt: skip
         rated = body.get("rated", False)
         if type(rated) is not bool:

@@ -199,10 +199,25 @@ function render() {
   ]);
 }
 
-/** A refusal in the reader's words where the catalog has them (the server's English otherwise: the
- * form's field checks, which name the field and its limits). */
+// The form's fields by the name the server gives a refused one, with the label the form shows.
+const FIELD_LABELS = {
+  name: "tournament.name", players: "tournament.players", starts_at: "tournament.starts_at", rounds: "tournament.rounds",
+  turn_time: "tournament.turn_time", move_days: "lobby.days_per_move", max_players: "tournament.max_players",
+};
+
+/** A refusal in the reader's words: the code's own words where the catalog has them, else the
+ * refused field by its label with the limits the server sent (the server's English only for a
+ * refusal the page has no words for). */
 function refusal(err) {
-  return tMaybe(`tournament.err.${err.code}`, err.message);
+  const p = err.params || {};
+  const own = tMaybe(`tournament.err.${err.code}`, null, p);
+  if (own !== null) return own;
+  const label = FIELD_LABELS[err.field];
+  if (!label) return err.message;
+  const field = t(label);
+  if (p.min !== undefined && p.max !== undefined) return t("tournament.err.range", { field, min: p.min, max: p.max });
+  if (p.max_days !== undefined) return t("tournament.err.too_far", { field, days: p.max_days });
+  return t("tournament.err.field", { field });
 }
 
 async function act(what) {
