@@ -101,19 +101,35 @@ class PushEndpoint:
 
 
 class Sinks:
+    """The local mail server and push endpoint, running while the ``with`` block is."""
+
     def __init__(self) -> None:
         self.mail = MailSink()
         self.push = PushEndpoint()
 
+    def __enter__(self) -> Sinks:
+        self.mail.controller.start()
+        self.push.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.mail.controller.stop()
+        self.push.server.shutdown()
+
+    def config(self) -> NotifyConfig:
+        """A site's notification settings that mail and push to these sinks."""
+        return NotifyConfig(
+            site_url=SITE_URL,
+            smtp=MailSettings("127.0.0.1", self.mail.controller.port, sender="parlor@parlor.test"),
+            push_http=True,  # (the test's endpoint is plain http on loopback)
+            retry_after=0.05,
+        )
+
 
 @pytest.fixture(scope="module")
 def sinks() -> Iterator[Sinks]:
-    s = Sinks()
-    s.mail.controller.start()
-    s.push.thread.start()
-    yield s
-    s.mail.controller.stop()
-    s.push.server.shutdown()
+    with Sinks() as s:
+        yield s
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -121,12 +137,7 @@ def site(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, sinks: Sinks
 ) -> Iterator[ServerThread]:
     url = make_url(request.param, request, tmp_path_factory.mktemp("db"))
-    config = NotifyConfig(
-        site_url=SITE_URL,
-        smtp=MailSettings("127.0.0.1", sinks.mail.controller.port, sender="parlor@parlor.test"),
-        push_http=True,  # (the test's endpoint is plain http on loopback)
-        retry_after=0.05,
-    )
+    config = sinks.config()
     with ServerThread(url, seat_timeout=None, account_limits=GENEROUS, limits=LIMITS, notify_config=config) as s:
         yield s
 

@@ -39,7 +39,6 @@ from parlor import games
 from parlor.games.mottainai.data import NAMES as MOTTAINAI_NAMES
 from parlor.games.sweet_nose.data import SWEET_NAMES, TILE_NAMES
 from parlor.server.limits import Limits
-from parlor.server.notify import MailSettings, NotifyConfig
 from parlor.server.notify.messages import I18N, LANGUAGES, worded
 
 from ..frames import apply_state
@@ -97,12 +96,8 @@ class Player:
 
 @pytest.fixture(scope="module")
 def sinks() -> Iterator[Sinks]:
-    s = Sinks()
-    s.mail.controller.start()
-    s.push.thread.start()
-    yield s
-    s.mail.controller.stop()
-    s.push.server.shutdown()
+    with Sinks() as s:
+        yield s
 
 
 @pytest.fixture(scope="module")
@@ -111,12 +106,7 @@ def site(
 ) -> Iterator[ServerThread]:
     """A server on the database the test names (``indirect``), its clock for deadlines movable."""
     url = make_url(request.param, request, tmp_path_factory.mktemp("db"))
-    config = NotifyConfig(
-        site_url=SITE_URL,
-        smtp=MailSettings("127.0.0.1", sinks.mail.controller.port, sender="parlor@parlor.test"),
-        push_http=True,  # (the test's endpoint is plain http on loopback)
-        retry_after=0.05,
-    )
+    config = sinks.config()
     limits = Limits(min_turn_time=0.1, turn_scan_interval=0.05)
     with ServerThread(url, seat_timeout=None, account_limits=GENEROUS, limits=limits, notify_config=config) as s:
         s.clock = MovedClock()

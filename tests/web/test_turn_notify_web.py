@@ -35,16 +35,14 @@ import httpx
 import pytest
 
 from parlor.server.limits import Limits
-from parlor.server.notify import MailSettings, NotifyConfig
 
 from ..server.conftest import Client, ServerThread
 from ..server.test_accounts import GENEROUS
-from ..server.test_notify import MailSink, PushEndpoint, card_names, push_subscription
+from ..server.test_notify import SITE_URL, MailSink, PushEndpoint, Sinks, card_names, push_subscription
 from .test_accounts_web import as_seat, sign_up
 from .test_browser import click_one
 from .test_friends_web import post_from_page
 
-SITE_URL = "http://parlor.test"  # the links' address (the test follows their paths on its server)
 ZONES = ("America/New_York", "Asia/Tokyo")
 
 
@@ -75,23 +73,12 @@ class Site:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    mail, push = MailSink(), PushEndpoint()
-    mail.controller.start()
-    push.thread.start()
-    config = NotifyConfig(
-        site_url=SITE_URL,
-        smtp=MailSettings("127.0.0.1", mail.controller.port, sender="parlor@parlor.test"),
-        push_http=True,  # (the local endpoint is plain http on loopback)
-        retry_after=0.05,
-    )
     url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'parlor.db'}"
     limits = Limits(min_turn_time=0.1)
-    try:
+    with Sinks() as sinks:
+        config = sinks.config()
         with ServerThread(url, seat_timeout=None, account_limits=GENEROUS, limits=limits, notify_config=config) as s:
-            yield Site(s, mail, push)
-    finally:
-        mail.controller.stop()
-        push.server.shutdown()
+            yield Site(s, sinks.mail, sinks.push)
 
 
 def until(what: str, check: Any, timeout: float = 60.0) -> Any:
