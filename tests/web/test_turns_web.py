@@ -106,6 +106,11 @@ def test_vacation_on_the_account_page_starts_ends_and_refuses_in_the_pages_langu
         sign_up(page, server, "va" + uuid.uuid4().hex[:8])
         page.wait_for_selector("#vacation[data-left='30'][data-on='0']")
         assert page.inner_text("#vacation-left") == words["vacation.left"].format(left=30, total=30)
+        # The panel lines up with the account's own cards (it touched the phone's edges).
+        lefts = page.evaluate(
+            "[...document.querySelectorAll('.account .card')].map(c => c.getBoundingClientRect().left)"
+        )
+        assert len(lefts) >= 3 and len(set(lefts)) == 1, lefts
         page.fill("#vacation-days", "31")
         page.click("#vacation-start")
         page.wait_for_function("document.getElementById('vacation-message').textContent !== ''")
