@@ -28,9 +28,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from parlor import games
 from parlor.core.rng import derive_seed
 from parlor.review import Review, review, summarize
 from parlor.review.calibration import bot_game
+from parlor.review.settings import judging_for
 
 LEVELS = ["random", "easy", "medium", "hard", "expert"]
 FIGURES = ("accuracy", "blended_loss", "total_loss", "mean_loss", "score_loss", "good_share")
@@ -87,12 +89,20 @@ def one_review(
 
 
 def compact(data: dict[str, Any]) -> dict[str, Any]:
-    """A review with only the two moves its summary reads per decision (the best and the one
-    played): every legal move of Sweet Nose's placings would make the kept file megabytes."""
+    """A review with only the moves its summary reads per decision: the best, the one played and the
+    worst-looking one (the lowest win share, then the worst score: what the decision could cost,
+    ``parlor.review.summary.room``). Every legal move of Sweet Nose's placings would make the kept
+    file megabytes, so the others keep only their numbers, in ``spread``: ``[win, win_se, score,
+    score_se, samples]`` per legal move, the moves' order (for studying other weights later)."""
+    sign = -1.0 if judging_for(games.get(data["game"])).lower_score_wins else 1.0
     for decision in data["decisions"]:
-        best, *others = decision["moves"]
+        moves = decision["moves"]
+        best, *others = moves
         played = [m for m in others if m["action"] == decision["played"]]
-        decision["moves"] = [best, *played]
+        rest = [m for m in others if m["action"] != decision["played"]]
+        worst = [min(rest, key=lambda m: (m["win"], sign * m["score"]))] if rest else []
+        decision["spread"] = [[m["win"], m["win_se"], m["score"], m["score_se"], m["samples"]] for m in moves]
+        decision["moves"] = [best, *played, *worst]
     return data
 
 

@@ -24,6 +24,8 @@ from parlor.review.summary import (
     BLENDED_ACCURACY_B,
     BLENDED_FLOOR,
     COUNT_SIGNIFICANCE,
+    INDIFFERENT_ROOM,
+    LOWER_SCORE_WINS,
     PLAYED_LIKE,
     PLAYED_LIKE_MIN_DECISIONS,
     SCORE_POINTS,
@@ -31,6 +33,7 @@ from parlor.review.summary import (
     counted_loss,
     decision_accuracy,
     played_like,
+    room,
 )
 
 # Small budgets keep the test short (the judge's noise is larger there, which the significance
@@ -80,11 +83,24 @@ def test_a_random_seat_is_less_accurate_and_gives_more_away_than_a_sound_one(
 
 
 def _decision(
-    loss: float, loss_se: float, best_win: float, score_loss: float | None = None, score_loss_se: float = 0.1
+    loss: float,
+    loss_se: float,
+    best_win: float,
+    score_loss: float | None = None,
+    score_loss_se: float = 0.1,
+    *,
+    room: float = 0.2,
+    score_room: float = 10.0,
+    lower_wins: bool = False,
 ) -> DecisionReview:
+    """A decision with the best move, the move played (if it lost anything) and a worst-looking move
+    ``room`` below the best in win share and ``score_room`` points worse in score (higher where the
+    lowest score wins): by default a decision that could cost much (``summary.room``)."""
     best = MoveEstimate({"m": 0}, 10, best_win, 0.01, 0.0, 0.0, 1.0, 0.0)
     played = MoveEstimate({"m": 1}, 10, best_win - loss, 0.01, 0.0, 0.0, 1.0, 0.0)
-    moves = (best,) if loss == 0 else (best, played)
+    worst_score = score_room if lower_wins else -score_room
+    worst = MoveEstimate({"m": 2}, 10, max(0.0, best_win - room), 0.05, worst_score, 1.0, 1.5, 0.1)
+    moves = (best, worst) if loss == 0 else (best, played, worst)
     return DecisionReview(0, 0, "round-1", played.action if loss else best.action, best.action, loss, loss_se,
                           "good", 10, moves, score_loss=score_loss,
                           score_loss_se=None if score_loss is None else score_loss_se)  # fmt: skip
@@ -130,8 +146,9 @@ def test_a_decided_game_s_lost_points_count_through_the_score_loss(game: str) ->
     and the decision weighs little; losses within the noise count nothing. The blended accuracy's
     curve is the steep one (``BLENDED_ACCURACY_B``): a loss of 1 point is worth 0.39."""
     even = _decision(0.01, 0.005, 0.5, score_loss=9.0, score_loss_se=0.5)  # the score loss is ignored here
-    lost = _decision(0.0, 0.0, 0.0, score_loss=0.2, score_loss_se=0.05)
-    noise = _decision(0.0, 0.0, 0.0, score_loss=2.0, score_loss_se=2.0 / COUNT_SIGNIFICANCE + 0.1)
+    lower = game in LOWER_SCORE_WINS
+    lost = _decision(0.0, 0.0, 0.0, score_loss=0.2, score_loss_se=0.05, lower_wins=lower)
+    noise = _decision(0.0, 0.0, 0.0, score_loss=2.0, score_loss_se=2.0 / COUNT_SIGNIFICANCE + 0.1, lower_wins=lower)
     won = _decision(0.0, 0.0, 1.0, score_loss=5.0, score_loss_se=0.5)
     result = Review(game, 2, 0, "sha256:x", {}, 4, (even, lost, noise, won))
     summary = summarize(result)
@@ -145,6 +162,37 @@ def test_a_decided_game_s_lost_points_count_through_the_score_loss(game: str) ->
     assert summary["blended_loss"] == pytest.approx(sum(points) / 400.0)
     assert summary["total_loss"] == pytest.approx(0.01)  # the win chance given away is still the win share's
     assert summary["score_loss"] == pytest.approx(14.2 / 4)
+
+
+@pytest.mark.parametrize("game", sorted(SCORE_POINTS))
+def test_a_decision_whose_moves_are_all_about_as_good_gets_no_weight(game: str) -> None:
+    """Where every move is about as good (the worst-looking move at most ``INDIFFERENT_ROOM`` points
+    of win chance below the best, valued as the blended loss values a loss), any move is "perfect":
+    such a decision counts neither in the accuracy nor in the blended loss, so a random player's free
+    moves do not dilute its figures. Just above the bar it counts fully. The rule reads only the
+    moves' estimates, never the move played: a seat that played the best move at a decision that
+    could cost much is weighed there like one that did not."""
+    lower = game in LOWER_SCORE_WINS
+    erred = _decision(0.05, 0.01, 0.5, score_loss=0.0)  # a counted loss of 5 points at an even position
+    bar = 0.99 * INDIFFERENT_ROOM / 100.0  # (just below the bar)
+    # Indifferent: at an even position the worst move is within the bar in win share; in a lost
+    # one (win chance 0, nothing at stake) within the bar in points of score, priced by SCORE_POINTS.
+    tied_even = _decision(0.0, 0.0, 0.5, score_loss=0.0, room=bar, score_room=0.0)
+    tied_lost = _decision(0.0, 0.0, 0.0, score_loss=0.0, room=0.0, score_room=bar * 100 / SCORE_POINTS[game],
+                          lower_wins=lower)  # fmt: skip
+    assert room(tied_even, game) == pytest.approx(bar) and room(tied_lost, game) == pytest.approx(bar)
+    # Could cost a point more than the bar: it counts.
+    sound = _decision(0.0, 0.0, 0.5, score_loss=0.0, room=INDIFFERENT_ROOM / 100.0 + 0.01, score_room=0.0)
+    alone = summarize(Review(game, 2, 0, "sha256:x", {}, 1, (erred,)))
+    diluted = summarize(Review(game, 2, 0, "sha256:x", {}, 9, (erred, *[tied_even] * 4, *[tied_lost] * 4)))
+    assert diluted["accuracy"] == pytest.approx(alone["accuracy"])
+    assert diluted["blended_loss"] == pytest.approx(alone["blended_loss"]) == pytest.approx(0.05)
+    assert diluted["mean_loss"] == pytest.approx(0.05 / 9)  # the win share given away per decision, as before
+    counted = summarize(Review(game, 2, 0, "sha256:x", {}, 2, (erred, sound)))
+    assert counted["accuracy"] == pytest.approx((decision_accuracy(erred, game) + 1.0) / 2)
+    assert counted["blended_loss"] == pytest.approx(0.025)
+    # Only indifferent decisions: they are all there is to summarise, and count alike.
+    assert summarize(Review(game, 2, 0, "sha256:x", {}, 2, (tied_even, tied_lost)))["accuracy"] == 1.0
 
 
 def test_a_review_saved_before_score_losses_summarises_from_the_win_share() -> None:
@@ -195,6 +243,10 @@ def test_the_page_computes_the_summary_with_the_same_constants() -> None:
     points = re.search(r"export const SCORE_POINTS = (\{.*?\});\n", source, re.S)
     assert points
     assert json.loads(points.group(1)) == SCORE_POINTS
+    assert number(r"INDIFFERENT_ROOM = ([\d.]+);") == INDIFFERENT_ROOM
+    lower = re.search(r"export const LOWER_SCORE_WINS = (\[.*?\]);\n", source)
+    assert lower
+    assert tuple(json.loads(lower.group(1))) == LOWER_SCORE_WINS
     assert number(r"PLAYED_LIKE_MIN_DECISIONS = (\d+);") == PLAYED_LIKE_MIN_DECISIONS
     table = re.search(r"export const PLAYED_LIKE = (\{.*?\});\n", source, re.S)
     assert table

@@ -88,6 +88,17 @@ BLENDED_FLOOR = 1.0
 # strong"). Sweet Nose's points are sweetness, turned round (the lowest wins).
 SCORE_POINTS: dict[str, float] = {"mamma-mia": 23.3, "mottainai": 4.94, "sweet-nose": 2.71}
 
+# The games whose lowest final score wins (their score losses are already turned round by the judge,
+# but a move's expected score is the game's own).
+LOWER_SCORE_WINS = ("sweet-nose",)
+
+# What a decision could cost (``room``: the blended difference between the best move and the
+# worst-looking one, in points of win chance) below which it tells nothing: every move is about as
+# good, so a random player gets a free "perfect" move there and a sound one a chance to be charged
+# noise. Such a decision gets no weight in the blended summary; above it, the full weight.
+# Tuned on the games of seed 43 only (docs/review.md, "Decisions that could cost something").
+INDIFFERENT_ROOM = 0.0
+
 # A "played like" needs this many decisions: fewer say little about a player.
 PLAYED_LIKE_MIN_DECISIONS = 8
 
@@ -152,6 +163,29 @@ def decision_accuracy(decision: DecisionReview, game: str | None = None) -> floa
     return _curve(blended_loss(decision, game or "", blended=blended), blended)
 
 
+def room(decision: DecisionReview, game: str) -> float:
+    """What the decision could cost, as a share of win chance: the best move's value minus the
+    worst-looking move's (the lowest win share, then the worst score), valued as the blended loss
+    values a move (the win share where the game is open or being won, points of score times
+    ``SCORE_POINTS`` where it is decided). The best move's numbers are measured; the worst-looking
+    move's are the exploration's unless it was played, and lean low, so a decision is called
+    indifferent only when even its worst-looking move came out about as good as the best."""
+    sign = -1.0 if game in LOWER_SCORE_WINS else 1.0
+    best = decision.moves[0]
+    worst = min(decision.moves, key=lambda m: (m.win, sign * m.score))
+    win = max(0.0, best.win - worst.win)
+    if _winning(decision):
+        return win
+    u = at_stake(decision)
+    return u * win + (1.0 - u) * SCORE_POINTS.get(game, 0.0) * max(0.0, sign * (best.score - worst.score)) / 100.0
+
+
+def counts(decision: DecisionReview, game: str, blended: bool) -> bool:
+    """Whether the decision counts in the summary: always in a review without score losses (summarised
+    as when it was made); in a blended one, when it could cost more than ``INDIFFERENT_ROOM``."""
+    return not blended or room(decision, game) * 100.0 > INDIFFERENT_ROOM
+
+
 def stake(decision: DecisionReview, *, blended: bool = False) -> float:
     """The decision's weight in the accuracy: what was at stake, at least ``BLENDED_FLOOR`` where the
     blended loss can show something (a position not won), else at least ``STAKE_FLOOR``."""
@@ -159,12 +193,19 @@ def stake(decision: DecisionReview, *, blended: bool = False) -> float:
     return max(floor, at_stake(decision))
 
 
+def _counting(decisions: list[DecisionReview], game: str, blended: bool) -> list[DecisionReview]:
+    """The decisions that count (``counts``); all of them if none could cost anything."""
+    kept = [d for d in decisions if counts(d, game, blended)]
+    return kept or decisions
+
+
 def accuracy_of(decisions: list[DecisionReview], game: str = "", blended: bool | None = None) -> float:
-    """The stake-weighted mean of the decisions' accuracies (0 for no decision); blended (by
-    default, when a game is named and every decision carries a score loss) or from the win share
-    alone."""
+    """The stake-weighted mean of the accuracies of the decisions that count (0 for no decision);
+    blended (by default, when a game is named and every decision carries a score loss) or from the
+    win share alone."""
     if blended is None:
         blended = bool(game) and has_score_losses(decisions)
+    decisions = _counting(decisions, game, blended)
     weights = [stake(d, blended=blended) for d in decisions]
     total = sum(weights)
     values = [_curve(blended_loss(d, game, blended=blended), blended) for d in decisions]
@@ -172,7 +213,8 @@ def accuracy_of(decisions: list[DecisionReview], game: str = "", blended: bool |
 
 
 def mean_blended_loss(decisions: list[DecisionReview], game: str, blended: bool) -> float:
-    return _mean(blended_loss(d, game, blended=blended) for d in decisions)
+    """The mean blended loss per decision that counts."""
+    return _mean(blended_loss(d, game, blended=blended) for d in _counting(decisions, game, blended))
 
 
 def _mean(values: Iterable[float]) -> float:

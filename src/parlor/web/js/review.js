@@ -160,6 +160,9 @@ export const BLENDED_ACCURACY_B = 0.9;
 export const STAKE_FLOOR = 0.05;
 export const BLENDED_FLOOR = 1.0;
 export const SCORE_POINTS = { "mamma-mia": 23.3, "mottainai": 4.94, "sweet-nose": 2.71 };
+export const LOWER_SCORE_WINS = ["sweet-nose"];
+// A decision that could cost no more than this (points of win chance) does not count in the blended summary.
+export const INDIFFERENT_ROOM = 0.0;
 export const PLAYED_LIKE_MIN_DECISIONS = 8;
 export const PLAYED_LIKE = {};
 
@@ -201,14 +204,40 @@ export function hasScoreLosses(decisions) {
   return decisions.length > 0 && decisions.every((d) => typeof d.score_loss === "number");
 }
 
+/** What the decision could cost, as a share of win chance: the best move's value minus the worst-looking
+ * move's (the lowest win share, then the worst score), valued as blendedLoss values a loss. */
+export function room(d, game) {
+  const sign = LOWER_SCORE_WINS.includes(game) ? -1 : 1;
+  const key = (m) => [m.win ?? 0, sign * (m.score ?? 0)];
+  let worst = d.moves[0];
+  for (const m of d.moves) {
+    const [a, b] = [key(m), key(worst)];
+    if (a[0] < b[0] || (a[0] === b[0] && a[1] < b[1])) worst = m;
+  }
+  const best = d.moves[0];
+  const win = Math.max(0, (best.win ?? 0) - (worst.win ?? 0));
+  if (winning(d)) return win;
+  const u = atStake(d);
+  return u * win + ((1 - u) * (SCORE_POINTS[game] ?? 0) * Math.max(0, sign * ((best.score ?? 0) - (worst.score ?? 0)))) / 100;
+}
+
+/** The decisions that count: all of them in a review without score losses; in a blended one, those that
+ * could cost more than INDIFFERENT_ROOM (all of them if none could). */
+function counting(decisions, game, blended) {
+  if (!blended) return decisions;
+  const kept = decisions.filter((d) => room(d, game) * 100 > INDIFFERENT_ROOM);
+  return kept.length ? kept : decisions;
+}
+
 /** Accuracy of the decisions (0..1): the stake-weighted mean of a steep curve of each blended loss in
- * points (of the win-share loss alone, with the old weights, when a decision carries no score loss). */
+ * points, over the decisions that count (of the win-share loss alone, with the old weights, over every
+ * decision, when a decision carries no score loss). */
 export function accuracyOf(decisions, game = "", blended = hasScoreLosses(decisions)) {
   const b = blended ? BLENDED_ACCURACY_B : ACCURACY.b;
   const curve = (loss) => Math.max(0, Math.min(1, ACCURACY.a * Math.exp(-b * 100 * loss) - ACCURACY.c));
   let weights = 0;
   let sum = 0;
-  for (const d of decisions) {
+  for (const d of counting(decisions, game, blended)) {
     const w = Math.max(blended && !winning(d) ? BLENDED_FLOOR : STAKE_FLOOR, atStake(d));
     weights += w;
     sum += w * curve(blendedLoss(d, game, blended));
