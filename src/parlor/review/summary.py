@@ -164,20 +164,19 @@ def decision_accuracy(decision: DecisionReview, game: str | None = None) -> floa
 
 
 def room(decision: DecisionReview, game: str) -> float:
-    """What the decision could cost, as a share of win chance: the best move's value minus the
-    worst-looking move's (the lowest win share, then the worst score), valued as the blended loss
-    values a move (the win share where the game is open or being won, points of score times
-    ``SCORE_POINTS`` where it is decided). The best move's numbers are measured; the worst-looking
-    move's are the exploration's unless it was played, and lean low, so a decision is called
-    indifferent only when even its worst-looking move came out about as good as the best."""
+    """What the decision could cost, as a share of win chance: the spread of its moves' values, the
+    best move's value minus the worst's, each move valued as the blended loss values a loss (its win
+    share where the game is open or being won; where it is decided, its expected score times
+    ``SCORE_POINTS``, mixed by what is at stake). The moves the verdict rests on are measured; the
+    others carry the exploration's estimates, which lean low for the moves it dropped: so a decision
+    is called indifferent only when even its worst-looking move came out about as good as the best."""
     sign = -1.0 if game in LOWER_SCORE_WINS else 1.0
-    best = decision.moves[0]
-    worst = min(decision.moves, key=lambda m: (m.win, sign * m.score))
-    win = max(0.0, best.win - worst.win)
     if _winning(decision):
-        return win
-    u = at_stake(decision)
-    return u * win + (1.0 - u) * SCORE_POINTS.get(game, 0.0) * max(0.0, sign * (best.score - worst.score)) / 100.0
+        values = [m.win for m in decision.moves]
+    else:
+        u, points = at_stake(decision), SCORE_POINTS.get(game, 0.0) / 100.0
+        values = [u * m.win + (1.0 - u) * points * sign * m.score for m in decision.moves]
+    return max(values) - min(values)
 
 
 def counts(decision: DecisionReview, game: str, blended: bool) -> bool:
@@ -210,6 +209,20 @@ def accuracy_of(decisions: list[DecisionReview], game: str = "", blended: bool |
     total = sum(weights)
     values = [_curve(blended_loss(d, game, blended=blended), blended) for d in decisions]
     return sum(w * v for w, v in zip(weights, values)) / total if total else 0.0
+
+
+def share_given_away(decision: DecisionReview, game: str) -> float:
+    """The share of what the decision could cost (``room``) that the move played gave away: its
+    blended loss over the room, at most 1 (0 where nothing could be lost). Unlike a loss in points of
+    win chance it does not shrink as the game is decided: a weak player's moves give away much of what
+    little is left, a strong player's little of much."""
+    could = room(decision, game)
+    return min(1.0, blended_loss(decision, game) / could) if could > 0 else 0.0
+
+
+def mean_share_given_away(decisions: list[DecisionReview], game: str) -> float:
+    """The mean ``share_given_away`` over the decisions that count (of a blended review)."""
+    return _mean(share_given_away(d, game) for d in _counting(decisions, game, True))
 
 
 def mean_blended_loss(decisions: list[DecisionReview], game: str, blended: bool) -> float:
@@ -256,6 +269,8 @@ def summarize(review: Review, *, costliest: int = 3) -> dict[str, Any]:
         "mean_loss": _mean(counted_loss(d) for d in decisions),
         "blended_loss": mean_blended_loss(decisions, game, blended),
         "score_loss": _mean(counted_score_loss(d) for d in decisions),
+        # (None for a review without score losses: its decisions' rooms cannot be valued alike)
+        "share_given_away": mean_share_given_away(decisions, game) if blended else None,
         "blended": blended,
         "good_share": _good_share(decisions),
         "played_like": played_like(review.game, accuracy, len(decisions)),

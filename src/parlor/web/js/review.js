@@ -204,21 +204,16 @@ export function hasScoreLosses(decisions) {
   return decisions.length > 0 && decisions.every((d) => typeof d.score_loss === "number");
 }
 
-/** What the decision could cost, as a share of win chance: the best move's value minus the worst-looking
- * move's (the lowest win share, then the worst score), valued as blendedLoss values a loss. */
+/** What the decision could cost, as a share of win chance: the best move's value minus the worst's, each
+ * move valued as blendedLoss values a loss (its win share where the game is open or won; where it is
+ * decided, its expected score times SCORE_POINTS, mixed by what is at stake). */
 export function room(d, game) {
   const sign = LOWER_SCORE_WINS.includes(game) ? -1 : 1;
-  const key = (m) => [m.win ?? 0, sign * (m.score ?? 0)];
-  let worst = d.moves[0];
-  for (const m of d.moves) {
-    const [a, b] = [key(m), key(worst)];
-    if (a[0] < b[0] || (a[0] === b[0] && a[1] < b[1])) worst = m;
-  }
-  const best = d.moves[0];
-  const win = Math.max(0, (best.win ?? 0) - (worst.win ?? 0));
-  if (winning(d)) return win;
   const u = atStake(d);
-  return u * win + ((1 - u) * (SCORE_POINTS[game] ?? 0) * Math.max(0, sign * ((best.score ?? 0) - (worst.score ?? 0)))) / 100;
+  const points = (SCORE_POINTS[game] ?? 0) / 100;
+  const value = winning(d) ? (m) => m.win ?? 0 : (m) => u * (m.win ?? 0) + (1 - u) * points * sign * (m.score ?? 0);
+  const values = d.moves.map(value);
+  return Math.max(...values) - Math.min(...values);
 }
 
 /** The decisions that count: all of them in a review without score losses; in a blended one, those that
