@@ -34,6 +34,7 @@ from parlor.review.summary import (
     decision_accuracy,
     played_like,
     room,
+    share_given_away,
 )
 
 # Small budgets keep the test short (the judge's noise is larger there, which the significance
@@ -79,6 +80,7 @@ def test_a_random_seat_is_less_accurate_and_gives_more_away_than_a_sound_one(
             sound["blended_loss"],
         )
         assert weak["total_loss"] > sound["total_loss"], (seed, weak["total_loss"], sound["total_loss"])
+        assert weak["share_given_away"] > sound["share_given_away"], (seed, weak, sound)
         assert weak["mean_loss"] == pytest.approx(weak["total_loss"] / weak["decisions"])
 
 
@@ -193,6 +195,27 @@ def test_a_decision_whose_moves_are_all_about_as_good_gets_no_weight(game: str) 
     assert counted["blended_loss"] == pytest.approx(0.025)
     # Only indifferent decisions: they are all there is to summarise, and count alike.
     assert summarize(Review(game, 2, 0, "sha256:x", {}, 2, (tied_even, tied_lost)))["accuracy"] == 1.0
+
+
+@pytest.mark.parametrize("game", sorted(SCORE_POINTS))
+def test_the_share_given_away_is_the_loss_over_what_the_decision_could_cost(game: str) -> None:
+    """The share given away is each counting decision's blended loss over its room (at most 1), the
+    mean over them: at an even position a move 5 points worse where the worst move is 20 points worse
+    gives away a quarter; in a lost position (win chance 0) a counted score loss of 2 points where the
+    moves' scores span 8 points gives away a quarter too, whatever the points are worth; a move that
+    gives away more than the exploration thought the worst move could (a measured loss above the room)
+    counts as all of it. A review without score losses has none."""
+    lower = game in LOWER_SCORE_WINS
+    even = _decision(0.05, 0.01, 0.5, score_loss=0.0, room=0.2)
+    lost = _decision(0.0, 0.0, 0.0, score_loss=2.0, score_loss_se=0.5, room=0.0, score_room=8.0, lower_wins=lower)
+    beyond = _decision(0.3, 0.01, 0.5, score_loss=0.0, room=0.2)
+    for decision in (even, lost):
+        assert share_given_away(decision, game) == pytest.approx(0.25)
+    assert share_given_away(beyond, game) == 1.0
+    summary = summarize(Review(game, 2, 0, "sha256:x", {}, 3, (even, lost, beyond)))
+    assert summary["share_given_away"] == pytest.approx(1.5 / 3)
+    old = _decision(0.05, 0.01, 0.5)  # no score loss: made before the judge measured it
+    assert summarize(Review(game, 2, 0, "sha256:x", {}, 1, (old,)))["share_given_away"] is None
 
 
 def test_a_review_saved_before_score_losses_summarises_from_the_win_share() -> None:
