@@ -21,7 +21,6 @@ from parlor.review.summary import (
     ACCURACY_A,
     ACCURACY_B,
     ACCURACY_C,
-    BLENDED_ACCURACY_B,
     BLENDED_FLOOR,
     COUNT_SIGNIFICANCE,
     INDIFFERENT_ROOM,
@@ -29,6 +28,7 @@ from parlor.review.summary import (
     PLAYED_LIKE,
     PLAYED_LIKE_MIN_DECISIONS,
     SCORE_POINTS,
+    SHARE_ACCURACY_B,
     STAKE_FLOOR,
     counted_loss,
     decision_accuracy,
@@ -108,7 +108,7 @@ def _decision(
                           score_loss_se=None if score_loss is None else score_loss_se)  # fmt: skip
 
 
-def test_only_significant_losses_count_and_accuracy_follows_the_steep_curve() -> None:
+def test_only_significant_losses_count_and_accuracy_follows_the_curves() -> None:
     assert counted_loss(_decision(0.05, 0.05 / COUNT_SIGNIFICANCE + 0.001, 0.5)) == 0.0  # within the noise
     assert counted_loss(_decision(0.05, 0.01, 0.5)) == 0.05
     assert decision_accuracy(_decision(0.0, 0.0, 0.5)) == pytest.approx(1.0)
@@ -116,14 +116,19 @@ def test_only_significant_losses_count_and_accuracy_follows_the_steep_curve() ->
     assert decision_accuracy(_decision(0.04, 0.01, 0.5)) == pytest.approx(four_points)
     assert 0.4 < four_points < 0.6
     assert decision_accuracy(_decision(0.30, 0.01, 0.5)) == 0.0
-    # A decision with its score loss, in a game: the blended summary's far steeper curve (a loss of
-    # 1 point is worth 0.39, of 4 points nothing); without the score loss (an old review), the
-    # gentle curve as before (1 point 0.84).
-    one_point = _decision(0.01, 0.001, 0.5, score_loss=0.0)
-    steep = ACCURACY_A * math.exp(-BLENDED_ACCURACY_B) - ACCURACY_C
-    assert decision_accuracy(one_point, "mottainai") == pytest.approx(steep)
-    assert decision_accuracy(one_point, "mottainai") == pytest.approx(0.388, abs=0.001)
-    assert decision_accuracy(_decision(0.04, 0.001, 0.5, score_loss=0.0), "mottainai") == 0.0
+
+    # A decision with its score loss, in a game: the curve of the share of what the decision could
+    # cost (here 20 points, the worst move's) that the move gave away: a tenth is worth 0.66, a
+    # quarter 0.35, all of it nothing; without the score loss (an old review), the gentle curve of
+    # the loss in points as before (1 point 0.84).
+    def share_curve(share: float) -> float:
+        return ACCURACY_A * math.exp(-SHARE_ACCURACY_B * share) - ACCURACY_C
+
+    tenth, quarter = _decision(0.02, 0.001, 0.5, score_loss=0.0), _decision(0.05, 0.001, 0.5, score_loss=0.0)
+    assert decision_accuracy(tenth, "mottainai") == pytest.approx(share_curve(0.1))
+    assert share_curve(0.1) == pytest.approx(0.660, abs=0.001) and share_curve(0.25) == pytest.approx(0.348, abs=0.001)
+    assert decision_accuracy(quarter, "mottainai") == pytest.approx(share_curve(0.25))
+    assert decision_accuracy(_decision(0.2, 0.001, 0.5, score_loss=0.0), "mottainai") == 0.0
     assert decision_accuracy(_decision(0.01, 0.001, 0.5), "mottainai") == pytest.approx(0.839, abs=0.001)
 
 
@@ -145,8 +150,9 @@ def test_a_decided_game_s_lost_points_count_through_the_score_loss(game: str) ->
     """In a lost position (win chance 0) the win share cannot lose anything, but the points the
     move gave away count, priced by the game's ``SCORE_POINTS``, at full weight; at an even
     position the win share counts alone; in a won position (win chance 1) points do not count
-    and the decision weighs little; losses within the noise count nothing. The blended accuracy's
-    curve is the steep one (``BLENDED_ACCURACY_B``): a loss of 1 point is worth 0.39."""
+    and the decision weighs little; losses within the noise count nothing. The blended accuracy is
+    the curve (``SHARE_ACCURACY_B``) of the share of what each decision could cost that it gave
+    away: 1 point of 20 at the even position, 0.2 of 10 points of score in the lost one."""
     even = _decision(0.01, 0.005, 0.5, score_loss=9.0, score_loss_se=0.5)  # the score loss is ignored here
     lower = game in LOWER_SCORE_WINS
     lost = _decision(0.0, 0.0, 0.0, score_loss=0.2, score_loss_se=0.05, lower_wins=lower)
@@ -155,13 +161,15 @@ def test_a_decided_game_s_lost_points_count_through_the_score_loss(game: str) ->
     result = Review(game, 2, 0, "sha256:x", {}, 4, (even, lost, noise, won))
     summary = summarize(result)
     points = [1.0, SCORE_POINTS[game] * 0.2, 0.0, 0.0]
-    curve = [ACCURACY_A * math.exp(-BLENDED_ACCURACY_B * p) - ACCURACY_C for p in points]
-    assert curve[0] == pytest.approx(0.388, abs=0.001)
+    shares = [1.0 / 20.0, 0.2 / 10.0, 0.0, 0.0]
+    assert [share_given_away(d, game) for d in result.decisions] == pytest.approx(shares)
+    curve = [ACCURACY_A * math.exp(-SHARE_ACCURACY_B * share) - ACCURACY_C for share in shares]
     weights = [1.0, BLENDED_FLOOR, BLENDED_FLOOR, STAKE_FLOOR]
     expected = sum(w * max(0.0, c) for w, c in zip(weights, curve)) / sum(weights)
     assert summary["blended"] is True
     assert summary["accuracy"] == pytest.approx(expected)
     assert summary["blended_loss"] == pytest.approx(sum(points) / 400.0)
+    assert summary["share_given_away"] == pytest.approx(sum(shares) / 4)
     assert summary["total_loss"] == pytest.approx(0.01)  # the win chance given away is still the win share's
     assert summary["score_loss"] == pytest.approx(14.2 / 4)
 
@@ -260,7 +268,7 @@ def test_the_page_computes_the_summary_with_the_same_constants() -> None:
     assert number(r"ACCURACY = \{ a: ([\d.]+),") == ACCURACY_A
     assert number(r"ACCURACY = \{[^}]*b: ([\d.]+),") == ACCURACY_B
     assert number(r"ACCURACY = \{[^}]*c: ([\d.]+) \}") == ACCURACY_C
-    assert number(r"BLENDED_ACCURACY_B = ([\d.]+);") == BLENDED_ACCURACY_B
+    assert number(r"SHARE_ACCURACY_B = ([\d.]+);") == SHARE_ACCURACY_B
     assert number(r"STAKE_FLOOR = ([\d.]+);") == STAKE_FLOOR
     assert number(r"BLENDED_FLOOR = ([\d.]+);") == BLENDED_FLOOR
     points = re.search(r"export const SCORE_POINTS = (\{.*?\});\n", source, re.S)

@@ -66,12 +66,14 @@ ACCURACY_A = 1.0317
 ACCURACY_B = 0.17
 ACCURACY_C = 0.0317
 
-# The blended accuracy's ``b`` (the same A and C): far steeper, 0.39 for a loss of 1 point, 0.14 for
-# 2, 0 from 3.9 points. Tuned on the games of seed 43 only, among 0.1 to 3: the ``b`` whose smallest
-# standardised gap between the random and the hard seats' accuracies (the gap over the pooled
-# spread of the games) over the three games was largest; steeper still, the raw gap grows a little
-# more but the games spread more (docs/review.md, "Telling weak play from strong").
-BLENDED_ACCURACY_B = 0.9
+# The blended accuracy of a decision is ``ACCURACY_A * exp(-SHARE_ACCURACY_B * share) - ACCURACY_C``
+# of the share of what it could cost that the move gave away (``share_given_away``, 0..1): 1 for
+# none, 0.66 for a tenth, 0.35 for a quarter, 0.11 for a half, 0 from 0.87. Tuned with
+# ``INDIFFERENT_ROOM`` on the games of seed 43 only, as the pair whose smallest standardised gap
+# between the random and the hard seats' accuracies (the gap over the pooled spread of the games)
+# over the three games was largest; the criterion is flat there (3.0 within 0.05 for a ``b`` of 3 to
+# 10 and a bar of 0 to 2 points), so the choice is not sharp (docs/review.md).
+SHARE_ACCURACY_B = 4.0
 
 # The least weight of a decision in the win-share-only accuracy of an old review (a decided
 # position still counts a little).
@@ -97,7 +99,7 @@ LOWER_SCORE_WINS = ("sweet-nose",)
 # good, so a random player gets a free "perfect" move there and a sound one a chance to be charged
 # noise. Such a decision gets no weight in the blended summary; above it, the full weight.
 # Tuned on the games of seed 43 only (docs/review.md, "Decisions that could cost something").
-INDIFFERENT_ROOM = 0.0
+INDIFFERENT_ROOM = 1.0
 
 # A "played like" needs this many decisions: fewer say little about a player.
 PLAYED_LIKE_MIN_DECISIONS = 8
@@ -151,16 +153,22 @@ def _winning(decision: DecisionReview) -> bool:
     return decision.best_estimate.win > 0.5
 
 
-def _curve(loss: float, blended: bool) -> float:
-    steepness = BLENDED_ACCURACY_B if blended else ACCURACY_B
-    return max(0.0, min(1.0, ACCURACY_A * math.exp(-steepness * 100.0 * loss) - ACCURACY_C))
+def _curve(loss: float) -> float:
+    """The win-share-only accuracy of a loss (a share of win chance): the gentler curve."""
+    return max(0.0, min(1.0, ACCURACY_A * math.exp(-ACCURACY_B * 100.0 * loss) - ACCURACY_C))
+
+
+def _share_curve(share: float) -> float:
+    """The blended accuracy of a decision that gave away ``share`` of what it could cost."""
+    return max(0.0, min(1.0, ACCURACY_A * math.exp(-SHARE_ACCURACY_B * share) - ACCURACY_C))
 
 
 def decision_accuracy(decision: DecisionReview, game: str | None = None) -> float:
-    """One decision's accuracy: the steep curve of its blended loss (the gentler curve of its
-    counted win-share loss without a game, or when it carries no score loss)."""
-    blended = game is not None and decision.score_loss is not None
-    return _curve(blended_loss(decision, game or "", blended=blended), blended)
+    """One decision's accuracy: the curve of the share of what it could cost that it gave away (the
+    gentler curve of its counted win-share loss without a game, or when it carries no score loss)."""
+    if game is not None and decision.score_loss is not None:
+        return _share_curve(share_given_away(decision, game))
+    return _curve(counted_loss(decision))
 
 
 def room(decision: DecisionReview, game: str) -> float:
@@ -207,7 +215,7 @@ def accuracy_of(decisions: list[DecisionReview], game: str = "", blended: bool |
     decisions = _counting(decisions, game, blended)
     weights = [stake(d, blended=blended) for d in decisions]
     total = sum(weights)
-    values = [_curve(blended_loss(d, game, blended=blended), blended) for d in decisions]
+    values = [_share_curve(share_given_away(d, game)) if blended else _curve(counted_loss(d)) for d in decisions]
     return sum(w * v for w, v in zip(weights, values)) / total if total else 0.0
 
 

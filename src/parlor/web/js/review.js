@@ -154,15 +154,16 @@ export function evaluationGraph(review, steps, current, go) {
 // the same constants (tests/review/test_summary.py checks they agree). A loss counts only when it
 // is COUNT_SIGNIFICANCE standard errors above zero: below that it is mostly the judge's noise.
 export const COUNT_SIGNIFICANCE = 1;
-// The curve of a review without score losses (b) and the blended summary's steeper b.
+// The curve of a review without score losses (b, of the loss in points) and the blended summary's b
+// (of the share of what a decision could cost that the move gave away, 0..1).
 export const ACCURACY = { a: 1.0317, b: 0.17, c: 0.0317 };
-export const BLENDED_ACCURACY_B = 0.9;
+export const SHARE_ACCURACY_B = 4.0;
 export const STAKE_FLOOR = 0.05;
 export const BLENDED_FLOOR = 1.0;
 export const SCORE_POINTS = { "mamma-mia": 23.3, "mottainai": 4.94, "sweet-nose": 2.71 };
 export const LOWER_SCORE_WINS = ["sweet-nose"];
 // A decision that could cost no more than this (points of win chance) does not count in the blended summary.
-export const INDIFFERENT_ROOM = 0.0;
+export const INDIFFERENT_ROOM = 1.0;
 export const PLAYED_LIKE_MIN_DECISIONS = 8;
 export const PLAYED_LIKE = {};
 
@@ -224,18 +225,24 @@ function counting(decisions, game, blended) {
   return kept.length ? kept : decisions;
 }
 
-/** Accuracy of the decisions (0..1): the stake-weighted mean of a steep curve of each blended loss in
- * points, over the decisions that count (of the win-share loss alone, with the old weights, over every
- * decision, when a decision carries no score loss). */
+/** The share of what the decision could cost (room) that the move played gave away: at most 1, 0 where
+ * nothing could be lost. */
+export function shareGivenAway(d, game) {
+  const could = room(d, game);
+  return could > 0 ? Math.min(1, blendedLoss(d, game, true) / could) : 0;
+}
+
+/** Accuracy of the decisions (0..1): the stake-weighted mean, over the decisions that count, of a curve of
+ * the share each gave away of what it could cost (of a gentler curve of the win-share loss in points, with
+ * the old weights, over every decision, when a decision carries no score loss). */
 export function accuracyOf(decisions, game = "", blended = hasScoreLosses(decisions)) {
-  const b = blended ? BLENDED_ACCURACY_B : ACCURACY.b;
-  const curve = (loss) => Math.max(0, Math.min(1, ACCURACY.a * Math.exp(-b * 100 * loss) - ACCURACY.c));
+  const curve = (x) => Math.max(0, Math.min(1, ACCURACY.a * Math.exp(-x) - ACCURACY.c));
   let weights = 0;
   let sum = 0;
   for (const d of counting(decisions, game, blended)) {
     const w = Math.max(blended && !winning(d) ? BLENDED_FLOOR : STAKE_FLOOR, atStake(d));
     weights += w;
-    sum += w * curve(blendedLoss(d, game, blended));
+    sum += w * curve(blended ? SHARE_ACCURACY_B * shareGivenAway(d, game) : ACCURACY.b * 100 * countedLoss(d));
   }
   return weights ? sum / weights : 0;
 }
