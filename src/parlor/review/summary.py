@@ -19,21 +19,28 @@ say the same thing. Plain JSON out. docs/review.md, "The summary", says why thes
   what was at stake (1 at an even position, 0 in a decided one). Where the game is being won
   (``p`` above one half) it is ``W`` alone: a move that keeps the win is sound whatever it
   scores (the strong bots stop counting points there, as players do).
-* **Accuracy** is the mean over decisions of a steep curve of the blended loss ``L``:
-  ``a * exp(-b * L) - c`` (lichess maps drops of win percentage to accuracy the same way, with a
-  far gentler ``b``), with ``b`` = ``BLENDED_ACCURACY_B``: 1 for a loss of 0, 0.39 for 1 point,
-  0.14 for 2, 0 from 3.9 (almost a count of the decisions without a counted loss: that told
-  the levels apart best on the tuning games). The mean is weighted by ``max(u, BLENDED_FLOOR)``
-  where the game is not being won (a lost position shows its losses through the score) and
-  ``max(u, STAKE_FLOOR)`` where it is (nothing measurable can be lost there).
+* **What a decision could cost** (``room``): the spread of its moves' values, each valued as the
+  blended loss values a loss (win share where the game is open, points of score where it is
+  decided). A decision that could cost at most ``INDIFFERENT_ROOM`` points of win chance (every
+  move about as good) does not count in the blended summary: any move is "perfect" there, which
+  gave a random player free perfect moves and a sound one a chance to be charged noise.
+* **Share given away** (``share_given_away``): a decision's blended loss over what it could cost
+  (at most 1), the mean over the decisions that count. Unlike a loss in points it does not shrink
+  as the game is decided: a weak player gives away much of what little is left.
+* **Accuracy** is the mean over the decisions that count of a curve of the share given away,
+  ``a * exp(-b * share) - c`` (lichess maps drops of win percentage to accuracy with the same
+  shape), with ``b`` = ``SHARE_ACCURACY_B``: 1 for none, 0.66 for a tenth, 0.35 for a quarter, 0
+  from 0.87. The mean is weighted by ``max(u, BLENDED_FLOOR)`` where the game is not being won (a
+  lost position shows its losses through the score) and ``max(u, STAKE_FLOOR)`` where it is
+  (nothing measurable can be lost there).
 * **A review without score losses** (made before the judge measured them) is summarised from
   the win share alone, exactly as before: the gentler curve (``ACCURACY_B``: about 0.5 for 4
   points, near 0 for a blunder's 15) of ``W``, each decision weighted by ``u`` at least
   ``STAKE_FLOOR`` (a decided decision cannot lose anything measurable there). lichess weighs its
   moves by the volatility of the position for the same reason.
 * **Mean loss** is the mean counted win-share loss per decision, **blended loss** the mean
-  blended loss (as a share, like the win share; the win-share mean for an old review); **good
-  share** the share of decisions labelled *best* or *good* (the old accuracy, kept for comparison).
+  blended loss per decision that counts (as a share, like the win share; the win-share mean for an
+  old review); **good share** the share of decisions labelled *best* or *good* (the old accuracy, kept for comparison).
 * **Played like** names the bot level whose measured accuracy in this game is nearest the
   seat's (``PLAYED_LIKE``, measured by ``scripts/review_separation.py``), when there are enough
   decisions to say.
