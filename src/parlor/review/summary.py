@@ -111,9 +111,13 @@ INDIFFERENT_ROOM = 1.0
 # A "played like" needs this many decisions: fewer say little about a player.
 PLAYED_LIKE_MIN_DECISIONS = 8
 
-# The mean accuracy of each bot level's seat among hard seats, per game, measured by
+# The mean accuracy of each bot level's seat among hard seats, per game, on the games of seeds 44 and 45, measured by
 # scripts/review_separation.py (docs/review.md, "Telling weak play from strong").
-PLAYED_LIKE: dict[str, dict[str, float]] = {}
+PLAYED_LIKE: dict[str, dict[str, float]] = {
+    "mamma-mia": {"random": 0.681, "easy": 0.784, "medium": 0.806, "hard": 0.903, "expert": 0.916},
+    "mottainai": {"random": 0.671, "easy": 0.755, "medium": 0.8, "hard": 0.871, "expert": 0.911},
+    "sweet-nose": {"random": 0.464, "easy": 0.602, "medium": 0.615, "hard": 0.832, "expert": 0.921},
+}
 
 
 def counted_loss(decision: DecisionReview) -> float:

@@ -165,7 +165,11 @@ export const LOWER_SCORE_WINS = ["sweet-nose"];
 // A decision that could cost no more than this (points of win chance) does not count in the blended summary.
 export const INDIFFERENT_ROOM = 1.0;
 export const PLAYED_LIKE_MIN_DECISIONS = 8;
-export const PLAYED_LIKE = {};
+export const PLAYED_LIKE = {
+  "mamma-mia": { "random": 0.681, "easy": 0.784, "medium": 0.806, "hard": 0.903, "expert": 0.916 },
+  "mottainai": { "random": 0.671, "easy": 0.755, "medium": 0.8, "hard": 0.871, "expert": 0.911 },
+  "sweet-nose": { "random": 0.464, "easy": 0.602, "medium": 0.615, "hard": 0.832, "expert": 0.921 }
+};
 
 /** A decision's loss if it is significant, else 0. */
 export function countedLoss(d) {
