@@ -33,7 +33,7 @@ from parlor.review import Review, review, summarize
 from parlor.review.calibration import bot_game
 
 LEVELS = ["random", "easy", "medium", "hard", "expert"]
-FIGURES = ("accuracy", "blended_loss", "total_loss", "mean_loss", "score_loss", "good_share")
+FIGURES = ("accuracy", "blended_loss", "share_given_away", "total_loss", "mean_loss", "score_loss", "good_share")
 
 # The decisions whose win chance is open enough for the win-share loss to measure them (what was at
 # stake, ``2 sqrt(p (1 - p))``, at least this): where a point of score is priced in win chance.
@@ -87,23 +87,39 @@ def one_review(
 
 
 def compact(data: dict[str, Any]) -> dict[str, Any]:
-    """A review with only the two moves its summary reads per decision (the best and the one
-    played): every legal move of Sweet Nose's placings would make the kept file megabytes."""
+    """A review with only the two moves its verdicts rest on per decision (the best and the one
+    played), and every legal move's expected win share and score in ``spread`` (``[win, score]``,
+    the moves' order): what the summary reads of the others (``parlor.review.summary.room``, what
+    a decision could cost). Every legal move in full would make Sweet Nose's files megabytes."""
     for decision in data["decisions"]:
         best, *others = decision["moves"]
         played = [m for m in others if m["action"] == decision["played"]]
+        decision["spread"] = [[round(m["win"], 3), round(m["score"], 3)] for m in decision["moves"]]
         decision["moves"] = [best, *played]
     return data
 
 
-def figures(row: dict[str, Any]) -> dict[str, float]:
-    from parlor.review.summary import accuracy_of
+def expand(data: dict[str, Any]) -> dict[str, Any]:
+    """A kept review with its ``spread`` back among each decision's moves (as moves of no action the
+    summary reads only the numbers of), so the summary sees every legal move as the full review did."""
+    data = json.loads(json.dumps(data))
+    for decision in data["decisions"]:
+        for index, (win, score) in enumerate(decision.pop("spread", [])[1:], start=1):
+            decision["moves"].append({"action": {"spread": index}, "samples": 0, "win": win, "win_se": None,
+                                      "score": score, "score_se": None, "place": 0.0, "place_se": None})  # fmt: skip
+    return data
 
-    made = Review.from_json(row["review"])
+
+def figures(row: dict[str, Any]) -> dict[str, float]:
+    from parlor.review.summary import accuracy_of, counts
+
+    made = Review.from_json(expand(row["review"]))
     summary = summarize(made)
     # The accuracy the win share alone gives (the summary's formula before the blend), for comparison.
     summary["win_share_accuracy"] = accuracy_of(list(made.decisions), made.game, blended=False)
-    return {name: summary[name] for name in (*FIGURES, "win_share_accuracy")}
+    # The share of the decisions that count (what they could cost is above the bar).
+    summary["counting"] = sum(counts(d, made.game, summary["blended"]) for d in made.decisions) / len(made.decisions)
+    return {name: summary[name] for name in (*FIGURES, "win_share_accuracy", "counting")}
 
 
 def derive(paths: list[Path]) -> dict[str, float]:
@@ -136,21 +152,27 @@ def tables(out: Path) -> str:
             f" playouts {playouts}:\n"
         )
         lines.append(
-            "| level | games | decisions | accuracy [95%] | win-share-only accuracy [95%] | blended loss, points [95%]"
+            "| level | games | decisions (counting) | accuracy [95%] | win-share-only accuracy [95%]"
+            " | blended loss per counting decision, points [95%] | share given away [95%]"
             " | win share given away, points [95%] | win-share loss per decision [95%]"
             " | score loss per decision [95%] | best/good share | CPU s per review (max) |"
         )
-        lines.append("|---|---:|---:|---|---|---|---|---|---|---:|---|")
+        lines.append("|---|---:|---:|---|---|---|---|---|---|---|---:|---|")
         for level in LEVELS:
             rows = [r for r in data["rows"] if r["level"] == level]
             if not rows:
                 continue
             per = [figures(r) for r in rows]
             decisions = sum(len(r["review"]["decisions"]) for r in rows)
+            counting = sum(p["counting"] * len(r["review"]["decisions"]) for p, r in zip(per, rows)) / decisions
             cells = []
-            scaled = (("accuracy", 1.0), ("win_share_accuracy", 1.0), ("blended_loss", 100.0), ("total_loss", 100.0),
-                      ("mean_loss", 100.0), ("score_loss", 1.0))  # fmt: skip
+            scaled = (("accuracy", 1.0), ("win_share_accuracy", 1.0), ("blended_loss", 100.0),
+                      ("share_given_away", 1.0), ("total_loss", 100.0), ("mean_loss", 100.0),
+                      ("score_loss", 1.0))  # fmt: skip
             for name, scale in scaled:
+                if any(p[name] is None for p in per):  # (a review without score losses has no share given away)
+                    cells.append("—")
+                    continue
                 m, lo, hi = mean_interval([p[name] * scale for p in per])
                 # The interval within what the figure can be (accuracy 0..1, losses from 0).
                 lo, hi = max(0.0, lo), min(hi, 1.0) if name.endswith("accuracy") else hi
@@ -159,7 +181,8 @@ def tables(out: Path) -> str:
             # The earliest runs kept no CPU time (only the wall clock, which the load makes meaningless).
             cpu = [float(r["cpu_seconds"]) for r in rows if "cpu_seconds" in r]
             cpu_cell = f"{sum(cpu) / len(cpu):.1f} ({max(cpu):.1f})" if cpu else "not kept"
-            lines.append(f"| {level} | {len(rows)} | {decisions} | {' | '.join(cells)} | {share:.2f} | {cpu_cell} |")
+            counted = f"{decisions} ({counting:.0%})"
+            lines.append(f"| {level} | {len(rows)} | {counted} | {' | '.join(cells)} | {share:.2f} | {cpu_cell} |")
     return "\n".join(lines)
 
 

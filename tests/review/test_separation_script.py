@@ -31,11 +31,16 @@ def test_the_level_s_seat_is_reviewed_kept_resumed_and_tabled(tmp_path: Path) ->
     assert review.complete and review.seat == row["seat"]
     # Each decision keeps its score loss, so --tables recomputes the blended summary without replaying.
     assert review.decisions and all(d.score_loss is not None for d in review.decisions)
+    # Only the best and the played move are kept whole; every legal move's win share and score are
+    # in the decision's spread (what it could cost, for the summary), the best first.
+    for decision, data in zip(review.decisions, row["review"]["decisions"]):
+        assert len(decision.moves) <= 2 and len(data["spread"]) >= len(decision.moves) >= 1
+        assert data["spread"][0] == [round(decision.moves[0].win, 3), round(decision.moves[0].score, 3)]
     again = run(*SMALL, "--games", "1", "--out", str(tmp_path))  # nothing left to do
     assert "game 0" not in again.stderr
     assert json.loads((tmp_path / "separation-mottainai-2p.json").read_text()) == kept
     printed = run("--tables", "--out", str(tmp_path)).stdout
-    assert "| random | 1 |" in printed
+    assert "| random | 1 |" in printed and "share given away" in printed
     # The earliest kept runs have no CPU seconds (docs/review/separation-*-seed41.json): they still table.
     older = tmp_path / "older"
     older.mkdir()

@@ -21,16 +21,20 @@ from parlor.review.summary import (
     ACCURACY_A,
     ACCURACY_B,
     ACCURACY_C,
-    BLENDED_ACCURACY_B,
     BLENDED_FLOOR,
     COUNT_SIGNIFICANCE,
+    INDIFFERENT_ROOM,
+    LOWER_SCORE_WINS,
     PLAYED_LIKE,
     PLAYED_LIKE_MIN_DECISIONS,
     SCORE_POINTS,
+    SHARE_ACCURACY_B,
     STAKE_FLOOR,
     counted_loss,
     decision_accuracy,
     played_like,
+    room,
+    share_given_away,
 )
 
 # Small budgets keep the test short (the judge's noise is larger there, which the significance
@@ -41,9 +45,10 @@ from parlor.review.summary import (
 GAMES = [("mamma-mia", 2, (1, 2), 60), ("mottainai", 2, (1, 2), 60), ("sweet-nose", 3, (1, 2), 200)]
 # The margins the random seat must fall behind by in every one of these games (small budgets, so
 # far below the goal at the default budget; docs/review.md, "Telling weak play from strong"). The
-# steep blended curve gives gaps of 0.076 and more here; the gentler one it replaced gave 0.049 in
-# Mottainai's second game, below this margin.
-ACCURACY_GAP = 0.06
+# share-of-the-room accuracy gives gaps of 0.10-0.26 here but 0.041 in Mottainai's first game (at
+# 60 iterations the exploration's estimates of the other moves, which size what a decision could
+# cost, are rough); the steep curve of the loss in points it replaced gave 0.076 and more.
+ACCURACY_GAP = 0.03
 LOSS_RATIO = 1.5
 
 
@@ -76,21 +81,35 @@ def test_a_random_seat_is_less_accurate_and_gives_more_away_than_a_sound_one(
             sound["blended_loss"],
         )
         assert weak["total_loss"] > sound["total_loss"], (seed, weak["total_loss"], sound["total_loss"])
+        assert weak["share_given_away"] > sound["share_given_away"], (seed, weak, sound)
         assert weak["mean_loss"] == pytest.approx(weak["total_loss"] / weak["decisions"])
 
 
 def _decision(
-    loss: float, loss_se: float, best_win: float, score_loss: float | None = None, score_loss_se: float = 0.1
+    loss: float,
+    loss_se: float,
+    best_win: float,
+    score_loss: float | None = None,
+    score_loss_se: float = 0.1,
+    *,
+    room: float = 0.2,
+    score_room: float = 10.0,
+    lower_wins: bool = False,
 ) -> DecisionReview:
+    """A decision with the best move, the move played (if it lost anything) and a worst-looking move
+    ``room`` below the best in win share and ``score_room`` points worse in score (higher where the
+    lowest score wins): by default a decision that could cost much (``summary.room``)."""
     best = MoveEstimate({"m": 0}, 10, best_win, 0.01, 0.0, 0.0, 1.0, 0.0)
     played = MoveEstimate({"m": 1}, 10, best_win - loss, 0.01, 0.0, 0.0, 1.0, 0.0)
-    moves = (best,) if loss == 0 else (best, played)
+    worst_score = score_room if lower_wins else -score_room
+    worst = MoveEstimate({"m": 2}, 10, max(0.0, best_win - room), 0.05, worst_score, 1.0, 1.5, 0.1)
+    moves = (best, worst) if loss == 0 else (best, played, worst)
     return DecisionReview(0, 0, "round-1", played.action if loss else best.action, best.action, loss, loss_se,
                           "good", 10, moves, score_loss=score_loss,
                           score_loss_se=None if score_loss is None else score_loss_se)  # fmt: skip
 
 
-def test_only_significant_losses_count_and_accuracy_follows_the_steep_curve() -> None:
+def test_only_significant_losses_count_and_accuracy_follows_the_curves() -> None:
     assert counted_loss(_decision(0.05, 0.05 / COUNT_SIGNIFICANCE + 0.001, 0.5)) == 0.0  # within the noise
     assert counted_loss(_decision(0.05, 0.01, 0.5)) == 0.05
     assert decision_accuracy(_decision(0.0, 0.0, 0.5)) == pytest.approx(1.0)
@@ -98,14 +117,19 @@ def test_only_significant_losses_count_and_accuracy_follows_the_steep_curve() ->
     assert decision_accuracy(_decision(0.04, 0.01, 0.5)) == pytest.approx(four_points)
     assert 0.4 < four_points < 0.6
     assert decision_accuracy(_decision(0.30, 0.01, 0.5)) == 0.0
-    # A decision with its score loss, in a game: the blended summary's far steeper curve (a loss of
-    # 1 point is worth 0.39, of 4 points nothing); without the score loss (an old review), the
-    # gentle curve as before (1 point 0.84).
-    one_point = _decision(0.01, 0.001, 0.5, score_loss=0.0)
-    steep = ACCURACY_A * math.exp(-BLENDED_ACCURACY_B) - ACCURACY_C
-    assert decision_accuracy(one_point, "mottainai") == pytest.approx(steep)
-    assert decision_accuracy(one_point, "mottainai") == pytest.approx(0.388, abs=0.001)
-    assert decision_accuracy(_decision(0.04, 0.001, 0.5, score_loss=0.0), "mottainai") == 0.0
+
+    # A decision with its score loss, in a game: the curve of the share of what the decision could
+    # cost (here 20 points, the worst move's) that the move gave away: a tenth is worth 0.66, a
+    # quarter 0.35, all of it nothing; without the score loss (an old review), the gentle curve of
+    # the loss in points as before (1 point 0.84).
+    def share_curve(share: float) -> float:
+        return ACCURACY_A * math.exp(-SHARE_ACCURACY_B * share) - ACCURACY_C
+
+    tenth, quarter = _decision(0.02, 0.001, 0.5, score_loss=0.0), _decision(0.05, 0.001, 0.5, score_loss=0.0)
+    assert decision_accuracy(tenth, "mottainai") == pytest.approx(share_curve(0.1))
+    assert share_curve(0.1) == pytest.approx(0.660, abs=0.001) and share_curve(0.25) == pytest.approx(0.348, abs=0.001)
+    assert decision_accuracy(quarter, "mottainai") == pytest.approx(share_curve(0.25))
+    assert decision_accuracy(_decision(0.2, 0.001, 0.5, score_loss=0.0), "mottainai") == 0.0
     assert decision_accuracy(_decision(0.01, 0.001, 0.5), "mottainai") == pytest.approx(0.839, abs=0.001)
 
 
@@ -127,24 +151,80 @@ def test_a_decided_game_s_lost_points_count_through_the_score_loss(game: str) ->
     """In a lost position (win chance 0) the win share cannot lose anything, but the points the
     move gave away count, priced by the game's ``SCORE_POINTS``, at full weight; at an even
     position the win share counts alone; in a won position (win chance 1) points do not count
-    and the decision weighs little; losses within the noise count nothing. The blended accuracy's
-    curve is the steep one (``BLENDED_ACCURACY_B``): a loss of 1 point is worth 0.39."""
+    and the decision weighs little; losses within the noise count nothing. The blended accuracy is
+    the curve (``SHARE_ACCURACY_B``) of the share of what each decision could cost that it gave
+    away: 1 point of 20 at the even position, 0.2 of 10 points of score in the lost one."""
     even = _decision(0.01, 0.005, 0.5, score_loss=9.0, score_loss_se=0.5)  # the score loss is ignored here
-    lost = _decision(0.0, 0.0, 0.0, score_loss=0.2, score_loss_se=0.05)
-    noise = _decision(0.0, 0.0, 0.0, score_loss=2.0, score_loss_se=2.0 / COUNT_SIGNIFICANCE + 0.1)
+    lower = game in LOWER_SCORE_WINS
+    lost = _decision(0.0, 0.0, 0.0, score_loss=0.2, score_loss_se=0.05, lower_wins=lower)
+    noise = _decision(0.0, 0.0, 0.0, score_loss=2.0, score_loss_se=2.0 / COUNT_SIGNIFICANCE + 0.1, lower_wins=lower)
     won = _decision(0.0, 0.0, 1.0, score_loss=5.0, score_loss_se=0.5)
     result = Review(game, 2, 0, "sha256:x", {}, 4, (even, lost, noise, won))
     summary = summarize(result)
     points = [1.0, SCORE_POINTS[game] * 0.2, 0.0, 0.0]
-    curve = [ACCURACY_A * math.exp(-BLENDED_ACCURACY_B * p) - ACCURACY_C for p in points]
-    assert curve[0] == pytest.approx(0.388, abs=0.001)
+    shares = [1.0 / 20.0, 0.2 / 10.0, 0.0, 0.0]
+    assert [share_given_away(d, game) for d in result.decisions] == pytest.approx(shares)
+    curve = [ACCURACY_A * math.exp(-SHARE_ACCURACY_B * share) - ACCURACY_C for share in shares]
     weights = [1.0, BLENDED_FLOOR, BLENDED_FLOOR, STAKE_FLOOR]
     expected = sum(w * max(0.0, c) for w, c in zip(weights, curve)) / sum(weights)
     assert summary["blended"] is True
     assert summary["accuracy"] == pytest.approx(expected)
     assert summary["blended_loss"] == pytest.approx(sum(points) / 400.0)
+    assert summary["share_given_away"] == pytest.approx(sum(shares) / 4)
     assert summary["total_loss"] == pytest.approx(0.01)  # the win chance given away is still the win share's
     assert summary["score_loss"] == pytest.approx(14.2 / 4)
+
+
+@pytest.mark.parametrize("game", sorted(SCORE_POINTS))
+def test_a_decision_whose_moves_are_all_about_as_good_gets_no_weight(game: str) -> None:
+    """Where every move is about as good (the worst-looking move at most ``INDIFFERENT_ROOM`` points
+    of win chance below the best, valued as the blended loss values a loss), any move is "perfect":
+    such a decision counts neither in the accuracy nor in the blended loss, so a random player's free
+    moves do not dilute its figures. Just above the bar it counts fully. The rule reads only the
+    moves' estimates, never the move played: a seat that played the best move at a decision that
+    could cost much is weighed there like one that did not."""
+    lower = game in LOWER_SCORE_WINS
+    erred = _decision(0.05, 0.01, 0.5, score_loss=0.0)  # a counted loss of 5 points at an even position
+    bar = 0.99 * INDIFFERENT_ROOM / 100.0  # (just below the bar)
+    # Indifferent: at an even position the worst move is within the bar in win share; in a lost
+    # one (win chance 0, nothing at stake) within the bar in points of score, priced by SCORE_POINTS.
+    tied_even = _decision(0.0, 0.0, 0.5, score_loss=0.0, room=bar, score_room=0.0)
+    tied_lost = _decision(0.0, 0.0, 0.0, score_loss=0.0, room=0.0, score_room=bar * 100 / SCORE_POINTS[game],
+                          lower_wins=lower)  # fmt: skip
+    assert room(tied_even, game) == pytest.approx(bar) and room(tied_lost, game) == pytest.approx(bar)
+    # Could cost a point more than the bar: it counts.
+    sound = _decision(0.0, 0.0, 0.5, score_loss=0.0, room=INDIFFERENT_ROOM / 100.0 + 0.01, score_room=0.0)
+    alone = summarize(Review(game, 2, 0, "sha256:x", {}, 1, (erred,)))
+    diluted = summarize(Review(game, 2, 0, "sha256:x", {}, 9, (erred, *[tied_even] * 4, *[tied_lost] * 4)))
+    assert diluted["accuracy"] == pytest.approx(alone["accuracy"])
+    assert diluted["blended_loss"] == pytest.approx(alone["blended_loss"]) == pytest.approx(0.05)
+    assert diluted["mean_loss"] == pytest.approx(0.05 / 9)  # the win share given away per decision, as before
+    counted = summarize(Review(game, 2, 0, "sha256:x", {}, 2, (erred, sound)))
+    assert counted["accuracy"] == pytest.approx((decision_accuracy(erred, game) + 1.0) / 2)
+    assert counted["blended_loss"] == pytest.approx(0.025)
+    # Only indifferent decisions: they are all there is to summarise, and count alike.
+    assert summarize(Review(game, 2, 0, "sha256:x", {}, 2, (tied_even, tied_lost)))["accuracy"] == 1.0
+
+
+@pytest.mark.parametrize("game", sorted(SCORE_POINTS))
+def test_the_share_given_away_is_the_loss_over_what_the_decision_could_cost(game: str) -> None:
+    """The share given away is each counting decision's blended loss over its room (at most 1), the
+    mean over them: at an even position a move 5 points worse where the worst move is 20 points worse
+    gives away a quarter; in a lost position (win chance 0) a counted score loss of 2 points where the
+    moves' scores span 8 points gives away a quarter too, whatever the points are worth; a move that
+    gives away more than the exploration thought the worst move could (a measured loss above the room)
+    counts as all of it. A review without score losses has none."""
+    lower = game in LOWER_SCORE_WINS
+    even = _decision(0.05, 0.01, 0.5, score_loss=0.0, room=0.2)
+    lost = _decision(0.0, 0.0, 0.0, score_loss=2.0, score_loss_se=0.5, room=0.0, score_room=8.0, lower_wins=lower)
+    beyond = _decision(0.3, 0.01, 0.5, score_loss=0.0, room=0.2)
+    for decision in (even, lost):
+        assert share_given_away(decision, game) == pytest.approx(0.25)
+    assert share_given_away(beyond, game) == 1.0
+    summary = summarize(Review(game, 2, 0, "sha256:x", {}, 3, (even, lost, beyond)))
+    assert summary["share_given_away"] == pytest.approx(1.5 / 3)
+    old = _decision(0.05, 0.01, 0.5)  # no score loss: made before the judge measured it
+    assert summarize(Review(game, 2, 0, "sha256:x", {}, 1, (old,)))["share_given_away"] is None
 
 
 def test_a_review_saved_before_score_losses_summarises_from_the_win_share() -> None:
@@ -189,12 +269,16 @@ def test_the_page_computes_the_summary_with_the_same_constants() -> None:
     assert number(r"ACCURACY = \{ a: ([\d.]+),") == ACCURACY_A
     assert number(r"ACCURACY = \{[^}]*b: ([\d.]+),") == ACCURACY_B
     assert number(r"ACCURACY = \{[^}]*c: ([\d.]+) \}") == ACCURACY_C
-    assert number(r"BLENDED_ACCURACY_B = ([\d.]+);") == BLENDED_ACCURACY_B
+    assert number(r"SHARE_ACCURACY_B = ([\d.]+);") == SHARE_ACCURACY_B
     assert number(r"STAKE_FLOOR = ([\d.]+);") == STAKE_FLOOR
     assert number(r"BLENDED_FLOOR = ([\d.]+);") == BLENDED_FLOOR
     points = re.search(r"export const SCORE_POINTS = (\{.*?\});\n", source, re.S)
     assert points
     assert json.loads(points.group(1)) == SCORE_POINTS
+    assert number(r"INDIFFERENT_ROOM = ([\d.]+);") == INDIFFERENT_ROOM
+    lower = re.search(r"export const LOWER_SCORE_WINS = (\[.*?\]);\n", source)
+    assert lower
+    assert tuple(json.loads(lower.group(1))) == LOWER_SCORE_WINS
     assert number(r"PLAYED_LIKE_MIN_DECISIONS = (\d+);") == PLAYED_LIKE_MIN_DECISIONS
     table = re.search(r"export const PLAYED_LIKE = (\{.*?\});\n", source, re.S)
     assert table

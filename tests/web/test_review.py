@@ -420,18 +420,26 @@ def test_try_it_again_opens_a_practice_table_at_the_decision(
 def test_the_page_summarises_kept_reviews_as_the_library_does(review_server: Server, browser: Any) -> None:
     """The page computes the accuracy itself (review.js): on reviews with counted losses of every size,
     kept from measured games of each game (a `random` and a `hard` seat, blended with score losses,
-    and one made before score losses were measured), its figures equal the library's, whole game and
-    per phase. (A test review of a few decisions may count no loss at all, where any curve agrees.)"""
+    with every legal move's numbers, so that some decisions could cost too little to count, and one
+    made before score losses were measured), its figures equal the library's, whole game and per
+    phase. (A test review of a few decisions may count no loss at all, where any curve agrees.)"""
+    import importlib.util
     import json
 
-    from parlor.review.summary import accuracy_of, has_score_losses
+    from parlor.review.summary import accuracy_of, counts, has_score_losses
 
-    kept = Path(__file__).parents[2] / "docs" / "review"
+    root = Path(__file__).parents[2]
+    spec = importlib.util.spec_from_file_location("review_separation", root / "scripts" / "review_separation.py")
+    assert spec and spec.loader
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    kept = root / "docs" / "review"
     reviews: list[dict[str, Any]] = []
     for name in ("mamma-mia-2p", "mottainai-2p", "sweet-nose-3p", "mottainai-2p-seed42"):
         rows = json.loads((kept / f"separation-{name}.json").read_text())["rows"]
         for level in ("random", "hard"):
-            reviews.append(next(r["review"] for r in rows if r["level"] == level))
+            # (the kept moves' numbers back among the moves, as in the full review)
+            reviews.append(script.expand(next(r["review"] for r in rows if r["level"] == level)))
     expected = []
     for data in reviews:
         decisions = list(Review.from_json(data).decisions)
@@ -439,6 +447,10 @@ def test_the_page_summarises_kept_reviews_as_the_library_does(review_server: Ser
         groups = [decisions] + [[d for d in decisions if d.phase == p] for p in sorted({d.phase for d in decisions})]
         expected.append([accuracy_of(group, data["game"], blended) for group in groups])
     assert any(not has_score_losses(list(Review.from_json(r).decisions)) for r in reviews)  # (an old review too)
+    # (decisions that do not count, in the reviews that are blended)
+    assert any(not counts(d, r["game"], True) for r in reviews[:6] for d in Review.from_json(r).decisions), (
+        "no decision below the bar"
+    )
     assert len({round(e[0], 3) for e in expected}) > 4  # (figures that tell the curves apart)
     context, page, errors = open_page(browser, review_server.url("/"), ready="body")
     try:

@@ -168,14 +168,22 @@ export function evaluationGraph(review, steps, current, go) {
 // the same constants (tests/review/test_summary.py checks they agree). A loss counts only when it
 // is COUNT_SIGNIFICANCE standard errors above zero: below that it is mostly the judge's noise.
 export const COUNT_SIGNIFICANCE = 1;
-// The curve of a review without score losses (b) and the blended summary's steeper b.
+// The curve of a review without score losses (b, of the loss in points) and the blended summary's b
+// (of the share of what a decision could cost that the move gave away, 0..1).
 export const ACCURACY = { a: 1.0317, b: 0.17, c: 0.0317 };
-export const BLENDED_ACCURACY_B = 0.9;
+export const SHARE_ACCURACY_B = 4.0;
 export const STAKE_FLOOR = 0.05;
 export const BLENDED_FLOOR = 1.0;
 export const SCORE_POINTS = { "mamma-mia": 23.3, "mottainai": 4.94, "sweet-nose": 2.71 };
+export const LOWER_SCORE_WINS = ["sweet-nose"];
+// A decision that could cost no more than this (points of win chance) does not count in the blended summary.
+export const INDIFFERENT_ROOM = 1.0;
 export const PLAYED_LIKE_MIN_DECISIONS = 8;
-export const PLAYED_LIKE = {};
+export const PLAYED_LIKE = {
+  "mamma-mia": { "random": 0.681, "easy": 0.784, "medium": 0.806, "hard": 0.903, "expert": 0.916 },
+  "mottainai": { "random": 0.671, "easy": 0.755, "medium": 0.8, "hard": 0.871, "expert": 0.911 },
+  "sweet-nose": { "random": 0.464, "easy": 0.602, "medium": 0.615, "hard": 0.832, "expert": 0.921 }
+};
 
 /** A decision's loss if it is significant, else 0. */
 export function countedLoss(d) {
@@ -215,17 +223,44 @@ export function hasScoreLosses(decisions) {
   return decisions.length > 0 && decisions.every((d) => typeof d.score_loss === "number");
 }
 
-/** Accuracy of the decisions (0..1): the stake-weighted mean of a steep curve of each blended loss in
- * points (of the win-share loss alone, with the old weights, when a decision carries no score loss). */
+/** What the decision could cost, as a share of win chance: the best move's value minus the worst's, each
+ * move valued as blendedLoss values a loss (its win share where the game is open or won; where it is
+ * decided, its expected score times SCORE_POINTS, mixed by what is at stake). */
+export function room(d, game) {
+  const sign = LOWER_SCORE_WINS.includes(game) ? -1 : 1;
+  const u = atStake(d);
+  const points = (SCORE_POINTS[game] ?? 0) / 100;
+  const value = winning(d) ? (m) => m.win ?? 0 : (m) => u * (m.win ?? 0) + (1 - u) * points * sign * (m.score ?? 0);
+  const values = d.moves.map(value);
+  return Math.max(...values) - Math.min(...values);
+}
+
+/** The decisions that count: all of them in a review without score losses; in a blended one, those that
+ * could cost more than INDIFFERENT_ROOM (all of them if none could). */
+function counting(decisions, game, blended) {
+  if (!blended) return decisions;
+  const kept = decisions.filter((d) => room(d, game) * 100 > INDIFFERENT_ROOM);
+  return kept.length ? kept : decisions;
+}
+
+/** The share of what the decision could cost (room) that the move played gave away: at most 1, 0 where
+ * nothing could be lost. */
+export function shareGivenAway(d, game) {
+  const could = room(d, game);
+  return could > 0 ? Math.min(1, blendedLoss(d, game, true) / could) : 0;
+}
+
+/** Accuracy of the decisions (0..1): the stake-weighted mean, over the decisions that count, of a curve of
+ * the share each gave away of what it could cost (of a gentler curve of the win-share loss in points, with
+ * the old weights, over every decision, when a decision carries no score loss). */
 export function accuracyOf(decisions, game = "", blended = hasScoreLosses(decisions)) {
-  const b = blended ? BLENDED_ACCURACY_B : ACCURACY.b;
-  const curve = (loss) => Math.max(0, Math.min(1, ACCURACY.a * Math.exp(-b * 100 * loss) - ACCURACY.c));
+  const curve = (x) => Math.max(0, Math.min(1, ACCURACY.a * Math.exp(-x) - ACCURACY.c));
   let weights = 0;
   let sum = 0;
-  for (const d of decisions) {
+  for (const d of counting(decisions, game, blended)) {
     const w = Math.max(blended && !winning(d) ? BLENDED_FLOOR : STAKE_FLOOR, atStake(d));
     weights += w;
-    sum += w * curve(blendedLoss(d, game, blended));
+    sum += w * curve(blended ? SHARE_ACCURACY_B * shareGivenAway(d, game) : ACCURACY.b * 100 * countedLoss(d));
   }
   return weights ? sum / weights : 0;
 }
