@@ -105,6 +105,16 @@ def test_another_link_of_the_table_starts_afresh_and_a_made_up_code_is_a_wrong_l
         page.goto(server.url(f"/play/{table_id}#claim=made-up"))
         page.wait_for_selector(".error-box")
         assert page.locator(".error-box h1").inner_text() == en["fatal.bad_claim"]
+        # The page that stops there still has its language menu, and it says the refusal again.
+        page.select_option("#lang", "cs")
+        page.wait_for_function(
+            "(words) => document.querySelector('.error-box h1').textContent === words",
+            arg=catalog("cs")["fatal.bad_claim"],
+        )
+        page.select_option("#lang", "en")
+        page.wait_for_function(
+            "(words) => document.querySelector('.error-box h1').textContent === words", arg=en["fatal.bad_claim"]
+        )
         # The shape of one, but no seat's: the server refuses it.
         page.goto(server.url(f"/play/{table_id}#claim={'x' * 32}"))
         page.wait_for_selector(".error-box")

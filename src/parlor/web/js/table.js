@@ -1321,11 +1321,7 @@ async function main() {
   watchSheets(() => phone.matches);
   registerServiceWorker();
   await loadLang();
-  if (claimCode && !(await claimSeat())) {
-    render();
-    return;
-  }
-  if (token) keepToken();
+  // The language menu first: a page that stops at a refused link must be readable in any language too.
   document.getElementById("lang-slot").replaceChildren(
     languagePicker(() => {
       // What the live region last said was in the old language: it says nothing until there is news.
@@ -1337,6 +1333,11 @@ async function main() {
       host.redraw();
     }),
   );
+  if (claimCode && !(await claimSeat())) {
+    render();
+    return;
+  }
+  if (token) keepToken();
   connect();
 }
 
