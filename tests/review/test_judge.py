@@ -25,9 +25,11 @@ from parlor.review import (
     hint,
     judging_for,
     review,
+    review_further,
     summarize,
 )
 from parlor.review.calibration import bot_game
+from parlor.review.settings import CONFIRM_SIGNIFICANCE
 
 BUDGET = 24
 
@@ -65,9 +67,12 @@ def test_every_decision_of_the_seat_is_judged_and_the_verdicts_hold_together(nam
         else:
             assert d.best != d.played
             # the verdict's two moves were measured on the same fresh samples, twice as many
-            # where the first measurement could not tell them apart
+            # where the first measurement could not tell them apart, four times where it was still
+            # unsure after that; a loss settled on the first samples is clear of the summary's doubt
             measure = Judge(games.get(name), budget=BUDGET).measure
-            assert d.best_estimate.samples == d.played_estimate.samples in (measure, 2 * measure)
+            assert d.best_estimate.samples == d.played_estimate.samples in (measure, 2 * measure, 4 * measure)
+            if d.played_estimate.samples == measure and d.loss_se > 0:
+                assert d.loss >= CONFIRM_SIGNIFICANCE * d.loss_se
             assert d.loss == pytest.approx(d.best_estimate.win - d.played_estimate.win, abs=2e-4)
         if d.label in ("inaccuracy", "mistake", "blunder"):
             assert d.loss >= settings.inaccuracy and d.loss >= SIGNIFICANCE * d.loss_se
@@ -245,3 +250,59 @@ def test_only_a_verdict_the_first_measurement_cannot_settle_is_measured_again() 
     assert not _close([1.0, 0.0, 1.0, 0.0], [1.0, 0.0, 1.0, 0.0])  # the same games: no more samples help
     assert not _close([1.0] * 20, [0.0] * 19 + [1.0])  # clearly apart
     assert _close([1.0, 0.0, 1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0, 1.0, 0.0])  # a difference within the noise
+
+
+def test_a_loss_the_summary_would_count_but_not_clearly_is_measured_again() -> None:
+    from parlor.review.judge import _unsure_loss
+    from parlor.review.summary import COUNT_SIGNIFICANCE
+
+    assert _unsure_loss(COUNT_SIGNIFICANCE * 0.02, 0.02)  # just counted: measured again
+    assert _unsure_loss(0.049, 0.02)  # 2.45 standard errors: still within the doubt
+    assert not _unsure_loss(CONFIRM_SIGNIFICANCE * 0.02, 0.02)  # clear: settled
+    assert not _unsure_loss(0.019, 0.02)  # under the summary's bar: it does not count anyway
+    assert not _unsure_loss(-0.05, 0.02) and not _unsure_loss(0.03, 0.0)  # a gain; identical games
+    # In a review, the decisions measured four times over are those still unsure after doubling.
+    result = review_of("mamma-mia")
+    measure = Judge(games.get("mamma-mia"), budget=BUDGET).measure
+    assert any(d.played_estimate.samples == 4 * measure for d in result.decisions)
+
+
+def test_a_long_review_spreads_the_budget_of_the_game_s_full_budget_decisions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import dataclasses
+
+    from parlor.review import settings
+    from parlor.review.jobs import review_step
+    from parlor.review.judge import review_budget
+
+    mottainai = games.get("mottainai")
+    full = judging_for(mottainai).full_budget_decisions
+    assert review_budget(mottainai, full) == judging_for(mottainai).budget  # up to the bar: the full budget
+    assert review_budget(mottainai, 2 * full) == judging_for(mottainai).budget // 2
+    assert review_budget(mottainai, 100 * full) == judging_for(mottainai).budget // 4  # never below a quarter
+    assert review_budget(mottainai, 2 * full, 40) == 20  # an explicit budget is spread alike
+    record = record_of("mottainai")
+    short = review_of("mottainai")
+    assert short.judge["budget"] == BUDGET
+    # The same game reviewed when the game's bar is a third of its decisions: a third of the budget
+    # (and of the measurement) each, recorded with the review; resumed alike.
+    third = short.decisions_total // 3
+    shorter = dataclasses.replace(judging_for(mottainai), full_budget_decisions=third)
+    monkeypatch.setitem(settings.JUDGING, "mottainai", shorter)
+    spread = review(record, 1, budget=BUDGET, seed=5)
+    assert spread.judge["budget"] == max(BUDGET // 4, BUDGET * third // short.decisions_total) < BUDGET
+    assert spread.judge["measure"] < short.judge["measure"]
+    assert spread.decisions != short.decisions
+    partial = review_further(record, 1, budget=BUDGET, seed=5, count=3)
+    assert partial.decisions == spread.decisions[:3] and not partial.complete
+    assert review(record, 1, budget=BUDGET, seed=5, resume=partial) == spread
+    # A partial review of the judge before the change cannot be resumed by the library; the server's
+    # job starts such a review again instead of failing on it at every request.
+    stale = partial
+    monkeypatch.setitem(settings.JUDGING, "mottainai", dataclasses.replace(shorter, full_budget_decisions=full))
+    with pytest.raises(ReviewError, match="other judge settings"):
+        review(record, 1, budget=BUDGET, seed=5, resume=stale)
+    again = review_step(record, 1, BUDGET, stale.to_json(), count=2)
+    assert [d["step"] for d in again["decisions"]] == [d.step for d in short.decisions[:2]]
+    assert again["judge"]["budget"] == BUDGET

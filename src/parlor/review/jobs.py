@@ -12,14 +12,19 @@ import pickle
 from collections.abc import Mapping
 from typing import Any
 
-from .judge import hint, review_further
+from .judge import StaleReview, hint, review_further
 
 
 def review_step(
     record: Mapping[str, Any], seat: int, budget: int | None, partial: Mapping[str, Any] | None, count: int = 1
 ) -> dict[str, Any]:
-    """``partial`` (a review's JSON, or None) carried on by ``count`` decisions, as JSON."""
-    return review_further(record, seat, budget=budget, resume=partial, count=count).to_json()
+    """``partial`` (a review's JSON, or None) carried on by ``count`` decisions, as JSON. A partial
+    review the judge of this version would not have made alike (stored before an upgrade changed
+    its settings) is started again rather than failing for ever."""
+    try:
+        return review_further(record, seat, budget=budget, resume=partial, count=count).to_json()
+    except StaleReview:
+        return review_further(record, seat, budget=budget, resume=None, count=count).to_json()
 
 
 def hint_json(state_bytes: bytes, seat: int, budget: int | None, step: int) -> dict[str, Any]:

@@ -36,10 +36,16 @@ from .explain import explain_decision
 from .model import DecisionReview, Hint, MoveEstimate, Review, ReviewError, rounded
 from .playouts import playout_policy
 from .search import JudgeSearch, MoveStats
-from .settings import SIGNIFICANCE, GameJudging, judging_for
+from .settings import CONFIRM_SIGNIFICANCE, SIGNIFICANCE, GameJudging, judging_for
+from .summary import COUNT_SIGNIFICANCE
 
 # The parts of a record that decide the game (not ``bots``, ``parlor_version``...).
 _GAME_KEYS = ("game", "engine_version", "options", "players", "seed", "scenario", "actions")
+
+
+class StaleReview(ReviewError):
+    """The review to resume was made with other judge settings (another budget or seed, or a
+    judge that has changed since): its decisions cannot be mixed with this judge's."""
 
 
 class Stopped(Exception):
@@ -92,6 +98,13 @@ def _close(first: list[float], second: list[float]) -> bool:
     moves lead to the same games, and more samples would not separate them)."""
     mean, se = _difference(first, second)
     return se > 0 and abs(mean) < SIGNIFICANCE * se
+
+
+def _unsure_loss(mean: float, se: float) -> bool:
+    """True when a loss (``mean`` with standard error ``se``, positive when the move played did
+    worse) would count in the summary (``COUNT_SIGNIFICANCE``) but is not yet clear
+    (``CONFIRM_SIGNIFICANCE``): the judge measures such a pair of moves again."""
+    return se > 0 and not math.isinf(se) and COUNT_SIGNIFICANCE * se <= mean < CONFIRM_SIGNIFICANCE * se
 
 
 def _merged(first: MoveStats, second: MoveStats) -> MoveStats:
@@ -185,6 +198,7 @@ class Judge:
             thresholds=self.settings.thresholds(),
             significance=SIGNIFICANCE,
             remeasure_close=True,
+            confirm_below=CONFIRM_SIGNIFICANCE,
             parlor_version=parlor.__version__,
         )
         return described
@@ -215,6 +229,15 @@ class Judge:
             # as much, on further worlds from the same generator (so still deterministic and
             # still from the seat's information only). Budget goes where a verdict is unsure.
             more_stats, more_wins, more_scores = self.search.measure(state, seat, rng, actions, self.measure, stop=ask)
+            stats = [_merged(a, b) for a, b in zip(stats, more_stats)]
+            wins = [a + b for a, b in zip(wins, more_wins)]
+            scores = [a + b for a, b in zip(scores, more_scores)]
+        if len(actions) == 2 and not stopped and _unsure_loss(*_difference(wins[0], wins[1])):
+            # The move played looks worse, by more than the summary's bar but not clearly: measure
+            # both again, as many samples again, before the verdict (a noise "loss" mostly falls
+            # back under the bar, a real one stays).
+            samples = len(wins[0])
+            more_stats, more_wins, more_scores = self.search.measure(state, seat, rng, actions, samples, stop=ask)
             stats = [_merged(a, b) for a, b in zip(stats, more_stats)]
             wins = [a + b for a, b in zip(wins, more_wins)]
             scores = [a + b for a, b in zip(scores, more_scores)]
@@ -251,6 +274,15 @@ class Judge:
                 raise Stopped()
             first, second = scores
         loss, se = _difference(first, second)
+        if _unsure_loss(sign * loss, se):
+            # Counted but not clear: both moves measured again, as many samples again (as the win
+            # share's verdict is), on further worlds from the same generator.
+            pair = [reference.action, actions[-1]]
+            _stats, _wins, scores = self.search.measure(state, seat, weighed.rng, pair, len(first), stop=weighed.ask)
+            if weighed.ask is not None and weighed.ask():
+                raise Stopped()
+            first, second = first + scores[0], second + scores[1]
+            loss, se = _difference(first, second)
         loss *= sign
         return (rounded(loss), rounded(se)) if loss > 0 else (0.0, 0.0)
 
@@ -317,6 +349,21 @@ class Judge:
         return _by_search(self._weigh(state, seat, step, most_visited, stop).measured)
 
 
+def review_budget(game: Game, decisions: int, budget: int | None = None) -> int:
+    """The search's iterations per decision in a review of ``decisions`` decisions: ``budget`` (the
+    game's by default), spread thinner over a review longer than the game's
+    ``full_budget_decisions`` so that the longest games cost what the others do, never below a
+    quarter of it. The number of the seat's decisions is something the seat saw, so this tells
+    nothing hidden, and it is settled before the first decision (a review resumes alike)."""
+    settings = judging_for(game)
+    full = settings.budget if budget is None else budget
+    if type(full) is not int or full < 1:
+        return full  # (the judge refuses it with its own message)
+    if decisions <= settings.full_budget_decisions:
+        return full
+    return max(1, full // 4, full * settings.full_budget_decisions // decisions)
+
+
 def _decision_steps(record: Mapping[str, Any], seat: int) -> list[int]:
     """The indices of ``seat``'s entries in the record (single-option ones are dropped later)."""
     return [i for i, entry in enumerate(record["actions"]) if isinstance(entry, list) and entry and entry[0] == seat]
@@ -347,13 +394,14 @@ class Reviewing:
             raise ParlorError(f"no seat {seat!r} in this {start.players}-player game (seats are 0-{start.players - 1})")
         self.seat = seat
         self.players = start.players
-        self.judge = Judge(self.game, budget=budget, seed=seed, playouts=playouts, playout_noise=playout_noise)
         self.digest = record_digest(record)
         self.start_view = start.view(None)
         # Which of the seat's entries are real choices is known only by replaying; the count
         # of decisions to judge is settled by a first pass (cheap next to any search).
         self.result: dict[str, Any] | None = None  # the game's result, public once it is over
         self.steps = self._judged_steps()
+        budget = review_budget(self.game, len(self.steps), budget)
+        self.judge = Judge(self.game, budget=budget, seed=seed, playouts=playouts, playout_noise=playout_noise)
         self.done: list[DecisionReview] = []
         if resume is not None:
             self._resume(resume if isinstance(resume, Review) else Review.from_json(resume))
@@ -376,7 +424,7 @@ class Reviewing:
         mine, theirs = self.judge.describe(), dict(earlier.judge)
         mine.pop("parlor_version"), theirs.pop("parlor_version", None)
         if mine != theirs:
-            raise ReviewError("the review to resume was made with other judge settings (budget, seed or thresholds)")
+            raise StaleReview("the review to resume was made with other judge settings (budget, seed or thresholds)")
         if [d.step for d in earlier.decisions] != self.steps[: len(earlier.decisions)]:
             raise ReviewError("the review to resume does not match this record's decisions")
         self.done = list(earlier.decisions)

@@ -30,6 +30,13 @@ PLAYOUT_NOISE = 0.1
 # A loss smaller than this many standard errors is never worse than "good".
 SIGNIFICANCE = 2.0
 
+# A loss the summary would count (from its bar, ``summary.COUNT_SIGNIFICANCE`` standard errors) but
+# below this many standard errors is not yet clear: the judge measures the two moves again, as many
+# samples again as it has, before it settles the verdict. A strong player's typical charged loss is
+# the judge's noise landing just above the summary's bar; a weak player's real losses stay when
+# measured twice as sharply, a noise "loss" mostly falls back under the bar (docs/review.md).
+CONFIRM_SIGNIFICANCE = 2.5
+
 # (public view at the start of the game, public view now) -> the phase's name
 PhaseOf = Callable[[Mapping[str, Any], Mapping[str, Any]], str]
 
@@ -73,6 +80,10 @@ class GameJudging:
     playout_noise: float = PLAYOUT_NOISE  # used by the "heuristic" continuation only
     # The game is won by the lowest score (Sweet Nose's sweetness): the score loss is turned round.
     lower_score_wins: bool = False
+    # A review of more decisions than this spreads this many decisions' budget over all of them
+    # (each gets ``budget * full_budget_decisions / decisions``, at least a quarter of it), so the
+    # longest games' reviews stay within the same CPU time as the rest (docs/review.md, "Budgets").
+    full_budget_decisions: int = 1_000_000
 
     def thresholds(self) -> dict[str, float]:
         return {"inaccuracy": self.inaccuracy, "mistake": self.mistake, "blunder": self.blunder}
@@ -104,6 +115,7 @@ JUDGING: dict[str, GameJudging] = {
         blunder=0.15,
         phase_of=_by_round,
         playouts="random",
+        full_budget_decisions=140,
     ),
     "sweet-nose": GameJudging(
         budget=1400,
@@ -115,6 +127,7 @@ JUDGING: dict[str, GameJudging] = {
         phase_of=_by_round,
         playouts="game",
         lower_score_wins=True,
+        full_budget_decisions=60,
     ),
     "mottainai": GameJudging(
         budget=500,
@@ -125,6 +138,7 @@ JUDGING: dict[str, GameJudging] = {
         blunder=0.15,
         phase_of=_by_deck,
         playouts="random",
+        full_budget_decisions=75,
     ),
 }
 
