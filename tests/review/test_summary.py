@@ -27,6 +27,7 @@ from parlor.review.summary import (
     LOWER_SCORE_WINS,
     PLAYED_LIKE,
     PLAYED_LIKE_MIN_DECISIONS,
+    ROOM_WEIGHT_POWER,
     SCORE_POINTS,
     SHARE_ACCURACY_B,
     STAKE_FLOOR,
@@ -68,9 +69,10 @@ def test_a_random_seat_is_less_accurate_and_gives_more_away_than_a_sound_one(
 ) -> None:
     """In each seeded game the review of the random seat and of a sound seat of the same game
     are in order, by a margin: accuracy lower by at least ``ACCURACY_GAP``, blended loss at least
-    ``LOSS_RATIO`` times the sound seat's, more win chance given away. (The win-share-only summary
-    missed both margins in Mamma Mia!'s second game: accuracy 0.86 against 0.88, mean loss 1.1
-    times; the random seat's points thrown away in lost positions make the difference.)"""
+    ``LOSS_RATIO`` times the sound seat's, more win chance given away; and over the games, a larger
+    share of what each decision could cost given away. (The win-share-only summary missed both
+    margins in Mamma Mia!'s second game: accuracy 0.86 against 0.88, mean loss 1.1 times; the
+    random seat's points thrown away in lost positions make the difference.)"""
     for seed in seeds:
         weak, sound = summary_of(name, players, seed, budget, 0), summary_of(name, players, seed, budget, 1)
         assert weak["complete"] and sound["complete"] and weak["blended"] and sound["blended"]
@@ -81,8 +83,13 @@ def test_a_random_seat_is_less_accurate_and_gives_more_away_than_a_sound_one(
             sound["blended_loss"],
         )
         assert weak["total_loss"] > sound["total_loss"], (seed, weak["total_loss"], sound["total_loss"])
-        assert weak["share_given_away"] > sound["share_given_away"], (seed, weak, sound)
         assert weak["mean_loss"] == pytest.approx(weak["total_loss"] / weak["decisions"])
+    # The share of what each decision could cost given away, over the games together: one game of a
+    # score of decisions at a fraction of the judge's budget can put a sound seat's share beside a
+    # random one's (Sweet Nose's second game: 0.090 against 0.092, the other figures far apart).
+    weak_share = [summary_of(name, players, seed, budget, 0)["share_given_away"] for seed in seeds]
+    sound_share = [summary_of(name, players, seed, budget, 1)["share_given_away"] for seed in seeds]
+    assert sum(weak_share) > 1.5 * sum(sound_share), (weak_share, sound_share)
 
 
 def _decision(
@@ -276,6 +283,7 @@ def test_the_page_computes_the_summary_with_the_same_constants() -> None:
     assert points
     assert json.loads(points.group(1)) == SCORE_POINTS
     assert number(r"INDIFFERENT_ROOM = ([\d.]+);") == INDIFFERENT_ROOM
+    assert number(r"ROOM_WEIGHT_POWER = ([\d.]+);") == ROOM_WEIGHT_POWER
     lower = re.search(r"export const LOWER_SCORE_WINS = (\[.*?\]);\n", source)
     assert lower
     assert tuple(json.loads(lower.group(1))) == LOWER_SCORE_WINS

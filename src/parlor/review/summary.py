@@ -29,10 +29,11 @@ say the same thing. Plain JSON out. docs/review.md, "The summary", says why thes
   as the game is decided: a weak player gives away much of what little is left.
 * **Accuracy** is the mean over the decisions that count of a curve of the share given away,
   ``a * exp(-b * share) - c`` (lichess maps drops of win percentage to accuracy with the same
-  shape), with ``b`` = ``SHARE_ACCURACY_B``: 1 for none, 0.66 for a tenth, 0.35 for a quarter, 0
-  from 0.87. The mean is weighted by ``max(u, BLENDED_FLOOR)`` where the game is not being won (a
-  lost position shows its losses through the score) and ``max(u, STAKE_FLOOR)`` where it is
-  (nothing measurable can be lost there).
+  shape), with ``b`` = ``SHARE_ACCURACY_B``. The mean is weighted by ``max(u, BLENDED_FLOOR)``
+  where the game is not being won (a lost position shows its losses through the score) and
+  ``max(u, STAKE_FLOOR)`` where it is (nothing measurable can be lost there), times what the
+  decision could cost to the power ``ROOM_WEIGHT_POWER`` (a decision between a sound move and a
+  ruinous one tests play more than one between moves a point apart).
 * **A review without score losses** (made before the judge measured them) is summarised from
   the win share alone, exactly as before: the gentler curve (``ACCURACY_B``: about 0.5 for 4
   points, near 0 for a blunder's 15) of ``W``, each decision weighted by ``u`` at least
@@ -107,6 +108,12 @@ LOWER_SCORE_WINS = ("sweet-nose",)
 # noise. Such a decision gets no weight in the blended summary; above it, the full weight.
 # Tuned on the games of seed 43 only (docs/review.md, "Decisions that could cost something").
 INDIFFERENT_ROOM = 1.0
+
+# In the blended accuracy a decision weighs also by what it could cost (``room``, to this power):
+# a choice between moves a point apart and one between a sound move and a ruinous one are not
+# the same test of play. lichess weighs its moves by the position's volatility for the same reason.
+# 0 weighs every counting decision alike. Tuned on the games of seed 43 only (docs/review.md).
+ROOM_WEIGHT_POWER = 0.0
 
 # A "played like" needs this many decisions: fewer say little about a player.
 PLAYED_LIKE_MIN_DECISIONS = 8
@@ -211,6 +218,13 @@ def stake(decision: DecisionReview, *, blended: bool = False) -> float:
     return max(floor, at_stake(decision))
 
 
+def room_weight(decision: DecisionReview, game: str) -> float:
+    """A decision's weight for what it could cost, in the blended accuracy: its ``room`` (at least
+    ``INDIFFERENT_ROOM``, so a review of indifferent decisions only still weighs them alike) to the
+    power ``ROOM_WEIGHT_POWER``."""
+    return max(room(decision, game), INDIFFERENT_ROOM / 100.0) ** ROOM_WEIGHT_POWER
+
+
 def _counting(decisions: list[DecisionReview], game: str, blended: bool) -> list[DecisionReview]:
     """The decisions that count (``counts``); all of them if none could cost anything."""
     kept = [d for d in decisions if counts(d, game, blended)]
@@ -224,7 +238,7 @@ def accuracy_of(decisions: list[DecisionReview], game: str = "", blended: bool |
     if blended is None:
         blended = bool(game) and has_score_losses(decisions)
     decisions = _counting(decisions, game, blended)
-    weights = [stake(d, blended=blended) for d in decisions]
+    weights = [stake(d, blended=blended) * (room_weight(d, game) if blended else 1.0) for d in decisions]
     total = sum(weights)
     values = [_share_curve(share_given_away(d, game)) if blended else _curve(counted_loss(d)) for d in decisions]
     return sum(w * v for w, v in zip(weights, values)) / total if total else 0.0

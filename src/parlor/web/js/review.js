@@ -178,6 +178,8 @@ export const SCORE_POINTS = { "mamma-mia": 23.3, "mottainai": 4.94, "sweet-nose"
 export const LOWER_SCORE_WINS = ["sweet-nose"];
 // A decision that could cost no more than this (points of win chance) does not count in the blended summary.
 export const INDIFFERENT_ROOM = 1.0;
+// A counting decision weighs also by what it could cost (its room, at least INDIFFERENT_ROOM), to this power.
+export const ROOM_WEIGHT_POWER = 0.0;
 export const PLAYED_LIKE_MIN_DECISIONS = 8;
 export const PLAYED_LIKE = {
   "mamma-mia": { "random": 0.681, "easy": 0.784, "medium": 0.806, "hard": 0.903, "expert": 0.916 },
@@ -258,7 +260,8 @@ export function accuracyOf(decisions, game = "", blended = hasScoreLosses(decisi
   let weights = 0;
   let sum = 0;
   for (const d of counting(decisions, game, blended)) {
-    const w = Math.max(blended && !winning(d) ? BLENDED_FLOOR : STAKE_FLOOR, atStake(d));
+    const stake = Math.max(blended && !winning(d) ? BLENDED_FLOOR : STAKE_FLOOR, atStake(d));
+    const w = blended ? stake * Math.max(room(d, game), INDIFFERENT_ROOM / 100) ** ROOM_WEIGHT_POWER : stake;
     weights += w;
     sum += w * curve(blended ? SHARE_ACCURACY_B * shareGivenAway(d, game) : ACCURACY.b * 100 * countedLoss(d));
   }
