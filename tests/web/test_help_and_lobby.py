@@ -151,3 +151,49 @@ def test_lobby_shows_the_servers_message(server: Server, browser: Any) -> None:
         assert "Unexpected token" not in text and "JSON" not in text, text
     finally:
         context.close()
+
+
+def test_a_guest_finds_their_game_again_in_the_lobby_after_closing_its_tab(server: Server, browser: Any) -> None:
+    """A guest (no account) opens their seat's link, closes the tab and opens the lobby: "Your games"
+    lists that table with a way back to the seat, which opens as the same seat. A spectator link
+    watched in the same browser is nobody's game; another browser lists nothing; a table the server
+    no longer has is forgotten."""
+    en = json.loads((WEB / "i18n" / "en.json").read_text(encoding="utf-8"))
+    table = server.create("mamma-mia", 2, [{"kind": "human", "name": "Guest"}, {"kind": "human"}])
+    watched = server.create("sweet-nose", 3, [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2)
+    table_id, watched_id = table["table"]["id"], watched["table"]["id"]
+    context, page, errors = new_page(browser, "en")
+    other_context, other, other_errors = new_page(browser, "en")
+    try:
+        page.goto(server.url(table["seats"][0]["join_path"]))
+        page.wait_for_function("document.body.dataset.role === 'seat'")
+        page.goto(server.url(watched["spectator_path"]))
+        page.wait_for_function("document.body.dataset.role === 'spectator'")
+        # A table id this browser kept a seat of, which the server does not have (any more).
+        page.evaluate("localStorage.setItem('parlor.table.NoSuchTable123', 'x'.repeat(32));"
+                      "localStorage.setItem('parlor.seated.NoSuchTable123', '1')")  # fmt: skip
+        page.close()  # the tab is closed
+        lobby = context.new_page()
+        lobby.on("pageerror", lambda exc: errors.append(str(exc)))
+        lobby.goto(server.base + "/")
+        lobby.wait_for_selector(f".open-list.mine li[data-table='{table_id}']")
+        assert lobby.locator(".open-tables h3").first.inner_text() == en["open.yours"]
+        lobby.wait_for_function("document.body.dataset.keptRead === '1'")
+        assert lobby.locator(f".open-list li[data-table='{watched_id}']").count() == 0  # watched: nobody's game
+        assert lobby.locator(".open-list.mine li").count() == 1  # nor the unknown one
+        lobby.wait_for_function("localStorage.getItem('parlor.table.NoSuchTable123') === null")
+        assert lobby.evaluate("localStorage.getItem('parlor.seated.NoSuchTable123')") is None
+        back = lobby.locator(f".open-list.mine li[data-table='{table_id}'] a.resume")
+        assert back.inner_text() == en["open.resume"] and back.get_attribute("href") == f"/play/{table_id}"
+        back.click()
+        lobby.wait_for_function("document.body.dataset.role === 'seat'")
+        assert lobby.evaluate("location.pathname") == f"/play/{table_id}"
+        assert lobby.locator(".seat-chip.me").get_attribute("data-seat") == "0"
+        # Another browser holds no seat: no "Your games" at all.
+        other.goto(server.base + "/")
+        other.wait_for_function("document.body.dataset.keptRead === '1'")
+        assert other.locator(".open-list.mine").count() == 0
+        assert not errors and not other_errors, (errors, other_errors)
+    finally:
+        context.close()
+        other_context.close()

@@ -19,6 +19,7 @@ let open = { waiting: [], playing: [] }; // GET /api/lobby for the chosen game
 let fillChosen = false; // the player picked quick play's wait for bots (else it follows days a move)
 let openAt = 0; // performance.now() when that answer came (its fill_bots_in count from then)
 let mine = []; // the signed-in player's unfinished tables
+let kept = []; // the unfinished tables whose seat this browser holds (a guest's own games)
 let lobbyError = "";
 // Turn-based tables: the days each decision may take (null: a live table).
 export const DAYS_PER_MOVE = [null, 1, 2, 3, 5, 7, 14];
@@ -229,6 +230,46 @@ async function refreshOpen() {
   render();
 }
 
+// A seat taken in this browser keeps its token under parlor.table.<id> (the table page reads it from
+// there, and marks it parlor.seated.<id> when the token is a seat's), so a guest who closed the tab
+// can find the game again here: the tables of those seats that are still being played. Each is asked for by its public summary (no token leaves the browser); one
+// the server no longer has is forgotten. Read when the lobby opens, not at every poll.
+const KEPT_PREFIX = "parlor.table.";
+const KEPT_MOST = 20;
+
+async function readKeptTables() {
+  const ids = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    const id = key && key.startsWith(KEPT_PREFIX) ? key.slice(KEPT_PREFIX.length) : null;
+    if (id && localStorage.getItem(key) && localStorage.getItem(`parlor.seated.${id}`) === "1") ids.push(id);
+  }
+  const found = await Promise.all(ids.slice(0, 4 * KEPT_MOST).map(async (id) => {
+    try {
+      const res = await fetch(`/api/tables/${encodeURIComponent(id)}`);
+      if (res.status === 404) ["table", "seated", "claim"].forEach((k) => localStorage.removeItem(`parlor.${k}.${id}`));
+      return res.ok ? await res.json() : null;
+    } catch {
+      return null; // offline: the list waits for the next visit
+    }
+  }));
+  kept = found
+    .filter((e) => e && (e.status === "waiting" || e.status === "playing"))
+    .sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)))
+    .slice(0, KEPT_MOST);
+  render();
+  document.body.dataset.keptRead = "1"; // (what a test waits for: the list is as this browser has it)
+}
+
+/** The player's unfinished tables: the account's (from the server) and those this browser holds a seat of. */
+function yourTables() {
+  const ids = new Set(mine.map((e) => e.id));
+  return [
+    ...mine.map((e) => ({ entry: e, href: `/play/${encodeURIComponent(e.id)}#seat` })),
+    ...kept.filter((e) => !ids.has(e.id)).map((e) => ({ entry: e, href: `/play/${encodeURIComponent(e.id)}` })),
+  ];
+}
+
 /** Seated (a sit-down or quick play answered): the table's page with this seat's own token. */
 function goSeated(answer) {
   localStorage.setItem(`parlor.table.${answer.table_id}`, answer.token);
@@ -379,6 +420,7 @@ function openTables() {
   if (quickRated) quickRated.addEventListener("change", () => { form.rated = quickRated.checked; if (form.rated) form.hints = false; render(); });
   const name = me ? null : h("input", { type: "text", id: "guest-name", maxlength: 40, placeholder: t("open.guest_name"),
     value: localStorage.getItem("parlor.guest_name") || "" });
+  const yours = yourTables();
   return h(
     "section",
     { class: "card open-tables" },
@@ -387,10 +429,10 @@ function openTables() {
       quickRated ? h("label", { class: "quick-rated", for: "quick-rated" }, quickRated, " ", t("ui.rated")) : null,
       h("label", { for: "fill-after" }, t("open.fill_after")), fill),
     h("p", { class: "muted" }, t("open.quick_help")),
-    mine.length ? h("h3", {}, t("open.yours")) : null,
-    mine.length ? h("ul", { class: "open-list mine" }, mine.map((e) => h("li", { class: "open-table", "data-table": e.id },
+    yours.length ? h("h3", {}, t("open.yours")) : null,
+    yours.length ? h("ul", { class: "open-list mine" }, yours.map(({ entry: e, href }) => h("li", { class: "open-table", "data-table": e.id },
       h("span", { class: "open-words" }, `${tMaybe(`game.${e.game}.title`, e.game)} · `, ...seatNodes(e)),
-      h("a", { class: "button small resume", href: `/play/${encodeURIComponent(e.id)}#seat` }, t("open.resume"))))) : null,
+      h("a", { class: "button small resume", href }, t("open.resume"))))) : null,
     h("h3", {}, t("open.waiting")),
     open.waiting.length ? h("ul", { class: "open-list waiting" }, open.waiting.map((e) => openRow(e, true)))
       : h("p", { class: "muted", id: "none-waiting" }, t("open.none_waiting")),
@@ -691,6 +733,7 @@ async function main() {
   created = createdBefore();
   render();
   refreshOpen();
+  readKeptTables();
 }
 
 document.addEventListener("visibilitychange", () => {

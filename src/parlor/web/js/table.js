@@ -265,6 +265,10 @@ async function onFrame(msg) {
     case "welcome":
       st.welcome = msg;
       st.seats = msg.table.seats;
+      // The lobby lists a table as this browser's own game only where its kept token is a seat's
+      // (a spectator link's token is kept too, to watch again, but it is nobody's game).
+      if (token && msg.role === "seat") localStorage.setItem(`parlor.seated.${tableId}`, "1");
+      else localStorage.removeItem(`parlor.seated.${tableId}`);
       setFillBots(msg.table.fill_bots_in);
       if (!chat) {
         chat = createChat({ slot: document.getElementById("chat-slot"), send, seatName, spectator: msg.role !== "seat", older: olderChat,
@@ -1015,6 +1019,7 @@ function standUpButton() {
     // The token opens nothing any more: forget it, so the lobby no longer lists this table as yours.
     localStorage.removeItem(`parlor.table.${tableId}`);
     localStorage.removeItem(`parlor.claim.${tableId}`);
+    localStorage.removeItem(`parlor.seated.${tableId}`);
     st.closedFor = "stood_up";
     if (ws) ws.close();
     location.assign("/");
