@@ -79,6 +79,10 @@ def test_a_report_reaches_the_admin_page_and_a_mute_refuses_the_chat(server: Ser
         rude_page = f"{server.base}/players/{names['rude']}"
         victim.goto(rude_page)
         victim.wait_for_selector("#report-player")
+        # After the page's links and its content, not above them.
+        links, report = victim.locator(".page-links").bounding_box(), victim.locator("#report-player").bounding_box()
+        last_heading = victim.locator("h2").last.bounding_box()
+        assert links and report and last_heading and report["y"] > last_heading["y"] > links["y"]
         rude.goto(rude_page)
         rude.wait_for_selector("#player-name")
         assert rude.locator("#report-player").count() == 0

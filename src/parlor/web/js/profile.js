@@ -124,10 +124,6 @@ function render() {
   if (!data) return;
   patch(head, [h("h1", { id: "player-name" }, data.name)]);
   patch(app, [
-    reporting || (!me || me.name === data.name ? null : h("p", {}, h("button", { type: "button", class: "small link", id: "report-player", onclick: () => {
-      reporting = reportForm({ player: data.name }, () => { reporting = null; render(); });
-      render();
-    } }, t("report.button")))),
     h("p", { class: "page-links" }, h("a", { href: "/" }, t("account.to_lobby")), " · ", h("a", { href: "/leaderboard", id: "leaderboard-link" }, t("board.title"))),
     h("h2", {}, t("profile.ratings")),
     data.ratings.length
@@ -146,6 +142,11 @@ function render() {
     data.games.length
       ? h("ul", { class: "games" }, data.games.map(gameRow))
       : h("p", { class: "muted" }, t("profile.no_games")),
+    // Reporting a player is there for who needs it, after the page's own content (not above its links).
+    reporting || (!me || me.name === data.name ? null : h("p", { class: "report-slot" }, h("button", { type: "button", class: "small link", id: "report-player", onclick: () => {
+      reporting = reportForm({ player: data.name }, () => { reporting = null; render(); });
+      render();
+    } }, t("report.button")))),
   ]);
 }
 
