@@ -35,6 +35,7 @@ from parlor.review.summary import (
     decision_accuracy,
     played_like,
     room,
+    room_weight,
     share_given_away,
 )
 
@@ -172,7 +173,9 @@ def test_a_decided_game_s_lost_points_count_through_the_score_loss(game: str) ->
     shares = [1.0 / 20.0, 0.2 / 10.0, 0.0, 0.0]
     assert [share_given_away(d, game) for d in result.decisions] == pytest.approx(shares)
     curve = [ACCURACY_A * math.exp(-SHARE_ACCURACY_B * share) - ACCURACY_C for share in shares]
-    weights = [1.0, BLENDED_FLOOR, BLENDED_FLOOR, STAKE_FLOOR]
+    weights = [
+        w * room_weight(d, game) for w, d in zip([1.0, BLENDED_FLOOR, BLENDED_FLOOR, STAKE_FLOOR], result.decisions)
+    ]
     expected = sum(w * max(0.0, c) for w, c in zip(weights, curve)) / sum(weights)
     assert summary["blended"] is True
     assert summary["accuracy"] == pytest.approx(expected)
@@ -207,10 +210,37 @@ def test_a_decision_whose_moves_are_all_about_as_good_gets_no_weight(game: str) 
     assert diluted["blended_loss"] == pytest.approx(alone["blended_loss"]) == pytest.approx(0.05)
     assert diluted["mean_loss"] == pytest.approx(0.05 / 9)  # the win share given away per decision, as before
     counted = summarize(Review(game, 2, 0, "sha256:x", {}, 2, (erred, sound)))
-    assert counted["accuracy"] == pytest.approx((decision_accuracy(erred, game) + 1.0) / 2)
+    w_erred, w_sound = room_weight(erred, game), room_weight(sound, game)
+    assert counted["accuracy"] == pytest.approx(
+        (w_erred * decision_accuracy(erred, game) + w_sound) / (w_erred + w_sound)
+    )
     assert counted["blended_loss"] == pytest.approx(0.025)
     # Only indifferent decisions: they are all there is to summarise, and count alike.
     assert summarize(Review(game, 2, 0, "sha256:x", {}, 2, (tied_even, tied_lost)))["accuracy"] == 1.0
+
+
+@pytest.mark.parametrize("game", sorted(SCORE_POINTS))
+def test_a_decision_that_could_cost_more_weighs_more(game: str) -> None:
+    """Two decisions at even positions, each giving away a quarter of what it could cost: one between
+    a sound move and a ruinous one (the worst 40 points below the best), one between moves 4 points
+    apart. The accuracy weighs each by its room to the power ``ROOM_WEIGHT_POWER``, so giving away the
+    quarter of the larger choice costs more than of the smaller one; and a perfect move at the larger
+    one lifts the accuracy more. The weight reads only the moves' estimates, never the move played."""
+    big, small = (
+        _decision(0.10, 0.001, 0.5, score_loss=0.0, room=0.4),
+        _decision(0.01, 0.0001, 0.5, score_loss=0.0, room=0.04),
+    )
+    assert share_given_away(big, game) == pytest.approx(0.25) == share_given_away(small, game)
+    assert room_weight(big, game) == pytest.approx(10**ROOM_WEIGHT_POWER * room_weight(small, game))
+    perfect_big = _decision(0.0, 0.0, 0.5, score_loss=0.0, room=0.4)
+    perfect_small = _decision(0.0, 0.0, 0.5, score_loss=0.0, room=0.04)
+    erred_big = summarize(Review(game, 2, 0, "sha256:x", {}, 2, (big, perfect_small)))["accuracy"]
+    erred_small = summarize(Review(game, 2, 0, "sha256:x", {}, 2, (small, perfect_big)))["accuracy"]
+    quarter = decision_accuracy(big, game)
+    w = 10**ROOM_WEIGHT_POWER
+    assert erred_big == pytest.approx((w * quarter + 1.0) / (w + 1.0))
+    assert erred_small == pytest.approx((quarter + w) / (w + 1.0))
+    assert ROOM_WEIGHT_POWER > 0 and erred_big < erred_small
 
 
 @pytest.mark.parametrize("game", sorted(SCORE_POINTS))
