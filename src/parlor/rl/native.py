@@ -13,6 +13,9 @@ from typing import Any, Final
 
 from mypy_extensions import i64
 
+# States typed as the engine's State (compiled): their methods and ``to_move`` are then direct C
+# calls and field reads, where ``Any`` looked each one up by name and parsed its arguments.
+from parlor.core.game import State
 from parlor.core.rng import Rng
 
 _ONE: Final[object] = 1  # an int8 mask entry, boxed once
@@ -72,7 +75,7 @@ class IdTable:
             h = (h + 1) & mask
 
 
-def write_mask(state: Any, seat: int, ids: IdTable, buf: Any, base: int) -> int:
+def write_mask(state: State, seat: int, ids: IdTable, buf: Any, base: int) -> int:
     """Set ``buf[base + id] = 1`` for each action ``seat`` may play (the region is zeroed by
     the caller); returns how many."""
     legal: list[Any] = state.legal_actions(seat)
@@ -121,7 +124,7 @@ def holds(legal: list[Any], move: object) -> bool:
 
 
 def write_observation_and_mask(
-    write: Callable[[Any, int, Any, int], None], state: Any, seat: int, obs: Any, ids: IdTable, mask: Any
+    write: Callable[[Any, int, Any, int], None], state: State, seat: int, obs: Any, ids: IdTable, mask: Any
 ) -> None:
     """``seat``'s observation into ``obs`` and its mask into ``mask`` (both zeroed, fresh): the
     Gymnasium step's two writes in one call. A seat not to move (the game is over) has an
@@ -132,7 +135,7 @@ def write_observation_and_mask(
         write_mask(state, seat, ids, mask, 0)
 
 
-def is_legal(state: Any, seat: int, move: object) -> bool:
+def is_legal(state: State, seat: int, move: object) -> bool:
     """Is ``move`` one of ``seat``'s legal actions now? The engine's legal actions are the
     action space's own objects, so this is an identity scan of a short list (the envs check
     every action they are given; compiled, the scan is a C loop)."""
@@ -155,12 +158,12 @@ def write_batch(
         write(states[i], seats[i], buf, i * size)
 
 
-def write_mask_batch(states: list[Any], seats: list[int], ids: IdTable, buf: Any, size: int) -> None:
+def write_mask_batch(states: list[State], seats: list[int], ids: IdTable, buf: Any, size: int) -> None:
     for i in range(len(states)):
         write_mask(states[i], seats[i], ids, buf, i * size)
 
 
-def play_others(state: Any, seat: int, bots: Any) -> None:
+def play_others(state: State, seat: int, bots: Any) -> None:
     """The bots of the other seats (``bots[s]``, anything with ``choose(state, s)``) move
     until ``seat`` is to move or the game is over.
 
@@ -179,7 +182,7 @@ def play_others(state: Any, seat: int, bots: Any) -> None:
             state.apply(mover, bot.choose(state, mover))
 
 
-def step_envs(states: list[Any], seats: list[int], bots: list[Any], action_ids: list[Any], space: Any) -> list[int]:
+def step_envs(states: list[State], seats: list[int], bots: list[Any], action_ids: list[Any], space: Any) -> list[int]:
     """The vector env's step over every env: env ``i`` plays action id ``action_ids[i]`` for
     its learner (``space[id]`` is the action object) if legal, then its bots move
     (``bots[i]`` None: nobody else moves here, self-play moves the others in batches).
@@ -213,7 +216,7 @@ def step_envs(states: list[Any], seats: list[int], bots: list[Any], action_ids: 
 
 
 def step_and_write(
-    states: list[Any],
+    states: list[State],
     seats: list[int],
     bots: list[Any],
     action_ids: list[Any],
@@ -259,7 +262,7 @@ def step_and_write(
 
 
 def write_rows(
-    state: Any,
+    state: State,
     seat: int,
     row: int,
     write: Callable[[Any, int, Any, int], None],
