@@ -54,6 +54,9 @@ class IdTable:
         self.codes: list[int] = [-1] * size
         # one int8 1 per action: the source of a mask's runs of consecutive ids (write_mask_of)
         self.ones: Any = memoryview(b"\x01" * max(1, len(actions))).cast("b")
+        # each action id as an int object, made once: a mask row written from offset 0 takes its
+        # index objects from here instead of boxing one per entry (write_mask_of)
+        self.boxed: list[object] = list(range(len(actions)))
         for code in range(len(actions)):
             h: i64 = (id(actions[code]) >> 4) & self.mask
             while self.objects[h] is not None:
@@ -99,17 +102,21 @@ def write_mask_of(legal: list[Any], game: Any, ids: IdTable, buf: Any, base: int
             end += 1
             continue
         if end > start:
-            _write_run(buf, base, start, end, ids.ones)
+            _write_run(buf, base, start, end, ids)
         start = i
         end = i + 1
     if end > start:
-        _write_run(buf, base, start, end, ids.ones)
+        _write_run(buf, base, start, end, ids)
 
 
-def _write_run(buf: Any, base: int, start: int, end: int, ones: Any) -> None:
+def _write_run(buf: Any, base: int, start: int, end: int, ids: IdTable) -> None:
     """Set ``buf[base + start : base + end]`` to 1."""
     if end - start >= RUN_COPY:
-        buf[base + start : base + end] = ones[: end - start]
+        buf[base + start : base + end] = ids.ones[: end - start]
+    elif base == 0:
+        boxed = ids.boxed
+        for i in range(start, end):
+            buf[boxed[i]] = _ONE
     else:
         for i in range(start, end):
             buf[base + i] = _ONE
@@ -222,12 +229,10 @@ def step_and_write(
     action_ids: list[Any],
     space: Any,
     write: Callable[[Any, int, Any, int], None],
-    obs: Any,
-    obs_size: int,
+    obs_rows: list[Any],
     obs_zeros: Any,
     ids: IdTable,
-    masks: Any,
-    mask_size: int,
+    mask_rows: list[Any],
     mask_zeros: Any,
 ) -> list[int]:
     """``step_envs``, and each env's observation row and mask row written right after its
@@ -235,6 +240,9 @@ def step_and_write(
     (64 Mottainai games do not fit it together: a pass per part met each state cold). Each row
     is zeroed just before it is written (``obs_zeros`` / ``mask_zeros``: one row of zeros,
     copied in), not the whole array up front.
+
+    ``obs_rows[i]`` / ``mask_rows[i]``: row ``i`` as a view of its own, written from offset 0
+    (the writers then take their index objects from a table instead of boxing each one).
 
     Row ``i`` is written whatever the result: for an env whose game ended (1) or whose action
     was refused (-1) it is that game's last observation, which the caller keeps as the final
@@ -257,29 +265,25 @@ def step_and_write(
                     result = 0 if state.to_move else 1
                     break
         results.append(result)
-        write_rows(state, seat, i, write, obs, obs_size, obs_zeros, ids, masks, mask_size, mask_zeros)
+        write_rows(state, seat, write, obs_rows[i], obs_zeros, ids, mask_rows[i], mask_zeros)
     return results
 
 
 def write_rows(
     state: State,
     seat: int,
-    row: int,
     write: Callable[[Any, int, Any, int], None],
-    obs: Any,
-    obs_size: int,
+    obs_row: Any,
     obs_zeros: Any,
     ids: IdTable,
-    masks: Any,
-    mask_size: int,
+    mask_row: Any,
     mask_zeros: Any,
 ) -> None:
-    """Zero row ``row`` of ``obs`` and of ``masks``, then write ``seat``'s observation and mask."""
-    at = row * obs_size
+    """Zero one env's observation row and mask row (each a view of that row alone), then write
+    ``seat``'s observation and mask into them."""
     # ``obs_zeros`` may be shorter than a row: the player blocks of seats the table does not
     # have are never written (they stay zero from the start), so they need no zeroing
-    obs[at : at + len(obs_zeros)] = obs_zeros
-    write(state, seat, obs, at)
-    at = row * mask_size
-    masks[at : at + mask_size] = mask_zeros
-    write_mask(state, seat, ids, masks, at)
+    obs_row[: len(obs_zeros)] = obs_zeros
+    write(state, seat, obs_row, 0)
+    mask_row[:] = mask_zeros
+    write_mask(state, seat, ids, mask_row, 0)
