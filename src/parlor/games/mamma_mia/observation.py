@@ -84,6 +84,20 @@ SIZE: Final = TABLE_SIZE + MAXP * PLAYER_SIZE
 _AT: Final[list[object]] = list(range(SIZE))
 
 
+# ``n * step`` for the counts a slice meets, boxed once: a count stored from here makes no float
+# object (the same double as ``n * step``, so the same float32).
+SCALED: Final = 16
+
+
+def _scaled(step: float) -> list[object]:
+    return [n * step for n in range(SCALED)]
+
+
+_BY_13TH: Final[list[object]] = _scaled(1.0 / 13)
+_BY_6TH: Final[list[object]] = _scaled(1.0 / 6)
+_BY_7TH: Final[list[object]] = _scaled(1.0 / 7)
+
+
 def _put(buf: Any, i: int, value: object) -> None:
     """``buf[i] = value``, with ``i``'s index object from ``_AT`` when it is there."""
     if 0 <= i < SIZE:
@@ -95,27 +109,27 @@ def _put(buf: Any, i: int, value: object) -> None:
 # Typed helpers, one per container type: compiled, ``counts[k]`` on a ``list[int]`` or a
 # ``tuple[int, ...]`` is a C array read and ``at + k`` a machine add, where an ``Any`` argument
 # made each one a generic Python operation (most of an observation's cost).
-def _kinds(buf: Any, at: int, counts: list[int], step: float) -> None:
+def _kinds(buf: Any, at: int, counts: list[int], step: float, scaled: list[object]) -> None:
     """A count per topping kind (a ``{kind: n}`` slice): ``n * step``."""
     for k in range(NK):
         n = counts[k]
         if n:
-            _put(buf, at + k, n * step)
+            _put(buf, at + k, scaled[n] if 0 < n < SCALED else n * step)
 
 
-def _kinds_at(buf: Any, at: int, counts: list[int], first: int, step: float) -> None:
+def _kinds_at(buf: Any, at: int, counts: list[int], first: int, step: float, scaled: list[object]) -> None:
     """``_kinds`` of ``counts[first : first + NK]`` (a seat's run of a flat list), no slice made."""
     for k in range(NK):
         n = counts[first + k]
         if n:
-            _put(buf, at + k, n * step)
+            _put(buf, at + k, scaled[n] if 0 < n < SCALED else n * step)
 
 
-def _kinds_tuple(buf: Any, at: int, counts: tuple[int, ...], step: float) -> None:
+def _kinds_tuple(buf: Any, at: int, counts: tuple[int, ...], step: float, scaled: list[object]) -> None:
     for k in range(NK):
         n = counts[k]
         if n:
-            _put(buf, at + k, n * step)
+            _put(buf, at + k, scaled[n] if 0 < n < SCALED else n * step)
 
 
 def _orders(buf: Any, at: int, orders: tuple[int, ...]) -> None:
@@ -175,7 +189,7 @@ def write(state: "MammaMiaState", seat: int, buf: Any, base: int) -> None:
         if x:
             leftover_entries += 1
     if not in_phase_two:
-        _kinds_tuple(buf, base + LEFTOVERS, leftovers, 1.0 / 13)
+        _kinds_tuple(buf, base + LEFTOVERS, leftovers, 1.0 / 13, _BY_13TH)
     start = reveal if in_phase_two else leftover_entries
     played = [0] * NK
     any_topping = False
@@ -188,20 +202,20 @@ def write(state: "MammaMiaState", seat: int, buf: Any, base: int) -> None:
         elif card != _MM_CARD:
             _put(buf, base + PLAYED_ORDERS + card - _ORDER_BASE, _ONE)
     if any_topping:
-        _kinds(buf, base + PLAYED_TOPPINGS, played, 1.0 / 13)
-    _kinds_tuple(buf, base + BOX, state.box, 1.0 / 13)
-    _kinds(buf, base + USED, state.used, 1.0 / 13)
+        _kinds(buf, base + PLAYED_TOPPINGS, played, 1.0 / 13, _BY_13TH)
+    _kinds_tuple(buf, base + BOX, state.box, 1.0 / 13, _BY_13TH)
+    _kinds(buf, base + USED, state.used, 1.0 / 13, _BY_13TH)
     if in_phase_two:
         _put(buf, base + OPENER + (state.opener - me) % n, _ONE)
-        _kinds(buf, base + COUNTER, state.counter, 1.0 / 13)
+        _kinds(buf, base + COUNTER, state.counter, 1.0 / 13, _BY_13TH)
         pending = state.pending
         if pending >= 0:
             _put(buf, base + PENDING_ORDER + pending, _ONE)
             _put(buf, base + PENDING_OWNER + (state.owner_of(pending) - me) % n, _ONE)
             _put(buf, base + PENDING_DECISION + step, _ONE)
             if state.need:
-                _kinds_tuple(buf, base + REQUIREMENT, state.need, 1.0 / 6)
-                _kinds_tuple(buf, base + SHORTFALL, state.shortfall(), 1.0 / 6)
+                _kinds_tuple(buf, base + REQUIREMENT, state.need, 1.0 / 6, _BY_6TH)
+                _kinds_tuple(buf, base + SHORTFALL, state.shortfall(), 1.0 / 6, _BY_6TH)
             elif _BOMBASTICA[pending] and _MIN_TOTAL[pending]:
                 _put(buf, base + PENDING_ANY, _MIN_TOTAL[pending] / 15)
     for rel in range(n):
@@ -231,5 +245,5 @@ def write(state: "MammaMiaState", seat: int, buf: Any, base: int) -> None:
         if holder == p:
             _put(buf, at + P_HAS_MM, _ONE)
         if p == seat:
-            _kinds_at(buf, at + P_HAND_TOPPINGS, state.hand_toppings, p * NK, 1.0 / 7)
+            _kinds_at(buf, at + P_HAND_TOPPINGS, state.hand_toppings, p * NK, 1.0 / 7, _BY_7TH)
             _orders(buf, at + P_HAND_ORDERS, hand)

@@ -73,6 +73,22 @@ SIZE: Final = TABLE_SIZE + MAXP * PLAYER_SIZE
 _AT: Final[list[object]] = list(range(SIZE))
 
 
+# ``n * step`` for the counts a slice meets, boxed once: a count stored from here makes no float
+# object (the same double as ``n * step``, so the same float32).
+SCALED: Final = 16
+
+
+def _scaled(step: float) -> list[object]:
+    return [n * step for n in range(SCALED)]
+
+
+_BY_3RD: Final[list[object]] = _scaled(1.0 / 3)
+_BY_9TH: Final[list[object]] = _scaled(1.0 / 9)
+_BY_HALF: Final[list[object]] = _scaled(0.5)
+_BY_8TH: Final[list[object]] = _scaled(1.0 / 8)
+_BY_5TH: Final[list[object]] = _scaled(1.0 / 5)
+
+
 def _put(buf: Any, i: int, value: object) -> None:
     """``buf[i] = value``, with ``i``'s index object from ``_AT`` when it is there."""
     if 0 <= i < SIZE:
@@ -84,27 +100,27 @@ def _put(buf: Any, i: int, value: object) -> None:
 # Typed helpers, one per container type: compiled, ``counts[k]`` on a ``list[int]`` or a
 # ``tuple[int, ...]`` is a C array read and ``at + k`` a machine add, where an ``Any`` argument
 # made each one a generic Python operation (most of an observation's cost).
-def _kinds(buf: Any, at: int, counts: list[int], step: float) -> None:
+def _kinds(buf: Any, at: int, counts: list[int], step: float, scaled: list[object]) -> None:
     """A count per kind (a ``{kind: n}`` slice): ``n * step``."""
     for k in range(len(counts)):
         n = counts[k]
         if n:
-            _put(buf, at + k, n * step)
+            _put(buf, at + k, scaled[n] if 0 < n < SCALED else n * step)
 
 
-def _kinds_tuple(buf: Any, at: int, counts: tuple[int, ...], step: float) -> None:
+def _kinds_tuple(buf: Any, at: int, counts: tuple[int, ...], step: float, scaled: list[object]) -> None:
     for k in range(len(counts)):
         n = counts[k]
         if n:
-            _put(buf, at + k, n * step)
+            _put(buf, at + k, scaled[n] if 0 < n < SCALED else n * step)
 
 
-def _kinds_at(buf: Any, at: int, counts: list[int], first: int, step: float) -> None:
+def _kinds_at(buf: Any, at: int, counts: list[int], first: int, step: float, scaled: list[object]) -> None:
     """``_kinds`` of ``counts[first : first + NK]`` (a seat's run of a flat list), no slice made."""
     for k in range(NK):
         n = counts[first + k]
         if n:
-            _put(buf, at + k, n * step)
+            _put(buf, at + k, scaled[n] if 0 < n < SCALED else n * step)
 
 
 def _tray(buf: Any, at: int, tray: int) -> int:
@@ -114,7 +130,7 @@ def _tray(buf: Any, at: int, tray: int) -> int:
     for k in range(NK):
         n = tray >> (4 * k) & 15
         if n:
-            _put(buf, at + k, n * (1.0 / 8))
+            _put(buf, at + k, _BY_8TH[n] if 0 < n < SCALED else n * (1.0 / 8))
             size += n
     return size
 
@@ -134,8 +150,8 @@ def write(state: "SweetNoseState", seat: int, buf: Any, base: int) -> None:
     if step != _ASSIGN and step != _OVER:
         _put(buf, base + ACTIVE + (state.active - me) % n, _ONE)
     _put(buf, base + START + (state.start_player - me) % n, _ONE)
-    _kinds(buf, base + MARKET, state.market, 1.0 / 3)
-    _kinds_tuple(buf, base + SUPPLY, state.supply, 1.0 / 9)
+    _kinds(buf, base + MARKET, state.market, 1.0 / 3, _BY_3RD)
+    _kinds_tuple(buf, base + SUPPLY, state.supply, 1.0 / 9, _BY_9TH)
     if state.revealed:
         _put(buf, base + REVEALED, _ONE)
     taken = state.taken_tiles()  # the shop is every tile not taken (state.tiles_in_shop())
@@ -148,7 +164,7 @@ def write(state: "SweetNoseState", seat: int, buf: Any, base: int) -> None:
         for t in range(NT):
             if not taken >> t & 1:
                 levels[_LEVEL_INDEX[_TILE_LEVEL[t]]] += 1
-        _kinds(buf, base + SHOP_LEVELS, levels, 0.5)
+        _kinds(buf, base + SHOP_LEVELS, levels, 0.5, _BY_HALF)
     if step == _EXCHANGE:
         if state.exchanged:
             _put(buf, base + EXCHANGED, _ONE)
@@ -168,7 +184,7 @@ def write(state: "SweetNoseState", seat: int, buf: Any, base: int) -> None:
         p = (me + rel) % n
         at = base + TABLE_SIZE + rel * PLAYER_SIZE
         tray_size = _tray(buf, at + P_TRAY, state.trays[p])
-        _kinds_at(buf, at + P_BOWL, state.bowls, p * NK, 1.0 / 8)
+        _kinds_at(buf, at + P_BOWL, state.bowls, p * NK, 1.0 / 8, _BY_8TH)
         if tray_size:
             _put(buf, at + P_TRAY_SIZE, tray_size / 8)
         if state.scores[p]:
@@ -179,7 +195,7 @@ def write(state: "SweetNoseState", seat: int, buf: Any, base: int) -> None:
         if values:
             _put(buf, at + P_SET, _ONE)
             if revealed or p == seat:
-                _kinds_tuple(buf, at + P_SWEETNESS, values, 1.0 / 5)
+                _kinds_tuple(buf, at + P_SWEETNESS, values, 1.0 / 5, _BY_5TH)
         tile = state.held[p]
         if tile != _NO_TILE:
             if visible or p == seat:
@@ -195,7 +211,7 @@ def write(state: "SweetNoseState", seat: int, buf: Any, base: int) -> None:
             slot = P_PAST + (r - 1) * (NK + 1)
             for p in range(len(cards)):
                 at = base + TABLE_SIZE + ((p - me) % n) * PLAYER_SIZE + slot
-                _kinds_tuple(buf, at, cards[p], 1.0 / 5)
+                _kinds_tuple(buf, at, cards[p], 1.0 / 5, _BY_5TH)
                 if scores[p]:
                     _put(buf, at + NK, scores[p] / 50)
     for s, a, b in state.swaps:
