@@ -103,3 +103,32 @@ def test_openspiel_random_sim_test_at_six_player_mottainai() -> None:
     # Seed 0 is one of the deals whose game hit the recursion limit.
     game = pyspiel.load_game("parlor_mottainai", {"players": 6, "seed": 0})
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", ["mamma-mia", "sweet-nose", "mottainai"])
+def test_a_state_no_clone_shares_appends_to_its_history_in_place(name: str) -> None:
+    # Appending a decision must not copy the history (that made every decision cost as much as
+    # the game's length; in the compiled build the appended entry once failed its own identity
+    # check, so each decision copied the whole list). Only a clone that lags copies, once.
+    game = games.get(name)
+    state = game.new_game(4, 5)
+    pick = random.Random(5)
+    seat = state.to_move[0]
+    state.apply(seat, pick.choice(state.legal_actions(seat)))
+    log = state._history
+    while not state.is_over and len(state.history()) < 60:
+        seat = state.to_move[0]
+        state.apply(seat, pick.choice(state.legal_actions(seat)))
+        assert state._history is log
+    assert log is not None and len(log) == len(state.history())
+    behind = state.clone()  # shares the list, then falls behind it
+    seat = state.to_move[0]
+    state.apply(seat, pick.choice(state.legal_actions(seat)))
+    seat = behind.to_move[0]
+    behind.apply(seat, behind.legal_actions(seat)[0])
+    copied = behind._history
+    assert copied is not log and state._history is log  # the lagging clone copied, once
+    seat = behind.to_move[0]
+    behind.apply(seat, behind.legal_actions(seat)[0])
+    assert behind._history is copied
+    assert behind.history()[:-2] == state.history()[:-1]

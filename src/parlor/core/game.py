@@ -267,8 +267,11 @@ class State(metaclass=ABCMeta):
         first. ``list.append`` is atomic, so two clones appending at once from two threads
         are told apart afterwards: the one whose entry did not land at its index copies.
         """
-        entry = (seat, action)
-        log = self._history
+        # Boxed once: compiled, a ``tuple[int, Action]`` is an unboxed C pair that becomes a new
+        # Python tuple at each use, so ``log[n] is not entry`` below was always true and every
+        # decision copied the whole history (O(length) per decision, cold memory in a batch).
+        entry: object = (seat, action)
+        log: list[Any] | None = self._history
         n = self._history_len if log is not None else 0
         if log is not None and len(log) == n:
             log.append(entry)

@@ -13,6 +13,9 @@ from typing import Any, Final
 
 from mypy_extensions import i64
 
+# States typed as the engine's State (compiled): their methods and ``to_move`` are then direct C
+# calls and field reads, where ``Any`` looked each one up by name and parsed its arguments.
+from parlor.core.game import State
 from parlor.core.rng import Rng
 
 _ONE: Final[object] = 1  # an int8 mask entry, boxed once
@@ -51,6 +54,9 @@ class IdTable:
         self.codes: list[int] = [-1] * size
         # one int8 1 per action: the source of a mask's runs of consecutive ids (write_mask_of)
         self.ones: Any = memoryview(b"\x01" * max(1, len(actions))).cast("b")
+        # each action id as an int object, made once: a mask row written from offset 0 takes its
+        # index objects from here instead of boxing one per entry (write_mask_of)
+        self.boxed: list[object] = list(range(len(actions)))
         for code in range(len(actions)):
             h: i64 = (id(actions[code]) >> 4) & self.mask
             while self.objects[h] is not None:
@@ -72,7 +78,7 @@ class IdTable:
             h = (h + 1) & mask
 
 
-def write_mask(state: Any, seat: int, ids: IdTable, buf: Any, base: int) -> int:
+def write_mask(state: State, seat: int, ids: IdTable, buf: Any, base: int) -> int:
     """Set ``buf[base + id] = 1`` for each action ``seat`` may play (the region is zeroed by
     the caller); returns how many."""
     legal: list[Any] = state.legal_actions(seat)
@@ -96,17 +102,21 @@ def write_mask_of(legal: list[Any], game: Any, ids: IdTable, buf: Any, base: int
             end += 1
             continue
         if end > start:
-            _write_run(buf, base, start, end, ids.ones)
+            _write_run(buf, base, start, end, ids)
         start = i
         end = i + 1
     if end > start:
-        _write_run(buf, base, start, end, ids.ones)
+        _write_run(buf, base, start, end, ids)
 
 
-def _write_run(buf: Any, base: int, start: int, end: int, ones: Any) -> None:
+def _write_run(buf: Any, base: int, start: int, end: int, ids: IdTable) -> None:
     """Set ``buf[base + start : base + end]`` to 1."""
     if end - start >= RUN_COPY:
-        buf[base + start : base + end] = ones[: end - start]
+        buf[base + start : base + end] = ids.ones[: end - start]
+    elif base == 0:
+        boxed = ids.boxed
+        for i in range(start, end):
+            buf[boxed[i]] = _ONE
     else:
         for i in range(start, end):
             buf[base + i] = _ONE
@@ -121,7 +131,7 @@ def holds(legal: list[Any], move: object) -> bool:
 
 
 def write_observation_and_mask(
-    write: Callable[[Any, int, Any, int], None], state: Any, seat: int, obs: Any, ids: IdTable, mask: Any
+    write: Callable[[Any, int, Any, int], None], state: State, seat: int, obs: Any, ids: IdTable, mask: Any
 ) -> None:
     """``seat``'s observation into ``obs`` and its mask into ``mask`` (both zeroed, fresh): the
     Gymnasium step's two writes in one call. A seat not to move (the game is over) has an
@@ -132,7 +142,7 @@ def write_observation_and_mask(
         write_mask(state, seat, ids, mask, 0)
 
 
-def is_legal(state: Any, seat: int, move: object) -> bool:
+def is_legal(state: State, seat: int, move: object) -> bool:
     """Is ``move`` one of ``seat``'s legal actions now? The engine's legal actions are the
     action space's own objects, so this is an identity scan of a short list (the envs check
     every action they are given; compiled, the scan is a C loop)."""
@@ -155,12 +165,12 @@ def write_batch(
         write(states[i], seats[i], buf, i * size)
 
 
-def write_mask_batch(states: list[Any], seats: list[int], ids: IdTable, buf: Any, size: int) -> None:
+def write_mask_batch(states: list[State], seats: list[int], ids: IdTable, buf: Any, size: int) -> None:
     for i in range(len(states)):
         write_mask(states[i], seats[i], ids, buf, i * size)
 
 
-def play_others(state: Any, seat: int, bots: Any) -> None:
+def play_others(state: State, seat: int, bots: Any) -> None:
     """The bots of the other seats (``bots[s]``, anything with ``choose(state, s)``) move
     until ``seat`` is to move or the game is over.
 
@@ -179,7 +189,7 @@ def play_others(state: Any, seat: int, bots: Any) -> None:
             state.apply(mover, bot.choose(state, mover))
 
 
-def step_envs(states: list[Any], seats: list[int], bots: list[Any], action_ids: list[Any], space: Any) -> list[int]:
+def step_envs(states: list[State], seats: list[int], bots: list[Any], action_ids: list[Any], space: Any) -> list[int]:
     """The vector env's step over every env: env ``i`` plays action id ``action_ids[i]`` for
     its learner (``space[id]`` is the action object) if legal, then its bots move
     (``bots[i]`` None: nobody else moves here, self-play moves the others in batches).
@@ -213,18 +223,16 @@ def step_envs(states: list[Any], seats: list[int], bots: list[Any], action_ids: 
 
 
 def step_and_write(
-    states: list[Any],
+    states: list[State],
     seats: list[int],
     bots: list[Any],
     action_ids: list[Any],
     space: Any,
     write: Callable[[Any, int, Any, int], None],
-    obs: Any,
-    obs_size: int,
+    obs_rows: list[Any],
     obs_zeros: Any,
     ids: IdTable,
-    masks: Any,
-    mask_size: int,
+    mask_rows: list[Any],
     mask_zeros: Any,
 ) -> list[int]:
     """``step_envs``, and each env's observation row and mask row written right after its
@@ -232,6 +240,9 @@ def step_and_write(
     (64 Mottainai games do not fit it together: a pass per part met each state cold). Each row
     is zeroed just before it is written (``obs_zeros`` / ``mask_zeros``: one row of zeros,
     copied in), not the whole array up front.
+
+    ``obs_rows[i]`` / ``mask_rows[i]``: row ``i`` as a view of its own, written from offset 0
+    (the writers then take their index objects from a table instead of boxing each one).
 
     Row ``i`` is written whatever the result: for an env whose game ended (1) or whose action
     was refused (-1) it is that game's last observation, which the caller keeps as the final
@@ -254,29 +265,25 @@ def step_and_write(
                     result = 0 if state.to_move else 1
                     break
         results.append(result)
-        write_rows(state, seat, i, write, obs, obs_size, obs_zeros, ids, masks, mask_size, mask_zeros)
+        write_rows(state, seat, write, obs_rows[i], obs_zeros, ids, mask_rows[i], mask_zeros)
     return results
 
 
 def write_rows(
-    state: Any,
+    state: State,
     seat: int,
-    row: int,
     write: Callable[[Any, int, Any, int], None],
-    obs: Any,
-    obs_size: int,
+    obs_row: Any,
     obs_zeros: Any,
     ids: IdTable,
-    masks: Any,
-    mask_size: int,
+    mask_row: Any,
     mask_zeros: Any,
 ) -> None:
-    """Zero row ``row`` of ``obs`` and of ``masks``, then write ``seat``'s observation and mask."""
-    at = row * obs_size
+    """Zero one env's observation row and mask row (each a view of that row alone), then write
+    ``seat``'s observation and mask into them."""
     # ``obs_zeros`` may be shorter than a row: the player blocks of seats the table does not
     # have are never written (they stay zero from the start), so they need no zeroing
-    obs[at : at + len(obs_zeros)] = obs_zeros
-    write(state, seat, obs, at)
-    at = row * mask_size
-    masks[at : at + mask_size] = mask_zeros
-    write_mask(state, seat, ids, masks, at)
+    obs_row[: len(obs_zeros)] = obs_zeros
+    write(state, seat, obs_row, 0)
+    mask_row[:] = mask_zeros
+    write_mask(state, seat, ids, mask_row, 0)

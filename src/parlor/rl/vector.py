@@ -115,6 +115,9 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
         used = layout.table_size + self.players * layout.player_size
         self._obs_zeros = memoryview(np.zeros(used, np.float32)).cast("B").cast("f")
         self._mask_zeros = memoryview(np.zeros(n_actions, np.int8)).cast("B").cast("b")
+        # each row as a view of its own, written from offset 0 (native.write_rows)
+        self._obs_rows = [self._obs_view[i * size : (i + 1) * size] for i in range(num_envs)]
+        self._mask_rows = [self._mask_view[i * n_actions : (i + 1) * n_actions] for i in range(num_envs)]
         self._actions = self.game.actions.actions
         self._states: list[State] = []
         self._bots: list[list[Any] | None] = []
@@ -226,12 +229,20 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
             return self._step_self_play(ids)
         # One compiled pass: each env plays and its rows are written while its state is warm.
         enc = self.encoder
-        obs_view, mask_view, obs_zeros, mask_zeros = self._obs_view, self._mask_view, self._obs_zeros, self._mask_zeros
-        size, n_actions = enc.size, self.masks.shape[1]
+        obs_rows, mask_rows, obs_zeros, mask_zeros = self._obs_rows, self._mask_rows, self._obs_zeros, self._mask_zeros
         results = native.step_and_write(
-            states, seats, self._bots, ids, self._actions,
-            enc.write, obs_view, size, obs_zeros, enc.ids, mask_view, n_actions, mask_zeros,
-        )  # fmt: skip
+            states,
+            seats,
+            self._bots,
+            ids,
+            self._actions,
+            enc.write,
+            obs_rows,
+            obs_zeros,
+            enc.ids,
+            mask_rows,
+            mask_zeros,
+        )
         info: dict[str, Any] = {"action_mask": self.masks, "seat": self.seats, "illegal_action": self.illegal}
         if results.count(0) == len(results):  # the usual step: no game ended
             return self.obs, self.rewards, self.terminated, self.truncated, info
@@ -248,9 +259,7 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
             self.final_obs[i] = self.obs[i]  # the row holds the finished game's last observation
             done[i] = True
             self._new_game(i)
-            native.write_rows(
-                states[i], seats[i], i, enc.write, obs_view, size, obs_zeros, enc.ids, mask_view, n_actions, mask_zeros
-            )
+            native.write_rows(states[i], seats[i], enc.write, obs_rows[i], obs_zeros, enc.ids, mask_rows[i], mask_zeros)
             self.episodes += 1
         info["final_obs"] = self.final_obs
         info["_final_obs"] = done

@@ -77,37 +77,66 @@ PLAYER_SIZE: Final = P_HAND_ORDERS + NO
 SIZE: Final = TABLE_SIZE + MAXP * PLAYER_SIZE
 
 
+# Boxed offsets 0 .. SIZE - 1, made once. A store ``buf[i] = x`` from compiled code boxes ``i``
+# (a new int object above 256, freed right after) before the memoryview parses it back; writing
+# from ``base`` 0 (the vector env hands each row as its own view, the Gymnasium and PettingZoo
+# envs write fresh arrays) takes the index object from here instead.
+_AT: Final[list[object]] = list(range(SIZE))
+
+
+# ``n * step`` for the counts a slice meets, boxed once: a count stored from here makes no float
+# object (the same double as ``n * step``, so the same float32).
+SCALED: Final = 16
+
+
+def _scaled(step: float) -> list[object]:
+    return [n * step for n in range(SCALED)]
+
+
+_BY_13TH: Final[list[object]] = _scaled(1.0 / 13)
+_BY_6TH: Final[list[object]] = _scaled(1.0 / 6)
+_BY_7TH: Final[list[object]] = _scaled(1.0 / 7)
+
+
+def _put(buf: Any, i: int, value: object) -> None:
+    """``buf[i] = value``, with ``i``'s index object from ``_AT`` when it is there."""
+    if 0 <= i < SIZE:
+        buf[_AT[i]] = value
+    else:
+        buf[i] = value
+
+
 # Typed helpers, one per container type: compiled, ``counts[k]`` on a ``list[int]`` or a
 # ``tuple[int, ...]`` is a C array read and ``at + k`` a machine add, where an ``Any`` argument
 # made each one a generic Python operation (most of an observation's cost).
-def _kinds(buf: Any, at: int, counts: list[int], step: float) -> None:
+def _kinds(buf: Any, at: int, counts: list[int], step: float, scaled: list[object]) -> None:
     """A count per topping kind (a ``{kind: n}`` slice): ``n * step``."""
     for k in range(NK):
         n = counts[k]
         if n:
-            buf[at + k] = n * step
+            _put(buf, at + k, scaled[n] if 0 < n < SCALED else n * step)
 
 
-def _kinds_at(buf: Any, at: int, counts: list[int], first: int, step: float) -> None:
+def _kinds_at(buf: Any, at: int, counts: list[int], first: int, step: float, scaled: list[object]) -> None:
     """``_kinds`` of ``counts[first : first + NK]`` (a seat's run of a flat list), no slice made."""
     for k in range(NK):
         n = counts[first + k]
         if n:
-            buf[at + k] = n * step
+            _put(buf, at + k, scaled[n] if 0 < n < SCALED else n * step)
 
 
-def _kinds_tuple(buf: Any, at: int, counts: tuple[int, ...], step: float) -> None:
+def _kinds_tuple(buf: Any, at: int, counts: tuple[int, ...], step: float, scaled: list[object]) -> None:
     for k in range(NK):
         n = counts[k]
         if n:
-            buf[at + k] = n * step
+            _put(buf, at + k, scaled[n] if 0 < n < SCALED else n * step)
 
 
 def _orders(buf: Any, at: int, orders: tuple[int, ...]) -> None:
     """A count per order (a list slice, scale 1): every order is one card, so a list names
     each at most once and its count is 1."""
     for o in orders:
-        buf[at + o] = _ONE
+        _put(buf, at + o, _ONE)
 
 
 def write(state: "MammaMiaState", seat: int, buf: Any, base: int) -> None:
@@ -117,23 +146,23 @@ def write(state: "MammaMiaState", seat: int, buf: Any, base: int) -> None:
     step = state.step
     in_phase_two = state.opener >= 0
     if state.round:
-        buf[base + ROUND] = state.round / 3
+        _put(buf, base + ROUND, state.round / 3)
     phase = 2 if step == 6 else (1 if step in (3, 4, 5) else 0)
-    buf[base + PHASE + phase] = _ONE
-    buf[base + STEP + step] = _ONE
+    _put(buf, base + PHASE + phase, _ONE)
+    _put(buf, base + STEP + step, _ONE)
     for s in state.to_move:
-        buf[base + TO_MOVE + (s - me) % n] = _ONE
-    buf[base + ACTIVE + (state.active - me) % n] = _ONE
-    buf[base + START + (state.start_player - me) % n] = _ONE
+        _put(buf, base + TO_MOVE + (s - me) % n, _ONE)
+    _put(buf, base + ACTIVE + (state.active - me) % n, _ONE)
+    _put(buf, base + START + (state.start_player - me) % n, _ONE)
     holder = state.holder
     if holder >= 0:
-        buf[base + HOLDER + (holder - me) % n] = _ONE
+        _put(buf, base + HOLDER + (holder - me) % n, _ONE)
     supply = state.supply
     if supply:
-        buf[base + SUPPLY] = len(supply) / 65
+        _put(buf, base + SUPPLY, len(supply) / 65)
     for card in supply:  # a typed loop: ``in`` on a list compares Python objects one by one
         if card == _MM_CARD:
-            buf[base + MM_IN_SUPPLY] = _ONE
+            _put(buf, base + MM_IN_SUPPLY, _ONE)
             break
     oven = state.oven
     reveal = state.reveal
@@ -142,17 +171,17 @@ def write(state: "MammaMiaState", seat: int, buf: Any, base: int) -> None:
     for i in range(first, len(oven)):
         oven_size += oven[i][2]
     if oven_size:
-        buf[base + OVEN_SIZE] = oven_size / 40
+        _put(buf, base + OVEN_SIZE, oven_size / 40)
     if len(oven) > first:
         card = oven[len(oven) - 1][1]
         if card < NK:
-            buf[base + TOP_TYPE] = _ONE
-            buf[base + TOP_TOPPING + card] = _ONE
+            _put(buf, base + TOP_TYPE, _ONE)
+            _put(buf, base + TOP_TOPPING + card, _ONE)
         elif card == _MM_CARD:
-            buf[base + TOP_TYPE + 2] = _ONE
+            _put(buf, base + TOP_TYPE + 2, _ONE)
         else:
-            buf[base + TOP_TYPE + 1] = _ONE
-            buf[base + TOP_ORDER + card - _ORDER_BASE] = _ONE
+            _put(buf, base + TOP_TYPE + 1, _ONE)
+            _put(buf, base + TOP_ORDER + card - _ORDER_BASE, _ONE)
     # The oven's history, as a seat with recall remembers it (views.view, recall=True).
     leftovers = state.leftovers
     leftover_entries = 0
@@ -160,7 +189,7 @@ def write(state: "MammaMiaState", seat: int, buf: Any, base: int) -> None:
         if x:
             leftover_entries += 1
     if not in_phase_two:
-        _kinds_tuple(buf, base + LEFTOVERS, leftovers, 1.0 / 13)
+        _kinds_tuple(buf, base + LEFTOVERS, leftovers, 1.0 / 13, _BY_13TH)
     start = reveal if in_phase_two else leftover_entries
     played = [0] * NK
     any_topping = False
@@ -171,50 +200,50 @@ def write(state: "MammaMiaState", seat: int, buf: Any, base: int) -> None:
             played[card] += entry[2]
             any_topping = True
         elif card != _MM_CARD:
-            buf[base + PLAYED_ORDERS + card - _ORDER_BASE] = _ONE
+            _put(buf, base + PLAYED_ORDERS + card - _ORDER_BASE, _ONE)
     if any_topping:
-        _kinds(buf, base + PLAYED_TOPPINGS, played, 1.0 / 13)
-    _kinds_tuple(buf, base + BOX, state.box, 1.0 / 13)
-    _kinds(buf, base + USED, state.used, 1.0 / 13)
+        _kinds(buf, base + PLAYED_TOPPINGS, played, 1.0 / 13, _BY_13TH)
+    _kinds_tuple(buf, base + BOX, state.box, 1.0 / 13, _BY_13TH)
+    _kinds(buf, base + USED, state.used, 1.0 / 13, _BY_13TH)
     if in_phase_two:
-        buf[base + OPENER + (state.opener - me) % n] = _ONE
-        _kinds(buf, base + COUNTER, state.counter, 1.0 / 13)
+        _put(buf, base + OPENER + (state.opener - me) % n, _ONE)
+        _kinds(buf, base + COUNTER, state.counter, 1.0 / 13, _BY_13TH)
         pending = state.pending
         if pending >= 0:
-            buf[base + PENDING_ORDER + pending] = _ONE
-            buf[base + PENDING_OWNER + (state.owner_of(pending) - me) % n] = _ONE
-            buf[base + PENDING_DECISION + step] = _ONE
+            _put(buf, base + PENDING_ORDER + pending, _ONE)
+            _put(buf, base + PENDING_OWNER + (state.owner_of(pending) - me) % n, _ONE)
+            _put(buf, base + PENDING_DECISION + step, _ONE)
             if state.need:
-                _kinds_tuple(buf, base + REQUIREMENT, state.need, 1.0 / 6)
-                _kinds_tuple(buf, base + SHORTFALL, state.shortfall(), 1.0 / 6)
+                _kinds_tuple(buf, base + REQUIREMENT, state.need, 1.0 / 6, _BY_6TH)
+                _kinds_tuple(buf, base + SHORTFALL, state.shortfall(), 1.0 / 6, _BY_6TH)
             elif _BOMBASTICA[pending] and _MIN_TOTAL[pending]:
-                buf[base + PENDING_ANY] = _MIN_TOTAL[pending] / 15
+                _put(buf, base + PENDING_ANY, _MIN_TOTAL[pending] / 15)
     for rel in range(n):
         p = (me + rel) % n
         at = base + TABLE_SIZE + rel * PLAYER_SIZE
         deck = state.decks[p]
-        buf[at + P_DECK + deck] = _ONE
-        buf[at + P_OWN + _DECK_OWN[deck]] = _ONE
+        _put(buf, at + P_DECK + deck, _ONE)
+        _put(buf, at + P_OWN + _DECK_OWN[deck], _ONE)
         toppings = state.n_toppings[p]
         if toppings:
-            buf[at + P_TOPPINGS] = toppings / 7
+            _put(buf, at + P_TOPPINGS, toppings / 7)
         hand = state.hand_orders[p]
         if hand:
-            buf[at + P_ORDERS] = len(hand) / 8
+            _put(buf, at + P_ORDERS, len(hand) / 8)
         _orders(buf, at + P_KNOWN, state.known_hand_orders[p])
         waiter = state.waiters[p]
         if waiter:
-            buf[at + P_WAITER] = len(waiter) / 8
+            _put(buf, at + P_WAITER, len(waiter) / 8)
         known = state.waiter_known[p]
         if known:
             for i in range(len(waiter) - known, len(waiter)):
-                buf[at + P_WAITER_BOTTOM + waiter[i]] = _ONE
+                _put(buf, at + P_WAITER_BOTTOM + waiter[i], _ONE)
         completed = state.completed[p]
         _orders(buf, at + P_COMPLETED, completed)
         if completed:
-            buf[at + P_SCORE] = len(completed) / 8
+            _put(buf, at + P_SCORE, len(completed) / 8)
         if holder == p:
-            buf[at + P_HAS_MM] = _ONE
+            _put(buf, at + P_HAS_MM, _ONE)
         if p == seat:
-            _kinds_at(buf, at + P_HAND_TOPPINGS, state.hand_toppings, p * NK, 1.0 / 7)
+            _kinds_at(buf, at + P_HAND_TOPPINGS, state.hand_toppings, p * NK, 1.0 / 7, _BY_7TH)
             _orders(buf, at + P_HAND_ORDERS, hand)

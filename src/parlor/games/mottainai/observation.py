@@ -76,6 +76,21 @@ PLAYER_SIZE: Final = P_WAITING + NC
 SIZE: Final = TABLE_SIZE + MAXP * PLAYER_SIZE
 
 
+# Boxed offsets 0 .. SIZE - 1, made once. A store ``buf[i] = x`` from compiled code boxes ``i``
+# (a new int object above 256, freed right after) before the memoryview parses it back; writing
+# from ``base`` 0 (the vector env hands each row as its own view, the Gymnasium and PettingZoo
+# envs write fresh arrays) takes the index object from here instead.
+_AT: Final[list[object]] = list(range(SIZE))
+
+
+def _put(buf: Any, i: int, value: object) -> None:
+    """``buf[i] = value``, with ``i``'s index object from ``_AT`` when it is there."""
+    if 0 <= i < SIZE:
+        buf[_AT[i]] = value
+    else:
+        buf[i] = value
+
+
 # Typed helpers: compiled, iterating a ``tuple[int, ...]`` reads a C array and ``at + c`` is a
 # machine add, where an ``Any`` argument made each a generic Python operation and every card a
 # read-modify-write of the buffer (most of an observation's cost).
@@ -90,7 +105,7 @@ def _add(buf: Any, at: int, cards: tuple[int, ...]) -> None:
             buf[i] = buf[i] + 1.0
         else:
             seen |= bit
-            buf[at + c] = _ONE
+            _put(buf, at + c, _ONE)
 
 
 def _add_any(buf: Any, at: int, cards: Any) -> None:
@@ -102,60 +117,60 @@ def _add_any(buf: Any, at: int, cards: Any) -> None:
 
 def _seat(buf: Any, at: int, value: Any, me: int, n: int) -> None:
     if isinstance(value, int):
-        buf[at + (value - me) % n] = _ONE
+        _put(buf, at + (value - me) % n, _ONE)
 
 
 def _decision(s: "MottainaiState", buf: Any, base: int, me: int, n: int) -> None:
     """The open decision frame's public fields (views._decision, with its recall additions)."""
     frame = s.stack[-1]
     kind: str = frame[0]
-    buf[base + DECISION + _DECISION_INDEX.get(kind, len(DECISIONS))] = _ONE
+    _put(buf, base + DECISION + _DECISION_INDEX.get(kind, len(DECISIONS)), _ONE)
     if kind == "action":
         _seat(buf, base + D_OWNER, frame[1], me, n)
         role: int = frame[2]
-        buf[base + D_ROLE + role] = _ONE
+        _put(buf, base + D_ROLE + role, _ONE)
         if frame[3]:
-            buf[base + D_PIN] = _ONE
+            _put(buf, base + D_PIN, _ONE)
         else:
-            buf[base + D_ACTIONS_LEFT] = (s.t_left + 1) / 5
+            _put(buf, base + D_ACTIONS_LEFT, (s.t_left + 1) / 5)
     elif kind == "gate":
         _seat(buf, base + D_OWNER, frame[1], me, n)
         gate_role: int = frame[2]
-        buf[base + D_ROLE + gate_role] = _ONE
+        _put(buf, base + D_ROLE + gate_role, _ONE)
     elif kind == "perform" or kind == "actions":
         _seat(buf, base + D_OWNER, frame[1], me, n)
     elif kind == "reveal_bonus":
-        buf[base + D_CARD + frame[1]] = _ONE
-        buf[base + D_MATERIAL + frame[2]] = _ONE
+        _put(buf, base + D_CARD + frame[1], _ONE)
+        _put(buf, base + D_MATERIAL + frame[2], _ONE)
         _add_any(buf, base + D_CARDS, frame[4])
         if frame[3] > 0:
-            buf[base + D_REMAINING] = frame[3] / 5
+            _put(buf, base + D_REMAINING, frame[3] / 5)
     elif kind == "fan":
         _add_any(buf, base + D_CARDS, frame[1])
     elif kind == "triggers":
         _add_any(buf, base + D_CARDS, frame[1])
-        buf[base + D_CARD + frame[2]] = _ONE
+        _put(buf, base + D_CARD + frame[2], _ONE)
     elif kind == "umbrella":
-        buf[base + D_MATERIAL + frame[1]] = _ONE
+        _put(buf, base + D_MATERIAL + frame[1], _ONE)
     elif kind == "kite_copy":
         _seat(buf, base + D_SEAT, frame[1], me, n)
     elif kind == "take_floor":
         _seat(buf, base + D_SEAT, frame[1], me, n)
         if frame[2]:
-            buf[base + D_REMAINING] = frame[2] / 5
+            _put(buf, base + D_REMAINING, frame[2] / 5)
     elif kind == "place_work":
-        buf[base + D_CARD + frame[1]] = _ONE
+        _put(buf, base + D_CARD + frame[1], _ONE)
     elif kind == "support":
-        buf[base + D_CARD + frame[1]] = _ONE
-        buf[base + D_WING + frame[2]] = _ONE
+        _put(buf, base + D_CARD + frame[1], _ONE)
+        _put(buf, base + D_WING + frame[2], _ONE)
         how = frame[3]
         if isinstance(how, str):
             head = how.split(":")[0]
-            buf[base + D_HOW + _HOW_INDEX.get(head, len(SUPPORT_HOW))] = _ONE
+            _put(buf, base + D_HOW + _HOW_INDEX.get(head, len(SUPPORT_HOW)), _ONE)
         elif how is not None:
-            buf[base + D_HOW + len(SUPPORT_HOW)] = _ONE
+            _put(buf, base + D_HOW + len(SUPPORT_HOW), _ONE)
         if frame[4]:
-            buf[base + D_REMAINING] = frame[4] / 5
+            _put(buf, base + D_REMAINING, frame[4] / 5)
         _add_any(buf, base + D_CARDS, frame[5])
     elif kind == "fan_order":
         _add_any(buf, base + D_CARDS, frame[1])
@@ -167,17 +182,17 @@ def write(state: "MottainaiState", seat: int, buf: Any, base: int) -> None:
     n = s.players
     me = seat
     if s.turns:
-        buf[base + TURN] = s.turns / 50
-    buf[base + ACTIVE + (s.active - me) % n] = _ONE
-    buf[base + START + (s.start_player - me) % n] = _ONE
+        _put(buf, base + TURN, s.turns / 50)
+    _put(buf, base + ACTIVE + (s.active - me) % n, _ONE)
+    _put(buf, base + START + (s.start_player - me) % n, _ONE)
     for p in s.to_move:
-        buf[base + TO_MOVE + (p - me) % n] = _ONE
+        _put(buf, base + TO_MOVE + (p - me) % n, _ONE)
     deck = s.deck
     info = s.deck_info
     if deck:
-        buf[base + DECK_SIZE] = len(deck) / NC
+        _put(buf, base + DECK_SIZE, len(deck) / NC)
         if info[len(info) - 1] == EVERYONE:
-            buf[base + DECK_TOP + deck[len(deck) - 1]] = _ONE
+            _put(buf, base + DECK_TOP + deck[len(deck) - 1], _ONE)
     seen = 0  # as in _add: the first copy of a type stores 1.0
     # Most deck cards are known to nobody: ``list.count`` (a C loop, identity hits on the small
     # int) settles that case without a loop here over the whole deck.
@@ -192,10 +207,10 @@ def write(state: "MottainaiState", seat: int, buf: Any, base: int) -> None:
                 buf[j] = buf[j] + 1.0
             else:
                 seen |= bit
-                buf[base + DECK_KNOWN + c] = _ONE
+                _put(buf, base + DECK_KNOWN + c, _ONE)
     _add(buf, base + FLOOR, s.floor)
     if s.extra_turns:
-        buf[base + EXTRA_TURNS] = s.extra_turns / 2
+        _put(buf, base + EXTRA_TURNS, s.extra_turns / 2)
     if s.stack and not s.over:
         _decision(s, buf, base, me, n)
     _add(buf, base + USED_EFFECTS, s.used_fx)
@@ -206,19 +221,19 @@ def write(state: "MottainaiState", seat: int, buf: Any, base: int) -> None:
         at = base + TABLE_SIZE + rel * PLAYER_SIZE
         hand = s.hands[p]
         if hand:
-            buf[at + P_HAND_SIZE] = len(hand) / 5
+            _put(buf, at + P_HAND_SIZE, len(hand) / 5)
         _add(buf, at + P_REVEALED, s.known[p])
         waiting = s.waiting[p]
         if waiting:
-            buf[at + P_WAITING_SIZE] = len(waiting) / 5
+            _put(buf, at + P_WAITING_SIZE, len(waiting) / 5)
         task = s.tasks[p]
         if task >= 0:
             if s.task_up[p]:
-                buf[at + P_TASK + task] = _ONE
+                _put(buf, at + P_TASK + task, _ONE)
                 if s.doll_task[p]:
-                    buf[at + P_TASK_DOLL] = _ONE
+                    _put(buf, at + P_TASK_DOLL, _ONE)
             else:
-                buf[at + P_TASK_DOWN] = _ONE
+                _put(buf, at + P_TASK_DOWN, _ONE)
         _add(buf, at + P_HELPERS, s.helpers[p])
         _add(buf, at + P_BENCH, s.bench[p])
         _add(buf, at + P_SALES, s.sales[p])

@@ -66,30 +66,61 @@ PLAYER_SIZE: Final = P_SWAPS + NK
 SIZE: Final = TABLE_SIZE + MAXP * PLAYER_SIZE
 
 
+# Boxed offsets 0 .. SIZE - 1, made once. A store ``buf[i] = x`` from compiled code boxes ``i``
+# (a new int object above 256, freed right after) before the memoryview parses it back; writing
+# from ``base`` 0 (the vector env hands each row as its own view, the Gymnasium and PettingZoo
+# envs write fresh arrays) takes the index object from here instead.
+_AT: Final[list[object]] = list(range(SIZE))
+
+
+# ``n * step`` for the counts a slice meets, boxed once: a count stored from here makes no float
+# object (the same double as ``n * step``, so the same float32).
+SCALED: Final = 16
+
+
+def _scaled(step: float) -> list[object]:
+    return [n * step for n in range(SCALED)]
+
+
+_BY_3RD: Final[list[object]] = _scaled(1.0 / 3)
+_BY_9TH: Final[list[object]] = _scaled(1.0 / 9)
+_BY_HALF: Final[list[object]] = _scaled(0.5)
+_BY_8TH: Final[list[object]] = _scaled(1.0 / 8)
+_BY_5TH: Final[list[object]] = _scaled(1.0 / 5)
+
+
+def _put(buf: Any, i: int, value: object) -> None:
+    """``buf[i] = value``, with ``i``'s index object from ``_AT`` when it is there."""
+    if 0 <= i < SIZE:
+        buf[_AT[i]] = value
+    else:
+        buf[i] = value
+
+
 # Typed helpers, one per container type: compiled, ``counts[k]`` on a ``list[int]`` or a
 # ``tuple[int, ...]`` is a C array read and ``at + k`` a machine add, where an ``Any`` argument
 # made each one a generic Python operation (most of an observation's cost).
-def _kinds(buf: Any, at: int, counts: list[int], step: float) -> None:
+def _kinds(buf: Any, at: int, counts: list[int], step: float, scaled: list[object]) -> None:
     """A count per kind (a ``{kind: n}`` slice): ``n * step``."""
     for k in range(len(counts)):
         n = counts[k]
         if n:
-            buf[at + k] = n * step
+            _put(buf, at + k, scaled[n] if 0 < n < SCALED else n * step)
 
 
-def _kinds_tuple(buf: Any, at: int, counts: tuple[int, ...], step: float) -> None:
+def _kinds_tuple(buf: Any, at: int, counts: tuple[int, ...], step: float, scaled: list[object]) -> None:
     for k in range(len(counts)):
         n = counts[k]
         if n:
-            buf[at + k] = n * step
+            _put(buf, at + k, scaled[n] if 0 < n < SCALED else n * step)
 
 
-def _kinds_at(buf: Any, at: int, counts: list[int], first: int, step: float) -> None:
+def _kinds_at(buf: Any, at: int, counts: list[int], first: int, step: float, scaled: list[object]) -> None:
     """``_kinds`` of ``counts[first : first + NK]`` (a seat's run of a flat list), no slice made."""
     for k in range(NK):
         n = counts[first + k]
         if n:
-            buf[at + k] = n * step
+            _put(buf, at + k, scaled[n] if 0 < n < SCALED else n * step)
 
 
 def _tray(buf: Any, at: int, tray: int) -> int:
@@ -99,7 +130,7 @@ def _tray(buf: Any, at: int, tray: int) -> int:
     for k in range(NK):
         n = tray >> (4 * k) & 15
         if n:
-            buf[at + k] = n * (1.0 / 8)
+            _put(buf, at + k, _BY_8TH[n] if 0 < n < SCALED else n * (1.0 / 8))
             size += n
     return size
 
@@ -112,77 +143,77 @@ def write(state: "SweetNoseState", seat: int, buf: Any, base: int) -> None:
     options = state.options
     visible = options.shop_tiles_visible
     if state.round:
-        buf[base + ROUND] = state.round / _ROUNDS
-    buf[base + PHASE + step] = _ONE
+        _put(buf, base + ROUND, state.round / _ROUNDS)
+    _put(buf, base + PHASE + step, _ONE)
     for s in state.to_move:
-        buf[base + TO_MOVE + (s - me) % n] = _ONE
+        _put(buf, base + TO_MOVE + (s - me) % n, _ONE)
     if step != _ASSIGN and step != _OVER:
-        buf[base + ACTIVE + (state.active - me) % n] = _ONE
-    buf[base + START + (state.start_player - me) % n] = _ONE
-    _kinds(buf, base + MARKET, state.market, 1.0 / 3)
-    _kinds_tuple(buf, base + SUPPLY, state.supply, 1.0 / 9)
+        _put(buf, base + ACTIVE + (state.active - me) % n, _ONE)
+    _put(buf, base + START + (state.start_player - me) % n, _ONE)
+    _kinds(buf, base + MARKET, state.market, 1.0 / 3, _BY_3RD)
+    _kinds_tuple(buf, base + SUPPLY, state.supply, 1.0 / 9, _BY_9TH)
     if state.revealed:
-        buf[base + REVEALED] = _ONE
+        _put(buf, base + REVEALED, _ONE)
     taken = state.taken_tiles()  # the shop is every tile not taken (state.tiles_in_shop())
     if visible:
         for t in range(NT):
             if not taken >> t & 1:
-                buf[base + SHOP + t] = _ONE
+                _put(buf, base + SHOP + t, _ONE)
     else:
         levels = [0] * _N_LEVELS
         for t in range(NT):
             if not taken >> t & 1:
                 levels[_LEVEL_INDEX[_TILE_LEVEL[t]]] += 1
-        _kinds(buf, base + SHOP_LEVELS, levels, 0.5)
+        _kinds(buf, base + SHOP_LEVELS, levels, 0.5, _BY_HALF)
     if step == _EXCHANGE:
         if state.exchanged:
-            buf[base + EXCHANGED] = _ONE
+            _put(buf, base + EXCHANGED, _ONE)
         if state.phase_turns:
-            buf[base + PHASE_TURNS] = state.phase_turns / 20
+            _put(buf, base + PHASE_TURNS, state.phase_turns / 20)
         if state.quiet_turns:
-            buf[base + QUIET_TURNS] = state.quiet_turns / 5
+            _put(buf, base + QUIET_TURNS, state.quiet_turns / 5)
     if step == _SHOP:
         picks = state.picks
         for s, _level in picks:
-            buf[base + PICKERS + (s - me) % n] = _ONE
+            _put(buf, base + PICKERS + (s - me) % n, _ONE)
         if picks and picks[0][1]:
-            buf[base + NEXT_PICK] = picks[0][1] / 5
+            _put(buf, base + NEXT_PICK, picks[0][1] / 5)
     revealed = state.revealed
     round_scores = state.round_scores
     for rel in range(n):
         p = (me + rel) % n
         at = base + TABLE_SIZE + rel * PLAYER_SIZE
         tray_size = _tray(buf, at + P_TRAY, state.trays[p])
-        _kinds_at(buf, at + P_BOWL, state.bowls, p * NK, 1.0 / 8)
+        _kinds_at(buf, at + P_BOWL, state.bowls, p * NK, 1.0 / 8, _BY_8TH)
         if tray_size:
-            buf[at + P_TRAY_SIZE] = tray_size / 8
+            _put(buf, at + P_TRAY_SIZE, tray_size / 8)
         if state.scores[p]:
-            buf[at + P_SCORE] = state.scores[p] / 100
+            _put(buf, at + P_SCORE, state.scores[p] / 100)
         if round_scores and round_scores[p]:
-            buf[at + P_ROUND_SCORE] = round_scores[p] / 50
+            _put(buf, at + P_ROUND_SCORE, round_scores[p] / 50)
         values = state.sweetness[p]
         if values:
-            buf[at + P_SET] = _ONE
+            _put(buf, at + P_SET, _ONE)
             if revealed or p == seat:
-                _kinds_tuple(buf, at + P_SWEETNESS, values, 1.0 / 5)
+                _kinds_tuple(buf, at + P_SWEETNESS, values, 1.0 / 5, _BY_5TH)
         tile = state.held[p]
         if tile != _NO_TILE:
             if visible or p == seat:
-                buf[at + P_TILE + tile] = _ONE
-            buf[at + P_TILE_LEVEL] = _TILE_LEVEL[tile] / 5
+                _put(buf, at + P_TILE + tile, _ONE)
+            _put(buf, at + P_TILE_LEVEL, _TILE_LEVEL[tile] / 5)
         if state.ignoring[p]:
-            buf[at + P_IGNORING] = _ONE
+            _put(buf, at + P_IGNORING, _ONE)
         if options.shopkeeper and state.in_auction[p]:
-            buf[at + P_IN_AUCTION] = _ONE
+            _put(buf, at + P_IN_AUCTION, _ONE)
     # What a seat remembers (recall): earlier rounds' revealed cards and scores, this round's swaps.
     for r, cards, scores in state.past:
         if 1 <= r <= _ROUNDS:
             slot = P_PAST + (r - 1) * (NK + 1)
             for p in range(len(cards)):
                 at = base + TABLE_SIZE + ((p - me) % n) * PLAYER_SIZE + slot
-                _kinds_tuple(buf, at, cards[p], 1.0 / 5)
+                _kinds_tuple(buf, at, cards[p], 1.0 / 5, _BY_5TH)
                 if scores[p]:
-                    buf[at + NK] = scores[p] / 50
+                    _put(buf, at + NK, scores[p] / 50)
     for s, a, b in state.swaps:
         at = base + TABLE_SIZE + ((s - me) % n) * PLAYER_SIZE + P_SWAPS
         buf[at + a] = buf[at + a] + 0.5
