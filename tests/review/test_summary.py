@@ -127,15 +127,15 @@ def test_only_significant_losses_count_and_accuracy_follows_the_curves() -> None
     assert decision_accuracy(_decision(0.30, 0.01, 0.5)) == 0.0
 
     # A decision with its score loss, in a game: the curve of the share of what the decision could
-    # cost (here 20 points, the worst move's) that the move gave away: a tenth is worth 0.66, a
-    # quarter 0.35, all of it nothing; without the score loss (an old review), the gentle curve of
+    # cost (here 20 points, the worst move's) that the move gave away: a tenth is worth 0.53, a
+    # quarter 0.20, all of it nothing; without the score loss (an old review), the gentle curve of
     # the loss in points as before (1 point 0.84).
     def share_curve(share: float) -> float:
         return ACCURACY_A * math.exp(-SHARE_ACCURACY_B * share) - ACCURACY_C
 
     tenth, quarter = _decision(0.02, 0.001, 0.5, score_loss=0.0), _decision(0.05, 0.001, 0.5, score_loss=0.0)
     assert decision_accuracy(tenth, "mottainai") == pytest.approx(share_curve(0.1))
-    assert share_curve(0.1) == pytest.approx(0.660, abs=0.001) and share_curve(0.25) == pytest.approx(0.348, abs=0.001)
+    assert share_curve(0.1) == pytest.approx(0.535, abs=0.001) and share_curve(0.25) == pytest.approx(0.198, abs=0.001)
     assert decision_accuracy(quarter, "mottainai") == pytest.approx(share_curve(0.25))
     assert decision_accuracy(_decision(0.2, 0.001, 0.5, score_loss=0.0), "mottainai") == 0.0
     assert decision_accuracy(_decision(0.01, 0.001, 0.5), "mottainai") == pytest.approx(0.839, abs=0.001)

@@ -171,7 +171,7 @@ export const COUNT_SIGNIFICANCE = 1;
 // The curve of a review without score losses (b, of the loss in points) and the blended summary's b
 // (of the share of what a decision could cost that the move gave away, 0..1).
 export const ACCURACY = { a: 1.0317, b: 0.17, c: 0.0317 };
-export const SHARE_ACCURACY_B = 4.0;
+export const SHARE_ACCURACY_B = 6.0;
 export const STAKE_FLOOR = 0.05;
 export const BLENDED_FLOOR = 1.0;
 export const SCORE_POINTS = { "mamma-mia": 23.3, "mottainai": 4.94, "sweet-nose": 2.71 };
@@ -179,12 +179,12 @@ export const LOWER_SCORE_WINS = ["sweet-nose"];
 // A decision that could cost no more than this (points of win chance) does not count in the blended summary.
 export const INDIFFERENT_ROOM = 1.0;
 // A counting decision weighs also by what it could cost (its room, at least INDIFFERENT_ROOM), to this power.
-export const ROOM_WEIGHT_POWER = 0.0;
+export const ROOM_WEIGHT_POWER = 1.0;
 export const PLAYED_LIKE_MIN_DECISIONS = 8;
 export const PLAYED_LIKE = {
-  "mamma-mia": { "random": 0.681, "easy": 0.784, "medium": 0.806, "hard": 0.903, "expert": 0.916 },
-  "mottainai": { "random": 0.671, "easy": 0.755, "medium": 0.8, "hard": 0.871, "expert": 0.911 },
-  "sweet-nose": { "random": 0.464, "easy": 0.602, "medium": 0.615, "hard": 0.832, "expert": 0.921 }
+  "mamma-mia": { "random": 0.651, "easy": 0.805, "medium": 0.823, "hard": 0.927, "expert": 0.948 },
+  "mottainai": { "random": 0.637, "easy": 0.709, "medium": 0.764, "hard": 0.864, "expert": 0.917 },
+  "sweet-nose": { "random": 0.466, "easy": 0.537, "medium": 0.552, "hard": 0.8, "expert": 0.906 }
 };
 
 /** A decision's loss if it is significant, else 0. */
