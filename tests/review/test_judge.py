@@ -29,7 +29,6 @@ from parlor.review import (
     summarize,
 )
 from parlor.review.calibration import bot_game
-from parlor.review.settings import CONFIRM_SIGNIFICANCE
 
 BUDGET = 24
 
@@ -68,11 +67,9 @@ def test_every_decision_of_the_seat_is_judged_and_the_verdicts_hold_together(nam
             assert d.best != d.played
             # the verdict's two moves were measured on the same fresh samples, twice as many
             # where the first measurement could not tell them apart, four times where it was still
-            # unsure after that; a loss settled on the first samples is clear of the summary's doubt
+            # unsure after that
             measure = Judge(games.get(name), budget=BUDGET).measure
             assert d.best_estimate.samples == d.played_estimate.samples in (measure, 2 * measure, 4 * measure)
-            if d.played_estimate.samples == measure and d.loss_se > 0:
-                assert d.loss >= CONFIRM_SIGNIFICANCE * d.loss_se
             assert d.loss == pytest.approx(d.best_estimate.win - d.played_estimate.win, abs=2e-4)
         if d.label in ("inaccuracy", "mistake", "blunder"):
             assert d.loss >= settings.inaccuracy and d.loss >= SIGNIFICANCE * d.loss_se
@@ -252,8 +249,9 @@ def test_only_a_verdict_the_first_measurement_cannot_settle_is_measured_again() 
     assert _close([1.0, 0.0, 1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0, 1.0, 0.0])  # a difference within the noise
 
 
-def test_a_loss_the_summary_would_count_but_not_clearly_is_measured_again() -> None:
+def test_a_loss_the_summary_would_count_but_not_clearly_is_measured_again(monkeypatch: pytest.MonkeyPatch) -> None:
     from parlor.review.judge import _unsure_loss
+    from parlor.review.settings import CONFIRM_SIGNIFICANCE
     from parlor.review.summary import COUNT_SIGNIFICANCE
 
     assert _unsure_loss(COUNT_SIGNIFICANCE * 0.02, 0.02)  # just counted: measured again
@@ -261,10 +259,15 @@ def test_a_loss_the_summary_would_count_but_not_clearly_is_measured_again() -> N
     assert not _unsure_loss(CONFIRM_SIGNIFICANCE * 0.02, 0.02)  # clear: settled
     assert not _unsure_loss(0.019, 0.02)  # under the summary's bar: it does not count anyway
     assert not _unsure_loss(-0.05, 0.02) and not _unsure_loss(0.03, 0.0)  # a gain; identical games
-    # In a review, the decisions measured four times over are those still unsure after doubling.
+    # In a review, the decisions measured four times over are those still unsure after doubling: a
+    # judge whose doubt ends at the summary's bar measures none of them so.
     result = review_of("mamma-mia")
     measure = Judge(games.get("mamma-mia"), budget=BUDGET).measure
     assert any(d.played_estimate.samples == 4 * measure for d in result.decisions)
+    monkeypatch.setattr("parlor.review.judge.CONFIRM_SIGNIFICANCE", COUNT_SIGNIFICANCE)
+    doubtless = review(record_of("mamma-mia"), 1, budget=BUDGET, seed=5)
+    assert all(d.played_estimate.samples < 4 * measure for d in doubtless.decisions)
+    assert [d.step for d in doubtless.decisions] == [d.step for d in result.decisions]
 
 
 def test_a_long_review_spreads_the_budget_of_the_game_s_full_budget_decisions(
