@@ -63,9 +63,9 @@ COUNTED = {
         ("mt.ev.actions_counted", {"who": "Eva", "n": 1}, "Eva: 1 akce"),
         ("mt.ev.actions_counted", {"who": "Eva", "n": 3}, "Eva: 3 akce"),
         ("mt.ev.actions_counted", {"who": "Eva", "n": 5}, "Eva: 5 akcí"),
-        ("review.total_loss", {"n": 1}, "Šance na výhru ztracená za celou hru: 1 procentní bod."),
-        ("review.total_loss", {"n": 4}, "Šance na výhru ztracená za celou hru: 4 procentní body."),
-        ("review.total_loss", {"n": 40}, "Šance na výhru ztracená za celou hru: 40 procentních bodů."),
+        ("review.total_loss", {"n": 1}, "Šance na výhru ztracená, sečteno za vaše rozhodnutí: 1 procentní bod."),
+        ("review.total_loss", {"n": 4}, "Šance na výhru ztracená, sečteno za vaše rozhodnutí: 4 procentní body."),
+        ("review.total_loss", {"n": 40}, "Šance na výhru ztracená, sečteno za vaše rozhodnutí: 40 procentních bodů."),
     ],
     # no plural forms: one text for every count
     "ja": [("open.fill_minutes", {"n": 1}, "1 分後"), ("open.fill_minutes", {"n": 5}, "5 分後")],

@@ -202,8 +202,9 @@ def _print_summary(out: Console, summary: dict[str, Any], words: Any) -> None:
     like = f" Played like the {summary['played_like']} bot." if summary["played_like"] else ""
     out.print(
         f"\n[bold]Summary[/]: {summary['decisions']} decisions{done}: {counts}. Accuracy {accuracy};"
-        f" win chance given away over the game {100 * summary['total_loss']:.1f} points (mean"
-        f" {100 * summary['mean_loss']:.1f} per decision); best or good {_percent(summary['good_share'])}.{like}"
+        f" win chance given away, added up over the decisions, {100 * summary['total_loss']:.1f} percentage"
+        f" points (mean {100 * summary['mean_loss']:.1f} per decision); best or good"
+        f" {_percent(summary['good_share'])}.{like}"
     )
     phases = Table(title="Accuracy per phase", header_style="bold")
     for column in ("phase", "decisions", "accuracy", "given away", "best or good"):
