@@ -399,6 +399,28 @@ def mask_into(moment: Moment, seat: int, buf: Any) -> None:
             known[seat] = legal
 
 
+def observation_entry(
+    obs: dict[str, Any], key: str, moment: Moment, seat: int, zeros: Callable[[int, str], Any]
+) -> Any:
+    """Write entry ``key`` of a lazy observation (``pettingzoo.Observation``, a dict) from its
+    moment and return it: ``"action_mask"`` a fresh int8 array from ``zeros`` (``np.zeros``)
+    with ``seat``'s legal actions kept in the moment, ``"observation"`` the encoder's array.
+    Once both entries are written the observation lets its moment go."""
+    if key == "action_mask":
+        value = zeros(moment.encoder.num_actions, "int8")
+        mask_into(moment, seat, memoryview(value))
+    elif key == "observation":
+        value = moment.encoder.encode(moment.current(), seat)
+    else:
+        raise KeyError(key)
+    # dict's own methods: the observation's overrides would write the other entry first
+    dict.__setitem__(obs, key, value)
+    if dict.__len__(obs) == 2:
+        moment.pending -= 1
+        obs._moment = None  # type: ignore[attr-defined]  # the state is not needed any more
+    return value
+
+
 def checked_move(moment: Moment, state: State, seat: int, action: object, space: tuple[Any, ...]) -> Any:
     """The action object of id ``action`` if it is a plain int in range and legal for ``seat``
     now (its legal actions from ``moment`` when its mask was read there), else None."""

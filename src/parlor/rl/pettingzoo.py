@@ -103,13 +103,6 @@ Moment = native.Moment
 Timeline = native.Timeline
 
 
-def mask_of(moment: Moment, seat: int) -> np.ndarray:
-    """``seat``'s action mask at ``moment`` (a fresh array), its legal actions kept in the moment."""
-    value = np.zeros(moment.encoder.num_actions, np.int8)
-    native.mask_into(moment, seat, memoryview(value))
-    return value
-
-
 class Observation(dict):
     """One agent's observation, ``{"observation": float32, "action_mask": int8}``, each entry
     written when first read, from the state as it was when the observation was handed out.
@@ -135,19 +128,9 @@ class Observation(dict):
         moment.pending += 1
 
     def __missing__(self, key: str) -> np.ndarray:
-        # the one way an entry gets written (``[]`` on a missing key, and every method below)
-        moment = self._moment
-        if key == "action_mask":
-            value = mask_of(moment, self._seat)  # type: ignore[arg-type]
-        elif key == "observation":
-            value = moment.encoder.encode(moment.current(), self._seat)  # type: ignore[union-attr]
-        else:
-            raise KeyError(key)
-        dict.__setitem__(self, key, value)
-        if dict.__len__(self) == len(OBSERVATION_KEYS):
-            moment.pending -= 1  # type: ignore[union-attr]
-            self._moment = None  # both written: the state is not needed any more
-        return value
+        # the one way an entry gets written (``[]`` on a missing key, and every method below):
+        # one compiled call (``native.observation_entry``; a loop reads a mask at every step)
+        return native.observation_entry(self, key, self._moment, self._seat, np.zeros)  # type: ignore[arg-type]
 
     def _fill(self) -> None:
         for key in OBSERVATION_KEYS:
