@@ -458,26 +458,49 @@ def new_observation(observation: Any, moment: Moment, seat: int) -> Any:
     return obs
 
 
-def parallel_step(
-    state: State,
-    actions: Any,
-    names: list[str],
-    space: tuple[Any, ...],
-    timeline: Timeline,
-    live: list[tuple[str, int]],
-    observation: Any,
-    zero_rewards: dict[str, float],
-    all_false: dict[str, bool],
-    final_rewards: Callable[[Any], Any],
-) -> Any:
+class ParallelStep:
+    """What the parallel env's compiled step reads, gathered once per game (at reset) so that
+    a step is one call with two arguments: the game's state, the agent names by seat, the
+    action space, the env's :class:`Timeline`, the live agents with their seats, the lazy
+    observation class, the zero rewards and ``False`` flags to copy, the final rewards."""
+
+    def __init__(
+        self,
+        state: State,
+        names: list[str],
+        space: tuple[Any, ...],
+        timeline: Timeline,
+        live: list[tuple[str, int]],
+        observation: Any,
+        final_rewards: Callable[[Any], Any],
+    ) -> None:
+        self.state = state
+        self.names = names
+        self.space = space
+        self.timeline = timeline
+        self.live = live  # emptied when the game ends
+        self.observation = observation
+        # every agent stays live until the game ends, so a step's zero rewards and False flags
+        # are always these: copying a built dict is a fraction of the cost of dict.fromkeys
+        self.zero_rewards: dict[str, float] = dict.fromkeys(names, 0.0)
+        self.all_false: dict[str, bool] = dict.fromkeys(names, False)
+        self.final_rewards = final_rewards
+
+
+def parallel_step(table: ParallelStep, actions: Any) -> Any:
     """The parallel env's step with lazy observations, when every seat to move sent a plain int
     id of a legal action: the moves played in seat order (the moment kept for unread
     observations, the moves recorded in the journal), then one observation per live agent
-    and the step's reward, termination, truncation and info dicts, as a tuple.
+    and the step's reward, termination, truncation and info dicts, as a tuple. At the game's
+    end ``table.live`` is emptied.
 
     None, with nothing changed, when some seat to move sent anything else: the env's own
     step then takes the long way (conversions, the illegal-action policy). A seat to move
     with no action raises ``ValueError`` (also before anything changes)."""
+    state = table.state
+    names = table.names
+    space = table.space
+    timeline = table.timeline
     moment = timeline.moment
     to_move: tuple[int, ...] = state.to_move
     moves: list[tuple[int, Any]] = []
@@ -497,24 +520,26 @@ def parallel_step(
     if journal is not None:
         journal.moves.extend(moves)
     moment = timeline.moment
+    live = table.live
+    observation = table.observation
     obs: dict[str, Any] = {}
+    infos: dict[str, dict[str, Any]] = {}
     for agent, seat in live:
-        o = observation.__new__(observation)
+        o = observation.__new__(observation)  # Observation(moment, seat) without its __init__
         o._moment = moment
         o._seat = seat
         obs[agent] = o
-    moment.pending += len(obs)
-    infos: dict[str, dict[str, Any]] = {}
-    for agent, _seat in live:
         infos[agent] = {}  # one dict each: callers may add to theirs
+    moment.pending += len(obs)
     if not state.is_over:
-        return obs, zero_rewards.copy(), all_false.copy(), all_false.copy(), infos
-    rewards = dict(zip(names, final_rewards(state)))
+        return obs, table.zero_rewards.copy(), table.all_false.copy(), table.all_false.copy(), infos
+    rewards = dict(zip(names, table.final_rewards(state)))
     terminations: dict[str, bool] = {}
     truncations: dict[str, bool] = {}
     for agent, _seat in live:
         terminations[agent] = True
         truncations[agent] = False
+    table.live = []
     return obs, rewards, terminations, truncations, infos
 
 

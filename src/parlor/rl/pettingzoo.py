@@ -417,7 +417,8 @@ class ParlorParallelEnv(_Table, ParallelEnv):
     ) -> None:
         self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale, lazy_observations)
         self.agents: list[str] = []
-        self._live: list[tuple[str, int]] = []  # (agent, seat) of self.agents, in order
+        # what the compiled step reads (lazy observations, a game in play), else None
+        self._fast: native.ParallelStep | None = None
         # Every agent stays live until the game ends, so a step's zero rewards and False flags
         # are always these: copying a built dict is a fraction of the cost of dict.fromkeys.
         self._zero_rewards = dict.fromkeys(self.possible_agents, 0.0)
@@ -429,35 +430,31 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         self.parlor = self._new_state(seed)
         self._new_moment()
         self.agents = self.possible_agents[:]
-        self._live = [(a, self._seat[a]) for a in self.agents]
+        self._fast = None
+        if self.lazy_observations:
+            live = [(a, self._seat[a]) for a in self.agents]
+            timeline = self._timeline
+            assert timeline is not None
+            self._fast = native.ParallelStep(
+                self.parlor, self.possible_agents, self._space, timeline, live, Observation, self.final_rewards
+            )
         return {a: self._observe_seat(self._seat[a]) for a in self.agents}, {a: {} for a in self.agents}
 
     def step(self, actions: dict[str, int]) -> tuple[dict, dict, dict, dict, dict]:
         state = self.parlor
         assert state is not None
+        fast = self._fast
+        if fast is not None:
+            # the usual step (every seat to move sent a plain int id of a legal action) is one
+            # compiled call; None: it changed nothing, some action needs the long way round below
+            result = native.parallel_step(fast, actions)
+            if result is not None:
+                if not fast.live:  # the game ended
+                    self.agents = []
+                    self._fast = None
+                return result  # type: ignore[no-any-return]
         timeline = self._timeline
         assert timeline is not None
-        if self.lazy_observations:
-            # the usual step (every seat to move sent a plain int id of a legal action) is one
-            # compiled call (``native.parallel_step``); None: it changed nothing, some action
-            # needs the long way round below
-            result = native.parallel_step(
-                state,
-                actions,
-                self.possible_agents,
-                self._space,
-                timeline,
-                self._live,
-                Observation,
-                self._zero_rewards,
-                self._all_false,
-                self.final_rewards,
-            )
-            if result is not None:
-                if state.is_over:
-                    self.agents = []
-                    self._live = []
-                return result  # type: ignore[no-any-return]
         moves = []
         names = self.possible_agents
         space = self._space
@@ -487,7 +484,7 @@ class ParlorParallelEnv(_Table, ParallelEnv):
             rewards = dict(zip(names, self.final_rewards(state)))
             terminations = dict.fromkeys(agents, True)
             self.agents = []
-            self._live = []
+            self._fast = None
             truncations = dict.fromkeys(agents, False)
         else:
             rewards = self._zero_rewards.copy()
@@ -502,7 +499,7 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         rewards = {a: (-1.0 if a == agent else 0.0) for a in agents}
         infos: dict[str, dict[str, Any]] = {a: ({"illegal_action": True} if a == agent else {}) for a in agents}
         self.agents = []
-        self._live = []
+        self._fast = None
         return obs, rewards, dict.fromkeys(agents, True), dict.fromkeys(agents, False), infos
 
 
