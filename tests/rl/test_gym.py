@@ -95,3 +95,24 @@ def test_human_render_prints_the_text_view(capsys: pytest.CaptureFixture[str]) -
     e.reset(seed=1)
     assert e.render() is None
     assert len(capsys.readouterr().out) > 50
+
+
+def _gym_run(numpy_ids: bool) -> list[tuple[bytes, bytes, float, bool]]:
+    e = ParlorSingleSeatEnv("sweet-nose", players=3, opponents="random", seat=1)
+    rng = np.random.default_rng(2)
+    obs, info = e.reset(seed=2)
+    seen = [(obs.tobytes(), info["action_mask"].tobytes(), 0.0, False)]
+    done = False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, done, _, info = e.step(np.int64(action) if numpy_ids else action)
+        seen.append((obs.tobytes(), info["action_mask"].tobytes(), reward, done))
+    return seen
+
+
+def test_the_step_is_the_same_whatever_type_the_action_id_is() -> None:
+    """Plain int ids take the compiled step (``native.gym_step``), numpy ints the long way
+    round: the same game, observation, mask, reward and end either way."""
+    plain = _gym_run(numpy_ids=False)
+    assert len(plain) > 5
+    assert _gym_run(numpy_ids=True) == plain

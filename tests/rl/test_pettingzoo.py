@@ -242,3 +242,39 @@ def test_an_action_legal_only_at_an_earlier_step_is_refused(name: str) -> None:
         aec.step(int(rng.choice(np.flatnonzero(o["action_mask"]))))
     else:
         raise AssertionError("no stale action found before the game ended")
+
+
+def _parallel_run(name: str, numpy_ids_at: int) -> tuple[list[Any], list[Any]]:
+    """A seeded 3-player game of the parallel env with masked random actions: every step's
+    rewards, flags and infos, and every observation handed out, read only at the end (late,
+    through the journal). Every ``numpy_ids_at``-th step sends numpy ints (0: never)."""
+    rng = np.random.default_rng(5)
+    e = parallel_env(name, players=3)
+    obs, _ = e.reset(seed=5)
+    handed = [obs]
+    results = []
+    step = 0
+    while e.agents:
+        movers = [e.possible_agents[s] for s in e.parlor.to_move]
+        picks = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) if a in movers else 0 for a in obs}
+        step += 1
+        if numpy_ids_at and step % numpy_ids_at == 0:
+            picks = {a: np.int64(i) for a, i in picks.items()}
+        obs, rewards, terminations, truncations, infos = e.step(picks)
+        handed.append(obs)
+        results.append((rewards, terminations, truncations, infos))
+    written = [{a: (o["observation"].tobytes(), o["action_mask"].tobytes()) for a, o in h.items()} for h in handed]
+    return written, results
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_the_parallel_step_is_the_same_whatever_type_the_action_ids_are(name: str) -> None:
+    """Plain int ids take the compiled step (``native.parallel_step``), numpy ints the env's
+    long way round (conversion, then the same checks); a game that mixes both, every third
+    step numpy ints, gives the same observations (read late, rebuilt from the journal both
+    paths keep), rewards, terminations, truncations and infos at every step as plain ints
+    throughout."""
+    plain = _parallel_run(name, numpy_ids_at=0)
+    mixed = _parallel_run(name, numpy_ids_at=3)
+    assert len(plain[1]) > 6
+    assert mixed == plain

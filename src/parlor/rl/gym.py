@@ -115,26 +115,27 @@ class ParlorSingleSeatEnv(gymnasium.Env):
             raise RuntimeError("call reset() before step()")
         if state.is_over:
             raise RuntimeError("the episode is over; call reset()")
-        seat, space = self.seat, self._space
-        # a plain int in range is the usual case (an identity scan of the legal actions);
-        # anything else goes the long way round (conversion, refusal)
-        if type(action) is int and 0 <= action < len(space) and native.is_legal(state, seat, space[action]):
-            move = space[action]
-        else:
-            move = legal_move(state, seat, action)
-        if move is None:
-            if self.illegal_action == "raise":
-                raise IllegalAction(f"action id {action!r} is not a legal action for seat {self.seat} now")
-            info = {**self._info(), "illegal_action": True}
-            return self.encoder.encode(state, self.seat), -1.0, True, False, info
-        state.apply(seat, move)
-        native.play_others(state, seat, self._bots)
-        # the observation and the mask: fresh arrays (the caller may keep them), both written
-        # in one compiled call (what encoder.encode and encoder.action_mask would write)
+        seat = self.seat
         encoder = self.encoder
+        # the observation and the mask: fresh arrays (the caller may keep them)
         obs = np.zeros(encoder.size, np.float32)
         mask = np.zeros(encoder.num_actions, np.int8)
-        native.write_observation_and_mask(encoder.write, state, seat, memoryview(obs), encoder.ids, memoryview(mask))
+        # a plain int id of a legal action is the usual case: the moves and both writes in one
+        # compiled call (what encoder.encode and encoder.action_mask would write); anything
+        # else goes the long way round (conversion, refusal), nothing changed yet
+        if not native.gym_step(
+            state, seat, action, self._space, self._bots, encoder.write, encoder.ids, memoryview(obs), memoryview(mask)
+        ):
+            move = legal_move(state, seat, action)
+            if move is None:
+                if self.illegal_action == "raise":
+                    raise IllegalAction(f"action id {action!r} is not a legal action for seat {self.seat} now")
+                info = {**self._info(), "illegal_action": True}
+                return encoder.encode(state, self.seat), -1.0, True, False, info
+            state.apply(seat, move)
+            native.play_others(state, seat, self._bots)
+            write, ids = encoder.write, encoder.ids
+            native.write_observation_and_mask(write, state, seat, memoryview(obs), ids, memoryview(mask))
         info = {"action_mask": mask, "seat": seat}
         if state.is_over:
             return obs, self.final_rewards(state)[seat], True, False, info

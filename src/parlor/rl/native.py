@@ -1,4 +1,6 @@
-"""The compiled part of ``parlor.rl`` (setup.py's COMPILED): masks and the vector env's loop.
+"""The compiled part of ``parlor.rl`` (setup.py's COMPILED): masks, the vector env's loop, and
+the per-step work of the PettingZoo and Gymnasium envs (their classes subclass PettingZoo's and
+Gymnasium's, so they stay Python and call in here with their plain data).
 
 No numpy here: every buffer is a memoryview over a numpy array's memory (format ``f`` for
 observations, ``b`` for masks), flat, so an observation or a mask is written with one
@@ -287,3 +289,284 @@ def write_rows(
     write(state, seat, obs_row, 0)
     mask_row[:] = mask_zeros
     write_mask(state, seat, ids, mask_row, 0)
+
+
+# ---- The PettingZoo envs' step (``pettingzoo.py``: its classes subclass PettingZoo's, so they
+# stay Python; what they do at every step is here, on their plain data).
+
+# A late read replays at most this many steps' moves; a copy of the state is taken once per
+# this many steps (while observations are left unread), not at every step.
+REPLAY_SPAN: Final = 32
+
+
+class Journal:
+    """A copy of the env's state (``start``, never changed) and the moves played since, in order."""
+
+    def __init__(self, start: State) -> None:
+        self.start = start
+        self.moves: list[tuple[int, Any]] = []
+
+
+class Moment:
+    """The state that the observations handed out since the state last changed read from.
+
+    Every such observation holds this one object, so keeping them true to their moment when
+    the env's state changes in place is a few stores here, not a pass over the observations,
+    and nothing at all when every one of them has been fully read. The state at that moment is
+    not copied then (a ``clone()`` at every step was the largest part of what a parallel step
+    added to the engine's move): the moment keeps its place in the env's :class:`Journal`, and
+    an observation read late rebuilds the state once for all of its moment's observations, a
+    copy of the journal's start and the moves played from it (the engine is deterministic:
+    the same state and the same moves give the same state, its random draws included)."""
+
+    def __init__(self, state: State | None, encoder: Any) -> None:
+        self.state = state
+        self.encoder = encoder
+        self.pending = 0  # observations of this moment not yet fully read
+        # seat -> its legal actions, asked for when its mask was written: the step checks the
+        # action chosen from that mask against this list instead of asking the rules again
+        # (the state caches one seat's actions; in a simultaneous phase each seat asked for
+        # its mask in turn, so a check asked the rules anew for every seat but the last)
+        self.legal: dict[int, list[Any]] | None = None
+        # journal / played: set when the env's state moves on while observations of this
+        # moment are unread (then ``state`` is None until a late read rebuilds it)
+        self.journal: Journal | None = None
+        self.played = 0
+
+    def current(self) -> State:
+        """The state of this moment (rebuilt from the journal the first time it is needed)."""
+        state = self.state
+        if state is not None:
+            return state
+        journal = self.journal
+        assert journal is not None
+        state = journal.start.clone()
+        moves = journal.moves
+        for i in range(self.played):
+            seat, move = moves[i]
+            state.apply(seat, move)
+        self.state = state
+        self.journal = None
+        return state
+
+
+class Timeline:
+    """An env's :class:`Moment` (what observations handed out now read from) and its
+    :class:`Journal` (the moves since a copy of the state, while observations are unread)."""
+
+    def __init__(self, state: State, encoder: Any) -> None:
+        self.moment = Moment(state, encoder)
+        self.journal: Journal | None = None
+
+    def before_change(self) -> None:
+        """The state is about to change in place (the caller then records the moves with
+        ``record``). Observations handed out since it last changed and not all fully read keep
+        this moment: its place in the journal (a new journal, from a copy of the state as it
+        is, the first time or every ``REPLAY_SPAN`` moves); later ones get a new moment.
+        Otherwise the moment stays, without the legal actions it kept, and no journal is
+        needed."""
+        moment = self.moment
+        if moment.pending:
+            state = moment.state
+            assert state is not None
+            journal = self.journal
+            if journal is None or len(journal.moves) >= REPLAY_SPAN:
+                copy = state.clone()
+                self.journal = Journal(copy)
+                moment.state = copy
+            else:
+                moment.state = None
+                moment.journal = journal
+                moment.played = len(journal.moves)
+            self.moment = Moment(state, moment.encoder)
+        else:
+            moment.legal = None
+            self.journal = None
+
+
+def mask_into(moment: Moment, seat: int, buf: Any) -> None:
+    """``seat``'s action mask at ``moment`` into ``buf`` (zeroed), its legal actions kept in
+    the moment. A seat not to move has no legal action: all 0, no rules asked."""
+    state = moment.current()
+    to_move: tuple[int, ...] = state.to_move
+    if seat in to_move:
+        legal: list[Any] = state.legal_actions(seat)
+        write_mask_of(legal, state.game, moment.encoder.ids, buf, 0)
+        known = moment.legal
+        if known is None:
+            moment.legal = {seat: legal}
+        else:
+            known[seat] = legal
+
+
+def observation_entry(
+    obs: dict[str, Any], key: str, moment: Moment, seat: int, zeros: Callable[[int, str], Any]
+) -> Any:
+    """Write entry ``key`` of a lazy observation (``pettingzoo.Observation``, a dict) from its
+    moment and return it: ``"action_mask"`` a fresh int8 array from ``zeros`` (``np.zeros``)
+    with ``seat``'s legal actions kept in the moment, ``"observation"`` the encoder's array.
+    Once both entries are written the observation lets its moment go."""
+    if key == "action_mask":
+        value = zeros(moment.encoder.num_actions, "int8")
+        mask_into(moment, seat, memoryview(value))
+    elif key == "observation":
+        value = moment.encoder.encode(moment.current(), seat)
+    else:
+        raise KeyError(key)
+    # dict's own methods: the observation's overrides would write the other entry first
+    dict.__setitem__(obs, key, value)
+    if dict.__len__(obs) == 2:
+        moment.pending -= 1
+        obs._moment = None  # type: ignore[attr-defined]  # the state is not needed any more
+    return value
+
+
+def checked_move(moment: Moment, state: State, seat: int, action: object, space: tuple[Any, ...]) -> Any:
+    """The action object of id ``action`` if it is a plain int in range and legal for ``seat``
+    now (its legal actions from ``moment`` when its mask was read there), else None."""
+    if type(action) is not int:
+        return None
+    aid: int = action  # type: ignore[assignment]
+    if not 0 <= aid < len(space):
+        return None
+    move = space[aid]
+    known = moment.legal
+    if known is not None and seat in known:
+        return move if holds(known[seat], move) else None
+    return move if is_legal(state, seat, move) else None
+
+
+def aec_play(timeline: Timeline, state: State, seat: int, move: Any) -> None:
+    """The AEC step's move, once checked: the moment kept for unread observations, the move
+    played and recorded in the journal."""
+    moment = timeline.moment
+    if moment.pending or moment.legal is not None:
+        timeline.before_change()
+    state.apply(seat, move)
+    journal = timeline.journal
+    if journal is not None:
+        journal.moves.append((seat, move))
+
+
+def new_observation(observation: Any, moment: Moment, seat: int) -> Any:
+    """``Observation(moment, seat)`` without its ``__init__`` (one object per seat per step):
+    ``observation`` is the class; its two slots stored, the moment's count raised."""
+    obs = observation.__new__(observation)
+    obs._moment = moment
+    obs._seat = seat
+    moment.pending += 1
+    return obs
+
+
+class ParallelStep:
+    """What the parallel env's compiled step reads, gathered once per game (at reset) so that
+    a step is one call with two arguments: the game's state, the agent names by seat, the
+    action space, the env's :class:`Timeline`, the live agents with their seats, the lazy
+    observation class, the zero rewards and ``False`` flags to copy, the final rewards."""
+
+    def __init__(
+        self,
+        state: State,
+        names: list[str],
+        space: tuple[Any, ...],
+        timeline: Timeline,
+        live: list[tuple[str, int]],
+        observation: Any,
+        final_rewards: Callable[[Any], Any],
+    ) -> None:
+        self.state = state
+        self.names = names
+        self.space = space
+        self.timeline = timeline
+        self.live = live  # emptied when the game ends
+        self.observation = observation
+        # every agent stays live until the game ends, so a step's zero rewards and False flags
+        # are always these: copying a built dict is a fraction of the cost of dict.fromkeys
+        self.zero_rewards: dict[str, float] = dict.fromkeys(names, 0.0)
+        self.all_false: dict[str, bool] = dict.fromkeys(names, False)
+        self.final_rewards = final_rewards
+
+
+def parallel_step(table: ParallelStep, actions: Any) -> Any:
+    """The parallel env's step with lazy observations, when every seat to move sent a plain int
+    id of a legal action: the moves played in seat order (the moment kept for unread
+    observations, the moves recorded in the journal), then one observation per live agent
+    and the step's reward, termination, truncation and info dicts, as a tuple. At the game's
+    end ``table.live`` is emptied.
+
+    None, with nothing changed, when some seat to move sent anything else: the env's own
+    step then takes the long way (conversions, the illegal-action policy). A seat to move
+    with no action raises ``ValueError`` (also before anything changes)."""
+    state = table.state
+    names = table.names
+    space = table.space
+    timeline = table.timeline
+    moment = timeline.moment
+    to_move: tuple[int, ...] = state.to_move
+    moves: list[tuple[int, Any]] = []
+    for seat in to_move:  # all checked before any is played
+        agent = names[seat]
+        if agent not in actions:
+            raise ValueError(f"no action for {agent}, who is to move")
+        move = checked_move(moment, state, seat, actions[agent], space)
+        if move is None:
+            return None
+        moves.append((seat, move))
+    if moment.pending or moment.legal is not None:
+        timeline.before_change()
+    for seat, move in moves:
+        state.apply(seat, move)
+    journal = timeline.journal
+    if journal is not None:
+        journal.moves.extend(moves)
+    moment = timeline.moment
+    live = table.live
+    observation = table.observation
+    obs: dict[str, Any] = {}
+    infos: dict[str, dict[str, Any]] = {}
+    for agent, seat in live:
+        o = observation.__new__(observation)  # Observation(moment, seat) without its __init__
+        o._moment = moment
+        o._seat = seat
+        obs[agent] = o
+        infos[agent] = {}  # one dict each: callers may add to theirs
+    moment.pending += len(obs)
+    if not state.is_over:
+        return obs, table.zero_rewards.copy(), table.all_false.copy(), table.all_false.copy(), infos
+    rewards = dict(zip(names, table.final_rewards(state)))
+    terminations: dict[str, bool] = {}
+    truncations: dict[str, bool] = {}
+    for agent, _seat in live:
+        terminations[agent] = True
+        truncations[agent] = False
+    table.live = []
+    return obs, rewards, terminations, truncations, infos
+
+
+def gym_step(
+    state: State,
+    seat: int,
+    action: object,
+    space: tuple[Any, ...],
+    bots: Any,
+    write: Callable[[Any, int, Any, int], None],
+    ids: IdTable,
+    obs: Any,
+    mask: Any,
+) -> bool:
+    """The Gymnasium step when ``action`` is a plain int id of a legal action: the learner's
+    move, the opponents' moves (``play_others``), then the observation into ``obs`` and the
+    mask into ``mask`` (both zeroed, fresh); True. False, with nothing changed or written, for
+    anything else (the env's own step then takes the long way: conversions, the refusal)."""
+    if type(action) is not int:
+        return False
+    aid: int = action  # type: ignore[assignment]
+    if not 0 <= aid < len(space):
+        return False
+    move = space[aid]
+    if not is_legal(state, seat, move):
+        return False
+    state.apply(seat, move)
+    play_others(state, seat, bots)
+    write_observation_and_mask(write, state, seat, obs, ids, mask)
+    return True

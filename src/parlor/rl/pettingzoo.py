@@ -94,82 +94,13 @@ def legal_move(state: State, seat: int, action: Any) -> Any:
 OBSERVATION_KEYS = ("observation", "action_mask")
 
 
-# A late read replays at most this many steps' moves; a copy of the state is taken once per
-# this many steps (while observations are left unread), not at every step.
-REPLAY_SPAN = 32
-
-
-class Journal:
-    """A copy of the env's state (``start``, never changed) and the moves played since, in order."""
-
-    __slots__ = ("start", "moves")
-
-    def __init__(self, start: State) -> None:
-        self.start = start
-        self.moves: list[tuple[int, Any]] = []
-
-
-class Moment:
-    """The state that the observations handed out since the state last changed read from.
-
-    Every such observation holds this one object, so keeping them true to their moment when
-    the env's state changes in place is a few stores here, not a pass over the observations,
-    and nothing at all when every one of them has been fully read. The state at that moment is
-    not copied then (a ``clone()`` at every step was the largest part of what a parallel step
-    added to the engine's move): the moment keeps its place in the env's :class:`Journal`, and
-    an observation read late rebuilds the state once for all of its moment's observations, a
-    copy of the journal's start and the moves played from it (the engine is deterministic:
-    the same state and the same moves give the same state, its random draws included)."""
-
-    __slots__ = ("state", "encoder", "pending", "legal", "journal", "played")
-
-    def __init__(self, state: State, encoder: Any) -> None:
-        self.state = state
-        self.encoder = encoder
-        self.pending = 0  # observations of this moment not yet fully read
-        # seat -> its legal actions, asked for when its mask was written: the step checks the
-        # action chosen from that mask against this list instead of asking the rules again
-        # (the state caches one seat's actions; in a simultaneous phase each seat asked for
-        # its mask in turn, so a check asked the rules anew for every seat but the last)
-        self.legal: dict[int, list[Any]] | None = None
-        # journal / played: set when the env's state moves on while observations of this
-        # moment are unread (then ``state`` is None until a late read rebuilds it)
-
-    def rebuilt(self) -> State:
-        """The state of this moment, rebuilt from the journal (once; then kept)."""
-        state = self.journal.start.clone()
-        for seat, move in self.journal.moves[: self.played]:
-            state.apply(seat, move)
-        self.state = state
-        self.journal = None
-        return state
-
-
-def mask_of(moment: Moment, seat: int) -> np.ndarray:
-    """``seat``'s action mask at ``moment`` (a fresh array), its legal actions kept in the moment."""
-    encoder = moment.encoder
-    value = np.zeros(encoder.num_actions, np.int8)
-    state = moment.state if moment.state is not None else moment.rebuilt()
-    if seat in state.to_move:  # a seat not to move has no legal action: all 0, no rules asked
-        legal = state.legal_actions(seat)
-        native.write_mask_of(legal, state.game, encoder.ids, memoryview(value), 0)
-        if moment.legal is None:
-            moment.legal = {seat: legal}
-        else:
-            moment.legal[seat] = legal
-    return value
-
-
-def check_move(moment: Moment, state: State, seat: int, action: Any, space: Any) -> Any:
-    """The action object of id ``action`` if it is a plain int in range and legal for ``seat``
-    now (its legal actions from ``moment`` when its mask was read there), else None."""
-    if type(action) is int and 0 <= action < len(space):
-        move = space[action]
-        known = moment.legal
-        legal = known.get(seat) if known is not None else None
-        if native.holds(legal, move) if legal is not None else native.is_legal(state, seat, move):
-            return move
-    return None
+# The journal of moves since a copy of the state, the moment observations read from, and the
+# env's pair of them: compiled classes (``native``), so that the step, compiled too, reaches them
+# directly.
+REPLAY_SPAN = native.REPLAY_SPAN
+Journal = native.Journal
+Moment = native.Moment
+Timeline = native.Timeline
 
 
 class Observation(dict):
@@ -197,20 +128,9 @@ class Observation(dict):
         moment.pending += 1
 
     def __missing__(self, key: str) -> np.ndarray:
-        # the one way an entry gets written (``[]`` on a missing key, and every method below)
-        moment = self._moment
-        if key == "action_mask":
-            value = mask_of(moment, self._seat)  # type: ignore[arg-type]
-        elif key == "observation":
-            state = moment.state if moment.state is not None else moment.rebuilt()  # type: ignore[union-attr]
-            value = moment.encoder.encode(state, self._seat)  # type: ignore[union-attr]
-        else:
-            raise KeyError(key)
-        dict.__setitem__(self, key, value)
-        if dict.__len__(self) == len(OBSERVATION_KEYS):
-            moment.pending -= 1  # type: ignore[union-attr]
-            self._moment = None  # both written: the state is not needed any more
-        return value
+        # the one way an entry gets written (``[]`` on a missing key, and every method below):
+        # one compiled call (``native.observation_entry``; a loop reads a mask at every step)
+        return native.observation_entry(self, key, self._moment, self._seat, np.zeros)  # type: ignore[arg-type]
 
     def _fill(self) -> None:
         for key in OBSERVATION_KEYS:
@@ -323,8 +243,9 @@ class _Table:
         self._next_seed: int | None = None
         self.parlor: State | None = None
         self.lazy_observations = lazy_observations
-        self._moment: Moment | None = None  # what observations handed out now read from
-        self._journal: Journal | None = None  # moves since a copy of the state (unread observations)
+        # what observations handed out now read from, and the moves since a copy of the state
+        # (while observations are unread)
+        self._timeline: Timeline | None = None
 
     def state(self) -> np.ndarray:
         """The privileged state for a centralized critic: every seat's observation, hidden
@@ -349,46 +270,13 @@ class _Table:
 
     def _new_moment(self) -> None:
         """A new state object (reset): observations of the old one keep it, it never changes."""
-        self._moment = Moment(self.parlor, self.encoding.ENCODER)  # type: ignore[arg-type]
-        self._journal = None
+        self._timeline = Timeline(self.parlor, self.encoding.ENCODER)  # type: ignore[arg-type]
 
     def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
         if self.lazy_observations:
-            return Observation(self._moment, seat)  # type: ignore[arg-type]
+            return Observation(self._timeline.moment, seat)  # type: ignore[union-attr]
         encoder = self.encoding.ENCODER  # the game's encoding.encode / action_mask, one call less
         return {"observation": encoder.encode(self.parlor, seat), "action_mask": encoder.action_mask(self.parlor, seat)}
-
-    def _before_change(self) -> None:
-        """The state is about to change in place (the caller then records the moves in
-        ``self._journal`` if there is one). Observations handed out since it last changed and
-        not all fully read keep this moment: its place in the journal (a new journal, from a
-        copy of the state as it is, the first time or every ``REPLAY_SPAN`` moves); later ones
-        get a new moment. Otherwise the moment stays, without the legal actions it kept, and
-        no journal is needed."""
-        moment = self._moment
-        assert moment is not None
-        if moment.pending:
-            state = moment.state
-            journal = self._journal
-            if journal is None or len(journal.moves) >= REPLAY_SPAN:
-                copy = state.clone()  # type: ignore[union-attr]
-                self._journal = Journal(copy)
-                moment.state = copy
-            else:
-                moment.state = None
-                moment.journal = journal
-                moment.played = len(journal.moves)
-            # Moment(state, encoder) without its __init__'s Python call (every step of a loop
-            # that leaves observations unread)
-            fresh = Moment.__new__(Moment)
-            fresh.state = state
-            fresh.encoder = moment.encoder
-            fresh.pending = 0
-            fresh.legal = None
-            self._moment = fresh
-        else:
-            moment.legal = None
-            self._journal = None
 
     def _legal_move(self, seat: int, action: Any) -> Any:
         """The action of id ``action`` if ``seat`` may play it now, else None (or raise, by policy)."""
@@ -467,13 +355,8 @@ class ParlorAECEnv(_Table, AECEnv):
             self.agent_selection = self.possible_agents[state.to_move[0]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        if self.lazy_observations:  # the hot path (``last()`` at every decision), inline
-            moment = self._moment
-            obs = Observation.__new__(Observation)
-            obs._moment = moment
-            obs._seat = self._seat[agent]
-            moment.pending += 1  # type: ignore[union-attr]
-            return obs
+        if self.lazy_observations:  # the hot path (``last()`` at every decision), compiled
+            return native.new_observation(Observation, self._timeline.moment, self._seat[agent])  # type: ignore[union-attr]
         return self._observe_seat(self._seat[agent])
 
     def step(self, action: int | None) -> None:
@@ -487,10 +370,11 @@ class ParlorAECEnv(_Table, AECEnv):
         assert state is not None
         self._cumulative_rewards[agent] = 0.0
         seat = self._seat[agent]
-        moment = self._moment
+        timeline = self._timeline
+        assert timeline is not None
         # a plain int in range is the usual case (an identity scan of the legal actions);
         # anything else goes the long way round (conversion, the error by policy)
-        move = check_move(moment, state, seat, action, self._space)  # type: ignore[arg-type]
+        move = native.checked_move(timeline.moment, state, seat, action, self._space)
         if move is None:
             move = self._legal_move(seat, action)
         if move is None:  # illegal_action="lose": the game ends here, the state as it was
@@ -503,11 +387,8 @@ class ParlorAECEnv(_Table, AECEnv):
             self._accumulate_rewards()
             self._select()
             return
-        if moment.pending or moment.legal is not None:  # type: ignore[union-attr]
-            self._before_change()
-        state.apply(seat, move)
-        if self._journal is not None:
-            self._journal.moves.append((seat, move))
+        # the moment kept for unread observations, the move played and journaled: compiled
+        native.aec_play(timeline, state, seat, move)
         if state.is_over:
             self.rewards = dict(zip(self.possible_agents, self.final_rewards(state)))
             for a in self.agents:
@@ -536,7 +417,8 @@ class ParlorParallelEnv(_Table, ParallelEnv):
     ) -> None:
         self._setup(game, players, options, render_mode, illegal_action, reward, reward_scale, lazy_observations)
         self.agents: list[str] = []
-        self._live: list[tuple[str, int]] = []  # (agent, seat) of self.agents, in order
+        # what the compiled step reads (lazy observations, a game in play), else None
+        self._fast: native.ParallelStep | None = None
         # Every agent stays live until the game ends, so a step's zero rewards and False flags
         # are always these: copying a built dict is a fraction of the cost of dict.fromkeys.
         self._zero_rewards = dict.fromkeys(self.possible_agents, 0.0)
@@ -548,16 +430,35 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         self.parlor = self._new_state(seed)
         self._new_moment()
         self.agents = self.possible_agents[:]
-        self._live = [(a, self._seat[a]) for a in self.agents]
+        self._fast = None
+        if self.lazy_observations:
+            live = [(a, self._seat[a]) for a in self.agents]
+            timeline = self._timeline
+            assert timeline is not None
+            self._fast = native.ParallelStep(
+                self.parlor, self.possible_agents, self._space, timeline, live, Observation, self.final_rewards
+            )
         return {a: self._observe_seat(self._seat[a]) for a in self.agents}, {a: {} for a in self.agents}
 
     def step(self, actions: dict[str, int]) -> tuple[dict, dict, dict, dict, dict]:
         state = self.parlor
         assert state is not None
+        fast = self._fast
+        if fast is not None:
+            # the usual step (every seat to move sent a plain int id of a legal action) is one
+            # compiled call; None: it changed nothing, some action needs the long way round below
+            result = native.parallel_step(fast, actions)
+            if result is not None:
+                if not fast.live:  # the game ended
+                    self.agents = []
+                    self._fast = None
+                return result  # type: ignore[no-any-return]
+        timeline = self._timeline
+        assert timeline is not None
         moves = []
         names = self.possible_agents
         space = self._space
-        moment = self._moment
+        moment = timeline.moment
         for seat in state.to_move:  # the seats waited for now, in seat order (a tuple: no copy)
             agent = names[seat]
             if agent not in actions:
@@ -565,38 +466,25 @@ class ParlorParallelEnv(_Table, ParallelEnv):
             # all checked before any is played; a plain int in range is the usual case (an
             # identity scan of the legal actions), anything else goes the long way round
             action = actions[agent]
-            move = check_move(moment, state, seat, action, space)  # type: ignore[arg-type]
+            move = native.checked_move(moment, state, seat, action, space)
             if move is None:
                 move = self._legal_move(seat, action)
                 if move is None:  # illegal_action="lose": the game ends, the state as it was
                     return self._forfeit(agent)
             moves.append((seat, move))
-        if moment.pending or moment.legal is not None:  # type: ignore[union-attr]
-            self._before_change()
+        if moment.pending or moment.legal is not None:
+            timeline.before_change()
         for seat, move in moves:
             state.apply(seat, move)
-        if self._journal is not None:
-            self._journal.moves += moves
+        if timeline.journal is not None:
+            timeline.journal.moves += moves
         agents = self.agents
-        if self.lazy_observations:  # the hot path: every live seat, every step
-            # Observation(moment, seat) without its __init__'s Python call (a store per slot
-            # here): one object per seat at every step
-            moment = self._moment
-            new = Observation.__new__
-            obs = {}
-            for agent, seat in self._live:
-                o = new(Observation)
-                o._moment = moment
-                o._seat = seat
-                obs[agent] = o
-            moment.pending += len(obs)  # type: ignore[union-attr]
-        else:
-            obs = {a: self._observe_seat(self._seat[a]) for a in agents}
+        obs = {a: self._observe_seat(self._seat[a]) for a in agents}
         if state.is_over:
             rewards = dict(zip(names, self.final_rewards(state)))
             terminations = dict.fromkeys(agents, True)
             self.agents = []
-            self._live = []
+            self._fast = None
             truncations = dict.fromkeys(agents, False)
         else:
             rewards = self._zero_rewards.copy()
@@ -611,7 +499,7 @@ class ParlorParallelEnv(_Table, ParallelEnv):
         rewards = {a: (-1.0 if a == agent else 0.0) for a in agents}
         infos: dict[str, dict[str, Any]] = {a: ({"illegal_action": True} if a == agent else {}) for a in agents}
         self.agents = []
-        self._live = []
+        self._fast = None
         return obs, rewards, dict.fromkeys(agents, True), dict.fromkeys(agents, False), infos
 
 
