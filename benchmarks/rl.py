@@ -42,6 +42,11 @@ import random
 import time
 from typing import Any
 
+# One BLAS thread: the benchmark reads the process CPU clock, which counts every thread, and
+# OpenBLAS's idle worker threads spin for a while after each call (5-12% of a run's samples under
+# perf), charging every mode for work that is not the env's. Set before numpy is imported.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import numpy as np
 
 from parlor import games
