@@ -24,6 +24,7 @@ from parlor.core import ParlorError, load_record, replay_iter
 from parlor.review import LABELS, Review, Reviewing, summarize
 from parlor.review.explain import reason_words, why_heading
 from parlor.review.settings import phase_words
+from parlor.review.summary import INDIFFERENT_ROOM, share_accuracy
 from parlor.text import text_module
 
 from .common import clean_errors, console, err_console, seat_from_user
@@ -188,8 +189,11 @@ def print_review(out: Console, record: dict[str, Any], result: Review) -> None:
         f" {_percent(thresholds['mistake'])}, blunder from {_percent(thresholds['blunder'])}, and only when the loss"
         f" is more than {judge['significance']:g} standard errors. Accuracy: each decision's loss, counted from one"
         " standard error (the win chance while the game is open, the points of score given away, priced in win"
-        " chance, once it is decided), on a steep curve (0 points 100%, 4 points 49%, 8 points 23%), weighted by"
-        ' what was at stake (docs/review.md, "The summary").[/]'
+        " chance, once it is decided), as a share of what the decision could cost (its best move against its"
+        f" worst): none given away {_percent(share_accuracy(0.0))}, a tenth {_percent(share_accuracy(0.1))}, a"
+        f" quarter {_percent(share_accuracy(0.25))}; decisions weighted by what was at stake and what they could"
+        f" cost, those that could cost {INDIFFERENT_ROOM:g} point or less not counted"
+        ' (docs/review.md, "The summary").[/]'
     )
 
 

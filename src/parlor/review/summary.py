@@ -177,7 +177,7 @@ def _curve(loss: float) -> float:
     return max(0.0, min(1.0, ACCURACY_A * math.exp(-ACCURACY_B * 100.0 * loss) - ACCURACY_C))
 
 
-def _share_curve(share: float) -> float:
+def share_accuracy(share: float) -> float:
     """The blended accuracy of a decision that gave away ``share`` of what it could cost."""
     return max(0.0, min(1.0, ACCURACY_A * math.exp(-SHARE_ACCURACY_B * share) - ACCURACY_C))
 
@@ -186,7 +186,7 @@ def decision_accuracy(decision: DecisionReview, game: str | None = None) -> floa
     """One decision's accuracy: the curve of the share of what it could cost that it gave away (the
     gentler curve of its counted win-share loss without a game, or when it carries no score loss)."""
     if game is not None and decision.score_loss is not None:
-        return _share_curve(share_given_away(decision, game))
+        return share_accuracy(share_given_away(decision, game))
     return _curve(counted_loss(decision))
 
 
@@ -241,7 +241,7 @@ def accuracy_of(decisions: list[DecisionReview], game: str = "", blended: bool |
     decisions = _counting(decisions, game, blended)
     weights = [stake(d, blended=blended) * (room_weight(d, game) if blended else 1.0) for d in decisions]
     total = sum(weights)
-    values = [_share_curve(share_given_away(d, game)) if blended else _curve(counted_loss(d)) for d in decisions]
+    values = [share_accuracy(share_given_away(d, game)) if blended else _curve(counted_loss(d)) for d in decisions]
     return sum(w * v for w, v in zip(weights, values)) / total if total else 0.0
 
 
