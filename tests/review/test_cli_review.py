@@ -22,7 +22,7 @@ import pytest
 from parlor.review import Review, Reviewing, review, summarize
 from parlor.review.calibration import bot_game
 from parlor.review.settings import phase_words
-from parlor.review.summary import share_accuracy
+from parlor.review.summary import HARMONIC_SHARE, share_accuracy
 
 PARLOR = str(Path(sys.executable).with_name("parlor"))
 # The command runs the sources the tests import (a checkout pointed at by PYTHONPATH, when set),
@@ -63,6 +63,7 @@ def test_the_review_lists_every_decision_then_the_summary_and_the_graph(saved: P
     flat = " ".join(out.split())
     assert f"Accuracy {round(100 * summary['accuracy'])}%" in flat
     assert f"a tenth {round(100 * share_accuracy(0.1))}%, a quarter {round(100 * share_accuracy(0.25))}%" in flat
+    assert f"{round(100 * HARMONIC_SHARE)}% their harmonic mean" in flat
     for phase in {phase_words(d.phase) for d in expected.decisions}:
         assert re.search(rf"│ {phase}\s+│", out), phase
     assert "costliest decisions" in out

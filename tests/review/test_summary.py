@@ -23,6 +23,8 @@ from parlor.review.summary import (
     ACCURACY_C,
     BLENDED_FLOOR,
     COUNT_SIGNIFICANCE,
+    HARMONIC_FLOOR,
+    HARMONIC_SHARE,
     INDIFFERENT_ROOM,
     LOWER_SCORE_WINS,
     PLAYED_LIKE,
@@ -58,6 +60,15 @@ LOSS_RATIO = 1.5
 def review_of(name: str, players: int, seed: int, budget: int, seat: int) -> Review:
     record = bot_game(name, players, ["random"] + ["medium"] * (players - 1), seed)
     return review(record, seat, budget=budget)
+
+
+def blended_accuracy(values: list[float], weights: list[float]) -> float:
+    """The blended accuracy as its definition says: the mix (``HARMONIC_SHARE``) of the weighted mean
+    and the weighted harmonic mean (each value at least ``HARMONIC_FLOOR`` there) of the decisions'
+    accuracies."""
+    mean = sum(w * v for w, v in zip(weights, values)) / sum(weights)
+    harmonic = sum(weights) / sum(w / max(v, HARMONIC_FLOOR) for w, v in zip(weights, values))
+    return (1 - HARMONIC_SHARE) * mean + HARMONIC_SHARE * harmonic
 
 
 def summary_of(name: str, players: int, seed: int, budget: int, seat: int) -> dict:
@@ -176,7 +187,7 @@ def test_a_decided_game_s_lost_points_count_through_the_score_loss(game: str) ->
     weights = [
         w * room_weight(d, game) for w, d in zip([1.0, BLENDED_FLOOR, BLENDED_FLOOR, STAKE_FLOOR], result.decisions)
     ]
-    expected = sum(w * max(0.0, c) for w, c in zip(weights, curve)) / sum(weights)
+    expected = blended_accuracy([max(0.0, c) for c in curve], weights)
     assert summary["blended"] is True
     assert summary["accuracy"] == pytest.approx(expected)
     assert summary["blended_loss"] == pytest.approx(sum(points) / 400.0)
@@ -212,7 +223,7 @@ def test_a_decision_whose_moves_are_all_about_as_good_gets_no_weight(game: str) 
     counted = summarize(Review(game, 2, 0, "sha256:x", {}, 2, (erred, sound)))
     w_erred, w_sound = room_weight(erred, game), room_weight(sound, game)
     assert counted["accuracy"] == pytest.approx(
-        (w_erred * decision_accuracy(erred, game) + w_sound) / (w_erred + w_sound)
+        blended_accuracy([decision_accuracy(erred, game), 1.0], [w_erred, w_sound])
     )
     assert counted["blended_loss"] == pytest.approx(0.025)
     # Only indifferent decisions: they are all there is to summarise, and count alike.
@@ -238,8 +249,8 @@ def test_a_decision_that_could_cost_more_weighs_more(game: str) -> None:
     erred_small = summarize(Review(game, 2, 0, "sha256:x", {}, 2, (small, perfect_big)))["accuracy"]
     quarter = decision_accuracy(big, game)
     w = 10**ROOM_WEIGHT_POWER
-    assert erred_big == pytest.approx((w * quarter + 1.0) / (w + 1.0))
-    assert erred_small == pytest.approx((quarter + w) / (w + 1.0))
+    assert erred_big == pytest.approx(blended_accuracy([quarter, 1.0], [w, 1.0]))
+    assert erred_small == pytest.approx(blended_accuracy([quarter, 1.0], [1.0, w]))
     assert ROOM_WEIGHT_POWER > 0 and erred_big < erred_small
 
 
@@ -314,6 +325,8 @@ def test_the_page_computes_the_summary_with_the_same_constants() -> None:
     assert json.loads(points.group(1)) == SCORE_POINTS
     assert number(r"INDIFFERENT_ROOM = ([\d.]+);") == INDIFFERENT_ROOM
     assert number(r"ROOM_WEIGHT_POWER = ([\d.]+);") == ROOM_WEIGHT_POWER
+    assert number(r"HARMONIC_SHARE = ([\d.]+);") == HARMONIC_SHARE
+    assert number(r"HARMONIC_FLOOR = ([\d.]+);") == HARMONIC_FLOOR
     lower = re.search(r"export const LOWER_SCORE_WINS = (\[.*?\]);\n", source)
     assert lower
     assert tuple(json.loads(lower.group(1))) == LOWER_SCORE_WINS
@@ -321,3 +334,23 @@ def test_the_page_computes_the_summary_with_the_same_constants() -> None:
     table = re.search(r"export const PLAYED_LIKE = (\{.*?\});\n", source, re.S)
     assert table
     assert json.loads(table.group(1)) == PLAYED_LIKE
+
+
+@pytest.mark.parametrize("game", sorted(SCORE_POINTS))
+def test_one_ruinous_decision_weighs_more_than_many_small_slips(game: str) -> None:
+    """The harmonic half of the blended accuracy: ten decisions alike, one game with nine perfect moves
+    and one that gave away all it could, the other with ten that each gave away a tenth. The slips'
+    game keeps its plain mean (0.53); the ruinous decision pulls its game far below its plain mean
+    (0.90, to 0.62); and a game of ruinous decisions only is worth no more than the floor lets it be."""
+    perfect = _decision(0.0, 0.0, 0.5, score_loss=0.0, room=0.2)
+    ruinous = _decision(0.2, 0.001, 0.5, score_loss=0.0, room=0.2)
+    slip = _decision(0.02, 0.001, 0.5, score_loss=0.0, room=0.2)
+    assert decision_accuracy(ruinous, game) == 0.0
+    one_blunder = summarize(Review(game, 2, 0, "sha256:x", {}, 10, (ruinous, *[perfect] * 9)))["accuracy"]
+    slips = summarize(Review(game, 2, 0, "sha256:x", {}, 10, tuple([slip] * 10)))["accuracy"]
+    tenth = decision_accuracy(slip, game)
+    assert slips == pytest.approx(tenth)  # every decision alike: both means are that decision's
+    assert one_blunder == pytest.approx((1 - HARMONIC_SHARE) * 0.9 + HARMONIC_SHARE * 10 / (9 + 1 / HARMONIC_FLOOR))
+    assert one_blunder < 0.9 - 0.25
+    hopeless = summarize(Review(game, 2, 0, "sha256:x", {}, 3, (ruinous,) * 3))["accuracy"]
+    assert hopeless == pytest.approx(HARMONIC_SHARE * HARMONIC_FLOOR)

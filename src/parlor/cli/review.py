@@ -24,7 +24,7 @@ from parlor.core import ParlorError, load_record, replay_iter
 from parlor.review import LABELS, Review, Reviewing, summarize
 from parlor.review.explain import reason_words, why_heading
 from parlor.review.settings import phase_words
-from parlor.review.summary import INDIFFERENT_ROOM, share_accuracy
+from parlor.review.summary import HARMONIC_SHARE, INDIFFERENT_ROOM, share_accuracy
 from parlor.text import text_module
 
 from .common import clean_errors, console, err_console, seat_from_user
@@ -192,7 +192,9 @@ def print_review(out: Console, record: dict[str, Any], result: Review) -> None:
         " chance, once it is decided), as a share of what the decision could cost (its best move against its"
         f" worst): none given away {_percent(share_accuracy(0.0))}, a tenth {_percent(share_accuracy(0.1))}, a"
         f" quarter {_percent(share_accuracy(0.25))}; decisions weighted by what was at stake and what they could"
-        f" cost, those that could cost {INDIFFERENT_ROOM:g} point or less not counted"
+        f" cost, those that could cost {INDIFFERENT_ROOM:g} point or less not counted; the game's accuracy"
+        f" {_percent(1 - HARMONIC_SHARE)} their weighted mean, {_percent(HARMONIC_SHARE)} their harmonic mean"
+        " (so a few ruinous decisions weigh more than many small slips)"
         ' (docs/review.md, "The summary").[/]'
     )
 

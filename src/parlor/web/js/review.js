@@ -180,11 +180,14 @@ export const LOWER_SCORE_WINS = ["sweet-nose"];
 export const INDIFFERENT_ROOM = 1.0;
 // A counting decision weighs also by what it could cost (its room, at least INDIFFERENT_ROOM), to this power.
 export const ROOM_WEIGHT_POWER = 1.0;
+// The blended accuracy mixes the weighted mean and the weighted harmonic mean (each accuracy at least HARMONIC_FLOOR there).
+export const HARMONIC_SHARE = 0.5;
+export const HARMONIC_FLOOR = 0.05;
 export const PLAYED_LIKE_MIN_DECISIONS = 8;
 export const PLAYED_LIKE = {
-  "mamma-mia": { "random": 0.651, "easy": 0.805, "medium": 0.823, "hard": 0.927, "expert": 0.948 },
-  "mottainai": { "random": 0.637, "easy": 0.709, "medium": 0.764, "hard": 0.864, "expert": 0.917 },
-  "sweet-nose": { "random": 0.466, "easy": 0.537, "medium": 0.552, "hard": 0.8, "expert": 0.906 }
+  "mamma-mia": { "random": 0.402, "easy": 0.547, "medium": 0.555, "hard": 0.747, "expert": 0.82 },
+  "mottainai": { "random": 0.41, "easy": 0.49, "medium": 0.538, "hard": 0.687, "expert": 0.794 },
+  "sweet-nose": { "random": 0.307, "easy": 0.373, "medium": 0.389, "hard": 0.634, "expert": 0.827 }
 };
 
 /** A decision's loss if it is significant, else 0. */
@@ -252,20 +255,26 @@ export function shareGivenAway(d, game) {
   return could > 0 ? Math.min(1, blendedLoss(d, game, true) / could) : 0;
 }
 
-/** Accuracy of the decisions (0..1): the stake-weighted mean, over the decisions that count, of a curve of
- * the share each gave away of what it could cost (of a gentler curve of the win-share loss in points, with
- * the old weights, over every decision, when a decision carries no score loss). */
+/** Accuracy of the decisions (0..1): over the decisions that count, the mix of the weighted mean and the
+ * weighted harmonic mean (HARMONIC_SHARE) of a curve of the share each gave away of what it could cost
+ * (the stake-weighted mean of a gentler curve of the win-share loss in points, with the old weights,
+ * over every decision, when a decision carries no score loss). */
 export function accuracyOf(decisions, game = "", blended = hasScoreLosses(decisions)) {
   const curve = (x) => Math.max(0, Math.min(1, ACCURACY.a * Math.exp(-x) - ACCURACY.c));
   let weights = 0;
   let sum = 0;
+  let inverse = 0;
   for (const d of counting(decisions, game, blended)) {
     const stake = Math.max(blended && !winning(d) ? BLENDED_FLOOR : STAKE_FLOOR, atStake(d));
     const w = blended ? stake * Math.max(room(d, game), INDIFFERENT_ROOM / 100) ** ROOM_WEIGHT_POWER : stake;
+    const value = curve(blended ? SHARE_ACCURACY_B * shareGivenAway(d, game) : ACCURACY.b * 100 * countedLoss(d));
     weights += w;
-    sum += w * curve(blended ? SHARE_ACCURACY_B * shareGivenAway(d, game) : ACCURACY.b * 100 * countedLoss(d));
+    sum += w * value;
+    inverse += w / Math.max(value, HARMONIC_FLOOR);
   }
-  return weights ? sum / weights : 0;
+  if (!weights) return 0;
+  if (!blended) return sum / weights;
+  return (1 - HARMONIC_SHARE) * (sum / weights) + HARMONIC_SHARE * (weights / inverse);
 }
 
 /** The bot level whose measured accuracy in this game is nearest, or null. */
