@@ -94,3 +94,42 @@ def test_batches_are_rows_of_single_calls(name: str) -> None:
         enc.encode_batch(states, seats, np.zeros((6, enc.LAYOUT.size), np.float64))
     with pytest.raises(ValueError, match="shape"):
         enc.action_mask(states[0], seats[0], np.zeros(3, np.int8))
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_kept_mask_rows_are_the_masks_of_their_lists(name: str) -> None:
+    """A list of legal actions the engine hands out again (the same object) has its mask row
+    kept after two writes in a row and copied from then on (``native.KEEP_MIN``): every mask
+    written that way, fresh, at an offset of a batch or into a dirty row of the vector env, is
+    the reference mask; and Sweet Nose's 120 sweetness assignments do get kept."""
+    from parlor.rl import native
+    from parlor.rl.tensor import legal_action_mask
+
+    game = games.get(name)
+    enc = encoding(game).ENCODER
+    ids = enc.ids
+    n = game.num_actions
+    copies = 0
+    for seed in range(3):
+        state = game.new_game(4 if game.max_players >= 4 else game.max_players, seed)
+        pick = random.Random(seed)
+        while not state.is_over:
+            for seat in state.to_move:
+                want = legal_action_mask(state, seat, n).tobytes()
+                legal = native.legal_now(state, seat)
+                for _ in range(3):  # the third write (at least) comes from a kept row if long enough
+                    copies += ids.kept_row(legal) is not None
+                    assert enc.action_mask(state, seat).tobytes() == want, (seed, seat)
+                batch = enc.action_mask_batch([state, state], [seat, seat])
+                assert batch[0].tobytes() == want and batch[1].tobytes() == want
+                row = np.full(n, 7, np.int8)  # the vector env's row: dirty before it is written
+                no_obs = memoryview(np.zeros(1, np.float32))
+                native.write_rows(
+                    state, seat, lambda *a: None, no_obs, no_obs, ids, memoryview(row), memoryview(np.zeros(n, np.int8))
+                )
+                assert row.tobytes() == want
+            mover = state.to_move[0]
+            state.apply(mover, pick.choice(state.legal_actions(mover)))
+    assert len(ids.kept) <= native.KEEP_MAX
+    if name == "sweet-nose":
+        assert copies > 100

@@ -25,6 +25,12 @@ _ONE: Final[object] = 1  # an int8 mask entry, boxed once
 # ones (a memcpy) rather than one store each (a boxed index and a buffer call per entry): Sweet
 # Nose's masks hold some 40 legal actions in about 10 runs, its sweetness phase 120 in a few.
 RUN_COPY: Final = 5
+# A list of legal actions the engine hands out again and again (the same object: Sweet Nose's
+# 120 sweetness assignments, its memoized shop choices) gets its whole mask row kept once it is
+# met twice in a row, and later masks from it are one copy of that row. Only lists this long
+# (shorter ones cost less to write than the copy) and at most this many of them.
+KEEP_MIN: Final = 8
+KEEP_MAX: Final = 8
 
 
 def action_ids(game: Any) -> dict[int, int]:
@@ -59,12 +65,26 @@ class IdTable:
         # each action id as an int object, made once: a mask row written from offset 0 takes its
         # index objects from here instead of boxing one per entry (write_mask_of)
         self.boxed: list[object] = list(range(len(actions)))
+        self.size: i64 = len(actions)  # a mask row's length
+        # the kept mask rows (``KEEP_MIN``): the lists of legal actions they were written from
+        # (held, so no other list can take their address) and the rows, as int8 views
+        self.recent: object = None  # the list the last mask was written from
+        self.kept: list[list[Any]] = []
+        self.kept_rows: list[Any] = []
         for code in range(len(actions)):
             h: i64 = (id(actions[code]) >> 4) & self.mask
             while self.objects[h] is not None:
                 h = (h + 1) & self.mask
             self.objects[h] = actions[code]
             self.codes[h] = code
+
+    def kept_row(self, legal: list[Any]) -> Any:
+        """The mask row kept for ``legal`` (this very list object), or None."""
+        kept = self.kept
+        for j in range(len(kept)):
+            if kept[j] is legal:
+                return self.kept_rows[j]
+        return None
 
     def find(self, action: object) -> int:
         """The action id of a prebuilt action object; -1 for any other object."""
@@ -80,20 +100,35 @@ class IdTable:
             h = (h + 1) & mask
 
 
+def legal_now(state: State, seat: int) -> list[Any]:
+    """``state.legal_actions(seat)`` without its copy: the engine's own list, which it never
+    changes in place (``State.clone`` shares it; the engine hands out copies), so reading it
+    here is safe; nothing in this module writes to it. ``[]`` for a seat not to move."""
+    if not state._is_to_move(seat):
+        return []
+    return state._cached_legal(seat)
+
+
 def write_mask(state: State, seat: int, ids: IdTable, buf: Any, base: int) -> int:
     """Set ``buf[base + id] = 1`` for each action ``seat`` may play (the region is zeroed by
     the caller); returns how many."""
-    legal: list[Any] = state.legal_actions(seat)
+    legal = legal_now(state, seat)
     write_mask_of(legal, state.game, ids, buf, base)
     return len(legal)
 
 
 def write_mask_of(legal: list[Any], game: Any, ids: IdTable, buf: Any, base: int) -> None:
     """``write_mask`` from a list of legal actions already asked for (the PettingZoo envs keep
-    it, so that checking the action chosen from that mask asks the rules nothing again).
+    it, so that checking the action chosen from that mask asks the rules nothing again). The
+    list must not change afterwards (the engine's lists never do): its mask may be kept.
 
     The rules list related actions together, and the action space numbers them together too,
-    so the ids come in runs of consecutive numbers: each run is written at once when long."""
+    so the ids come in runs of consecutive numbers: each run is written at once when long.
+    A list met twice in a row (``KEEP_MIN``) has its row kept and copied from then on."""
+    row = ids.kept_row(legal)
+    if row is not None:
+        buf[base : base + ids.size] = row
+        return
     start = 0
     end = 0  # the run [start, end) of consecutive ids not written yet
     for action in legal:
@@ -109,6 +144,18 @@ def write_mask_of(legal: list[Any], game: Any, ids: IdTable, buf: Any, base: int
         end = i + 1
     if end > start:
         _write_run(buf, base, start, end, ids)
+    if len(legal) >= KEEP_MIN:
+        if legal is ids.recent:
+            # the region was zeroed before this write: it is the whole mask
+            kept = memoryview(bytes(buf[base : base + ids.size])).cast("b")
+            if len(ids.kept) >= KEEP_MAX:
+                del ids.kept[0]
+                del ids.kept_rows[0]
+            ids.kept.append(legal)
+            ids.kept_rows.append(kept)
+            ids.recent = None
+        else:
+            ids.recent = legal
 
 
 def _write_run(buf: Any, base: int, start: int, end: int, ids: IdTable) -> None:
@@ -148,8 +195,7 @@ def is_legal(state: State, seat: int, move: object) -> bool:
     """Is ``move`` one of ``seat``'s legal actions now? The engine's legal actions are the
     action space's own objects, so this is an identity scan of a short list (the envs check
     every action they are given; compiled, the scan is a C loop)."""
-    legal: list[Any] = state.legal_actions(seat)
-    for candidate in legal:  # noqa: SIM110  (compiled: a C loop; any() would make a generator)
+    for candidate in legal_now(state, seat):  # noqa: SIM110  (compiled: a C loop; any() would make a generator)
         if candidate is move:
             return True
     return False
@@ -186,7 +232,7 @@ def play_others(state: State, seat: int, bots: Any) -> None:
         mover: int = to_move[0]
         bot = bots[mover]
         if isinstance(bot, Rng):
-            state.apply(mover, bot.choice(state.legal_actions(mover)))
+            state.apply(mover, bot.choice(legal_now(state, mover)))
         else:
             state.apply(mover, bot.choose(state, mover))
 
@@ -209,7 +255,7 @@ def step_envs(states: list[State], seats: list[int], bots: list[Any], action_ids
             continue
         move = space[a]
         legal = False
-        for candidate in state.legal_actions(seat):
+        for candidate in legal_now(state, seat):
             if candidate is move:
                 legal = True
                 break
@@ -258,7 +304,7 @@ def step_and_write(
         result = -1
         if isinstance(a, int) and 0 <= a < n_actions:
             move = space[a]
-            for candidate in state.legal_actions(seat):
+            for candidate in legal_now(state, seat):
                 if candidate is move:
                     state.apply(seat, move)
                     others = bots[i]
@@ -287,8 +333,13 @@ def write_rows(
     # have are never written (they stay zero from the start), so they need no zeroing
     obs_row[: len(obs_zeros)] = obs_zeros
     write(state, seat, obs_row, 0)
+    legal = legal_now(state, seat)
+    row = ids.kept_row(legal)
+    if row is not None:  # a kept mask: the copy is the whole row, no zeroing first
+        mask_row[:] = row
+        return
     mask_row[:] = mask_zeros
-    write_mask(state, seat, ids, mask_row, 0)
+    write_mask_of(legal, state.game, ids, mask_row, 0)
 
 
 # ---- The PettingZoo envs' step (``pettingzoo.py``: its classes subclass PettingZoo's, so they
@@ -390,7 +441,7 @@ def mask_into(moment: Moment, seat: int, buf: Any) -> None:
     state = moment.current()
     to_move: tuple[int, ...] = state.to_move
     if seat in to_move:
-        legal: list[Any] = state.legal_actions(seat)
+        legal = state._cached_legal(seat)  # the engine's own list (``legal_now``)
         write_mask_of(legal, state.game, moment.encoder.ids, buf, 0)
         known = moment.legal
         if known is None:
