@@ -2,11 +2,39 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
+import threading
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 from parlor import games
 from parlor.core.record import save_record
+
+T = TypeVar("T")
+
+
+def run_coroutine(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coroutine)`` in a thread of its own, and its result (or its exception) here.
+
+    A pytest-xdist worker that ran a browser test holds Playwright's event loop as its thread's running
+    loop for the rest of the session, and ``asyncio.run`` refuses to start in a thread with a running
+    loop; a new thread has none, so a test that needs its own loop runs in any worker, in any order."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = asyncio.run(coroutine)
+        except BaseException as error:  # handed to the caller's thread, re-raised there
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run, name="run-coroutine")
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def free_port() -> int:

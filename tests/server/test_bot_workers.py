@@ -11,6 +11,8 @@ from pathlib import Path
 from parlor import games
 from parlor.server.table.bot_workers import GRACE, BotWorkers
 
+from ..helpers import run_coroutine
+
 STUBBORN = f"{Path(__file__).parent / 'bots' / 'stubborn.py'}:StubbornBot"
 SLOW = f"{Path(__file__).parent / 'bots' / 'stubborn.py'}:SlowBot"
 # The budget of the tests that do not test it: a search told to stop early (at 80% of the budget) on
@@ -41,7 +43,7 @@ def test_a_search_runs_in_another_process_and_answers_a_legal_move():
         finally:
             workers.close()
 
-    asyncio.run(run())
+    run_coroutine(run())
 
 
 def test_a_bot_over_its_budget_is_stopped_and_its_worker_replaced():
@@ -69,7 +71,7 @@ def test_a_bot_over_its_budget_is_stopped_and_its_worker_replaced():
         finally:
             workers.close()
 
-    asyncio.run(run())
+    run_coroutine(run())
 
 
 def test_tables_are_served_in_turn():
@@ -103,4 +105,4 @@ def test_tables_are_served_in_turn():
             workers.close()
         assert order.index("other") <= 1, order
 
-    asyncio.run(run())
+    run_coroutine(run())

@@ -17,6 +17,7 @@ import time
 import httpx
 from sqlalchemy import create_engine, text
 
+from ..helpers import run_coroutine
 from .conftest import ROOT, Client, ServerProcess, create_table, start_together, token_of
 from .test_play import catch_up, play
 
@@ -179,7 +180,7 @@ def test_the_relay_closes_its_http_client_at_shutdown():
         await task
         return open_after_startup, client.is_closed and relay._client is None, sent
 
-    open_after_startup, closed, sent = asyncio.run(run())
+    open_after_startup, closed, sent = run_coroutine(run())
     assert open_after_startup and closed
     assert sent == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
 

@@ -11,6 +11,7 @@ from sqlalchemy import create_engine, text
 
 from parlor.server.limits import Limits
 
+from ..helpers import run_coroutine
 from .conftest import ServerThread
 
 BODY = {"game": "mamma-mia", "players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]}
@@ -38,7 +39,7 @@ def test_200_concurrent_creations_from_one_address_make_exactly_the_limit(databa
     ):
         before = stored_tables(database_url) if code == "rate_limited" else 0
         with ServerThread(database_url, seat_timeout=None, limits=limits) as server:
-            answers = asyncio.run(create_many(server.base, 200))
+            answers = run_coroutine(create_many(server.base, 200))
         made = [r for r in answers if r.status_code == 201]
         refused = [r for r in answers if r.status_code != 201]
         if code == "rate_limited":  # the first round's 12 were made within the minute too

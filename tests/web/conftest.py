@@ -8,6 +8,7 @@ installs Debian's ``chromium``; ``pip install -e ".[test]"`` installs Playwright
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -47,6 +48,12 @@ CHROMIUM_ARGS = [
 # is for an event, and this outer limit only has to be long enough for a loaded 2-core machine
 # (Playwright's own 30 s default was not).
 PATIENCE_MS = 120_000
+# How often ``wait_for_function`` checks its condition, unless a call names its own ``polling``.
+# Playwright's default checks at every animation frame, which keeps the page drawing frames for as
+# long as the wait lasts: in headless Chromium about a tenth of a core per waiting page, taken from
+# the server and bots the test waits for. A check every 25 ms costs next to nothing and finds any
+# state that lasts two frames.
+POLL_MS = 25
 
 
 # The table's card movements off in every page of a test's browser (js/table.js reads the reader's
@@ -259,7 +266,18 @@ def browser() -> Iterator[Any]:
         pytest.fail(
             "Playwright is not installed: pip install -e '.[test]' (do not run 'playwright install').", pytrace=False
         )
-    with sync_playwright() as pw:
+    from playwright.sync_api import Frame, Page
+
+    def polled(wait_for_function: Any) -> Any:
+        @functools.wraps(wait_for_function)
+        def with_polling(self: Any, expression: str, *, polling: Any = None, **options: Any) -> Any:
+            return wait_for_function(self, expression, polling=POLL_MS if polling is None else polling, **options)
+
+        return with_polling
+
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as pw:
+        for kind in (Page, Frame):
+            patch.setattr(kind, "wait_for_function", polled(kind.wait_for_function))
         b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=PATIENCE_MS)
         try:
             yield PatientBrowser(b)
