@@ -280,3 +280,42 @@ def test_mottainai_counts_every_change_to_a_seats_zones(players: int, options: d
                 if now[p][0] != before[p][0]:
                     assert now[p][1] != before[p][1], f"seat {p}'s zones changed, its count did not"
             before = now
+
+
+@pytest.mark.parametrize(("players", "options"), MOTTAINAI_TABLES)
+def test_rows_rewritten_in_place_are_whole_observations(players: int, options: dict | None) -> None:
+    """Mottainai's rows are rewritten in place, each player block only when that seat's zones
+    changed: every row, at every step, through episode ends, is the full observation."""
+    enc = encoding("mottainai")
+    env = ParlorVectorEnv("mottainai", num_envs=6, players=players, options=options, seed=players)
+    obs, info = env.reset()
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(250):
+        before, seats = env.states(), info["seat"].copy()
+        obs, _, terminated, _, info = env.step(masked_random(rng, info["action_mask"]))
+        for i, state in enumerate(env.states()):
+            assert obs[i].tobytes() == enc.encode(state, int(info["seat"][i])).tobytes()
+        for i in np.flatnonzero(terminated):
+            assert info["final_obs"][i].tobytes() == enc.encode(before[i], int(seats[i])).tobytes()
+        ended += int(terminated.sum())
+    assert ended >= 1
+
+
+def test_observations_and_masks_are_handed_out_read_only() -> None:
+    """The observation and mask rows are the env's buffers, rewritten in place by the next
+    step (Mottainai's observations only where the state changed, every mask only where it
+    was set): handed out read-only, so a write into them is an error instead of a row that
+    silently stays wrong. Copies are the caller's."""
+    for name in games.names():
+        env = ParlorVectorEnv(name, num_envs=2, players=3, seed=0)
+        obs, info = env.reset()
+        for _ in range(2):
+            assert not obs.flags.writeable and not info["action_mask"].flags.writeable
+            with pytest.raises(ValueError, match="read-only"):
+                obs[0, 0] = 1.0
+            with pytest.raises(ValueError, match="read-only"):
+                info["action_mask"][0, 0] = 1
+            mine = obs.copy()
+            mine[0, 0] = 1.0  # a copy is the caller's
+            obs, *_rest, info = env.step(info["action_mask"].argmax(axis=1))
