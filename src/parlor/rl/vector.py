@@ -18,10 +18,14 @@ same games as a Stable-Baselines3 ``VecEnv`` (``action_masks`` for sb3-contrib's
 - **Arrays, not dicts.** Observations and masks are written straight from the states
   (``Encoder``, the game's compiled ``observation.py``) into preallocated arrays; the arrays
   returned by ``reset`` and ``step`` are those same buffers, overwritten by the next call
-  (copy them to keep them). Observations are float32 ``(num_envs, LAYOUT.size)``, masks int8
-  ``(num_envs, num_actions)``, rewards float32, flags bool. Memory per env: ``4 * size +
-  num_actions`` bytes for the arrays (Mamma Mia! 5.4 kB, Sweet Nose 3.2 kB, Mottainai 20.4 kB,
-  the observation once more for ``final_obs``) plus one game state (a few kB).
+  (copy them to keep them). The observations and masks are read-only views: the next call
+  rewrites their rows in place, and only where something changed (Mottainai's player blocks
+  only for seats whose zones changed, a mask only at the entries it had set), so a write into
+  them would leave later rows wrong; copy them to change them. Observations are float32
+  ``(num_envs, LAYOUT.size)``, masks int8 ``(num_envs, num_actions)``, rewards float32, flags
+  bool. Memory per env: ``4 * size + num_actions`` bytes for the arrays (Mamma Mia! 5.4 kB,
+  Sweet Nose 3.2 kB, Mottainai 20.4 kB, the observation once more for ``final_obs``) plus one
+  game state (a few kB).
 - **Auto-reset, same step.** When an episode ends (the game is over, or the learner chose an
   action outside its mask, with ``illegal_action="lose"``: reward -1, nothing played) the
   env starts its next game at once: the returned row is the new game's first observation,
