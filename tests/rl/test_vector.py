@@ -240,3 +240,82 @@ def test_the_gymnasium_env_never_resets_into_a_finished_game() -> None:
     assert not env.state.is_over and info["action_mask"].sum() > 0
     info = env.step(int(info["action_mask"].argmax()))[4]
     assert "illegal_action" not in info
+
+
+MOTTAINAI_TABLES = [(n, None) for n in range(2, 7)] + [
+    (3, {"setup_facedown_tasks": "all_but_start_player", "waiting_area_visible_to_owner": True}),
+    (4, {"team_play": True, "extended_game": True}),
+    (3, {"waiting_area_scores": True}),
+]
+
+
+def _zones(state: object, p: int) -> tuple:
+    s = state
+    return tuple(
+        getattr(s, z)[p]
+        for z in (
+            "hands", "known", "waiting", "tasks", "task_up", "doll_task",
+            "helpers", "bench", "sales", "gallery", "gift", "kite",
+        )
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(("players", "options"), MOTTAINAI_TABLES)
+def test_mottainai_counts_every_change_to_a_seats_zones(players: int, options: dict | None) -> None:
+    """``zone_changes[p]`` moves whenever one of seat ``p``'s zones changed (what the vector
+    env's in-place rewrite relies on to leave a player block alone): checked at every
+    decision of random games, every seat."""
+    game = games.get("mottainai")
+    rng = np.random.default_rng(players)
+    for seed in range(6):
+        opts = game.options_from_json(options) if options else game.default_options(players)
+        state = game.new_game(players, seed, opts)
+        before = [(_zones(state, p), state.zone_changes[p]) for p in range(players)]
+        while state.to_move:
+            seat = state.to_move[0]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[int(rng.integers(len(legal)))])
+            now = [(_zones(state, p), state.zone_changes[p]) for p in range(players)]
+            for p in range(players):
+                if now[p][0] != before[p][0]:
+                    assert now[p][1] != before[p][1], f"seat {p}'s zones changed, its count did not"
+            before = now
+
+
+@pytest.mark.parametrize(("players", "options"), MOTTAINAI_TABLES)
+def test_rows_rewritten_in_place_are_whole_observations(players: int, options: dict | None) -> None:
+    """Mottainai's rows are rewritten in place, each player block only when that seat's zones
+    changed: every row, at every step, through episode ends, is the full observation."""
+    enc = encoding("mottainai")
+    env = ParlorVectorEnv("mottainai", num_envs=6, players=players, options=options, seed=players)
+    obs, info = env.reset()
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(250):
+        before, seats = env.states(), info["seat"].copy()
+        obs, _, terminated, _, info = env.step(masked_random(rng, info["action_mask"]))
+        for i, state in enumerate(env.states()):
+            assert obs[i].tobytes() == enc.encode(state, int(info["seat"][i])).tobytes()
+        for i in np.flatnonzero(terminated):
+            assert info["final_obs"][i].tobytes() == enc.encode(before[i], int(seats[i])).tobytes()
+        ended += int(terminated.sum())
+    assert ended >= 1
+
+
+def test_observations_and_masks_are_handed_out_read_only() -> None:
+    """The observation and mask rows are the env's buffers, rewritten in place by the next
+    step (Mottainai's observations only where the state changed, every mask only where it
+    was set): handed out read-only, so a write into them is an error instead of a row that
+    silently stays wrong. Copies are the caller's."""
+    for name in games.names():
+        env = ParlorVectorEnv(name, num_envs=2, players=3, seed=0)
+        obs, info = env.reset()
+        for _ in range(2):
+            assert not obs.flags.writeable and not info["action_mask"].flags.writeable
+            with pytest.raises(ValueError, match="read-only"):
+                obs[0, 0] = 1.0
+            with pytest.raises(ValueError, match="read-only"):
+                info["action_mask"][0, 0] = 1
+            mine = obs.copy()
+            mine[0, 0] = 1.0  # a copy is the caller's
+            obs, *_rest, info = env.step(info["action_mask"].argmax(axis=1))

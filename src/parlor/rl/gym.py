@@ -43,6 +43,10 @@ from parlor.rl.pettingzoo import (
 )
 from parlor.rl.rewards import reward_function
 
+# the arrays' dtypes as objects: a type or a name is converted at every np.zeros
+_FLOAT32 = np.dtype(np.float32)
+_INT8 = np.dtype(np.int8)
+
 IDS = {"mamma-mia": "parlor/MammaMia-v0", "sweet-nose": "parlor/SweetNose-v0", "mottainai": "parlor/Mottainai-v0"}
 
 
@@ -118,8 +122,8 @@ class ParlorSingleSeatEnv(gymnasium.Env):
         seat = self.seat
         encoder = self.encoder
         # the observation and the mask: fresh arrays (the caller may keep them)
-        obs = np.zeros(encoder.size, np.float32)
-        mask = np.zeros(encoder.num_actions, np.int8)
+        obs = np.zeros(encoder.size, _FLOAT32)
+        mask = np.zeros(encoder.num_actions, _INT8)
         # a plain int id of a legal action is the usual case: the moves and both writes in one
         # compiled call (what encoder.encode and encoder.action_mask would write); anything
         # else goes the long way round (conversion, refusal), nothing changed yet

@@ -21,6 +21,7 @@ from parlor.core.game import State
 from parlor.core.rng import Rng
 
 _ONE: Final[object] = 1  # an int8 mask entry, boxed once
+_ZERO: Final[object] = 0
 # A run of at least this many consecutive action ids is written as one slice copy from a row of
 # ones (a memcpy) rather than one store each (a boxed index and a buffer call per entry): Sweet
 # Nose's masks hold some 40 legal actions in about 10 runs, its sweetness phase 120 in a few.
@@ -66,6 +67,10 @@ class IdTable:
         # index objects from here instead of boxing one per entry (write_mask_of)
         self.boxed: list[object] = list(range(len(actions)))
         self.size: i64 = len(actions)  # a mask row's length
+        # the action objects by id: a mask's next legal action is most often the object right
+        # after the last one found (the rules list related actions in the space's order), so
+        # ``write_mask_of`` looks there before it probes the table
+        self.actions: list[object] = list(actions)
         # the kept mask rows (``KEEP_MIN``): the lists of legal actions they were written from
         # (held, so no other list can take their address) and the rows, as int8 views
         self.recent: object = None  # the list the last mask was written from
@@ -131,7 +136,12 @@ def write_mask_of(legal: list[Any], game: Any, ids: IdTable, buf: Any, base: int
         return
     start = 0
     end = 0  # the run [start, end) of consecutive ids not written yet
+    space = ids.actions
+    size = ids.size
     for action in legal:
+        if end > start and end < size and space[end] is action:  # the run goes on: no probe
+            end += 1
+            continue
         i = ids.find(action)
         if i < 0:  # not a prebuilt object (never from the engine): ask the space
             i = game.action_id(action)
@@ -282,6 +292,9 @@ def step_and_write(
     ids: IdTable,
     mask_rows: list[Any],
     mask_zeros: Any,
+    write_changed: Callable[[Any, int, Any, Any], None] | None = None,
+    rows: list[Any] | None = None,
+    mask_lists: list[Any] | None = None,
 ) -> list[int]:
     """``step_envs``, and each env's observation row and mask row written right after its
     moves: one pass over the envs, each game's state still in the cache when it is written
@@ -294,7 +307,11 @@ def step_and_write(
 
     Row ``i`` is written whatever the result: for an env whose game ended (1) or whose action
     was refused (-1) it is that game's last observation, which the caller keeps as the final
-    one before it deals the next game and writes the row again."""
+    one before it deals the next game and writes the row again.
+
+    With ``write_changed`` (the encoder's, and ``rows[i]`` its record of row ``i``), an
+    observation row is rewritten in place, only where its state changed (``Encoder``); with
+    ``mask_lists`` (``write_mask_row``) a mask row is cleared where it was set, not zeroed."""
     n_actions = len(space)
     results: list[int] = []
     for i in range(len(states)):
@@ -313,8 +330,45 @@ def step_and_write(
                     result = 0 if state.to_move else 1
                     break
         results.append(result)
-        write_rows(state, seat, write, obs_rows[i], obs_zeros, ids, mask_rows[i], mask_zeros)
+        write_env_rows(
+            state,
+            seat,
+            write,
+            obs_rows[i],
+            obs_zeros,
+            ids,
+            mask_rows[i],
+            mask_zeros,
+            write_changed,
+            rows,
+            mask_lists,
+            i,
+        )
     return results
+
+
+def write_env_rows(
+    state: State,
+    seat: int,
+    write: Callable[[Any, int, Any, int], None],
+    obs_row: Any,
+    obs_zeros: Any,
+    ids: IdTable,
+    mask_row: Any,
+    mask_zeros: Any,
+    write_changed: Callable[[Any, int, Any, Any], None] | None,
+    rows: list[Any] | None,
+    mask_lists: list[Any] | None,
+    i: int,
+) -> None:
+    """Env ``i``'s observation row and mask row, as ``step_and_write`` writes them: in place
+    where the encoder can (``write_changed``, ``rows``) and the mask by ``write_mask_row``."""
+    if write_changed is not None and rows is not None:
+        write_changed(state, seat, obs_row, rows[i])
+    else:
+        obs_row[: len(obs_zeros)] = obs_zeros
+        write(state, seat, obs_row, 0)
+    write_mask_row(state, seat, ids, mask_row, mask_zeros, mask_lists, i)
 
 
 def write_rows(
@@ -333,13 +387,52 @@ def write_rows(
     # have are never written (they stay zero from the start), so they need no zeroing
     obs_row[: len(obs_zeros)] = obs_zeros
     write(state, seat, obs_row, 0)
+    write_mask_row(state, seat, ids, mask_row, mask_zeros)
+
+
+def write_mask_row(
+    state: State, seat: int, ids: IdTable, mask_row: Any, mask_zeros: Any, lists: list[Any] | None = None, i: int = 0
+) -> None:
+    """One env's mask row (a view of that row alone) zeroed and written.
+
+    With ``lists`` (``lists[i]``: the list of legal actions row ``i`` was last written from,
+    None if unknown), the row is not zeroed whole (3,059 bytes for Mottainai, most of them
+    already 0) but cleared where that list had set it, and left as it is when the list is the
+    same object (the engine never changes its lists); ``lists[i]`` then holds the new list.
+    The row must not have been written into by anything else since (the vector env hands
+    its masks out read-only)."""
     legal = legal_now(state, seat)
     row = ids.kept_row(legal)
+    before: Any = None
+    if lists is not None:
+        before = lists[i]
+        lists[i] = legal
     if row is not None:  # a kept mask: the copy is the whole row, no zeroing first
         mask_row[:] = row
         return
-    mask_row[:] = mask_zeros
+    if before is None:
+        mask_row[:] = mask_zeros
+    elif before is legal:
+        return  # the row holds this list's mask already
+    else:
+        _clear_mask_of(before, state.game, ids, mask_row)
     write_mask_of(legal, state.game, ids, mask_row, 0)
+
+
+def _clear_mask_of(legal: list[Any], game: Any, ids: IdTable, buf: Any) -> None:
+    """Set ``buf[id] = 0`` (from offset 0) for each action of ``legal``."""
+    boxed = ids.boxed
+    space = ids.actions
+    size = ids.size
+    last = -1
+    for action in legal:
+        i = last + 1
+        if not (0 < i < size and space[i] is action):
+            i = ids.find(action)
+            if i < 0:
+                i = game.action_id(action)
+        buf[boxed[i]] = _ZERO
+        last = i
 
 
 # ---- The PettingZoo envs' step (``pettingzoo.py``: its classes subclass PettingZoo's, so they
@@ -370,9 +463,16 @@ class Moment:
     copy of the journal's start and the moves played from it (the engine is deterministic:
     the same state and the same moves give the same state, its random draws included)."""
 
-    def __init__(self, state: State | None, encoder: Any) -> None:
+    def __init__(self, state: State | None, encoder: Any, ids: IdTable | None = None, num_actions: int = -1) -> None:
         self.state = state
         self.encoder = encoder
+        # the encoder's mask table and mask length, read once (``encoder`` is a Python object:
+        # each attribute read from it is a lookup by name) and handed from moment to moment
+        if ids is None:
+            ids = encoder.ids
+            num_actions = encoder.num_actions
+        self.ids: IdTable = ids
+        self.num_actions = num_actions
         self.pending = 0  # observations of this moment not yet fully read
         # seat -> its legal actions, asked for when its mask was written: the step checks the
         # action chosen from that mask against this list instead of asking the rules again
@@ -429,7 +529,7 @@ class Timeline:
                 moment.state = None
                 moment.journal = journal
                 moment.played = len(journal.moves)
-            self.moment = Moment(state, moment.encoder)
+            self.moment = Moment(state, moment.encoder, moment.ids, moment.num_actions)
         else:
             moment.legal = None
             self.journal = None
@@ -442,7 +542,7 @@ def mask_into(moment: Moment, seat: int, buf: Any) -> None:
     to_move: tuple[int, ...] = state.to_move
     if seat in to_move:
         legal = state._cached_legal(seat)  # the engine's own list (``legal_now``)
-        write_mask_of(legal, state.game, moment.encoder.ids, buf, 0)
+        write_mask_of(legal, state.game, moment.ids, buf, 0)
         known = moment.legal
         if known is None:
             moment.legal = {seat: legal}
@@ -451,14 +551,15 @@ def mask_into(moment: Moment, seat: int, buf: Any) -> None:
 
 
 def observation_entry(
-    obs: dict[str, Any], key: str, moment: Moment, seat: int, zeros: Callable[[int, str], Any]
+    obs: dict[str, Any], key: str, moment: Moment, seat: int, zeros: Callable[[int, Any], Any], int8: Any
 ) -> Any:
     """Write entry ``key`` of a lazy observation (``pettingzoo.Observation``, a dict) from its
-    moment and return it: ``"action_mask"`` a fresh int8 array from ``zeros`` (``np.zeros``)
-    with ``seat``'s legal actions kept in the moment, ``"observation"`` the encoder's array.
+    moment and return it: ``"action_mask"`` a fresh array from ``zeros`` (``np.zeros``) of
+    dtype ``int8`` (the dtype object: a name would be parsed at every call) with ``seat``'s
+    legal actions kept in the moment, ``"observation"`` the encoder's array.
     Once both entries are written the observation lets its moment go."""
     if key == "action_mask":
-        value = zeros(moment.encoder.num_actions, "int8")
+        value = zeros(moment.num_actions, int8)
         mask_into(moment, seat, memoryview(value))
     elif key == "observation":
         value = moment.encoder.encode(moment.current(), seat)
@@ -500,9 +601,11 @@ def aec_play(timeline: Timeline, state: State, seat: int, move: Any) -> None:
 
 
 def new_observation(observation: Any, moment: Moment, seat: int) -> Any:
-    """``Observation(moment, seat)`` without its ``__init__`` (one object per seat per step):
-    ``observation`` is the class; its two slots stored, the moment's count raised."""
-    obs = observation.__new__(observation)
+    """A lazy observation of ``seat`` at ``moment`` (one object per seat per step):
+    ``observation`` is the class (``pettingzoo.Observation``, called with no argument: dict's
+    own ``__new__`` and ``__init__``, no Python call); its two slots stored, the moment's count
+    raised."""
+    obs = observation()
     obs._moment = moment
     obs._seat = seat
     moment.pending += 1
@@ -576,7 +679,7 @@ def parallel_step(table: ParallelStep, actions: Any) -> Any:
     obs: dict[str, Any] = {}
     infos: dict[str, dict[str, Any]] = {}
     for agent, seat in live:
-        o = observation.__new__(observation)  # Observation(moment, seat) without its __init__
+        o = observation()  # new_observation(observation, moment, seat), inline
         o._moment = moment
         o._seat = seat
         obs[agent] = o

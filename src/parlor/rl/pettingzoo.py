@@ -92,6 +92,7 @@ def legal_move(state: State, seat: int, action: Any) -> Any:
 
 
 OBSERVATION_KEYS = ("observation", "action_mask")
+_INT8 = np.dtype(np.int8)  # a mask's dtype, as the object (a name is parsed at every np.zeros)
 
 
 # The journal of moves since a copy of the state, the moment observations read from, and the
@@ -118,19 +119,18 @@ class Observation(dict):
 
     __slots__ = ("_moment", "_seat")
 
-    def __init__(self, moment: Moment, seat: int) -> None:
-        # no dict.__init__: it would only add nothing to an empty dict (every seat, every step)
-        # (a seat not to move gets its all-zero mask when it is read, without asking the
-        # rules: ``Encoder.action_mask``; the parallel env hands out one for every seat at
-        # every step and most are never read)
-        self._moment: Moment | None = moment
-        self._seat = seat
-        moment.pending += 1
+    # No ``__init__``: made by ``native.new_observation(Observation, moment, seat)`` (and inline
+    # in the parallel step), which calls the class with no argument (dict's own ``__new__`` and
+    # ``__init__``, no Python call: the parallel env makes one per seat at every step) and
+    # stores the two slots. (A seat not to move gets its all-zero mask when it is read, without
+    # asking the rules: ``Encoder.action_mask``; most of those are never read.)
+    _moment: Moment | None
+    _seat: int
 
     def __missing__(self, key: str) -> np.ndarray:
         # the one way an entry gets written (``[]`` on a missing key, and every method below):
         # one compiled call (``native.observation_entry``; a loop reads a mask at every step)
-        return native.observation_entry(self, key, self._moment, self._seat, np.zeros)  # type: ignore[arg-type]
+        return native.observation_entry(self, key, self._moment, self._seat, np.zeros, _INT8)  # type: ignore[arg-type]
 
     def _fill(self) -> None:
         for key in OBSERVATION_KEYS:
@@ -274,7 +274,7 @@ class _Table:
 
     def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
         if self.lazy_observations:
-            return Observation(self._timeline.moment, seat)  # type: ignore[union-attr]
+            return native.new_observation(Observation, self._timeline.moment, seat)  # type: ignore[union-attr,no-any-return]
         encoder = self.encoding.ENCODER  # the game's encoding.encode / action_mask, one call less
         return {"observation": encoder.encode(self.parlor, seat), "action_mask": encoder.action_mask(self.parlor, seat)}
 

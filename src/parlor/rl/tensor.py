@@ -215,15 +215,29 @@ class Encoder:
 
     ``out`` must be C-contiguous with the right dtype and shape (a ``ValueError`` says so
     otherwise); it is zeroed first and returned.
+
+    ``write_changed(state, seat, row_view, row)`` and ``Row`` (optional, Mottainai's): rewrite
+    a reused row in place, only the parts whose source changed since ``row`` (a ``Row()``, one
+    per row) says it was last written; the vector env uses them when given.
     """
 
-    def __init__(self, layout: Layout, write: Callable[[Any, int, Any, int], None], size: int, game: Any) -> None:
+    def __init__(
+        self,
+        layout: Layout,
+        write: Callable[[Any, int, Any, int], None],
+        size: int,
+        game: Any,
+        write_changed: Callable[[Any, int, Any, Any], None] | None = None,
+        row: Callable[[], Any] | None = None,
+    ) -> None:
         if size != layout.size:
             raise ValueError(f"{layout.game_name}: the writer's size {size} is not the layout's {layout.size}")
         from parlor.rl import native
 
         self.layout = layout
         self.write = write
+        self.write_changed = write_changed
+        self.row = row
         self.size = size
         self.num_actions = game.num_actions
         self.ids = native.IdTable(game)  # action object -> action id, by identity (the masks)

@@ -18,10 +18,14 @@ same games as a Stable-Baselines3 ``VecEnv`` (``action_masks`` for sb3-contrib's
 - **Arrays, not dicts.** Observations and masks are written straight from the states
   (``Encoder``, the game's compiled ``observation.py``) into preallocated arrays; the arrays
   returned by ``reset`` and ``step`` are those same buffers, overwritten by the next call
-  (copy them to keep them). Observations are float32 ``(num_envs, LAYOUT.size)``, masks int8
-  ``(num_envs, num_actions)``, rewards float32, flags bool. Memory per env: ``4 * size +
-  num_actions`` bytes for the arrays (Mamma Mia! 5.4 kB, Sweet Nose 3.2 kB, Mottainai 20.4 kB,
-  the observation once more for ``final_obs``) plus one game state (a few kB).
+  (copy them to keep them). The observations and masks are read-only views: the next call
+  rewrites their rows in place, and only where something changed (Mottainai's player blocks
+  only for seats whose zones changed, a mask only at the entries it had set), so a write into
+  them would leave later rows wrong; copy them to change them. Observations are float32
+  ``(num_envs, LAYOUT.size)``, masks int8 ``(num_envs, num_actions)``, rewards float32, flags
+  bool. Memory per env: ``4 * size + num_actions`` bytes for the arrays (Mamma Mia! 5.4 kB,
+  Sweet Nose 3.2 kB, Mottainai 20.4 kB, the observation once more for ``final_obs``) plus one
+  game state (a few kB).
 - **Auto-reset, same step.** When an episode ends (the game is over, or the learner chose an
   action outside its mask, with ``illegal_action="lose"``: reward -1, nothing played) the
   env starts its next game at once: the returned row is the new game's first observation,
@@ -98,26 +102,42 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
         self.single_action_space = spaces.Discrete(n_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.obs = np.zeros((num_envs, size), np.float32)
-        self.masks = np.zeros((num_envs, n_actions), np.int8)
+        # The observations are handed out read-only: a view of the env's own buffer, whose rows
+        # the next step rewrites in place (Mottainai's only where its state changed, so a row
+        # written into by the caller would silently stay wrong; read-only, that is an error).
+        self._obs_buffer = np.zeros((num_envs, size), np.float32)
+        self.obs = self._obs_buffer.view()
+        self.obs.flags.writeable = False
+        # the masks too: rows are cleared where they were set, not zeroed (native.write_mask_row)
+        self._mask_buffer = np.zeros((num_envs, n_actions), np.int8)
+        self.masks = self._mask_buffer.view()
+        self.masks.flags.writeable = False
         self.final_obs = np.zeros((num_envs, size), np.float32)
         self.rewards = np.zeros(num_envs, np.float32)
         self.terminated = np.zeros(num_envs, bool)
         self.truncated = np.zeros(num_envs, bool)
         self.illegal = np.zeros(num_envs, bool)
         self.seats = np.zeros(num_envs, np.int64)
-        self._obs_view = memoryview(self.obs).cast("B").cast("f")
-        self._mask_view = memoryview(self.masks).cast("B").cast("b")
-        # one row of zeros each, copied over a row just before it is written (native.write_rows);
+        self._obs_view = memoryview(self._obs_buffer).cast("B").cast("f")
+        self._mask_view = memoryview(self._mask_buffer).cast("B").cast("b")
+        # one row of zeros each, copied over a row just before it is written (native.write_env_rows);
         # for the observations only as far as this table's player blocks reach: the blocks of
         # seats it does not have are never written (Layout), so they stay zero from the start
         layout = self.encoding.LAYOUT
         used = layout.table_size + self.players * layout.player_size
         self._obs_zeros = memoryview(np.zeros(used, np.float32)).cast("B").cast("f")
         self._mask_zeros = memoryview(np.zeros(n_actions, np.int8)).cast("B").cast("b")
-        # each row as a view of its own, written from offset 0 (native.write_rows)
+        # each row as a view of its own, written from offset 0 (native.write_env_rows)
         self._obs_rows = [self._obs_view[i * size : (i + 1) * size] for i in range(num_envs)]
         self._mask_rows = [self._mask_view[i * n_actions : (i + 1) * n_actions] for i in range(num_envs)]
+        # the game's in-place row rewrite (Mottainai's: the player blocks of seats whose zones
+        # did not change are left as they are), with a record per row of what it holds
+        self._write_changed = self.encoder.write_changed
+        self._rows: list[Any] | None = None
+        if self._write_changed is not None and self.encoder.row is not None:
+            self._rows = [self.encoder.row() for _ in range(num_envs)]
+        # per row, the list of legal actions its mask was last written from (None: unknown)
+        self._mask_lists: list[Any] = [None] * num_envs
         self._actions = self.game.actions.actions
         self._states: list[State] = []
         self._bots: list[list[Any] | None] = []
@@ -205,8 +225,12 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
                 state.apply(movers[k], self.game.action_from_id(int(choices[k])))
 
     def _observe(self) -> None:
-        self.obs.fill(0.0)
-        self.masks.fill(0)
+        self._obs_buffer.fill(0.0)
+        if self._rows is not None:  # written whole here: the rows' records no longer hold
+            for row in self._rows:
+                row.forget()
+        self._mask_buffer.fill(0)
+        self._mask_lists = [None] * self.num_envs
         native.write_batch(self.encoder.write, self._states, self._seat_list, self._obs_view, self.encoder.size)
         native.write_mask_batch(self._states, self._seat_list, self.encoder.ids, self._mask_view, self.masks.shape[1])
 
@@ -242,6 +266,9 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
             enc.ids,
             mask_rows,
             mask_zeros,
+            self._write_changed,
+            self._rows,
+            self._mask_lists,
         )
         info: dict[str, Any] = {"action_mask": self.masks, "seat": self.seats, "illegal_action": self.illegal}
         if results.count(0) == len(results):  # the usual step: no game ended
@@ -259,7 +286,20 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
             self.final_obs[i] = self.obs[i]  # the row holds the finished game's last observation
             done[i] = True
             self._new_game(i)
-            native.write_rows(states[i], seats[i], enc.write, obs_rows[i], obs_zeros, enc.ids, mask_rows[i], mask_zeros)
+            native.write_env_rows(
+                states[i],
+                seats[i],
+                enc.write,
+                obs_rows[i],
+                obs_zeros,
+                enc.ids,
+                mask_rows[i],
+                mask_zeros,
+                self._write_changed,
+                self._rows,
+                self._mask_lists,
+                i,
+            )
             self.episodes += 1
         info["final_obs"] = self.final_obs
         info["_final_obs"] = done

@@ -220,6 +220,7 @@ def kite_copy_act(s: S, frame: tuple, action: Any) -> None:
         return
     s.kite[p] = (*s.kite[p], card)
     s.works_changed(p)
+    s.changed(p)
     if card in MORNING_CARDS and not s.options.kite_copy_morning_effect:
         s.used_fx = (*s.used_fx, card)
     s.emit(public("kite_copy", seat=p, card=CARD[card]))
@@ -363,6 +364,8 @@ def puppet(s: S, p: int, q: int) -> None:
     s.hands[p] = ()
     s.known[p] = ()
     s.waiting[p] = s.waiting[p] + theirs
+    s.changed(p)
+    s.changed(q)
     s.emit(public("puppet", seat=p, target=q, gave=len(mine), received=len(theirs)))
     s.emit(private(q, "hand_received", seat=q, cards=[CARD[c] for c in mine]))
     if s.o.waiting_area_visible_to_owner:
@@ -711,6 +714,7 @@ def plane_act(s: S, frame: tuple, action: Any) -> None:
     s.take_work(p, card, wing)
     s.kite[p] = copies
     s.works_changed(p)
+    s.changed(p)
     s.put_work(p, card, 1 - wing)
     s.emit(public("work_moved", seat=p, card=CARD[card], to=WINGS[1 - wing]))
     s.stack[-1] = ("plane", frame[1] - 1)

@@ -114,7 +114,7 @@ LAYOUT = Layout(
 )
 
 
-ENCODER = Encoder(LAYOUT, observation.write, observation.SIZE, GAME)
+ENCODER = Encoder(LAYOUT, observation.write, observation.SIZE, GAME, observation.write_changed, observation.Row)
 
 
 def encode(state: Any, seat: int, out: Any = None) -> Any:

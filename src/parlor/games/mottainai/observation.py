@@ -179,6 +179,14 @@ def _decision(s: "MottainaiState", buf: Any, base: int, me: int, n: int) -> None
 def write(state: "MottainaiState", seat: int, buf: Any, base: int) -> None:
     """Write ``seat``'s observation into ``buf[base : base + SIZE]`` (already zeroed)."""
     s = state
+    _table(s, seat, buf, base)
+    n = s.players
+    for rel in range(n):
+        _block(s, seat, buf, base + TABLE_SIZE + rel * PLAYER_SIZE, (seat + rel) % n)
+
+
+def _table(s: "MottainaiState", seat: int, buf: Any, base: int) -> None:
+    """The table slices (everything before the player blocks)."""
     n = s.players
     me = seat
     if s.turns:
@@ -214,40 +222,118 @@ def write(state: "MottainaiState", seat: int, buf: Any, base: int) -> None:
     if s.stack and not s.over:
         _decision(s, buf, base, me, n)
     _add(buf, base + USED_EFFECTS, s.used_fx)
+
+
+def _block(s: "MottainaiState", seat: int, buf: Any, at: int, p: int) -> None:
+    """Seat ``p``'s player block at ``at``: read from ``p``'s own zones only (``zone_changes``),
+    and from whether the game is over and who observes."""
     over = s.over
     o = s.options
+    hand = s.hands[p]
+    if hand:
+        _put(buf, at + P_HAND_SIZE, len(hand) / 5)
+    _add(buf, at + P_REVEALED, s.known[p])
+    waiting = s.waiting[p]
+    if waiting:
+        _put(buf, at + P_WAITING_SIZE, len(waiting) / 5)
+    task = s.tasks[p]
+    if task >= 0:
+        if s.task_up[p]:
+            _put(buf, at + P_TASK + task, _ONE)
+            if s.doll_task[p]:
+                _put(buf, at + P_TASK_DOLL, _ONE)
+        else:
+            _put(buf, at + P_TASK_DOWN, _ONE)
+    _add(buf, at + P_HELPERS, s.helpers[p])
+    _add(buf, at + P_BENCH, s.bench[p])
+    _add(buf, at + P_SALES, s.sales[p])
+    _add(buf, at + P_GALLERY, s.gallery[p])
+    _add(buf, at + P_GIFT, s.gift[p])
+    _add(buf, at + P_KITE, s.kite[p])
+    if s.kite[p]:  # a Kite counts as the work it copies (wings_of)
+        gallery, gift = s.wings_of(p)
+        _add(buf, at + P_AS_GALLERY, gallery)
+        _add(buf, at + P_AS_GIFT, gift)
+    else:  # the works themselves: no pair of tuples made
+        _add(buf, at + P_AS_GALLERY, s.gallery[p])
+        _add(buf, at + P_AS_GIFT, s.gift[p])
+    if p == seat or over:  # your hand; every hand at the final scoring
+        _add(buf, at + P_HAND, hand)
+    if (p == seat and o.waiting_area_visible_to_owner) or (over and o.waiting_area_scores):
+        _add(buf, at + P_WAITING, waiting)
+
+
+# ---- Rewriting a row in place (the vector env): only what changed since it was last written.
+
+# Zeros to copy over a row's table part and the player blocks after it, or over k blocks alone
+# (read-only views of one zeroed block of memory, made once).
+_ZEROS: Final = memoryview(bytes(4 * SIZE)).cast("f")
+_ZERO_TABLE_AND: Final[list[Any]] = [_ZEROS[: TABLE_SIZE + k * PLAYER_SIZE] for k in range(MAXP + 1)]
+_ZERO_BLOCKS: Final[list[Any]] = [_ZEROS[: k * PLAYER_SIZE] for k in range(MAXP + 1)]
+
+
+class Row:
+    """What one row of a reused buffer holds: the state object and seat it was written from,
+    whether that game was over, and each seat's ``zone_changes`` count then (``write_changed``).
+    ``state`` None: nothing known (the row is written whole next time)."""
+
+    def __init__(self) -> None:
+        self.state: object = None
+        self.seat = -1
+        self.over = False
+        self.changes: list[int] = []
+
+    def forget(self) -> None:
+        """The row was written by other means: its next ``write_changed`` writes it whole."""
+        self.state = None
+
+
+def write_changed(state: "MottainaiState", seat: int, buf: Any, row: Row) -> None:
+    """``write(state, seat, buf, 0)`` into a row (``buf``, from offset 0) that holds what
+    ``row`` says it was last written from, without zeroing it first: the table part is zeroed
+    and written again, and of the player blocks only those of seats whose zones changed since
+    (``zone_changes``); all of them when the row was written from another state object, for
+    another seat, or before the game ended. The bytes are those of a full write as long as
+    nothing else wrote into the row (the vector env hands its observations out read-only).
+
+    Most moves change one or two seats' zones, and reading a cold state's per-seat zones is
+    most of what a full write costs in a batch of games that do not fit the cache together."""
+    s = state
+    n = s.players
+    changes = s.zone_changes
+    over = s.over
+    known = row.changes
+    whole = row.state is not s or row.seat != seat or row.over != over or len(known) != n
+    # the player blocks to write, by relative seat (bit rel), and where the table's zeroing ends
+    todo = 0
     for rel in range(n):
-        p = (me + rel) % n
-        at = base + TABLE_SIZE + rel * PLAYER_SIZE
-        hand = s.hands[p]
-        if hand:
-            _put(buf, at + P_HAND_SIZE, len(hand) / 5)
-        _add(buf, at + P_REVEALED, s.known[p])
-        waiting = s.waiting[p]
-        if waiting:
-            _put(buf, at + P_WAITING_SIZE, len(waiting) / 5)
-        task = s.tasks[p]
-        if task >= 0:
-            if s.task_up[p]:
-                _put(buf, at + P_TASK + task, _ONE)
-                if s.doll_task[p]:
-                    _put(buf, at + P_TASK_DOLL, _ONE)
-            else:
-                _put(buf, at + P_TASK_DOWN, _ONE)
-        _add(buf, at + P_HELPERS, s.helpers[p])
-        _add(buf, at + P_BENCH, s.bench[p])
-        _add(buf, at + P_SALES, s.sales[p])
-        _add(buf, at + P_GALLERY, s.gallery[p])
-        _add(buf, at + P_GIFT, s.gift[p])
-        _add(buf, at + P_KITE, s.kite[p])
-        if s.kite[p]:  # a Kite counts as the work it copies (wings_of)
-            gallery, gift = s.wings_of(p)
-            _add(buf, at + P_AS_GALLERY, gallery)
-            _add(buf, at + P_AS_GIFT, gift)
-        else:  # the works themselves: no pair of tuples made
-            _add(buf, at + P_AS_GALLERY, s.gallery[p])
-            _add(buf, at + P_AS_GIFT, s.gift[p])
-        if p == seat or over:  # your hand; every hand at the final scoring
-            _add(buf, at + P_HAND, hand)
-        if (p == seat and o.waiting_area_visible_to_owner) or (over and o.waiting_area_scores):
-            _add(buf, at + P_WAITING, waiting)
+        p = (seat + rel) % n
+        if whole or changes[p] != known[p]:
+            todo |= 1 << rel
+    lead = 0  # blocks right after the table that change: zeroed with it in one copy
+    while lead < n and todo >> lead & 1:
+        lead += 1
+    buf[0 : TABLE_SIZE + lead * PLAYER_SIZE] = _ZERO_TABLE_AND[lead]
+    rel = lead
+    while rel < n:
+        if todo >> rel & 1:
+            end = rel + 1
+            while end < n and todo >> end & 1:
+                end += 1
+            at = TABLE_SIZE + rel * PLAYER_SIZE
+            buf[at : at + (end - rel) * PLAYER_SIZE] = _ZERO_BLOCKS[end - rel]
+            rel = end
+        else:
+            rel += 1
+    _table(s, seat, buf, 0)
+    for rel in range(n):
+        if todo >> rel & 1:
+            _block(s, seat, buf, TABLE_SIZE + rel * PLAYER_SIZE, (seat + rel) % n)
+    row.state = s
+    row.seat = seat
+    row.over = over
+    if whole:
+        row.changes = changes[:]
+    else:
+        for p in range(n):
+            known[p] = changes[p]

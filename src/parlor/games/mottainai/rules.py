@@ -220,6 +220,7 @@ class MottainaiState(State):
         "ev",
         "o",
         "wmask",
+        "zone_changes",
     )
 
     deck: list[int]  # top = last
@@ -258,6 +259,12 @@ class MottainaiState(State):
     # Per seat, a bitmask of the card types among its works and Kite copies (bit c: type c may
     # be there; it may also be stale after a work left): ``has`` answers 0 from it at once.
     wmask: list[int]
+    # Per seat, a count of the changes to its own zones (hand, revealed cards, waiting area,
+    # task slot, helpers, craft bench, sales, works, Kite copies), raised by every rule that
+    # replaces one of them (``add``, ``take``, ``changed``). It plays no part in the game: the
+    # vector env's observation writer (``observation.write_changed``) reads it to leave alone
+    # the player blocks of seats whose zones did not change since it last wrote that row.
+    zone_changes: list[int]
 
     # ------------------------------------------------------------------ cloning
     def clone(self) -> "MottainaiState":
@@ -297,6 +304,7 @@ class MottainaiState(State):
         c.ev = []
         c.o = self.o
         c.wmask = self.wmask[:]
+        c.zone_changes = self.zone_changes[:]
         return c
 
     # ------------------------------------------------------------------ small helpers
@@ -378,8 +386,13 @@ class MottainaiState(State):
             n += sum(1 for c in wings[1 - wing] if MAT[c] == STONE)
         return n
 
+    def changed(self, p: int) -> None:
+        """Seat ``p``'s zones changed (``zone_changes``): every rule that replaces one calls it."""
+        self.zone_changes[p] += 1
+
     def add(self, zone: list[tuple[int, ...]], p: int, card: int) -> None:
         zone[p] = zone[p] + (card,)
+        self.zone_changes[p] += 1
 
     def take(self, zone: list[tuple[int, ...]], p: int, card: int) -> None:
         t = zone[p]
@@ -389,6 +402,7 @@ class MottainaiState(State):
             i += 1
         if i == n:
             raise ValueError(f"card {card} not in {t}")
+        self.zone_changes[p] += 1
         if i == 0:
             zone[p] = t[1:]
         elif i == n - 1:
@@ -425,6 +439,7 @@ class MottainaiState(State):
         self.take(self.gallery if wing == GALLERY else self.gift, p, card)
         if card == KITE and self.kite[p]:
             self.kite[p] = ()  # a Kite leaving its wings stops being a copy
+            self.changed(p)
         self.works_changed(p)
 
     def put_work(self, p: int, card: int, wing: int) -> None:
@@ -732,6 +747,7 @@ def empty_state(game: Any, players: int, seed: int, options: Any) -> MottainaiSt
     s.gift = [()] * n
     s.kite = [()] * n
     s.wmask = [0] * n
+    s.zone_changes = [0] * n
     s.active = s.start_player = 0
     s.extra_turns = s.turns = 0
     s.stack = []
@@ -791,6 +807,7 @@ def deal_start_cards(s: MottainaiState, seats: Any) -> None:
         s.tasks[p] = s.deck.pop()
         s.deck_info.pop()
         s.task_up[p] = False
+        s.changed(p)
         s.emit((A.EV_START_CARD_DEALT, (p,), None))
 
 
@@ -881,6 +898,7 @@ def end_of_turn(s: MottainaiState) -> None:
     if s.kite[p]:
         s.kite[p] = ()
         s.works_changed(p)
+        s.changed(p)
     s.used_fx = ()
     if s.extra_turns > 0:
         s.extra_turns -= 1
@@ -915,6 +933,7 @@ def night_pickup(s: MottainaiState, p: int) -> None:
     cards = s.waiting[p]
     s.hands[p] = s.hands[p] + cards
     s.waiting[p] = ()
+    s.changed(p)
     s.emit(A.picked_up(p, len(cards)))
     if cards:
         s.emit((A.EV_PICKED_UP, (p, [CARD[c] for c in cards]), p))
@@ -1009,6 +1028,7 @@ def discard_old_task(s: MottainaiState, p: int, to_sales: bool) -> None:
     s.tasks[p] = -1
     s.task_up[p] = False
     s.doll_task[p] = False
+    s.changed(p)
     if to_sales:
         s.add(s.sales, p, card)
     else:
@@ -1049,6 +1069,7 @@ def choose_task_act(s: MottainaiState, frame: tuple, action: Action) -> None:
         s.tasks[q] = -1
         s.task_up[q] = False
         s.doll_task[q] = False
+        s.changed(q)
         how = f"doll:{q}"
     else:
         card = CARD_OF[action.card]  # type: ignore[attr-defined]
@@ -1057,6 +1078,7 @@ def choose_task_act(s: MottainaiState, frame: tuple, action: Action) -> None:
     s.tasks[p] = card
     s.task_up[p] = True
     s.doll_task[p] = t is A.TakeTask
+    s.changed(p)
     s.emit(A.task(p, card, how))
 
 
@@ -1531,6 +1553,7 @@ def take_source(s: MottainaiState, p: int, action: Action) -> int:
         s.tasks[q] = -1
         s.task_up[q] = False
         s.doll_task[q] = False
+        s.changed(q)
     elif t is A.TakeWork:
         q = action.player  # type: ignore[attr-defined]
         card = CARD_OF[action.card]  # type: ignore[attr-defined]

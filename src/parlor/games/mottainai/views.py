@@ -208,6 +208,8 @@ def determinize(s: "MottainaiState", seat: int, rng: AnyRng) -> "MottainaiState"
         d.tasks[p] = pool.pop()
     for i in deck_slots:
         d.deck[i] = pool.pop()
+    for p in range(d.players):  # hands, waiting areas and tasks redrawn (``zone_changes``)
+        d.changed(p)
     return d
 
 
