@@ -37,8 +37,8 @@ HTTP_PATIENCE = 60.0
 # the per-directory ``pytest --durations`` figures in docs/benchmarks.md, "Test suite time".
 SLOWEST_FIRST = ("server", "bots", "review", "rl", "analysis", "*.py")
 # ... except the browser tests, which run last all the same: Playwright's sync API keeps an event loop
-# running in its worker from its first test to the end of the session, and the tests that call
-# ``asyncio.run`` cannot run in that worker after it.
+# running in its worker from its first test to the end of the session (a test that needs a loop of its
+# own runs it in a thread, ``helpers.run_coroutine``), and two browsers at once were measured slower.
 RUN_LAST = "web"
 
 
