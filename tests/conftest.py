@@ -38,7 +38,7 @@ HTTP_PATIENCE = 60.0
 SLOWEST_FIRST = ("server", "bots", "review", "rl", "analysis", "*.py")
 # ... except the browser tests, which run last all the same: Playwright's sync API keeps an event loop
 # running in its worker from its first test to the end of the session (a test that needs a loop of its
-# own runs it in a thread, ``helpers.run_coroutine``), and two browsers at once were measured slower.
+# own runs it in a thread, ``helpers.run_coroutine``, so no test depends on this order any more).
 RUN_LAST = "web"
 
 
