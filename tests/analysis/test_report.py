@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from parlor.cli.main import app
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS
+from tests.web.conftest import SCREENSHOTS, launch_chromium
 
 runner = CliRunner()
 
@@ -28,7 +28,7 @@ def test_the_report_opens_in_chromium_with_its_tables_plots_and_provenance(repor
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch_chromium(p)
         page = browser.new_page(viewport={"width": 1100, "height": 900})
         page.goto((report / "index.html").as_uri())
         assert page.title() == "Mamma Mia! balance report"

@@ -42,6 +42,12 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+# Chromium features the tests turn off. A headless Chromium draws the whole browser window around each
+# context's page, and the address bar's suggestion popup in it is a web page of its own
+# (chrome://omnibox-popup...) in a renderer process of its own: one more renderer for every context,
+# loading its scripts and styles. No page of Parlor's is drawn there; turned off, a context starts
+# one renderer instead of two (measured: docs/benchmarks.md, "Test suite time").
+FEATURES_OFF = ("WebUIOmniboxPopup", "WebUIOmniboxFullPopup", "WebUIOmniboxAimPopup")
 
 
 # How long a browser test waits for a page, an element or a condition before it fails: every wait
@@ -66,6 +72,60 @@ ANIMATIONS_OFF = """try {
 } catch {
   /* a page without storage (about:blank) */
 }"""
+
+
+def launch_chromium(pw: Any, **options: Any) -> Any:
+    """Chromium with ``CHROMIUM_ARGS``, and ``FEATURES_OFF`` turned off besides the features Playwright
+    itself turns off.
+
+    Chromium reads only the last ``--disable-features`` switch of its command line (a later one
+    replaces an earlier one whole), and Playwright puts its own list first. So a first browser is
+    started only to read Playwright's list off its process's command line; the browser returned
+    names both lists in one switch, last."""
+    probe = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, **options)
+    try:
+        line = browser_command_line()
+    finally:
+        probe.close()
+    theirs = [name for arg in line if arg.startswith("--disable-features=") for name in arg[19:].split(",")]
+    features = "--disable-features=" + ",".join(dict.fromkeys([*theirs, *FEATURES_OFF]))
+    return pw.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, features], **options)
+
+
+def browser_command_line() -> list[str]:
+    """The command line of the one Chromium browser process (not a renderer or helper) that this
+    process started through Playwright's driver."""
+    lines = [
+        line
+        for line in command_lines_started_here()
+        # (Chromium's helper processes rewrite their command lines, some into one string with spaces)
+        if "chromium" in line[0] and not any("--type=" in arg for arg in line)
+    ]
+    assert len(lines) == 1, f"expected one Chromium browser process started by this process, found {len(lines)}"
+    return lines[0]
+
+
+def command_lines_started_here() -> list[list[str]]:
+    """The command lines of the running processes this process started, and theirs, and so on."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:  # "pid (name) state ppid ...": the name may hold spaces, so split after its ")"
+                parents[int(entry.name)] = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue  # a process that ended meanwhile
+    mine = {os.getpid()}
+    while grown := {pid for pid, parent in parents.items() if parent in mine} - mine:
+        mine |= grown
+    lines = []
+    for pid in sorted(mine - {os.getpid()}):
+        try:
+            line = (Path("/proc") / str(pid) / "cmdline").read_bytes().decode().split("\0")
+        except OSError:
+            continue
+        if line[0]:  # (an ended process not yet reaped has no command line)
+            lines.append(line)
+    return lines
 
 
 class PatientBrowser:
@@ -278,7 +338,7 @@ def browser() -> Iterator[Any]:
     with pytest.MonkeyPatch.context() as patch, sync_playwright() as pw:
         for kind in (Page, Frame):
             patch.setattr(kind, "wait_for_function", polled(kind.wait_for_function))
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=PATIENCE_MS)
+        b = launch_chromium(pw, timeout=PATIENCE_MS)
         try:
             yield PatientBrowser(b)
         finally:

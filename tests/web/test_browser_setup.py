@@ -1,0 +1,35 @@
+"""The browser the tests drive: what conftest.launch_chromium promises."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .conftest import FEATURES_OFF, browser_command_line, command_lines_started_here
+
+
+def renderers_started_here() -> int:
+    return sum(any("--type=renderer" in arg for arg in line) for line in command_lines_started_here())
+
+
+def test_the_features_playwright_turns_off_stay_off_and_so_do_ours(browser: Any) -> None:
+    """Chromium keeps only its last ``--disable-features`` switch: that one must name every feature
+    of Playwright's own switch (the first) and ours."""
+    switches = [arg[19:].split(",") for arg in browser_command_line() if arg.startswith("--disable-features=")]
+    assert len(switches) == 2, switches
+    playwrights, last = switches
+    assert "PaintHolding" in playwrights  # (Playwright's list is the one read: it names this feature)
+    assert set(playwrights) <= set(last) and set(FEATURES_OFF) <= set(last), (playwrights, last)
+
+
+def test_a_context_starts_one_renderer_for_its_page(browser: Any) -> None:
+    """No renderer for the address bar's suggestions: three contexts, one page each, add at most
+    three renderers (and one kept spare)."""
+    before = renderers_started_here()
+    contexts = [browser.new_context() for _ in range(3)]
+    try:
+        for context in contexts:
+            context.new_page().goto("data:text/html,<p>one page</p>")
+        assert renderers_started_here() - before <= 4
+    finally:
+        for context in contexts:
+            context.close()
