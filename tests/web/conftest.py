@@ -82,27 +82,27 @@ def launch_chromium(pw: Any, **options: Any) -> Any:
     replaces an earlier one whole), and Playwright puts its own list first. So a first browser is
     started only to read Playwright's list off its process's command line; the browser returned
     names both lists in one switch, last."""
+    running = browser_command_lines()  # (another browser of this process's, e.g. the session's)
     probe = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, **options)
     try:
-        line = browser_command_line()
+        started = [line for line in browser_command_lines() if line not in running]
     finally:
         probe.close()
-    theirs = [name for arg in line if arg.startswith("--disable-features=") for name in arg[19:].split(",")]
+    assert len(started) == 1, f"expected to find the Chromium just started, found {len(started)}"
+    theirs = [name for arg in started[0] if arg.startswith("--disable-features=") for name in arg[19:].split(",")]
     features = "--disable-features=" + ",".join(dict.fromkeys([*theirs, *FEATURES_OFF]))
     return pw.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, features], **options)
 
 
-def browser_command_line() -> list[str]:
-    """The command line of the one Chromium browser process (not a renderer or helper) that this
-    process started through Playwright's driver."""
-    lines = [
+def browser_command_lines() -> list[list[str]]:
+    """The command lines of the Chromium browser processes (not renderers or helpers) that this
+    process started through Playwright's driver (each has a profile folder of its own)."""
+    return [
         line
         for line in command_lines_started_here()
         # (Chromium's helper processes rewrite their command lines, some into one string with spaces)
         if "chromium" in line[0] and not any("--type=" in arg for arg in line)
     ]
-    assert len(lines) == 1, f"expected one Chromium browser process started by this process, found {len(lines)}"
-    return lines[0]
 
 
 def command_lines_started_here() -> list[list[str]]:

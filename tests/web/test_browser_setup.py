@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .conftest import FEATURES_OFF, browser_command_line, command_lines_started_here
+from .conftest import FEATURES_OFF, browser_command_lines, command_lines_started_here
 
 
 def renderers_started_here() -> int:
@@ -14,7 +14,8 @@ def renderers_started_here() -> int:
 def test_the_features_playwright_turns_off_stay_off_and_so_do_ours(browser: Any) -> None:
     """Chromium keeps only its last ``--disable-features`` switch: that one must name every feature
     of Playwright's own switch (the first) and ours."""
-    switches = [arg[19:].split(",") for arg in browser_command_line() if arg.startswith("--disable-features=")]
+    (line,) = browser_command_lines()  # the session's browser
+    switches = [arg[19:].split(",") for arg in line if arg.startswith("--disable-features=")]
     assert len(switches) == 2, switches
     playwrights, last = switches
     assert "PaintHolding" in playwrights  # (Playwright's list is the one read: it names this feature)
