@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import Server
-from .test_browser import DESKTOP, YOUR_TURN_OR_OVER, Seat, click_one, play_moves
+from .test_browser import DESKTOP, PHONE, YOUR_TURN_OR_OVER, Seat, click_one, play_moves
 
 
 def test_scroll_focus_and_open_card_survive_moves(server: Server, browser: Any) -> None:
@@ -58,6 +58,95 @@ def test_scroll_focus_and_open_card_survive_moves(server: Server, browser: Any) 
         assert page.evaluate(
             "(l => l.scrollHeight - l.scrollTop - l.clientHeight < 30)(document.getElementById('log-lines'))"
         )
+        assert not watcher.errors and not player.errors
+    finally:
+        player.close()
+        watcher.close()
+
+
+# The number of log lines when the page's first drawing is done (body[data-drawn] counts drawings;
+# a mutation observer's callback runs right after the task that drew, before any other drawing).
+LINES_AT_FIRST_DRAWING = """new MutationObserver((records, observer) => {
+  if (!document.body.dataset.drawn) return;
+  const lines = document.querySelectorAll('#log-lines li').length;
+  window.__firstDrawing = { drawn: document.body.dataset.drawn, lines };
+  observer.disconnect();
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-drawn'] });"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_first_drawing_of_a_game_in_play_shows_its_log(
+    server: Server, browser: Any, viewport: dict[str, int]
+) -> None:
+    """Someone opens a table where moves were played: its very first drawing has the log's lines,
+    not only a later one (a page may get no other frame for a long while)."""
+    table = server.create(
+        "mottainai", 3, [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    )
+    player = Seat(browser, server.url(table["seats"][0]["join_path"]))
+    try:
+        play_moves(player, random.Random(3), 2)
+        url = server.url(table["spectator_path"])
+        watcher = Seat(browser, url, viewport=viewport, init_script=LINES_AT_FIRST_DRAWING)
+        try:
+            watcher.page.wait_for_function("window.__firstDrawing !== undefined")
+            first = watcher.page.evaluate("window.__firstDrawing")
+            assert first["drawn"] == "1" and first["lines"] > 0, first
+            assert not watcher.errors
+        finally:
+            watcher.close()
+    finally:
+        player.close()
+
+
+# On a phone the log has a tab of its own and the whole log area scrolls, not its list.
+LOG_AREA = "document.querySelector('.area-log')"
+AREA_PLACE = f"""() => {{ const a = {LOG_AREA};
+  return {{ top: a.scrollTop, bottom: a.scrollHeight - a.scrollTop - a.clientHeight,
+           marker: !document.getElementById('new-moves').hidden,
+           lines: document.querySelectorAll('#log-lines li').length }}; }}"""
+
+
+def test_a_phone_log_keeps_the_readers_place_and_opens_at_the_end(server: Server, browser: Any) -> None:
+    """A spectator on a phone reads back in the Log tab while others move: the log stays where they
+    scrolled it and the "new moves" marker counts what came, whose tap brings them to the end. Read
+    to the end, they step over to the Table tab; moves come; back in the Log tab, the newest lines
+    are in view."""
+    table = server.create(
+        "mottainai", 3, [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    )
+    player = Seat(browser, server.url(table["seats"][0]["join_path"]))
+    watcher = Seat(browser, server.url(table["spectator_path"]), viewport=PHONE, touch=True)
+    rng = random.Random(7)
+    try:
+        page = watcher.page
+        page.locator("#tab-log").tap()
+        page.wait_for_selector("body[data-tab=log]")
+        play_moves(player, rng, 10)
+        page.wait_for_function(f"{LOG_AREA}.scrollHeight > {LOG_AREA}.clientHeight + 200")
+        page.wait_for_function(f"({AREA_PLACE})().bottom < 2")  # it followed the end so far
+        page.evaluate(f"{LOG_AREA}.scrollTop = 40")
+        page.wait_for_function(f"({AREA_PLACE})().top === 40")
+        lines = page.evaluate(AREA_PLACE)["lines"]
+        before = watcher.version()
+        play_moves(player, rng, 3)
+        page.wait_for_function(f"document.body.dataset.version !== '{before}'")
+        page.wait_for_function(f"({AREA_PLACE})().lines > {lines}")
+        place = page.evaluate(AREA_PLACE)
+        assert place["top"] == 40 and place["marker"], place
+        page.locator("#new-moves").tap()
+        page.wait_for_function(f"({AREA_PLACE})().bottom < 2 && !({AREA_PLACE})().marker")
+
+        # At the end, to the Table tab and back after more moves: the newest lines are in view.
+        page.locator("#tab-table").tap()
+        page.wait_for_selector("body[data-tab=table]")
+        lines = page.evaluate(AREA_PLACE)["lines"]
+        play_moves(player, rng, 3)
+        page.wait_for_function(f"({AREA_PLACE})().lines > {lines}")
+        page.locator("#tab-log").tap()
+        page.wait_for_selector("body[data-tab=log]")
+        page.wait_for_function(f"({AREA_PLACE})().bottom < 2")
+        assert not page.evaluate(AREA_PLACE)["marker"]
         assert not watcher.errors and not player.errors
     finally:
         player.close()

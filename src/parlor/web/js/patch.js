@@ -55,15 +55,29 @@ function syncAttributes(live, fresh) {
       }
     }
   }
+  syncState(live, fresh);
+  return changed;
+}
+
+/** What no attribute holds: form state the page set, and the handlers (closures of this drawing). */
+function syncState(live, fresh) {
+  const tag = live.tagName;
   // Form state the reader changed stays; a value the page itself changed is written.
-  if ((live.tagName === "INPUT" || live.tagName === "SELECT" || live.tagName === "TEXTAREA") && fresh.dataset.value !== undefined) {
+  if ((tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") && fresh.dataset.value !== undefined) {
     if (live.value !== fresh.dataset.value) live.value = fresh.dataset.value;
   }
-  if (live.tagName === "INPUT" && (live.type === "checkbox" || live.type === "radio")) live.checked = fresh.checked;
+  if (tag === "INPUT" && (live.type === "checkbox" || live.type === "radio")) live.checked = fresh.checked;
+  if (!live.__on && !fresh.__on) return;
   const handlers = fresh.__on || {};
   for (const type of Object.keys(live.__on || {})) if (!(type in handlers)) live.__on[type] = null;
   for (const [type, fn] of Object.entries(handlers)) on(live, type, fn);
-  return changed;
+}
+
+/** live and fresh are equal trees (isEqualNode): each live element takes its twin's state. */
+function carryOver(live, fresh) {
+  syncState(live, fresh);
+  if (live.hasAttribute("data-keep")) return;
+  for (let l = live.firstElementChild, f = fresh.firstElementChild; l; l = l.nextElementSibling, f = f.nextElementSibling) carryOver(l, f);
 }
 
 /** Makes live's children look like fresh's children (fresh is consumed). Returns whether anything changed. */
@@ -118,6 +132,13 @@ function patchNode(live, fresh) {
       live.nodeValue = fresh.nodeValue;
       return true;
     }
+    return false;
+  }
+  // Most of a drawing is as it was (a move changes a few cards of a board). The browser compares a
+  // whole subtree natively far faster than this file walks it (keys, maps, every attribute), so an
+  // unchanged one is only walked for what the comparison cannot see: handlers and form state.
+  if (live.isEqualNode(fresh)) {
+    carryOver(live, fresh);
     return false;
   }
   const changed = syncAttributes(live, fresh);

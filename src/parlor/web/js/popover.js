@@ -43,7 +43,9 @@ export function fitPopover(el) {
 
 /** Fits every shown text under root (after a drawing). */
 export function fitPopovers(root = document) {
-  for (const el of root.querySelectorAll(POPOVERS)) if (shown(el)) fitPopover(el);
+  // A text shows only while its card is hovered, focused or opened: asking that first spares a
+  // computed style (which makes the browser restyle the page just drawn) for every other card.
+  for (const el of root.querySelectorAll(POPOVERS)) if (el.parentElement?.matches(":hover, :focus-within, .open") && shown(el)) fitPopover(el);
 }
 
 function fitAround(ev) {

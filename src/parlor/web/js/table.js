@@ -699,26 +699,26 @@ function logBox() {
   );
 }
 
-const logState = { drawn: 0, lang: null, renderer: null, texts: 0, unseen: 0 };
+const logState = { drawn: 0, lang: null, renderer: null, texts: 0, unseen: 0, atEnd: true, toEndWhenShown: false };
 let textsLoaded = 0; // bumped when card texts arrive: lines drawn before then used English names
 
-function atBottom(list) {
-  return list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+function atBottom(scroller) {
+  return scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 24;
 }
 
 /** What scrolls the log: its list on a desktop, the whole log area on a phone (phone.css). */
 function logScroller(list) {
-  for (let el = list; el && el !== document.body; el = el.parentElement) {
-    const overflow = getComputedStyle(el).overflowY;
-    if ((overflow === "auto" || overflow === "scroll") && el.scrollHeight > el.clientHeight + 1) return el;
-  }
-  return list;
+  return (document.body.dataset.layout === "phone" && list.closest(".area-log")) || list;
+}
+
+/** Whether the log is on screen, as drawn now: on a phone it has a tab of its own. */
+function logVisible() {
+  return document.body.dataset.layout !== "phone" || document.body.dataset.tab === "log";
 }
 
 /** Where the reader is in the log: "end", or the first line in view (its event, which of that
  * event's lines, how far below the top of the view); null when the log is not on screen. */
-function logPlace(list) {
-  const scroller = logScroller(list);
+function logPlace(list, scroller) {
   if (!scroller.clientHeight) return null;
   if (atBottom(scroller)) return "end";
   const top = scroller.getBoundingClientRect().top;
@@ -728,48 +728,85 @@ function logPlace(list) {
   return { ev: line.dataset.ev, nth: Array.from(ofEvent).indexOf(line), offset: line.getBoundingClientRect().top - top };
 }
 
-function goToLogPlace(list, place) {
+function goToLogPlace(list, scroller, place) {
   const ofEvent = list.querySelectorAll(`li[data-ev="${place.ev}"]`);
   const line = ofEvent[Math.min(place.nth, ofEvent.length - 1)];
   if (!line) return false;
-  const scroller = logScroller(list);
   scroller.scrollTop += line.getBoundingClientRect().top - scroller.getBoundingClientRect().top - place.offset;
   return true;
 }
 
-function updateLog() {
+function logWordedAnew() {
+  return logState.lang !== currentLang() || logState.renderer !== st.renderer || logState.texts !== textsLoaded || logState.drawn > st.shown;
+}
+
+/**
+ * Where the reader is in the log, read before a drawing writes anything: the page's layout is then
+ * still the one on screen, so the reading costs nothing, where after the drawing's writes each
+ * reading makes the browser lay the whole page out again. Null when the log has nothing new.
+ */
+function readLog() {
+  const list = document.getElementById("log-lines");
+  if (!list) {
+    // The first drawing (or a layout that draws the log anew): all its lines, the end in view.
+    logState.atEnd = true;
+    return { reset: true, place: null, keepTop: null };
+  }
+  const reset = logWordedAnew();
+  if (!reset && logState.drawn === st.shown && !logState.toEndWhenShown) return null;
+  if (!logVisible()) return { reset, place: null, keepTop: null }; // (display: none: nothing to read)
+  const scroller = logScroller(list);
+  // Worded anew, the lines change height (another language, another script): the reader keeps the
+  // line they were at (by its event), not a pixel offset, or the end if they were there.
+  const place = reset && logState.drawn ? logPlace(list, scroller) : null;
+  logState.atEnd = reset ? logState.drawn === 0 || place === "end" : atBottom(scroller);
+  return { reset, place, keepTop: scroller.scrollTop };
+}
+
+function wireLog(box, list, marker) {
+  if (list.__wired) return;
+  list.__wired = true;
+  // The reader's scrolling says whether they follow the end (scroll events do not bubble: caught on
+  // the way down, from the list on a desktop or the log area on a phone).
+  document.addEventListener(
+    "scroll",
+    (ev) => {
+      if (!box.isConnected || ev.target !== logScroller(list)) return;
+      logState.atEnd = atBottom(ev.target);
+      if (logState.atEnd) {
+        logState.unseen = 0;
+        marker.hidden = true;
+      }
+    },
+    true,
+  );
+  marker.addEventListener("click", () => {
+    const scroller = logScroller(list);
+    scroller.scrollTop = scroller.scrollHeight;
+    logState.atEnd = true;
+    logState.unseen = 0;
+    marker.hidden = true;
+  });
+}
+
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text; // (the same text written again is a change too)
+}
+
+function updateLog(reading) {
   const box = document.getElementById("log");
   if (!box) return;
   const list = box.querySelector("#log-lines");
   const marker = box.querySelector("#new-moves");
-  box.querySelector("h2").textContent = t("ui.log");
-  list.setAttribute("aria-label", t("ui.log"));
-  if (!list.__wired) {
-    list.__wired = true;
-    list.addEventListener("scroll", () => {
-      if (atBottom(list)) {
-        logState.unseen = 0;
-        marker.hidden = true;
-      }
-    });
-    marker.addEventListener("click", () => {
-      list.scrollTop = list.scrollHeight;
-      logState.unseen = 0;
-      marker.hidden = true;
-    });
-  }
-  const lang = currentLang();
+  setText(box.querySelector("h2"), t("ui.log"));
+  if (list.getAttribute("aria-label") !== t("ui.log")) list.setAttribute("aria-label", t("ui.log"));
+  wireLog(box, list, marker);
+  if (!reading) return;
   // A new language or renderer (the game's own arrives after the first frames) words every line anew.
-  const reset = logState.lang !== lang || logState.renderer !== st.renderer || logState.texts !== textsLoaded || logState.drawn > st.shown;
-  // Worded anew, the lines change height (another language, another script): the reader keeps the
-  // line they were at (by its event), not a pixel offset, or the end if they were there.
-  const place = reset && logState.drawn ? logPlace(list) : null;
-  const keepTop = logScroller(list).scrollTop;
-  const follow = reset ? logState.drawn === 0 || place === "end" : atBottom(list);
-  if (reset) {
+  if (reading.reset) {
     list.replaceChildren();
     logState.drawn = 0;
-    logState.lang = lang;
+    logState.lang = currentLang();
     logState.renderer = st.renderer;
     logState.texts = textsLoaded;
   }
@@ -785,13 +822,16 @@ function updateLog() {
     }
   });
   logState.drawn = st.shown;
-  if (follow) {
-    list.scrollTop = list.scrollHeight;
-    const scroller = logScroller(list);
-    if (scroller !== list) scroller.scrollTop = scroller.scrollHeight;
-  } else if (reset) {
-    if (!place || !goToLogPlace(list, place)) logScroller(list).scrollTop = keepTop; // (its line was undone)
-  } else if (added) {
+  const scroller = logScroller(list);
+  if (!logVisible()) {
+    logState.toEndWhenShown = logState.atEnd; // scrolled once the reader opens the log
+  } else if (logState.atEnd) {
+    scroller.scrollTop = scroller.scrollHeight;
+    logState.toEndWhenShown = false;
+  } else if (reading.reset && reading.keepTop !== null) {
+    if (!reading.place || !goToLogPlace(list, scroller, reading.place)) scroller.scrollTop = reading.keepTop; // (its line was undone)
+  }
+  if (!logState.atEnd && added && !reading.reset) {
     logState.unseen += added;
     marker.hidden = false;
     marker.textContent = t("ui.new_moves", { n: logState.unseen });
@@ -954,7 +994,8 @@ function beep() {
 
 function noticeTurn(gameTitle) {
   const mine = Boolean(st.frame && !st.frame.over && st.frame.legal.length);
-  document.title = mine ? `● ${t("ui.title_your_move")} — ${gameTitle}` : `${gameTitle} — Parlor`;
+  const title = mine ? `● ${t("ui.title_your_move")} — ${gameTitle}` : `${gameTitle} — Parlor`;
+  if (document.title !== title) document.title = title;
   setFavicon(mine ? "turn" : "idle");
   document.body.dataset.yourTurn = mine ? "1" : "0";
   if (mine && !notice.yourTurn) {
@@ -973,7 +1014,7 @@ function noticeTurn(gameTitle) {
 /** A system notification: through the service worker where there is one (an installed app on a
  * phone can only notify that way), else from the page. */
 async function notifyTurn(gameTitle) {
-  if (!("Notification" in window) || Notification.permission !== "granted") return;
+  if (notifyPermission !== "granted") return;
   const title = t("ui.title_your_move");
   const body = gameTitle;
   const tag = `parlor-${tableId}`;
@@ -1116,6 +1157,22 @@ setInterval(() => {
   if (bots && st.fillBotsAt !== null) bots.textContent = botsText(Number(bots.dataset.free));
 }, 1000);
 
+// Whether this page may notify. Notification.permission asks the browser process and waits for its
+// answer (0.1 ms on an idle machine, far more on a busy one), too slow to ask at every drawing: it is
+// read once and kept up to date by the browser's permission-change event.
+let notifyPermission = "Notification" in window ? Notification.permission : "unsupported";
+if ("Notification" in window && navigator.permissions) {
+  navigator.permissions
+    .query({ name: "notifications" })
+    .then((status) => {
+      status.addEventListener("change", () => {
+        notifyPermission = Notification.permission;
+        render();
+      });
+    })
+    .catch(() => {});
+}
+
 function noticeControls(withStandUp = true) {
   const items = [];
   const standUp = withStandUp ? standUpButton() : null;
@@ -1124,8 +1181,8 @@ function noticeControls(withStandUp = true) {
   if (st.welcome.role === "seat") {
     const sound = localStorage.getItem("parlor.sound") === "1";
     items.push(h("button", { type: "button", class: "small tool", id: "sound-toggle", "aria-pressed": sound ? "true" : "false", onclick: () => { localStorage.setItem("parlor.sound", sound ? "0" : "1"); if (!sound) beep(); render(); } }, sound ? t("ui.sound_on") : t("ui.sound_off")));
-    if ("Notification" in window && Notification.permission === "default") {
-      items.push(h("button", { type: "button", class: "small tool", id: "notify", onclick: async () => { await Notification.requestPermission(); render(); } }, t("ui.notify")));
+    if (notifyPermission === "default") {
+      items.push(h("button", { type: "button", class: "small tool", id: "notify", onclick: async () => { notifyPermission = await Notification.requestPermission(); render(); } }, t("ui.notify")));
     }
   }
   items.push(h("a", { class: "tool", id: "rules-link", href: `/static/rules.html#${st.game}`, target: "_blank", rel: "noopener" }, t("help.rules")));
@@ -1221,6 +1278,7 @@ function render() {
     return;
   }
   if (!st.frame || !st.welcome) return;
+  const logReading = readLog(); // (before anything is written)
   const gameTitle = tMaybe(`game.${st.game}.title`, st.welcome.table.title || st.game);
   title.textContent = gameTitle;
   // "Rated" beside the game's name in the top bar, on a desktop and on a phone alike.
@@ -1280,7 +1338,7 @@ function render() {
   if (onPhone) fitPhoneBoard();
   else delete document.body.dataset.dense;
   fitPopovers(app);
-  updateLog();
+  updateLog(logReading);
   updateResult();
   noticeTurn(gameTitle);
   const version = st.frame.version;
