@@ -1280,7 +1280,7 @@ function render() {
   if (!st.frame || !st.welcome) return;
   const logReading = readLog(); // (before anything is written)
   const gameTitle = tMaybe(`game.${st.game}.title`, st.welcome.table.title || st.game);
-  title.textContent = gameTitle;
+  setText(title, gameTitle);
   // "Rated" beside the game's name in the top bar, on a desktop and on a phone alike.
   const badge = ratedBadge("rated-badge");
   const shown = document.getElementById("rated-badge");
