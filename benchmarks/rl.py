@@ -21,7 +21,9 @@ the load average is printed with the table). The modes run in turns, ``--rounds`
 over the rounds, so a change in the machine's load hits every mode alike; and each mode is
 timed on the process's CPU clock (``time.process_time``), so time the process spends waiting
 for a core on a loaded machine is not counted; each turn starts after a full garbage
-collection (untimed), so a mode pays for its own collections only. The per-call costs of the view, the view-based
+collection (untimed), so a mode pays for its own collections only. Every env is built once (as a
+training loop builds it) and reset at every game; the Gymnasium env is seeded at its first reset
+only (``gym_run``). The per-call costs of the view, the view-based
 encoder, the encoder in use and the mask are printed too (CPU µs, on states sampled from
 ``raw``).
 
@@ -40,6 +42,7 @@ import json
 import os
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 # One BLAS thread: the benchmark reads the process CPU clock, which counts every thread, and
@@ -136,8 +139,7 @@ def raw_engine(name: str, players: int, seeds: range, samples: list[Any], policy
 LAZY = True  # the PettingZoo envs write only what is read (--eager: everything)
 
 
-def aec_run(name: str, players: int, seeds: range, policy: Policy) -> int:
-    e = aec_env(name, players=players, lazy_observations=LAZY)
+def aec_run(e: Any, seeds: range, policy: Policy) -> int:
     steps = 0
     for seed in seeds:
         e.reset(seed=seed)
@@ -151,8 +153,7 @@ def aec_run(name: str, players: int, seeds: range, policy: Policy) -> int:
     return steps
 
 
-def parallel_run(name: str, players: int, seeds: range, policy: Policy) -> int:
-    e = parallel_env(name, players=players, lazy_observations=LAZY)
+def parallel_run(e: Any, seeds: range, policy: Policy) -> int:
     names = e.possible_agents  # seat -> agent name (formatting "player_{s}" each step is no env cost)
     decisions = 0
     for seed in seeds:
@@ -167,9 +168,13 @@ def parallel_run(name: str, players: int, seeds: range, policy: Policy) -> int:
     return decisions
 
 
-def gym_run(name: str, players: int, seeds: range, policy: Policy) -> tuple[int, int]:
-    """(learner steps, engine decisions: the learner's and the random bots')."""
-    e = ParlorSingleSeatEnv(name, players=players, opponents="random", seat=None)
+def gym_run(e: ParlorSingleSeatEnv, seeds: Sequence[int | None], policy: Policy) -> tuple[int, int]:
+    """(learner steps, engine decisions: the learner's and the random bots'), one game per seed.
+
+    Only the warm-up game is seeded; the timed games reset with ``None``, as a training loop
+    (and the vector env's autoreset) does after its first reset: a seeded ``reset`` makes
+    Gymnasium build a new ``np_random`` (about 20 µs, a tenth of a short Sweet Nose episode's
+    cost), which is the seeding's cost, not an episode's."""
     steps = decisions = 0
     for seed in seeds:
         _, info = e.reset(seed=seed)
@@ -212,6 +217,12 @@ def measure(name: str, players: int, rounds: int, n_games: int, num_envs: int) -
     gym_steps = 0
     cpu_start = time.process_time()
     samples: list[Any] = []
+    # Every env is built once, as a training loop builds it (a PettingZoo env takes 0.2-0.3 ms
+    # to build: spaces, the privileged-state tables; built at every round, that was 6% of the
+    # parallel env's Sweet Nose figure), and reset at every game.
+    aec = aec_env(name, players=players, lazy_observations=LAZY)
+    par = parallel_env(name, players=players, lazy_observations=LAZY)
+    gym = ParlorSingleSeatEnv(name, players=players, opponents="random", seat=None)
     venv = ParlorVectorEnv(name, num_envs=num_envs, players=players, opponents="random", seed=1)
     _, vinfo = venv.reset()
     policies = {k: Policy(1, 16 if k == "vec" else 256) for k in seconds}
@@ -233,15 +244,15 @@ def measure(name: str, players: int, rounds: int, n_games: int, num_envs: int) -
     warm = range(10**6, 10**6 + 1)
     warm_policy = Policy(2)
     raw_engine(name, players, warm, [], warm_policy)
-    aec_run(name, players, warm, warm_policy)
-    parallel_run(name, players, warm, warm_policy)
-    gym_run(name, players, warm, warm_policy)
+    aec_run(aec, warm, warm_policy)
+    parallel_run(par, warm, warm_policy)
+    gym_run(gym, warm, warm_policy)  # its one seeded reset
     for r in range(rounds):
         seeds = range(r * n_games, (r + 1) * n_games)
         counts["raw"] += timed("raw", raw_engine, name, players, seeds, samples)
-        counts["aec"] += timed("aec", aec_run, name, players, seeds)
-        counts["par"] += timed("par", parallel_run, name, players, seeds)
-        steps, decisions = timed("gym", gym_run, name, players, seeds)
+        counts["aec"] += timed("aec", aec_run, aec, seeds)
+        counts["par"] += timed("par", parallel_run, par, seeds)
+        steps, decisions = timed("gym", gym_run, gym, [None] * n_games)
         gym_steps += steps
         counts["gym"] += decisions
         done, vinfo = timed("vec", vector_run, venv, vinfo, steps)

@@ -33,7 +33,7 @@ from parlor import games
 from parlor.core.errors import IllegalAction
 from parlor.core.game import Game, State
 from parlor.rl import encoding, native
-from parlor.rl.opponents import opponent_factory, random_bots_as_rngs
+from parlor.rl.opponents import deal, opponent_factory
 from parlor.rl.pettingzoo import (
     OBS_HIGH,
     RENDER_MODES,
@@ -83,34 +83,17 @@ class ParlorSingleSeatEnv(gymnasium.Env):
         self.state: State | None = None
         self.seat = 0
         self._space = self.game.actions.actions  # action id -> the action object the rules hand out
-        self._bots: dict[int, Any] = {}
+        self._bots: list[Any] = []
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.encoder.action_mask(self.state, self.seat), "seat": self.seat}
 
-    def _play_opponents(self) -> None:
-        state = self.state
-        assert state is not None
-        native.play_others(state, self.seat, self._bots)
-
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
-        while True:
-            game_seed = int(self.np_random.integers(0, 2**31 - 1))
-            self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(self.players))
-            opts = self.options if self.options is not None else self.game.default_options(self.players)
-            self.state = self.game.new_game(self.players, game_seed, opts)
-            factory = self.opponent_factory
-            self._bots = {
-                s: random_bots_as_rngs(factory(self.game, game_seed + 7919 * (s + 1)))
-                for s in range(self.players)
-                if s != self.seat
-            }
-            self._play_opponents()
-            # A deal the opponents finish before the learner's first decision (rare: a Mottainai
-            # game can end in its first round) is no episode: reset must hand out a decision.
-            if not self.state.is_over:
-                break
+        self.state, self.seat, bots = deal(
+            self.game, self.players, self.np_random, self.fixed_seat, self.options, self.opponent_factory
+        )
+        self._bots = bots or []
         return self.encoder.encode(self.state, self.seat), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:

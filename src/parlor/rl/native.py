@@ -22,6 +22,11 @@ from parlor.core.rng import Rng
 
 _ONE: Final[object] = 1  # an int8 mask entry, boxed once
 _ZERO: Final[object] = 0
+# dict's own size and the memoryview type, held here: compiled, ``dict.__len__(d)`` looks the
+# method up by name on ``dict`` at every call and ``memoryview`` is a lookup in the builtins
+# module; a module constant is one load (about 0.2 µs less per mask a PettingZoo env writes)
+_DICT_LEN: Final[Callable[[Any], int]] = dict.__len__
+_MEMORYVIEW: Final = memoryview
 # A run of at least this many consecutive action ids is written as one slice copy from a row of
 # ones (a memcpy) rather than one store each (a boxed index and a buffer call per entry): Sweet
 # Nose's masks hold some 40 legal actions in about 10 runs, its sweetness phase 120 in a few.
@@ -560,14 +565,15 @@ def observation_entry(
     Once both entries are written the observation lets its moment go."""
     if key == "action_mask":
         value = zeros(moment.num_actions, int8)
-        mask_into(moment, seat, memoryview(value))
+        mask_into(moment, seat, _MEMORYVIEW(value))
     elif key == "observation":
         value = moment.encoder.encode(moment.current(), seat)
     else:
         raise KeyError(key)
-    # dict's own methods: the observation's overrides would write the other entry first
-    dict.__setitem__(obs, key, value)
-    if dict.__len__(obs) == 2:
+    # dict's own store (the observation does not override it) and dict's own size (its
+    # ``__len__`` would write the other entry first)
+    obs[key] = value
+    if _DICT_LEN(obs) == 2:
         moment.pending -= 1
         obs._moment = None  # type: ignore[attr-defined]  # the state is not needed any more
     return value

@@ -54,7 +54,7 @@ from parlor import games
 from parlor.core.errors import IllegalAction
 from parlor.core.game import Game, State
 from parlor.rl import encoding, native
-from parlor.rl.opponents import opponent_factory, random_bots_as_rngs
+from parlor.rl.opponents import deal, opponent_factory
 from parlor.rl.pettingzoo import OBS_HIGH, legal_move
 from parlor.rl.rewards import reward_function
 
@@ -148,25 +148,7 @@ class ParlorVectorEnv(gymnasium.vector.VectorEnv):
 
     # ---- episodes ------------------------------------------------------------------------
     def _new_game(self, i: int) -> None:
-        rng = self._rngs[i]
-        while True:
-            game_seed = int(rng.integers(0, 2**31 - 1))
-            seat = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(self.players))
-            options = self.options if self.options is not None else self.game.default_options(self.players)
-            state = self.game.new_game(self.players, game_seed, options)
-            bots: list[Any] | None = None
-            if self.factory is None:
-                break
-            make = self.factory
-            bots = [
-                None if s == seat else random_bots_as_rngs(make(self.game, game_seed + 7919 * (s + 1)))
-                for s in range(self.players)
-            ]
-            native.play_others(state, seat, bots)
-            # A deal the other seats finish before the learner's first decision (rare: a Mottainai
-            # game can end in its first round) is no episode for the learner: deal again.
-            if not state.is_over:
-                break
+        state, seat, bots = deal(self.game, self.players, self._rngs[i], self.fixed_seat, self.options, self.factory)
         self._states[i] = state
         self._bots[i] = bots
         self._seat_list[i] = seat
