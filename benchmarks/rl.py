@@ -202,6 +202,11 @@ def vector_run(env: ParlorVectorEnv, info: dict[str, Any], steps: int, policy: P
     return done, info
 
 
+def factor(raw: float | None, mode: float | None) -> float | None:
+    """``raw / mode`` to two places, None when either figure is missing."""
+    return None if raw is None or mode is None else round(raw / mode, 2)
+
+
 def per_call_us(samples: list[Any], fn: Any) -> float:
     start = time.process_time()
     for s in samples:
@@ -264,7 +269,11 @@ def measure(name: str, players: int, rounds: int, n_games: int, num_envs: int) -
         k: p.spent if p.spent else p.cost(getattr(p, choices.get(k, "choose_pick"))) for k, p in policies.items()
     }
     with_policy = {k: counts[k] / seconds[k] for k in seconds}
-    rate = {k: counts[k] / (seconds[k] - policy_seconds[k]) for k in seconds}
+    # The player's cost is estimated by a replay: on a machine that slows down between the run
+    # and the replay it can come out above the mode's whole time. Such a figure is no figure
+    # (None, printed "n/a"), never a negative rate.
+    own = {k: seconds[k] - policy_seconds[k] for k in seconds}
+    rate = {k: counts[k] / own[k] if own[k] > 0 else None for k in seconds}
     buf = np.zeros(enc.LAYOUT.size, np.float32)
     mask = np.zeros(game.num_actions, np.int8)
     return {
@@ -272,8 +281,8 @@ def measure(name: str, players: int, rounds: int, n_games: int, num_envs: int) -
         "players": players,
         "num_envs": num_envs,
         "lazy_observations": LAZY,
-        "decisions_per_s": {k: round(v) for k, v in rate.items()},
-        "cost_factor": {k: round(rate["raw"] / v, 2) for k, v in rate.items() if k != "raw"},
+        "decisions_per_s": {k: None if v is None else round(v) for k, v in rate.items()},
+        "cost_factor": {k: factor(rate["raw"], v) for k, v in rate.items() if k != "raw"},
         "with_policy": {
             "decisions_per_s": {k: round(v) for k, v in with_policy.items()},
             "cost_factor": {k: round(with_policy["raw"] / v, 2) for k, v in with_policy.items() if k != "raw"},
@@ -319,16 +328,23 @@ def main() -> None:
     print("decisions/s (cost factor raw/mode; goals: aec, par <= 3x, gym <= 2x, vec <= 1.5x)")
     head = f"{'game':11} {'p':>2} {'raw':>8} {'aec':>14} {'par':>14} {'gym':>14} {'vec':>14}"
     print(head + "   µs: view  enc(view)  enc  mask")
+
+    def cell(rate: int | None, factor: float | None) -> str:
+        return f" {'n/a' if rate is None else rate:>7} ({'n/a' if factor is None else factor:>4}x)"
+
     for r in rows:
         d, f, us = r["decisions_per_s"], r["cost_factor"], r["us_per_call"]
-        cells = "".join(f" {d[k]:>7} ({f[k]:>4}x)" for k in ("aec", "par", "gym", "vec"))
+        cells = "".join(cell(d[k], f[k]) for k in ("aec", "par", "gym", "vec"))
+        raw = "n/a" if d["raw"] is None else d["raw"]
         print(
-            f"{r['game']:11} {r['players']:>2} {d['raw']:>8}{cells}   {us['view']:>7} {us['encode_from_view']:>9}"
+            f"{r['game']:11} {r['players']:>2} {raw:>8}{cells}   {us['view']:>7} {us['encode_from_view']:>9}"
             f" {us['encode']:>5} {us['action_mask']:>5}"
         )
         d, f = r["with_policy"]["decisions_per_s"], r["with_policy"]["cost_factor"]
-        cells = "".join(f" {d[k]:>7} ({f[k]:>4}x)" for k in ("aec", "par", "gym", "vec"))
+        cells = "".join(cell(d[k], f[k]) for k in ("aec", "par", "gym", "vec"))
         print(f"{'  + player':11} {'':>2} {d['raw']:>8}{cells}")
+    if any(None in r["decisions_per_s"].values() for r in rows):
+        print("n/a: the player's estimated cost came out above the mode's whole time (the machine slowed); run again")
 
 
 if __name__ == "__main__":

@@ -15,8 +15,11 @@ from typing import Final, TypeVar
 
 from mypy_extensions import i64
 
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
+# Final: compiled, a module constant is a load, where a plain global is a dict lookup at every
+# use (``Rng.__init__`` runs at every clone of a state, ``below`` at every random bot's move)
+_MASK: Final = (1 << 64) - 1
+_TWO_64: Final = 1 << 64
+_GOLDEN: Final = 0x9E3779B97F4A7C15
 
 T = TypeVar("T")
 
@@ -169,19 +172,23 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` (rejection sampling: no modulo bias)."""
-        if n <= 0 or n > _MASK + 1:  # above 2**64 every draw would be rejected: it never returned
+        # Every bound a game uses is in [1, 2**32): checked first, in machine words (compiled, a
+        # comparison with 2**64 is one of arbitrary-size integers), then drawn in machine words,
+        # the same number as the plain loop below.
+        small = 0 < n <= _M32
+        if not small and (n <= 0 or n > _TWO_64):  # above 2**64 every draw would be rejected
             raise ValueError(f"below() needs a bound in [1, 2**64], got {n}")
         script = self.script
         if script is not None:
             return script.draw(n)
-        if n <= _M32:  # every bound a game uses: drawn in machine words, the same number
+        if small:
             state: int = self.state
             s_hi, s_lo, j = _below_halves(state >> 32, state & _M32, n)
             hi: int = s_hi
             lo: int = s_lo
             self.state = (hi << 32) | lo
             return j
-        limit = _MASK - (_MASK + 1) % n
+        limit = _MASK - _TWO_64 % n
         while True:
             x = self.next64()
             if x <= limit:
