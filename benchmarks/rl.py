@@ -308,7 +308,6 @@ def main() -> None:
     parser.add_argument("--eager", action="store_true", help="PettingZoo envs with lazy_observations=False")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    import parlor
 
     global LAZY
     LAZY = not args.eager
@@ -323,6 +322,13 @@ def main() -> None:
             r["load_average"] = [round(x, 1) for x in os.getloadavg()]
         print(json.dumps(rows, indent=2))
         return
+    print_table(rows)
+
+
+def print_table(rows: list[dict[str, Any]]) -> None:
+    """The rows of ``measure`` as the table this script prints."""
+    import parlor
+
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"parlor build: {parlor.BUILD}; lazy PettingZoo observations: {LAZY}; load average {load} (1/5/15 min)")
     print("decisions/s (cost factor raw/mode; goals: aec, par <= 3x, gym <= 2x, vec <= 1.5x)")
