@@ -1,6 +1,6 @@
 """The table stays put while others move (js/patch.js, the log in js/table.js): scroll position, focus and
-opened card texts survive bot moves, the log keeps the reader's place with a "new lines" marker; and a
-double click never plays two moves (the click guard in js/table.js)."""
+opened card texts survive bot moves, the log keeps the reader's place with a "new lines" marker and its
+lines across a change of layout; and a double click never plays two moves (the click guard in js/table.js)."""
 
 from __future__ import annotations
 
@@ -151,6 +151,40 @@ def test_a_phone_log_keeps_the_readers_place_and_opens_at_the_end(server: Server
     finally:
         player.close()
         watcher.close()
+
+
+LIST_PLACE = """() => { const l = document.getElementById('log-lines');
+  return { lines: l.querySelectorAll('li').length, bottom: l.scrollHeight - l.scrollTop - l.clientHeight }; }"""
+
+
+def test_the_log_survives_a_turn_from_desktop_to_phone_and_back(server: Server, browser: Any) -> None:
+    """A window narrowed to a phone's width (or a tablet turned) draws the table in the other
+    layout, where the log stands somewhere else: the log must keep every line, in the phone's Log
+    tab and on the desktop again, with the newest lines in view. (It came back empty: the new
+    layout's log was drawn anew and nothing new had happened to fill it.)"""
+    table = server.create(
+        "mottainai", 3, [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+    )
+    seat = Seat(browser, server.url(table["seats"][0]["join_path"]))
+    try:
+        page = seat.page
+        play_moves(seat, random.Random(3), 8)
+        page.wait_for_function(YOUR_TURN_OR_OVER)
+        page.wait_for_function(f"({LIST_PLACE})().lines > 20")
+        lines = page.evaluate(LIST_PLACE)["lines"]
+        page.set_viewport_size(PHONE)
+        page.wait_for_selector("body[data-layout=phone]")
+        page.locator("#tab-log").click()
+        page.wait_for_selector("body[data-tab=log]")
+        assert page.evaluate(f"({AREA_PLACE})()")["lines"] == lines
+        page.wait_for_function(f"({AREA_PLACE})().bottom < 2")  # opened at the newest lines
+        page.set_viewport_size(DESKTOP)
+        page.wait_for_selector("body[data-layout=desktop]")
+        place = page.evaluate(LIST_PLACE)
+        assert place["lines"] == lines and place["bottom"] < 2, place
+        assert not seat.errors, seat.errors
+    finally:
+        seat.close()
 
 
 def test_a_double_click_never_plays_two_moves(server: Server, browser: Any) -> None:

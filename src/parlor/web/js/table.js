@@ -752,7 +752,10 @@ function readLog() {
     logState.atEnd = true;
     return { reset: true, place: null, keepTop: null };
   }
-  const reset = logWordedAnew();
+  // A drawing in the other layout (a phone turned, a window narrowed or widened) puts the log in
+  // another place on the page, drawn anew and empty: every line is drawn again, as when worded anew.
+  const relayout = document.body.dataset.layout !== (phone.matches ? "phone" : "desktop");
+  const reset = relayout || logWordedAnew();
   if (!reset && logState.drawn === st.shown && !logState.toEndWhenShown) return null;
   if (!logVisible()) return { reset, place: null, keepTop: null }; // (display: none: nothing to read)
   const scroller = logScroller(list);
