@@ -85,6 +85,28 @@ def test_rl_benchmark_measures_every_mode():
     assert all(v > 0 for v in row["us_per_call"].values())
 
 
+def test_rl_benchmarks_player_picks_every_legal_action_and_nothing_else():
+    import numpy as np
+
+    rl = load("rl")
+    player = rl.Policy(3)
+    # rows of odd lengths, one legal action, every action legal, the first and the last id
+    masks = np.zeros((5, 7), np.int8)
+    masks[0, 3] = 1
+    masks[1, :] = 1
+    masks[2, [0, 6]] = 1
+    masks[3, [1, 2, 5]] = 1
+    masks[4, 6] = 1
+    seen = [set() for _ in masks]
+    for _ in range(400):
+        for row, action in enumerate(player.choose_batch(masks)):
+            seen[row].add(int(action))
+    assert seen == [set(np.flatnonzero(m).tolist()) for m in masks]
+    # a column slice is not contiguous: the single pick reads it as it is
+    picked = {player.choose_pick(masks[:, 2]) for _ in range(200)}
+    assert picked == {1, 3}
+
+
 def test_rl_benchmark_prints_no_figure_where_the_players_cost_exceeds_the_modes_time(capsys, monkeypatch):
     rl = load("rl")
     # the single picks' replayed cost made absurdly high (the vector env's batch pick is timed
