@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.logger import Logger
 
 from parlor.rl.gym import ParlorSingleSeatEnv
 from parlor.rl.vector import ParlorVectorEnv
@@ -89,6 +90,9 @@ def main() -> None:
         device="cpu",
         verbose=0,
     )
+    # A logger with no outputs: SB3's default one makes an empty folder in the system's temporary
+    # directory at every run, even when it writes nothing.
+    model.set_logger(Logger(folder=None, output_formats=[]))
     start, cpu = time.perf_counter(), time.process_time()
     model.learn(total_timesteps=args.steps)
     trained_seconds, trained_cpu = time.perf_counter() - start, time.process_time() - cpu

@@ -154,6 +154,7 @@ def test_stable_baselines3_takes_it_as_a_vec_env() -> None:
     import torch
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.vec_env import VecCheckNan, VecEnv, VecMonitor
 
     size, n_actions = encoding("sweet-nose").LAYOUT.size, games.get("sweet-nose").num_actions
@@ -183,6 +184,7 @@ def test_stable_baselines3_takes_it_as_a_vec_env() -> None:
 
     torch.set_num_threads(1)
     model = MaskablePPO("MlpPolicy", venv, n_steps=16, batch_size=24, n_epochs=1, seed=0, device="cpu")
+    model.set_logger(Logger(folder=None, output_formats=[]))  # (the default makes a folder in /tmp)
     model.learn(total_timesteps=96)
     action, _ = model.predict(venv.reset(), action_masks=get_action_masks(venv), deterministic=True)
     assert get_action_masks(venv)[np.arange(3), action].all()  # masked actions only

@@ -16,7 +16,6 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -298,14 +297,14 @@ def write_record(db_path: Path, table_id: str, seed: int, record: list[dict[str,
 
 
 @pytest.fixture(scope="session")
-def server() -> Iterator[Server]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     # the lobby test creates every combination the lobby offers: no per-address creation limits; and
     # every test's accounts are signed up from 127.0.0.1: the site's ten sign-ups an hour from one
     # address would refuse the eleventh, whichever test comes eleventh in the worker's order
     unlimited = (
         "--tables-per-minute", "100000", "--max-unfinished-tables", "100000", "--sign-ups-per-address", "100000",
     )  # fmt: skip
-    running = start_server(Path(tempfile.mkdtemp(prefix="parlor-web-")), *unlimited)
+    running = start_server(tmp_path_factory.mktemp("web"), *unlimited)
     try:
         yield running
     finally:

@@ -6,7 +6,6 @@ bot levels' tooltips beside them, in the reader's language)."""
 from __future__ import annotations
 
 import json
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -133,8 +132,8 @@ def test_lobby_counts_and_the_away_note(server: Server, browser: Any, lang: str)
 
 
 @pytest.mark.parametrize("seat_timeout", [60, 300])
-def test_the_away_note_quotes_the_servers_seat_timeout(browser: Any, seat_timeout: int) -> None:
-    own = start_server(Path(tempfile.mkdtemp(prefix="parlor-away-")), "--seat-timeout", str(seat_timeout))
+def test_the_away_note_quotes_the_servers_seat_timeout(browser: Any, seat_timeout: int, tmp_path: Path) -> None:
+    own = start_server(tmp_path, "--seat-timeout", str(seat_timeout))
     try:
         for lang in LOBBY:
             check_lobby(own, browser, lang, seat_timeout)

@@ -6,7 +6,6 @@ step; in two languages and at phone size."""
 from __future__ import annotations
 
 import math
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,9 +23,9 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
-def review_server() -> Iterator[Server]:
+def review_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server whose judge searches only a few iterations per decision (the machine is shared)."""
-    running = start_server(Path(tempfile.mkdtemp(prefix="parlor-review-")), "--review-budget", "4")
+    running = start_server(tmp_path_factory.mktemp("review"), "--review-budget", "4")
     try:
         yield running
     finally:
@@ -245,7 +244,7 @@ def start_of(record: dict[str, Any]) -> Any:
 
 
 @pytest.fixture(scope="module")
-def sweet_nose_reviewed() -> Iterator[tuple[Server, dict[str, Any]]]:
+def sweet_nose_reviewed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, Any]]]:
     """A finished three-player Sweet Nose table (seat 0 a human's, with a known token; bots played it)
     whose review of seat 0 is stored, as the server stores one."""
     import json
@@ -257,7 +256,7 @@ def sweet_nose_reviewed() -> Iterator[tuple[Server, dict[str, Any]]]:
 
     from .conftest import write_record
 
-    tmp = Path(tempfile.mkdtemp(prefix="parlor-review-sn-"))
+    tmp = tmp_path_factory.mktemp("review-sweet-nose")
     server = start_server(tmp)
     try:
         seats = [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]

@@ -4,7 +4,6 @@ four languages; asking sends the page's CSRF token (the session cookie goes alon
 
 from __future__ import annotations
 
-import tempfile
 import uuid
 from pathlib import Path
 from typing import Any
@@ -18,11 +17,9 @@ from .conftest import start_server, stop_server
 QUEUED_WORDS = {"en": "number 1 in the queue", "cs": "1. ve frontě", "ja": "1 番目", "zh-Hant": "第 1 位"}
 
 
-def test_the_replay_page_shows_the_review_s_place_in_the_queue(browser: Any, screenshots: Path) -> None:
+def test_the_replay_page_shows_the_review_s_place_in_the_queue(browser: Any, screenshots: Path, tmp_path: Path) -> None:
     # One review worker, and a judge that takes far longer per decision than this test lasts.
-    server = start_server(
-        Path(tempfile.mkdtemp(prefix="parlor-review-queue-")), "--review-budget", "1000000", "--review-workers", "1"
-    )
+    server = start_server(tmp_path, "--review-budget", "1000000", "--review-workers", "1")
     try:
         (first_table, first_token), (table_id, token), *_ = finished_seats(server.base)
         running = httpx.post(
