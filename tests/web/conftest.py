@@ -96,12 +96,16 @@ def launch_chromium(pw: Any, **options: Any) -> Any:
 def browser_command_lines() -> list[list[str]]:
     """The command lines of the Chromium browser processes (not renderers or helpers) that this
     process started through Playwright's driver (each has a profile folder of its own)."""
-    return [
+    lines = [
         line
         for line in command_lines_started_here()
         # (Chromium's helper processes rewrite their command lines, some into one string with spaces)
         if "chromium" in line[0] and not any("--type=" in arg for arg in line)
     ]
+    # A helper the browser is just forking shows the browser's own command line until it starts as
+    # what it is (with its "--type="): on a busy machine that moment is long enough to be seen. The
+    # same line twice is one browser (two browsers never share a line: each has its own profile).
+    return [list(line) for line in dict.fromkeys(tuple(line) for line in lines)]
 
 
 def command_lines_started_here() -> list[list[str]]:

@@ -34,3 +34,17 @@ def test_a_context_starts_one_renderer_for_its_page(browser: Any) -> None:
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_helper_caught_before_it_starts_is_not_taken_for_a_second_browser(monkeypatch: Any) -> None:
+    """A process the browser has forked and not yet started as a helper still shows the browser's
+    command line: caught in that moment it is the same browser, not a second one (on a busy machine
+    ``launch_chromium`` once found "2" browsers just started, and failed)."""
+    from . import conftest
+
+    browser = ["/usr/lib/chromium/chromium", "--headless", "--user-data-dir=/tmp/profile-a"]
+    other = ["/usr/lib/chromium/chromium", "--headless", "--user-data-dir=/tmp/profile-b"]
+    helper = ["/usr/lib/chromium/chromium --type=renderer --user-data-dir=/tmp/profile-a", ""]
+    seen = [browser, browser, helper, other]  # the second "browser" is a helper being forked
+    monkeypatch.setattr(conftest, "command_lines_started_here", lambda: seen)
+    assert browser_command_lines() == [browser, other]
