@@ -11,8 +11,8 @@
 * Hypothesis: no per-example deadline and no "too slow" health check by default (a property that
   asks for them says so in its own ``settings``).
 * The slowest directories run first, and the browser tests last (see ``RUN_LAST``). pytest-xdist
-  (``scripts/test`` runs ``-n 2``) hands the tests out in collection order; longest first, the run
-  ends on many short tests that keep both workers busy to the end. The order within a directory is
+  (``scripts/test`` runs ``-n 3``) hands the tests out in collection order; longest first, the run
+  ends on many short tests that keep every worker busy to the end. The order within a directory is
   kept (module- and session-scoped servers are set up once per module as before).
 """
 
