@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -104,7 +105,7 @@ def measure(args: argparse.Namespace, name: str, path: Path) -> dict[str, Any]:
         done = data["games"]
     earlier = data["seconds"]
     path.parent.mkdir(parents=True, exist_ok=True)
-    with ProcessPoolExecutor(max_workers=args.workers, initializer=exit_with_parent) as pool:
+    with ProcessPoolExecutor(max_workers=args.workers, initializer=exit_with_parent, initargs=(os.getpid(),)) as pool:
         for i, game_rows in enumerate(pool.map(one_game, tasks[done:]), start=done):
             data["rows"].extend(game_rows)
             data["games"], data["seconds"] = i + 1, earlier + time.perf_counter() - start
@@ -299,7 +300,9 @@ def main() -> int:
         path = args.out / f"calibration-{name}.json"
         if args.recheck:
             data = json.loads(path.read_text())
-            with ProcessPoolExecutor(max_workers=args.workers, initializer=exit_with_parent) as pool:
+            with ProcessPoolExecutor(
+                max_workers=args.workers, initializer=exit_with_parent, initargs=(os.getpid(),)
+            ) as pool:
                 data["rows"] = list(pool.map(recheck, [(row, args.rollouts) for row in data["rows"]]))
             data["rollouts"] = args.rollouts
             write(path, data)

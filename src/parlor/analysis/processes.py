@@ -17,15 +17,22 @@ import time
 WATCH_SECONDS = 1.0  # how often a worker looks for its parent
 
 
-def exit_with_parent() -> None:
-    """Pool initializer: end this worker (exit code 1, no clean-up) once its parent has died (it is
-    then adopted by another process, so ``os.getppid()`` changes)."""
-    parent = os.getppid()
+def exit_with_parent(parent: int | None = None) -> None:
+    """Pool initializer: end this worker (exit code 1, no clean-up) once ``parent`` has died (it is
+    then adopted by another process, so ``os.getppid()`` changes).
+
+    Name the parent (``initargs=(os.getpid(),)``): a worker asks for its parent's pid only once it
+    runs, and a parent killed between starting it and then is already gone, so the worker would
+    take its new parent (the reaper) for the one to watch, and outlive it. (Seen on a busy machine:
+    a worker forked just before its parent was killed lived on.) Without one, the parent is the
+    worker's parent when it runs this."""
+    if parent is None:
+        parent = os.getppid()
+    watched = parent
 
     def watch() -> None:
-        while True:
+        while os.getppid() == watched:
             time.sleep(WATCH_SECONDS)
-            if os.getppid() != parent:
-                os._exit(1)
+        os._exit(1)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()

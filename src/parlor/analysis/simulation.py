@@ -22,6 +22,7 @@ the rows are read back from the store in game order.
 from __future__ import annotations
 
 import json
+import os
 import signal
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -243,11 +244,11 @@ def check_backend(backend: str) -> None:
         require("ray", "analysis", "--backend ray")
 
 
-def _ignore_sigint() -> None:
+def _ignore_sigint(parent: int) -> None:
     # Workers leave Ctrl-C to the parent, which stops them (a traceback per worker helps no one);
     # a parent killed outright cannot, so each worker also ends when its parent is gone.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    exit_with_parent()
+    exit_with_parent(parent)
 
 
 def _pool_task(job: tuple[dict[str, Any], int, int, int]) -> tuple[int, list[Row]]:
@@ -290,7 +291,9 @@ def _run_processes(jobs: list[Any], on_chunk: Callable[[int, list[Row]], None], 
     import multiprocessing
 
     # spawn: a clean interpreter per worker (no inherited threads, e.g. a progress bar's).
-    pool = multiprocessing.get_context("spawn").Pool(min(workers, len(jobs)), initializer=_ignore_sigint)
+    pool = multiprocessing.get_context("spawn").Pool(
+        min(workers, len(jobs)), initializer=_ignore_sigint, initargs=(os.getpid(),)
+    )
     try:
         for number, rows in pool.imap_unordered(_pool_task, jobs):
             on_chunk(number, rows)
